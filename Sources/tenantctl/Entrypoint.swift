@@ -1,0 +1,8 @@
+import TenantCLI
+
+@main
+enum Entrypoint {
+    static func main() {
+        Tenantctl.main()
+    }
+}
