@@ -1,1 +1,175 @@
+import Foundation
 import TenantKit
+
+/// A failure of a plain git command run by a test.
+public struct SandboxError: Error, CustomStringConvertible {
+    public var description: String
+}
+
+/// A temporary directory with an isolated git configuration, for tests against real repositories.
+///
+/// Every sandbox has its own directory, HOME and global git config (`GIT_CONFIG_GLOBAL`,
+/// `GIT_CONFIG_NOSYSTEM=1`), so tests neither see the machine's git config nor each other's files.
+/// The directory is removed when the sandbox is released.
+public final class GitSandbox: @unchecked Sendable {
+    /// The sandbox directory (absolute, symlinks resolved).
+    public let root: String
+    /// The environment for git in this sandbox.
+    public let environment: [String: String]
+    /// Keep the directory after the test (set `TENANTCTL_KEEP_SANDBOX=1`).
+    public let keep: Bool
+
+    public init(function: String = #function) throws {
+        let base = URL(fileURLWithPath: NSTemporaryDirectory(), isDirectory: true)
+        let name =
+            "tenantctl-" + function.prefix(while: { $0.isLetter || $0.isNumber }) + "-" + UUID().uuidString.prefix(8)
+        let url = base.appendingPathComponent(String(name), isDirectory: true)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        root = url.resolvingSymlinksInPath().path
+        let home = root + "/.home"
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+        let config = """
+            [user]
+            \tname = Sandbox User
+            \temail = sandbox@example.invalid
+            [init]
+            \tdefaultBranch = main
+            [advice]
+            \tdetachedHead = false
+            [protocol "file"]
+            \tallow = always
+
+            """
+        try config.write(toFile: home + "/gitconfig", atomically: true, encoding: .utf8)
+        let process = ProcessInfo.processInfo.environment
+        var env: [String: String] = [:]
+        env["PATH"] = process["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
+        env["HOME"] = home
+        env["GIT_CONFIG_GLOBAL"] = home + "/gitconfig"
+        env["GIT_CONFIG_NOSYSTEM"] = "1"
+        env["TMPDIR"] = process["TMPDIR"] ?? NSTemporaryDirectory()
+        env["LC_ALL"] = "C"
+        env["TENANTCTL_ALLOW_LOCAL_REMOTES"] = "1"
+        environment = env
+        keep = process["TENANTCTL_KEEP_SANDBOX"] == "1"
+    }
+
+    deinit {
+        if !keep { try? FileManager.default.removeItem(atPath: root) }
+    }
+
+    /// An absolute path inside the sandbox.
+    public func path(_ relative: String) -> String { root + "/" + relative }
+
+    /// A `Git` runner for this sandbox (local remotes allowed).
+    public func gitRunner(executable: String? = nil) throws -> Git {
+        try Git(executable: executable, environment: environment, allowLocalRemotes: true)
+    }
+
+    /// Runs plain git (not through tenantctl's runner) and returns trimmed stdout; throws on a non-zero exit.
+    @discardableResult
+    public func git(_ arguments: [String], in directory: String? = nil, input: String? = nil) throws -> String {
+        let result = try gitResult(arguments, in: directory, input: input)
+        guard result.status == 0 else {
+            throw SandboxError(
+                description: "git \(arguments.joined(separator: " ")) failed (\(result.status)): \(result.stderr)")
+        }
+        return result.stdout.trimmingCharacters(in: .newlines)
+    }
+
+    /// Runs plain git and returns status, stdout and stderr.
+    public func gitResult(_ arguments: [String], in directory: String? = nil, input: String? = nil) throws -> (
+        status: Int32, stdout: String, stderr: String
+    ) {
+        try run("/usr/bin/env", ["git"] + (directory.map { ["-C", $0] } ?? []) + arguments, input: input)
+    }
+
+    /// Runs any program with the sandbox environment.
+    public func run(
+        _ executable: String, _ arguments: [String], input: String? = nil, extraEnvironment: [String: String] = [:]
+    )
+        throws -> (status: Int32, stdout: String, stderr: String)
+    {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.environment = environment.merging(extraEnvironment) { $1 }
+        let out = Pipe()
+        let err = Pipe()
+        let inPipe = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = inPipe
+        try process.run()
+        let group = DispatchGroup()
+        nonisolated(unsafe) var outData = Data()
+        nonisolated(unsafe) var errData = Data()
+        DispatchQueue.global().async(group: group) { outData = out.fileHandleForReading.readDataToEndOfFile() }
+        DispatchQueue.global().async(group: group) { errData = err.fileHandleForReading.readDataToEndOfFile() }
+        if let input { try? inPipe.fileHandleForWriting.write(contentsOf: Data(input.utf8)) }
+        try? inPipe.fileHandleForWriting.close()
+        group.wait()
+        process.waitUntilExit()
+        return (
+            process.terminationStatus, String(decoding: outData, as: UTF8.self),
+            String(decoding: errData, as: UTF8.self)
+        )
+    }
+
+    /// Writes a file (creating directories).
+    public func write(_ relative: String, _ content: String) throws {
+        let url = URL(fileURLWithPath: path(relative))
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try content.write(to: url, atomically: false, encoding: .utf8)
+    }
+
+    /// Reads a file.
+    public func read(_ relative: String) throws -> String {
+        try String(contentsOfFile: path(relative), encoding: .utf8)
+    }
+
+    /// Creates a repository with one commit per `(path, content)` file set, on `branch`.
+    @discardableResult
+    public func makeRepository(_ relative: String, branch: String = "main", files: [String: String] = ["README": "x\n"])
+        throws -> String
+    {
+        let dir = path(relative)
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        try git(["init", "-q", "-b", branch, dir])
+        for (file, content) in files.sorted(by: { $0.key < $1.key }) { try write("\(relative)/\(file)", content) }
+        try git(["add", "-A"], in: dir)
+        try git(["commit", "-q", "-m", "initial"], in: dir)
+        return dir
+    }
+
+    /// Commits a change of one file in a repository; returns the new commit id.
+    @discardableResult
+    public func commit(in relative: String, file: String, content: String, message: String = "change") throws -> String
+    {
+        try write("\(relative)/\(file)", content)
+        try git(["add", "--", file], in: path(relative))
+        try git(["commit", "-q", "-m", message], in: path(relative))
+        return try git(["rev-parse", "HEAD"], in: path(relative))
+    }
+
+    /// Writes an executable script (a git shim for fault injection, a hook).
+    public func writeExecutable(_ relative: String, _ content: String) throws -> String {
+        try write(relative, content)
+        let full = path(relative)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: full)
+        return full
+    }
+
+    /// Every ref of a repository with its value (`for-each-ref`), plus HEAD.
+    public func refs(_ repository: String) throws -> [String: String] {
+        let text = try git(["for-each-ref", "--format=%(refname) %(objectname)"], in: repository)
+        var refs: [String: String] = [:]
+        for line in text.split(separator: "\n") {
+            let parts = line.split(separator: " ")
+            if parts.count == 2 { refs[String(parts[0])] = String(parts[1]) }
+        }
+        let head = try gitResult(["symbolic-ref", "-q", "HEAD"], in: repository)
+        refs["HEAD"] = head.status == 0 ? head.stdout.trimmingCharacters(in: .newlines) : "detached"
+        return refs
+    }
+}

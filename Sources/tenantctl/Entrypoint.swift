@@ -3,6 +3,6 @@ import TenantCLI
 @main
 enum Entrypoint {
     static func main() {
-        Tenantctl.main()
+        Tenantctl.runMain()
     }
 }

@@ -1,0 +1,132 @@
+import ArgumentParser
+import Foundation
+import TenantKit
+
+/// When to colour output.
+public enum ColorChoice: String, ExpressibleByArgument, CaseIterable, Sendable {
+    case auto, always, never
+
+    /// Whether colour is on: `always`; or `auto` on a terminal without `NO_COLOR` and with a capable `TERM`.
+    func enabled(environment: CommandEnvironment) -> Bool {
+        switch self {
+        case .always: return true
+        case .never: return false
+        case .auto:
+            if let noColor = environment.variables["NO_COLOR"], !noColor.isEmpty { return false }
+            if environment.variables["TERM"] == "dumb" { return false }
+            return environment.stdoutIsTerminal
+        }
+    }
+}
+
+/// Options shared by every command (`@OptionGroup`).
+public struct GlobalOptions: ParsableArguments, Sendable {
+    @Option(name: .customShort("C"), help: ArgumentHelp("Run as if tenantctl was started in <dir>.", valueName: "dir"))
+    public var directory: String?
+
+    @Flag(help: "Print the report as JSON (sorted keys, stable order).")
+    public var json = false
+
+    @Flag(name: .shortAndLong, help: "Print nothing but errors on stderr.")
+    public var quiet = false
+
+    @Flag(name: .shortAndLong, help: "Print every git command on stderr.")
+    public var verbose = false
+
+    @Option(help: "Colour output: auto (on a terminal, unless NO_COLOR is set), always, never.")
+    public var color: ColorChoice = .auto
+
+    @Option(
+        help: ArgumentHelp(
+            "The git executable to run (default: $TENANTCTL_GIT, else git from PATH).", valueName: "path"))
+    public var git: String?
+
+    @Flag(help: "Allow local-path and file:// remotes (also TENANTCTL_ALLOW_LOCAL_REMOTES=1).")
+    public var allowLocalRemotes = false
+
+    public init() {}
+}
+
+/// What a command runs in: environment variables, directory and output streams (injected for tests).
+public struct CommandEnvironment: Sendable {
+    /// Environment variables.
+    public var variables: [String: String]
+    /// The directory tenantctl was started in.
+    public var currentDirectory: String
+    /// Where reports go.
+    public var stdout: any OutputSink
+    /// Where progress and errors go.
+    public var stderr: any OutputSink
+    /// Whether stdout is a terminal (colour, progress).
+    public var stdoutIsTerminal: Bool
+
+    public init(
+        variables: [String: String], currentDirectory: String, stdout: any OutputSink, stderr: any OutputSink,
+        stdoutIsTerminal: Bool = false
+    ) {
+        self.variables = variables
+        self.currentDirectory = currentDirectory
+        self.stdout = stdout
+        self.stderr = stderr
+        self.stdoutIsTerminal = stdoutIsTerminal
+    }
+
+    /// The real process environment.
+    public static func process() -> CommandEnvironment {
+        CommandEnvironment(
+            variables: ProcessInfo.processInfo.environment,
+            currentDirectory: FileManager.default.currentDirectoryPath,
+            stdout: FileOutputSink(.standardOutput), stderr: FileOutputSink(.standardError),
+            stdoutIsTerminal: isatty(STDOUT_FILENO) == 1)
+    }
+}
+
+/// Everything a command needs, built once from the global options and the environment.
+public struct CommandContext: Sendable {
+    /// The options given.
+    public let options: GlobalOptions
+    /// The environment.
+    public let environment: CommandEnvironment
+    /// Output.
+    public let console: Console
+    /// The git runner (version already checked).
+    public let git: Git
+    /// The directory commands work from (`-C` or the current directory).
+    public let directory: String
+
+    init(options: GlobalOptions, environment: CommandEnvironment, console: Console) throws {
+        self.options = options
+        self.environment = environment
+        self.console = console
+        let allowLocal =
+            options.allowLocalRemotes
+            || ["1", "true", "yes"].contains(
+                environment.variables["TENANTCTL_ALLOW_LOCAL_REMOTES"]?.lowercased() ?? "")
+        var trace: (@Sendable ([String], String?) -> Void)? = nil
+        if options.verbose && !options.quiet {
+            trace = { arguments, _ in
+                console.debug("+ git " + arguments.map { GitError.quote($0) }.joined(separator: " "))
+            }
+        }
+        git = try Git(
+            executable: options.git, environment: environment.variables, allowLocalRemotes: allowLocal, trace: trace)
+        try git.checkVersion()
+        if let given = options.directory {
+            directory =
+                URL(
+                    fileURLWithPath: given,
+                    relativeTo: URL(fileURLWithPath: environment.currentDirectory, isDirectory: true)
+                ).standardizedFileURL.path
+        } else {
+            directory = environment.currentDirectory
+        }
+    }
+
+    /// Whether local remotes are allowed for this run.
+    public var allowLocalRemotes: Bool { git.allowLocalRemotes }
+
+    /// The superproject around ``directory``.
+    public func workspace() throws -> Workspace {
+        try Workspace.locate(from: directory, git: git)
+    }
+}

@@ -1,0 +1,6 @@
+import ArgumentParser
+
+extension Tenantctl {
+    /// Every subcommand, in the order `--help` lists them.
+    static let subcommandTypes: [ParsableCommand.Type] = [Demo.self]
+}

@@ -1,0 +1,228 @@
+import Foundation
+
+/// The output of a finished git process.
+public struct GitOutput: Sendable {
+    /// Exit status.
+    public var status: Int32
+    /// Raw standard output.
+    public var stdout: Data
+    /// Standard error as text (lossy UTF-8).
+    public var stderr: String
+
+    /// Standard output as UTF-8 text, without trailing newlines.
+    public var text: String {
+        var string = String(decoding: stdout, as: UTF8.self)
+        while string.hasSuffix("\n") { string.removeLast() }
+        return string
+    }
+
+    /// Standard output split into lines (empty output gives no lines).
+    public var lines: [String] {
+        let text = self.text
+        return text.isEmpty ? [] : text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    }
+}
+
+/// The one place where git is started.
+///
+/// Every call is an argument vector (never a shell string), runs with `-C <repository>`, an explicit
+/// environment (no prompts, C locale, no pager or editor) and configuration that keeps a repository's
+/// local config from running programs (`core.fsmonitor`, `core.hooksPath`). Both pipes are read
+/// concurrently, the exit status is always checked, and a failure is a ``GitError`` naming the call site.
+public struct Git: Sendable {
+    /// The oldest git that has everything tenantctl needs (`merge-tree --write-tree`).
+    public static let minimumVersion = GitVersion(major: 2, minor: 38, patch: 0)
+
+    /// Absolute path of the git executable.
+    public let executable: String
+    /// The environment every git process gets.
+    public let environment: [String: String]
+    /// Whether `file://` and local-path remotes may be used.
+    public let allowLocalRemotes: Bool
+    /// Called before every git process starts (for `--verbose` tracing); gets the redacted argument vector.
+    public let trace: (@Sendable ([String], String?) -> Void)?
+
+    /// Variables that would point git at another repository than the one named with `-C`.
+    static let repositoryVariables: Set<String> = [
+        "GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY", "GIT_ALTERNATE_OBJECT_DIRECTORIES",
+        "GIT_NAMESPACE", "GIT_COMMON_DIR", "GIT_PREFIX", "GIT_CEILING_DIRECTORIES", "GIT_DISCOVERY_ACROSS_FILESYSTEM",
+        "GIT_CONFIG", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT", "GIT_QUARANTINE_PATH", "GIT_INTERNAL_SUPER_PREFIX",
+    ]
+
+    /// Creates a runner.
+    /// - Parameters:
+    ///   - executable: `--git` value; else `TENANTCTL_GIT` from `environment`; else `git` from `PATH`.
+    ///   - environment: the base environment (normally the process environment).
+    ///   - allowLocalRemotes: permit the `file` protocol (local paths and `file://`).
+    public init(
+        executable: String? = nil,
+        environment base: [String: String] = ProcessInfo.processInfo.environment,
+        allowLocalRemotes: Bool = false,
+        trace: (@Sendable ([String], String?) -> Void)? = nil
+    ) throws(GitError) {
+        let requested = executable ?? base["TENANTCTL_GIT"].flatMap { $0.isEmpty ? nil : $0 } ?? "git"
+        self.executable = try Self.resolve(requested, path: base["PATH"] ?? "/usr/bin:/bin")
+        var env = base.filter { !Self.repositoryVariables.contains($0.key) }
+        env["LC_ALL"] = "C"
+        env["LANG"] = "C"
+        env["LANGUAGE"] = "C"
+        env["GIT_TERMINAL_PROMPT"] = "0"
+        env["GCM_INTERACTIVE"] = "never"
+        env["GIT_EDITOR"] = ":"
+        env["GIT_SEQUENCE_EDITOR"] = ":"
+        env["GIT_MERGE_AUTOEDIT"] = "no"
+        env["GIT_PAGER"] = "cat"
+        env["PAGER"] = "cat"
+        env["GIT_OPTIONAL_LOCKS"] = "0"
+        env["GIT_ALLOW_PROTOCOL"] = allowLocalRemotes ? "https:http:ssh:git:file" : "https:http:ssh:git"
+        if env["GIT_SSH_COMMAND"] == nil && env["GIT_SSH"] == nil {
+            // Fail instead of asking for a password; the user's own ssh config still applies.
+            env["GIT_SSH_COMMAND"] = "ssh -o BatchMode=yes"
+        }
+        self.environment = env
+        self.allowLocalRemotes = allowLocalRemotes
+        self.trace = trace
+    }
+
+    /// A copy of this runner with local remotes allowed (for `example` and `demo`, on directories they made).
+    public func allowingLocalRemotes() -> Git {
+        var env = environment
+        env["GIT_ALLOW_PROTOCOL"] = "https:http:ssh:git:file"
+        return Git(executable: executable, environment: env, allowLocalRemotes: true, trace: trace)
+    }
+
+    /// A copy of this runner with extra environment variables (e.g. fixed commit dates).
+    public func with(environment extra: [String: String]) -> Git {
+        Git(
+            executable: executable, environment: environment.merging(extra) { $1 },
+            allowLocalRemotes: allowLocalRemotes,
+            trace: trace)
+    }
+
+    private init(
+        executable: String, environment: [String: String], allowLocalRemotes: Bool,
+        trace: (@Sendable ([String], String?) -> Void)?
+    ) {
+        self.executable = executable
+        self.environment = environment
+        self.allowLocalRemotes = allowLocalRemotes
+        self.trace = trace
+    }
+
+    static func resolve(_ name: String, path: String) throws(GitError) -> String {
+        if name.contains("/") {
+            let url = URL(fileURLWithPath: name)
+            guard FileManager.default.isExecutableFile(atPath: url.path) else {
+                throw GitError(
+                    context: "find git", kind: .notStarted(reason: "\(name) is not an executable file"), command: [],
+                    directory: nil, stderr: "")
+            }
+            return url.path
+        }
+        for directory in path.split(separator: ":") where !directory.isEmpty {
+            let candidate = "\(directory)/\(name)"
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        throw GitError(
+            context: "find git",
+            kind: .notStarted(
+                reason: "no '\(name)' in PATH; install git \(minimumVersion) or newer, or set TENANTCTL_GIT"),
+            command: [], directory: nil, stderr: "")
+    }
+
+    /// The full argument vector for a call (without the executable).
+    func argumentVector(_ arguments: [String], in directory: String?) -> [String] {
+        var vector: [String] = []
+        if let directory { vector += ["-C", directory] }
+        vector += ["-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null", "-c", "protocol.ext.allow=never"]
+        if allowLocalRemotes { vector += ["-c", "protocol.file.allow=always"] }
+        return vector + arguments
+    }
+
+    /// Runs git to completion and returns its output; throws unless the exit status is in `accepting`.
+    /// - Parameters:
+    ///   - arguments: the git arguments (e.g. `["rev-parse", "--verify", "--end-of-options", value]`).
+    ///   - directory: the repository (`-C`).
+    ///   - input: bytes written to standard input (concurrently with reading the output).
+    ///   - context: what this call does, for the error message ("read the pins of t2").
+    ///   - accepting: exit statuses that are not failures.
+    @discardableResult
+    public func run(
+        _ arguments: [String], in directory: String?, input: Data? = nil, context: String? = nil,
+        accepting: Set<Int32> = [0]
+    ) throws(GitError) -> GitOutput {
+        let vector = argumentVector(arguments, in: directory)
+        trace?(vector.map(Redaction.redact), directory)
+        let context = context ?? "git \(arguments.first ?? "")"
+        let output: GitOutput
+        do {
+            output = try ChildProcess.run(
+                executable: executable, arguments: vector, environment: environment, input: input)
+        } catch {
+            throw GitError(
+                context: context, kind: .notStarted(reason: "\(error)"), command: ["git"] + vector,
+                directory: directory,
+                stderr: "")
+        }
+        if output.status < 0 {
+            throw GitError(
+                context: context, kind: .killed(signal: -output.status), command: ["git"] + vector,
+                directory: directory,
+                stderr: output.stderr)
+        }
+        guard accepting.contains(output.status) else {
+            throw GitError(
+                context: context, kind: .failed(status: output.status), command: ["git"] + vector, directory: directory,
+                stderr: output.stderr)
+        }
+        return output
+    }
+
+    /// Runs git and returns standard output as trimmed text.
+    public func text(_ arguments: [String], in directory: String?, context: String? = nil) throws(GitError) -> String {
+        try run(arguments, in: directory, context: context).text
+    }
+
+    /// Starts a long-lived git process for request/response work (`cat-file --batch`, `update-ref --stdin`).
+    public func spawn(_ arguments: [String], in directory: String?, context: String) throws(GitError) -> GitProcess {
+        let vector = argumentVector(arguments, in: directory)
+        trace?(vector.map(Redaction.redact), directory)
+        do {
+            return try GitProcess(
+                executable: executable, arguments: vector, environment: environment, directory: directory,
+                context: context)
+        } catch let error as GitError {
+            throw error
+        } catch {
+            throw GitError(
+                context: context, kind: .notStarted(reason: "\(error)"), command: ["git"] + vector,
+                directory: directory,
+                stderr: "")
+        }
+    }
+
+    /// The version of this git.
+    public func version() throws(GitError) -> GitVersion {
+        let output = try run(["version"], in: nil, context: "check the git version")
+        guard let version = GitVersion(parsing: output.text) else {
+            throw GitError(
+                context: "check the git version", kind: .unparseableOutput(detail: output.text),
+                command: ["git", "version"],
+                directory: nil, stderr: output.stderr)
+        }
+        return version
+    }
+
+    /// Throws a clear error when git is older than ``minimumVersion``.
+    @discardableResult
+    public func checkVersion() throws(GitError) -> GitVersion {
+        let found = try version()
+        guard found >= Self.minimumVersion else {
+            throw GitError(
+                context: "check the git version",
+                kind: .unsupportedVersion(found: found.description, minimum: Self.minimumVersion.description),
+                command: [], directory: nil, stderr: "")
+        }
+        return found
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+
+/// A failure of a git process, with everything a person needs to act on it.
+public struct GitError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What kind of failure.
+    public enum Kind: Sendable, Equatable {
+        /// git exited with a non-zero status.
+        case failed(status: Int32)
+        /// git was killed by a signal.
+        case killed(signal: Int32)
+        /// The git executable could not be started.
+        case notStarted(reason: String)
+        /// git is older than the minimum version.
+        case unsupportedVersion(found: String, minimum: String)
+        /// git printed something this tool cannot parse.
+        case unparseableOutput(detail: String)
+    }
+
+    /// What failed, from the caller's point of view ("fetch module Article").
+    public var context: String
+    /// The kind of failure.
+    public var kind: Kind
+    /// The command line (already redacted).
+    public var command: [String]
+    /// The repository the command ran in, if any.
+    public var directory: String?
+    /// git's standard error (already redacted, trimmed).
+    public var stderr: String
+
+    public init(context: String, kind: Kind, command: [String], directory: String?, stderr: String) {
+        self.context = context
+        self.kind = kind
+        self.command = command.map(Redaction.redact)
+        self.directory = directory
+        self.stderr = Redaction.redact(stderr).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    public var description: String {
+        var lines: [String] = []
+        switch kind {
+        case .failed(let status):
+            lines.append("\(context) failed (git exited with status \(status))")
+        case .killed(let signal):
+            lines.append("\(context) failed (git was killed by signal \(signal))")
+        case .notStarted(let reason):
+            lines.append("\(context) failed: cannot start git: \(reason)")
+        case .unsupportedVersion(let found, let minimum):
+            lines.append(
+                "git \(found) is too old: tenantctl needs git \(minimum) or newer (for merge-tree --write-tree). "
+                    + "Install a newer git or point TENANTCTL_GIT / --git at one.")
+        case .unparseableOutput(let detail):
+            lines.append("\(context) failed: unexpected output from git: \(detail)")
+        }
+        if !command.isEmpty {
+            let location = directory.map { " (in \($0))" } ?? ""
+            lines.append("  command: \(command.map(Self.quote).joined(separator: " "))\(location)")
+        }
+        if !stderr.isEmpty {
+            lines.append("  git said:")
+            lines.append(
+                contentsOf: stderr.split(separator: "\n", omittingEmptySubsequences: false).map { "    \($0)" })
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// Quotes an argument for display (never for a shell: git is always run with an argument vector).
+    public static func quote(_ argument: String) -> String {
+        if argument.isEmpty { return "''" }
+        let safe = argument.unicodeScalars.allSatisfy {
+            CharacterSet.alphanumerics.contains($0) || "-_./:=@,+%^{}~".unicodeScalars.contains($0)
+        }
+        return safe ? argument : "'" + argument.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+}
+
+/// Removes credentials from URLs that appear in arbitrary text.
+public enum Redaction {
+    /// Replaces the password part of every `scheme://user:password@host` in `text` with `***`.
+    public static func redact(_ text: String) -> String {
+        guard text.contains("://"), text.contains("@") else { return text }
+        var result = ""
+        var rest = Substring(text)
+        while let schemeRange = rest.range(of: "://") {
+            result += rest[..<schemeRange.upperBound]
+            rest = rest[schemeRange.upperBound...]
+            // The authority ends at the first '/', whitespace or end of text.
+            let authorityEnd =
+                rest.firstIndex(where: { $0 == "/" || $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "'" || $0 == "\"" }
+                )
+                ?? rest.endIndex
+            let authority = rest[..<authorityEnd]
+            if let at = authority.lastIndex(of: "@") {
+                let userinfo = authority[..<at]
+                let scheme = result.dropLast(3).reversed().prefix(while: { $0.isLetter || $0 == "+" }).reversed()
+                if let colon = userinfo.firstIndex(of: ":") {
+                    result += userinfo[..<colon] + ":***"
+                } else if String(scheme).lowercased().hasSuffix("ssh") {
+                    result += userinfo  // an ssh user name is not a secret
+                } else {
+                    result += "***"  // a lone token used as user name is a secret
+                }
+                result += authority[at...]
+            } else {
+                result += authority
+            }
+            rest = rest[authorityEnd...]
+        }
+        return result + rest
+    }
+}

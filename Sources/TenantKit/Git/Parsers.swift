@@ -1,0 +1,87 @@
+import Foundation
+
+/// One entry of a tree.
+public struct TreeEntry: Sendable, Equatable {
+    /// Octal mode as git writes it (`100644`, `40000`, `160000`).
+    public var mode: String
+    /// Entry name (one path component).
+    public var name: String
+    /// Object id (hex).
+    public var id: String
+
+    /// True for a submodule pin (gitlink).
+    public var isGitlink: Bool { mode == "160000" }
+    /// True for a subdirectory.
+    public var isTree: Bool { mode == "40000" || mode == "040000" }
+}
+
+/// Pure parsers for git's machine formats.
+public enum GitParse {
+    static let hexDigits = Array("0123456789abcdef".utf8)
+
+    /// Hex text of raw object id bytes.
+    static func hex<C: Collection<UInt8>>(_ bytes: C) -> String {
+        var out = [UInt8]()
+        out.reserveCapacity(bytes.count * 2)
+        for byte in bytes {
+            out.append(hexDigits[Int(byte >> 4)])
+            out.append(hexDigits[Int(byte & 0x0f)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Parses a raw tree object (`<mode> SP <name> NUL <raw id>` repeated), as `cat-file --batch` returns it.
+    /// - Parameter idLength: 20 for SHA-1 repositories, 32 for SHA-256.
+    public static func treeObject(_ data: [UInt8], idLength: Int = 20) -> [TreeEntry]? {
+        var entries: [TreeEntry] = []
+        var index = 0
+        while index < data.count {
+            guard let space = data[index...].firstIndex(of: UInt8(ascii: " ")),
+                let nul = data[space...].firstIndex(of: 0), nul + idLength < data.count + 1
+            else { return nil }
+            let mode = String(decoding: data[index..<space], as: UTF8.self)
+            let name = String(decoding: data[(space + 1)..<nul], as: UTF8.self)
+            let idEnd = nul + 1 + idLength
+            guard idEnd <= data.count else { return nil }
+            entries.append(TreeEntry(mode: mode, name: name, id: hex(data[(nul + 1)..<idEnd])))
+            index = idEnd
+        }
+        return entries
+    }
+
+    /// Parses `git ls-tree -z` output: `<mode> SP <type> SP <id> TAB <path> NUL`.
+    public static func lsTree(_ data: Data) -> [(entry: TreeEntry, path: String)]? {
+        var result: [(entry: TreeEntry, path: String)] = []
+        for record in data.split(separator: 0, omittingEmptySubsequences: true) {
+            guard let tab = record.firstIndex(of: UInt8(ascii: "\t")) else { return nil }
+            let fields = record[record.startIndex..<tab].split(separator: UInt8(ascii: " "))
+            guard fields.count == 3 else { return nil }
+            let path = String(decoding: record[(tab + 1)...], as: UTF8.self)
+            let name = path.split(separator: "/").last.map(String.init) ?? path
+            let entry = TreeEntry(
+                mode: String(decoding: fields[0], as: UTF8.self), name: name,
+                id: String(decoding: fields[2], as: UTF8.self))
+            result.append((entry, path))
+        }
+        return result
+    }
+
+    /// Parses `for-each-ref --format=%(refname)%00%(objectname)` output into a map ref → id.
+    public static func refs(_ text: String) -> [String: String]? {
+        var refs: [String: String] = [:]
+        for line in text.split(separator: "\n") {
+            let parts = line.split(separator: "\0", omittingEmptySubsequences: false)
+            guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else { return nil }
+            refs[String(parts[0])] = String(parts[1])
+        }
+        return refs
+    }
+
+    /// Parses `rev-list --parents` output: each line `<commit> <parent>…`.
+    public static func parents(_ text: String) -> [(commit: String, parents: [String])] {
+        text.split(separator: "\n").map { line in
+            let ids = line.split(separator: " ").map(String.init)
+            return (ids[0], Array(ids.dropFirst()))
+        }
+    }
+}

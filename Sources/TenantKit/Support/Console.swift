@@ -1,0 +1,92 @@
+import Foundation
+
+/// Where text goes: a terminal, a file, or a buffer in tests.
+public protocol OutputSink: Sendable {
+    /// Writes text as is.
+    func write(_ text: String)
+}
+
+/// Writes to a file descriptor (stdout, stderr).
+public struct FileOutputSink: OutputSink {
+    private let handle: FileHandle
+
+    public init(_ handle: FileHandle) { self.handle = handle }
+
+    public func write(_ text: String) {
+        try? handle.write(contentsOf: Data(text.utf8))  // a closed stdout is not worth failing the run for
+    }
+}
+
+/// Collects output in memory (tests, the demo).
+public final class BufferOutputSink: OutputSink, @unchecked Sendable {
+    private let lock = NSLock()
+    private var buffer = ""
+
+    public init() {}
+
+    public func write(_ text: String) { lock.withLock { buffer += text } }
+
+    /// Everything written so far.
+    public var text: String { lock.withLock { buffer } }
+}
+
+/// Reports to stdout, progress and diagnostics to stderr, with the user's verbosity and colour choices.
+public struct Console: Sendable {
+    /// Data (reports) go here.
+    public var out: any OutputSink
+    /// Progress, warnings and errors go here.
+    public var err: any OutputSink
+    /// Only errors on stderr.
+    public var quiet: Bool
+    /// Extra detail (every git command) on stderr.
+    public var verbose: Bool
+    /// ANSI colour allowed on stdout.
+    public var color: Bool
+
+    public init(
+        out: any OutputSink, err: any OutputSink, quiet: Bool = false, verbose: Bool = false, color: Bool = false
+    ) {
+        self.out = out
+        self.err = err
+        self.quiet = quiet
+        self.verbose = verbose
+        self.color = color
+    }
+
+    /// A report line on stdout.
+    public func print(_ line: String = "") { out.write(line + "\n") }
+
+    /// A progress line on stderr (silent with `--quiet`).
+    public func progress(_ line: String) {
+        if !quiet { err.write(line + "\n") }
+    }
+
+    /// A warning on stderr (silent with `--quiet`).
+    public func warn(_ line: String) {
+        if !quiet { err.write("warning: " + line + "\n") }
+    }
+
+    /// An error on stderr (always shown).
+    public func error(_ line: String) { err.write("error: " + line + "\n") }
+
+    /// Detail on stderr, only with `--verbose`.
+    public func debug(_ line: String) {
+        if verbose && !quiet { err.write(line + "\n") }
+    }
+
+    /// Text wrapped in an ANSI style when colour is on.
+    public func styled(_ text: String, _ style: Style) -> String {
+        color ? "\u{1B}[\(style.rawValue)m\(text)\u{1B}[0m" : text
+    }
+
+    /// ANSI styles used in reports.
+    public enum Style: String, Sendable {
+        case bold = "1"
+        case dim = "2"
+        case red = "31"
+        case green = "32"
+        case yellow = "33"
+        case blue = "34"
+        case cyan = "36"
+    }
+}

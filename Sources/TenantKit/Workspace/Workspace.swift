@@ -1,0 +1,52 @@
+import Foundation
+
+/// Why no superproject could be found or used.
+public struct WorkspaceError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var description: String
+
+    public init(_ description: String) { self.description = description }
+}
+
+/// A superproject working copy: the directory that has `modules.json` and a `.git`.
+public struct Workspace: Sendable {
+    /// Absolute path of the superproject root.
+    public var root: String
+    /// Absolute path of the superproject's git directory.
+    public var gitDirectory: String
+
+    /// The conventional name of the superproject remote.
+    public static let remoteName = "origin"
+
+    /// Finds the superproject from `directory` upwards (a module directory inside it works too).
+    public static func locate(from directory: String, git: Git) throws -> Workspace {
+        let start = URL(fileURLWithPath: directory).standardizedFileURL
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: start.path, isDirectory: &isDirectory), isDirectory.boolValue
+        else {
+            throw WorkspaceError("\(start.path) is not a directory")
+        }
+        var candidate = start
+        while true {
+            let manifest = candidate.appendingPathComponent("modules.json").path
+            let dotGit = candidate.appendingPathComponent(".git").path
+            if FileManager.default.fileExists(atPath: manifest) && FileManager.default.fileExists(atPath: dotGit) {
+                let gitDirectory = try git.text(
+                    ["rev-parse", "--absolute-git-dir"], in: candidate.path,
+                    context: "find the git directory of \(candidate.path)")
+                return Workspace(root: candidate.path, gitDirectory: gitDirectory)
+            }
+            let parent = candidate.deletingLastPathComponent()
+            if parent.path == candidate.path || candidate.path == "/" { break }
+            candidate = parent
+        }
+        throw WorkspaceError(
+            "no tenantctl superproject at or above \(start.path) (looked for a directory with modules.json and .git); "
+                + "run tenantctl in a superproject, pass -C <dir>, or create one with `tenantctl init` or "
+                + "`tenantctl example <dir>`")
+    }
+
+    /// Absolute path of a path relative to the root.
+    public func path(_ relative: String) -> String {
+        (root as NSString).appendingPathComponent(relative)
+    }
+}

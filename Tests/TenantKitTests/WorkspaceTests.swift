@@ -1,0 +1,56 @@
+import Foundation
+import TenantKit
+import TenantTestSupport
+import Testing
+
+@Suite struct WorkspaceTests {
+    @Test func locatesSuperprojectFromASubdirectory() throws {
+        let sandbox = try GitSandbox()
+        let repo = try sandbox.makeRepository("super", files: ["modules.json": "{}", "Modules/A/file": "x"])
+        let git = try sandbox.gitRunner()
+        let workspace = try Workspace.locate(from: repo + "/Modules/A", git: git)
+        #expect(workspace.root == repo)
+        #expect(workspace.gitDirectory == repo + "/.git")
+    }
+
+    @Test func noSuperprojectIsAClearError() throws {
+        let sandbox = try GitSandbox()
+        let repo = try sandbox.makeRepository("plain")
+        let git = try sandbox.gitRunner()
+        let error = #expect(throws: WorkspaceError.self) { try Workspace.locate(from: repo, git: git) }
+        #expect(try #require(error).description.contains("no tenantctl superproject at or above \(repo)"))
+    }
+
+    @Test func secondLockIsRefusedNamingTheHolder() throws {
+        let sandbox = try GitSandbox()
+        let gitDir = sandbox.path("gitdir")
+        try FileManager.default.createDirectory(atPath: gitDir, withIntermediateDirectories: true)
+        let lock = try WorkspaceLock(gitDirectory: gitDir)
+        let error = #expect(throws: LockError.self) { try WorkspaceLock(gitDirectory: gitDir) }
+        let found = try #require(error)
+        #expect(found.holder == ProcessInfo.processInfo.processIdentifier)
+        #expect(
+            found.description.contains("another tenantctl run (process \(ProcessInfo.processInfo.processIdentifier))"))
+        // Another process is refused too (flock(1) from util-linux stands in for a second tenantctl).
+        if FileManager.default.isExecutableFile(atPath: "/usr/bin/flock") {
+            let other = try sandbox.run("/usr/bin/flock", ["-n", gitDir + "/tenantctl.lock", "true"])
+            #expect(other.status == 1)
+        }
+        lock.release()
+        let again = try WorkspaceLock(gitDirectory: gitDir)
+        again.release()
+    }
+
+    @Test func lockOfAKilledProcessDoesNotBlock() throws {
+        let sandbox = try GitSandbox()
+        let gitDir = sandbox.path("gitdir")
+        try FileManager.default.createDirectory(atPath: gitDir, withIntermediateDirectories: true)
+        // A process that takes the lock and is killed: the kernel releases it.
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/flock") else { return }
+        let result = try sandbox.run(
+            "/bin/sh", ["-c", "/usr/bin/flock -n \"$1\" sh -c 'kill -9 $$'", "sh", gitDir + "/tenantctl.lock"])
+        #expect(result.status != 0)
+        let lock = try WorkspaceLock(gitDirectory: gitDir)
+        lock.release()
+    }
+}
