@@ -1,0 +1,141 @@
+import Foundation
+
+/// A module repository to mirror: its name and its remote URL, already resolved and validated.
+public struct MirrorSpec: Sendable, Equatable {
+    /// Module name (also the mirror's directory name).
+    public var name: String
+    /// The module remote (absolute URL or path).
+    public var url: String
+
+    public init(name: String, url: String) {
+        self.name = name
+        self.url = url
+    }
+}
+
+/// One or more modules could not be fetched.
+public struct MirrorError: Error, Sendable, CustomStringConvertible {
+    /// Module name → what went wrong.
+    public var failures: [(module: String, error: String)]
+
+    public var description: String {
+        (["cannot fetch \(failures.count) module repositor\(failures.count == 1 ? "y" : "ies"):"]
+            + failures.map { "- \($0.module): " + $0.error.replacingOccurrences(of: "\n", with: "\n  ") })
+            .joined(separator: "\n")
+    }
+}
+
+/// Private bare mirrors of the module repositories, under `<superproject git dir>/tenantctl/mirrors/<Module>.git`.
+///
+/// Repository-wide operations (roll, audit, verify) read and write module objects here, so they never disturb the
+/// user's submodule checkouts and work in a plain clone whose submodules were never initialised. After ``sync``,
+/// a mirror's `refs/heads/*` equal the module remote's branches (it is a cache of the remote: fetched with
+/// `--prune` and `+refs/heads/*:refs/heads/*`). New commits are written into the mirror's object store and
+/// pushed from there; its refs are only ever set from the remote.
+public struct ModuleMirrors: Sendable {
+    /// The directory holding the mirrors.
+    public let directory: String
+    private let git: Git
+
+    public init(workspace: Workspace, git: Git) {
+        self.directory = (workspace.gitDirectory as NSString).appendingPathComponent("tenantctl/mirrors")
+        self.git = git
+    }
+
+    /// The mirror's git directory for a module.
+    public func path(for module: String) -> String {
+        (directory as NSString).appendingPathComponent(module + ".git")
+    }
+
+    /// Creates missing mirrors and fetches every module, `jobs` at a time. Returns module name → mirror path.
+    /// Every module is attempted; all failures are reported together.
+    @discardableResult
+    public func sync(_ specs: [MirrorSpec], jobs: Int = 4, console: Console? = nil) throws -> [String: String] {
+        let results = ConcurrentResults(count: specs.count)
+        let limit = DispatchSemaphore(value: max(1, jobs))
+        let group = DispatchGroup()
+        for (index, spec) in specs.enumerated() {
+            limit.wait()
+            group.enter()
+            DispatchQueue.global().async { [self] in
+                defer {
+                    limit.signal()
+                    group.leave()
+                }
+                do {
+                    try fetch(spec)
+                    results.set(index, nil)
+                } catch {
+                    results.set(index, String(describing: error))
+                }
+            }
+        }
+        group.wait()
+        var failures: [(module: String, error: String)] = []
+        for (index, spec) in specs.enumerated() {
+            if let error = results.value(index) { failures.append((spec.name, error)) }
+        }
+        guard failures.isEmpty else { throw MirrorError(failures: failures) }
+        console?.debug("fetched \(specs.count) module repositories")
+        return Dictionary(uniqueKeysWithValues: specs.map { ($0.name, path(for: $0.name)) })
+    }
+
+    /// The mirrors as they are (for `--no-fetch`); an error names every module that was never fetched.
+    public func existing(_ specs: [MirrorSpec]) throws -> [String: String] {
+        let missing = specs.filter { !FileManager.default.fileExists(atPath: path(for: $0.name) + "/HEAD") }
+        guard missing.isEmpty else {
+            throw MirrorError(
+                failures: missing.map {
+                    ($0.name, "never fetched; run once without --no-fetch")
+                })
+        }
+        return Dictionary(uniqueKeysWithValues: specs.map { ($0.name, path(for: $0.name)) })
+    }
+
+    private func fetch(_ spec: MirrorSpec) throws {
+        let mirror = path(for: spec.name)
+        if !FileManager.default.fileExists(atPath: mirror + "/HEAD") {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            try git.run(["init", "--bare", "-q", "--", mirror], in: nil, context: "create the mirror of \(spec.name)")
+            // Objects written by roll are only reachable from refs after a push; keep gc from pruning them early.
+            try git.run(
+                ["config", "gc.pruneExpire", "2.weeks.ago"], in: mirror, context: "configure the mirror of \(spec.name)"
+            )
+        }
+        try git.run(
+            [
+                "fetch", "--quiet", "--prune", "--no-tags", "--no-write-fetch-head", "--", spec.url,
+                "+refs/heads/*:refs/heads/*",
+            ],
+            in: mirror, context: "fetch module \(spec.name) from \(Redaction.redact(spec.url))")
+    }
+}
+
+/// Results written by concurrent workers.
+final class ConcurrentResults: @unchecked Sendable {
+    private let lock = NSLock()
+    private var values: [String?]
+
+    init(count: Int) { values = Array(repeating: nil, count: count) }
+
+    func set(_ index: Int, _ value: String?) { lock.withLock { values[index] = value } }
+    func value(_ index: Int) -> String? { lock.withLock { values[index] } }
+}
+
+/// The superproject's own remote.
+public enum Superproject {
+    /// Fetches `origin` (updates `refs/remotes/origin/*`; never touches local branches or the working tree).
+    public static func fetch(_ workspace: Workspace, git: Git) throws {
+        try git.run(
+            ["fetch", "--quiet", "--prune", "--no-write-fetch-head", "origin"], in: workspace.root,
+            context: "fetch the superproject from origin")
+    }
+
+    /// The configured URL of `origin` (the base of relative module URLs); nil when there is no origin.
+    public static func originURL(_ workspace: Workspace, git: Git) throws -> String? {
+        let output = try git.run(
+            ["config", "--get", "remote.origin.url"], in: workspace.root, context: "read the superproject's origin URL",
+            accepting: [0, 1])
+        return output.status == 0 ? output.text : nil
+    }
+}
