@@ -78,7 +78,8 @@ public struct ManifestError: Error, Sendable, Equatable, CustomStringConvertible
     static func sortedStably(_ problems: [ManifestProblem]) -> [ManifestProblem] {
         problems.enumerated()
             .sorted { lhs, rhs in
-                lhs.element.file != rhs.element.file ? lhs.element.file < rhs.element.file : lhs.offset < rhs.offset
+                let (left, right) = (lhs.element.file.utf8, rhs.element.file.utf8)
+                return left.elementsEqual(right) ? lhs.offset < rhs.offset : left.lexicographicallyPrecedes(right)
             }
             .map(\.element)
     }

@@ -10,7 +10,7 @@ public enum ProjectLoader {
         let decodedManifest = manifestChecks(manifest, options: options, problems: &problems)
         var tenants: [Tenant] = []
         var tenantPositions: [String: [String: JSONPosition]] = [:]
-        for file in tenantFiles.sorted(by: { $0.path < $1.path }) {
+        for file in tenantFiles.sorted(by: { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }) {
             var decoder = FieldDecoder(file: file.path)
             if let tenant = decodeTenant(file, decoder: &decoder) {
                 tenants.append(tenant)
@@ -257,7 +257,7 @@ public enum ProjectLoader {
             let key = folded(tenant.id)
             if let other = ids[key] {
                 idClash.insert(tenant.file)
-                if other.id == tenant.id {
+                if other.id.unicodeScalars.elementsEqual(tenant.id.unicodeScalars) {
                     report(tenant, "id", "duplicate tenant id \"\(tenant.id)\" (also \(other.file))")
                 } else {
                     report(
@@ -286,7 +286,9 @@ public enum ProjectLoader {
             }
             for (otherKey, other) in branches {
                 if otherKey == key {
-                    let how = other.branch == tenant.branch ? "is also" : "differs only in case or normalisation from"
+                    let how =
+                        other.branch.unicodeScalars.elementsEqual(tenant.branch.unicodeScalars)
+                        ? "is also" : "differs only in case or normalisation from"
                     report(
                         tenant, field,
                         "branch \"\(tenant.branch)\" of tenant \"\(tenant.id)\" \(how) the branch \"\(other.branch)\" "
