@@ -25,7 +25,7 @@ let package = Package(
         .testTarget(name: "TenantKitTests", dependencies: ["TenantKit", "TenantTestSupport"]),
         .testTarget(
             name: "TenantCLITests",
-            dependencies: ["TenantCLI", "TenantKit", "TenantTestSupport"]
+            dependencies: ["TenantCLI", "TenantKit", "TenantTestSupport", "tenantctl"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,84 @@
+import Foundation
+
+/// A stand-in for git, selected with `--git` / `TENANTCTL_GIT`, that logs every call and can inject faults.
+///
+/// Behaviour is chosen per run through environment variables, so production code has no test hooks:
+/// - `SHIM_FAIL_AT=N`: call N prints an error and exits 1 without running git;
+/// - `SHIM_KILL_AT=N`: call N sends SIGKILL to its parent (the tenantctl process) and exits;
+/// - `SHIM_SLEEP_AT=N` with `SHIM_SLEEP_SECONDS=S`: call N sleeps S seconds, then runs git.
+/// Every call appends its arguments as one line to ``log`` (numbered by line).
+public struct GitShim: Sendable {
+    /// The executable to pass as `--git`.
+    public let path: String
+    /// One line per call.
+    public let log: String
+
+    /// Writes the shim into the sandbox.
+    public init(in sandbox: GitSandbox, name: String = "git-shim", realGit: String? = nil) throws {
+        let real = realGit ?? GitShim.findGit(sandbox.environment["PATH"] ?? "/usr/bin:/bin")
+        log = sandbox.path("\(name).log")
+        FileManager.default.createFile(atPath: log, contents: nil)
+        let script = """
+            #!/bin/sh
+            printf '%s\\n' "$*" >> '\(log)'
+            n=$(wc -l < '\(log)')
+            if [ -n "$SHIM_FAIL_AT" ] && [ "$n" -eq "$SHIM_FAIL_AT" ]; then
+                echo "git-shim: injected failure at call $n" >&2
+                exit 1
+            fi
+            if [ -n "$SHIM_KILL_AT" ] && [ "$n" -eq "$SHIM_KILL_AT" ]; then
+                kill -9 "$PPID"
+                exit 137
+            fi
+            if [ -n "$SHIM_SLEEP_AT" ] && [ "$n" -eq "$SHIM_SLEEP_AT" ]; then
+                sleep "${SHIM_SLEEP_SECONDS:-5}"
+            fi
+            exec '\(real)' "$@"
+
+            """
+        path = try sandbox.writeExecutable("bin/\(name)", script)
+    }
+
+    /// The calls logged so far (arguments joined by spaces).
+    public func calls() throws -> [String] {
+        try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").map(String.init)
+    }
+
+    /// Forgets the logged calls.
+    public func reset() throws {
+        try Data().write(to: URL(fileURLWithPath: log))
+    }
+
+    static func findGit(_ path: String) -> String {
+        for directory in path.split(separator: ":") where !directory.isEmpty {
+            let candidate = "\(directory)/git"
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        return "/usr/bin/git"
+    }
+}
+
+/// The built `tenantctl` executable, for the few tests that need a real process (exit codes, signals, kills).
+public enum TenantctlBinary {
+    /// Its path: `TENANTCTL_BINARY`, else next to the test bundle, else `.build/debug/tenantctl` of this package.
+    public static func path(filePath: String = #filePath) -> String? {
+        let fileManager = FileManager.default
+        if let explicit = ProcessInfo.processInfo.environment["TENANTCTL_BINARY"],
+            fileManager.isExecutableFile(atPath: explicit)
+        {
+            return explicit
+        }
+        var candidates: [URL] = []
+        if let first = CommandLine.arguments.first {
+            var url = URL(fileURLWithPath: first).resolvingSymlinksInPath()
+            for _ in 0..<4 {
+                url = url.deletingLastPathComponent()
+                candidates.append(url.appendingPathComponent("tenantctl"))
+            }
+        }
+        let package = URL(fileURLWithPath: filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        candidates.append(package.appendingPathComponent(".build/debug/tenantctl"))
+        return candidates.first { fileManager.isExecutableFile(atPath: $0.path) }?.path
+    }
+}

@@ -1,0 +1,35 @@
+import Foundation
+import TenantKit
+import TenantTestSupport
+import Testing
+
+@Suite struct ExecutableTests {
+    @Test func versionAndHelp() throws {
+        let sandbox = try GitSandbox()
+        let version = try sandbox.tenantctlProcess(["--version"])
+        #expect(version.status == 0)
+        #expect(version.stdout == TenantKitInfo.version + "\n")
+        let help = try sandbox.tenantctlProcess(["--help"])
+        #expect(help.status == 0)
+        #expect(help.stdout.contains("USAGE: tenantctl <subcommand>"))
+    }
+
+    @Test func usageErrorExits64() throws {
+        let sandbox = try GitSandbox()
+        let result = try sandbox.tenantctlProcess(["no-such-command"])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("Unexpected argument 'no-such-command'"))
+        #expect(sandbox.tenantctl(["no-such-command"]).status == 64)
+    }
+
+    @Test func oldGitIsRefusedAtStartNamingTheVersion() throws {
+        let sandbox = try GitSandbox()
+        let shim = try sandbox.writeExecutable("bin/old-git", "#!/bin/sh\necho 'git version 2.30.0'\n")
+        let result = try sandbox.tenantctlProcess(["demo"], environment: ["TENANTCTL_GIT": shim])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("error: git 2.30.0 is too old: tenantctl needs git 2.38.0 or newer"))
+        let viaOption = sandbox.tenantctl(["demo", "--git", shim])
+        #expect(viaOption.status == 1)
+        #expect(viaOption.stderr.contains("git 2.30.0 is too old"))
+    }
+}
