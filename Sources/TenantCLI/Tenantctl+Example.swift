@@ -8,16 +8,19 @@ extension Tenantctl {
         static let configuration = CommandConfiguration(
             abstract: "Create the thesis' ERP example: four module repositories, three tenants, a workspace.",
             discussion: """
-                Creates, in a new or empty directory:
-                  remotes/<Module>.git      bare repositories of Infrastructure, Article, Customer and Order \
-                (general_dev; t2 in Infrastructure and Customer, t3 in Order)
-                  remotes/Superproject.git  the bare superproject: general_dev, t1, t2, t3, each pinning its modules
-                  workspace/                a clone on general_dev, submodules checked out on general_dev
+                Creates, in a new or empty <dir>:
+                  remotes/Superproject.git  bare superproject: general_dev, t1, t2, t3
+                  remotes/<Module>.git      Infrastructure, Article, Customer, Order
+                  workspace/                clone on general_dev, modules on general_dev
 
-                T1 uses every module unchanged; T2 uses only Infrastructure and Customer, with German strings; \
-                T3 receives orders as JSON and keeps an order date in a reserve field. With --stage after-updates \
-                the general changes of Infrastructure, Article and Order (AF.5, AF.6) are on the module remotes \
-                but not yet pinned: the starting point of a roll. Commit ids are the same on every run.
+                The tenants of the thesis (chapter 5.3): T1 uses every module unchanged. T2 uses only \
+                Infrastructure and Customer, with German strings (module branches t2). T3 receives orders as \
+                JSON and keeps an order date in a reserve field (Order branch t3). Every superproject branch pins \
+                all four modules.
+
+                With --stage after-updates the general changes of Infrastructure, Article and Order (AF.5, AF.6) \
+                are on the modules' general_dev remotes but not yet pinned: the starting point of a roll. Commit \
+                ids are the same on every run and machine.
 
                 Local file remotes are allowed for the directories this command creates.
 
@@ -47,9 +50,7 @@ extension Tenantctl {
                 return .failure
             }
             if global.json {
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-                context.console.print(String(decoding: try encoder.encode(result), as: UTF8.self))
+                context.console.print(try JSONOutput.encode(result))
                 return .success
             }
             if global.quiet { return .success }
@@ -57,13 +58,12 @@ extension Tenantctl {
             context.console.print("  remotes    \(result.remotes)")
             context.console.print("  workspace  \(result.workspace)  (general_dev, modules on general_dev)")
             context.console.print("")
-            let names = [ExampleBuilder.superprojectName] + ExampleScenario.modules.map(\.name)
-            let width = names.map(\.count).max() ?? 0
-            for name in names {
+            let rows = ([ExampleBuilder.superprojectName] + ExampleScenario.modules.map(\.name)).map { name in
                 let branches = (result.branches[name] ?? [:]).sorted { Self.order($0.key) < Self.order($1.key) }
-                let text = branches.map { "\($0.key) \($0.value.prefix(7))" }.joined(separator: "  ")
-                context.console.print("  " + name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + text)
+                return [name, branches.map { "\($0.key) \($0.value.prefix(7))" }.joined(separator: "  ")]
             }
+            let table = TextTable(header: ["repository", "branches"], rows: rows).render()
+            for line in table.split(separator: "\n") { context.console.print("  " + line) }
             context.console.print("")
             context.console.print("Next: cd \(result.workspace) && tenantctl switch t2")
             return .success
