@@ -188,4 +188,24 @@ import Testing
         let result = try Self.build(sandbox, "empty")
         #expect(result.directory == sandbox.path("empty"))
     }
+
+    @Test func aFailingGitLeavesNothingBehind() throws {
+        let sandbox = try GitSandbox()
+        let shim = try GitShim(in: sandbox)
+        var environment = sandbox.environment
+        environment["SHIM_FAIL_AT"] = "12"  // init + fast-import for 5 repositories, clone, then submodule update
+        let git = try Git(executable: shim.path, environment: environment)
+        #expect(throws: GitError.self) {
+            try ExampleBuilder(git: git).build(in: sandbox.path("new/erp"), stage: .beforeUpdates)
+        }
+        #expect(try shim.calls().last?.contains("submodule update") == true)
+        #expect(!FileManager.default.fileExists(atPath: sandbox.path("new/erp")))
+
+        try FileManager.default.createDirectory(atPath: sandbox.path("empty"), withIntermediateDirectories: true)
+        try shim.reset()
+        #expect(throws: GitError.self) {
+            try ExampleBuilder(git: git).build(in: sandbox.path("empty"), stage: .beforeUpdates)
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: sandbox.path("empty")).isEmpty)
+    }
 }

@@ -73,7 +73,7 @@ public struct ExampleBuilder: Sendable {
     /// Creates the example in `directory` (missing or empty).
     public func build(in directory: String, stage: ExampleStage) throws -> ExampleResult {
         let root = URL(fileURLWithPath: directory).standardizedFileURL.path
-        try Self.prepare(root)
+        let createdRoot = try Self.prepare(root)
         let remotes = root + "/remotes"
         let workspace = root + "/workspace"
         do {
@@ -94,12 +94,13 @@ public struct ExampleBuilder: Sendable {
             // Leave the directory as it was found (missing or empty): remove only what this run created.
             try? FileManager.default.removeItem(atPath: remotes)
             try? FileManager.default.removeItem(atPath: workspace)
+            if createdRoot { try? FileManager.default.removeItem(atPath: root) }
             throw error
         }
     }
 
-    /// Checks that `root` is missing or an empty directory, and creates it if missing.
-    static func prepare(_ root: String) throws {
+    /// Checks that `root` is missing or an empty directory, and creates it if missing; returns whether it did.
+    static func prepare(_ root: String) throws -> Bool {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory) {
             guard isDirectory.boolValue else {
@@ -112,12 +113,14 @@ public struct ExampleBuilder: Sendable {
                         "refusing to create the example in \(root): the directory is not empty (nothing was written); "
                         + "name a new or empty directory")
             }
+            return false
         } else {
             do {
                 try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
             } catch {
                 throw ExampleError(description: "cannot create \(root): \(error.localizedDescription)")
             }
+            return true
         }
     }
 
@@ -240,7 +243,7 @@ public struct ExampleBuilder: Sendable {
         let local = git.allowingLocalRemotes()
         let general = ExampleScenario.generalBranch
         try local.run(
-            ["clone", "--quiet", "--branch", general, "--", superproject, workspace], in: nil,
+            ["clone", "--quiet", "--origin", "origin", "--branch", general, "--", superproject, workspace], in: nil,
             context: "clone the example superproject")
         try local.run(
             ["submodule", "update", "--init", "--quiet", "--jobs", "4"], in: workspace,
