@@ -123,4 +123,18 @@ import Testing
             }
         }
     }
+
+    @Test func theManifestLoaderAcceptsTheExampleWithTheThesisActiveSets() throws {
+        let project = try ProjectLoader.load(
+            manifest: SourceFile(path: "modules.json", data: Data(ExampleScenario.modulesJSON.utf8)),
+            tenantFiles: ExampleScenario.tenantJSON.map {
+                SourceFile(path: "Tenants/\($0.id).json", data: Data($0.json.utf8))
+            })
+        let active = Dictionary(
+            uniqueKeysWithValues: project.tenants.map { ($0.id, project.activeSet(for: $0).effective) })
+        #expect(active["t1"] == ["Infrastructure", "Article", "Customer", "Order"])
+        #expect(active["t2"] == ["Infrastructure", "Customer"])  // AF.2: T2 needs only the customer overview
+        #expect(active["t3"] == ["Infrastructure", "Article", "Customer", "Order"])
+        #expect(project.tenants.allSatisfy { project.activeSet(for: $0).dropped.isEmpty })
+    }
 }
