@@ -3,6 +3,9 @@ import ArgumentParser
 extension Tenantctl {
     /// Every subcommand, in the order `--help` lists them.
     static let subcommandTypes: [ParsableCommand.Type] = [
-        TenantGroup.self, Verify.self, Demo.self,
+        Example.self,
+        TenantGroup.self,
+        Verify.self,
+        Demo.self,
     ]
 }
