@@ -209,3 +209,22 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: sandbox.path("empty")).isEmpty)
     }
 }
+
+@Suite struct ExampleLandUpdatesTests {
+    @Test func landingUpdatesLaterGivesTheSameCommitsAsTheAfterUpdatesStage() throws {
+        let sandbox = try GitSandbox()
+        let git = try sandbox.gitRunner()
+        let before = try ExampleBuilder(git: git).build(in: sandbox.path("before"), stage: .beforeUpdates)
+        let after = try ExampleBuilder(git: git).build(in: sandbox.path("after"), stage: .afterUpdates)
+        let tips = try ExampleBuilder(git: git).landUpdates(remotes: before.remotes)
+        #expect(tips.keys.sorted() == ["Article", "Infrastructure", "Order"])
+        for module in ["Infrastructure", "Article", "Customer", "Order", "Superproject"] {
+            var landed = try sandbox.refs("\(before.remotes)/\(module).git")
+            var built = try sandbox.refs("\(after.remotes)/\(module).git")
+            landed["HEAD"] = nil
+            built["HEAD"] = nil
+            #expect(landed == built, "\(module)")
+        }
+        #expect(tips["Article"] == (try sandbox.git(["rev-parse", "general_dev"], in: "\(after.remotes)/Article.git")))
+    }
+}

@@ -99,6 +99,31 @@ public struct ExampleBuilder: Sendable {
         }
     }
 
+    /// Lands the general changes AF.5/AF.6 on the modules' `general_dev` in an example built at stage
+    /// `before-updates` (what `--stage after-updates` does at build time; the commit ids are the same).
+    /// The superproject pins do not move: that is roll's job. Returns module → new `general_dev` tip.
+    @discardableResult
+    public func landUpdates(remotes: String) throws -> [String: String] {
+        var clock = Clock()
+        var tips: [String: String] = [:]
+        let general = ExampleScenario.generalBranch
+        for repo in ExampleScenario.modules where !repo.updates.isEmpty {
+            let path = "\(remotes)/\(repo.name).git"
+            var stream = FastImportStream()
+            var parent: Int?
+            for update in repo.updates {
+                parent = stream.commit(
+                    ref: general, parent: parent, parentRef: parent == nil ? "refs/heads/\(general)^0" : nil,
+                    time: clock.nextUpdate(), message: update.message, changes: FastImportStream.changes(update.files))
+            }
+            let output = try git.run(
+                ["fast-import", "--quiet", "--done"], in: path, input: stream.finished(),
+                context: "land the general changes on \(repo.name)")
+            tips[repo.name] = output.lines.last
+        }
+        return tips
+    }
+
     /// Checks that `root` is missing or an empty directory, and creates it if missing; returns whether it did.
     static func prepare(_ root: String) throws -> Bool {
         var isDirectory: ObjCBool = false
@@ -295,14 +320,20 @@ struct FastImportStream {
     }
 
     /// Appends a commit on `refs/heads/<ref>`; returns its mark.
-    mutating func commit(ref: String, parent: Int?, time: Int, message: String, changes: [(String, Change)]) -> Int {
+    mutating func commit(
+        ref: String, parent: Int?, parentRef: String? = nil, time: Int, message: String, changes: [(String, Change)]
+    ) -> Int {
         marks += 1
         let mark = marks
         append("commit refs/heads/\(ref)\nmark :\(mark)\n")
         append("author \(ExampleBuilder.identity) \(time) +0000\n")
         append("committer \(ExampleBuilder.identity) \(time) +0000\n")
         appendData(message.hasSuffix("\n") ? message : message + "\n")
-        if let parent { append("from :\(parent)\n") }
+        if let parent {
+            append("from :\(parent)\n")
+        } else if let parentRef {
+            append("from \(parentRef)\n")
+        }
         for (path, change) in changes {
             switch change {
             case .blob(let content):
