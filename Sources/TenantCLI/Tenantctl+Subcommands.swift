@@ -6,6 +6,8 @@ extension Tenantctl {
         Example.self,
         TenantGroup.self,
         Verify.self,
+        Customize.self,
+        Uncustomize.self,
         Demo.self,
     ]
 }
