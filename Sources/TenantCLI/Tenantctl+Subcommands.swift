@@ -8,6 +8,7 @@ extension Tenantctl {
         Verify.self,
         Customize.self,
         Uncustomize.self,
+        Tag.self,
         Demo.self,
     ]
 }

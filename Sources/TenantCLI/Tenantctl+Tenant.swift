@@ -8,7 +8,7 @@ extension Tenantctl {
         static let configuration = CommandConfiguration(
             commandName: "tenant",
             abstract: "List and manage tenants.",
-            subcommands: [TenantList.self],
+            subcommands: [TenantList.self, TenantAdd.self, TenantRemove.self],
             defaultSubcommand: TenantList.self)
     }
 
