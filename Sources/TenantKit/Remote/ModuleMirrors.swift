@@ -127,7 +127,10 @@ public enum Superproject {
     /// Fetches `origin` (updates `refs/remotes/origin/*`; never touches local branches or the working tree).
     public static func fetch(_ workspace: Workspace, git: Git) throws {
         try git.run(
-            ["fetch", "--quiet", "--prune", "--no-write-fetch-head", "origin"], in: workspace.root,
+            // --no-recurse-submodules: never fetch into the user's submodule checkouts (and never fail on a pin
+            // the module remote lacks: verify reports that).
+            ["fetch", "--quiet", "--prune", "--no-recurse-submodules", "--no-write-fetch-head", "origin"],
+            in: workspace.root,
             context: "fetch the superproject from origin")
     }
 
