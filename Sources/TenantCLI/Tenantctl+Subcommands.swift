@@ -9,6 +9,7 @@ extension Tenantctl {
         Customize.self,
         Uncustomize.self,
         Tag.self,
+        Init.self,
         Demo.self,
     ]
 }
