@@ -10,6 +10,7 @@ extension Tenantctl {
         Uncustomize.self,
         Tag.self,
         Init.self,
+        ModuleGroup.self,
         Demo.self,
     ]
 }
