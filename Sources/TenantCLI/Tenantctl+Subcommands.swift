@@ -2,5 +2,11 @@ import ArgumentParser
 
 extension Tenantctl {
     /// Every subcommand, in the order `--help` lists them.
-    static let subcommandTypes: [ParsableCommand.Type] = [Demo.self, Roll.self]
+    static let subcommandTypes: [ParsableCommand.Type] = [
+        Example.self,
+        TenantGroup.self,
+        Roll.self,
+        Verify.self,
+        Demo.self,
+    ]
 }

@@ -31,25 +31,6 @@ public struct RollRunner {
         self.console = console
     }
 
-    /// The module remote URLs (resolved against the superproject's origin).
-    func moduleURLs(_ modules: [RollModule]) throws -> [String: String] {
-        let origin = try Superproject.originURL(workspace, git: git)
-        var urls: [String: String] = [:]
-        for module in modules {
-            var base = origin
-            if let value = origin, !value.contains("://"), !value.hasPrefix("/"), !value.contains(":") {
-                // A relative origin path is relative to the superproject root.
-                base = (workspace.root as NSString).appendingPathComponent(value)
-            }
-            let url = try RollManifest.resolve(module.url, against: base)
-            guard !url.hasPrefix("-"), !url.contains("::") else {
-                throw RollError("refusing the URL of module \(module.name): \(Redaction.redact(url))")
-            }
-            urls[module.name] = url
-        }
-        return urls
-    }
-
     /// Runs the roll.
     public func run(_ options: RollOptions) throws -> RollReport {
         let start = Date()
@@ -61,17 +42,24 @@ public struct RollRunner {
         let batch = try CatFileBatch(git: git, repository: root)
         defer { try? batch.close() }
         let loader = RollStateLoader(superproject: root, git: git)
-        let manifest = try loader.manifest(batch: batch)
-        let urls = try moduleURLs(manifest.modules)
+        let project = try ProjectReader.revision(
+            "refs/remotes/\(Workspace.remoteName)/\(ModuleManifest.defaultGeneralBranch)", repository: root, git: git,
+            options: ValidationOptions(allowLocalRemotes: git.allowLocalRemotes))
+        let manifest = (
+            generalBranch: project.manifest.generalBranch,
+            modules: project.manifest.modules.map { RollModule(name: $0.name, path: $0.path, url: $0.url) },
+            tenants: project.tenants.map { RollTenant(id: $0.id, branch: $0.branch, customised: $0.customised) }
+        )
+        let specs = try ModuleRemotes.specs(for: project.manifest.modules, workspace: workspace, git: git)
+        let urls = Dictionary(uniqueKeysWithValues: specs.map { ($0.name, $0.url) })
         let mirrors = ModuleMirrors(workspace: workspace, git: git)
-        let specs = manifest.modules.map { MirrorSpec(name: $0.name, url: urls[$0.name] ?? "") }
         if options.fetch {
             console?.progress("fetching \(specs.count) module repositories (\(options.jobs) at a time)")
             try mirrors.sync(specs, jobs: options.jobs, console: console)
         } else {
             _ = try mirrors.existing(specs)
         }
-        let state = try loader.load(batch: batch) { mirrors.path(for: $0.name) }
+        let state = try loader.load(manifest: manifest, batch: batch) { mirrors.path(for: $0.name) }
         let plan = try RollPlanner.plan(state, filter: options.filter)
         console?.progress(
             "planned: \(plan.tenants.count) tenant(s), \(plan.moduleMerges.count) module merge(s)"

@@ -115,7 +115,9 @@ public struct RollExecutor {
 
         // 3. Superproject merges of every tenant that has its branch (conflicted ones too, to report their paths).
         let merging = plan.tenants.filter { $0.mergeGeneral && $0.tip != nil }
-        console?.progress("merging \(plan.generalBranch) into \(merging.count) superproject tenant branch(es)")
+        if !merging.isEmpty {
+            console?.progress("merging \(plan.generalBranch) into \(merging.count) superproject tenant branch(es)")
+        }
         let mergeResults = try RollPlumbing.mergeTrees(
             merging.compactMap { plan in plan.tip.map { ($0, general) } }, in: superproject, git: git)
         let mergeByTenant = Dictionary(uniqueKeysWithValues: zip(merging.map(\.tenant.id), mergeResults))
@@ -140,7 +142,8 @@ public struct RollExecutor {
             var edits: [String: TreeEdit] = [:]
             var changes: [PinChange] = []
             var needs: Set<String> = []
-            for (path, target) in tenant.pins.sorted(by: { $0.key < $1.key }) {
+            let order = Dictionary(plan.modules.enumerated().map { ($1.path, $0) }, uniquingKeysWith: { first, _ in first })
+            for (path, target) in tenant.pins.sorted(by: { (order[$0.key] ?? 0, $0.key) < (order[$1.key] ?? 0, $1.key) }) {
                 let name = tenant.moduleNames[path] ?? path
                 let commit: String
                 switch target {

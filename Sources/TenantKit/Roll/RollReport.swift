@@ -88,7 +88,7 @@ public struct RollReport: Sendable, Equatable, Codable {
         var rows: [[String]] = []
         let short: (String?) -> String = { $0.map { String($0.prefix(7)) } ?? "-" }
         rows.append([
-            generalBranch, general.status, short(general.from) + " → " + short(general.to ?? general.from),
+            generalBranch, general.status, general.to.map { short(general.from) + " → " + short($0) } ?? short(general.from),
             general.pins.map { "\($0.module) \(short($0.old)) → \(short($0.new))" }.joined(separator: ", "),
         ])
         for tenant in tenants {

@@ -264,8 +264,10 @@ public struct RollStateLoader {
     }
 
     /// Loads the whole state. `modulePath` gives the repository (mirror) of each module, already fetched.
-    public func load(batch: CatFileBatch, modulePath: (RollModule) -> String) throws -> RollState {
-        let manifest = try self.manifest(batch: batch)
+    public func load(
+        manifest: (generalBranch: String, modules: [RollModule], tenants: [RollTenant]), batch: CatFileBatch,
+        modulePath: (RollModule) -> String
+    ) throws -> RollState {
         let general = manifest.generalBranch
         let observed = try Self.branches(in: superproject, prefix: remotePrefix, general: general, git: git)
         var superBranches = observed.branches
