@@ -65,9 +65,9 @@ extension Tenantctl {
         func run(context: CommandContext) throws -> ExitStatus {
             let workspace = try context.workspace()
             let console = context.console
-            var lock: WorkspaceLock?
-            if !dryRun { lock = try WorkspaceLock(gitDirectory: workspace.gitDirectory, wait: wait) }
-            defer { lock?.release() }
+            // Also for a dry run: it fetches into the mirrors that a real run pushes from.
+            let lock = try WorkspaceLock(gitDirectory: workspace.gitDirectory, wait: wait)
+            defer { lock.release() }
             let runner = RollRunner(workspace: workspace, git: context.git, console: console)
             if let undo {
                 let outcomes = try runner.undo(runId: undo)

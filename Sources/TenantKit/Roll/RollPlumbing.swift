@@ -74,9 +74,13 @@ public enum RollPlumbing {
 
     /// The author and committer identities (`Name <email> <time> <zone>`), honouring `GIT_AUTHOR_*`/`GIT_COMMITTER_*`.
     public static func identities(in repository: String, git: Git) throws -> (author: String, committer: String) {
-        let author = try git.text(["var", "GIT_AUTHOR_IDENT"], in: repository, context: "read the author identity")
-        let committer = try git.text(
-            ["var", "GIT_COMMITTER_IDENT"], in: repository, context: "read the committer identity")
+        let lines = try git.run(["var", "-l"], in: repository, context: "read the author and committer identities").lines
+        func value(_ name: String) -> String? {
+            lines.first { $0.hasPrefix(name + "=") }.map { String($0.dropFirst(name.count + 1)) }
+        }
+        guard let author = value("GIT_AUTHOR_IDENT"), let committer = value("GIT_COMMITTER_IDENT") else {
+            throw RollError("git var -l printed no author or committer identity in \(repository); set user.name and user.email")
+        }
         return (author, committer)
     }
 
