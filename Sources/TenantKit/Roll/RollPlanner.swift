@@ -61,6 +61,13 @@ public struct PinChange: Sendable, Equatable, Codable {
     public var old: String?
     /// The pin after.
     public var new: String
+
+    public init(module: String, path: String, old: String?, new: String) {
+        self.module = module
+        self.path = path
+        self.old = old
+        self.new = new
+    }
 }
 
 /// The re-pin commit on the superproject's general branch.

@@ -8,6 +8,12 @@ public struct MergeTreeResult: Sendable, Equatable {
     public var tree: String
     /// Conflicted paths (deduplicated, sorted).
     public var paths: [String]
+
+    public init(clean: Bool, tree: String, paths: [String]) {
+        self.clean = clean
+        self.tree = tree
+        self.paths = paths
+    }
 }
 
 /// A commit object to write.
@@ -18,6 +24,12 @@ public struct CommitSpec: Sendable, Equatable {
     public var parents: [String]
     /// Message (one paragraph or more).
     public var message: String
+
+    public init(tree: String, parents: [String], message: String) {
+        self.tree = tree
+        self.parents = parents
+        self.message = message
+    }
 }
 
 /// Batched plumbing: many merges, trees or commits with one git process each.

@@ -78,6 +78,15 @@ public struct RollJournal: Sendable, Equatable, Codable {
         public var new: String
         /// Whether the push of this ref was accepted (nil until publishing ends).
         public var published: Bool?
+
+        public init(repository: String, remote: String, ref: String, old: String?, new: String, published: Bool? = nil) {
+            self.repository = repository
+            self.remote = remote
+            self.ref = ref
+            self.old = old
+            self.new = new
+            self.published = published
+        }
     }
 
     /// Format version.
@@ -90,6 +99,12 @@ public struct RollJournal: Sendable, Equatable, Codable {
     public var entries: [Entry]
     /// Set when `--undo` restored the old values.
     public var undoneAt: String?
+
+    public init(runId: String, createdAt: String, entries: [Entry]) {
+        self.runId = runId
+        self.createdAt = createdAt
+        self.entries = entries
+    }
 
     /// `<superproject git dir>/tenantctl/journal`.
     public static func directory(gitDirectory: String) -> String {

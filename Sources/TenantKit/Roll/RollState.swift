@@ -39,20 +39,12 @@ public struct RollError: Error, Sendable, Equatable, CustomStringConvertible {
     public init(_ description: String) { self.description = description }
 }
 
-/// Minimal readers of `modules.json` and `Tenants/<id>.json` as committed on `general_dev`.
-///
-/// Roll only needs names, paths, URLs, tenant branches and customisations; full validation is the manifest
-/// model's job (`ProjectLoader`), which replaces these decoders once it is available.
+/// A lenient reader of a tenant branch's own `modules.json`: roll only needs its module paths, to find gitlinks
+/// of modules that were removed on the general branch. (The general branch's files go through `ProjectLoader`.)
 public enum RollManifest {
     struct ModulesFile: Decodable {
         var generalBranch: String?
         var modules: [RollModule]
-    }
-
-    struct TenantFile: Decodable {
-        var id: String
-        var branch: String?
-        var customised: [String]?
     }
 
     /// Decodes `modules.json`; returns the general branch name and the modules.
@@ -71,34 +63,11 @@ public enum RollManifest {
         }
     }
 
-    /// Decodes one tenant file.
-    public static func tenant(_ data: [UInt8], file: String) throws -> RollTenant {
-        do {
-            let decoded = try JSONDecoder().decode(TenantFile.self, from: Data(data))
-            let branch = decoded.branch ?? decoded.id
-            try checkName(decoded.id, what: "tenant id", file: file)
-            try checkBranch(branch, file: file)
-            return RollTenant(id: decoded.id, branch: branch, customised: decoded.customised ?? [])
-        } catch let error as RollError {
-            throw error
-        } catch {
-            throw RollError("\(file): \(error)")
-        }
-    }
-
     static func checkName(_ name: String, what: String, file: String) throws {
         let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "_-."))
         guard !name.isEmpty, !name.hasPrefix("-"), !name.hasPrefix("."), !name.contains(".."),
             name.unicodeScalars.allSatisfy({ allowed.contains($0) })
         else { throw RollError("\(file): invalid \(what) \"\(name)\"") }
-    }
-
-    static func checkBranch(_ branch: String, file: String) throws {
-        let forbidden = CharacterSet(charactersIn: " ~^:?*[\\").union(.controlCharacters)
-        guard !branch.isEmpty, !branch.hasPrefix("-"), !branch.hasPrefix("/"), !branch.hasSuffix("/"),
-            !branch.hasSuffix(".lock"), !branch.hasSuffix("."), !branch.contains(".."), !branch.contains("@{"),
-            branch != "@", branch.unicodeScalars.allSatisfy({ !forbidden.contains($0) })
-        else { throw RollError("\(file): invalid branch name \"\(branch)\"") }
     }
 
     static func checkPath(_ path: String, file: String) throws {
@@ -107,35 +76,6 @@ public enum RollManifest {
             components.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." && $0.lowercased() != ".git" }),
             path.unicodeScalars.allSatisfy({ !CharacterSet.controlCharacters.contains($0) })
         else { throw RollError("\(file): invalid module path \"\(path)\"") }
-    }
-
-    /// Resolves a module URL against the superproject's origin URL the way git resolves relative submodule URLs.
-    public static func resolve(_ url: String, against base: String?) throws -> String {
-        guard url.hasPrefix("./") || url.hasPrefix("../") else { return url }
-        guard let base else {
-            throw RollError("module URL \(url) is relative but the superproject has no origin remote")
-        }
-        var remote = base
-        while remote.hasSuffix("/") { remote.removeLast() }
-        var rest = Substring(url)
-        while true {
-            if rest.hasPrefix("./") {
-                rest = rest.dropFirst(2)
-            } else if rest.hasPrefix("../") {
-                rest = rest.dropFirst(3)
-                if let slash = remote.lastIndex(where: { $0 == "/" || $0 == ":" }) {
-                    let separator = remote[slash]
-                    remote = String(remote[..<slash])
-                    if separator == ":" { remote += ":" }
-                } else {
-                    remote = "."
-                }
-            } else {
-                break
-            }
-        }
-        if remote.hasSuffix(":") { return remote + rest }
-        return remote + "/" + rest
     }
 }
 
@@ -212,31 +152,6 @@ public struct RollStateLoader {
         self.superproject = superproject
         self.remotePrefix = remotePrefix
         self.git = git
-    }
-
-    /// Reads the manifest and the tenant files from the general branch of the superproject's remote.
-    public func manifest(generalBranch: String = "general_dev", batch: CatFileBatch) throws -> (
-        generalBranch: String, modules: [RollModule], tenants: [RollTenant]
-    ) {
-        let rev = remotePrefix + generalBranch
-        let objects = try batch.objects(["\(rev):modules.json", "\(rev):Tenants"])
-        guard let manifest = objects[0], manifest.type == "blob" else {
-            throw RollError("no modules.json on \(rev) in \(superproject)")
-        }
-        let parsed = try RollManifest.modules(manifest.data, file: "modules.json on \(generalBranch)")
-        var tenants: [RollTenant] = []
-        if let tree = objects[1], tree.type == "tree" {
-            guard let entries = GitParse.treeObject(tree.data) else {
-                throw RollError("cannot parse the Tenants tree of \(rev)")
-            }
-            let files = entries.filter { $0.name.hasSuffix(".json") && !$0.isTree }.sorted { $0.name < $1.name }
-            let blobs = try batch.objects(files.map(\.id))
-            for (file, blob) in zip(files, blobs) {
-                guard let blob else { throw RollError("cannot read Tenants/\(file.name) on \(generalBranch)") }
-                tenants.append(try RollManifest.tenant(blob.data, file: "Tenants/\(file.name) on \(generalBranch)"))
-            }
-        }
-        return (parsed.generalBranch, parsed.modules, tenants)
     }
 
     /// Reads the refs of a repository under `prefix` (branch name → commit) and which of them contain `general`.
