@@ -49,7 +49,8 @@ extension Tenantctl {
         @Flag(help: "Use the state of the last fetch (do not fetch).")
         var noFetch = false
 
-        @Option(help: ArgumentHelp("Reset the remote refs changed by that run to their old values.", valueName: "run-id"))
+        @Option(
+            help: ArgumentHelp("Reset the remote refs changed by that run to their old values.", valueName: "run-id"))
         var undo: String?
 
         @Flag(help: "Wait for another tenantctl run on this superproject to finish instead of failing.")

@@ -57,13 +57,15 @@ struct RollFixture {
         var state = [try sandbox.git(["status", "--porcelain=v2"], in: workspace)]
         state.append(try sandbox.git(["symbolic-ref", "HEAD"], in: workspace))
         state.append(try sandbox.git(["rev-parse", "HEAD"], in: workspace))
-        state.append(try sandbox.git(["for-each-ref", "--format=%(refname) %(objectname)", "refs/heads/"], in: workspace))
+        state.append(
+            try sandbox.git(["for-each-ref", "--format=%(refname) %(objectname)", "refs/heads/"], in: workspace))
         for module in Self.modules {
             let path = "\(workspace)/Modules/\(module)"
             state.append(try sandbox.git(["status", "--porcelain=v2", "--branch"], in: path))
             state.append(try sandbox.git(["symbolic-ref", "HEAD"], in: path))
             state.append(try sandbox.git(["rev-parse", "HEAD"], in: path))
-            state.append(try sandbox.git(["for-each-ref", "--format=%(refname) %(objectname)", "refs/heads/"], in: path))
+            state.append(
+                try sandbox.git(["for-each-ref", "--format=%(refname) %(objectname)", "refs/heads/"], in: path))
         }
         return state
     }
@@ -245,7 +247,8 @@ struct RollFixture {
         let superproject = fixture.remote("Superproject")
         // A commit someone else pushes to t1 while roll runs (made now, moved in by the shim before the first push).
         let tree = try fixture.sandbox.git(["rev-parse", "t1^{tree}"], in: superproject)
-        let concurrent = try fixture.sandbox.git(["commit-tree", tree, "-p", "t1", "-m", "concurrent"], in: superproject)
+        let concurrent = try fixture.sandbox.git(
+            ["commit-tree", tree, "-p", "t1", "-m", "concurrent"], in: superproject)
         let marker = fixture.sandbox.path("moved")
         let shim = try fixture.sandbox.writeExecutable(
             "bin/move-then-git",
@@ -300,7 +303,8 @@ struct RollFixture {
 
         // Put t1 back where roll left it: undo restores every ref.
         try fixture.sandbox.git(
-            ["update-ref", "refs/heads/t1", try #require(rolled["Superproject"]?["t1"])], in: fixture.remote("Superproject"))
+            ["update-ref", "refs/heads/t1", try #require(rolled["Superproject"]?["t1"])],
+            in: fixture.remote("Superproject"))
         let undone = fixture.roll(["--undo", runId])
         #expect(undone.status == 0, "\(undone.stderr)")
         #expect(try fixture.remoteBranches() == before)
@@ -323,5 +327,23 @@ struct RollFixture {
         for (repository, count) in perRepository where repository.hasSuffix(".git") {
             #expect(count <= 8, "\(repository): \(count) git processes")
         }
+    }
+}
+
+@Suite struct RollPlainCloneTests {
+    @Test func rollsFromAPlainCloneWhoseSubmodulesWereNeverInitialised() throws {
+        let fixture = try RollFixture()
+        let plain = fixture.sandbox.path("plain")
+        try fixture.sandbox.git(["clone", "-q", "-b", "general_dev", fixture.remote("Superproject"), plain])
+        let result = fixture.sandbox.tenantctl(["roll"], in: plain, environment: RollFixture.dates)
+        #expect(result.status == 0, "\(result.stderr)")
+        for (tenant, customised) in RollFixture.customised {
+            #expect(try fixture.pins(tenant) == fixture.expectedPins(tenant, customised: customised), "\(tenant)")
+        }
+        #expect(try fixture.sandbox.git(["status", "--porcelain=v2"], in: plain) == "")
+        // The working copy still pins what it pinned: roll moved only the remote branches.
+        #expect(
+            try fixture.sandbox.git(["rev-parse", "HEAD"], in: plain)
+                != fixture.remoteBranches()["Superproject"]?["general_dev"])
     }
 }

@@ -42,8 +42,14 @@ import Testing
 
     @Test func plansModuleMergesRepinAndThePinRule() throws {
         let plan = try RollPlanner.plan(Self.state())
-        #expect(plan.repin?.changes == [PinChange(module: "Infrastructure", path: "Modules/Infrastructure", old: Self.a, new: Self.b)])
-        #expect(plan.moduleMerges.map { "\($0.module) \($0.branch) \($0.ours) \($0.theirs)" } == ["Infrastructure t2 \(Self.d) \(Self.b)"])
+        #expect(
+            plan.repin?.changes == [
+                PinChange(module: "Infrastructure", path: "Modules/Infrastructure", old: Self.a, new: Self.b)
+            ])
+        #expect(
+            plan.moduleMerges.map { "\($0.module) \($0.branch) \($0.ours) \($0.theirs)" } == [
+                "Infrastructure t2 \(Self.d) \(Self.b)"
+            ])
         let t1 = try #require(plan.tenants.first { $0.tenant.id == "t1" })
         let t2 = try #require(plan.tenants.first { $0.tenant.id == "t2" })
         #expect(t1.mergeGeneral && t2.mergeGeneral)  // general_dev gets a new commit
@@ -109,7 +115,8 @@ import Testing
     }
 
     @Test func parsesPushPorcelain() {
-        let text = "To /r.git\n \tabc:refs/heads/t1\t[up to date]\n!\tdef:refs/heads/t2\t[rejected] (fetch first)\nDone\n"
+        let text =
+            "To /r.git\n \tabc:refs/heads/t1\t[up to date]\n!\tdef:refs/heads/t2\t[rejected] (fetch first)\nDone\n"
         let refs = RollPublisher.parsePorcelain(text)
         #expect(refs["refs/heads/t1"]?.flag == " ")
         #expect(refs["refs/heads/t2"]?.flag == "!")

@@ -118,7 +118,8 @@ public struct RollRunner {
         var rejected: [String: String] = [:]
         var superUpdates: [RefUpdate] = []
         let branchOwner = Dictionary(
-            plan.tenants.map { ("refs/heads/" + $0.tenant.branch, $0.tenant.id) }, uniquingKeysWith: { first, _ in first })
+            plan.tenants.map { ("refs/heads/" + $0.tenant.branch, $0.tenant.id) },
+            uniquingKeysWith: { first, _ in first })
         for update in execution.superprojectUpdates {
             if let tenant = branchOwner[update.ref] {
                 let missing = (execution.tenantNeeds[tenant] ?? []).filter { !pushedModules.contains($0) }.sorted()
@@ -154,7 +155,8 @@ public struct RollRunner {
             for index in journal.entries.indices {
                 let entry = journal.entries[index]
                 journal.entries[index].published =
-                    entry.repository == "superproject" ? pushedSuper.contains(entry.ref)
+                    entry.repository == "superproject"
+                    ? pushedSuper.contains(entry.ref)
                     : pushedModules.contains(entry.repository)
             }
             try journal.write(gitDirectory: workspace.gitDirectory)

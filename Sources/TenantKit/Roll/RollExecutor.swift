@@ -97,7 +97,9 @@ public struct RollExecutor {
                         reason: "merging \(plan.generalBranch) into \(outcome.merge.branch) conflicts"))
             }
         }
-        for tenant in plan.tenants { conflicts[tenant.tenant.id, default: []].insert(contentsOf: tenant.problems, at: 0) }
+        for tenant in plan.tenants {
+            conflicts[tenant.tenant.id, default: []].insert(contentsOf: tenant.problems, at: 0)
+        }
 
         // 2. The general branch re-pin.
         let rewriter = TreeRewriter(batch: batch, repository: superproject, git: git)
@@ -142,8 +144,10 @@ public struct RollExecutor {
             var edits: [String: TreeEdit] = [:]
             var changes: [PinChange] = []
             var needs: Set<String> = []
-            let order = Dictionary(plan.modules.enumerated().map { ($1.path, $0) }, uniquingKeysWith: { first, _ in first })
-            for (path, target) in tenant.pins.sorted(by: { (order[$0.key] ?? 0, $0.key) < (order[$1.key] ?? 0, $1.key) }) {
+            let order = Dictionary(
+                plan.modules.enumerated().map { ($1.path, $0) }, uniquingKeysWith: { first, _ in first })
+            for (path, target) in tenant.pins.sorted(by: { (order[$0.key] ?? 0, $0.key) < (order[$1.key] ?? 0, $1.key) }
+            ) {
                 let name = tenant.moduleNames[path] ?? path
                 let commit: String
                 switch target {

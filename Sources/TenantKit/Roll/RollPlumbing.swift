@@ -81,17 +81,20 @@ public enum RollPlumbing {
 
     /// True for a full hexadecimal object id.
     static func isObjectID(_ text: String) -> Bool {
-        (text.count == 40 || text.count == 64) && text.utf8.allSatisfy { ($0 >= 48 && $0 <= 57) || ($0 >= 97 && $0 <= 102) }
+        (text.count == 40 || text.count == 64)
+            && text.utf8.allSatisfy { ($0 >= 48 && $0 <= 57) || ($0 >= 97 && $0 <= 102) }
     }
 
     /// The author and committer identities (`Name <email> <time> <zone>`), honouring `GIT_AUTHOR_*`/`GIT_COMMITTER_*`.
     public static func identities(in repository: String, git: Git) throws -> (author: String, committer: String) {
-        let lines = try git.run(["var", "-l"], in: repository, context: "read the author and committer identities").lines
+        let lines = try git.run(["var", "-l"], in: repository, context: "read the author and committer identities")
+            .lines
         func value(_ name: String) -> String? {
             lines.first { $0.hasPrefix(name + "=") }.map { String($0.dropFirst(name.count + 1)) }
         }
         guard let author = value("GIT_AUTHOR_IDENT"), let committer = value("GIT_COMMITTER_IDENT") else {
-            throw RollError("git var -l printed no author or committer identity in \(repository); set user.name and user.email")
+            throw RollError(
+                "git var -l printed no author or committer identity in \(repository); set user.name and user.email")
         }
         return (author, committer)
     }
@@ -228,8 +231,10 @@ public struct TreeRewriter {
             for key in keys {
                 var entries = directories[key] ?? []
                 // Replace child directories written at the level below.
-                for (childKey, id) in written where childKey.job == key.job
-                    && RollStateLoader.parent(childKey.directory) == key.directory && depth(childKey.directory) == level + 1
+                for (childKey, id) in written
+                where childKey.job == key.job
+                    && RollStateLoader.parent(childKey.directory) == key.directory
+                    && depth(childKey.directory) == level + 1
                 {
                     let name = String(childKey.directory.split(separator: "/").last ?? "")
                     entries.removeAll { $0.name == name }

@@ -79,7 +79,8 @@ public struct RollJournal: Sendable, Equatable, Codable {
         /// Whether the push of this ref was accepted (nil until publishing ends).
         public var published: Bool?
 
-        public init(repository: String, remote: String, ref: String, old: String?, new: String, published: Bool? = nil) {
+        public init(repository: String, remote: String, ref: String, old: String?, new: String, published: Bool? = nil)
+        {
             self.repository = repository
             self.remote = remote
             self.ref = ref
@@ -158,7 +159,8 @@ public struct RollJournal: Sendable, Equatable, Codable {
         }
         let path = Self.path(gitDirectory: gitDirectory, runId: runId)
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw RollError("no roll journal \(path); run ids are the file names in \(directory(gitDirectory: gitDirectory))")
+            throw RollError(
+                "no roll journal \(path); run ids are the file names in \(directory(gitDirectory: gitDirectory))")
         }
         do {
             return try JSONDecoder().decode(RollJournal.self, from: data)

@@ -88,7 +88,8 @@ public struct RollReport: Sendable, Equatable, Codable {
         var rows: [[String]] = []
         let short: (String?) -> String = { $0.map { String($0.prefix(7)) } ?? "-" }
         rows.append([
-            generalBranch, general.status, general.to.map { short(general.from) + " → " + short($0) } ?? short(general.from),
+            generalBranch, general.status,
+            general.to.map { short(general.from) + " → " + short($0) } ?? short(general.from),
             general.pins.map { "\($0.module) \(short($0.old)) → \(short($0.new))" }.joined(separator: ", "),
         ])
         for tenant in tenants {
@@ -99,7 +100,8 @@ public struct RollReport: Sendable, Equatable, Codable {
                         ? "\(merge.module): merge conflict" : "\(merge.module): merged \(short(merge.to))")
             }
             if !tenant.pins.isEmpty {
-                detail.append(tenant.pins.map { "\($0.module) \(short($0.old)) → \(short($0.new))" }.joined(separator: ", "))
+                detail.append(
+                    tenant.pins.map { "\($0.module) \(short($0.old)) → \(short($0.new))" }.joined(separator: ", "))
             }
             for conflict in tenant.conflicts {
                 let paths = conflict.paths.isEmpty ? "" : ": " + conflict.paths.joined(separator: ", ")

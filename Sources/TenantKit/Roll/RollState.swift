@@ -173,7 +173,9 @@ public struct RollStateLoader {
             let containing = try git.run(
                 ["for-each-ref", "--format=%(refname)", "--contains", tip, prefix], in: repository,
                 context: "find the branches of \(repository) that contain \(general)")
-            for ref in containing.lines where ref.hasPrefix(prefix) { contain.insert(String(ref.dropFirst(prefix.count))) }
+            for ref in containing.lines where ref.hasPrefix(prefix) {
+                contain.insert(String(ref.dropFirst(prefix.count)))
+            }
         }
         return (branches, contain)
     }
