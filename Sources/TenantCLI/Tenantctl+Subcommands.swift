@@ -2,5 +2,7 @@ import ArgumentParser
 
 extension Tenantctl {
     /// Every subcommand, in the order `--help` lists them.
-    static let subcommandTypes: [ParsableCommand.Type] = [Demo.self, Switch.self]
+    static let subcommandTypes: [ParsableCommand.Type] = [
+        Switch.self, TenantGroup.self, Verify.self, Demo.self,
+    ]
 }
