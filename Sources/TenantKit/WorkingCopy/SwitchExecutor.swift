@@ -72,7 +72,7 @@ public struct WorkingCopySwitch: Sendable {
 
     /// Inspects everything and returns the plan; throws ``WorkingCopyRefusal`` listing every problem.
     public func makePlan(target name: String) throws -> Plan {
-        let layout = try WorkingCopyLayout.load(root: workspace.root)
+        let layout = try WorkingCopyLayout.load(workspace, allowLocalRemotes: git.allowLocalRemotes)
         let tenant: WorkingCopyLayout.Tenant?
         let branch: String
         if name == layout.generalBranch {
@@ -83,7 +83,7 @@ public struct WorkingCopySwitch: Sendable {
             branch = found.branch
         } else {
             let known = ([layout.generalBranch] + layout.tenants.map(\.id)).joined(separator: ", ")
-            throw LayoutError("unknown tenant '\(name)'; known: \(known)")
+            throw WorkspaceError("unknown tenant '\(name)'; known: \(known)")
         }
         let action = "switch to \(tenant?.id ?? branch)"
 

@@ -107,8 +107,7 @@ public enum SwitchPlanner {
         func problem(_ reason: String) -> Result<RepositoryPlan, WorkingCopyProblem> {
             .failure(WorkingCopyProblem(repository: o.repository, path: o.path, reason: reason))
         }
-        func plan(_ action: BranchAction, final: String, ahead: Int = 0) -> Result<RepositoryPlan, WorkingCopyProblem>
-        {
+        func plan(_ action: BranchAction, final: String, ahead: Int = 0) -> Result<RepositoryPlan, WorkingCopyProblem> {
             .success(
                 RepositoryPlan(
                     repository: o.repository, path: o.path, branch: o.branch, target: o.target, finalCommit: final,

@@ -1,16 +1,7 @@
 import Foundation
 
-/// Why the manifest of a working copy cannot be used.
-public struct LayoutError: Error, Sendable, Equatable, CustomStringConvertible {
-    public var description: String
-
-    public init(_ description: String) { self.description = description }
-}
-
-/// What the working-copy commands need from `modules.json` and `Tenants/*.json`, read from the working tree.
-///
-/// A small adapter until the shared manifest model (`ProjectReader.workingTree`) is wired in: names, paths and
-/// branches are checked with `git check-ref-format` style rules here only as far as these commands depend on them.
+/// The part of the project (`modules.json`, `Tenants/*.json`, read from the working tree) that switch, status and
+/// pin need: module paths, tenant branches and customisations.
 public struct WorkingCopyLayout: Sendable, Equatable {
     /// A module: its name and path in the superproject.
     public struct Module: Sendable, Equatable {
@@ -65,89 +56,18 @@ public struct WorkingCopyLayout: Sendable, Equatable {
         return tenant.branch
     }
 
-    /// Reads the manifest and tenant files from the working tree at `root`.
-    public static func load(root: String) throws(LayoutError) -> WorkingCopyLayout {
-        let manifestPath = (root as NSString).appendingPathComponent("modules.json")
-        let manifest: ManifestFile = try decode(ManifestFile.self, at: manifestPath)
-        var tenants: [Tenant] = []
-        let tenantsDirectory = (root as NSString).appendingPathComponent("Tenants")
-        let names: [String]
-        do {
-            names =
-                FileManager.default.fileExists(atPath: tenantsDirectory)
-                ? try FileManager.default.contentsOfDirectory(atPath: tenantsDirectory) : []
-        } catch {
-            throw LayoutError("cannot list \(tenantsDirectory): \(error.localizedDescription)")
-        }
-        for name in names.sorted() where name.hasSuffix(".json") {
-            let path = (tenantsDirectory as NSString).appendingPathComponent(name)
-            let file: TenantFile = try decode(TenantFile.self, at: path)
-            tenants.append(
-                Tenant(id: file.id, branch: file.branch ?? file.id, customised: Set(file.customised ?? [])))
-        }
-        let layout = WorkingCopyLayout(
-            generalBranch: manifest.generalBranch ?? "general_dev",
-            modules: manifest.modules.map { Module(name: $0.name, path: $0.path) }, tenants: tenants)
-        try layout.validate()
-        return layout
+    /// The layout of a validated project (read with ``ProjectReader/workingTree(_:options:)``).
+    public init(project: Project) {
+        self.init(
+            generalBranch: project.manifest.generalBranch,
+            modules: project.manifest.modules.map { Module(name: $0.name, path: $0.path) },
+            tenants: project.tenants.map { Tenant(id: $0.id, branch: $0.branch, customised: Set($0.customised)) })
     }
 
-    func validate() throws(LayoutError) {
-        var problems: [String] = []
-        for module in modules {
-            let components = module.path.split(separator: "/", omittingEmptySubsequences: false)
-            if module.path.isEmpty || module.path.hasPrefix("/") || module.path.hasPrefix("-")
-                || components.contains(where: { $0.isEmpty || $0 == "." || $0 == ".." || $0.lowercased() == ".git" })
-                || module.path.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F })
-            {
-                problems.append("modules.json: module \(module.name): invalid path '\(module.path)'")
-            }
-        }
-        for tenant in tenants
-        where !Self.isPlausibleBranch(tenant.branch) || !Self.isPlausibleBranch(tenant.id) {
-            problems.append("Tenants/\(tenant.id).json: invalid tenant id or branch '\(tenant.branch)'")
-        }
-        if !Self.isPlausibleBranch(generalBranch) {
-            problems.append("modules.json: invalid generalBranch '\(generalBranch)'")
-        }
-        guard problems.isEmpty else { throw LayoutError(problems.joined(separator: "\n")) }
-    }
-
-    static func isPlausibleBranch(_ name: String) -> Bool {
-        guard !name.isEmpty, !name.hasPrefix("-"), !name.hasPrefix("/"), !name.hasSuffix("/"), !name.hasSuffix("."),
-            !name.hasSuffix(".lock"), !name.contains(".."), !name.contains("@{"), name != "@", !name.contains("//")
-        else { return false }
-        return !name.unicodeScalars.contains {
-            $0.value <= 0x20 || $0.value == 0x7F || "~^:?*[\\".unicodeScalars.contains($0)
-        }
-    }
-
-    private static func decode<T: Decodable>(_ type: T.Type, at path: String) throws(LayoutError) -> T {
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            throw LayoutError("cannot read \(path): \(error.localizedDescription)")
-        }
-        do {
-            return try JSONDecoder().decode(T.self, from: data)
-        } catch {
-            throw LayoutError("\(path) is not valid: \(error)")
-        }
-    }
-
-    private struct ManifestFile: Decodable {
-        struct Entry: Decodable {
-            var name: String
-            var path: String
-        }
-        var generalBranch: String?
-        var modules: [Entry]
-    }
-
-    private struct TenantFile: Decodable {
-        var id: String
-        var branch: String?
-        var customised: [String]?
+    /// Reads and validates `modules.json` and `Tenants/*.json` from the superproject's working tree.
+    public static func load(_ workspace: Workspace, allowLocalRemotes: Bool) throws -> WorkingCopyLayout {
+        WorkingCopyLayout(
+            project: try ProjectReader.workingTree(
+                workspace, options: ValidationOptions(allowLocalRemotes: allowLocalRemotes)))
     }
 }
