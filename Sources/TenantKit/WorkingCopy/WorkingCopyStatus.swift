@@ -145,14 +145,14 @@ public struct StatusReport: Sendable, Codable, Equatable {
     /// The report as a table a person reads at a glance.
     public func renderTable() -> String {
         var lines: [String] = []
-        let where_ = superproject.branch ?? "(detached HEAD)"
-        lines.append("tenant: \(tenant ?? "none (superproject branch \(where_) is no tenant's)")")
+        let location = superproject.branch ?? "(detached HEAD)"
+        lines.append("tenant: \(tenant ?? "none (superproject branch \(location) is no tenant's)")")
         var remote = "no upstream"
         if let upstream = superproject.upstream {
             remote = "\(upstream): ahead \(superproject.ahead ?? 0), behind \(superproject.behind ?? 0)"
         }
         lines.append(
-            "superproject: \(where_) at \(superproject.head.map { String($0.prefix(12)) } ?? "-") (\(remote))"
+            "superproject: \(location) at \(superproject.head.map { String($0.prefix(12)) } ?? "-") (\(remote))"
                 + (superproject.dirty ? ", dirty" : ""))
         let rows = modules.map { module -> [String] in
             var relation: String
