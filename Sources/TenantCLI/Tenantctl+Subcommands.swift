@@ -3,6 +3,11 @@ import ArgumentParser
 extension Tenantctl {
     /// Every subcommand, in the order `--help` lists them.
     static let subcommandTypes: [ParsableCommand.Type] = [
-        Switch.self, Status.self, TenantGroup.self, Verify.self, Demo.self,
+        Example.self,
+        Switch.self,
+        Status.self,
+        TenantGroup.self,
+        Verify.self,
+        Demo.self,
     ]
 }
