@@ -6,6 +6,7 @@ extension Tenantctl {
         Example.self,
         Switch.self,
         Status.self,
+        Pin.self,
         TenantGroup.self,
         Verify.self,
         Demo.self,
