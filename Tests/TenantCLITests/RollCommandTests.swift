@@ -347,3 +347,85 @@ struct RollFixture {
                 != fixture.remoteBranches()["Superproject"]?["general_dev"])
     }
 }
+
+@Suite struct RollModuleSetTests {
+    /// Removes Order on general_dev of the superproject remote (manifest, tenant files, .gitmodules, gitlink).
+    static func removeOrder(_ fixture: RollFixture) throws {
+        let clone = fixture.sandbox.path("edit")
+        let sandbox = fixture.sandbox
+        try sandbox.git(["clone", "-q", "-b", "general_dev", fixture.remote("Superproject"), clone])
+        let modules = """
+            { "version": 1, "generalBranch": "general_dev", "modules": [
+              { "name": "Infrastructure", "path": "Modules/Infrastructure", "url": "../Infrastructure.git", "dependsOn": [] },
+              { "name": "Article", "path": "Modules/Article", "url": "../Article.git", "dependsOn": ["Infrastructure"] },
+              { "name": "Customer", "path": "Modules/Customer", "url": "../Customer.git", "dependsOn": ["Infrastructure"] } ] }
+
+            """
+        try modules.write(toFile: clone + "/modules.json", atomically: true, encoding: .utf8)
+        for tenant in ["t1", "t3"] {
+            let file = """
+                { "id": "\(tenant)", "modules": ["Infrastructure", "Article", "Customer"], "customised": [] }
+
+                """
+            try file.write(toFile: clone + "/Tenants/\(tenant).json", atomically: true, encoding: .utf8)
+        }
+        try sandbox.git(["config", "-f", ".gitmodules", "--remove-section", "submodule.Order"], in: clone)
+        try sandbox.git(["add", ".gitmodules"], in: clone)
+        try sandbox.git(["rm", "-q", "--cached", "Modules/Order"], in: clone)
+        try sandbox.git(["commit", "-q", "-am", "Remove the Order module"], in: clone)
+        try sandbox.git(["push", "-q", "origin", "general_dev"], in: clone)
+    }
+
+    @Test func aRemovedModuleLeavesEveryTenantExceptTheOneThatCustomisedIt() throws {
+        let fixture = try RollFixture()
+        try Self.removeOrder(fixture)
+        let before = try fixture.remoteBranches()
+        let result = fixture.roll(["--json"])
+        #expect(result.status == 2, "\(result.stderr)")
+        let report = try JSONDecoder().decode(RollReport.self, from: Data(result.stdout.utf8))
+        let t3 = try #require(report.tenants.first { $0.id == "t3" })
+        #expect(t3.status == "conflict")
+        #expect(t3.conflicts.contains { $0.repository == "superproject" && $0.paths == ["Modules/Order"] })
+        let after = try fixture.remoteBranches()
+        #expect(after["Superproject"]?["t3"] == before["Superproject"]?["t3"])
+        for tenant in ["t1", "t2"] {
+            #expect(after["Superproject"]?[tenant] != before["Superproject"]?[tenant])
+            #expect(try fixture.pins(tenant)["Modules/Order"] == nil, "\(tenant)")
+            #expect(
+                try fixture.sandbox.git(["show", "\(tenant):.gitmodules"], in: fixture.remote("Superproject")).contains(
+                    "Order") == false)
+        }
+    }
+}
+
+extension RollModuleSetTests {
+    @Test func aModuleAddedOnGeneralDevReachesEveryTenant() throws {
+        let fixture = try RollFixture()
+        let sandbox = fixture.sandbox
+        // A new module repository with a general_dev branch, next to the other remotes.
+        let source = try sandbox.makeRepository("payment-src", branch: "general_dev", files: ["Payment.swift": "//\n"])
+        try sandbox.git(["clone", "-q", "--bare", source, fixture.remote("Payment")])
+        let tip = try sandbox.git(["rev-parse", "HEAD"], in: source)
+        let clone = sandbox.path("edit")
+        try sandbox.git(["clone", "-q", "-b", "general_dev", fixture.remote("Superproject"), clone])
+        var manifest = try String(contentsOfFile: clone + "/modules.json", encoding: .utf8)
+        let last = try #require(manifest.range(of: "]", options: .backwards))
+        manifest.replaceSubrange(
+            last,
+            with: """
+                , { "name": "Payment", "path": "Modules/Payment", "url": "../Payment.git", "dependsOn": [] } ]
+                """)
+        try manifest.write(toFile: clone + "/modules.json", atomically: true, encoding: .utf8)
+        try sandbox.git(["config", "-f", ".gitmodules", "submodule.Payment.path", "Modules/Payment"], in: clone)
+        try sandbox.git(["config", "-f", ".gitmodules", "submodule.Payment.url", "../Payment.git"], in: clone)
+        try sandbox.git(["update-index", "--add", "--cacheinfo", "160000,\(tip),Modules/Payment"], in: clone)
+        try sandbox.git(["commit", "-q", "-am", "Add the Payment module"], in: clone)
+        try sandbox.git(["push", "-q", "origin", "general_dev"], in: clone)
+
+        let result = fixture.roll()
+        #expect(result.status == 0, "\(result.stderr)")
+        for tenant in ["general_dev", "t1", "t2", "t3"] {
+            #expect(try fixture.pins(tenant)["Modules/Payment"] == tip, "\(tenant)")
+        }
+    }
+}

@@ -130,9 +130,20 @@ public struct RollExecutor {
         for tenant in plan.tenants {
             guard let tip = tenant.tip else { continue }
             let result = mergeByTenant[tenant.tenant.id]
-            let gitlinkPaths = Set(tenant.pins.keys).union(tenant.removedPaths).union(plan.modules.map(\.path))
+            // Only gitlinks of modules that exist on the general branch are resolved by the pin rule.
+            let gitlinkPaths = Set(tenant.pins.keys).union(plan.modules.map(\.path))
             if let result, !result.clean {
-                let real = result.paths.filter { !gitlinkPaths.contains($0) }
+                let removed = result.paths.filter { tenant.removedPaths.contains($0) }
+                let real = result.paths.filter { !gitlinkPaths.contains($0) && !tenant.removedPaths.contains($0) }
+                if !removed.isEmpty {
+                    // The tenant pins its own commit of a module that general_dev removed: it customised it.
+                    conflicts[tenant.tenant.id, default: []].append(
+                        RollConflict(
+                            repository: "superproject", paths: removed,
+                            reason:
+                                "module removed on \(plan.generalBranch) but pinned to its own commit by "
+                                + tenant.tenant.branch))
+                }
                 if !real.isEmpty {
                     conflicts[tenant.tenant.id, default: []].append(
                         RollConflict(
