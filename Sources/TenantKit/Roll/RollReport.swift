@@ -94,10 +94,9 @@ public struct RollReport: Sendable, Equatable, Codable {
         ])
         for tenant in tenants {
             var detail: [String] = []
-            for merge in tenant.merges {
-                detail.append(
-                    merge.status == "conflict"
-                        ? "\(merge.module): merge conflict" : "\(merge.module): merged \(short(merge.to))")
+            // Conflicted merges are listed with their paths under the tenant's conflicts.
+            for merge in tenant.merges where merge.status != "conflict" {
+                detail.append("\(merge.module): merged \(short(merge.to))")
             }
             if !tenant.pins.isEmpty {
                 detail.append(
