@@ -142,7 +142,9 @@ struct ValidationTests {
 
     @Test func redactsPasswordsKeepingTheUser() {
         #expect(RemoteURL.redacted("https://user:hunter2@host/x.git") == "https://user:***@host/x.git")
-        #expect(RemoteURL.redacted("https://user@host/x.git") == "https://user@host/x.git")
+        // A lone user name over https may be a token: it is hidden too.
+        #expect(RemoteURL.redacted("https://ghp_token@host/x.git") == "https://***@host/x.git")
+        #expect(RemoteURL.redacted("ssh://git@host/x.git") == "ssh://git@host/x.git")
         #expect(RemoteURL.redacted("git@host:x.git") == "git@host:x.git")
         #expect(RemoteURL.redacted("https://u:p:q@host/a@b") == "https://u:***@host/a@b")
     }

@@ -136,16 +136,10 @@ public enum RemoteURL {
         return result
     }
 
-    /// `url` with the password of `scheme://user:password@host/…` replaced by `***` (the user is kept).
+    /// `url` with credentials hidden: the password of `scheme://user:password@host/…` becomes `***`; a lone user
+    /// name over http(s) (often a token) is hidden too; ssh user names are kept.
     public static func redacted(_ url: String) -> String {
-        guard let schemeEnd = url.range(of: "://") else { return url }
-        let authorityStart = schemeEnd.upperBound
-        let authorityEnd = url[authorityStart...].firstIndex(of: "/") ?? url.endIndex
-        let authority = url[authorityStart..<authorityEnd]
-        guard let at = authority.lastIndex(of: "@") else { return url }
-        let userInfo = authority[..<at]
-        guard let colon = userInfo.firstIndex(of: ":") else { return url }
-        return String(url[..<colon]) + ":***" + String(url[at...])
+        Redaction.redact(url)
     }
 
     // MARK: - Helpers
