@@ -6,6 +6,7 @@ extension Tenantctl {
         Example.self,
         TenantGroup.self,
         Verify.self,
+        Audit.self,
         Demo.self,
     ]
 }
