@@ -40,7 +40,8 @@ extension Tenantctl {
 
         @OptionGroup var global: GlobalOptions
 
-        @Option(name: .customLong("tenant"), help: ArgumentHelp("Audit only this tenant (repeatable).", valueName: "id"))
+        @Option(
+            name: .customLong("tenant"), help: ArgumentHelp("Audit only this tenant (repeatable).", valueName: "id"))
         var tenants: [String] = []
 
         @Option(help: "Output format: table, json, markdown (--json is --format json).")

@@ -251,11 +251,17 @@ struct AuditTestError: Error {
         #expect(codes(rows["t1"]?["Customer"]) == [])
         #expect(codes(rows["t3"]?["Customer"]) == [])
 
+        let raw = sandbox.tenantctl(["audit", "--no-fetch", "--format", "json"], in: example.workspace)
+        let schemaPath = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("docs/audit-schema.json").path
+        #expect(try JSONSchemaCheck(contentsOf: schemaPath).violations(of: raw.stdout) == [])
+
         let table = sandbox.tenantctl(["audit", "--no-fetch"], in: example.workspace)
         #expect(table.status == 0)
         #expect(table.stdout.contains("t2/Customer: stale-pin: pin "))
         #expect(table.stdout.contains("t3/Order: missing-branch: module Order has no branch t3 on its remote"))
         #expect(table.stdout.contains("6 findings"))
+        for line in table.stdout.split(separator: "\n") { #expect(TextWidth.of(String(line)) <= 100, "\(line)") }
     }
 
     @Test func worksInAPlainCloneWithoutSubmodulesAndFiltersTenants() throws {
@@ -270,7 +276,8 @@ struct AuditTestError: Error {
         #expect(result.stdout.contains("t3/Order: 2 commits"))
         // Submodules stay uninitialised; the working tree is untouched.
         #expect(try sandbox.git(["status", "--porcelain=v2"], in: clone).isEmpty)
-        #expect(try sandbox.git(["submodule", "status"], in: clone).split(separator: "\n").allSatisfy { $0.hasPrefix("-") })
+        #expect(
+            try sandbox.git(["submodule", "status"], in: clone).split(separator: "\n").allSatisfy { $0.hasPrefix("-") })
         let unknown = sandbox.tenantctl(["audit", "--tenant", "t9", "--no-fetch"], in: clone)
         #expect(unknown.status == 64)
         #expect(unknown.stderr.contains("unknown tenant t9; known: t1, t2, t3"))
@@ -285,7 +292,8 @@ struct AuditTestError: Error {
             let fetch = sandbox.tenantctl(["audit", "--git", shim.path], in: example.workspace)
             #expect(fetch.status == 0, "\(fetch.stderr)")
             try shim.reset()
-            let result = sandbox.tenantctl(["audit", "--json", "--no-fetch", "--git", shim.path], in: example.workspace)
+            let result = sandbox.tenantctl(
+                ["audit", "--json", "--no-fetch", "--git", shim.path], in: example.workspace)
             #expect(result.status == 0, "\(result.stderr)")
             let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
             #expect((json?["tenants"] as? [Any])?.count == tenants)

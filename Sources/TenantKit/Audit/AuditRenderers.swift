@@ -32,8 +32,9 @@ enum AuditCell {
 
 /// The audit as a terminal table: a tenants × modules matrix, a legend, customisations and findings.
 public enum AuditTableRenderer {
-    /// Renders `report`; colour only when `console.color` is on.
-    public static func render(_ report: AuditReport, console: Console) -> String {
+    /// Renders `report`; colour only when `console.color` is on. Text below the matrix is wrapped to `width`
+    /// columns (the matrix itself fits 100 columns for a handful of modules with names up to 16 characters).
+    public static func render(_ report: AuditReport, console: Console, width: Int = 100) -> String {
         let style: (String, Console.Style) -> String = { console.styled($0, $1) }
         let header = ["tenant", "superproject"] + report.modules
         let rows = report.tenants.map { tenant -> [String] in
@@ -45,18 +46,28 @@ public enum AuditTableRenderer {
             }
             return row
         }
-        var lines = [TextTable(header: header, rows: rows).render(), "", AuditCell.legend.replacingOccurrences(
-            of: "general_dev", with: report.generalBranch)]
+        var lines = [
+            TextTable(header: header, rows: rows).render(), "",
+            AuditCell.legend.replacingOccurrences(
+                of: "general_dev", with: report.generalBranch),
+        ]
         let customisations = customisationLines(report)
         if !customisations.isEmpty {
-            lines += ["", console.styled("Customisations:", .bold)] + customisations.map { "  " + $0 }
+            lines += ["", console.styled("Customisations:", .bold)]
+            lines += customisations.flatMap { wrap($0, width: width, first: "  ", rest: "      ") }
         }
         let findings = report.allFindings
         if !findings.isEmpty {
             lines += ["", console.styled("Findings:", .bold)]
             for item in findings {
                 let place = item.module.map { "\(item.tenant)/\($0)" } ?? "\(item.tenant) (superproject)"
-                lines.append("  \(place): \(console.styled(item.finding.code.rawValue, .red)): \(item.finding.message)")
+                let text = "\(place): \(item.finding.code.rawValue): \(item.finding.message)"
+                let wrapped = wrap(text, width: width, first: "  ", rest: "      ")
+                let code = item.finding.code.rawValue
+                lines += wrapped.enumerated().map { index, line in
+                    index == 0
+                        ? line.replacingOccurrences(of: ": \(code):", with: ": \(console.styled(code, .red)):") : line
+                }
             }
         }
         lines += ["", summary(report)]
@@ -72,9 +83,29 @@ public enum AuditTableRenderer {
                     "\(tenant.id) (superproject): \(commits(ahead))\(files(tenant.superproject.changedFiles))")
             }
             for module in tenant.modules where (module.ahead ?? 0) > 0 || !module.changedFiles.isEmpty {
-                lines.append("\(tenant.id)/\(module.module): \(commits(module.ahead ?? 0))\(files(module.changedFiles))")
+                lines.append(
+                    "\(tenant.id)/\(module.module): \(commits(module.ahead ?? 0))\(files(module.changedFiles))")
             }
         }
+        return lines
+    }
+
+    /// Word-wraps `text` to `width` columns; the first line starts with `first`, the others with `rest`.
+    static func wrap(_ text: String, width: Int, first: String, rest: String) -> [String] {
+        var lines: [String] = []
+        var line = first
+        var lineHasWord = false
+        for word in text.split(separator: " ", omittingEmptySubsequences: false) {
+            let candidate = lineHasWord ? line + " " + word : line + word
+            if lineHasWord && TextWidth.of(candidate) > width {
+                lines.append(line)
+                line = rest + word
+            } else {
+                line = candidate
+            }
+            lineHasWord = true
+        }
+        lines.append(line)
         return lines
     }
 
@@ -118,7 +149,8 @@ public enum AuditMarkdownRenderer {
         ]
         for tenant in report.tenants {
             var cells = [tenant.id, AuditCell.text(tenant.superproject)]
-            cells += tenant.modules.isEmpty ? report.modules.map { _ in "?" } : tenant.modules.map { AuditCell.text($0) }
+            cells +=
+                tenant.modules.isEmpty ? report.modules.map { _ in "?" } : tenant.modules.map { AuditCell.text($0) }
             lines.append("| " + cells.map(escape).joined(separator: " | ") + " |")
         }
         lines += ["", "_" + AuditCell.legend.replacingOccurrences(of: "general_dev", with: report.generalBranch) + "_"]

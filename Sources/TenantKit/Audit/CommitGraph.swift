@@ -8,6 +8,13 @@ public struct Comparison: Sendable, Equatable {
     public var behind: Int
     /// A best common ancestor (as `git merge-base` without `--all`); nil for unrelated histories.
     public var mergeBase: String?
+
+    /// Creates a comparison.
+    public init(ahead: Int, behind: Int, mergeBase: String?) {
+        self.ahead = ahead
+        self.behind = behind
+        self.mergeBase = mergeBase
+    }
 }
 
 /// A commit graph held in memory, loaded from one `git rev-list --parents --topo-order` listing.
