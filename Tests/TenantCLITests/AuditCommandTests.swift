@@ -59,19 +59,26 @@ struct AuditTestError: Error {
         return String(line.split(separator: " ")[2].prefix(40))
     }
 
-    /// Commits on superproject `branch` (in the bare remote) that set the gitlinks in `pins` (module → commit).
+    /// Commits on superproject `branch` (in the bare remote) that set the gitlinks in `pins` (module → commit;
+    /// an empty commit removes the gitlink).
     func repin(_ sandbox: GitSandbox, _ example: ExampleResult, _ branch: String, _ pins: [String: String]) throws {
         let repository = "\(example.remotes)/Superproject.git"
         let index = ["GIT_INDEX_FILE": sandbox.path("repin-index")]
-        func git(_ arguments: [String]) throws -> String {
+        func git(_ arguments: [String], input: String? = nil) throws -> String {
             let result = try sandbox.run(
-                "/usr/bin/env", ["git", "-C", repository] + arguments, extraEnvironment: index)
+                "/usr/bin/env", ["git", "-C", repository] + arguments, input: input, extraEnvironment: index)
             guard result.status == 0 else { throw AuditTestError(message: result.stderr) }
             return result.stdout.trimmingCharacters(in: .newlines)
         }
         _ = try git(["read-tree", branch])
         for (module, commit) in pins {
-            _ = try git(["update-index", "--cacheinfo", "160000,\(commit),Modules/\(module)"])
+            if commit.isEmpty {
+                _ = try git(
+                    ["update-index", "--index-info"],
+                    input: "0 \(String(repeating: "0", count: 40))\tModules/\(module)\n")
+            } else {
+                _ = try git(["update-index", "--cacheinfo", "160000,\(commit),Modules/\(module)"])
+            }
         }
         let tree = try git(["write-tree"])
         let commit = try git(["commit-tree", tree, "-p", branch, "-m", "re-pin"])
@@ -233,9 +240,19 @@ struct AuditTestError: Error {
         try sandbox.git(["branch", "backup", "t3"], in: order)
         try sandbox.git(["branch", "-D", "t3"], in: order)
 
+        // not-pinned: t3 has no gitlink for Customer. missing-branch (superproject): t4 has a file but no branch.
+        try repin(sandbox, example, "t3", ["Customer": ""])
+        try addTenants(sandbox, example, upTo: 4)
+        try sandbox.git(["branch", "-D", "t4"], in: "\(example.remotes)/Superproject.git")
+
         let (status, json) = try auditJSON(sandbox, example, ["--check"])
         #expect(status == 2)
         let rows = try entries(json)
+        #expect(codes(rows["t3"]?["Customer"]) == ["not-pinned"])
+        #expect(rows["t3"]?["Customer"]?["pin"] is NSNull)
+        let t4 = try tenant(json, "t4")
+        #expect(codes(t4["superproject"] as? [String: Any]) == ["missing-branch"])
+        #expect((t4["modules"] as? [Any])?.isEmpty == true)
         #expect(codes(rows["t1"]?["Article"]) == ["undeclared-customisation"])
         #expect(rows["t1"]?["Article"]?["ahead"] as? Int == 1)
         #expect(rows["t1"]?["Article"]?["changedFiles"] as? [String] == ["Extra.txt"])
@@ -249,7 +266,6 @@ struct AuditTestError: Error {
         #expect(message?.contains(String(newTip.prefix(10))) == true)
         #expect(codes(rows["t3"]?["Order"]) == ["missing-branch"])
         #expect(codes(rows["t1"]?["Customer"]) == [])
-        #expect(codes(rows["t3"]?["Customer"]) == [])
 
         let raw = sandbox.tenantctl(["audit", "--no-fetch", "--format", "json"], in: example.workspace)
         let schemaPath = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -260,8 +276,11 @@ struct AuditTestError: Error {
         #expect(table.status == 0)
         #expect(table.stdout.contains("t2/Customer: stale-pin: pin "))
         #expect(table.stdout.contains("t3/Order: missing-branch: module Order has no branch t3 on its remote"))
-        #expect(table.stdout.contains("6 findings"))
+        #expect(table.stdout.contains("8 findings"))
         for line in table.stdout.split(separator: "\n") { #expect(TextWidth.of(String(line)) <= 100, "\(line)") }
+        #expect(!table.stdout.contains("\u{1B}["))
+        let coloured = sandbox.tenantctl(["audit", "--no-fetch", "--color", "always"], in: example.workspace)
+        #expect(coloured.stdout.contains("\u{1B}[31m!\u{1B}[0m"))
     }
 
     @Test func worksInAPlainCloneWithoutSubmodulesAndFiltersTenants() throws {

@@ -203,9 +203,10 @@ public struct AuditState: Sendable {
         let objects = try batch.objects(names)
         try batch.close()
         var treeByName: [String: [TreeEntry]] = [:]
+        let idLength = (distinctTips.first?.utf8.count ?? 40) / 2  // SHA-1 (20 bytes) or SHA-256 (32 bytes)
         for (name, object) in zip(names, objects) {
             guard let object else { continue }  // the directory does not exist on that branch
-            guard object.type == "tree", let entries = GitParse.treeObject(object.data) else {
+            guard object.type == "tree", let entries = GitParse.treeObject(object.data, idLength: idLength) else {
                 throw AuditError("cannot parse the tree \(name) of the superproject")
             }
             treeByName[name] = entries
