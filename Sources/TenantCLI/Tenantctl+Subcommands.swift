@@ -4,6 +4,9 @@ extension Tenantctl {
     /// Every subcommand, in the order `--help` lists them.
     static let subcommandTypes: [ParsableCommand.Type] = [
         Example.self,
+        Switch.self,
+        Status.self,
+        Pin.self,
         TenantGroup.self,
         Verify.self,
         Audit.self,

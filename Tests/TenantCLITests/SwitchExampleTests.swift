@@ -1,0 +1,43 @@
+import Foundation
+import TenantKit
+import TenantTestSupport
+import Testing
+
+/// switch on the thesis' example workspace, checked with plain git.
+@Suite struct SwitchExampleTests {
+    /// The pin of `module` on superproject branch `branch` of the example remote.
+    func pin(_ sandbox: GitSandbox, _ example: ExampleResult, _ module: String, on branch: String) throws -> String {
+        let line = try sandbox.git(
+            ["ls-tree", branch, "--", "Modules/\(module)"], in: "\(example.remotes)/Superproject.git")
+        return String(line.split(separator: " ")[2].prefix(40))
+    }
+
+    func expectOn(_ tenant: String, customised: Set<String>, _ sandbox: GitSandbox, _ example: ExampleResult) throws {
+        #expect(try sandbox.git(["symbolic-ref", "--short", "HEAD"], in: example.workspace) == tenant)
+        for module in ["Infrastructure", "Article", "Customer", "Order"] {
+            let dir = "\(example.workspace)/Modules/\(module)"
+            let branch = customised.contains(module) ? tenant : "general_dev"
+            #expect(try sandbox.git(["symbolic-ref", "--short", "HEAD"], in: dir) == branch, "\(module)")
+            #expect(try sandbox.git(["rev-parse", "HEAD"], in: dir) == (try pin(sandbox, example, module, on: tenant)))
+        }
+        #expect(try sandbox.git(["status", "--porcelain=v2"], in: example.workspace).isEmpty)
+    }
+
+    @Test func switchT2T3AndBackOnTheExample() throws {
+        let sandbox = try GitSandbox()
+        let example = try ExampleBuilder(git: try sandbox.gitRunner()).build(
+            in: sandbox.path("erp"), stage: .beforeUpdates)
+        var result = sandbox.tenantctl(["switch", "t2"], in: example.workspace)
+        #expect(result.status == 0, "\(result.stderr)")
+        try expectOn("t2", customised: ["Infrastructure", "Customer"], sandbox, example)
+        result = sandbox.tenantctl(["switch", "t3"], in: example.workspace)
+        #expect(result.status == 0, "\(result.stderr)")
+        try expectOn("t3", customised: ["Order"], sandbox, example)
+        result = sandbox.tenantctl(["switch", "t2"], in: example.workspace)
+        #expect(result.status == 0, "\(result.stderr)")
+        try expectOn("t2", customised: ["Infrastructure", "Customer"], sandbox, example)
+        result = sandbox.tenantctl(["switch", "general_dev"], in: example.workspace)
+        #expect(result.status == 0, "\(result.stderr)")
+        try expectOn("general_dev", customised: [], sandbox, example)
+    }
+}
