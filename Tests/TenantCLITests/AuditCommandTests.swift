@@ -323,6 +323,10 @@ struct AuditTestError: Error {
         #expect(few == many)
         // 4 superproject reads + 3 per module, plus start-up, workspace and project reads.
         let calls = try shim.calls()
+        for module in Self.modules {
+            let inMirror = calls.filter { $0.contains("mirrors/\(module).git ") }
+            #expect(inMirror.count <= 3, "\(inMirror.joined(separator: "\n"))")
+        }
         #expect(many <= 4 + 3 * 4 + 8, "\(calls.joined(separator: "\n"))")
     }
 
