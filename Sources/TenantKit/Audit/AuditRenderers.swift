@@ -26,8 +26,28 @@ enum AuditCell {
             .map { style($0.text, $0.style) }.joined()
     }
 
-    static let legend =
-        "· up to date   ✎n customised by n commits   ↓n behind general_dev by n   ! finding   (…) inactive"
+    /// The legend entries.
+    static func legendItems(general: String) -> [String] {
+        [
+            "· up to date", "✎n customised by n commits", "↓n behind \(general) by n", "! finding", "? unknown",
+            "(…) inactive",
+        ]
+    }
+
+    /// The legend as lines of at most `width` columns.
+    static func legend(general: String, width: Int) -> [String] {
+        var lines: [String] = []
+        var line = ""
+        for item in legendItems(general: general) {
+            if !line.isEmpty && TextWidth.of(line + "   " + item) > width {
+                lines.append(line)
+                line = item
+            } else {
+                line = line.isEmpty ? item : line + "   " + item
+            }
+        }
+        return lines + [line]
+    }
 }
 
 /// The audit as a terminal table: a tenants × modules matrix, a legend, customisations and findings.
@@ -46,11 +66,8 @@ public enum AuditTableRenderer {
             }
             return row
         }
-        var lines = [
-            TextTable(header: header, rows: rows).render(), "",
-            AuditCell.legend.replacingOccurrences(
-                of: "general_dev", with: report.generalBranch),
-        ]
+        var lines = [TextTable(header: header, rows: rows).render(), ""]
+        lines += AuditCell.legend(general: report.generalBranch, width: width)
         let customisations = customisationLines(report)
         if !customisations.isEmpty {
             lines += ["", console.styled("Customisations:", .bold)]
@@ -153,7 +170,9 @@ public enum AuditMarkdownRenderer {
                 tenant.modules.isEmpty ? report.modules.map { _ in "?" } : tenant.modules.map { AuditCell.text($0) }
             lines.append("| " + cells.map(escape).joined(separator: " | ") + " |")
         }
-        lines += ["", "_" + AuditCell.legend.replacingOccurrences(of: "general_dev", with: report.generalBranch) + "_"]
+        lines += [
+            "", "Legend: " + AuditCell.legendItems(general: report.generalBranch).map(escape).joined(separator: "; "),
+        ]
         let customisations = AuditTableRenderer.customisationLines(report)
         if !customisations.isEmpty {
             lines += ["", "**Customisations**", ""] + customisations.map { "- " + escape($0) }
