@@ -41,3 +41,24 @@ import Testing
         try expectOn("general_dev", customised: [], sandbox, example)
     }
 }
+
+@Suite struct LocalRemotePermissionTests {
+    @Test func exampleWorkspaceAllowsItsOwnLocalRemotesAndAPlainCloneDoesNot() throws {
+        let sandbox = try GitSandbox()
+        let example = try ExampleBuilder(git: try sandbox.gitRunner()).build(
+            in: sandbox.path("erp"), stage: .beforeUpdates)
+        let strict = ["TENANTCTL_ALLOW_LOCAL_REMOTES": "0"]
+        #expect(try sandbox.git(["config", "--local", "tenantctl.allowLocalRemotes"], in: example.workspace) == "true")
+        let allowed = sandbox.tenantctl(
+            ["switch", "t2"], in: example.workspace + "/Modules/Article", environment: strict)
+        #expect(allowed.status == 0, "\(allowed.stderr)")
+
+        try sandbox.git(["clone", "-q", "\(example.remotes)/Superproject.git", sandbox.path("clone")])
+        let before = try sandbox.refs(sandbox.path("clone"))
+        let refused = sandbox.tenantctl(["switch", "t2"], in: sandbox.path("clone"), environment: strict)
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("transport 'file' not allowed"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("hint: this remote is a local path or file:// URL; allow local remotes"))
+        #expect(try sandbox.refs(sandbox.path("clone")) == before)
+    }
+}
