@@ -10,6 +10,7 @@ extension Tenantctl {
         TenantGroup.self,
         Roll.self,
         Verify.self,
+        Audit.self,
         Demo.self,
     ]
 }
