@@ -72,11 +72,9 @@ extension Tenantctl {
             if !noFetch {
                 lock = try WorkspaceLock(gitDirectory: workspace.gitDirectory)
                 context.console.progress("fetching the superproject")
-                // Not Superproject.fetch: on-demand submodule recursion would fetch into the user's submodules
-                // (and fail on a pin that is missing from a module remote, which audit must report instead).
-                try git.run(
-                    ["fetch", "--quiet", "--prune", "--no-write-fetch-head", "--no-recurse-submodules", "origin"],
-                    in: workspace.root, context: "fetch the superproject from origin")
+                // Superproject.fetch never recurses into the user's submodules (a pin missing from a module
+                // remote is a finding for audit, not a fetch failure).
+                try Superproject.fetch(workspace, git: git)
             }
             let prefix = "refs/remotes/\(Workspace.remoteName)/"
             let project = try ProjectReader.revision(

@@ -30,7 +30,7 @@ public struct AuditSources: Sendable {
 }
 
 /// The superproject as the audit sees it.
-public struct SuperprojectState: Sendable {
+public struct AuditSuperprojectState: Sendable {
     /// The head of `general_dev`.
     public var generalTip: String
     /// Tenant branch → head (only branches that exist).
@@ -44,7 +44,7 @@ public struct SuperprojectState: Sendable {
 }
 
 /// One module repository as the audit sees it.
-public struct ModuleRepositoryState: Sendable {
+public struct AuditModuleState: Sendable {
     /// Branch name → head.
     public var branches: [String: String]
     /// The commit graph of every branch and every pin.
@@ -60,9 +60,9 @@ public struct ModuleRepositoryState: Sendable {
 /// Everything the ``Auditor`` needs, read from git with O(modules) processes.
 public struct AuditState: Sendable {
     /// The superproject.
-    public var superproject: SuperprojectState
+    public var superproject: AuditSuperprojectState
     /// Module name → its repository.
-    public var modules: [String: ModuleRepositoryState]
+    public var modules: [String: AuditModuleState]
 
     /// Reads the state for `tenants` of `project` from `sources`.
     ///
@@ -74,7 +74,7 @@ public struct AuditState: Sendable {
         let general = project.manifest.generalBranch
         let superproject = try loadSuperproject(
             project: project, tenants: tenants, sources: sources, git: git)
-        var modules: [String: ModuleRepositoryState] = [:]
+        var modules: [String: AuditModuleState] = [:]
         for module in project.manifest.modules {
             guard let repository = sources.moduleRepositories[module.name] else {
                 throw AuditError("no repository for module \(module.name)")
@@ -90,7 +90,7 @@ public struct AuditState: Sendable {
     }
 
     static func loadSuperproject(project: Project, tenants: [Tenant], sources: AuditSources, git: Git) throws
-        -> SuperprojectState
+        -> AuditSuperprojectState
     {
         let repository = sources.superproject
         let prefix = sources.superprojectRefPrefix
@@ -126,13 +126,13 @@ public struct AuditState: Sendable {
         for (branch, tip) in tenantTips {
             changedFiles[branch] = (changedByCommit[tip] ?? []).filter { !modulePaths.contains($0) }
         }
-        return SuperprojectState(
+        return AuditSuperprojectState(
             generalTip: generalTip, tenantTips: tenantTips, pins: pins, comparisons: comparisons,
             changedFiles: changedFiles)
     }
 
     static func loadModule(_ name: String, repository: String, general: String, pins: Set<String>, git: Git)
-        throws -> ModuleRepositoryState
+        throws -> AuditModuleState
     {
         let what = "module \(name)"
         let branches = try readRefs(prefix: "refs/heads/", repository: repository, what: what, git: git)
@@ -152,7 +152,7 @@ public struct AuditState: Sendable {
         let changed = try changedPaths(pairs, repository: repository, what: what, git: git)
         var changedFiles: [String: [String]] = [:]
         for pair in pairs { changedFiles[pair.commit] = changed[pair.commit] ?? [] }
-        return ModuleRepositoryState(
+        return AuditModuleState(
             branches: branches, graph: graph, pinsOnRemote: pins.intersection(onRemote), comparisons: comparisons,
             changedFiles: changedFiles)
     }

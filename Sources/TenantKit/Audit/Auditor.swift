@@ -39,7 +39,7 @@ public enum Auditor {
 
     static func audit(
         module: Module, tenant: Tenant, pin: String?, declared: Bool, active: Bool,
-        repository: ModuleRepositoryState?, general: String
+        repository: AuditModuleState?, general: String
     ) -> ModuleAudit {
         let branch = declared ? tenant.branch : general
         var result = ModuleAudit(
