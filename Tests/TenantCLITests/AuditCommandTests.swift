@@ -166,7 +166,8 @@ struct AuditTestError: Error {
         #expect(rows["t2"]?["Article"]?["behind"] as? Int == 1)
         #expect(rows["t1"]?["Customer"]?["behind"] as? Int == 0)
 
-        try simulateRoll(sandbox, example)
+        let roll = sandbox.tenantctl(["roll"], in: example.workspace)
+        #expect(roll.status == 0, "\(roll.stdout)\(roll.stderr)")
         let (rolled, after) = try auditJSON(sandbox, example, ["--check"])
         #expect(rolled == 0, "\(after)")
         for (_, modules) in try entries(after) {
@@ -174,53 +175,6 @@ struct AuditTestError: Error {
         }
         // The table form of --check agrees.
         #expect(sandbox.tenantctl(["audit", "--check", "--no-fetch"], in: example.workspace).status == 0)
-    }
-
-    /// What roll does (SPEC §4), with plain git: merge general_dev into the customised module branches,
-    /// re-pin general_dev, then merge general_dev into every tenant branch with the pin rule.
-    func simulateRoll(_ sandbox: GitSandbox, _ example: ExampleResult) throws {
-        let customised = [("Infrastructure", "t2"), ("Customer", "t2"), ("Order", "t3")]
-        for (module, tenant) in customised {
-            let repository = "\(example.remotes)/\(module).git"
-            if try sandbox.gitResult(["merge-base", "--is-ancestor", "general_dev", tenant], in: repository)
-                .status == 0
-            {
-                continue
-            }
-            let tree = try sandbox.git(["merge-tree", "--write-tree", tenant, "general_dev"], in: repository)
-            let commit = try sandbox.git(
-                ["commit-tree", tree, "-p", tenant, "-p", "general_dev", "-m", "roll"], in: repository)
-            try sandbox.git(["update-ref", "refs/heads/\(tenant)", commit], in: repository)
-        }
-        let superproject = "\(example.remotes)/Superproject.git"
-        var generalPins: [String: String] = [:]
-        for module in Self.modules {
-            generalPins[module] = try sandbox.git(["rev-parse", "general_dev"], in: "\(example.remotes)/\(module).git")
-        }
-        try repin(sandbox, example, "general_dev", generalPins)
-        for tenant in ["t1", "t2", "t3"] {
-            var pins = generalPins
-            for (module, owner) in customised where owner == tenant {
-                pins[module] = try sandbox.git(["rev-parse", tenant], in: "\(example.remotes)/\(module).git")
-            }
-            let index = ["GIT_INDEX_FILE": sandbox.path("roll-index")]
-            func git(_ arguments: [String]) throws -> String {
-                let result = try sandbox.run(
-                    "/usr/bin/env", ["git", "-C", superproject] + arguments, extraEnvironment: index)
-                guard result.status == 0 else { throw AuditTestError(message: result.stderr) }
-                return result.stdout.trimmingCharacters(in: .newlines)
-            }
-            // general_dev changed only gitlinks since the tenants forked, so the merge is the tenant tree with the
-            // pin rule applied.
-            _ = try git(["read-tree", tenant])
-            for (module, commit) in pins {
-                _ = try git(["update-index", "--cacheinfo", "160000,\(commit),Modules/\(module)"])
-            }
-            let tree = try git(["write-tree"])
-            let commit = try git(["commit-tree", tree, "-p", tenant, "-p", "general_dev", "-m", "roll"])
-            _ = try git(["update-ref", "refs/heads/\(tenant)", commit])
-            try FileManager.default.removeItem(atPath: sandbox.path("roll-index"))
-        }
     }
 
     @Test func eachProblemIsReportedAsItsFinding() throws {
