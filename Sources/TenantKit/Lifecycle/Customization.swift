@@ -50,10 +50,10 @@ public enum Customization {
         plan.commits.append(
             PlannedCommit(
                 branch: state.generalBranch, base: try state.branch(state.generalBranch),
-                edits: [TreeEdit(path: file, change: .file(updated.encoded()))],
+                edits: [PathEdit(path: file, change: .file(updated.encoded()))],
                 message: "\(tenant.id): customise \(module.name) (tenantctl customize)"))
-        var tenantEdits = [TreeEdit(path: file, change: .file(updated.encoded()))]
-        if start != pin { tenantEdits.append(TreeEdit(path: module.path, change: .gitlink(start))) }
+        var tenantEdits = [PathEdit(path: file, change: .file(updated.encoded()))]
+        if start != pin { tenantEdits.append(PathEdit(path: module.path, change: .gitlink(start))) }
         plan.commits.append(
             PlannedCommit(
                 branch: tenant.branch, base: tenantTip, edits: tenantEdits,
@@ -99,12 +99,12 @@ public enum Customization {
         plan.commits.append(
             PlannedCommit(
                 branch: state.generalBranch, base: try state.branch(state.generalBranch),
-                edits: [TreeEdit(path: file, change: .file(updated.encoded()))],
+                edits: [PathEdit(path: file, change: .file(updated.encoded()))],
                 message: "\(tenant.id): undo the customisation of \(module.name) (tenantctl customize --undo)"))
         plan.commits.append(
             PlannedCommit(
                 branch: tenant.branch, base: tenantTip,
-                edits: [TreeEdit(path: file, change: .file(updated.encoded()))],
+                edits: [PathEdit(path: file, change: .file(updated.encoded()))],
                 message: "\(tenant.id): undo the customisation of \(module.name) (tenantctl customize --undo)"))
         if let branchTip {
             plan.modulesAfter = [

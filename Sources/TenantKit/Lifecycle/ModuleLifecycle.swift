@@ -43,9 +43,9 @@ public enum ModuleLifecycle {
             PlannedCommit(
                 branch: state.generalBranch, base: generalTip,
                 edits: [
-                    TreeEdit(path: ProjectReader.manifestPath, change: .file(manifest.encoded())),
-                    TreeEdit(path: ".gitmodules", change: .file(newGitmodules)),
-                    TreeEdit(path: module.path, change: .gitlink(tip)),
+                    PathEdit(path: ProjectReader.manifestPath, change: .file(manifest.encoded())),
+                    PathEdit(path: ".gitmodules", change: .file(newGitmodules)),
+                    PathEdit(path: module.path, change: .gitlink(tip)),
                 ],
                 message: "add module \(name) at \(module.path), pinned to \(state.generalBranch) \(tip.prefix(10)) "
                     + "(tenantctl module add)"))
@@ -84,17 +84,17 @@ public enum ModuleLifecycle {
         let generalTip = try state.branch(state.generalBranch)
         let gitmodules = try GitmodulesFile.read(at: generalTip, state: state, git: git)
         var edits = [
-            TreeEdit(path: ProjectReader.manifestPath, change: .file(manifest.encoded())),
-            TreeEdit(path: module.path, change: .remove),
+            PathEdit(path: ProjectReader.manifestPath, change: .file(manifest.encoded())),
+            PathEdit(path: module.path, change: .remove),
         ]
         if let section = try GitmodulesFile.sectionName(forPath: module.path, in: gitmodules, git: git) {
             edits.append(
-                TreeEdit(
+                PathEdit(
                     path: ".gitmodules",
                     change: .file(try GitmodulesFile.removing(section: section, from: gitmodules, git: git))))
         }
         edits += changed.map {
-            TreeEdit(path: RemoteState.tenantPath($0.id), change: .file($0.encoded()))
+            PathEdit(path: RemoteState.tenantPath($0.id), change: .file($0.encoded()))
         }
         var plan = LifecyclePlan()
         plan.commits.append(

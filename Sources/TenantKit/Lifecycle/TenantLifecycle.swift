@@ -69,7 +69,7 @@ public enum TenantLifecycle {
         try validate(adding: tenant, state: state)
 
         let generalTip = try state.branch(state.generalBranch)
-        let file = TreeEdit(path: RemoteState.tenantPath(id), change: .file(tenant.encoded()))
+        let file = PathEdit(path: RemoteState.tenantPath(id), change: .file(tenant.encoded()))
         var plan = LifecyclePlan()
         if let source {
             let sourceTip = try state.branch(source.branch)
@@ -113,7 +113,7 @@ public enum TenantLifecycle {
         plan.commits.append(
             PlannedCommit(
                 branch: state.generalBranch, base: try state.branch(state.generalBranch),
-                edits: [TreeEdit(path: RemoteState.tenantPath(tenant.id), change: .remove)],
+                edits: [PathEdit(path: RemoteState.tenantPath(tenant.id), change: .remove)],
                 message: "remove tenant \(tenant.id) (tenantctl tenant remove)"))
         if let tip = state.branches[tenant.branch] {
             let count = try onlyOn(

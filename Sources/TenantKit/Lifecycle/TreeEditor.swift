@@ -1,7 +1,7 @@
 import Foundation
 
 /// One change of a path in a tree.
-public struct TreeEdit: Sendable, Equatable {
+public struct PathEdit: Sendable, Equatable {
     /// What the path becomes.
     public enum Change: Sendable, Equatable {
         /// A regular file (mode 100644) with these bytes.
@@ -46,7 +46,7 @@ public struct TreeEditor: Sendable {
     }
 
     /// The tree of `base` with `edits` applied; returns the new tree id.
-    public func tree(base: String?, edits: [TreeEdit]) throws -> String {
+    public func tree(base: String?, edits: [PathEdit]) throws -> String {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "tenantctl-index-" + UUID().uuidString)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -78,7 +78,7 @@ public struct TreeEditor: Sendable {
     }
 
     /// A commit of `base`'s tree with `edits` applied, whose parents are `parents` (normally `[base]`).
-    public func commit(base: String?, edits: [TreeEdit], parents: [String], message: String) throws -> String {
+    public func commit(base: String?, edits: [PathEdit], parents: [String], message: String) throws -> String {
         let tree = try tree(base: base, edits: edits)
         var arguments = ["commit-tree"]
         for parent in parents { arguments += ["-p", parent] }
