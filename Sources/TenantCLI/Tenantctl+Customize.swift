@@ -55,7 +55,8 @@ extension Tenantctl {
         static func run(
             tenant: String, module: String, from: String?, undo: Bool, dryRun: Bool, context: CommandContext
         ) throws -> ExitStatus {
-            let headline = undo
+            let headline =
+                undo
                 ? "tenant \(tenant) no longer customises \(module)" : "tenant \(tenant) customises \(module)"
             return try LifecycleRun.run(context: context, dryRun: dryRun, headline: headline) { state in
                 undo

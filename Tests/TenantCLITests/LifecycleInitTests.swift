@@ -22,7 +22,8 @@ import Testing
         try sandbox.write("work/README", "app\n")
         try sandbox.git(["add", "README"], in: work)
         for name in ["A", "B"] {
-            try sandbox.git(["submodule", "add", "-q", "-b", "general_dev", "../\(name).git", "Modules/\(name)"], in: work)
+            try sandbox.git(
+                ["submodule", "add", "-q", "-b", "general_dev", "../\(name).git", "Modules/\(name)"], in: work)
         }
         try sandbox.git(["commit", "-q", "-m", "modules"], in: work)
         try sandbox.git(["push", "-q", "origin", "general_dev"], in: work)

@@ -32,13 +32,18 @@ import Testing
         #expect(config == "../Invoice.git")
         #expect(try example.pin("general_dev", "Invoice") == tip)
         // Tenants receive it with the next roll: their branches are unchanged.
-        #expect(try sandbox.gitResult(["cat-file", "-e", "t1:Modules/Invoice"], in: example.remote("Superproject")).status != 0)
+        #expect(
+            try sandbox.gitResult(["cat-file", "-e", "t1:Modules/Invoice"], in: example.remote("Superproject")).status
+                != 0)
 
         let remove = example.tenantctl(["module", "remove", "Invoice"])
         #expect(remove.status == 0, "\(remove.stdout)\(remove.stderr)")
         #expect(try !example.file("general_dev", "modules.json").contains("Invoice"))
         #expect(try example.file("general_dev", ".gitmodules") == gitmodulesBefore)
-        #expect(try sandbox.gitResult(["cat-file", "-e", "general_dev:Modules/Invoice"], in: example.remote("Superproject")).status != 0)
+        #expect(
+            try sandbox.gitResult(
+                ["cat-file", "-e", "general_dev:Modules/Invoice"], in: example.remote("Superproject")
+            ).status != 0)
     }
 
     @Test(arguments: [

@@ -83,7 +83,10 @@ import Testing
         let remove = example.tenantctl(["tenant", "remove", "t5"])
         #expect(remove.status == 0, "\(remove.stdout)\(remove.stderr)")
         #expect(try example.branches("Superproject")["t5"] == nil)
-        #expect(try sandbox.gitResult(["cat-file", "-e", "general_dev:Tenants/t5.json"], in: example.remote("Superproject")).status != 0)
+        #expect(
+            try sandbox.gitResult(
+                ["cat-file", "-e", "general_dev:Tenants/t5.json"], in: example.remote("Superproject")
+            ).status != 0)
 
         let t2 = try example.branches("Superproject")["t2"]
         let infrastructure = try example.branches("Infrastructure")["t2"]
@@ -93,7 +96,9 @@ import Testing
         #expect(try example.branches("Infrastructure")["t2"] == nil)
         #expect(try example.branches("Customer")["t2"] == nil)
         #expect(try sandbox.git(["rev-parse", "refs/tags/archive/t2"], in: example.remote("Superproject")) == t2)
-        #expect(try sandbox.git(["rev-parse", "refs/tags/archive/t2"], in: example.remote("Infrastructure")) == infrastructure)
+        #expect(
+            try sandbox.git(["rev-parse", "refs/tags/archive/t2"], in: example.remote("Infrastructure"))
+                == infrastructure)
     }
 
     @Test func tagCreatesFourTagsAndRefusesExistingOnes() throws {
@@ -101,7 +106,9 @@ import Testing
         let example = try LifecycleExample(sandbox)
         let run = example.tenantctl(["tag", "ERP-APP-QR"])
         #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
-        let tags = try sandbox.git(["for-each-ref", "--format=%(refname:short) %(objectname)", "refs/tags"], in: example.remote("Superproject"))
+        let tags = try sandbox.git(
+            ["for-each-ref", "--format=%(refname:short) %(objectname)", "refs/tags"], in: example.remote("Superproject")
+        )
         let branches = try example.branches("Superproject")
         let expected = [
             "DEV-ERP-APP-QR": "general_dev", "T1-ERP-APP-QR": "t1", "T2-ERP-APP-QR": "t2", "T3-ERP-APP-QR": "t3",

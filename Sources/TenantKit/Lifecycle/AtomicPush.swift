@@ -43,7 +43,8 @@ public enum AtomicPush {
             }
             throw LifecycleError(
                 "the push to \(label) was rejected; no ref of \(label) changed (atomic push):\n"
-                    + (rejected.isEmpty ? "  " + output.stderr.trimmingCharacters(in: .whitespacesAndNewlines)
+                    + (rejected.isEmpty
+                        ? "  " + output.stderr.trimmingCharacters(in: .whitespacesAndNewlines)
                         : rejected.joined(separator: "\n")))
         }
     }

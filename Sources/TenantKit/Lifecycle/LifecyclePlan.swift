@@ -62,7 +62,9 @@ public struct LifecyclePlan: Sendable, Equatable {
     public var lines: [String] {
         var lines: [String] = []
         func describe(_ ref: PushRef, in repository: String) -> String {
-            let name = ref.ref.hasPrefix("refs/heads/") ? "branch " + ref.ref.dropFirst(11)
+            let name =
+                ref.ref.hasPrefix("refs/heads/")
+                ? "branch " + ref.ref.dropFirst(11)
                 : ref.ref.hasPrefix("refs/tags/") ? "tag " + ref.ref.dropFirst(10) : ref.ref
             if let source = ref.source { return "\(repository): \(name) → \(source.prefix(10))" }
             return "\(repository): delete \(name) (was \(ref.expected.map { String($0.prefix(10)) } ?? "?"))"

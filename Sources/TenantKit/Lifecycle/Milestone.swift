@@ -19,13 +19,18 @@ public enum Milestone {
         -> LifecyclePlan
     {
         var targets: [(tag: String, branch: String)] = [
-            (tagName(pattern: pattern, milestone: milestone, tenant: "DEV", branch: state.generalBranch),
-             state.generalBranch)
+            (
+                tagName(pattern: pattern, milestone: milestone, tenant: "DEV", branch: state.generalBranch),
+                state.generalBranch
+            )
         ]
         for tenant in state.project.tenants {
             targets.append(
-                (tagName(pattern: pattern, milestone: milestone, tenant: tenant.id.uppercased(), branch: tenant.branch),
-                 tenant.branch))
+                (
+                    tagName(
+                        pattern: pattern, milestone: milestone, tenant: tenant.id.uppercased(), branch: tenant.branch),
+                    tenant.branch
+                ))
         }
         var problems: [String] = []
         var seen: Set<String> = []

@@ -35,7 +35,8 @@ public enum ModuleLifecycle {
         if try GitmodulesFile.sectionName(forPath: module.path, in: gitmodules, git: git) != nil
             || (try GitmodulesFile.hasSection(name, in: gitmodules, git: git))
         {
-            throw LifecycleError("refusing to add module \(name): .gitmodules already has a submodule \(name) or \(module.path)")
+            throw LifecycleError(
+                "refusing to add module \(name): .gitmodules already has a submodule \(name) or \(module.path)")
         }
         let newGitmodules = try GitmodulesFile.adding(name: name, path: module.path, url: url, to: gitmodules, git: git)
         var plan = LifecyclePlan()
@@ -71,7 +72,8 @@ public enum ModuleLifecycle {
         let dependants = project.manifest.modules.filter { $0.dependsOn.contains(name) }.map(\.name)
         guard dependants.isEmpty else {
             throw LifecycleError(
-                "refusing to remove module \(name): \(dependants.joined(separator: ", ")) depend\(dependants.count == 1 ? "s" : "") on it")
+                "refusing to remove module \(name): \(dependants.joined(separator: ", ")) depend\(dependants.count == 1 ? "s" : "") on it"
+            )
         }
         var manifest = project.manifest
         manifest.modules.removeAll { $0.name == name }

@@ -45,7 +45,8 @@ public enum TenantLifecycle {
         guard clashes.isEmpty else {
             throw LifecycleError(
                 "refusing to add tenant \(id): module\(clashes.count == 1 ? "" : "s") "
-                    + "\(clashes.joined(separator: ", ")) already \(clashes.count == 1 ? "has" : "have") a branch \(id)")
+                    + "\(clashes.joined(separator: ", ")) already \(clashes.count == 1 ? "has" : "have") a branch \(id)"
+            )
         }
         var source: Tenant?
         if let from = request.from, from != state.generalBranch {
@@ -78,7 +79,8 @@ public enum TenantLifecycle {
                 guard let module = project.module(named: name), let pin = pins[module.path] else {
                     throw LifecycleError("refusing to add tenant \(id): \(source.branch) pins no commit of \(name)")
                 }
-                plan.modulesFirst.append(ModulePush(module: name, refs: [PushRef(source: pin, ref: "refs/heads/\(id)")]))
+                plan.modulesFirst.append(
+                    ModulePush(module: name, refs: [PushRef(source: pin, ref: "refs/heads/\(id)")]))
             }
             plan.commits.append(
                 PlannedCommit(
@@ -124,7 +126,9 @@ public enum TenantLifecycle {
             if archive { plan.superprojectRefs.append(PushRef(source: tip, ref: tag)) }
         }
         for name in tenant.customised {
-            guard let tip = state.moduleBranches[name]?[tenant.branch], let mirror = state.mirrors[name] else { continue }
+            guard let tip = state.moduleBranches[name]?[tenant.branch], let mirror = state.mirrors[name] else {
+                continue
+            }
             let count = try onlyOn(
                 tip, branchRef: "refs/heads/\(tenant.branch)", glob: "refs/heads/*", repository: mirror, git: git)
             if count > 0 { unique.append("module \(name) branch \(tenant.branch): \(count) commit(s)") }

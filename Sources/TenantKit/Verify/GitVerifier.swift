@@ -102,7 +102,9 @@ public enum GitVerifier {
 
         // Tenant commits merged back into the general branch, in every module and in the superproject.
         for module in project.manifest.modules {
-            guard let moduleBranches = state.moduleBranches[module.name], moduleBranches[general] != nil else { continue }
+            guard let moduleBranches = state.moduleBranches[module.name], moduleBranches[general] != nil else {
+                continue
+            }
             for tenant in project.tenants where moduleBranches[tenant.branch] != nil {
                 let merged = try reach.mergedBack(tenant.branch, of: module.name)
                 if !merged.isEmpty {
