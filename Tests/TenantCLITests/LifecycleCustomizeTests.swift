@@ -114,4 +114,23 @@ import Testing
         }
         #expect(try example.snapshot() == before)
     }
+
+    /// The superproject remote rejects the push (pre-receive hook): the module branch pushed before is taken back, so
+    /// nothing changes anywhere, and a re-run after the hook is gone succeeds.
+    @Test func aRejectedSuperprojectPushTakesTheModuleBranchBack() throws {
+        let sandbox = try GitSandbox()
+        let example = try LifecycleExample(sandbox)
+        let hook = try sandbox.writeExecutable(
+            "example/remotes/Superproject.git/hooks/pre-receive", "#!/bin/sh\necho rejected by policy >&2\nexit 1\n")
+        let before = try example.snapshot()
+        let run = example.tenantctl(["customize", "t1", "Article"])
+        #expect(run.status == 1, "\(run.stdout)\(run.stderr)")
+        #expect(run.stderr.contains("the push to the superproject was rejected"), "\(run.stderr)")
+        #expect(run.stderr.contains("deleted again; nothing was changed"), "\(run.stderr)")
+        #expect(try example.snapshot() == before)
+        try FileManager.default.removeItem(atPath: hook)
+        let again = example.tenantctl(["customize", "t1", "Article"])
+        #expect(again.status == 0, "\(again.stdout)\(again.stderr)")
+        #expect(try example.branches("Article")["t1"] != nil)
+    }
 }

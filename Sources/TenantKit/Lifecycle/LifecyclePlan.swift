@@ -111,15 +111,46 @@ public struct LifecycleExecutor: Sendable {
             }
         }
         superprojectRefs += plan.superprojectRefs
-        try pushModules(plan.modulesFirst, console: console)
-        if !superprojectRefs.isEmpty {
-            console?.progress("pushing the superproject…")
-            try AtomicPush.push(
-                superprojectRefs, from: state.workspace.root, to: Workspace.remoteName, git: git,
-                label: "the superproject")
+        var pushed: [ModulePush] = []
+        do {
+            for push in plan.modulesFirst {
+                try pushModules([push], console: console)
+                pushed.append(push)
+            }
+            if !superprojectRefs.isEmpty {
+                console?.progress("pushing the superproject…")
+                try AtomicPush.push(
+                    superprojectRefs, from: state.workspace.root, to: Workspace.remoteName, git: git,
+                    label: "the superproject")
+            }
+        } catch {
+            throw LifecycleError(String(describing: error) + "\n" + rollBack(pushed, console: console))
         }
         try pushModules(plan.modulesAfter, console: console)
         return written
+    }
+
+    /// Takes back the new module branches and tags pushed before a failed superproject push (each deletion leased on
+    /// the value pushed), so that nothing of the run remains and a re-run starts from the same state.
+    private func rollBack(_ pushed: [ModulePush], console: Console?) -> String {
+        var kept: [String] = []
+        for push in pushed {
+            let created = push.refs.compactMap { ref in
+                ref.source.map { PushRef(source: nil, ref: ref.ref, expected: $0) }
+            }
+            guard !created.isEmpty else { continue }
+            do {
+                try pushModules([ModulePush(module: push.module, refs: created)], console: console)
+            } catch {
+                kept.append("module \(push.module): " + created.map(\.ref).joined(separator: ", "))
+            }
+        }
+        if kept.isEmpty {
+            return pushed.isEmpty
+                ? "nothing was changed" : "the module refs pushed before were deleted again; nothing was changed"
+        }
+        return "these module refs were pushed and could not be taken back (delete them or re-run):\n"
+            + kept.map { "  " + $0 }.joined(separator: "\n")
     }
 
     private func pushModules(_ pushes: [ModulePush], console: Console?) throws {
