@@ -35,7 +35,7 @@ extension Tenantctl {
                 workspace, options: ValidationOptions(allowLocalRemotes: context.allowLocalRemotes))
             let rows = project.tenants.map { TenantRow(tenant: $0, active: project.activeSet(for: $0)) }
             if context.options.json {
-                context.console.print(
+                context.console.data(
                     try JSONOutput.encode(TenantListJSON(generalBranch: project.manifest.generalBranch, tenants: rows)))
                 return .success
             }

@@ -76,7 +76,7 @@ extension Tenantctl {
             }
             let report = VerifyJSON(findings: findings, tenants: tenants)
             if context.options.json {
-                context.console.print(try JSONOutput.encode(report))
+                context.console.data(try JSONOutput.encode(report))
             } else {
                 for finding in findings {
                     let location = [

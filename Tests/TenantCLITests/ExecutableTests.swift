@@ -44,3 +44,34 @@ import Testing
         }
     }
 }
+
+@Suite struct TerminalMannersTests {
+    @Test func quietPrintsNothingButErrorsAndJSON() throws {
+        let sandbox = try GitSandbox()
+        let example = try ExampleBuilder(git: try sandbox.gitRunner()).build(
+            in: sandbox.path("erp"), stage: .afterUpdates)
+        let gate = sandbox.tenantctl(["audit", "--check", "--quiet"], in: example.workspace)
+        #expect(gate.status == 2)
+        #expect(gate.stdout.isEmpty)
+        #expect(gate.stderr.isEmpty)
+        let json = sandbox.tenantctl(["tenant", "list", "--quiet", "--json"], in: example.workspace)
+        #expect(json.status == 0)
+        #expect(json.stdout.hasPrefix("{"))
+        let failure = sandbox.tenantctl(["switch", "nobody", "--quiet"], in: example.workspace)
+        #expect(failure.status == 1)
+        #expect(failure.stdout.isEmpty)
+        #expect(failure.stderr.contains("error:"))
+    }
+
+    @Test func colourOnlyWhenAskedOrOnATerminalWithoutNoColor() throws {
+        let sandbox = try GitSandbox()
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().path
+        let plain = sandbox.tenantctl(["verify", "-C", root])
+        #expect(!plain.stdout.contains("\u{1B}["))
+        let always = sandbox.tenantctl(["verify", "-C", root, "--color", "always"])
+        #expect(always.stdout.contains("\u{1B}[32m"))
+        let never = sandbox.tenantctl(["verify", "-C", root, "--color", "never"])
+        #expect(!never.stdout.contains("\u{1B}["))
+    }
+}
