@@ -153,9 +153,19 @@ public final class GitSandbox: @unchecked Sendable {
     }
 
     /// Writes an executable script (a git shim for fault injection, a hook).
+    ///
+    /// The file is written through a close-on-exec descriptor, so that a git process started by a concurrent test
+    /// cannot inherit it open for writing (which makes executing the script fail with ETXTBSY).
     public func writeExecutable(_ relative: String, _ content: String) throws -> String {
-        try write(relative, content)
         let full = path(relative)
+        try FileManager.default.createDirectory(
+            atPath: (full as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        let descriptor = open(full, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
+        guard descriptor >= 0 else { throw SandboxError(description: "cannot create \(full)") }
+        let bytes = Array(content.utf8)
+        let written = bytes.withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, bytes.count) }
+        close(descriptor)
+        guard written == bytes.count else { throw SandboxError(description: "cannot write \(full)") }
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: full)
         return full
     }

@@ -17,7 +17,9 @@ public struct GitShim: Sendable {
     public init(in sandbox: GitSandbox, name: String = "git-shim", realGit: String? = nil) throws {
         let real = realGit ?? GitShim.findGit(sandbox.environment["PATH"] ?? "/usr/bin:/bin")
         log = sandbox.path("\(name).log")
-        FileManager.default.createFile(atPath: log, contents: nil)
+        guard FileManager.default.createFile(atPath: log, contents: nil) else {
+            throw SandboxError(description: "cannot create \(log)")
+        }
         let script = """
             #!/bin/sh
             printf '%s\\n' "$*" >> '\(log)'

@@ -1,0 +1,79 @@
+import ArgumentParser
+import Foundation
+import TenantKit
+
+extension Tenantctl {
+    /// `tenantctl example <dir>`: the thesis' ERP example as real repositories.
+    struct Example: TenantctlCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Create the thesis' ERP example: four module repositories, three tenants, a workspace.",
+            discussion: """
+                Creates, in a new or empty <dir>:
+                  remotes/Superproject.git  bare superproject: general_dev, t1, t2, t3
+                  remotes/<Module>.git      Infrastructure, Article, Customer, Order
+                  workspace/                clone on general_dev, modules on general_dev
+
+                The tenants of the thesis (chapter 5.3): T1 uses every module unchanged. T2 uses only \
+                Infrastructure and Customer, with German strings (module branches t2). T3 receives orders as \
+                JSON and keeps an order date in a reserve field (Order branch t3). Every superproject branch pins \
+                all four modules.
+
+                With --stage after-updates the general changes of Infrastructure, Article and Order (AF.5, AF.6) \
+                are on the modules' general_dev remotes but not yet pinned: the starting point of a roll. Commit \
+                ids are the same on every run and machine.
+
+                Local file remotes are allowed for the directories this command creates.
+
+                Example:
+                  tenantctl example /tmp/erp --stage after-updates
+                  cd /tmp/erp/workspace && tenantctl audit
+                """)
+
+        @OptionGroup var global: GlobalOptions
+
+        @Argument(help: ArgumentHelp("A new or empty directory to create the example in.", valueName: "dir"))
+        var directory: String
+
+        @Option(help: "before-updates (tenants customised) or after-updates (AF.5/AF.6 pushed, not yet rolled).")
+        var stage: ExampleStage = .beforeUpdates
+
+        func run(context: CommandContext) throws -> ExitStatus {
+            let target = URL(
+                fileURLWithPath: directory, relativeTo: URL(fileURLWithPath: context.directory, isDirectory: true)
+            ).standardizedFileURL.path
+            context.console.progress("Creating the ERP example in \(target) (stage \(stage.rawValue))…")
+            let result: ExampleResult
+            do {
+                result = try ExampleBuilder(git: context.git).build(in: target, stage: stage)
+            } catch let error as ExampleError {
+                context.console.error(error.description)
+                return .failure
+            }
+            if global.json {
+                context.console.print(try JSONOutput.encode(result))
+                return .success
+            }
+            if global.quiet { return .success }
+            context.console.print("Created the ERP example (stage \(result.stage.rawValue)):")
+            context.console.print("  remotes    \(result.remotes)")
+            context.console.print("  workspace  \(result.workspace)  (general_dev, modules on general_dev)")
+            context.console.print("")
+            let rows = ([ExampleBuilder.superprojectName] + ExampleScenario.modules.map(\.name)).map { name in
+                let branches = (result.branches[name] ?? [:]).sorted { Self.order($0.key) < Self.order($1.key) }
+                return [name, branches.map { "\($0.key) \($0.value.prefix(7))" }.joined(separator: "  ")]
+            }
+            let table = TextTable(header: ["repository", "branches"], rows: rows).render()
+            for line in table.split(separator: "\n") { context.console.print("  " + line) }
+            context.console.print("")
+            context.console.print("Next: cd \(result.workspace) && tenantctl switch t2")
+            return .success
+        }
+
+        /// `general_dev` first, then tenant branches by name.
+        static func order(_ branch: String) -> String {
+            branch == ExampleScenario.generalBranch ? "" : branch
+        }
+    }
+}
+
+extension ExampleStage: ExpressibleByArgument {}

@@ -1,0 +1,395 @@
+import Foundation
+
+/// How far the example's story has progressed.
+public enum ExampleStage: String, Sendable, CaseIterable, Codable {
+    /// All tenant customisations done (AF.1–AF.4); every pin is the tip of its module branch.
+    case beforeUpdates = "before-updates"
+    /// Additionally the general changes AF.5/AF.6 are on the modules' `general_dev` remotes, not yet pinned by the
+    /// superproject: the state a `roll` starts from.
+    case afterUpdates = "after-updates"
+}
+
+/// Why the example could not be created.
+public struct ExampleError: Error, Sendable, CustomStringConvertible {
+    /// The message for the user.
+    public var description: String
+}
+
+/// What ``ExampleBuilder/build(in:stage:)`` created.
+public struct ExampleResult: Sendable, Codable, Equatable {
+    /// The example directory (absolute).
+    public var directory: String
+    /// The directory of the bare remotes.
+    public var remotes: String
+    /// The superproject clone with initialised submodules.
+    public var workspace: String
+    /// The stage that was built.
+    public var stage: ExampleStage
+    /// Repository (`Superproject`, module names) → branch → commit id, as on the remotes.
+    public var branches: [String: [String: String]]
+}
+
+/// Materialises the thesis' ERP example (``ExampleScenario``) as real repositories:
+///
+/// - `<dir>/remotes/<Module>.git`: one bare repository per module with `general_dev` and the tenant branches;
+/// - `<dir>/remotes/Superproject.git`: the bare superproject with `.gitmodules` (relative URLs `../<Module>.git`,
+///   paths `Modules/<Module>`, submodule names = module names), `modules.json`, `Tenants/` and the branding files,
+///   on branches `general_dev`, `t1`, `t2`, `t3`;
+/// - `<dir>/workspace`: a clone of the superproject on `general_dev`, submodules initialised and each on a local
+///   `general_dev` branch tracking `origin/general_dev` (not detached).
+///
+/// Superproject history: `general_dev` has two commits (files, then the submodules pinned to every module's
+/// `general_dev` tip); each tenant branch is `general_dev` plus one commit with its branding (AF.1) that also
+/// re-pins the modules the tenant customised to the tip of their tenant branch (t2: Infrastructure and Customer,
+/// t3: Order).
+///
+/// Decision: every superproject branch keeps the gitlinks of all four modules, also `t2`, which does not use
+/// Article and Order. The thesis does the same (chapter 5.3.5: the subprojects stay in the `t2` branch, only
+/// linking and ActiveModules leave them out), and it keeps roll's pin rule uniform: every branch pins every module.
+/// Which modules a tenant actually uses is the `modules` list of `Tenants/<id>.json`.
+///
+/// Determinism: every repository is written by one `git fast-import` process from a stream with a fixed author,
+/// committer and explicit dates (2013-01-01 plus one hour per commit, the updates a month later) and an explicit
+/// SHA-1 object format, so commit ids are identical on every run and machine. Stage `after-updates` only adds the
+/// update commits on top; every other commit id is the same as in `before-updates`.
+///
+/// Safety: refuses an existing non-empty directory before writing anything. Local (`file`) remotes are allowed only
+/// for the clone of the repositories it has just created.
+public struct ExampleBuilder: Sendable {
+    /// Author and committer of every example commit.
+    public static let identity = "tenantctl example <example@tenantctl.invalid>"
+    /// The date of the first commit (2013-01-01T00:00:00Z, the thesis' year).
+    public static let baseTime = 1_356_998_400
+    /// The name of the superproject repository under `remotes/`.
+    public static let superprojectName = "Superproject"
+
+    let git: Git
+
+    /// Creates a builder that runs `git`.
+    public init(git: Git) {
+        self.git = git
+    }
+
+    /// Creates the example in `directory` (missing or empty).
+    public func build(in directory: String, stage: ExampleStage) throws -> ExampleResult {
+        let root = URL(fileURLWithPath: directory).standardizedFileURL.path
+        let createdRoot = try Self.prepare(root)
+        let remotes = root + "/remotes"
+        let workspace = root + "/workspace"
+        do {
+            var clock = Clock()
+            var branches: [String: [String: String]] = [:]
+            var pins: [String: [String: String]] = [:]
+            for repo in ExampleScenario.modules {
+                let written = try writeModule(repo, to: "\(remotes)/\(repo.name).git", stage: stage, clock: &clock)
+                branches[repo.name] = written.tips
+                pins[repo.name] = written.pins
+            }
+            branches[Self.superprojectName] = try writeSuperproject(
+                to: "\(remotes)/\(Self.superprojectName).git", pins: pins, clock: &clock)
+            try cloneWorkspace(from: "\(remotes)/\(Self.superprojectName).git", to: workspace)
+            return ExampleResult(
+                directory: root, remotes: remotes, workspace: workspace, stage: stage, branches: branches)
+        } catch {
+            // Leave the directory as it was found (missing or empty): remove only what this run created.
+            try? FileManager.default.removeItem(atPath: remotes)
+            try? FileManager.default.removeItem(atPath: workspace)
+            if createdRoot { try? FileManager.default.removeItem(atPath: root) }
+            throw error
+        }
+    }
+
+    /// Lands the general changes AF.5/AF.6 on the modules' `general_dev` in an example built at stage
+    /// `before-updates` (what `--stage after-updates` does at build time; the commit ids are the same).
+    /// The superproject pins do not move: that is roll's job. Returns module → new `general_dev` tip.
+    @discardableResult
+    public func landUpdates(remotes: String) throws -> [String: String] {
+        var clock = Clock()
+        var tips: [String: String] = [:]
+        let general = ExampleScenario.generalBranch
+        for repo in ExampleScenario.modules where !repo.updates.isEmpty {
+            let path = "\(remotes)/\(repo.name).git"
+            var stream = FastImportStream()
+            var parent: Int?
+            for update in repo.updates {
+                parent = stream.commit(
+                    ref: general, parent: parent, parentRef: parent == nil ? "refs/heads/\(general)^0" : nil,
+                    time: clock.nextUpdate(), message: update.message, changes: FastImportStream.changes(update.files))
+            }
+            let output = try git.run(
+                ["fast-import", "--quiet", "--done"], in: path, input: stream.finished(),
+                context: "land the general changes on \(repo.name)")
+            tips[repo.name] = output.lines.last
+        }
+        return tips
+    }
+
+    /// Checks that `root` is missing or an empty directory, and creates it if missing; returns whether it did.
+    static func prepare(_ root: String) throws -> Bool {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else {
+                throw ExampleError(description: "cannot create the example in \(root): it is a file, not a directory")
+            }
+            let contents = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
+            guard contents.isEmpty else {
+                throw ExampleError(
+                    description:
+                        "refusing to create the example in \(root): the directory is not empty (nothing was written); "
+                        + "name a new or empty directory")
+            }
+            return false
+        } else {
+            do {
+                try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+            } catch {
+                throw ExampleError(description: "cannot create \(root): \(error.localizedDescription)")
+            }
+            return true
+        }
+    }
+
+    // MARK: - Modules
+
+    /// Writes one module repository; returns the branch tips on the remote and the tips the superproject pins
+    /// (before the updates).
+    func writeModule(_ repo: ExampleModuleRepo, to path: String, stage: ExampleStage, clock: inout Clock) throws -> (
+        tips: [String: String], pins: [String: String]
+    ) {
+        var stream = FastImportStream()
+        var lastMark: [String: Int] = [:]
+        for branch in repo.branches {
+            var parent: Int?
+            if let from = branch.from {
+                guard let mark = lastMark[from] else {
+                    throw ExampleError(description: "\(repo.name): branch \(branch.name) forks from unknown \(from)")
+                }
+                parent = mark
+            }
+            for commit in branch.commits {
+                parent = stream.commit(
+                    ref: branch.name, parent: parent, time: clock.next(), message: commit.message,
+                    changes: FastImportStream.changes(commit.files))
+            }
+            if let parent { lastMark[branch.name] = parent }
+            if branch.commits.isEmpty, let parent { stream.reset(ref: branch.name, to: parent) }
+        }
+        let pinMarks = lastMark
+        if stage == .afterUpdates {
+            let general = ExampleScenario.generalBranch
+            for update in repo.updates {
+                lastMark[general] = stream.commit(
+                    ref: general, parent: lastMark[general], time: clock.nextUpdate(), message: update.message,
+                    changes: FastImportStream.changes(update.files))
+            }
+        }
+        let ids = try importStream(stream, into: path, context: "write the example repository \(repo.name)")
+        return (lastMark.mapValues { ids[$0] ?? "" }, pinMarks.mapValues { ids[$0] ?? "" })
+    }
+
+    // MARK: - Superproject
+
+    func writeSuperproject(to path: String, pins: [String: [String: String]], clock: inout Clock) throws -> [String:
+        String]
+    {
+        let general = ExampleScenario.generalBranch
+        var stream = FastImportStream()
+        var files = ExampleScenario.superprojectGeneralFiles
+        files["modules.json"] = ExampleScenario.modulesJSON
+        for tenant in ExampleScenario.tenantJSON { files["Tenants/\(tenant.id).json"] = tenant.json }
+        let first = stream.commit(
+            ref: general, parent: nil, time: clock.next(),
+            message: "ERP app superproject: colour scheme, strings configuration, modules.json and tenants",
+            changes: files.sorted { $0.key < $1.key }.map { ($0.key, .blob($0.value)) })
+
+        var gitmodules = ""
+        var generalPins: [(String, FastImportStream.Change)] = []
+        for repo in ExampleScenario.modules {
+            gitmodules += "[submodule \"\(repo.name)\"]\n\tpath = Modules/\(repo.name)\n\turl = ../\(repo.name).git\n"
+            guard let pin = pins[repo.name]?[general] else {
+                throw ExampleError(description: "\(repo.name) has no \(general) branch")
+            }
+            generalPins.append(("Modules/\(repo.name)", .gitlink(pin)))
+        }
+        let modulesCommit = stream.commit(
+            ref: general, parent: first, time: clock.next(),
+            message: "Modules as git submodules, pinned to their general_dev (thesis 5.3.3)",
+            changes: [(".gitmodules", .blob(gitmodules))] + generalPins)
+
+        var marks = [general: modulesCommit]
+        for tenant in ExampleScenario.tenantJSON {
+            var changes: [(String, FastImportStream.Change)] = (ExampleScenario.tenantBranding[tenant.id] ?? [:])
+                .sorted { $0.key < $1.key }.map { ($0.key, .blob($0.value)) }
+            var customised: [String] = []
+            for repo in ExampleScenario.modules {
+                if let pin = pins[repo.name]?[tenant.id] {
+                    changes.append(("Modules/\(repo.name)", .gitlink(pin)))
+                    customised.append("\(repo.name)@\(tenant.id)")
+                }
+            }
+            let pinned = customised.isEmpty ? "" : "; pin " + customised.joined(separator: ", ")
+            marks[tenant.id] = stream.commit(
+                ref: tenant.id, parent: modulesCommit, time: clock.next(),
+                message: "\(tenant.id): colour scheme, app name and images (AF.1)\(pinned)", changes: changes)
+        }
+        let ids = try importStream(stream, into: path, context: "write the example superproject")
+        return marks.mapValues { ids[$0] ?? "" }
+    }
+
+    // MARK: - git
+
+    /// Creates a bare repository at `path` with `HEAD` → `general_dev` and runs one `git fast-import` on it.
+    /// Returns mark → commit id.
+    func importStream(_ stream: FastImportStream, into path: String, context: String) throws -> [Int: String] {
+        try git.run(
+            [
+                "init", "--quiet", "--bare", "--object-format=sha1",
+                "--initial-branch=" + ExampleScenario.generalBranch,
+                "--", path,
+            ],
+            in: nil, context: context)
+        let output = try git.run(
+            ["fast-import", "--quiet", "--done"], in: path, input: stream.finished(), context: context)
+        let lines = output.lines
+        guard lines.count == stream.marks else {
+            throw GitError(
+                context: context,
+                kind: .unparseableOutput(detail: "expected \(stream.marks) commit ids, got \(lines.count) lines"),
+                command: ["git", "fast-import"], directory: path, stderr: output.stderr)
+        }
+        var ids: [Int: String] = [:]
+        for (index, line) in lines.enumerated() { ids[index + 1] = line }
+        return ids
+    }
+
+    /// Clones the superproject, initialises the submodules and puts each on a local `general_dev` branch.
+    func cloneWorkspace(from superproject: String, to workspace: String) throws {
+        // Local remotes are allowed here only: both ends are directories this run has just created.
+        let local = git.allowingLocalRemotes()
+        let general = ExampleScenario.generalBranch
+        try local.run(
+            ["clone", "--quiet", "--origin", "origin", "--branch", general, "--", superproject, workspace], in: nil,
+            context: "clone the example superproject")
+        try local.run(
+            ["submodule", "update", "--init", "--quiet", "--jobs", "4"], in: workspace,
+            context: "initialise the example's submodules")
+        for repo in ExampleScenario.modules {
+            let module = "\(workspace)/Modules/\(repo.name)"
+            try local.run(
+                ["checkout", "--quiet", "-B", general], in: module,
+                context: "put module \(repo.name) on \(general)")
+            try local.run(
+                ["branch", "--quiet", "--set-upstream-to=origin/\(general)", general], in: module,
+                context: "let \(repo.name)'s \(general) track origin")
+        }
+    }
+
+    /// Commit dates: one hour apart from ``ExampleBuilder/baseTime``; updates a month later.
+    struct Clock {
+        var commits = 0
+        var updates = 0
+
+        mutating func next() -> Int {
+            defer { commits += 1 }
+            return ExampleBuilder.baseTime + commits * 3600
+        }
+
+        mutating func nextUpdate() -> Int {
+            defer { updates += 1 }
+            return ExampleBuilder.baseTime + 30 * 86_400 + updates * 3600
+        }
+    }
+}
+
+/// A `git fast-import` stream under construction: commits with inline blobs and gitlinks, one mark per commit,
+/// `get-mark` after each commit so the importer prints the commit ids in mark order.
+struct FastImportStream {
+    /// A change of one path.
+    enum Change {
+        case blob(String)
+        case gitlink(String)
+        case delete
+    }
+
+    private(set) var data = Data()
+    /// The number of commits (= marks) written so far.
+    private(set) var marks = 0
+
+    static func changes(_ files: [String: String?]) -> [(String, Change)] {
+        files.sorted { $0.key < $1.key }.map { path, content in (path, content.map(Change.blob) ?? .delete) }
+    }
+
+    /// Appends a commit on `refs/heads/<ref>`; returns its mark.
+    mutating func commit(
+        ref: String, parent: Int?, parentRef: String? = nil, time: Int, message: String, changes: [(String, Change)]
+    ) -> Int {
+        marks += 1
+        let mark = marks
+        append("commit refs/heads/\(ref)\nmark :\(mark)\n")
+        append("author \(ExampleBuilder.identity) \(time) +0000\n")
+        append("committer \(ExampleBuilder.identity) \(time) +0000\n")
+        appendData(message.hasSuffix("\n") ? message : message + "\n")
+        if let parent {
+            append("from :\(parent)\n")
+        } else if let parentRef {
+            append("from \(parentRef)\n")
+        }
+        for (path, change) in changes {
+            switch change {
+            case .blob(let content):
+                append("M 100644 inline \(Self.quote(path))\n")
+                appendData(content)
+            case .gitlink(let id):
+                append("M 160000 \(id) \(Self.quote(path))\n")
+            case .delete:
+                append("D \(Self.quote(path))\n")
+            }
+        }
+        append("\nget-mark :\(mark)\n")
+        return mark
+    }
+
+    /// Points `refs/heads/<ref>` at the commit with `mark`.
+    mutating func reset(ref: String, to mark: Int) {
+        append("reset refs/heads/\(ref)\nfrom :\(mark)\n\n")
+    }
+
+    /// The stream with its terminating `done`.
+    func finished() -> Data {
+        var copy = data
+        copy.append(contentsOf: Array("done\n".utf8))
+        return copy
+    }
+
+    private mutating func append(_ text: String) { data.append(contentsOf: Array(text.utf8)) }
+
+    private mutating func appendData(_ text: String) {
+        let bytes = Array(text.utf8)
+        append("data \(bytes.count)\n")
+        data.append(contentsOf: bytes)
+        append("\n")
+    }
+
+    /// A path as fast-import reads it: C-style quoted when it starts with `"` or contains a space or control
+    /// character.
+    static func quote(_ path: String) -> String {
+        let needsQuoting = path.hasPrefix("\"") || path.unicodeScalars.contains { $0 == " " || $0.value < 0x20 }
+        guard needsQuoting else { return path }
+        var quoted = "\""
+        for scalar in path.unicodeScalars {
+            switch scalar {
+            case "\"": quoted += "\\\""
+            case "\\": quoted += "\\\\"
+            case "\n": quoted += "\\n"
+            case "\t": quoted += "\\t"
+            default:
+                if scalar.value < 0x20 {
+                    quoted += String(format: "\\%03o", scalar.value)
+                } else {
+                    quoted.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return quoted + "\""
+    }
+}

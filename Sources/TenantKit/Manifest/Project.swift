@@ -1,0 +1,54 @@
+import Foundation
+
+/// A loaded and fully validated superproject description.
+public struct Project: Sendable {
+    /// The module manifest.
+    public var manifest: ModuleManifest
+    /// The tenants, in file order (sorted by path).
+    public var tenants: [Tenant]
+    /// The module dependency graph.
+    public var graph: DependencyGraph
+
+    /// Creates a project from already validated parts.
+    public init(manifest: ModuleManifest, tenants: [Tenant], graph: DependencyGraph) {
+        self.manifest = manifest
+        self.tenants = tenants
+        self.graph = graph
+    }
+
+    /// The module called `name`, if any.
+    public func module(named name: String) -> Module? {
+        manifest.modules.first { $0.name == name }
+    }
+
+    /// The tenant whose id is `id`, else the tenant whose branch is `id`.
+    public func tenant(id: String) -> Tenant? {
+        tenants.first { $0.id == id } ?? tenants.first { $0.branch == id }
+    }
+
+    /// The effective active set (thesis rule): drop every active module whose dependencies are not all
+    /// active, and repeat until nothing changes. Names not in the manifest are ignored.
+    public func activeSet(for tenant: Tenant) -> ActiveSet {
+        Project.activeSet(declared: tenant.modules, modules: manifest.modules)
+    }
+
+    static func activeSet(declared: [String], modules: [Module]) -> ActiveSet {
+        let declaredSet = Set(declared)
+        var active = modules.filter { declaredSet.contains($0.name) }
+        var dropped: [DroppedModule] = []
+        while true {
+            let names = Set(active.map(\.name))
+            let round = active.compactMap { module -> DroppedModule? in
+                let missing = module.dependsOn.filter { !names.contains($0) }
+                return missing.isEmpty ? nil : DroppedModule(module: module.name, missing: missing)
+            }
+            if round.isEmpty { break }
+            let droppedNames = Set(round.map(\.module))
+            active.removeAll { droppedNames.contains($0.name) }
+            dropped += round
+        }
+        var effective: [String] = []
+        for module in active where !effective.contains(module.name) { effective.append(module.name) }
+        return ActiveSet(effective: effective, dropped: dropped)
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+
+/// One problem `verify` found: what, and where (tenant, module, repository, branch).
+public struct VerifyFinding: Sendable, Equatable, Encodable {
+    /// Stable code (`gitmodules-drift`, `invalid-file`, `missing-branch`, …).
+    public var code: String
+    /// What is wrong and what to do, in one sentence.
+    public var message: String
+    public var tenant: String?
+    public var module: String?
+    public var repository: String?
+    public var branch: String?
+
+    public init(
+        code: String, message: String, tenant: String? = nil, module: String? = nil, repository: String? = nil,
+        branch: String? = nil
+    ) {
+        self.code = code
+        self.message = message
+        self.tenant = tenant
+        self.module = module
+        self.repository = repository
+        self.branch = branch
+    }
+}
+
+/// A submodule as `.gitmodules` declares it.
+public struct GitmodulesEntry: Sendable, Equatable {
+    public var name: String
+    public var path: String?
+    public var url: String?
+}
+
+/// Parses `git config -z --list` output of a `.gitmodules` file (`key LF value NUL`).
+public enum GitmodulesParser {
+    public static func parse(_ data: Data) -> [GitmodulesEntry] {
+        var entries: [String: GitmodulesEntry] = [:]
+        var order: [String] = []
+        for record in data.split(separator: 0) {
+            let text = String(decoding: record, as: UTF8.self)
+            let parts = text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false)
+            let key = String(parts[0])
+            let value = parts.count > 1 ? String(parts[1]) : ""
+            guard key.hasPrefix("submodule."), let dot = key.lastIndex(of: "."),
+                dot > key.index(key.startIndex, offsetBy: 9)
+            else { continue }
+            let name = String(key[key.index(key.startIndex, offsetBy: 10)..<dot])
+            let variable = key[key.index(after: dot)...]
+            if entries[name] == nil {
+                entries[name] = GitmodulesEntry(name: name)
+                order.append(name)
+            }
+            if variable == "path" { entries[name]?.path = value }
+            if variable == "url" { entries[name]?.url = value }
+        }
+        return order.compactMap { entries[$0] }
+    }
+}
+
+/// Checks that need only the files: `.gitmodules` agrees with `modules.json`, effective active sets.
+public enum FileVerifier {
+    /// Compares `.gitmodules` (as read on `where`) with the manifest: every module has a submodule with the same
+    /// path and URL, and there is no submodule the manifest does not know.
+    public static func gitmodulesDrift(project: Project, gitmodules: [GitmodulesEntry], where label: String)
+        -> [VerifyFinding]
+    {
+        var findings: [VerifyFinding] = []
+        let byPath = Dictionary(
+            gitmodules.compactMap { entry in entry.path.map { ($0, entry) } }, uniquingKeysWith: { a, _ in a })
+        for module in project.manifest.modules {
+            guard let entry = byPath[module.path] else {
+                findings.append(
+                    VerifyFinding(
+                        code: "gitmodules-drift",
+                        message:
+                            "\(label): .gitmodules has no submodule at \(module.path) (module \(module.name) in modules.json)",
+                        module: module.name, branch: label))
+                continue
+            }
+            if entry.url != module.url {
+                findings.append(
+                    VerifyFinding(
+                        code: "gitmodules-drift",
+                        message:
+                            "\(label): .gitmodules gives \(module.path) the URL \(RemoteURL.redacted(entry.url ?? "(none)")), modules.json \(RemoteURL.redacted(module.url))",
+                        module: module.name, branch: label))
+            }
+        }
+        let known = Set(project.manifest.modules.map(\.path))
+        for entry in gitmodules where !(entry.path.map(known.contains) ?? false) {
+            findings.append(
+                VerifyFinding(
+                    code: "gitmodules-drift",
+                    message:
+                        "\(label): .gitmodules has submodule \(entry.name) at \(entry.path ?? "(no path)"), which modules.json does not list",
+                    branch: label))
+        }
+        return findings
+    }
+}
