@@ -108,7 +108,7 @@ public struct CommandContext: Sendable {
                 console.debug("+ git " + arguments.map { GitError.quote($0) }.joined(separator: " "))
             }
         }
-        git = try Git(
+        var git = try Git(
             executable: options.git, environment: environment.variables, allowLocalRemotes: allowLocal, trace: trace)
         try git.checkVersion()
         if let given = options.directory {
@@ -120,6 +120,23 @@ public struct CommandContext: Sendable {
         } else {
             directory = environment.currentDirectory
         }
+        if !allowLocal, Self.repositoryAllowsLocalRemotes(directory, git: git) {
+            git = git.allowingLocalRemotes()
+        }
+        self.git = git
+    }
+
+    /// Whether the superproject around `directory` says, in its own local config (never cloned, so only its user or
+    /// `tenantctl example` can have set it), that its remotes may be local paths: `tenantctl.allowLocalRemotes`.
+    static func repositoryAllowsLocalRemotes(_ directory: String, git: Git) -> Bool {
+        guard let root = Workspace.findRoot(from: directory) else { return false }
+        // Not a repository (128) or not set (1) both mean "not allowed": failing closed.
+        guard
+            let output = try? git.run(
+                ["config", "--local", "--type=bool", "--get", "tenantctl.allowLocalRemotes"], in: root,
+                context: "read tenantctl.allowLocalRemotes", accepting: [0, 1, 128])
+        else { return false }
+        return output.status == 0 && output.text == "true"
     }
 
     /// Whether local remotes are allowed for this run.

@@ -4,8 +4,13 @@ extension Tenantctl {
     /// Every subcommand, in the order `--help` lists them.
     static let subcommandTypes: [ParsableCommand.Type] = [
         Example.self,
+        Switch.self,
+        Status.self,
+        Pin.self,
         TenantGroup.self,
+        Roll.self,
         Verify.self,
+        Audit.self,
         Demo.self,
     ]
 }

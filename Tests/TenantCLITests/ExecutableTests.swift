@@ -32,4 +32,15 @@ import Testing
         #expect(viaOption.status == 1)
         #expect(viaOption.stderr.contains("git 2.30.0 is too old"))
     }
+
+    @Test(arguments: ["bash", "zsh", "fish"])
+    func completionScriptsGenerate(_ shell: String) throws {
+        let sandbox = try GitSandbox()
+        let result = try sandbox.tenantctlProcess(["--generate-completion-script", shell])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("tenantctl"))
+        for command in ["switch", "roll", "audit"] {
+            #expect(result.stdout.contains(command), "\(shell) completion lacks \(command)")
+        }
+    }
 }

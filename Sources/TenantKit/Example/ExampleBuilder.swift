@@ -273,6 +273,11 @@ public struct ExampleBuilder: Sendable {
         try local.run(
             ["submodule", "update", "--init", "--quiet", "--jobs", "4"], in: workspace,
             context: "initialise the example's submodules")
+        // The remotes are local directories this run created: let tenantctl use them from this workspace
+        // (local config only; a clone of the workspace does not inherit it).
+        try local.run(
+            ["config", "--local", "tenantctl.allowLocalRemotes", "true"], in: workspace,
+            context: "allow the example's local remotes")
         for repo in ExampleScenario.modules {
             let module = "\(workspace)/Modules/\(repo.name)"
             try local.run(

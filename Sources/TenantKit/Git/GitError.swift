@@ -60,6 +60,11 @@ public struct GitError: Error, Sendable, Equatable, CustomStringConvertible {
             lines.append(
                 contentsOf: stderr.split(separator: "\n", omittingEmptySubsequences: false).map { "    \($0)" })
         }
+        if stderr.contains("transport 'file' not allowed") {
+            lines.append(
+                "  hint: this remote is a local path or file:// URL; allow local remotes with --allow-local-remotes "
+                    + "or TENANTCTL_ALLOW_LOCAL_REMOTES=1")
+        }
         return lines.joined(separator: "\n")
     }
 

@@ -124,10 +124,13 @@ final class ConcurrentResults: @unchecked Sendable {
 
 /// The superproject's own remote.
 public enum Superproject {
-    /// Fetches `origin` (updates `refs/remotes/origin/*`; never touches local branches or the working tree).
+    /// Fetches `origin` (updates `refs/remotes/origin/*`; never touches local branches, the working tree or the
+    /// submodules: `--no-recurse-submodules`, so the user's submodule repositories are not fetched into and a pin
+    /// missing from a module remote does not fail the fetch).
     public static func fetch(_ workspace: Workspace, git: Git) throws {
         try git.run(
-            ["fetch", "--quiet", "--prune", "--no-write-fetch-head", "origin"], in: workspace.root,
+            ["fetch", "--quiet", "--prune", "--no-recurse-submodules", "--no-write-fetch-head", "origin"],
+            in: workspace.root,
             context: "fetch the superproject from origin")
     }
 

@@ -25,24 +25,30 @@ public struct Workspace: Sendable {
         else {
             throw WorkspaceError("\(start.path) is not a directory")
         }
-        var candidate = start
+        guard let root = findRoot(from: start.path) else {
+            throw WorkspaceError(
+                "no tenantctl superproject at or above \(start.path) (looked for a directory with modules.json and .git); "
+                    + "run tenantctl in a superproject, pass -C <dir>, or create one with `tenantctl init` or "
+                    + "`tenantctl example <dir>`")
+        }
+        let gitDirectory = try git.text(
+            ["rev-parse", "--absolute-git-dir"], in: root, context: "find the git directory of \(root)")
+        return Workspace(root: root, gitDirectory: gitDirectory)
+    }
+
+    /// The nearest directory at or above `directory` that has both `modules.json` and `.git` (file checks only).
+    public static func findRoot(from directory: String) -> String? {
+        var candidate = URL(fileURLWithPath: directory).standardizedFileURL
         while true {
             let manifest = candidate.appendingPathComponent("modules.json").path
             let dotGit = candidate.appendingPathComponent(".git").path
             if FileManager.default.fileExists(atPath: manifest) && FileManager.default.fileExists(atPath: dotGit) {
-                let gitDirectory = try git.text(
-                    ["rev-parse", "--absolute-git-dir"], in: candidate.path,
-                    context: "find the git directory of \(candidate.path)")
-                return Workspace(root: candidate.path, gitDirectory: gitDirectory)
+                return candidate.path
             }
             let parent = candidate.deletingLastPathComponent()
-            if parent.path == candidate.path || candidate.path == "/" { break }
+            if parent.path == candidate.path || candidate.path == "/" { return nil }
             candidate = parent
         }
-        throw WorkspaceError(
-            "no tenantctl superproject at or above \(start.path) (looked for a directory with modules.json and .git); "
-                + "run tenantctl in a superproject, pass -C <dir>, or create one with `tenantctl init` or "
-                + "`tenantctl example <dir>`")
     }
 
     /// Absolute path of a path relative to the root.

@@ -1,0 +1,121 @@
+import ArgumentParser
+import Foundation
+import TenantKit
+
+/// Output formats of `tenantctl audit`.
+enum AuditFormat: String, ExpressibleByArgument, CaseIterable, Sendable {
+    case table, json, markdown
+}
+
+extension Tenantctl {
+    /// `tenantctl audit`: what each tenant customised and how far behind it is (SPEC §5).
+    struct Audit: TenantctlCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show what each tenant customised and how far behind general_dev it is.",
+            discussion: """
+                Reads fetched refs only, never a working tree: the tenant files and every tenant branch's pins \
+                from origin/general_dev and origin/<tenant> of the superproject, and every module's branches from \
+                tenantctl's private module mirrors. Works in a plain clone whose submodules were never \
+                initialised (a CI job) and leaves initialised submodules alone.
+
+                For every tenant and module it reports the pin, the branch the tenant tracks, whether the module \
+                is customised (declared, and in fact: non-merge commits not on general_dev), how many commits of \
+                general_dev the pin lacks, and findings: undeclared-customisation, missing-branch, \
+                missing-commit, stale-pin, inactive-but-customised, not-pinned. Per tenant it also compares the \
+                superproject branch with general_dev and lists the files it changes.
+
+                Table legend: · up to date, ✎n customised by n commits, ↓n behind general_dev by n, \
+                ! finding, (…) module not in the tenant's effective active set.
+
+                Exit status: 0 report printed; with --check, 2 when any tenant is behind or has a finding; \
+                1 when the audit could not run.
+
+                Examples:
+                  tenantctl audit
+                  tenantctl audit --tenant t2 --tenant t3
+                  tenantctl audit --format markdown > audit.md
+                  tenantctl audit --json --no-fetch
+                  tenantctl audit --check        # CI gate
+                """)
+
+        @OptionGroup var global: GlobalOptions
+
+        @Option(
+            name: .customLong("tenant"), help: ArgumentHelp("Audit only this tenant (repeatable).", valueName: "id"))
+        var tenants: [String] = []
+
+        @Option(help: "Output format: table, json, markdown (--json is --format json).")
+        var format: AuditFormat?
+
+        @Flag(help: "Exit with status 2 when any tenant is behind or has a finding (a CI gate).")
+        var check = false
+
+        @Flag(help: "Do not fetch; use the refs and module mirrors as they are.")
+        var noFetch = false
+
+        @Option(help: "Parallel module fetches.")
+        var jobs = 4
+
+        func validate() throws {
+            if global.json, let format, format != .json {
+                throw ValidationError("--json conflicts with --format \(format.rawValue)")
+            }
+            if jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+        }
+
+        func run(context: CommandContext) throws -> ExitStatus {
+            let workspace = try context.workspace()
+            let git = context.git
+            let options = ValidationOptions(allowLocalRemotes: context.allowLocalRemotes)
+            var lock: WorkspaceLock?
+            defer { lock?.release() }
+            if !noFetch {
+                lock = try WorkspaceLock(gitDirectory: workspace.gitDirectory)
+                context.console.progress("fetching the superproject")
+                // Superproject.fetch never recurses into the user's submodules (a pin missing from a module
+                // remote is a finding for audit, not a fetch failure).
+                try Superproject.fetch(workspace, git: git)
+            }
+            let prefix = "refs/remotes/\(Workspace.remoteName)/"
+            let project = try ProjectReader.revision(
+                prefix + ModuleManifest.defaultGeneralBranch, repository: workspace.root, git: git, options: options)
+            let selected = try selectTenants(project)
+            let specs = try ModuleRemotes.specs(for: project.manifest.modules, workspace: workspace, git: git)
+            let mirrors = ModuleMirrors(workspace: workspace, git: git)
+            let repositories: [String: String]
+            if noFetch {
+                repositories = try mirrors.existing(specs)
+            } else {
+                context.console.progress("fetching \(specs.count) module repositories")
+                repositories = try mirrors.sync(specs, jobs: jobs, console: context.console)
+            }
+            lock?.release()
+            lock = nil
+            let state = try AuditState.load(
+                project: project, tenants: selected,
+                sources: AuditSources(
+                    superproject: workspace.root, superprojectRefPrefix: prefix, moduleRepositories: repositories),
+                git: git)
+            let report = Auditor.report(project: project, tenants: selected, state: state)
+            switch format ?? (global.json ? .json : .table) {
+            case .table: context.console.print(AuditTableRenderer.render(report, console: context.console))
+            case .json: context.console.print(try AuditJSONRenderer.render(report))
+            case .markdown: context.console.print(AuditMarkdownRenderer.render(report))
+            }
+            return check && report.needsAttention ? .findings : .success
+        }
+
+        /// The tenants named with `--tenant` (by id or branch), in file order; all when none is named.
+        private func selectTenants(_ project: Project) throws -> [Tenant] {
+            guard !tenants.isEmpty else { return project.tenants }
+            let unknown = tenants.filter { project.tenant(id: $0) == nil }
+            guard unknown.isEmpty else {
+                throw ValidationError(
+                    "unknown tenant\(unknown.count == 1 ? "" : "s") \(unknown.joined(separator: ", ")); known: "
+                        + project.tenants.map(\.id).joined(separator: ", "))
+            }
+            let wanted = Set(tenants.compactMap { project.tenant(id: $0)?.id })
+            return project.tenants.filter { wanted.contains($0.id) }
+        }
+    }
+}

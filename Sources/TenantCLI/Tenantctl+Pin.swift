@@ -1,0 +1,67 @@
+import ArgumentParser
+import TenantKit
+
+extension Tenantctl {
+    /// `tenantctl pin [module…] [--push]`: record module HEADs as the pins of the current branch.
+    struct Pin: TenantctlCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "pin",
+            abstract: "Record the modules' HEADs as the pins of the current superproject branch, in one commit.",
+            discussion: """
+                Every named module (all when none is named) whose HEAD differs from its pin is recorded in one \
+                superproject commit whose message lists old → new per module. Refused, before anything changes, \
+                when the superproject is on a detached HEAD or has staged or modified files, or a module is \
+                detached, on the wrong branch for this tenant, or dirty. Without --push, a module commit that \
+                is not on the module's remote is refused (a pin must never point at a commit others cannot \
+                fetch). --push pushes the module branches first, then the superproject branch; never forced.
+
+                Examples:
+                  tenantctl pin Infrastructure
+                  tenantctl pin --push
+                """)
+
+        @OptionGroup var global: GlobalOptions
+
+        @Argument(help: "Modules to pin (default: every module).")
+        var modules: [String] = []
+
+        @Flag(help: "Push the module branches, then the superproject branch.")
+        var push = false
+
+        @Flag(help: "Do not fetch the module remotes before checking that commits are pushed.")
+        var noFetch = false
+
+        @Flag(help: "Wait for another tenantctl run on this superproject to finish instead of failing.")
+        var wait = false
+
+        func run(context: CommandContext) throws -> ExitStatus {
+            let workspace = try context.workspace()
+            let lock = try WorkspaceLock(gitDirectory: workspace.gitDirectory, wait: wait)
+            defer { lock.release() }
+            let pin = WorkingCopyPin(
+                workspace: workspace, git: context.git, fetch: !noFetch, push: push, console: context.console)
+            let report: PinReport
+            do {
+                report = try pin.run(modules: modules)
+            } catch let refusal as WorkingCopyRefusal {
+                context.console.error(refusal.description)
+                return .failure
+            }
+            if context.options.json {
+                context.console.print(try JSONOutput.encode(report))
+            } else if let commit = report.commit {
+                context.console.print(
+                    "pinned \(report.changes.count) module\(report.changes.count == 1 ? "" : "s") on \(report.branch) "
+                        + "in \(commit.prefix(12))\(report.pushed ? " (pushed)" : "")")
+                for change in report.changes {
+                    context.console.print(
+                        "  \(change.module): \(change.old.map { String($0.prefix(12)) } ?? "none") → "
+                            + "\(change.new.prefix(12))\(change.pushed ? " (module pushed)" : "")")
+                }
+            } else {
+                context.console.print("nothing to pin on \(report.branch): every module is at its pin")
+            }
+            return .success
+        }
+    }
+}

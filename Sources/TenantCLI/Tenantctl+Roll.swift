@@ -1,0 +1,93 @@
+import ArgumentParser
+import Foundation
+import TenantKit
+
+extension Tenantctl {
+    /// `tenantctl roll`: propagate general_dev to every tenant without working trees.
+    struct Roll: TenantctlCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Merge general_dev into every tenant, in every repository, without touching a working tree.",
+            discussion: """
+                Fetches the superproject and every module (into private mirrors under the superproject's git \
+                directory), then for each tenant: merges the module's general_dev into each customised module's \
+                tenant branch, re-pins general_dev to the modules' general_dev tips, merges general_dev into the \
+                tenant's superproject branch and pins every module (customised: its tenant branch; otherwise its \
+                general_dev). Everything is done with git plumbing: your working tree, index, HEAD and local \
+                branches are never changed.
+
+                A tenant is all-or-nothing: a content conflict in any of its merges leaves all of its branches \
+                unchanged and lists the conflicting paths; the other tenants still roll (exit 2). Module \
+                repositories are pushed first, then the superproject, each in one atomic fast-forward push. \
+                Every remote ref change is journalled under .git/tenantctl/journal/ before publishing.
+
+                Exit codes: 0 rolled or up to date, 2 completed with conflicts or rejected pushes, 1 failure.
+
+                Examples:
+                  tenantctl roll                          roll every tenant
+                  tenantctl roll --dry-run                show what would change; write nothing
+                  tenantctl roll --tenant t3              roll only t3 (and general_dev's pins)
+                  tenantctl roll --module Article --json  move only Article's pins; JSON report
+                  tenantctl roll --undo 20260101-120000-ab12cd
+                """)
+
+        @OptionGroup var global: GlobalOptions
+
+        @Option(name: .customLong("tenant"), help: ArgumentHelp("Roll only this tenant (repeatable).", valueName: "id"))
+        var tenants: [String] = []
+
+        @Option(
+            name: .customLong("module"),
+            help: ArgumentHelp("Move only this module's pins and branches (repeatable).", valueName: "name"))
+        var modules: [String] = []
+
+        @Flag(help: "Compute the plan and the predicted conflicts; write no ref anywhere.")
+        var dryRun = false
+
+        @Option(help: "Module repositories fetched at the same time.")
+        var jobs = 4
+
+        @Flag(help: "Use the state of the last fetch (do not fetch).")
+        var noFetch = false
+
+        @Option(
+            help: ArgumentHelp("Reset the remote refs changed by that run to their old values.", valueName: "run-id"))
+        var undo: String?
+
+        @Flag(help: "Wait for another tenantctl run on this superproject to finish instead of failing.")
+        var wait = false
+
+        func validate() throws {
+            guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
+            if undo != nil && (dryRun || !tenants.isEmpty || !modules.isEmpty) {
+                throw ValidationError("--undo cannot be combined with --dry-run, --tenant or --module")
+            }
+        }
+
+        func run(context: CommandContext) throws -> ExitStatus {
+            let workspace = try context.workspace()
+            let console = context.console
+            // Also for a dry run: it fetches into the mirrors that a real run pushes from.
+            let lock = try WorkspaceLock(gitDirectory: workspace.gitDirectory, wait: wait)
+            defer { lock.release() }
+            let runner = RollRunner(workspace: workspace, git: context.git, console: console)
+            if let undo {
+                let outcomes = try runner.undo(runId: undo)
+                for outcome in outcomes {
+                    console.print(
+                        "\(outcome.repository): \(outcome.accepted ? "restored" : "rejected: \(outcome.detail)")")
+                }
+                return outcomes.allSatisfy(\.accepted) ? .success : .failure
+            }
+            let report = try runner.run(
+                RollOptions(
+                    filter: RollFilter(tenants: tenants, modules: modules), dryRun: dryRun, jobs: jobs,
+                    fetch: !noFetch))
+            if context.options.json {
+                console.print(try JSONOutput.encode(report))
+            } else {
+                console.print(report.renderTable())
+            }
+            return report.isComplete ? .success : .findings
+        }
+    }
+}

@@ -1,0 +1,32 @@
+import ArgumentParser
+import TenantKit
+
+extension Tenantctl {
+    /// `tenantctl status`: which tenant the working copy is, and where every module stands.
+    struct Status: TenantctlCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "status",
+            abstract:
+                "Show the current tenant and, per module, branch, HEAD versus pin, dirty files and unpushed commits.",
+            discussion: """
+                The tenant is the one whose superproject branch is checked out (general_dev is the development \
+                view). Per module: the branch (and the one expected for this tenant), HEAD, the commit the \
+                superproject's HEAD pins, the relation (at pin / ahead n / behind n / diverged / detached), \
+                whether tracked files are changed, and how many commits no remote branch contains. The \
+                superproject line shows ahead/behind its upstream as last fetched. Read-only: nothing is \
+                fetched or changed. Exit status 0.
+
+                Examples:
+                  tenantctl status
+                  tenantctl status --json
+                """)
+
+        @OptionGroup var global: GlobalOptions
+
+        func run(context: CommandContext) throws -> ExitStatus {
+            let report = try StatusReport.inspect(workspace: try context.workspace(), git: context.git)
+            context.console.print(context.options.json ? try JSONOutput.encode(report) : report.renderTable())
+            return .success
+        }
+    }
+}

@@ -1,0 +1,201 @@
+import Foundation
+
+/// The symbols of one matrix cell, shared by the table and Markdown renderers.
+enum AuditCell {
+    /// The parts of a cell: `✎n` customised by n commits, `↓n` behind by n, `!` finding, `·` up to date,
+    /// `?` unknown (no pin, unreadable).
+    static func parts(ahead: Int?, behind: Int?, hasFinding: Bool) -> [(text: String, style: Console.Style)] {
+        var parts: [(text: String, style: Console.Style)] = []
+        if let ahead, ahead > 0 { parts.append(("✎\(ahead)", .cyan)) }
+        if let behind, behind > 0 { parts.append(("↓\(behind)", .yellow)) }
+        if hasFinding { parts.append(("!", .red)) }
+        if parts.isEmpty { parts.append(ahead == nil && behind == nil ? ("?", .red) : ("·", .green)) }
+        return parts
+    }
+
+    static func text(_ module: ModuleAudit, style: (String, Console.Style) -> String = { text, _ in text }) -> String {
+        let body = parts(ahead: module.ahead, behind: module.behind, hasFinding: !module.findings.isEmpty)
+            .map { style($0.text, $0.style) }.joined()
+        return module.active ? body : "(\(body))"
+    }
+
+    static func text(_ superproject: SuperprojectAudit, style: (String, Console.Style) -> String = { text, _ in text })
+        -> String
+    {
+        parts(ahead: superproject.ahead, behind: superproject.behind, hasFinding: !superproject.findings.isEmpty)
+            .map { style($0.text, $0.style) }.joined()
+    }
+
+    /// The legend entries.
+    static func legendItems(general: String) -> [String] {
+        [
+            "· up to date", "✎n customised by n commits", "↓n behind \(general) by n", "! finding", "? unknown",
+            "(…) inactive",
+        ]
+    }
+
+    /// The legend as lines of at most `width` columns.
+    static func legend(general: String, width: Int) -> [String] {
+        var lines: [String] = []
+        var line = ""
+        for item in legendItems(general: general) {
+            if !line.isEmpty && TextWidth.of(line + "   " + item) > width {
+                lines.append(line)
+                line = item
+            } else {
+                line = line.isEmpty ? item : line + "   " + item
+            }
+        }
+        return lines + [line]
+    }
+}
+
+/// The audit as a terminal table: a tenants × modules matrix, a legend, customisations and findings.
+public enum AuditTableRenderer {
+    /// Renders `report`; colour only when `console.color` is on. Text below the matrix is wrapped to `width`
+    /// columns (the matrix itself fits 100 columns for a handful of modules with names up to 16 characters).
+    public static func render(_ report: AuditReport, console: Console, width: Int = 100) -> String {
+        let style: (String, Console.Style) -> String = { console.styled($0, $1) }
+        let header = ["tenant", "superproject"] + report.modules
+        let rows = report.tenants.map { tenant -> [String] in
+            var row = [tenant.id, AuditCell.text(tenant.superproject, style: style)]
+            if tenant.modules.isEmpty {
+                row += report.modules.map { _ in "?" }
+            } else {
+                row += tenant.modules.map { AuditCell.text($0, style: style) }
+            }
+            return row
+        }
+        var lines = [TextTable(header: header, rows: rows).render(), ""]
+        lines += AuditCell.legend(general: report.generalBranch, width: width)
+        let customisations = customisationLines(report)
+        if !customisations.isEmpty {
+            lines += ["", console.styled("Customisations:", .bold)]
+            lines += customisations.flatMap { wrap($0, width: width, first: "  ", rest: "      ") }
+        }
+        let findings = report.allFindings
+        if !findings.isEmpty {
+            lines += ["", console.styled("Findings:", .bold)]
+            for item in findings {
+                let place = item.module.map { "\(item.tenant)/\($0)" } ?? "\(item.tenant) (superproject)"
+                let text = "\(place): \(item.finding.code.rawValue): \(item.finding.message)"
+                let wrapped = wrap(text, width: width, first: "  ", rest: "      ")
+                let code = item.finding.code.rawValue
+                lines += wrapped.enumerated().map { index, line in
+                    index == 0
+                        ? line.replacingOccurrences(of: ": \(code):", with: ": \(console.styled(code, .red)):") : line
+                }
+            }
+        }
+        lines += ["", summary(report)]
+        return lines.joined(separator: "\n")
+    }
+
+    /// One line per customisation: what it changes.
+    static func customisationLines(_ report: AuditReport) -> [String] {
+        var lines: [String] = []
+        for tenant in report.tenants {
+            if let ahead = tenant.superproject.ahead, ahead > 0 || !tenant.superproject.changedFiles.isEmpty {
+                lines.append(
+                    "\(tenant.id) (superproject): \(commits(ahead))\(files(tenant.superproject.changedFiles))")
+            }
+            for module in tenant.modules where (module.ahead ?? 0) > 0 || !module.changedFiles.isEmpty {
+                lines.append(
+                    "\(tenant.id)/\(module.module): \(commits(module.ahead ?? 0))\(files(module.changedFiles))")
+            }
+        }
+        return lines
+    }
+
+    /// Word-wraps `text` to `width` columns; the first line starts with `first`, the others with `rest`.
+    static func wrap(_ text: String, width: Int, first: String, rest: String) -> [String] {
+        var lines: [String] = []
+        var line = first
+        var lineHasWord = false
+        for word in text.split(separator: " ", omittingEmptySubsequences: false) {
+            let candidate = lineHasWord ? line + " " + word : line + word
+            if lineHasWord && TextWidth.of(candidate) > width {
+                lines.append(line)
+                line = rest + word
+            } else {
+                line = candidate
+            }
+            lineHasWord = true
+        }
+        lines.append(line)
+        return lines
+    }
+
+    static func commits(_ count: Int) -> String { count == 1 ? "1 commit" : "\(count) commits" }
+
+    static func files(_ files: [String], limit: Int = 5) -> String {
+        guard !files.isEmpty else { return "" }
+        let shown = files.prefix(limit).joined(separator: ", ")
+        return " — " + shown + (files.count > limit ? ", +\(files.count - limit) more" : "")
+    }
+
+    /// `3 tenants × 4 modules: 1 behind, 2 findings.`
+    public static func summary(_ report: AuditReport) -> String {
+        let behind = report.tenants.filter { tenant in
+            (tenant.superproject.behind ?? 0) > 0 || tenant.modules.contains { ($0.behind ?? 0) > 0 }
+        }.count
+        let findings = report.allFindings.count
+        return "\(report.tenants.count) tenant\(report.tenants.count == 1 ? "" : "s") × \(report.modules.count) "
+            + "module\(report.modules.count == 1 ? "" : "s"): \(behind) behind, "
+            + "\(findings) finding\(findings == 1 ? "" : "s")."
+    }
+}
+
+/// The audit as JSON (SPEC §5, `docs/audit-schema.json`): sorted keys, tenants and modules in file order.
+public enum AuditJSONRenderer {
+    /// Renders `report` as pretty JSON with sorted keys.
+    public static func render(_ report: AuditReport) throws -> String {
+        try JSONOutput.encode(report)
+    }
+}
+
+/// The audit as Markdown for a pull-request comment: the matrix as a table, then the findings.
+public enum AuditMarkdownRenderer {
+    /// Renders `report` as GitHub-flavoured Markdown.
+    public static func render(_ report: AuditReport) -> String {
+        let header = ["Tenant", "Superproject"] + report.modules
+        var lines = [
+            "### tenantctl audit", "",
+            "| " + header.map(escape).joined(separator: " | ") + " |",
+            "|" + header.map { _ in " --- |" }.joined(),
+        ]
+        for tenant in report.tenants {
+            var cells = [tenant.id, AuditCell.text(tenant.superproject)]
+            cells +=
+                tenant.modules.isEmpty ? report.modules.map { _ in "?" } : tenant.modules.map { AuditCell.text($0) }
+            lines.append("| " + cells.map(escape).joined(separator: " | ") + " |")
+        }
+        lines += [
+            "", "Legend: " + AuditCell.legendItems(general: report.generalBranch).map(escape).joined(separator: "; "),
+        ]
+        let customisations = AuditTableRenderer.customisationLines(report)
+        if !customisations.isEmpty {
+            lines += ["", "**Customisations**", ""] + customisations.map { "- " + escape($0) }
+        }
+        let findings = report.allFindings
+        if !findings.isEmpty {
+            lines += ["", "**Findings**", ""]
+            for item in findings {
+                let place = item.module.map { "\(item.tenant)/\($0)" } ?? "\(item.tenant) (superproject)"
+                lines.append("- **\(escape(place))** `\(item.finding.code.rawValue)`: \(escape(item.finding.message))")
+            }
+        }
+        lines += ["", AuditTableRenderer.summary(report)]
+        return lines.joined(separator: "\n")
+    }
+
+    /// Escapes characters that would break a table cell or start Markdown formatting.
+    static func escape(_ text: String) -> String {
+        var out = ""
+        for character in text {
+            if "|\\*_`[]<>".contains(character) { out.append("\\") }
+            out.append(character)
+        }
+        return out
+    }
+}

@@ -1,0 +1,193 @@
+import Foundation
+
+/// What `tenantctl audit` found (SPEC §5): per tenant, the superproject branch and every module.
+public struct AuditReport: Sendable, Equatable, Encodable {
+    /// The version of this report's JSON schema (`docs/audit-schema.json`).
+    public static let schemaVersion = 1
+
+    /// The shared development branch everything is compared with.
+    public var generalBranch: String
+    /// The tenants, in tenant-file order.
+    public var tenants: [TenantAudit]
+    /// The module names, in manifest order (the columns of the matrix).
+    public var modules: [String]
+
+    /// Creates a report.
+    public init(generalBranch: String, modules: [String], tenants: [TenantAudit]) {
+        self.generalBranch = generalBranch
+        self.modules = modules
+        self.tenants = tenants
+    }
+
+    /// Whether any tenant is behind or has a finding (`--check` fails).
+    public var needsAttention: Bool { tenants.contains { $0.needsAttention } }
+
+    /// Every finding with the tenant and module (nil for the superproject) it belongs to, in report order.
+    public var allFindings: [(tenant: String, module: String?, finding: AuditFinding)] {
+        var result: [(tenant: String, module: String?, finding: AuditFinding)] = []
+        for tenant in tenants {
+            for finding in tenant.superproject.findings { result.append((tenant.id, nil, finding)) }
+            for module in tenant.modules {
+                for finding in module.findings { result.append((tenant.id, module.module, finding)) }
+            }
+        }
+        return result
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case schemaVersion, generalBranch, modules, tenants
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(Self.schemaVersion, forKey: .schemaVersion)
+        try container.encode(generalBranch, forKey: .generalBranch)
+        try container.encode(modules, forKey: .modules)
+        try container.encode(tenants, forKey: .tenants)
+    }
+}
+
+/// One tenant's audit.
+public struct TenantAudit: Sendable, Equatable, Encodable {
+    /// Tenant id.
+    public var id: String
+    /// The tenant's superproject branch.
+    public var branch: String
+    /// The superproject branch compared with `general_dev`.
+    public var superproject: SuperprojectAudit
+    /// One entry per module, in manifest order.
+    public var modules: [ModuleAudit]
+
+    /// Creates a tenant audit.
+    public init(id: String, branch: String, superproject: SuperprojectAudit, modules: [ModuleAudit]) {
+        self.id = id
+        self.branch = branch
+        self.superproject = superproject
+        self.modules = modules
+    }
+
+    /// Behind anywhere, or any finding.
+    public var needsAttention: Bool {
+        (superproject.behind ?? 0) > 0 || !superproject.findings.isEmpty
+            || modules.contains { ($0.behind ?? 0) > 0 || !$0.findings.isEmpty }
+    }
+}
+
+/// The tenant's superproject branch compared with the superproject's `general_dev`.
+public struct SuperprojectAudit: Sendable, Equatable, Encodable {
+    /// Non-merge commits on the tenant branch that are not on `general_dev`; nil when the branch is missing.
+    public var ahead: Int?
+    /// Commits of `general_dev` not on the tenant branch; nil when the branch is missing.
+    public var behind: Int?
+    /// Files (not module pins) the tenant branch changes relative to its merge base with `general_dev`.
+    public var changedFiles: [String]
+    /// Problems with the tenant branch itself (`missing-branch`).
+    public var findings: [AuditFinding]
+
+    /// Creates a superproject audit.
+    public init(ahead: Int?, behind: Int?, changedFiles: [String], findings: [AuditFinding]) {
+        self.ahead = ahead
+        self.behind = behind
+        self.changedFiles = changedFiles
+        self.findings = findings
+    }
+
+    enum CodingKeys: String, CodingKey { case ahead, behind, changedFiles, findings }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(ahead, forKey: .ahead)
+        try container.encode(behind, forKey: .behind)
+        try container.encode(changedFiles, forKey: .changedFiles)
+        try container.encode(findings, forKey: .findings)
+    }
+}
+
+/// One module of one tenant (SPEC §5 table).
+public struct ModuleAudit: Sendable, Equatable, Encodable {
+    /// Module name.
+    public var module: String
+    /// The commit the tenant branch pins; nil when the tenant branch has no gitlink for the module.
+    public var pin: String?
+    /// The module branch the tenant tracks: the tenant branch if declared customised, else `general_dev`.
+    public var branch: String
+    /// Declared customised in the tenant file.
+    public var customised: Bool
+    /// Non-merge commits reachable from the pin but not from the module's `general_dev`; nil when unknown.
+    public var ahead: Int?
+    /// Commits of the module's `general_dev` not reachable from the pin; nil when unknown.
+    public var behind: Int?
+    /// The pin equals the head of ``branch``.
+    public var pinIsTip: Bool
+    /// The module is in the tenant's effective active set.
+    public var active: Bool
+    /// Files the customisation changes relative to the merge base with `general_dev`.
+    public var changedFiles: [String]
+    /// What is wrong, if anything.
+    public var findings: [AuditFinding]
+
+    /// Creates a module audit.
+    public init(
+        module: String, pin: String?, branch: String, customised: Bool, ahead: Int?, behind: Int?, pinIsTip: Bool,
+        active: Bool, changedFiles: [String], findings: [AuditFinding]
+    ) {
+        self.module = module
+        self.pin = pin
+        self.branch = branch
+        self.customised = customised
+        self.ahead = ahead
+        self.behind = behind
+        self.pinIsTip = pinIsTip
+        self.active = active
+        self.changedFiles = changedFiles
+        self.findings = findings
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case module, pin, branch, customised, ahead, behind, pinIsTip, active, changedFiles, findings
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(module, forKey: .module)
+        try container.encode(pin, forKey: .pin)
+        try container.encode(branch, forKey: .branch)
+        try container.encode(customised, forKey: .customised)
+        try container.encode(ahead, forKey: .ahead)
+        try container.encode(behind, forKey: .behind)
+        try container.encode(pinIsTip, forKey: .pinIsTip)
+        try container.encode(active, forKey: .active)
+        try container.encode(changedFiles, forKey: .changedFiles)
+        try container.encode(findings, forKey: .findings)
+    }
+}
+
+/// One problem found by the audit.
+public struct AuditFinding: Sendable, Equatable, Encodable {
+    /// The kinds of finding.
+    public enum Code: String, Sendable, Equatable, Encodable, CaseIterable {
+        /// The pin is not on the module's `general_dev`, but the tenant does not declare the module customised.
+        case undeclaredCustomisation = "undeclared-customisation"
+        /// The branch the tenant should track does not exist on the remote.
+        case missingBranch = "missing-branch"
+        /// The pinned commit is not on the module's remote (on no branch of it).
+        case missingCommit = "missing-commit"
+        /// The module is declared customised but the pin is not the head of its tenant branch.
+        case stalePin = "stale-pin"
+        /// The module is customised (declared or in fact) but not in the effective active set.
+        case inactiveButCustomised = "inactive-but-customised"
+        /// The tenant branch has no gitlink for the module.
+        case notPinned = "not-pinned"
+    }
+
+    /// What kind of problem.
+    public var code: Code
+    /// One sentence for a person, naming commits and branches.
+    public var message: String
+
+    /// Creates a finding.
+    public init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+}

@@ -1,0 +1,200 @@
+import Foundation
+
+/// How a commit relates to a base commit (a module's or the superproject's `general_dev`).
+public struct Comparison: Sendable, Equatable {
+    /// Non-merge commits reachable from the commit but not from the base.
+    public var ahead: Int
+    /// Commits (merges included) reachable from the base but not from the commit.
+    public var behind: Int
+    /// A best common ancestor (as `git merge-base` without `--all`); nil for unrelated histories.
+    public var mergeBase: String?
+
+    /// Creates a comparison.
+    public init(ahead: Int, behind: Int, mergeBase: String?) {
+        self.ahead = ahead
+        self.behind = behind
+        self.mergeBase = mergeBase
+    }
+}
+
+/// A commit graph held in memory, loaded from one `git rev-list --parents --topo-order` listing.
+///
+/// Answers ahead/behind, merge-base and reachability questions for any number of (commit, base) pairs without
+/// starting git again. The listing must be in topological order (every commit before its parents), which
+/// `--topo-order` guarantees; the constructor checks it. Parents outside the listing (a shallow clone) are ignored
+/// for walking but still count for "is a merge".
+public struct CommitGraph: Sendable {
+    /// Commit ids in listing order (children before parents).
+    let ids: [String]
+    /// Commit id → position in ``ids``.
+    let positions: [String: Int32]
+    /// Parent positions of each commit (only parents present in the listing).
+    let parents: [[Int32]]
+    /// Whether each commit has two or more parents.
+    let isMerge: [Bool]
+
+    /// Parses `git rev-list --parents --topo-order` output (`<commit> <parent>…` per line); nil when the text is
+    /// not such a listing or is not in topological order.
+    public init?(listing text: String) {
+        var ids: [String] = []
+        var rawParents: [[Substring]] = []
+        for line in text.split(separator: "\n", omittingEmptySubsequences: true) {
+            let fields = line.split(separator: " ")
+            guard let first = fields.first, Self.isObjectID(first) else { return nil }
+            ids.append(String(first))
+            rawParents.append(Array(fields.dropFirst()))
+        }
+        var positions: [String: Int32] = [:]
+        positions.reserveCapacity(ids.count)
+        for (index, id) in ids.enumerated() {
+            guard positions[id] == nil else { return nil }
+            positions[id] = Int32(index)
+        }
+        var parents: [[Int32]] = []
+        parents.reserveCapacity(ids.count)
+        var isMerge: [Bool] = []
+        isMerge.reserveCapacity(ids.count)
+        for (index, raw) in rawParents.enumerated() {
+            var list: [Int32] = []
+            for parent in raw {
+                guard Self.isObjectID(parent) else { return nil }
+                if let position = positions[String(parent)] {
+                    guard position > index else { return nil }  // a parent listed before its child
+                    list.append(position)
+                }
+            }
+            parents.append(list)
+            isMerge.append(raw.count > 1)
+        }
+        self.ids = ids
+        self.positions = positions
+        self.parents = parents
+        self.isMerge = isMerge
+    }
+
+    private static func isObjectID(_ text: Substring) -> Bool {
+        (text.utf8.count == 40 || text.utf8.count == 64)
+            && text.utf8.allSatisfy { ($0 >= 48 && $0 <= 57) || ($0 >= 97 && $0 <= 102) }
+    }
+
+    /// The number of commits in the graph.
+    public var count: Int { ids.count }
+
+    /// Whether the graph holds `commit`.
+    public func contains(_ commit: String) -> Bool { positions[commit] != nil }
+
+    /// Compares `commit` with `base` (e.g. a pin with `general_dev`); nil when either is not in the graph.
+    ///
+    /// Walks both histories together in topological order and stops as soon as every commit still queued is
+    /// reachable from both, so the cost follows the size of the difference, not of the history.
+    public func compare(_ commit: String, with base: String) -> Comparison? {
+        guard let start = positions[commit], let other = positions[base] else { return nil }
+        let fromCommit: UInt8 = 1
+        let fromBase: UInt8 = 2
+        let both: UInt8 = 3
+        var flags: [Int32: UInt8] = [:]
+        var queue = MinHeap()
+        var singles = 0
+        flags[start, default: 0] |= fromCommit
+        flags[other, default: 0] |= fromBase
+        for node in Set([start, other]) {
+            queue.push(node)
+            if flags[node] != both { singles += 1 }
+        }
+        var result = Comparison(ahead: 0, behind: 0, mergeBase: nil)
+        while let node = queue.pop() {
+            let flag = flags[node] ?? 0
+            if flag == both {
+                if result.mergeBase == nil { result.mergeBase = ids[Int(node)] }
+            } else {
+                singles -= 1
+                if flag == fromCommit {
+                    if !isMerge[Int(node)] { result.ahead += 1 }
+                } else {
+                    result.behind += 1
+                }
+            }
+            for parent in parents[Int(node)] {
+                let old = flags[parent] ?? 0
+                let new = old | flag
+                if old == 0 {
+                    flags[parent] = new
+                    queue.push(parent)
+                    if new != both { singles += 1 }
+                } else if new != old {
+                    // Parents come after their children, so a flagged parent is still queued.
+                    flags[parent] = new
+                    if new == both { singles -= 1 }
+                }
+            }
+            if singles == 0 && result.mergeBase != nil { break }
+        }
+        return result
+    }
+
+    /// Whether `ancestor` is reachable from `descendant` (a commit counts as its own ancestor).
+    public func isAncestor(_ ancestor: String, of descendant: String) -> Bool {
+        guard let target = positions[ancestor], let start = positions[descendant] else { return false }
+        guard start <= target else { return false }
+        var seen: Set<Int32> = [start]
+        var stack = [start]
+        while let node = stack.popLast() {
+            if node == target { return true }
+            for parent in parents[Int(node)] where parent <= target && !seen.contains(parent) {
+                seen.insert(parent)
+                stack.append(parent)
+            }
+        }
+        return false
+    }
+
+    /// Every commit reachable from any of `tips` (one pass over the graph).
+    public func reachable(from tips: some Sequence<String>) -> Set<String> {
+        var marked = [Bool](repeating: false, count: ids.count)
+        for tip in tips {
+            if let position = positions[tip] { marked[Int(position)] = true }
+        }
+        var result: Set<String> = []
+        for index in 0..<ids.count where marked[index] {
+            result.insert(ids[index])
+            for parent in parents[index] { marked[Int(parent)] = true }
+        }
+        return result
+    }
+}
+
+/// A binary min-heap of graph positions (smallest position = closest to the tips in topological order).
+struct MinHeap {
+    private var items: [Int32] = []
+
+    mutating func push(_ value: Int32) {
+        items.append(value)
+        var child = items.count - 1
+        while child > 0 {
+            let parent = (child - 1) / 2
+            guard items[child] < items[parent] else { break }
+            items.swapAt(child, parent)
+            child = parent
+        }
+    }
+
+    mutating func pop() -> Int32? {
+        guard let first = items.first else { return nil }
+        let last = items.removeLast()
+        if !items.isEmpty {
+            items[0] = last
+            var parent = 0
+            while true {
+                let left = 2 * parent + 1
+                let right = left + 1
+                var smallest = parent
+                if left < items.count && items[left] < items[smallest] { smallest = left }
+                if right < items.count && items[right] < items[smallest] { smallest = right }
+                if smallest == parent { break }
+                items.swapAt(parent, smallest)
+                parent = smallest
+            }
+        }
+        return first
+    }
+}

@@ -1,0 +1,281 @@
+import Foundation
+
+/// One reason a working-copy command refuses: which repository, where, and why.
+public struct WorkingCopyProblem: Error, Sendable, Equatable, Codable, CustomStringConvertible {
+    /// `superproject` or the module name.
+    public var repository: String
+    /// The path concerned (a file, a directory or the repository root), relative to the superproject root.
+    public var path: String
+    /// What is wrong and what to do about it.
+    public var reason: String
+
+    public init(repository: String, path: String, reason: String) {
+        self.repository = repository
+        self.path = path
+        self.reason = reason
+    }
+
+    public var description: String { "\(repository) (\(path.isEmpty ? "." : path)): \(reason)" }
+}
+
+/// A working-copy command refused before changing anything; lists every problem found.
+public struct WorkingCopyRefusal: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What was attempted ("switch to t2").
+    public var action: String
+    /// Every problem found.
+    public var problems: [WorkingCopyProblem]
+
+    public init(action: String, problems: [WorkingCopyProblem]) {
+        self.action = action
+        self.problems = problems
+    }
+
+    public var description: String {
+        (["cannot \(action): \(problems.count) problem\(problems.count == 1 ? "" : "s") found, nothing was changed"]
+            + problems.map { "- \($0)" }).joined(separator: "\n")
+    }
+}
+
+/// The observed state of one repository's working copy: status, unfinished operations, locks, branches.
+public struct RepositoryState: Sendable, Equatable {
+    /// Absolute path of the working tree.
+    public var path: String
+    /// Absolute path of the git directory.
+    public var gitDirectory: String
+    /// `git status --porcelain=v2 --branch -z`.
+    public var status: PorcelainStatus
+    /// Unfinished operations (`merge`, `rebase`, `cherry-pick`, `revert`, `bisect`).
+    public var operations: [String]
+    /// Lock files found in the git directory (absolute paths).
+    public var lockFiles: [String]
+    /// On a detached HEAD: commits reachable from HEAD but from no branch and no remote-tracking ref.
+    public var orphanCommits: Int
+    /// Local branches: name → commit.
+    public var branches: [String: String]
+    /// Branches of `origin` as last fetched: name → commit.
+    public var remoteBranches: [String: String]
+
+    public init(
+        path: String, gitDirectory: String, status: PorcelainStatus, operations: [String] = [],
+        lockFiles: [String] = [], orphanCommits: Int = 0, branches: [String: String] = [:],
+        remoteBranches: [String: String] = [:]
+    ) {
+        self.path = path
+        self.gitDirectory = gitDirectory
+        self.status = status
+        self.operations = operations
+        self.lockFiles = lockFiles
+        self.orphanCommits = orphanCommits
+        self.branches = branches
+        self.remoteBranches = remoteBranches
+    }
+
+    /// The commit HEAD points at (nil on an unborn branch).
+    public var head: String? { status.oid }
+    /// The checked-out branch (nil when detached).
+    public var currentBranch: String? { status.head }
+
+    /// Marker files and directories of unfinished operations in a git directory.
+    static let operationMarkers: [(file: String, operation: String)] = [
+        ("MERGE_HEAD", "merge"), ("rebase-merge", "rebase"), ("rebase-apply", "rebase"),
+        ("CHERRY_PICK_HEAD", "cherry-pick"), ("REVERT_HEAD", "revert"), ("BISECT_LOG", "bisect"),
+    ]
+
+    /// Lock files tenantctl itself holds (never reported as stale).
+    static let ownLocks: Set<String> = ["tenantctl.lock"]
+
+    /// Inspects the repository whose working tree is `path`.
+    /// - Parameter superproject: ignore changes inside submodule working trees (they are inspected on their own).
+    public static func inspect(path: String, git: Git, superproject: Bool = false) throws(GitError)
+        -> RepositoryState
+    {
+        let gitDirectory = try git.text(
+            ["rev-parse", "--absolute-git-dir"], in: path, context: "find the git directory of \(path)")
+        let statusOutput = try git.run(
+            [
+                "status", "--porcelain=v2", "--branch", "-z", "--untracked-files=no",
+                "--ignore-submodules=\(superproject ? "dirty" : "none")",
+            ], in: path, context: "read the status of \(path)")
+        guard let status = PorcelainStatus.parse(statusOutput.stdout) else {
+            throw GitError(
+                context: "read the status of \(path)",
+                kind: .unparseableOutput(detail: String(decoding: statusOutput.stdout.prefix(200), as: UTF8.self)),
+                command: ["git", "status"], directory: path, stderr: statusOutput.stderr)
+        }
+        let fileManager = FileManager.default
+        let operations = operationMarkers.filter {
+            fileManager.fileExists(atPath: (gitDirectory as NSString).appendingPathComponent($0.file))
+        }.map(\.operation)
+        let lockFiles: [String]
+        do {
+            lockFiles = try fileManager.contentsOfDirectory(atPath: gitDirectory)
+                .filter { $0.hasSuffix(".lock") && !ownLocks.contains($0) }.sorted()
+                .map { (gitDirectory as NSString).appendingPathComponent($0) }
+        } catch {
+            throw GitError(
+                context: "look for lock files in \(gitDirectory)", kind: .notStarted(reason: "\(error)"),
+                command: [], directory: path, stderr: "")
+        }
+        let refText = try git.text(
+            ["for-each-ref", "--format=%(refname)%00%(objectname)", "refs/heads/", "refs/remotes/origin/"], in: path,
+            context: "list the branches of \(path)")
+        guard let refs = GitParse.refs(refText) else {
+            throw GitError(
+                context: "list the branches of \(path)", kind: .unparseableOutput(detail: String(refText.prefix(200))),
+                command: ["git", "for-each-ref"], directory: path, stderr: "")
+        }
+        var branches: [String: String] = [:]
+        var remoteBranches: [String: String] = [:]
+        for (ref, id) in refs {
+            if ref.hasPrefix("refs/heads/") {
+                branches[String(ref.dropFirst("refs/heads/".count))] = id
+            } else if ref.hasPrefix("refs/remotes/origin/") {
+                let name = String(ref.dropFirst("refs/remotes/origin/".count))
+                if name != "HEAD" { remoteBranches[name] = id }
+            }
+        }
+        var orphans = 0
+        if status.isDetached, status.oid != nil {
+            let count = try git.text(
+                ["rev-list", "--count", "HEAD", "--not", "--branches", "--remotes"], in: path,
+                context: "look for commits only the detached HEAD of \(path) holds")
+            guard let value = Int(count) else {
+                throw GitError(
+                    context: "count commits of the detached HEAD of \(path)", kind: .unparseableOutput(detail: count),
+                    command: ["git", "rev-list"], directory: path, stderr: "")
+            }
+            orphans = value
+        }
+        return RepositoryState(
+            path: path, gitDirectory: gitDirectory, status: status, operations: operations, lockFiles: lockFiles,
+            orphanCommits: orphans, branches: branches, remoteBranches: remoteBranches)
+    }
+
+    /// Everything that makes this working copy unsafe to change (pure).
+    /// - Parameters:
+    ///   - repository: `superproject` or the module name, for the report.
+    ///   - relativePath: the repository's path relative to the superproject root ("" for the superproject).
+    public func problems(repository: String, relativePath: String) -> [WorkingCopyProblem] {
+        var problems: [WorkingCopyProblem] = []
+        func join(_ path: String) -> String { relativePath.isEmpty ? path : relativePath + "/" + path }
+        for operation in operations {
+            problems.append(
+                WorkingCopyProblem(
+                    repository: repository, path: relativePath,
+                    reason: "unfinished operation in \(repository): a \(operation) is in progress; "
+                        + "finish or abort it first"))
+        }
+        for lock in lockFiles {
+            problems.append(
+                WorkingCopyProblem(
+                    repository: repository, path: relativePath,
+                    reason: "lock file \(lock) exists: another git process is running, or one crashed; "
+                        + "remove the file yourself once no git process uses this repository"))
+        }
+        if head == nil {
+            problems.append(
+                WorkingCopyProblem(repository: repository, path: relativePath, reason: "HEAD has no commit yet"))
+        }
+        if status.isDetached && orphanCommits > 0 {
+            problems.append(
+                WorkingCopyProblem(
+                    repository: repository, path: relativePath,
+                    reason: "detached HEAD at \(head.map { String($0.prefix(12)) } ?? "?") holds \(orphanCommits) "
+                        + "commit\(orphanCommits == 1 ? "" : "s") that no branch or remote contains; "
+                        + "create a branch for them (git branch <name>) first"))
+        }
+        for entry in status.blockingEntries {
+            let what: String
+            switch entry.kind {
+            case .unmerged: what = "conflicted"
+            case .renamed: what = "renamed (staged)"
+            default:
+                if entry.submodule?.modified == true && entry.indexStatus == "." {
+                    what = "submodule with modified content"
+                } else if entry.indexStatus != "." && entry.worktreeStatus != "." {
+                    what = "staged and modified"
+                } else if entry.indexStatus != "." {
+                    what = entry.submodule != nil ? "staged submodule commit" : "staged"
+                } else {
+                    what = "modified"
+                }
+            }
+            problems.append(
+                WorkingCopyProblem(
+                    repository: repository, path: join(entry.path),
+                    reason: "\(what) file; commit or stash it first"))
+        }
+        return problems
+    }
+}
+
+/// Small git queries the working-copy commands share.
+enum WorkingCopyGit {
+    /// Whether `commit` exists as a commit in the repository.
+    static func hasCommit(_ commit: String, in path: String, git: Git) throws(GitError) -> Bool {
+        let output = try git.run(
+            ["rev-parse", "--verify", "--quiet", "--end-of-options", commit + "^{commit}"], in: path,
+            context: "look up commit \(commit) in \(path)", accepting: [0, 1])
+        return output.status == 0
+    }
+
+    /// Commits only in `left` and only in `right` (`rev-list --left-right --count left...right`).
+    static func counts(_ left: String, _ right: String, in path: String, git: Git) throws(GitError) -> (
+        left: Int, right: Int
+    ) {
+        if left == right { return (0, 0) }
+        let text = try git.text(
+            ["rev-list", "--left-right", "--count", "--end-of-options", "\(left)...\(right)"], in: path,
+            context: "compare \(left.prefix(12)) with \(right.prefix(12)) in \(path)")
+        let parts = text.split(whereSeparator: { $0 == "\t" || $0 == " " })
+        guard parts.count == 2, let a = Int(parts[0]), let b = Int(parts[1]) else {
+            throw GitError(
+                context: "compare commits in \(path)", kind: .unparseableOutput(detail: text),
+                command: ["git", "rev-list"], directory: path, stderr: "")
+        }
+        return (a, b)
+    }
+
+    /// The gitlinks of `commit` at `paths`: path → pinned commit (paths without a gitlink are absent).
+    static func pins(at commit: String, paths: [String], in root: String, git: Git) throws(GitError) -> [String:
+        String]
+    {
+        guard !paths.isEmpty else { return [:] }
+        let output = try git.run(
+            ["ls-tree", "-z", "--full-tree", "--end-of-options", commit, "--"] + paths, in: root,
+            context: "read the module pins of \(commit.prefix(12))")
+        guard let entries = GitParse.lsTree(output.stdout) else {
+            throw GitError(
+                context: "read the module pins", kind: .unparseableOutput(detail: "ls-tree"),
+                command: ["git", "ls-tree"], directory: root, stderr: output.stderr)
+        }
+        var pins: [String: String] = [:]
+        for (entry, path) in entries where entry.isGitlink { pins[path] = entry.id }
+        return pins
+    }
+
+    /// Where a module stands on disk: a repository of its own, missing/empty (not initialised), or something else.
+    enum Presence: Sendable, Equatable {
+        case repository
+        case notInitialised
+        case notARepository(String)
+    }
+
+    static func presence(of path: String, git: Git) throws(GitError) -> Presence {
+        let fileManager = FileManager.default
+        var isDirectory: ObjCBool = false
+        guard fileManager.fileExists(atPath: path, isDirectory: &isDirectory) else { return .notInitialised }
+        guard isDirectory.boolValue else { return .notARepository("exists but is not a directory") }
+        let dotGit = (path as NSString).appendingPathComponent(".git")
+        guard fileManager.fileExists(atPath: dotGit) else {
+            let contents = (try? fileManager.contentsOfDirectory(atPath: path)) ?? ["?"]
+            return contents.isEmpty
+                ? .notInitialised : .notARepository("directory has files but is not a git repository; not touched")
+        }
+        let top = try git.text(
+            ["rev-parse", "--show-toplevel"], in: path, context: "check that \(path) is a repository")
+        let resolvedTop = URL(fileURLWithPath: top).resolvingSymlinksInPath().path
+        let resolvedPath = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        return resolvedTop == resolvedPath ? .repository : .notARepository("is not the root of a git repository")
+    }
+}

@@ -1,0 +1,290 @@
+import Foundation
+
+/// What `tenantctl switch` did, per repository.
+public struct SwitchReport: Sendable, Equatable, Codable {
+    /// One repository's outcome.
+    public struct Entry: Sendable, Equatable, Codable {
+        /// `superproject` or the module name.
+        public var repository: String
+        /// Path relative to the superproject root ("" for the superproject).
+        public var path: String
+        /// The branch it is on now.
+        public var branch: String
+        /// The commit it is on now.
+        public var commit: String
+        /// The pin (modules) or remote tenant branch tip (superproject) it had to reach.
+        public var target: String
+        /// `unchanged`, `checked out`, `fast-forwarded`, `created`, `cloned`.
+        public var change: String
+        /// Commits the local branch has beyond the target (kept, never reset).
+        public var aheadOfTarget: Int
+    }
+
+    /// The tenant id, or the general branch name for the development view.
+    public var tenant: String
+    /// The superproject branch.
+    public var branch: String
+    /// The superproject first, then every module in manifest order.
+    public var repositories: [Entry]
+    /// Modules with no pin on this branch (left alone).
+    public var unpinned: [String]
+}
+
+/// `tenantctl switch`: pre-flight (collects every problem, changes nothing on a finding), fetch, plan, execute.
+public struct WorkingCopySwitch: Sendable {
+    /// The superproject.
+    public var workspace: Workspace
+    /// The git runner.
+    public var git: Git
+    /// Whether to fetch the remotes first.
+    public var fetch: Bool
+    /// Progress output.
+    public var console: Console?
+
+    public init(workspace: Workspace, git: Git, fetch: Bool = true, console: Console? = nil) {
+        self.workspace = workspace
+        self.git = git
+        self.fetch = fetch
+        self.console = console
+    }
+
+    /// A module and where it is.
+    struct ModuleContext {
+        var module: WorkingCopyLayout.Module
+        var absolutePath: String
+        var presence: WorkingCopyGit.Presence
+        var state: RepositoryState?
+    }
+
+    /// The whole plan of a switch.
+    public struct Plan: Sendable, Equatable {
+        public var tenant: String
+        public var superproject: RepositoryPlan
+        public var modules: [RepositoryPlan]
+        public var unpinned: [String]
+    }
+
+    /// Switches the working copy to `target` (a tenant id or branch, or the general branch).
+    public func run(target name: String) throws -> SwitchReport {
+        let plan = try makePlan(target: name)
+        return try execute(plan)
+    }
+
+    /// Inspects everything and returns the plan; throws ``WorkingCopyRefusal`` listing every problem.
+    public func makePlan(target name: String) throws -> Plan {
+        let layout = try WorkingCopyLayout.load(workspace, allowLocalRemotes: git.allowLocalRemotes)
+        let tenant: WorkingCopyLayout.Tenant?
+        let branch: String
+        if name == layout.generalBranch {
+            tenant = nil
+            branch = layout.generalBranch
+        } else if let found = layout.tenant(named: name) {
+            tenant = found
+            branch = found.branch
+        } else {
+            let known = ([layout.generalBranch] + layout.tenants.map(\.id)).joined(separator: ", ")
+            throw WorkspaceError("unknown tenant '\(name)'; known: \(known)")
+        }
+        let action = "switch to \(tenant?.id ?? branch)"
+
+        // 1. Local pre-flight: nothing is fetched or changed when the working copy is not safe.
+        var problems: [WorkingCopyProblem] = []
+        let superState = try RepositoryState.inspect(path: workspace.root, git: git, superproject: true)
+        problems += superState.problems(repository: "superproject", relativePath: "")
+        var modules: [ModuleContext] = []
+        for module in layout.modules {
+            let path = workspace.path(module.path)
+            let presence = try WorkingCopyGit.presence(of: path, git: git)
+            var state: RepositoryState?
+            switch presence {
+            case .repository:
+                let inspected = try RepositoryState.inspect(path: path, git: git)
+                problems += inspected.problems(repository: module.name, relativePath: module.path)
+                state = inspected
+            case .notARepository(let reason):
+                problems.append(WorkingCopyProblem(repository: module.name, path: module.path, reason: reason))
+            case .notInitialised:
+                break
+            }
+            modules.append(ModuleContext(module: module, absolutePath: path, presence: presence, state: state))
+        }
+        guard problems.isEmpty else { throw WorkingCopyRefusal(action: action, problems: problems) }
+
+        // 2. Fetch the superproject, plan its branch.
+        var superproject = superState
+        if fetch {
+            console?.progress("fetching superproject")
+            try git.run(
+                ["fetch", "--no-recurse-submodules", "--quiet", "origin"], in: workspace.root,
+                context: "fetch the superproject")
+            superproject = try RepositoryState.inspect(path: workspace.root, git: git, superproject: true)
+        }
+        let remoteTip = superproject.remoteBranches[branch]
+        let localTip = superproject.branches[branch]
+        guard let superTarget = remoteTip ?? localTip else {
+            throw WorkingCopyRefusal(
+                action: action,
+                problems: [
+                    WorkingCopyProblem(
+                        repository: "superproject", path: "",
+                        reason: "branch \(branch) exists neither locally nor on origin")
+                ])
+        }
+        let superPlan = try plan(
+            state: superproject, repository: "superproject", relativePath: "", absolutePath: workspace.root,
+            branch: branch, target: superTarget)
+        var plannedSuper: RepositoryPlan?
+        switch superPlan {
+        case .success(let value): plannedSuper = value
+        case .failure(let problem): problems.append(problem)
+        }
+
+        // 3. Pins of the target commit; fetch and plan every module.
+        let pins = try WorkingCopyGit.pins(
+            at: plannedSuper?.finalCommit ?? superTarget, paths: layout.modules.map(\.path), in: workspace.root,
+            git: git)
+        var modulePlans: [RepositoryPlan] = []
+        var unpinned: [String] = []
+        for context in modules {
+            let module = context.module
+            guard let pin = pins[module.path] else {
+                unpinned.append(module.name)
+                continue
+            }
+            let moduleBranch = layout.branch(for: module.name, tenant: tenant)
+            guard var state = context.state else {
+                modulePlans.append(
+                    SwitchPlanner.planUninitialised(
+                        repository: module.name, path: module.path, branch: moduleBranch, pin: pin,
+                        remoteBranchExists: nil))
+                continue
+            }
+            if fetch {
+                console?.progress("fetching \(module.name)")
+                try git.run(
+                    ["fetch", "--no-recurse-submodules", "--quiet", "origin"], in: context.absolutePath,
+                    context: "fetch module \(module.name)")
+                state = try RepositoryState.inspect(path: context.absolutePath, git: git)
+            }
+            switch try plan(
+                state: state, repository: module.name, relativePath: module.path, absolutePath: context.absolutePath,
+                branch: moduleBranch, target: pin)
+            {
+            case .success(let value): modulePlans.append(value)
+            case .failure(let problem): problems.append(problem)
+            }
+        }
+        guard problems.isEmpty, let plannedSuper else { throw WorkingCopyRefusal(action: action, problems: problems) }
+        return Plan(tenant: tenant?.id ?? branch, superproject: plannedSuper, modules: modulePlans, unpinned: unpinned)
+    }
+
+    private func plan(
+        state: RepositoryState, repository: String, relativePath: String, absolutePath: String, branch: String,
+        target: String
+    ) throws -> Result<RepositoryPlan, WorkingCopyProblem> {
+        let available = try WorkingCopyGit.hasCommit(target, in: absolutePath, git: git)
+        let tip = state.branches[branch]
+        var counts: (ahead: Int, behind: Int)?
+        if available, let tip {
+            let value = try WorkingCopyGit.counts(tip, target, in: absolutePath, git: git)
+            counts = (value.left, value.right)
+        }
+        return SwitchPlanner.plan(
+            BranchObservation(
+                repository: repository, path: relativePath, branch: branch, target: target,
+                currentBranch: state.currentBranch, head: state.head, branchTip: tip, tipVersusTarget: counts,
+                remoteBranchExists: state.remoteBranches[branch] != nil, targetAvailable: available))
+    }
+
+    /// Carries out a plan. Only repositories whose plan changes something are touched.
+    public func execute(_ plan: Plan) throws -> SwitchReport {
+        var entries: [SwitchReport.Entry] = []
+        let superChange = try apply(plan.superproject, in: workspace.root, superproject: true)
+        entries.append(entry(plan.superproject, change: superChange))
+        let modulePaths = plan.modules.map(\.path)
+        if !modulePaths.isEmpty {
+            try git.run(
+                ["submodule", "--quiet", "sync", "--"] + modulePaths, in: workspace.root,
+                context: "sync the module URLs from .gitmodules")
+        }
+        for module in plan.modules {
+            let change = try apply(module, in: workspace.path(module.path), superproject: false)
+            entries.append(entry(module, change: change))
+        }
+        return SwitchReport(
+            tenant: plan.tenant, branch: plan.superproject.branch, repositories: entries, unpinned: plan.unpinned)
+    }
+
+    private func entry(_ plan: RepositoryPlan, change: String) -> SwitchReport.Entry {
+        SwitchReport.Entry(
+            repository: plan.repository, path: plan.path, branch: plan.branch, commit: plan.finalCommit,
+            target: plan.target, change: change, aheadOfTarget: plan.aheadOfTarget)
+    }
+
+    private func switchArguments(_ superproject: Bool) -> [String] {
+        superproject ? ["switch", "--quiet", "--no-recurse-submodules"] : ["switch", "--quiet"]
+    }
+
+    private func apply(_ plan: RepositoryPlan, in path: String, superproject: Bool) throws -> String {
+        let name = plan.repository
+        let branchRef = "refs/heads/\(plan.branch)"
+        switch plan.action {
+        case .none:
+            return "unchanged"
+        case .checkout:
+            console?.progress("\(name): checking out \(plan.branch)")
+            try git.run(
+                switchArguments(superproject) + ["--end-of-options", plan.branch], in: path,
+                context: "check out \(plan.branch) in \(name)")
+            return "checked out"
+        case .fastForward(let from):
+            console?.progress("\(name): fast-forwarding \(plan.branch) to \(plan.target.prefix(12))")
+            let current = try git.run(
+                ["symbolic-ref", "--quiet", "HEAD"], in: path, context: "read the branch of \(name)",
+                accepting: [0, 1]
+            ).text
+            if current == branchRef {
+                try git.run(
+                    ["merge", "--ff-only", "--quiet", "--end-of-options", plan.target], in: path,
+                    context: "fast-forward \(plan.branch) in \(name)")
+            } else {
+                try git.run(
+                    ["update-ref", "-m", "tenantctl switch: fast-forward", branchRef, plan.target, from], in: path,
+                    context: "fast-forward \(plan.branch) in \(name)")
+                try git.run(
+                    switchArguments(superproject) + ["--end-of-options", plan.branch], in: path,
+                    context: "check out \(plan.branch) in \(name)")
+            }
+            return "fast-forwarded"
+        case .create(let upstream):
+            console?.progress("\(name): creating \(plan.branch) at \(plan.target.prefix(12))")
+            try git.run(
+                switchArguments(superproject) + ["--no-track", "-c", plan.branch, plan.target], in: path,
+                context: "create branch \(plan.branch) in \(name)")
+            if let upstream {
+                try git.run(
+                    ["branch", "--quiet", "--set-upstream-to=\(upstream)", "--", plan.branch], in: path,
+                    context: "set the upstream of \(plan.branch) in \(name)")
+            }
+            return "created"
+        case .initialise:
+            console?.progress("\(name): cloning")
+            try git.run(
+                ["submodule", "--quiet", "update", "--init", "--", plan.path], in: workspace.root,
+                context: "initialise and clone module \(name)")
+            // The clone was made by this run: its branches hold no user work, so the branch may be (re)set.
+            try git.run(
+                ["switch", "--quiet", "--no-track", "-C", plan.branch, plan.target], in: path,
+                context: "create branch \(plan.branch) in \(name)")
+            let remote = try git.run(
+                ["rev-parse", "--verify", "--quiet", "refs/remotes/origin/\(plan.branch)"], in: path,
+                context: "look for origin/\(plan.branch) in \(name)", accepting: [0, 1])
+            if remote.status == 0 {
+                try git.run(
+                    ["branch", "--quiet", "--set-upstream-to=origin/\(plan.branch)", "--", plan.branch], in: path,
+                    context: "set the upstream of \(plan.branch) in \(name)")
+            }
+            return "cloned"
+        }
+    }
+}

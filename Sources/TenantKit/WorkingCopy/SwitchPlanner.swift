@@ -1,0 +1,153 @@
+import Foundation
+
+/// What happens to one repository's branch during a switch.
+public enum BranchAction: Sendable, Equatable {
+    /// Already on the branch at the target commit (or ahead of it): nothing to do.
+    case none
+    /// Check out the existing branch, whose tip is already right.
+    case checkout
+    /// Move the branch forward from `from` to the target (`update-ref` with a lease, or `merge --ff-only` when it is
+    /// checked out), then check it out.
+    case fastForward(from: String)
+    /// Create the branch at the target commit, with `upstream` (`origin/<branch>`) when the remote has it.
+    case create(upstream: String?)
+    /// The module is not initialised: initialise, clone, then create the branch at the target commit.
+    case initialise(upstream: String?)
+}
+
+/// The plan for one repository (the superproject or a module).
+public struct RepositoryPlan: Sendable, Equatable {
+    /// `superproject` or the module name.
+    public var repository: String
+    /// Path relative to the superproject root ("" for the superproject).
+    public var path: String
+    /// The branch it ends on.
+    public var branch: String
+    /// The commit the branch must contain: the pin (modules) or the tenant branch (superproject).
+    public var target: String
+    /// The commit it ends on (the target, or the local branch tip when that is ahead of the target).
+    public var finalCommit: String
+    /// Commits the kept local branch has beyond the target.
+    public var aheadOfTarget: Int
+    /// What to do.
+    public var action: BranchAction
+
+    public init(
+        repository: String, path: String, branch: String, target: String, finalCommit: String, aheadOfTarget: Int,
+        action: BranchAction
+    ) {
+        self.repository = repository
+        self.path = path
+        self.branch = branch
+        self.target = target
+        self.finalCommit = finalCommit
+        self.aheadOfTarget = aheadOfTarget
+        self.action = action
+    }
+
+    /// Whether anything changes in this repository.
+    public var changes: Bool { action != .none }
+}
+
+/// What the planner knows about one existing repository and its target.
+public struct BranchObservation: Sendable, Equatable {
+    /// `superproject` or the module name.
+    public var repository: String
+    /// Path relative to the superproject root.
+    public var path: String
+    /// The branch the repository must end on.
+    public var branch: String
+    /// The commit the branch must contain.
+    public var target: String
+    /// The current branch (nil when detached).
+    public var currentBranch: String?
+    /// The current HEAD commit.
+    public var head: String?
+    /// The local branch's tip, if the branch exists.
+    public var branchTip: String?
+    /// Commits only in the local branch and only in the target (`rev-list --left-right --count tip...target`).
+    public var tipVersusTarget: (ahead: Int, behind: Int)?
+    /// Whether `origin/<branch>` exists.
+    public var remoteBranchExists: Bool
+    /// Whether the target commit exists in this repository.
+    public var targetAvailable: Bool
+
+    public init(
+        repository: String, path: String, branch: String, target: String, currentBranch: String?, head: String?,
+        branchTip: String?, tipVersusTarget: (ahead: Int, behind: Int)?, remoteBranchExists: Bool,
+        targetAvailable: Bool
+    ) {
+        self.repository = repository
+        self.path = path
+        self.branch = branch
+        self.target = target
+        self.currentBranch = currentBranch
+        self.head = head
+        self.branchTip = branchTip
+        self.tipVersusTarget = tipVersusTarget
+        self.remoteBranchExists = remoteBranchExists
+        self.targetAvailable = targetAvailable
+    }
+
+    public static func == (lhs: BranchObservation, rhs: BranchObservation) -> Bool {
+        lhs.repository == rhs.repository && lhs.path == rhs.path && lhs.branch == rhs.branch
+            && lhs.target == rhs.target && lhs.currentBranch == rhs.currentBranch && lhs.head == rhs.head
+            && lhs.branchTip == rhs.branchTip && lhs.tipVersusTarget?.ahead == rhs.tipVersusTarget?.ahead
+            && lhs.tipVersusTarget?.behind == rhs.tipVersusTarget?.behind
+            && lhs.remoteBranchExists == rhs.remoteBranchExists && lhs.targetAvailable == rhs.targetAvailable
+    }
+}
+
+/// Turns observed branch states into actions, or into the problems that forbid the switch. Pure.
+public enum SwitchPlanner {
+    /// Plans one repository: every module ends on a named branch whose tip is the target commit; a local branch
+    /// ahead of the target is kept (never reset); a branch that has diverged from the target is a problem.
+    public static func plan(_ observation: BranchObservation) -> Result<RepositoryPlan, WorkingCopyProblem> {
+        let o = observation
+        func problem(_ reason: String) -> Result<RepositoryPlan, WorkingCopyProblem> {
+            .failure(WorkingCopyProblem(repository: o.repository, path: o.path, reason: reason))
+        }
+        func plan(_ action: BranchAction, final: String, ahead: Int = 0) -> Result<RepositoryPlan, WorkingCopyProblem> {
+            .success(
+                RepositoryPlan(
+                    repository: o.repository, path: o.path, branch: o.branch, target: o.target, finalCommit: final,
+                    aheadOfTarget: ahead, action: action))
+        }
+        guard o.targetAvailable else {
+            return problem(
+                "commit \(o.target.prefix(12)) is not in the repository, not even after a fetch; "
+                    + "is it pushed to the module's remote?")
+        }
+        guard let tip = o.branchTip else {
+            return plan(.create(upstream: o.remoteBranchExists ? "origin/\(o.branch)" : nil), final: o.target)
+        }
+        let onBranch = o.currentBranch == o.branch
+        if tip == o.target {
+            return plan(onBranch ? .none : .checkout, final: tip)
+        }
+        guard let counts = o.tipVersusTarget else {
+            return problem("cannot compare branch \(o.branch) with \(o.target.prefix(12))")
+        }
+        switch (counts.ahead, counts.behind) {
+        case (0, 0):
+            return plan(onBranch ? .none : .checkout, final: tip)
+        case (let ahead, 0):
+            return plan(onBranch ? .none : .checkout, final: tip, ahead: ahead)
+        case (0, _):
+            return plan(.fastForward(from: tip), final: o.target)
+        case (let ahead, let behind):
+            return problem(
+                "local branch \(o.branch) has diverged from \(o.target.prefix(12)) (\(ahead) commit\(ahead == 1 ? "" : "s") "
+                    + "of its own, \(behind) missing); it would have to move backwards. Merge or rebase it first")
+        }
+    }
+
+    /// Plans a module that is not initialised: it is cloned, then its branch is created at the pin.
+    public static func planUninitialised(
+        repository: String, path: String, branch: String, pin: String, remoteBranchExists: Bool?
+    ) -> RepositoryPlan {
+        RepositoryPlan(
+            repository: repository, path: path, branch: branch, target: pin, finalCommit: pin, aheadOfTarget: 0,
+            action: .initialise(upstream: remoteBranchExists == false ? nil : "origin/\(branch)"))
+    }
+}

@@ -1,0 +1,180 @@
+import Foundation
+
+/// What `tenantctl pin` recorded.
+public struct PinReport: Sendable, Codable, Equatable {
+    /// One module's pin change.
+    public struct Change: Sendable, Codable, Equatable {
+        /// Module name.
+        public var module: String
+        /// Path in the superproject.
+        public var path: String
+        /// The pin before.
+        public var old: String?
+        /// The pin now (the module's HEAD).
+        public var new: String
+        /// Whether the module branch was pushed by this run.
+        public var pushed: Bool
+    }
+
+    /// The superproject branch.
+    public var branch: String
+    /// The new superproject commit; nil when nothing changed.
+    public var commit: String?
+    /// Whether the superproject branch was pushed.
+    public var pushed: Bool
+    /// Changed pins in manifest order.
+    public var changes: [Change]
+}
+
+/// `tenantctl pin`: record module HEADs as the pins of the current superproject branch, in one commit.
+public struct WorkingCopyPin: Sendable {
+    /// The superproject.
+    public var workspace: Workspace
+    /// The git runner.
+    public var git: Git
+    /// Fetch the module remotes before checking that commits are pushed.
+    public var fetch: Bool
+    /// Push modules first, then the superproject.
+    public var push: Bool
+    /// Progress output.
+    public var console: Console?
+
+    public init(workspace: Workspace, git: Git, fetch: Bool = true, push: Bool = false, console: Console? = nil) {
+        self.workspace = workspace
+        self.git = git
+        self.fetch = fetch
+        self.push = push
+        self.console = console
+    }
+
+    /// The commit message: a summary line, then `module: old → new` per module.
+    public static func message(branch: String, changes: [PinReport.Change]) -> String {
+        let names = changes.map(\.module).joined(separator: ", ")
+        return "Pin \(names) on \(branch)\n\n"
+            + changes.map { "\($0.module): \($0.old.map { String($0.prefix(12)) } ?? "none") → \($0.new.prefix(12))" }
+            .joined(separator: "\n") + "\n"
+    }
+
+    /// Pins `names` (every module when empty). Throws ``WorkingCopyRefusal`` with every problem before any change.
+    public func run(modules names: [String]) throws -> PinReport {
+        let layout = try WorkingCopyLayout.load(workspace, allowLocalRemotes: git.allowLocalRemotes)
+        var problems: [WorkingCopyProblem] = []
+        let superState = try RepositoryState.inspect(path: workspace.root, git: git, superproject: true)
+        problems += superState.problems(repository: "superproject", relativePath: "")
+        var branch = ""
+        var tenant: WorkingCopyLayout.Tenant?
+        if let current = superState.currentBranch {
+            branch = current
+            tenant = layout.tenant(onBranch: current)
+            if tenant == nil && current != layout.generalBranch {
+                problems.append(
+                    WorkingCopyProblem(
+                        repository: "superproject", path: "",
+                        reason: "branch \(current) is neither \(layout.generalBranch) nor a tenant's branch"))
+            }
+        } else {
+            problems.append(
+                WorkingCopyProblem(
+                    repository: "superproject", path: "",
+                    reason: "detached HEAD; switch to a tenant first (tenantctl switch <tenant>)"))
+        }
+        var selected: [WorkingCopyLayout.Module] = []
+        if names.isEmpty {
+            selected = layout.modules
+        } else {
+            for name in names {
+                if let module = layout.modules.first(where: { $0.name == name }) {
+                    selected.append(module)
+                } else {
+                    problems.append(WorkingCopyProblem(repository: name, path: "", reason: "no module named \(name)"))
+                }
+            }
+        }
+        let pins =
+            superState.head == nil
+            ? [:] : try WorkingCopyGit.pins(at: "HEAD", paths: selected.map(\.path), in: workspace.root, git: git)
+        var changes: [PinReport.Change] = []
+        var moduleBranches: [String: String] = [:]
+        for module in selected {
+            let path = workspace.path(module.path)
+            guard try WorkingCopyGit.presence(of: path, git: git) == .repository else {
+                if !names.isEmpty {
+                    problems.append(
+                        WorkingCopyProblem(repository: module.name, path: module.path, reason: "not initialised"))
+                }
+                continue
+            }
+            let state = try RepositoryState.inspect(path: path, git: git)
+            problems += state.problems(repository: module.name, relativePath: module.path)
+            guard let head = state.head, head != pins[module.path] else { continue }
+            let expected = layout.branch(for: module.name, tenant: tenant)
+            guard let current = state.currentBranch else {
+                problems.append(
+                    WorkingCopyProblem(
+                        repository: module.name, path: module.path,
+                        reason: "detached HEAD; check out \(expected) and commit there first"))
+                continue
+            }
+            guard current == expected else {
+                problems.append(
+                    WorkingCopyProblem(
+                        repository: module.name, path: module.path,
+                        reason: "on branch \(current), but \(branch) takes \(module.name) from \(expected)"))
+                continue
+            }
+            if fetch {
+                console?.progress("fetching \(module.name)")
+                try git.run(
+                    ["fetch", "--no-recurse-submodules", "--quiet", "origin"], in: path,
+                    context: "fetch module \(module.name)")
+            }
+            let unpushed = try git.text(
+                ["rev-list", "--count", head, "--not", "--remotes"], in: path,
+                context: "look for unpushed commits of \(module.name)")
+            if unpushed != "0" && !push {
+                problems.append(
+                    WorkingCopyProblem(
+                        repository: module.name, path: module.path,
+                        reason: "commit \(head.prefix(12)) is not on the module's remote (\(unpushed) unpushed); "
+                            + "push it first or run with --push"))
+            }
+            moduleBranches[module.name] = unpushed != "0" ? current : nil
+            changes.append(
+                PinReport.Change(
+                    module: module.name, path: module.path, old: pins[module.path], new: head, pushed: false))
+        }
+        guard problems.isEmpty else {
+            throw WorkingCopyRefusal(
+                action: "pin on \(branch.isEmpty ? "a detached HEAD" : branch)", problems: problems)
+        }
+        guard !changes.isEmpty else { return PinReport(branch: branch, commit: nil, pushed: false, changes: []) }
+
+        // Modules first: a superproject commit never reaches the remote before the module commits it pins.
+        if push {
+            for index in changes.indices {
+                guard let moduleBranch = moduleBranches[changes[index].module] else { continue }
+                console?.progress("pushing \(changes[index].module) \(moduleBranch)")
+                try git.run(
+                    ["push", "--quiet", "origin", "--", "refs/heads/\(moduleBranch):refs/heads/\(moduleBranch)"],
+                    in: workspace.path(changes[index].path), context: "push module \(changes[index].module)")
+                changes[index].pushed = true
+            }
+        }
+        for change in changes {
+            try git.run(
+                ["update-index", "--cacheinfo", "160000,\(change.new),\(change.path)"], in: workspace.root,
+                context: "stage the pin of \(change.module)")
+        }
+        try git.run(
+            ["commit", "--quiet", "--no-verify", "-m", Self.message(branch: branch, changes: changes)],
+            in: workspace.root, context: "commit the new pins on \(branch)")
+        let commit = try git.text(["rev-parse", "HEAD"], in: workspace.root, context: "read the new pin commit")
+        if push {
+            console?.progress("pushing superproject \(branch)")
+            try git.run(
+                ["push", "--quiet", "origin", "--", "refs/heads/\(branch):refs/heads/\(branch)"], in: workspace.root,
+                context: "push superproject branch \(branch)")
+        }
+        return PinReport(branch: branch, commit: commit, pushed: push, changes: changes)
+    }
+}

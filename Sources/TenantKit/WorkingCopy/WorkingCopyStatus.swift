@@ -1,0 +1,183 @@
+import Foundation
+
+/// Where a module's HEAD stands relative to the commit the superproject pins.
+public enum PinRelation: String, Sendable, Codable, Equatable {
+    /// HEAD is the pinned commit.
+    case atPin = "at-pin"
+    /// HEAD has commits the pin does not have (and none missing).
+    case ahead
+    /// HEAD lacks commits of the pin (and has none of its own).
+    case behind
+    /// Both: commits of its own and commits missing.
+    case diverged
+    /// The module is not initialised (no checkout).
+    case notInitialised = "not-initialised"
+    /// The superproject branch pins no commit for this module.
+    case unpinned
+
+    /// The relation of `ahead`/`behind` counts (pure).
+    public static func of(ahead: Int, behind: Int) -> PinRelation {
+        switch (ahead, behind) {
+        case (0, 0): return .atPin
+        case (_, 0): return .ahead
+        case (0, _): return .behind
+        default: return .diverged
+        }
+    }
+}
+
+/// `tenantctl status`: the working copy as a tenant.
+public struct StatusReport: Sendable, Codable, Equatable {
+    /// The superproject's state.
+    public struct Superproject: Sendable, Codable, Equatable {
+        /// Checked-out branch; nil when detached.
+        public var branch: String?
+        /// HEAD commit.
+        public var head: String?
+        /// Upstream (`origin/t2`), when set.
+        public var upstream: String?
+        /// Commits ahead of the upstream.
+        public var ahead: Int?
+        /// Commits behind the upstream.
+        public var behind: Int?
+        /// Tracked files modified, staged or conflicted (module checkouts at other commits do not count).
+        public var dirty: Bool
+    }
+
+    /// One module's state.
+    public struct ModuleStatus: Sendable, Codable, Equatable {
+        /// Module name.
+        public var module: String
+        /// Path in the superproject.
+        public var path: String
+        /// The branch the module should be on for this tenant.
+        public var expectedBranch: String
+        /// Checked-out branch; nil when detached or not initialised.
+        public var branch: String?
+        /// HEAD is detached.
+        public var detached: Bool
+        /// HEAD commit.
+        public var head: String?
+        /// Commit pinned by the superproject's HEAD.
+        public var pin: String?
+        /// HEAD relative to the pin.
+        public var relation: PinRelation
+        /// Commits HEAD has beyond the pin.
+        public var ahead: Int
+        /// Commits of the pin HEAD lacks.
+        public var behind: Int
+        /// Tracked files modified, staged or conflicted.
+        public var dirty: Bool
+        /// Commits reachable from HEAD but from no remote-tracking branch (not pushed).
+        public var unpushed: Int
+    }
+
+    /// Report format version.
+    public var schemaVersion = 1
+    /// The tenant whose branch is checked out (the general branch name for the development view); nil otherwise.
+    public var tenant: String?
+    /// The superproject.
+    public var superproject: Superproject
+    /// Every module in manifest order.
+    public var modules: [ModuleStatus]
+
+    /// Inspects the working copy (read-only; no fetch).
+    public static func inspect(workspace: Workspace, git: Git) throws -> StatusReport {
+        let layout = try WorkingCopyLayout.load(workspace, allowLocalRemotes: git.allowLocalRemotes)
+        let state = try RepositoryState.inspect(path: workspace.root, git: git, superproject: true)
+        let branch = state.currentBranch
+        let tenant = branch.flatMap { layout.tenant(onBranch: $0) }
+        let tenantName = branch == layout.generalBranch ? layout.generalBranch : tenant?.id
+        let pins =
+            state.head == nil
+            ? [:]
+            : try WorkingCopyGit.pins(
+                at: "HEAD", paths: layout.modules.map(\.path), in: workspace.root, git: git)
+        var modules: [ModuleStatus] = []
+        for module in layout.modules {
+            let path = workspace.path(module.path)
+            var status = ModuleStatus(
+                module: module.name, path: module.path, expectedBranch: layout.branch(for: module.name, tenant: tenant),
+                branch: nil, detached: false, head: nil, pin: pins[module.path], relation: .notInitialised, ahead: 0,
+                behind: 0, dirty: false, unpushed: 0)
+            guard try WorkingCopyGit.presence(of: path, git: git) == .repository else {
+                modules.append(status)
+                continue
+            }
+            let moduleState = try RepositoryState.inspect(path: path, git: git)
+            status.branch = moduleState.currentBranch
+            status.detached = moduleState.status.isDetached
+            status.head = moduleState.head
+            status.dirty = !moduleState.status.blockingEntries.isEmpty
+            if let head = moduleState.head {
+                let count = try git.text(
+                    ["rev-list", "--count", head, "--not", "--remotes"], in: path,
+                    context: "count unpushed commits of \(module.name)")
+                guard let unpushed = Int(count) else {
+                    throw GitError(
+                        context: "count unpushed commits of \(module.name)", kind: .unparseableOutput(detail: count),
+                        command: ["git", "rev-list"], directory: path, stderr: "")
+                }
+                status.unpushed = unpushed
+            }
+            if let pin = status.pin, let head = moduleState.head {
+                if try WorkingCopyGit.hasCommit(pin, in: path, git: git) {
+                    let counts = try WorkingCopyGit.counts(head, pin, in: path, git: git)
+                    status.ahead = counts.left
+                    status.behind = counts.right
+                    status.relation = PinRelation.of(ahead: counts.left, behind: counts.right)
+                } else {
+                    status.relation = .behind  // the pinned commit is not even fetched yet
+                }
+            } else {
+                status.relation = .unpinned
+            }
+            modules.append(status)
+        }
+        return StatusReport(
+            tenant: tenantName,
+            superproject: Superproject(
+                branch: branch, head: state.head, upstream: state.status.upstream, ahead: state.status.ahead,
+                behind: state.status.behind, dirty: !state.status.blockingEntries.isEmpty),
+            modules: modules)
+    }
+
+    /// The report as a table a person reads at a glance.
+    public func renderTable() -> String {
+        var lines: [String] = []
+        let location = superproject.branch ?? "(detached HEAD)"
+        lines.append("tenant: \(tenant ?? "none (superproject branch \(location) is no tenant's)")")
+        var remote = "no upstream"
+        if let upstream = superproject.upstream {
+            remote = "\(upstream): ahead \(superproject.ahead ?? 0), behind \(superproject.behind ?? 0)"
+        }
+        lines.append(
+            "superproject: \(location) at \(superproject.head.map { String($0.prefix(12)) } ?? "-") (\(remote))"
+                + (superproject.dirty ? ", dirty" : ""))
+        let rows = modules.map { module -> [String] in
+            var relation: String
+            switch module.relation {
+            case .atPin: relation = "at pin"
+            case .ahead: relation = "ahead \(module.ahead)"
+            case .behind: relation = module.behind > 0 ? "behind \(module.behind)" : "behind (pin not fetched)"
+            case .diverged: relation = "diverged (+\(module.ahead)/-\(module.behind))"
+            case .notInitialised: relation = "not initialised"
+            case .unpinned: relation = "no pin"
+            }
+            if module.detached { relation = "detached, " + relation }
+            var branch = module.branch ?? (module.detached ? "(detached)" : "-")
+            if let current = module.branch, current != module.expectedBranch {
+                branch += " (expected \(module.expectedBranch))"
+            }
+            return [
+                module.module, branch, module.head.map { String($0.prefix(12)) } ?? "-",
+                module.pin.map { String($0.prefix(12)) } ?? "-", relation, module.dirty ? "dirty" : "clean",
+                "\(module.unpushed)",
+            ]
+        }
+        lines.append(
+            TextTable(header: ["MODULE", "BRANCH", "HEAD", "PIN", "RELATION", "FILES", "UNPUSHED"], rows: rows)
+                .render())
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,208 @@
+import Foundation
+import TenantTestSupport
+import Testing
+
+@Suite("switch")
+struct SwitchCLITests {
+    /// Asserts every module is on a named branch (`symbolic-ref` succeeds) whose tip is the pin of `tenant`.
+    func expectOn(_ tenant: String, _ fixture: SwitchFixture, customised: Set<String>) throws {
+        let sandbox = fixture.sandbox
+        #expect(try sandbox.git(["symbolic-ref", "--short", "HEAD"], in: fixture.workspace) == tenant)
+        #expect(
+            try sandbox.git(["rev-parse", "HEAD"], in: fixture.workspace)
+                == sandbox.git(["rev-parse", "origin/\(tenant)"], in: fixture.workspace))
+        for module in SwitchFixture.modules {
+            let branch = customised.contains(module) ? tenant : "general_dev"
+            #expect(
+                try sandbox.git(["symbolic-ref", "--short", "HEAD"], in: fixture.module(module)) == branch,
+                "\(module) on \(branch)")
+            #expect(
+                try sandbox.git(["rev-parse", "HEAD"], in: fixture.module(module))
+                    == fixture.pin(module, on: tenant), "\(module) at the pin of \(tenant)")
+            #expect(
+                try sandbox.git(["rev-parse", "--abbrev-ref", "\(branch)@{upstream}"], in: fixture.module(module))
+                    == "origin/\(branch)")
+        }
+        #expect(try sandbox.git(["status", "--porcelain=v2"], in: fixture.workspace) == "")
+    }
+
+    @Test func switchesBetweenTenantsAndBack() throws {
+        let sandbox = try GitSandbox()
+        let fixture = try SwitchFixture(sandbox: sandbox)
+        var result = sandbox.tenantctl(["switch", "t2"], in: fixture.workspace)
+        #expect(result.status == 0, "\(result.stderr)")
+        try expectOn("t2", fixture, customised: ["Infrastructure", "Customer"])
+        #expect(result.stdout.contains("Infrastructure"))
+
+        result = sandbox.tenantctl(["switch", "t3"], in: fixture.workspace)
+        #expect(result.status == 0, "\(result.stderr)")
+        try expectOn("t3", fixture, customised: ["Order"])
+
+        result = sandbox.tenantctl(["switch", "t2", "--json"], in: fixture.workspace)
+        #expect(result.status == 0, "\(result.stderr)")
+        try expectOn("t2", fixture, customised: ["Infrastructure", "Customer"])
+        let json = try #require(
+            try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        #expect(json["tenant"] as? String == "t2")
+        let entries = try #require(json["repositories"] as? [[String: Any]])
+        let changes = Dictionary(
+            uniqueKeysWithValues: entries.compactMap { entry in
+                (entry["repository"] as? String).map { ($0, entry["change"] as? String ?? "") }
+            })
+        // Article is pinned to the same general_dev commit by t2 and t3: untouched.
+        #expect(changes["Article"] == "unchanged")
+        #expect(changes["Infrastructure"] == "checked out")
+
+        result = sandbox.tenantctl(["switch", "general_dev", "--no-fetch"], in: fixture.workspace)
+        #expect(result.status == 0, "\(result.stderr)")
+        try expectOn("general_dev", fixture, customised: [])
+    }
+
+    @Test func secondSwitchToTheSameTenantChangesNothing() throws {
+        let sandbox = try GitSandbox()
+        let fixture = try SwitchFixture(sandbox: sandbox)
+        #expect(sandbox.tenantctl(["switch", "t2"], in: fixture.workspace).status == 0)
+        let before = try fixture.snapshot()
+        let result = sandbox.tenantctl(["switch", "t2", "--json"], in: fixture.workspace)
+        #expect(result.status == 0)
+        #expect(try fixture.snapshot() == before)
+        #expect(!result.stdout.contains("\"checked out\"") && !result.stdout.contains("\"created\""))
+    }
+
+    @Test func localBranchAheadOfThePinSurvivesASwitchAwayAndBack() throws {
+        let sandbox = try GitSandbox()
+        let fixture = try SwitchFixture(sandbox: sandbox)
+        #expect(sandbox.tenantctl(["switch", "t2"], in: fixture.workspace).status == 0)
+        let local = try sandbox.commit(
+            in: "workspace/Modules/Infrastructure", file: "Local.swift", content: "// mine\n", message: "local work")
+        #expect(sandbox.tenantctl(["switch", "t3"], in: fixture.workspace).status == 0)
+        #expect(try sandbox.git(["rev-parse", "refs/heads/t2"], in: fixture.module("Infrastructure")) == local)
+        let back = sandbox.tenantctl(["switch", "t2"], in: fixture.workspace)
+        #expect(back.status == 0, "\(back.stderr)")
+        #expect(try sandbox.git(["symbolic-ref", "--short", "HEAD"], in: fixture.module("Infrastructure")) == "t2")
+        #expect(try sandbox.git(["rev-parse", "HEAD"], in: fixture.module("Infrastructure")) == local)
+        #expect(back.stdout.contains("kept: 1 ahead"))
+    }
+
+    @Test func fastForwardsALocalBranchBehindThePin() throws {
+        let sandbox = try GitSandbox()
+        let fixture = try SwitchFixture(sandbox: sandbox)
+        let infrastructure = fixture.module("Infrastructure")
+        let pin = try fixture.pin("Infrastructure", on: "t2")
+        try sandbox.git(["branch", "--no-track", "t2", "\(pin)~1"], in: infrastructure)
+        try sandbox.git(["branch", "-q", "--set-upstream-to=origin/t2", "t2"], in: infrastructure)
+        let result = sandbox.tenantctl(["switch", "t2", "--json"], in: fixture.workspace)
+        #expect(result.status == 0, "\(result.stderr)")
+        try expectOn("t2", fixture, customised: ["Infrastructure", "Customer"])
+        #expect(result.stdout.contains("fast-forwarded"))
+    }
+
+    /// A refusal: exit 1, every problem listed, every repository byte-for-byte as before.
+    func expectRefusal(
+        _ fixture: SwitchFixture, target: String = "t2", mentioning phrases: [String]
+    ) throws {
+        let before = try fixture.snapshot()
+        let result = fixture.sandbox.tenantctl(["switch", target], in: fixture.workspace)
+        #expect(result.status == 1, "stdout: \(result.stdout)\nstderr: \(result.stderr)")
+        for phrase in phrases { #expect(result.stderr.contains(phrase), "stderr lacks '\(phrase)': \(result.stderr)") }
+        let after = try fixture.snapshot()
+        for (repository, state) in before {
+            #expect(after[repository] == state, "\(repository) changed")
+        }
+    }
+
+    @Test func refusesADirtySuperproject() throws {
+        let sandbox = try GitSandbox()
+        let fixture = try SwitchFixture(sandbox: sandbox)
+        try sandbox.write("workspace/ColourScheme.conf", "colour=pink\n")
+        try sandbox.write("workspace/notes.txt", "untracked, preserved\n")
+        try expectRefusal(fixture, mentioning: ["superproject (ColourScheme.conf): modified"])
+        #expect(try sandbox.read("workspace/notes.txt") == "untracked, preserved\n")
+    }
+
+    @Test func refusesADirtyModuleAndListsEveryProblem() throws {
+        let sandbox = try GitSandbox()
+        let fixture = try SwitchFixture(sandbox: sandbox)
+        try sandbox.write("workspace/Modules/Article/Article.swift", "// edited\n")
+        try sandbox.write("workspace/ColourScheme.conf", "colour=pink\n")
+        try expectRefusal(
+            fixture,
+            mentioning: [
+                "Article (Modules/Article/Article.swift): modified", "superproject (ColourScheme.conf)",
+                "2 problems",
+            ])
+    }
+
+    @Test func refusesAStagedFile() throws {
+        let sandbox = try GitSandbox()
+        let fixture = try SwitchFixture(sandbox: sandbox)
+        try sandbox.write("workspace/Modules/Customer/New.swift", "// new\n")
+        try sandbox.git(["add", "New.swift"], in: fixture.module("Customer"))
+        try expectRefusal(fixture, mentioning: ["Customer (Modules/Customer/New.swift): staged"])
+    }
+
+    @Test func refusesADetachedHeadWithAnOrphanCommit() throws {
+        let sandbox = try GitSandbox()
+        let fixture = try SwitchFixture(sandbox: sandbox)
+        let orphan = try sandbox.commit(
+            in: "workspace/Modules/Order", file: "Orphan.swift", content: "// lost?\n", message: "orphan")
+        try expectRefusal(fixture, mentioning: ["Order (Modules/Order): detached HEAD", "1 commit that no branch"])
+        #expect(try sandbox.git(["rev-parse", "HEAD"], in: fixture.module("Order")) == orphan)
+    }
+
+    @Test func refusesARebaseInProgress() throws {
+        let sandbox = try GitSandbox()
+        let fixture = try SwitchFixture(sandbox: sandbox)
+        let article = fixture.module("Article")
+        try sandbox.git(["switch", "-q", "-c", "one"], in: article)
+        try sandbox.commit(in: "workspace/Modules/Article", file: "Article.swift", content: "// one\n")
+        try sandbox.git(["switch", "-q", "-c", "two", "HEAD~1"], in: article)
+        try sandbox.commit(in: "workspace/Modules/Article", file: "Article.swift", content: "// two\n")
+        let rebase = try sandbox.gitResult(["rebase", "one"], in: article)
+        #expect(rebase.status != 0)
+        try expectRefusal(fixture, mentioning: ["unfinished operation in Article: a rebase is in progress"])
+    }
+
+    @Test func refusesADivergedLocalBranch() throws {
+        let sandbox = try GitSandbox()
+        let fixture = try SwitchFixture(sandbox: sandbox)
+        let infrastructure = fixture.module("Infrastructure")
+        let pin = try fixture.pin("Infrastructure", on: "t2")
+        try sandbox.git(["switch", "-q", "--no-track", "-c", "t2", "\(pin)~1"], in: infrastructure)
+        try sandbox.commit(in: "workspace/Modules/Infrastructure", file: "Mine.swift", content: "// mine\n")
+        try expectRefusal(
+            fixture, mentioning: ["Infrastructure (Modules/Infrastructure): local branch t2 has diverged"])
+    }
+
+    @Test func refusesAStaleIndexLockAndKeepsIt() throws {
+        let sandbox = try GitSandbox()
+        let fixture = try SwitchFixture(sandbox: sandbox)
+        let gitDirectory = try sandbox.git(["rev-parse", "--absolute-git-dir"], in: fixture.module("Customer"))
+        let lock = gitDirectory + "/index.lock"
+        #expect(FileManager.default.createFile(atPath: lock, contents: Data()))
+        try expectRefusal(fixture, mentioning: ["lock file \(lock)"])
+        #expect(FileManager.default.fileExists(atPath: lock))
+    }
+
+    @Test func refusesAnUnknownTenant() throws {
+        let sandbox = try GitSandbox()
+        let fixture = try SwitchFixture(sandbox: sandbox)
+        try expectRefusal(fixture, target: "t9", mentioning: ["unknown tenant 't9'"])
+    }
+
+    @Test func initialisesAMissingModule() throws {
+        let sandbox = try GitSandbox()
+        let fixture = try SwitchFixture(sandbox: sandbox)
+        try sandbox.git(["submodule", "deinit", "-q", "--", "Modules/Customer"], in: fixture.workspace)
+        let result = sandbox.tenantctl(["switch", "t2"], in: fixture.workspace)
+        #expect(result.status == 0, "\(result.stderr)")
+        try expectOn("t2", fixture, customised: ["Infrastructure", "Customer"])
+    }
+
+    @Test func helpHasAnExample() {
+        let sandbox = try? GitSandbox()
+        let result = sandbox?.tenantctl(["switch", "--help"])
+        #expect(result?.status == 0)
+        #expect(result?.stdout.contains("tenantctl switch t2") == true)
+    }
+}

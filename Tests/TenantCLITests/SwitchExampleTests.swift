@@ -1,0 +1,64 @@
+import Foundation
+import TenantKit
+import TenantTestSupport
+import Testing
+
+/// switch on the thesis' example workspace, checked with plain git.
+@Suite struct SwitchExampleTests {
+    /// The pin of `module` on superproject branch `branch` of the example remote.
+    func pin(_ sandbox: GitSandbox, _ example: ExampleResult, _ module: String, on branch: String) throws -> String {
+        let line = try sandbox.git(
+            ["ls-tree", branch, "--", "Modules/\(module)"], in: "\(example.remotes)/Superproject.git")
+        return String(line.split(separator: " ")[2].prefix(40))
+    }
+
+    func expectOn(_ tenant: String, customised: Set<String>, _ sandbox: GitSandbox, _ example: ExampleResult) throws {
+        #expect(try sandbox.git(["symbolic-ref", "--short", "HEAD"], in: example.workspace) == tenant)
+        for module in ["Infrastructure", "Article", "Customer", "Order"] {
+            let dir = "\(example.workspace)/Modules/\(module)"
+            let branch = customised.contains(module) ? tenant : "general_dev"
+            #expect(try sandbox.git(["symbolic-ref", "--short", "HEAD"], in: dir) == branch, "\(module)")
+            #expect(try sandbox.git(["rev-parse", "HEAD"], in: dir) == (try pin(sandbox, example, module, on: tenant)))
+        }
+        #expect(try sandbox.git(["status", "--porcelain=v2"], in: example.workspace).isEmpty)
+    }
+
+    @Test func switchT2T3AndBackOnTheExample() throws {
+        let sandbox = try GitSandbox()
+        let example = try ExampleBuilder(git: try sandbox.gitRunner()).build(
+            in: sandbox.path("erp"), stage: .beforeUpdates)
+        var result = sandbox.tenantctl(["switch", "t2"], in: example.workspace)
+        #expect(result.status == 0, "\(result.stderr)")
+        try expectOn("t2", customised: ["Infrastructure", "Customer"], sandbox, example)
+        result = sandbox.tenantctl(["switch", "t3"], in: example.workspace)
+        #expect(result.status == 0, "\(result.stderr)")
+        try expectOn("t3", customised: ["Order"], sandbox, example)
+        result = sandbox.tenantctl(["switch", "t2"], in: example.workspace)
+        #expect(result.status == 0, "\(result.stderr)")
+        try expectOn("t2", customised: ["Infrastructure", "Customer"], sandbox, example)
+        result = sandbox.tenantctl(["switch", "general_dev"], in: example.workspace)
+        #expect(result.status == 0, "\(result.stderr)")
+        try expectOn("general_dev", customised: [], sandbox, example)
+    }
+}
+
+@Suite struct LocalRemotePermissionTests {
+    @Test func exampleWorkspaceAllowsItsOwnLocalRemotesAndAPlainCloneDoesNot() throws {
+        let sandbox = try GitSandbox()
+        let example = try ExampleBuilder(git: try sandbox.gitRunner()).build(
+            in: sandbox.path("erp"), stage: .beforeUpdates)
+        let strict = ["TENANTCTL_ALLOW_LOCAL_REMOTES": "0"]
+        #expect(try sandbox.git(["config", "--local", "tenantctl.allowLocalRemotes"], in: example.workspace) == "true")
+        let allowed = sandbox.tenantctl(
+            ["switch", "t2"], in: example.workspace + "/Modules/Article", environment: strict)
+        #expect(allowed.status == 0, "\(allowed.stderr)")
+
+        try sandbox.git(["clone", "-q", "\(example.remotes)/Superproject.git", sandbox.path("clone")])
+        let before = try sandbox.refs(sandbox.path("clone"))
+        let refused = sandbox.tenantctl(["switch", "t2"], in: sandbox.path("clone"), environment: strict)
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("transport 'file' not allowed"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("hint: this remote is a local path or file:// URL; allow local remotes"))
+        #expect(try sandbox.refs(sandbox.path("clone")) == before)
+    }
+}

@@ -1,0 +1,136 @@
+import Foundation
+import TenantKit
+import Testing
+
+@Suite struct RollPlannerTests {
+    static let a = String(repeating: "a", count: 40)
+    static let b = String(repeating: "b", count: 40)
+    static let c = String(repeating: "c", count: 40)
+    static let d = String(repeating: "d", count: 40)
+    static let g = String(repeating: "1", count: 40)
+    static let t = String(repeating: "2", count: 40)
+
+    static let modules = [
+        RollModule(name: "Infrastructure", path: "Modules/Infrastructure", url: "../Infrastructure.git"),
+        RollModule(name: "Article", path: "Modules/Article", url: "../Article.git"),
+    ]
+
+    /// general_dev pins Infrastructure@a, Article@c; Infrastructure general_dev moved to b; t2 customises
+    /// Infrastructure (branch at d, not containing b) and already contains superproject general_dev.
+    static func state(infrastructureGeneral: String = b, t2ContainsModuleGeneral: Bool = false) -> RollState {
+        RollState(
+            generalBranch: "general_dev", modules: modules,
+            tenants: [
+                RollTenant(id: "t1", branch: "t1", customised: []),
+                RollTenant(id: "t2", branch: "t2", customised: ["Infrastructure"]),
+            ],
+            superproject: SuperprojectState(
+                branches: ["general_dev": g, "t1": t, "t2": t], containGeneral: ["general_dev", "t1", "t2"],
+                pins: [
+                    "general_dev": ["Modules/Infrastructure": a, "Modules/Article": c],
+                    "t1": ["Modules/Infrastructure": a, "Modules/Article": c],
+                    "t2": ["Modules/Infrastructure": d, "Modules/Article": c],
+                ],
+                modulePaths: ["general_dev": modules.map(\.path), "t1": modules.map(\.path), "t2": modules.map(\.path)]),
+            repositories: [
+                "Infrastructure": ModuleRepositoryState(
+                    branches: ["general_dev": infrastructureGeneral, "t2": d],
+                    containGeneral: t2ContainsModuleGeneral ? ["general_dev", "t2"] : ["general_dev"]),
+                "Article": ModuleRepositoryState(branches: ["general_dev": c], containGeneral: ["general_dev"]),
+            ])
+    }
+
+    @Test func plansModuleMergesRepinAndThePinRule() throws {
+        let plan = try RollPlanner.plan(Self.state())
+        #expect(
+            plan.repin?.changes == [
+                PinChange(module: "Infrastructure", path: "Modules/Infrastructure", old: Self.a, new: Self.b)
+            ])
+        #expect(
+            plan.moduleMerges.map { "\($0.module) \($0.branch) \($0.ours) \($0.theirs)" } == [
+                "Infrastructure t2 \(Self.d) \(Self.b)"
+            ])
+        let t1 = try #require(plan.tenants.first { $0.tenant.id == "t1" })
+        let t2 = try #require(plan.tenants.first { $0.tenant.id == "t2" })
+        #expect(t1.mergeGeneral && t2.mergeGeneral)  // general_dev gets a new commit
+        #expect(t1.pins["Modules/Infrastructure"] == .commit(Self.b))
+        #expect(t2.pins["Modules/Infrastructure"] == .tenantBranch(module: "Infrastructure", tip: Self.d))
+        #expect(t2.pins["Modules/Article"] == .commit(Self.c))
+    }
+
+    @Test func nothingToDoWhenEverythingIsCurrent() throws {
+        var state = Self.state(infrastructureGeneral: Self.a, t2ContainsModuleGeneral: true)
+        state.superproject.pins["t1"] = ["Modules/Infrastructure": Self.a, "Modules/Article": Self.c]
+        let plan = try RollPlanner.plan(state)
+        #expect(plan.repin == nil)
+        #expect(plan.moduleMerges.isEmpty)
+        #expect(plan.tenants.allSatisfy { !$0.mergeGeneral && $0.problems.isEmpty })
+    }
+
+    @Test func moduleFilterKeepsTheOtherPins() throws {
+        let plan = try RollPlanner.plan(Self.state(), filter: RollFilter(modules: ["Article"]))
+        #expect(plan.repin == nil)
+        #expect(plan.moduleMerges.isEmpty)
+        let t2 = try #require(plan.tenants.first { $0.tenant.id == "t2" })
+        #expect(t2.pins["Modules/Infrastructure"] == .commit(Self.d))
+    }
+
+    @Test func tenantFilterSelectsTenantsAndRejectsUnknownNames() throws {
+        let plan = try RollPlanner.plan(Self.state(), filter: RollFilter(tenants: ["t1"]))
+        #expect(plan.tenants.map(\.tenant.id) == ["t1"])
+        #expect(plan.moduleMerges.isEmpty)
+        #expect(throws: RollError.self) { try RollPlanner.plan(Self.state(), filter: RollFilter(tenants: ["t9"])) }
+        #expect(throws: RollError.self) { try RollPlanner.plan(Self.state(), filter: RollFilter(modules: ["Nope"])) }
+    }
+
+    @Test func aCustomisedModuleRemovedOnGeneralIsAConflictOfThatTenant() throws {
+        var state = Self.state()
+        state.tenants[1].customised.append("Payment")
+        state.superproject.modulePaths["t2"]?.append("Modules/Payment")
+        let plan = try RollPlanner.plan(state)
+        let t2 = try #require(plan.tenants.first { $0.tenant.id == "t2" })
+        #expect(t2.problems.map(\.repository) == ["Payment"])
+        #expect(t2.removedPaths == ["Modules/Payment"])
+        #expect(plan.tenants.first { $0.tenant.id == "t1" }?.problems.isEmpty == true)
+    }
+
+    @Test func aMissingTenantBranchIsReported() throws {
+        var state = Self.state()
+        state.repositories["Infrastructure"]?.branches["t2"] = nil
+        let plan = try RollPlanner.plan(state)
+        #expect(plan.tenants.first { $0.tenant.id == "t2" }?.problems.first?.reason.contains("no branch t2") == true)
+    }
+}
+
+@Suite struct RollParserTests {
+    @Test func parsesMergeTreeBatchOutput() throws {
+        let tree1 = String(repeating: "e", count: 40)
+        let tree2 = String(repeating: "f", count: 40)
+        let data = Data("0\0\(tree1)\0f\0g\0f\0\01\0\(tree2)\0\0".utf8)
+        let results = try #require(RollPlumbing.parseMergeTree(data, count: 2))
+        #expect(results[0] == MergeTreeResult(clean: false, tree: tree1, paths: ["f", "g"]))
+        #expect(results[1] == MergeTreeResult(clean: true, tree: tree2, paths: []))
+        #expect(RollPlumbing.parseMergeTree(data, count: 3) == nil)
+        #expect(RollPlumbing.parseMergeTree(Data("x\0\(tree1)\0\0".utf8), count: 1) == nil)
+    }
+
+    @Test func parsesPushPorcelain() {
+        let text =
+            "To /r.git\n \tabc:refs/heads/t1\t[up to date]\n!\tdef:refs/heads/t2\t[rejected] (fetch first)\nDone\n"
+        let refs = RollPublisher.parsePorcelain(text)
+        #expect(refs["refs/heads/t1"]?.flag == " ")
+        #expect(refs["refs/heads/t2"]?.flag == "!")
+        #expect(refs["refs/heads/t2"]?.summary == "[rejected] (fetch first)")
+    }
+
+    @Test func journalRoundTripsThroughTheFileSystem() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("roll-journal-\(UUID())").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let journal = RollJournal(
+            runId: "20260101-000000-abcdef", createdAt: "2026-01-01T00:00:00Z",
+            entries: [.init(repository: "Order", remote: "../Order.git", ref: "refs/heads/t3", old: "a", new: "b")])
+        try journal.write(gitDirectory: directory)
+        #expect(try RollJournal.read(gitDirectory: directory, runId: journal.runId) == journal)
+        #expect(throws: RollError.self) { try RollJournal.read(gitDirectory: directory, runId: "../x") }
+    }
+}
