@@ -84,36 +84,14 @@ public final class GitSandbox: @unchecked Sendable {
         try run("/usr/bin/env", ["git"] + (directory.map { ["-C", $0] } ?? []) + arguments, input: input)
     }
 
-    /// Runs any program with the sandbox environment.
+    /// Runs any program with the sandbox environment (spawned directly, independent of tenantctl's git runner).
     public func run(
         _ executable: String, _ arguments: [String], input: String? = nil, extraEnvironment: [String: String] = [:]
-    )
-        throws -> (status: Int32, stdout: String, stderr: String)
-    {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.environment = environment.merging(extraEnvironment) { $1 }
-        let out = Pipe()
-        let err = Pipe()
-        let inPipe = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = inPipe
-        try process.run()
-        let group = DispatchGroup()
-        nonisolated(unsafe) var outData = Data()
-        nonisolated(unsafe) var errData = Data()
-        DispatchQueue.global().async(group: group) { outData = out.fileHandleForReading.readDataToEndOfFile() }
-        DispatchQueue.global().async(group: group) { errData = err.fileHandleForReading.readDataToEndOfFile() }
-        if let input { try? inPipe.fileHandleForWriting.write(contentsOf: Data(input.utf8)) }
-        try? inPipe.fileHandleForWriting.close()
-        group.wait()
-        process.waitUntilExit()
-        return (
-            process.terminationStatus, String(decoding: outData, as: UTF8.self),
-            String(decoding: errData, as: UTF8.self)
-        )
+    ) throws -> (status: Int32, stdout: String, stderr: String) {
+        let output = try Subprocess.run(
+            executable: executable, arguments: arguments, environment: environment.merging(extraEnvironment) { $1 },
+            input: input.map { Data($0.utf8) })
+        return (output.status, String(decoding: output.stdout, as: UTF8.self), output.stderr)
     }
 
     /// Writes a file (creating directories).

@@ -37,71 +37,200 @@ public final class ChildProcesses: @unchecked Sendable {
     /// The process-wide registry.
     public static let shared = ChildProcesses()
     private let lock = NSLock()
-    private var running: [ObjectIdentifier: Process] = [:]
+    private var running: Set<pid_t> = []
 
-    func add(_ process: Process) { lock.withLock { running[ObjectIdentifier(process)] = process } }
-    func remove(_ process: Process) { _ = lock.withLock { running.removeValue(forKey: ObjectIdentifier(process)) } }
+    func add(_ pid: pid_t) { _ = lock.withLock { running.insert(pid) } }
+    func remove(_ pid: pid_t) { _ = lock.withLock { running.remove(pid) } }
 
     /// Sends SIGTERM to every running child (git removes its lock files on SIGTERM).
     public func terminateAll() {
-        let processes = lock.withLock { Array(running.values) }
-        for process in processes where process.isRunning {
-            kill(process.processIdentifier, SIGTERM)
-        }
+        for pid in lock.withLock({ Array(running) }) { kill(pid, SIGTERM) }
     }
 
     /// The number of children still running.
     public var count: Int { lock.withLock { running.count } }
 }
 
-/// `read(2)`, named so that it does not collide with ``GitProcess/read(count:)``.
+/// `read(2)` and `write(2)`, named so that they do not collide with methods of the same name.
 private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
     read(descriptor, buffer, count)
 }
 
-enum ChildProcess {
+private func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
+    write(descriptor, buffer, count)
+}
+
+/// A failure to start a process.
+struct SpawnError: Error, CustomStringConvertible {
+    var description: String
+}
+
+/// A started child process: its pid and the parent's ends of its three pipes.
+///
+/// Started with `posix_spawn` and reaped with a blocking `waitpid` (Foundation's `Process.waitUntilExit` polls a
+/// run loop, which cost ~35 ms per git call). The child gets default handlers for SIGPIPE, SIGINT and SIGTERM
+/// (this process ignores them) and an empty signal mask; every pipe end is close-on-exec in the parent.
+struct SpawnedProcess {
+    let pid: pid_t
+    let stdin: Int32
+    let stdout: Int32
+    let stderr: Int32
+
     /// Ignore SIGPIPE once: a child that exits early must give us EPIPE, not kill us.
     static let ignoreSigpipe: Void = { signal(SIGPIPE, SIG_IGN) }()
 
+    static func pipePair() throws -> (read: Int32, write: Int32) {
+        var fds: [Int32] = [-1, -1]
+        guard pipe(&fds) == 0 else { throw SpawnError(description: "pipe: \(String(cString: strerror(errno)))") }
+        // Close-on-exec in the parent: only the dup2'ed copies reach the child (a concurrent spawn in another
+        // thread may inherit them for the instant between pipe and fcntl; its exec then closes them).
+        _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
+        _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
+        return (fds[0], fds[1])
+    }
+
+    static func spawn(executable: String, arguments: [String], environment: [String: String]) throws -> SpawnedProcess {
+        _ = ignoreSigpipe
+        let input = try pipePair()
+        let output = try pipePair()
+        let errors = try pipePair()
+        defer {
+            close(input.read)
+            close(output.write)
+            close(errors.write)
+        }
+        #if canImport(Darwin)
+            var actions: posix_spawn_file_actions_t?
+            var attributes: posix_spawnattr_t?
+        #else
+            var actions = posix_spawn_file_actions_t()
+            var attributes = posix_spawnattr_t()
+        #endif
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, input.read, 0)
+        posix_spawn_file_actions_adddup2(&actions, output.write, 1)
+        posix_spawn_file_actions_adddup2(&actions, errors.write, 2)
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signalNumber in [SIGPIPE, SIGINT, SIGTERM, SIGCHLD] { sigaddset(&defaults, signalNumber) }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+
+        let argv = ([executable] + arguments).map { strdup($0) }
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") }
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var pid: pid_t = 0
+        let result = (argv + [nil]).withUnsafeBufferPointer { argvBuffer -> Int32 in
+            (envp + [nil]).withUnsafeBufferPointer { envpBuffer -> Int32 in
+                guard let argvBase = argvBuffer.baseAddress, let envpBase = envpBuffer.baseAddress else {
+                    return EINVAL
+                }
+                return posix_spawn(&pid, executable, &actions, &attributes, argvBase, envpBase)
+            }
+        }
+        guard result == 0 else {
+            close(input.write)
+            close(output.read)
+            close(errors.read)
+            throw SpawnError(description: "\(executable): \(String(cString: strerror(result)))")
+        }
+        ChildProcesses.shared.add(pid)
+        return SpawnedProcess(pid: pid, stdin: input.write, stdout: output.read, stderr: errors.read)
+    }
+
+    /// Waits for the child and returns its exit status (negative: killed by that signal).
+    func wait() -> Int32 {
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 {
+            if errno != EINTR {
+                ChildProcesses.shared.remove(pid)
+                return -SIGKILL
+            }
+        }
+        ChildProcesses.shared.remove(pid)
+        let signal = status & 0x7f
+        return signal == 0 ? (status >> 8) & 0xff : -signal
+    }
+
+    /// Reads a descriptor to its end, then closes it.
+    static func readAll(_ descriptor: Int32) -> Data {
+        var data = Data()
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress, 65536) }
+            if count > 0 {
+                data.append(contentsOf: chunk[0..<count])
+            } else if count < 0 && errno == EINTR {
+                continue
+            } else {
+                break
+            }
+        }
+        close(descriptor)
+        return data
+    }
+
+    /// Writes all bytes (stops quietly at EPIPE: the child stopped reading; its status tells why).
+    static func writeAll(_ data: Data, to descriptor: Int32) -> Bool {
+        data.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let written = systemWrite(descriptor, raw.baseAddress?.advanced(by: offset), raw.count - offset)
+                if written > 0 {
+                    offset += written
+                } else if written < 0 && errno == EINTR {
+                    continue
+                } else {
+                    return false
+                }
+            }
+            return true
+        }
+    }
+}
+
+/// Runs any program to completion: the argument vector as given, `input` written while both output pipes are
+/// read concurrently. Public for the test support's plain-git helpers.
+public enum Subprocess {
+    /// Runs `executable` (an absolute path) and returns its status, stdout and stderr.
+    public static func run(executable: String, arguments: [String], environment: [String: String], input: Data?)
+        throws -> GitOutput
+    {
+        try ChildProcess.run(executable: executable, arguments: arguments, environment: environment, input: input)
+    }
+}
+
+enum ChildProcess {
     /// Runs a process to completion, writing `input` and reading both output pipes concurrently.
     static func run(executable: String, arguments: [String], environment: [String: String], input: Data?) throws
         -> GitOutput
     {
-        _ = ignoreSigpipe
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.environment = environment
-        let stdout = Pipe()
-        let stderr = Pipe()
-        let stdin = input.map { _ in Pipe() }
-        process.standardOutput = stdout
-        process.standardError = stderr
-        process.standardInput = stdin ?? FileHandle.nullDevice
-        try process.run()
-        ChildProcesses.shared.add(process)
-        defer { ChildProcesses.shared.remove(process) }
-
-        let out = LockedData()
+        let child = try SpawnedProcess.spawn(executable: executable, arguments: arguments, environment: environment)
         let err = LockedData()
-        let outReader = BackgroundWork { out.set(stdout.fileHandleForReading.readDataToEndOfFile()) }
-        let errReader = BackgroundWork { err.set(stderr.fileHandleForReading.readDataToEndOfFile()) }
-        if let input, let stdin {
-            let handle = stdin.fileHandleForWriting
-            let writer = BackgroundWork {
-                try? handle.write(contentsOf: input)  // EPIPE: git stopped reading; its status tells why
-                try? handle.close()
+        let errReader = BackgroundWork { err.set(SpawnedProcess.readAll(child.stderr)) }
+        var writer: BackgroundWork?
+        if let input, !input.isEmpty {
+            writer = BackgroundWork {
+                _ = SpawnedProcess.writeAll(input, to: child.stdin)
+                close(child.stdin)
             }
-            writer.wait()
+        } else {
+            close(child.stdin)
         }
-        outReader.wait()
+        let out = SpawnedProcess.readAll(child.stdout)
+        writer?.wait()
         errReader.wait()
-        process.waitUntilExit()
-        try? stdout.fileHandleForReading.close()
-        try? stderr.fileHandleForReading.close()
-        let status: Int32 =
-            process.terminationReason == .uncaughtSignal ? -process.terminationStatus : process.terminationStatus
-        return GitOutput(status: status, stdout: out.value, stderr: String(decoding: err.value, as: UTF8.self))
+        let status = child.wait()
+        return GitOutput(status: status, stdout: out, stderr: String(decoding: err.value, as: UTF8.self))
     }
 }
 
@@ -110,63 +239,43 @@ enum ChildProcess {
 public final class GitProcess: @unchecked Sendable {
     /// What this process is for, used in error messages.
     public let context: String
-    private let process: Process
+    private let child: SpawnedProcess
     private let arguments: [String]
     private let directory: String?
-    private let input: FileHandle
-    private let outputDescriptor: Int32
-    private let outputHandle: FileHandle
     private var buffer: [UInt8] = []
     private var position = 0
     private var atEnd = false
     private let errors = LockedData()
     private let errorReader: BackgroundWork
     private var inputClosed = false
+    private var outputClosed = false
     private var finished: GitOutput?
 
     init(executable: String, arguments: [String], environment: [String: String], directory: String?, context: String)
         throws
     {
-        _ = ChildProcess.ignoreSigpipe
         self.context = context
         self.arguments = arguments
         self.directory = directory
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.environment = environment
-        let stdin = Pipe()
-        let stdout = Pipe()
-        let stderr = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = stderr
-        try process.run()
-        ChildProcesses.shared.add(process)
-        self.process = process
-        self.input = stdin.fileHandleForWriting
-        self.outputHandle = stdout.fileHandleForReading
-        self.outputDescriptor = stdout.fileHandleForReading.fileDescriptor
+        let child = try SpawnedProcess.spawn(executable: executable, arguments: arguments, environment: environment)
+        self.child = child
         let errors = self.errors
-        let errorHandle = stderr.fileHandleForReading
-        self.errorReader = BackgroundWork { errors.set(errorHandle.readDataToEndOfFile()) }
+        self.errorReader = BackgroundWork { errors.set(SpawnedProcess.readAll(child.stderr)) }
     }
 
     deinit {
         if finished == nil {
-            if process.isRunning { process.terminate() }
-            try? input.close()
-            process.waitUntilExit()
-            ChildProcesses.shared.remove(process)
+            kill(child.pid, SIGTERM)
+            closeInput()
+            _ = child.wait()
+            errorReader.wait()
         }
-        try? outputHandle.close()
+        if !outputClosed { close(child.stdout) }
     }
 
     /// Writes bytes to git's standard input.
     public func write(_ data: Data) throws(GitError) {
-        do {
-            try input.write(contentsOf: data)
-        } catch {
+        guard !inputClosed, SpawnedProcess.writeAll(data, to: child.stdin) else {
             throw failure(detail: "git stopped reading its input")
         }
     }
@@ -178,17 +287,18 @@ public final class GitProcess: @unchecked Sendable {
     public func closeInput() {
         guard !inputClosed else { return }
         inputClosed = true
-        try? input.close()
+        close(child.stdin)
     }
 
     private func fill() -> Bool {
+        guard !outputClosed else { return false }
         if position > 0 && (position == buffer.count || position > 1 << 20) {
             buffer.removeFirst(position)
             position = 0
         }
         var chunk = [UInt8](repeating: 0, count: 65536)
         while true {
-            let count = chunk.withUnsafeMutableBytes { systemRead(outputDescriptor, $0.baseAddress, 65536) }
+            let count = chunk.withUnsafeMutableBytes { systemRead(child.stdout, $0.baseAddress, 65536) }
             if count > 0 {
                 buffer.append(contentsOf: chunk[0..<count])
                 return true
@@ -238,17 +348,17 @@ public final class GitProcess: @unchecked Sendable {
             return finished
         }
         var rest = Data(buffer[position...])
+        position = buffer.count
         while !atEnd && fill() {
             rest.append(contentsOf: buffer[position...])
             position = buffer.count
         }
         buffer = []
         position = 0
-        process.waitUntilExit()
+        close(child.stdout)
+        outputClosed = true
+        let status = child.wait()
         errorReader.wait()
-        ChildProcesses.shared.remove(process)
-        let status: Int32 =
-            process.terminationReason == .uncaughtSignal ? -process.terminationStatus : process.terminationStatus
         let output = GitOutput(status: status, stdout: rest, stderr: String(decoding: errors.value, as: UTF8.self))
         finished = output
         guard accepting.contains(status) else { throw error(for: output) }
@@ -257,7 +367,7 @@ public final class GitProcess: @unchecked Sendable {
 
     /// Stops the process (used when a transaction must be aborted).
     public func terminate() {
-        if process.isRunning { process.terminate() }
+        if finished == nil { kill(child.pid, SIGTERM) }
         _ = try? finish(accepting: [])
     }
 

@@ -94,20 +94,24 @@ public struct ModuleMirrors: Sendable {
 
     private func fetch(_ spec: MirrorSpec) throws {
         let mirror = path(for: spec.name)
+        let context = "fetch module \(spec.name) from \(Redaction.redact(spec.url))"
         if !FileManager.default.fileExists(atPath: mirror + "/HEAD") {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            try git.run(["init", "--bare", "-q", "--", mirror], in: nil, context: "create the mirror of \(spec.name)")
-            // Objects written by roll are only reachable from refs after a push; keep gc from pruning them early.
+            // One process creates and fills the mirror. Objects written by roll are only reachable from refs after
+            // a push; gc.pruneExpire keeps git from pruning them early.
             try git.run(
-                ["config", "gc.pruneExpire", "2.weeks.ago"], in: mirror, context: "configure the mirror of \(spec.name)"
-            )
+                [
+                    "clone", "--bare", "--quiet", "--no-tags", "--config", "gc.pruneExpire=2.weeks.ago", "--", spec.url,
+                    mirror,
+                ], in: nil, context: context)
+            return
         }
         try git.run(
             [
                 "fetch", "--quiet", "--prune", "--no-tags", "--no-write-fetch-head", "--", spec.url,
                 "+refs/heads/*:refs/heads/*",
             ],
-            in: mirror, context: "fetch module \(spec.name) from \(Redaction.redact(spec.url))")
+            in: mirror, context: context)
     }
 }
 

@@ -66,7 +66,8 @@ public struct RollRunner {
                 + (plan.repin == nil ? "" : ", \(plan.generalBranch) re-pin"))
         let identity = try RollPlumbing.identities(in: root, git: git)
         let modulePaths = Dictionary(uniqueKeysWithValues: plan.modules.map { ($0.name, mirrors.path(for: $0.name)) })
-        let executor = RollExecutor(git: git, superproject: root, modulePaths: modulePaths, identity: identity)
+        let executor = RollExecutor(
+            git: git, superproject: root, modulePaths: modulePaths, identity: identity, jobs: options.jobs)
         let execution = try executor.execute(plan, batch: batch, console: console)
 
         if options.dryRun {
@@ -94,24 +95,37 @@ public struct RollRunner {
         let changes = !journal.entries.isEmpty
         if changes { try journal.write(gitDirectory: workspace.gitDirectory) }
 
-        // Modules first.
+        // Modules first: each module repository is pushed (and its mirror updated) independently, `jobs` at a time.
+        let pushWork: [(name: String, updates: [RefUpdate], path: String, url: String)] = plan.modules.compactMap {
+            module in
+            guard let updates = execution.moduleUpdates[module.name], !updates.isEmpty,
+                let path = modulePaths[module.name], let url = urls[module.name]
+            else { return nil }
+            return (module.name, updates, path, url)
+        }
+        let git = self.git
+        let console = self.console
+        let moduleOutcomes = try Concurrent.map(pushWork, jobs: options.jobs) { job -> PushOutcome in
+            console?.progress("pushing \(job.updates.count) branch(es) of \(job.name)")
+            let outcome = try RollPublisher.push(
+                job.updates, repository: job.name, from: job.path, to: job.url, git: git)
+            if outcome.accepted {
+                // The mirror is a cache of the remote: record what the remote now has.
+                try RefTransaction.apply(
+                    job.updates, in: job.path, git: git,
+                    context: "record the pushed branches of \(job.name) in its mirror")
+            }
+            return outcome
+        }
         var pushes: [PushOutcome] = []
         var pushedModules: Set<String> = []
         var failedModules: [String: String] = [:]
-        for module in plan.modules {
-            guard let updates = execution.moduleUpdates[module.name], !updates.isEmpty,
-                let path = modulePaths[module.name], let url = urls[module.name]
-            else { continue }
-            console?.progress("pushing \(updates.count) branch(es) of \(module.name)")
-            let outcome = try RollPublisher.push(updates, repository: module.name, from: path, to: url, git: git)
+        for (job, outcome) in zip(pushWork, moduleOutcomes) {
             pushes.append(outcome)
             if outcome.accepted {
-                pushedModules.insert(module.name)
-                // The mirror is a cache of the remote: record what the remote now has.
-                try RefTransaction.apply(
-                    updates, in: path, git: git, context: "record the pushed branches of \(module.name) in its mirror")
+                pushedModules.insert(job.name)
             } else {
-                failedModules[module.name] = outcome.detail
+                failedModules[job.name] = outcome.detail
             }
         }
         // Then the superproject, only for tenants whose module commits are all on the module remotes.

@@ -42,13 +42,16 @@ public struct RollExecutor {
     let superproject: String
     let modulePaths: [String: String]
     let identity: (author: String, committer: String)
+    let jobs: Int
 
     /// - Parameters:
     ///   - superproject: the superproject repository (objects are written to its store).
     ///   - modulePaths: module name → its repository (mirror) path.
     public init(
-        git: Git, superproject: String, modulePaths: [String: String], identity: (author: String, committer: String)
+        git: Git, superproject: String, modulePaths: [String: String], identity: (author: String, committer: String),
+        jobs: Int = 4
     ) {
+        self.jobs = jobs
         self.git = git
         self.superproject = superproject
         self.modulePaths = modulePaths
@@ -59,32 +62,38 @@ public struct RollExecutor {
 
     /// Runs every merge of the plan and writes every commit; returns what to publish.
     public func execute(_ plan: RollPlan, batch: CatFileBatch, console: Console? = nil) throws -> RollExecution {
-        // 1. Module merges: one merge-tree and one hash-object process per module repository.
-        var outcomes: [ModuleMergeOutcome] = []
+        // 1. Module merges: one merge-tree and one hash-object process per module repository; repositories are
+        //    independent, so `jobs` of them run at a time.
         let byModule = Dictionary(grouping: plan.moduleMerges, by: \.module)
-        for module in plan.modules {
-            guard let merges = byModule[module.name], let path = modulePaths[module.name] else { continue }
-            console?.progress("merging general_dev into \(merges.count) tenant branch(es) of \(module.name)")
-            let results = try RollPlumbing.mergeTrees(merges.map { ($0.ours, $0.theirs) }, in: path, git: git)
+        let work: [(name: String, merges: [ModuleMerge], path: String)] = plan.modules.compactMap { module in
+            guard let merges = byModule[module.name], let path = modulePaths[module.name] else { return nil }
+            return (module.name, merges, path)
+        }
+        let git = self.git
+        let identity = self.identity
+        let generalBranch = plan.generalBranch
+        let perModule = try Concurrent.map(work, jobs: jobs) { job -> [ModuleMergeOutcome] in
+            console?.progress("merging \(generalBranch) into \(job.merges.count) tenant branch(es) of \(job.name)")
+            let results = try RollPlumbing.mergeTrees(job.merges.map { ($0.ours, $0.theirs) }, in: job.path, git: git)
             var specs: [CommitSpec] = []
             var cleanIndices: [Int] = []
-            for (index, (merge, result)) in zip(merges, results).enumerated() where result.clean {
+            for (index, (merge, result)) in zip(job.merges, results).enumerated() where result.clean {
                 specs.append(
                     CommitSpec(
                         tree: result.tree, parents: [merge.ours, merge.theirs],
                         message:
-                            "Roll \(plan.generalBranch) into \(merge.branch): merge \(module.name) "
-                            + "\(plan.generalBranch) \(Self.short(merge.theirs))"))
+                            "Roll \(generalBranch) into \(merge.branch): merge \(job.name) "
+                            + "\(generalBranch) \(Self.short(merge.theirs))"))
                 cleanIndices.append(index)
             }
-            let ids = try RollPlumbing.writeCommits(specs, in: path, identity: identity, git: git)
+            let ids = try RollPlumbing.writeCommits(specs, in: job.path, identity: identity, git: git)
             let commitFor = Dictionary(uniqueKeysWithValues: zip(cleanIndices, ids))
-            for (index, (merge, result)) in zip(merges, results).enumerated() {
-                outcomes.append(
-                    ModuleMergeOutcome(
-                        merge: merge, commit: commitFor[index], conflicts: result.clean ? [] : result.paths))
+            return zip(job.merges, results).enumerated().map { index, pair in
+                ModuleMergeOutcome(
+                    merge: pair.0, commit: commitFor[index], conflicts: pair.1.clean ? [] : pair.1.paths)
             }
         }
+        let outcomes = perModule.flatMap { $0 }
         var conflicts: [String: [RollConflict]] = [:]
         var newTips: [String: String] = [:]  // "module\u{0}tenant" → merge commit
         for outcome in outcomes {
