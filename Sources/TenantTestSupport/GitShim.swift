@@ -6,7 +6,8 @@ import Foundation
 /// - `SHIM_FAIL_AT=N`: call N prints an error and exits 1 without running git;
 /// - `SHIM_KILL_AT=N`: call N sends SIGKILL to its parent (the tenantctl process) and exits;
 /// - `SHIM_SLEEP_AT=N` with `SHIM_SLEEP_SECONDS=S`: call N sleeps S seconds, then runs git.
-/// Every call appends its arguments as one line to ``log`` (numbered by line).
+/// Every call appends its arguments as one line to ``log`` (numbered by line, under a mutex, so that concurrent
+/// calls such as parallel mirror fetches never share a number).
 public struct GitShim: Sendable {
     /// The executable to pass as `--git`.
     public let path: String
@@ -22,8 +23,11 @@ public struct GitShim: Sendable {
         }
         let script = """
             #!/bin/sh
+            # Log and number the call under a mutex (mkdir is atomic), so concurrent calls never share a number.
+            while ! mkdir '\(log).mutex' 2>/dev/null; do sleep 0.01; done
             printf '%s\\n' "$*" >> '\(log)'
             n=$(wc -l < '\(log)')
+            rmdir '\(log).mutex'
             if [ -n "$SHIM_FAIL_AT" ] && [ "$n" -eq "$SHIM_FAIL_AT" ]; then
                 echo "git-shim: injected failure at call $n" >&2
                 exit 1
