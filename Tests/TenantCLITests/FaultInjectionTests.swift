@@ -85,7 +85,7 @@ import Testing
             let shim = try GitShim(in: lab.sandbox, name: "shim-fail-\(index)")
             let failed = lab.sandbox.tenantctl(
                 ["roll", "--git", shim.path], in: copy.workspace,
-                environment: FaultLab.dates.merging(["SHIM_FAIL_AT": "\(index)"]) { $1 })
+                environment: FaultLab.dates.merging(["SHIM_FAIL_AT": "\(index)", "SHIM_FAIL_STATUS": "128"]) { $1 })
             let label = "failure at call \(index) (\(FaultLab.subcommand(reference.calls[index - 1])))"
             #expect(failed.status == 1 || failed.status == 2, "\(label): exit \(failed.status) \(failed.stderr)")
             #expect(failed.stderr.contains("injected failure"), "\(label): \(failed.stderr)")
