@@ -27,7 +27,9 @@ public struct GlobalOptions: ParsableArguments, Sendable {
     @Flag(help: "Print the report as JSON (sorted keys, stable order).")
     public var json = false
 
-    @Flag(name: .shortAndLong, help: "Print nothing but errors on stderr.")
+    @Flag(
+        name: .shortAndLong,
+        help: "Print nothing but errors (and the data --json asks for); the exit status tells the rest.")
     public var quiet = false
 
     @Flag(name: .shortAndLong, help: "Print every git command on stderr.")

@@ -99,7 +99,7 @@ extension Tenantctl {
             let report = Auditor.report(project: project, tenants: selected, state: state)
             switch format ?? (global.json ? .json : .table) {
             case .table: context.console.print(AuditTableRenderer.render(report, console: context.console))
-            case .json: context.console.print(try AuditJSONRenderer.render(report))
+            case .json: context.console.data(try AuditJSONRenderer.render(report))
             case .markdown: context.console.print(AuditMarkdownRenderer.render(report))
             }
             return check && report.needsAttention ? .findings : .success

@@ -1,21 +1,203 @@
 import ArgumentParser
+import Foundation
 import TenantKit
 
 extension Tenantctl {
     /// `tenantctl demo`: the whole story on a generated example.
     struct Demo: TenantctlCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Run the whole story on a generated example (not implemented yet).",
+            abstract:
+                "Tell the whole story on the thesis' ERP example: example, switch, a general change, roll, audit.",
             discussion: """
-                Example:
+                Builds the ERP example (four modules, three tenants) in a temporary directory and runs the real \
+                commands on it, printing each command and its output: the tenants, the audit matrix, switching \
+                the working copy to t2, general changes landing on the modules' general_dev (the thesis' AF.5 \
+                and AF.6), the audit showing every tenant behind, roll --dry-run, roll, and a clean audit. \
+                No network; finishes in seconds. The directory is removed at the end unless --keep is given.
+
+                Examples:
                   tenantctl demo
+                  tenantctl demo --keep /tmp/erp-demo && cd /tmp/erp-demo/workspace && tenantctl status
                 """)
 
         @OptionGroup var global: GlobalOptions
 
+        @Option(help: ArgumentHelp("Build the demo in <dir> (new or empty) and keep it.", valueName: "dir"))
+        var keep: String?
+
         func run(context: CommandContext) throws -> ExitStatus {
-            context.console.error("demo is not implemented yet; see README.md for what works today")
+            var story = DemoStory(context: context, colorFlag: context.console.color ? "always" : "never")
+            let directory: String
+            if let keep {
+                directory =
+                    URL(
+                        fileURLWithPath: keep, relativeTo: URL(fileURLWithPath: context.directory, isDirectory: true)
+                    ).standardizedFileURL.path
+            } else {
+                directory =
+                    FileManager.default.temporaryDirectory
+                    .appendingPathComponent("tenantctl-demo-\(UUID().uuidString.prefix(8))").path
+            }
+            defer {
+                if keep == nil { try? FileManager.default.removeItem(atPath: directory) }
+            }
+            return try story.tell(in: directory, keep: keep != nil)
+        }
+    }
+}
+
+/// The demo's narration: each step prints what it shows and runs the real command in-process.
+struct DemoStory {
+    let context: CommandContext
+    let colorFlag: String
+    var step = 0
+
+    init(context: CommandContext, colorFlag: String) {
+        self.context = context
+        self.colorFlag = colorFlag
+    }
+
+    private var console: Console { context.console }
+
+    mutating func tell(in directory: String, keep: Bool) throws -> ExitStatus {
+        let started = Date()
+        console.print(
+            console.styled("tenantctl demo", .bold)
+                + " — one modular app, many customers (the seed thesis' ERP example)")
+        let git = context.git.allowingLocalRemotes()
+        let example = try ExampleBuilder(git: git).build(in: directory, stage: .beforeUpdates)
+        let workspace = example.workspace
+        narrate(
+            "The example",
+            """
+            Four module repositories (Infrastructure, Article, Customer, Order) and a superproject that pins them
+            as git submodules, with local bare remotes in \(example.remotes).
+            general_dev carries general development; each tenant has a superproject branch (t1, t2, t3), and a
+            module has a tenant branch only where that tenant customised it.
+            Working copy: \(workspace)
+            """)
+
+        narrate("Tenants and modules", "Which modules each tenant uses, and which it customised (Tenants/*.json).")
+        guard try command(["tenant", "list"], in: workspace) == .success else { return .failure }
+
+        narrate(
+            "Audit: who customised what",
+            "A tenants × modules matrix from the repositories themselves: t2 customised Infrastructure and Customer, "
+                + "t3 customised Order.")
+        guard try command(["audit"], in: workspace) == .success else { return .failure }
+
+        narrate(
+            "Switch the working copy to t2",
+            "Every module ends on a named branch at the pinned commit: t2 for the modules t2 customised, general_dev "
+                + "for the others. No detached HEAD.")
+        guard try command(["switch", "t2"], in: workspace) == .success else { return .failure }
+
+        narrate(
+            "General development moves on",
+            "The thesis' AF.5 and AF.6 land on the modules' general_dev: a new start screen (Infrastructure), a "
+                + "title bar (Article) and a QR code for orders (Order). Nobody has rolled them to the tenants yet.")
+        let before = try mergeCounts(example, git: git)
+        let tips = try ExampleBuilder(git: git).landUpdates(remotes: example.remotes)
+        for module in ExampleScenario.modules.map(\.name) where tips[module] != nil {
+            let subject = try git.text(
+                ["log", "-1", "--format=%s", "refs/heads/general_dev"], in: "\(example.remotes)/\(module).git",
+                context: "read the new commit of \(module)")
+            console.print("  \(module.padding(toLength: 15, withPad: " ", startingAt: 0)) general_dev  \(subject)")
+        }
+
+        narrate("Audit: every tenant is behind", "`tenantctl audit --check` would now fail a CI gate (exit 2).")
+        guard try command(["audit", "--check"], in: workspace, expect: [.findings]) == .findings else {
             return .failure
         }
+
+        narrate(
+            "Roll, dry run",
+            "The plan: merge general_dev into the module tenant branches that need it, re-pin general_dev, merge it "
+                + "into every tenant branch and set every pin by the rule. Nothing is written.")
+        guard try command(["roll", "--dry-run"], in: workspace) == .success else { return .failure }
+
+        narrate(
+            "Roll",
+            "The same, for real: plumbing only (no checkout, your working copy stays on t2), modules pushed before "
+                + "the superproject, each repository in one atomic push.")
+        guard try command(["roll"], in: workspace) == .success else { return .failure }
+        let after = try mergeCounts(example, git: git)
+        let merges = ExampleScenario.modules.map(\.name).map { "\($0) \((after[$0] ?? 0) - (before[$0] ?? 0))" }
+        console.print("")
+        console.print(
+            "Module merges this roll needed: " + merges.joined(separator: ", ")
+                + " (the thesis' evaluation: only customised modules whose general_dev moved need a merge).")
+
+        narrate("Audit again: everyone is up to date", "`tenantctl audit --check` passes.")
+        guard try command(["audit", "--check"], in: workspace) == .success else { return .failure }
+
+        console.print("")
+        console.print(
+            console.styled("Done", .bold) + " in \(String(format: "%.1f", Date().timeIntervalSince(started))) s.")
+        if keep {
+            console.print("The example is kept in \(directory). Next:")
+            console.print("  cd \(workspace) && tenantctl status")
+        } else {
+            console.print("Next: `tenantctl demo --keep <dir>` keeps the repositories to explore;")
+        }
+        console.print("  docs/tutorial.md walks through the scenario, docs/adopting.md brings your own superproject.")
+        return .success
+    }
+
+    private mutating func narrate(_ title: String, _ text: String) {
+        step += 1
+        console.print("")
+        console.print(console.styled("\(step). \(title)", .bold))
+        for line in Self.wrap(text.replacingOccurrences(of: "\n", with: " "), width: 100) {
+            console.print(console.styled(line, .dim))
+        }
+    }
+
+    /// Words of `text` in lines of at most `width` columns.
+    static func wrap(_ text: String, width: Int) -> [String] {
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ") {
+            if !line.isEmpty && line.count + 1 + word.count > width {
+                lines.append(line)
+                line = ""
+            }
+            line += (line.isEmpty ? "" : " ") + word
+        }
+        if !line.isEmpty { lines.append(line) }
+        return lines
+    }
+
+    /// Runs `tenantctl <arguments>` in-process in `directory`, printing the command and its report.
+    /// Progress goes to a buffer that is shown only when the command fails.
+    private func command(_ arguments: [String], in directory: String, expect: Set<ExitStatus> = [.success]) throws
+        -> ExitStatus?
+    {
+        console.print("")
+        console.print(console.styled("$ tenantctl " + arguments.joined(separator: " "), .cyan))
+        let progress = BufferOutputSink()
+        let environment = CommandEnvironment(
+            variables: context.environment.variables, currentDirectory: directory, stdout: context.console.out,
+            stderr: progress, stdoutIsTerminal: context.environment.stdoutIsTerminal)
+        var full = arguments + ["--color", colorFlag]
+        if let git = context.options.git { full += ["--git", git] }
+        let code = Tenantctl.run(arguments: full, environment: environment)
+        let status = ExitStatus(rawValue: code)
+        if let status, expect.contains(status) { return status }
+        console.error("`tenantctl \(arguments.joined(separator: " "))` exited with \(code):")
+        context.console.err.write(progress.text)
+        return status
+    }
+
+    /// The number of merge commits on the branches of every module remote.
+    private func mergeCounts(_ example: ExampleResult, git: Git) throws -> [String: Int] {
+        var counts: [String: Int] = [:]
+        for module in ExampleScenario.modules.map(\.name) {
+            let text = try git.text(
+                ["rev-list", "--merges", "--count", "--branches"], in: "\(example.remotes)/\(module).git",
+                context: "count the merges of \(module)")
+            counts[module] = Int(text) ?? 0
+        }
+        return counts
     }
 }

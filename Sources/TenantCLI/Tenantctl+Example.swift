@@ -50,7 +50,7 @@ extension Tenantctl {
                 return .failure
             }
             if global.json {
-                context.console.print(try JSONOutput.encode(result))
+                context.console.data(try JSONOutput.encode(result))
                 return .success
             }
             if global.quiet { return .success }

@@ -48,7 +48,7 @@ extension Tenantctl {
                 return .failure
             }
             if context.options.json {
-                context.console.print(try JSONOutput.encode(report))
+                context.console.data(try JSONOutput.encode(report))
             } else if let commit = report.commit {
                 context.console.print(
                     "pinned \(report.changes.count) module\(report.changes.count == 1 ? "" : "s") on \(report.branch) "

@@ -83,7 +83,7 @@ extension Tenantctl {
                     filter: RollFilter(tenants: tenants, modules: modules), dryRun: dryRun, jobs: jobs,
                     fetch: !noFetch))
             if context.options.json {
-                console.print(try JSONOutput.encode(report))
+                console.data(try JSONOutput.encode(report))
             } else {
                 console.print(report.renderTable())
             }

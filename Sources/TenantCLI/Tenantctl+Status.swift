@@ -25,7 +25,11 @@ extension Tenantctl {
 
         func run(context: CommandContext) throws -> ExitStatus {
             let report = try StatusReport.inspect(workspace: try context.workspace(), git: context.git)
-            context.console.print(context.options.json ? try JSONOutput.encode(report) : report.renderTable())
+            if context.options.json {
+                context.console.data(try JSONOutput.encode(report))
+            } else {
+                context.console.print(report.renderTable())
+            }
             return .success
         }
     }

@@ -11,6 +11,11 @@ extension Tenantctl {
         Roll.self,
         Verify.self,
         Audit.self,
+        Customize.self,
+        Uncustomize.self,
+        Tag.self,
+        Init.self,
+        ModuleGroup.self,
         Demo.self,
     ]
 }

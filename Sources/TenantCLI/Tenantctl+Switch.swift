@@ -52,7 +52,7 @@ extension Tenantctl {
                 return .failure
             }
             if context.options.json {
-                context.console.print(try JSONOutput.encode(report))
+                context.console.data(try JSONOutput.encode(report))
             } else {
                 context.console.print("switched to \(report.tenant) (superproject branch \(report.branch))")
                 let rows = report.repositories.map { entry -> [String] in

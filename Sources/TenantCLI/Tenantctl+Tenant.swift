@@ -8,7 +8,7 @@ extension Tenantctl {
         static let configuration = CommandConfiguration(
             commandName: "tenant",
             abstract: "List and manage tenants.",
-            subcommands: [TenantList.self],
+            subcommands: [TenantList.self, TenantAdd.self, TenantRemove.self],
             defaultSubcommand: TenantList.self)
     }
 
@@ -35,7 +35,7 @@ extension Tenantctl {
                 workspace, options: ValidationOptions(allowLocalRemotes: context.allowLocalRemotes))
             let rows = project.tenants.map { TenantRow(tenant: $0, active: project.activeSet(for: $0)) }
             if context.options.json {
-                context.console.print(
+                context.console.data(
                     try JSONOutput.encode(TenantListJSON(generalBranch: project.manifest.generalBranch, tenants: rows)))
                 return .success
             }

@@ -6,23 +6,37 @@ extension Tenantctl {
     /// `tenantctl verify`: consistency checks, changing nothing.
     struct Verify: TenantctlCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Check that modules.json, Tenants/ and .gitmodules are valid and agree.",
+            abstract: "Check that modules.json, Tenants/, .gitmodules and the repositories agree.",
             discussion: """
-                Reads the files from the working tree and reports every problem at once, changing nothing: \
+                File checks read the working tree and report every problem at once, changing nothing: \
                 invalid JSON (with line and column), unknown or missing fields (with their path, e.g. \
                 modules[3].url), unsafe paths, URLs and branch names, duplicate or nested modules, dependency \
                 cycles, tenants naming unknown or inactive modules, and .gitmodules entries whose path or URL \
                 differ from modules.json. Modules dropped from a tenant's effective active set (a dependency is \
                 not active) are listed as notes.
 
+                Git checks (when the superproject has a remote origin; fetched first unless --no-fetch) read \
+                modules.json and Tenants/ from origin/general_dev and the module remotes (through private \
+                mirrors): .gitmodules agrees with modules.json on general_dev and every tenant branch \
+                (gitmodules-drift); every tenant branch and every declared module tenant branch exists on its \
+                remote (missing-branch); every module a tenant uses is pinned (missing-pin); every pin is on the \
+                module's remote (missing-commit) and reachable from the branch it should come from: the tenant \
+                branch when customised, else general_dev (pin-off-branch); no commit made on a tenant branch is \
+                reachable from general_dev (tenant-merged-back). Every finding names repository, branch and, \
+                where it applies, tenant and module.
+
                 Exit status: 0 no findings, 2 findings, 1 verify itself could not run.
 
                 Examples:
                   tenantctl verify
                   tenantctl verify -C path/to/superproject --json
+                  tenantctl verify --no-fetch          # against what was fetched last
                 """)
 
         @OptionGroup var global: GlobalOptions
+
+        @Flag(help: "Do not fetch; check the remote-tracking refs and module mirrors as they are.")
+        var noFetch = false
 
         func run(context: CommandContext) throws -> ExitStatus {
             let workspace = try context.workspace()
@@ -55,11 +69,24 @@ extension Tenantctl {
                     VerifyFinding(code: "invalid-file", message: $0.description, repository: "superproject")
                 }
             }
+            if try Superproject.originURL(workspace, git: context.git) != nil {
+                findings += try gitFindings(workspace, context: context)
+            } else {
+                notes.append("the superproject has no remote origin: the git checks were skipped")
+            }
             let report = VerifyJSON(findings: findings, tenants: tenants)
             if context.options.json {
-                context.console.print(try JSONOutput.encode(report))
+                context.console.data(try JSONOutput.encode(report))
             } else {
-                for finding in findings { context.console.print(context.console.styled("✗ ", .red) + finding.message) }
+                for finding in findings {
+                    let location = [
+                        finding.repository.map { "repository \($0)" }, finding.branch.map { "branch \($0)" },
+                        finding.module.map { "module \($0)" },
+                    ].compactMap { $0 }
+                    context.console.print(
+                        context.console.styled("✗ ", .red) + finding.message
+                            + (location.isEmpty ? "" : " [\(finding.code): \(location.joined(separator: ", "))]"))
+                }
                 for note in notes { context.console.print("note: " + note) }
                 for tenant in tenants {
                     for dropped in tenant.droppedModules {
@@ -72,12 +99,31 @@ extension Tenantctl {
                     context.console.print(
                         context.console.styled("✓ ", .green)
                             + "modules.json and \(tenants.count) tenant file\(tenants.count == 1 ? "" : "s") are valid"
-                            + (notes.isEmpty ? "; .gitmodules agrees" : ""))
+                            + (notes.isEmpty ? "; .gitmodules agrees; the repositories agree with the files" : ""))
                 } else {
                     context.console.print("\(findings.count) finding\(findings.count == 1 ? "" : "s")")
                 }
             }
             return findings.isEmpty ? .success : .findings
+        }
+
+        private func gitFindings(_ workspace: Workspace, context: CommandContext) throws -> [VerifyFinding] {
+            let lock = try WorkspaceLock(gitDirectory: workspace.gitDirectory)
+            defer { lock.release() }
+            let state: RemoteState
+            do {
+                state = try RemoteState.load(
+                    workspace: workspace, git: context.git,
+                    options: ValidationOptions(allowLocalRemotes: context.allowLocalRemotes), fetch: !noFetch,
+                    console: context.console)
+            } catch let error as ManifestError {
+                return error.problems.map {
+                    VerifyFinding(
+                        code: "invalid-file", message: $0.description, repository: GitVerifier.superproject,
+                        branch: ModuleManifest.defaultGeneralBranch)
+                }
+            }
+            return try GitVerifier.findings(state: state, git: context.git)
         }
 
         private func hasGitlinks(_ workspace: Workspace, git: Git) throws -> Bool {

@@ -32,4 +32,46 @@ import Testing
         #expect(viaOption.status == 1)
         #expect(viaOption.stderr.contains("git 2.30.0 is too old"))
     }
+
+    @Test(arguments: ["bash", "zsh", "fish"])
+    func completionScriptsGenerate(_ shell: String) throws {
+        let sandbox = try GitSandbox()
+        let result = try sandbox.tenantctlProcess(["--generate-completion-script", shell])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("tenantctl"))
+        for command in ["switch", "roll", "audit"] {
+            #expect(result.stdout.contains(command), "\(shell) completion lacks \(command)")
+        }
+    }
+}
+
+@Suite struct TerminalMannersTests {
+    @Test func quietPrintsNothingButErrorsAndJSON() throws {
+        let sandbox = try GitSandbox()
+        let example = try ExampleBuilder(git: try sandbox.gitRunner()).build(
+            in: sandbox.path("erp"), stage: .afterUpdates)
+        let gate = sandbox.tenantctl(["audit", "--check", "--quiet"], in: example.workspace)
+        #expect(gate.status == 2)
+        #expect(gate.stdout.isEmpty)
+        #expect(gate.stderr.isEmpty)
+        let json = sandbox.tenantctl(["tenant", "list", "--quiet", "--json"], in: example.workspace)
+        #expect(json.status == 0)
+        #expect(json.stdout.hasPrefix("{"))
+        let failure = sandbox.tenantctl(["switch", "nobody", "--quiet"], in: example.workspace)
+        #expect(failure.status == 1)
+        #expect(failure.stdout.isEmpty)
+        #expect(failure.stderr.contains("error:"))
+    }
+
+    @Test func colourOnlyWhenAskedOrOnATerminalWithoutNoColor() throws {
+        let sandbox = try GitSandbox()
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().path
+        let plain = sandbox.tenantctl(["verify", "-C", root])
+        #expect(!plain.stdout.contains("\u{1B}["))
+        let always = sandbox.tenantctl(["verify", "-C", root, "--color", "always"])
+        #expect(always.stdout.contains("\u{1B}[32m"))
+        let never = sandbox.tenantctl(["verify", "-C", root, "--color", "never"])
+        #expect(!never.stdout.contains("\u{1B}["))
+    }
 }

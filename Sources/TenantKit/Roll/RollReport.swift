@@ -111,7 +111,8 @@ public struct RollReport: Sendable, Equatable, Codable {
             rows.append([tenant.id, tenant.status, move, detail.joined(separator: "; ")])
         }
         var text = TextTable(header: ["branch", "status", "commit", "details"], rows: rows).render()
-        text += "\n\(totals.rolled) rolled, \(totals.upToDate) up to date, \(totals.conflicts) with conflicts, "
+        text +=
+            "\n\(totals.rolled) \(dryRun ? "would roll" : "rolled"), \(totals.upToDate) up to date, \(totals.conflicts) with conflicts, "
         text += "\(totals.rejected) rejected; \(totals.moduleMerges) module merge(s); "
         text += String(format: "%.1f s", elapsedSeconds)
         if dryRun { text += " (dry run: nothing was written)" }

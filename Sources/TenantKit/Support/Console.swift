@@ -36,7 +36,7 @@ public struct Console: Sendable {
     public var out: any OutputSink
     /// Progress, warnings and errors go here.
     public var err: any OutputSink
-    /// Only errors on stderr.
+    /// Nothing but errors (and `--json` data).
     public var quiet: Bool
     /// Extra detail (every git command) on stderr.
     public var verbose: Bool
@@ -53,8 +53,13 @@ public struct Console: Sendable {
         self.color = color
     }
 
-    /// A report line on stdout.
-    public func print(_ line: String = "") { out.write(line + "\n") }
+    /// A report line on stdout (silent with `--quiet`: the exit status then says everything).
+    public func print(_ line: String = "") {
+        if !quiet { out.write(line + "\n") }
+    }
+
+    /// Data the user asked for explicitly (`--json`) on stdout: printed even with `--quiet`.
+    public func data(_ text: String) { out.write(text + "\n") }
 
     /// A progress line on stderr (silent with `--quiet`).
     public func progress(_ line: String) {

@@ -1,0 +1,98 @@
+import ArgumentParser
+import Foundation
+import TenantKit
+
+extension Tenantctl {
+    /// `tenantctl customize <tenant> <module>`: fork a module for a tenant (or `--undo` it).
+    struct Customize: TenantctlCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Fork a module for a tenant: create its tenant branch, declare it, re-pin.",
+            discussion: """
+                Creates the module's branch named after the tenant at the commit the tenant's superproject branch \
+                pins (or at --from), pushes it, adds the module to `customised` in Tenants/<id>.json on \
+                general_dev and on the tenant's branch, and re-pins the tenant to the new branch. Works on the \
+                remotes (fetched first) with plumbing: the working tree, index, HEAD and local branches stay as \
+                they are. The module branch is pushed first, then the superproject, each push atomic.
+
+                Refuses (changing nothing) an unknown tenant or module, a module the tenant does not effectively \
+                use, a module already customised and an existing module branch of the tenant's name.
+
+                --undo gives the fork back: only when the module's tenant branch has no commits beyond \
+                general_dev; otherwise it refuses and lists them.
+
+                Examples:
+                  tenantctl customize t3 Order
+                  tenantctl customize t3 Order --from 95c4150 --dry-run
+                  tenantctl customize --undo t3 Order
+                """)
+
+        @OptionGroup var global: GlobalOptions
+
+        @Argument(help: "The tenant id.")
+        var tenant: String
+
+        @Argument(help: "The module name.")
+        var module: String
+
+        @Option(help: ArgumentHelp("Start the branch at this module commit instead of the pin.", valueName: "commit"))
+        var from: String?
+
+        @Flag(help: "Undo a customisation that has no commits of its own.")
+        var undo = false
+
+        @Flag(help: "Print the plan; write nothing.")
+        var dryRun = false
+
+        func validate() throws {
+            if undo && from != nil { throw ValidationError("--from makes no sense with --undo") }
+        }
+
+        func run(context: CommandContext) throws -> ExitStatus {
+            try Customize.run(
+                tenant: tenant, module: module, from: from, undo: undo, dryRun: dryRun, context: context)
+        }
+
+        static func run(
+            tenant: String, module: String, from: String?, undo: Bool, dryRun: Bool, context: CommandContext
+        ) throws -> ExitStatus {
+            let headline =
+                undo
+                ? "tenant \(tenant) no longer customises \(module)" : "tenant \(tenant) customises \(module)"
+            return try LifecycleRun.run(context: context, dryRun: dryRun, headline: headline) { state in
+                undo
+                    ? try Customization.planUndo(tenant: tenant, module: module, state: state, git: context.git)
+                    : try Customization.plan(
+                        tenant: tenant, module: module, from: from, state: state, git: context.git)
+            }
+        }
+    }
+
+    /// `tenantctl uncustomize <tenant> <module>`: the same as `customize --undo`.
+    struct Uncustomize: TenantctlCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Undo a customisation that has no commits of its own (same as customize --undo).",
+            discussion: """
+                Removes the module from `customised` in Tenants/<id>.json (general_dev and the tenant's branch), \
+                then deletes the module's tenant branch on its remote (with a lease on the value read). Refuses, \
+                listing them, when the branch or the tenant's pin has commits that are not on general_dev.
+
+                Example:
+                  tenantctl uncustomize t3 Order
+                """)
+
+        @OptionGroup var global: GlobalOptions
+
+        @Argument(help: "The tenant id.")
+        var tenant: String
+
+        @Argument(help: "The module name.")
+        var module: String
+
+        @Flag(help: "Print the plan; write nothing.")
+        var dryRun = false
+
+        func run(context: CommandContext) throws -> ExitStatus {
+            try Customize.run(tenant: tenant, module: module, from: nil, undo: true, dryRun: dryRun, context: context)
+        }
+    }
+}

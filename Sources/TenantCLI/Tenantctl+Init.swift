@@ -1,0 +1,87 @@
+import ArgumentParser
+import Foundation
+import TenantKit
+
+extension Tenantctl {
+    /// `tenantctl init`: adopt an existing submodule superproject.
+    struct Init: TenantctlCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Adopt an existing submodule superproject: write modules.json and Tenants/ from git.",
+            discussion: """
+                Writes modules.json from .gitmodules (module name = last path component, URL exactly as in \
+                .gitmodules, no dependencies: add dependsOn by hand) and Tenants/<id>.json for every existing \
+                branch (local or on origin, fetched first) matching --tenants, except the general branch, main \
+                and master. Every module is active; `customised` lists the modules whose remote has a branch of \
+                the tenant's name (read through tenantctl's module mirrors).
+
+                This is the one command that writes into the working tree: it never overwrites an existing file \
+                and prints what it wrote and what it kept. It does not commit: review the files, commit them on \
+                the general branch and push, then run `tenantctl verify`.
+
+                Examples:
+                  tenantctl init
+                  tenantctl init --general-branch develop --tenants 'customer-*'
+                """)
+
+        @OptionGroup var global: GlobalOptions
+
+        @Option(help: "The general development branch.")
+        var generalBranch = ModuleManifest.defaultGeneralBranch
+
+        @Option(help: ArgumentHelp("Branches that are tenants (a shell glob).", valueName: "glob"))
+        var tenants = "*"
+
+        func validate() throws {
+            if let problem = RefName.validateBranch(generalBranch) {
+                throw ValidationError("--general-branch \(generalBranch): \(problem)")
+            }
+        }
+
+        func run(context: CommandContext) throws -> ExitStatus {
+            let git = context.git
+            let workspace = try Adoption.locate(from: context.directory, git: git)
+            let lock = try WorkspaceLock(gitDirectory: workspace.gitDirectory)
+            defer { lock.release() }
+            let hasOrigin = try Superproject.originURL(workspace, git: git) != nil
+            if hasOrigin {
+                context.console.progress("fetching the superproject…")
+                try Superproject.fetch(workspace, git: git)
+            }
+            let gitmodules = GitmodulesParser.parse(
+                try git.run(
+                    ["config", "-z", "--file", workspace.path(".gitmodules"), "--list"], in: workspace.root,
+                    context: "read .gitmodules"
+                ).stdout)
+            // Module branches, to detect customisations: read through the mirrors (local remotes need permission).
+            let modules = gitmodules.compactMap { entry -> Module? in
+                guard let path = entry.path, let url = entry.url else { return nil }
+                return Module(name: path.split(separator: "/").last.map(String.init) ?? path, path: path, url: url)
+            }
+            let specs = try ModuleRemotes.specs(for: modules, workspace: workspace, git: git)
+            context.console.progress("fetching \(specs.count) module repositor\(specs.count == 1 ? "y" : "ies")…")
+            let mirrors = try ModuleMirrors(workspace: workspace, git: git).sync(specs, console: context.console)
+            var moduleBranches: [String: Set<String>] = [:]
+            for (name, mirror) in mirrors {
+                let refs = try git.run(
+                    ["for-each-ref", "--format=%(refname:lstrip=2)", "refs/heads/"], in: mirror,
+                    context: "list the branches of \(name)")
+                moduleBranches[name] = Set(refs.lines)
+            }
+            let plan = try Adoption.plan(
+                workspace: workspace, generalBranch: generalBranch, glob: tenants, gitmodules: gitmodules,
+                branches: try Adoption.branches(workspace, git: git), moduleBranches: moduleBranches)
+            let written = try Adoption.write(plan)
+            for file in plan.files {
+                context.console.print(
+                    (written.contains(file.path) ? "wrote " : "kept  ") + file.path
+                        + (written.contains(file.path) ? "" : " (exists; not overwritten)"))
+            }
+            for skip in plan.skipped { context.console.warn("skipped branch " + skip) }
+            if !written.isEmpty {
+                context.console.print(
+                    "next: review, commit the files on \(generalBranch), push, then run `tenantctl verify`")
+            }
+            return .success
+        }
+    }
+}

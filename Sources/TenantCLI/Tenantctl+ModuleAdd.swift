@@ -1,0 +1,49 @@
+import ArgumentParser
+import Foundation
+import TenantKit
+
+extension Tenantctl {
+    /// `tenantctl module add <name> --url <url>`.
+    struct ModuleAdd: TenantctlCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "add",
+            abstract: "Add a module on general_dev: modules.json, .gitmodules and the gitlink.",
+            discussion: """
+                One commit on general_dev (pushed; the working copy is not touched) adds the module to \
+                modules.json and .gitmodules and pins it to the tip of the module's own general_dev. Tenants \
+                receive it with their next `tenantctl roll`; a tenant uses it once its Tenants/<id>.json lists it. \
+                Refuses invalid or duplicate names, paths and URLs, unknown dependencies, an occupied path, and a \
+                module remote without general_dev.
+
+                Examples:
+                  tenantctl module add Invoice --url ../Invoice.git --depends-on Infrastructure,Customer
+                  tenantctl module add Reports --url https://git.example.com/erp/Reports.git --path Features/Reports
+                """)
+
+        @OptionGroup var global: GlobalOptions
+
+        @Argument(help: "The module name.")
+        var name: String
+
+        @Option(help: "The module's remote URL (absolute, or relative to the superproject's remote).")
+        var url: String
+
+        @Option(help: "Path in the superproject (default Modules/<name>).")
+        var path: String?
+
+        @Option(
+            help: ArgumentHelp("Modules this one needs, comma-separated.", valueName: "A,B"),
+            transform: { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } })
+        var dependsOn: [String] = []
+
+        @Flag(help: "Print the plan; write nothing.")
+        var dryRun = false
+
+        func run(context: CommandContext) throws -> ExitStatus {
+            try LifecycleRun.run(context: context, dryRun: dryRun, headline: "added module \(name)") { state in
+                try ModuleLifecycle.planAdd(
+                    name: name, url: url, path: path, dependsOn: dependsOn, state: state, git: context.git)
+            }
+        }
+    }
+}

@@ -1,0 +1,34 @@
+import ArgumentParser
+import Foundation
+import TenantKit
+
+extension Tenantctl {
+    /// `tenantctl module remove <name>`.
+    struct ModuleRemove: TenantctlCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "remove",
+            abstract: "Remove a module from general_dev (refused while a tenant customises it).",
+            discussion: """
+                One commit on general_dev (pushed) removes the module from modules.json, .gitmodules, the tree \
+                (its gitlink) and from every tenant's active modules. The module's repository is left as it is. \
+                Refuses while any tenant customises the module or another module depends on it.
+
+                Example:
+                  tenantctl module remove Article
+                """)
+
+        @OptionGroup var global: GlobalOptions
+
+        @Argument(help: "The module name.")
+        var name: String
+
+        @Flag(help: "Print the plan; write nothing.")
+        var dryRun = false
+
+        func run(context: CommandContext) throws -> ExitStatus {
+            try LifecycleRun.run(context: context, dryRun: dryRun, headline: "removed module \(name)") { state in
+                try ModuleLifecycle.planRemove(name: name, state: state, git: context.git)
+            }
+        }
+    }
+}

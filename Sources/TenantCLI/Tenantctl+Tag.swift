@@ -1,0 +1,42 @@
+import ArgumentParser
+import Foundation
+import TenantKit
+
+extension Tenantctl {
+    /// `tenantctl tag <milestone>`.
+    struct Tag: TenantctlCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Tag general_dev and every tenant branch at a milestone, in one atomic push.",
+            discussion: """
+                Creates one tag per superproject branch at its tip on the remote: general_dev as DEV, every \
+                tenant as its upper-cased id (the thesis' DEV-ERP-APP-QR, T1-ERP-APP-QR, …). The tags are \
+                lightweight and pushed in one atomic push; the superproject's pins record every module's commit, \
+                so module repositories are not tagged. Refuses (tagging nothing) when any tag exists on the remote.
+
+                Pattern placeholders: {TENANT} (DEV or the upper-cased id), {MILESTONE}, {BRANCH}.
+
+                Examples:
+                  tenantctl tag ERP-APP-QR
+                  tenantctl tag 2.1 --pattern 'release/{BRANCH}/{MILESTONE}'
+                """)
+
+        @OptionGroup var global: GlobalOptions
+
+        @Argument(help: "The milestone name.")
+        var milestone: String
+
+        @Option(help: "The tag name pattern.")
+        var pattern: String = Milestone.defaultPattern
+
+        @Flag(help: "Print the plan; write nothing.")
+        var dryRun = false
+
+        func run(context: CommandContext) throws -> ExitStatus {
+            try LifecycleRun.run(context: context, dryRun: dryRun, headline: "tagged milestone \(milestone)") { state in
+                try Milestone.plan(
+                    milestone: milestone, pattern: pattern, state: state,
+                    existingTags: try Milestone.remoteTags(state.workspace, git: context.git))
+            }
+        }
+    }
+}

@@ -1,0 +1,54 @@
+import ArgumentParser
+import Foundation
+import TenantKit
+
+extension Tenantctl {
+    /// `tenantctl tenant add <id>`.
+    struct TenantAdd: TenantctlCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "add",
+            abstract: "Add a tenant: its file on general_dev, its superproject branch, its module branches.",
+            discussion: """
+                Adds Tenants/<id>.json on general_dev and creates the superproject branch <id>. From general_dev \
+                (the default) the new branch is the new general_dev commit and the tenant customises nothing. \
+                With --from <tenant> the branch starts at that tenant's branch (its branding, its pins) and every \
+                module the source customises (and the new tenant keeps active) gets a branch <id> at the source's \
+                pin. Active modules are --modules, else the source's, else every module.
+
+                Works on the remotes with plumbing (modules pushed first, then the superproject, atomic); the \
+                working copy is not touched. Refuses an invalid or existing id, an existing branch <id> in the \
+                superproject or any module, and unknown modules.
+
+                Examples:
+                  tenantctl tenant add t4 --name "Tenant Four AG"
+                  tenantctl tenant add t4 --from t2
+                  tenantctl tenant add t5 --modules Infrastructure,Customer --dry-run
+                """)
+
+        @OptionGroup var global: GlobalOptions
+
+        @Argument(help: "The new tenant's id (also its branch name).")
+        var id: String
+
+        @Option(help: "Display name.")
+        var name: String?
+
+        @Option(help: ArgumentHelp("general_dev or a tenant to copy.", valueName: "general_dev|tenant"))
+        var from: String?
+
+        @Option(
+            help: ArgumentHelp("Active modules, comma-separated.", valueName: "A,B"),
+            transform: { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } })
+        var modules: [String]?
+
+        @Flag(help: "Print the plan; write nothing.")
+        var dryRun = false
+
+        func run(context: CommandContext) throws -> ExitStatus {
+            let request = TenantLifecycle.AddRequest(id: id, name: name, from: from, modules: modules)
+            return try LifecycleRun.run(context: context, dryRun: dryRun, headline: "added tenant \(id)") { state in
+                try TenantLifecycle.planAdd(request, state: state, git: context.git)
+            }
+        }
+    }
+}

@@ -1,0 +1,39 @@
+import ArgumentParser
+import Foundation
+import TenantKit
+
+extension Tenantctl {
+    /// `tenantctl tenant remove <id>`.
+    struct TenantRemove: TenantctlCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "remove",
+            abstract: "Remove a tenant: its file, its superproject branch and its module branches.",
+            discussion: """
+                Removes Tenants/<id>.json from general_dev and deletes the tenant's superproject branch and the \
+                module branches it declares as customised (each deletion with a lease on the value read). Refuses \
+                while any of these branches holds commits that no other branch of the same remote has, unless \
+                --archive: then each such branch is first tagged archive/<branch> in its repository.
+
+                Examples:
+                  tenantctl tenant remove t4
+                  tenantctl tenant remove t2 --archive
+                """)
+
+        @OptionGroup var global: GlobalOptions
+
+        @Argument(help: "The tenant id.")
+        var id: String
+
+        @Flag(help: "Tag the branches archive/<branch> before deleting them.")
+        var archive = false
+
+        @Flag(help: "Print the plan; write nothing.")
+        var dryRun = false
+
+        func run(context: CommandContext) throws -> ExitStatus {
+            try LifecycleRun.run(context: context, dryRun: dryRun, headline: "removed tenant \(id)") { state in
+                try TenantLifecycle.planRemove(id: id, archive: archive, state: state, git: context.git)
+            }
+        }
+    }
+}

@@ -1,0 +1,167 @@
+import Foundation
+
+/// `customize` and its undo: fork a module for a tenant, or give the fork back.
+public enum Customization {
+    /// Plans `customize <tenant> <module> [--from <commit>]`: the module's tenant branch at the tenant's pin (or
+    /// `from`), the module declared in `Tenants/<id>.json` on the general branch and on the tenant branch, and the
+    /// tenant re-pinned to the branch's start when `from` differs from the pin.
+    ///
+    /// Refuses an unknown tenant or module, a module the tenant does not effectively use, one already customised,
+    /// and an existing module branch of the tenant's name.
+    public static func plan(
+        tenant tenantID: String, module moduleName: String, from: String?, state: RemoteState, git: Git
+    ) throws -> LifecyclePlan {
+        let project = state.project
+        let (tenant, module) = try lookUp(tenant: tenantID, module: moduleName, in: project)
+        guard project.activeSet(for: tenant).effective.contains(module.name) else {
+            throw LifecycleError(
+                "refusing to customise \(module.name) for tenant \(tenant.id): the module is not in the tenant's "
+                    + "effective active set (\(state.project.activeSet(for: tenant).effective.joined(separator: ", ")))"
+            )
+        }
+        guard !tenant.customised.contains(module.name) else {
+            throw LifecycleError(
+                "refusing to customise \(module.name) for tenant \(tenant.id): it is already customised "
+                    + "(\(RemoteState.tenantPath(tenant.id)))")
+        }
+        if let existing = state.moduleBranches[module.name]?[tenant.branch] {
+            throw LifecycleError(
+                "refusing to customise \(module.name) for tenant \(tenant.id): module \(module.name) already has a "
+                    + "branch \(tenant.branch) (at \(existing.prefix(10))); nothing was changed")
+        }
+        let tenantTip = try state.branch(tenant.branch)
+        let pins = try state.pins(at: tenantTip, git: git)
+        guard let pin = pins[module.path] else {
+            throw LifecycleError(
+                "refusing to customise \(module.name) for tenant \(tenant.id): branch \(tenant.branch) pins no "
+                    + "commit at \(module.path) (run `tenantctl roll` first)")
+        }
+        let start = try from.map { try resolveOnRemote($0, module: module.name, state: state, git: git) } ?? pin
+        var updated = tenant
+        updated.customised = project.manifest.modules.map(\.name).filter {
+            tenant.customised.contains($0) || $0 == module.name
+        }
+        try validate(updated, state: state)
+        let file = RemoteState.tenantPath(tenant.id)
+        var plan = LifecyclePlan()
+        plan.modulesFirst = [
+            ModulePush(module: module.name, refs: [PushRef(source: start, ref: "refs/heads/\(tenant.branch)")])
+        ]
+        plan.commits.append(
+            PlannedCommit(
+                branch: state.generalBranch, base: try state.branch(state.generalBranch),
+                edits: [PathEdit(path: file, change: .file(updated.encoded()))],
+                message: "\(tenant.id): customise \(module.name) (tenantctl customize)"))
+        var tenantEdits = [PathEdit(path: file, change: .file(updated.encoded()))]
+        if start != pin { tenantEdits.append(PathEdit(path: module.path, change: .gitlink(start))) }
+        plan.commits.append(
+            PlannedCommit(
+                branch: tenant.branch, base: tenantTip, edits: tenantEdits,
+                message: "\(tenant.id): customise \(module.name), pin \(module.name)@\(tenant.branch)"
+                    + " (tenantctl customize)"))
+        return plan
+    }
+
+    /// Plans the undo: only when the module's tenant branch has no commits beyond the general branch and the tenant's
+    /// pin is on the general branch; otherwise refuses and lists the commits. The declaration goes first (general
+    /// branch and tenant branch), then the module branch is deleted with a lease.
+    public static func planUndo(tenant tenantID: String, module moduleName: String, state: RemoteState, git: Git)
+        throws -> LifecyclePlan
+    {
+        let project = state.project
+        let (tenant, module) = try lookUp(tenant: tenantID, module: moduleName, in: project)
+        guard tenant.customised.contains(module.name) else {
+            throw LifecycleError(
+                "refusing to undo: tenant \(tenant.id) does not customise \(module.name) "
+                    + "(\(RemoteState.tenantPath(tenant.id)))")
+        }
+        guard let general = state.moduleBranches[module.name]?[state.generalBranch] else {
+            throw LifecycleError("module \(module.name) has no branch \(state.generalBranch) on its remote")
+        }
+        let tenantTip = try state.branch(tenant.branch)
+        let branchTip = state.moduleBranches[module.name]?[tenant.branch]
+        var tips = [String]()
+        if let branchTip { tips.append(branchTip) }
+        if let pin = try state.pins(at: tenantTip, git: git)[module.path] { tips.append(pin) }
+        let extra = try commits(tips, notOn: general, module: module.name, state: state, git: git)
+        guard extra.isEmpty else {
+            throw LifecycleError(
+                "refusing to undo the customisation of \(module.name) for tenant \(tenant.id): branch "
+                    + "\(tenant.branch) of \(module.name) (or the tenant's pin) has \(extra.count) commit"
+                    + "\(extra.count == 1 ? "" : "s") not on \(state.generalBranch):\n"
+                    + extra.map { "  " + $0 }.joined(separator: "\n"))
+        }
+        var updated = tenant
+        updated.customised.removeAll { $0 == module.name }
+        try validate(updated, state: state)
+        let file = RemoteState.tenantPath(tenant.id)
+        var plan = LifecyclePlan()
+        plan.commits.append(
+            PlannedCommit(
+                branch: state.generalBranch, base: try state.branch(state.generalBranch),
+                edits: [PathEdit(path: file, change: .file(updated.encoded()))],
+                message: "\(tenant.id): undo the customisation of \(module.name) (tenantctl customize --undo)"))
+        plan.commits.append(
+            PlannedCommit(
+                branch: tenant.branch, base: tenantTip,
+                edits: [PathEdit(path: file, change: .file(updated.encoded()))],
+                message: "\(tenant.id): undo the customisation of \(module.name) (tenantctl customize --undo)"))
+        if let branchTip {
+            plan.modulesAfter = [
+                ModulePush(
+                    module: module.name,
+                    refs: [PushRef(source: nil, ref: "refs/heads/\(tenant.branch)", expected: branchTip)])
+            ]
+        }
+        return plan
+    }
+
+    static func lookUp(tenant id: String, module name: String, in project: Project) throws -> (Tenant, Module) {
+        guard let tenant = project.tenant(id: id) else {
+            throw LifecycleError(
+                "unknown tenant \(id) (tenants: \(project.tenants.map(\.id).joined(separator: ", ")))")
+        }
+        guard let module = project.module(named: name) else {
+            throw LifecycleError(
+                "unknown module \(name) (modules: \(project.manifest.modules.map(\.name).joined(separator: ", ")))")
+        }
+        return (tenant, module)
+    }
+
+    /// Checks the changed tenant file with the manifest loader (every rule of `verify`).
+    static func validate(_ tenant: Tenant, state: RemoteState) throws {
+        _ = try ProjectLoader.load(
+            manifest: SourceFile(path: ProjectReader.manifestPath, data: state.project.manifest.encoded()),
+            tenantFiles: state.tenantFiles(replacing: [tenant]),
+            options: ValidationOptions(allowLocalRemotes: true))
+    }
+
+    /// Resolves a commit name in the module's mirror; it must be on some branch of the module's remote.
+    static func resolveOnRemote(_ name: String, module: String, state: RemoteState, git: Git) throws -> String {
+        guard let mirror = state.mirrors[module] else { throw LifecycleError("module \(module) has no mirror") }
+        let output = try git.run(
+            ["rev-parse", "--verify", "--quiet", "--end-of-options", name + "^{commit}"], in: mirror,
+            context: "resolve \(name) in \(module)", accepting: [0, 1])
+        guard output.status == 0, let id = output.lines.first else {
+            throw LifecycleError("--from \(name): no such commit in module \(module)'s remote")
+        }
+        let containing = try git.run(
+            ["for-each-ref", "--format=%(refname)", "--contains", id, "refs/heads/"], in: mirror,
+            context: "find the branches of \(module) that contain \(id)")
+        guard !containing.lines.isEmpty else {
+            throw LifecycleError("--from \(name): commit \(id) is on no branch of module \(module)'s remote")
+        }
+        return id
+    }
+
+    /// `<short id> <subject>` of every commit reachable from `tips` but not from `base`, in a module mirror.
+    static func commits(_ tips: [String], notOn base: String, module: String, state: RemoteState, git: Git) throws
+        -> [String]
+    {
+        guard !tips.isEmpty, let mirror = state.mirrors[module] else { return [] }
+        let output = try git.run(
+            ["log", "--no-decorate", "--format=%h %s", "--end-of-options"] + tips + ["^" + base, "--"], in: mirror,
+            context: "list the commits of \(module) not on its general branch")
+        return output.lines
+    }
+}

@@ -1,0 +1,166 @@
+import Foundation
+
+/// A new superproject commit: `edits` applied to the tree of `base`, pushed to `branch`.
+public struct PlannedCommit: Sendable, Equatable {
+    /// The superproject branch the commit goes to.
+    public var branch: String
+    /// The commit it builds on (the branch's current remote value, or the source of a new branch).
+    public var base: String
+    /// The path changes.
+    public var edits: [PathEdit]
+    /// The commit message.
+    public var message: String
+    /// New branches created at the same commit (e.g. a new tenant branched from the new `general_dev`).
+    public var alsoCreates: [String]
+
+    /// Creates a planned commit.
+    public init(branch: String, base: String, edits: [PathEdit], message: String, alsoCreates: [String] = []) {
+        self.branch = branch
+        self.base = base
+        self.edits = edits
+        self.message = message
+        self.alsoCreates = alsoCreates
+    }
+}
+
+/// Ref changes of one module repository, pushed atomically.
+public struct ModulePush: Sendable, Equatable {
+    /// The module.
+    public var module: String
+    /// The refs.
+    public var refs: [PushRef]
+
+    /// Creates a module push.
+    public init(module: String, refs: [PushRef]) {
+        self.module = module
+        self.refs = refs
+    }
+}
+
+/// What a lifecycle command will do, as values: module pushes that must land before the superproject (new branches
+/// the new pins need), superproject commits and refs (one atomic push), and module pushes that must wait until the
+/// superproject no longer names them (deletions). Rendered by `--dry-run`; executed by ``LifecycleExecutor``.
+public struct LifecyclePlan: Sendable, Equatable {
+    /// Module pushes before the superproject push.
+    public var modulesFirst: [ModulePush] = []
+    /// New superproject commits.
+    public var commits: [PlannedCommit] = []
+    /// Other superproject refs (tags, deletions; `source` may name an existing commit).
+    public var superprojectRefs: [PushRef] = []
+    /// Module pushes after the superproject push.
+    public var modulesAfter: [ModulePush] = []
+
+    /// Creates an empty plan.
+    public init() {}
+
+    /// Whether the plan does nothing.
+    public var isEmpty: Bool {
+        modulesFirst.isEmpty && commits.isEmpty && superprojectRefs.isEmpty && modulesAfter.isEmpty
+    }
+
+    /// One line per change, for the report and `--dry-run`.
+    public var lines: [String] {
+        var lines: [String] = []
+        func describe(_ ref: PushRef, in repository: String) -> String {
+            let name =
+                ref.ref.hasPrefix("refs/heads/")
+                ? "branch " + ref.ref.dropFirst(11)
+                : ref.ref.hasPrefix("refs/tags/") ? "tag " + ref.ref.dropFirst(10) : ref.ref
+            if let source = ref.source { return "\(repository): \(name) → \(source.prefix(10))" }
+            return "\(repository): delete \(name) (was \(ref.expected.map { String($0.prefix(10)) } ?? "?"))"
+        }
+        for push in modulesFirst { lines += push.refs.map { describe($0, in: push.module) } }
+        for commit in commits {
+            let paths = commit.edits.map(\.path).joined(separator: ", ")
+            lines.append("superproject: \(commit.branch): commit \"\(commit.message)\" (\(paths))")
+            lines += commit.alsoCreates.map { "superproject: branch \($0) created at that commit" }
+        }
+        lines += superprojectRefs.map { describe($0, in: "superproject") }
+        for push in modulesAfter { lines += push.refs.map { describe($0, in: push.module) } }
+        return lines
+    }
+}
+
+/// Executes a ``LifecyclePlan``: writes the superproject commits (objects only), pushes the modules that must come
+/// first, then the superproject in one atomic push, then the remaining module pushes. Nothing is forced; the user's
+/// working tree, index, HEAD and local branches are never touched.
+public struct LifecycleExecutor: Sendable {
+    let state: RemoteState
+    let git: Git
+
+    /// Creates an executor for a fetched state.
+    public init(state: RemoteState, git: Git) {
+        self.state = state
+        self.git = git
+    }
+
+    /// Runs the plan; returns superproject branch → new commit.
+    @discardableResult
+    public func execute(_ plan: LifecyclePlan, console: Console? = nil) throws -> [String: String] {
+        let editor = TreeEditor(git: git, repository: state.workspace.root)
+        var written: [String: String] = [:]
+        var superprojectRefs: [PushRef] = []
+        for commit in plan.commits {
+            let id = try editor.commit(
+                base: commit.base, edits: commit.edits, parents: [commit.base], message: commit.message)
+            written[commit.branch] = id
+            superprojectRefs.append(PushRef(source: id, ref: "refs/heads/\(commit.branch)"))
+            for branch in commit.alsoCreates {
+                written[branch] = id
+                superprojectRefs.append(PushRef(source: id, ref: "refs/heads/\(branch)"))
+            }
+        }
+        superprojectRefs += plan.superprojectRefs
+        var pushed: [ModulePush] = []
+        do {
+            for push in plan.modulesFirst {
+                try pushModules([push], console: console)
+                pushed.append(push)
+            }
+            if !superprojectRefs.isEmpty {
+                console?.progress("pushing the superproject…")
+                try AtomicPush.push(
+                    superprojectRefs, from: state.workspace.root, to: Workspace.remoteName, git: git,
+                    label: "the superproject")
+            }
+        } catch {
+            throw LifecycleError(String(describing: error) + "\n" + rollBack(pushed, console: console))
+        }
+        try pushModules(plan.modulesAfter, console: console)
+        return written
+    }
+
+    /// Takes back the new module branches and tags pushed before a failed superproject push (each deletion leased on
+    /// the value pushed), so that nothing of the run remains and a re-run starts from the same state.
+    private func rollBack(_ pushed: [ModulePush], console: Console?) -> String {
+        var kept: [String] = []
+        for push in pushed {
+            let created = push.refs.compactMap { ref in
+                ref.source.map { PushRef(source: nil, ref: ref.ref, expected: $0) }
+            }
+            guard !created.isEmpty else { continue }
+            do {
+                try pushModules([ModulePush(module: push.module, refs: created)], console: console)
+            } catch {
+                kept.append("module \(push.module): " + created.map(\.ref).joined(separator: ", "))
+            }
+        }
+        if kept.isEmpty {
+            return pushed.isEmpty
+                ? "nothing was changed" : "the module refs pushed before were deleted again; nothing was changed"
+        }
+        return "these module refs were pushed and could not be taken back (delete them or re-run):\n"
+            + kept.map { "  " + $0 }.joined(separator: "\n")
+    }
+
+    private func pushModules(_ pushes: [ModulePush], console: Console?) throws {
+        for push in pushes {
+            guard let mirror = state.mirrors[push.module], let spec = state.specs[push.module] else {
+                throw LifecycleError("module \(push.module) has no mirror")
+            }
+            console?.progress("pushing \(push.module)…")
+            try AtomicPush.push(
+                push.refs, from: mirror, to: spec.url, git: git, label: "module \(push.module)")
+        }
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+
+/// `tag <milestone>`: one tag per superproject branch, the thesis' `DEV-…`, `T1-…` tags.
+public enum Milestone {
+    /// The default tag name pattern.
+    public static let defaultPattern = "{TENANT}-{MILESTONE}"
+
+    /// The tag name for one branch: `{TENANT}` is `DEV` for the general branch and the upper-cased tenant id
+    /// otherwise, `{MILESTONE}` the milestone as given, `{BRANCH}` the branch name.
+    public static func tagName(pattern: String, milestone: String, tenant: String, branch: String) -> String {
+        pattern.replacingOccurrences(of: "{TENANT}", with: tenant)
+            .replacingOccurrences(of: "{MILESTONE}", with: milestone)
+            .replacingOccurrences(of: "{BRANCH}", with: branch)
+    }
+
+    /// Plans the tags (general branch first, then the tenants in file order) at the branches' remote tips; refuses
+    /// an invalid or duplicate tag name, a missing tenant branch, and a tag the remote already has (`existingTags`).
+    public static func plan(milestone: String, pattern: String, state: RemoteState, existingTags: Set<String>) throws
+        -> LifecyclePlan
+    {
+        var targets: [(tag: String, branch: String)] = [
+            (
+                tagName(pattern: pattern, milestone: milestone, tenant: "DEV", branch: state.generalBranch),
+                state.generalBranch
+            )
+        ]
+        for tenant in state.project.tenants {
+            targets.append(
+                (
+                    tagName(
+                        pattern: pattern, milestone: milestone, tenant: tenant.id.uppercased(), branch: tenant.branch),
+                    tenant.branch
+                ))
+        }
+        var problems: [String] = []
+        var seen: Set<String> = []
+        for target in targets {
+            if let problem = RefName.validateBranch(target.tag) {
+                problems.append("tag \(target.tag) (for \(target.branch)): \(problem)")
+            }
+            if !seen.insert(target.tag).inserted {
+                problems.append("tag \(target.tag) would name two branches; put {TENANT} or {BRANCH} in --pattern")
+            }
+            if existingTags.contains(target.tag) {
+                problems.append("tag \(target.tag) exists on the superproject's remote")
+            }
+            if state.branches[target.branch] == nil {
+                problems.append("the superproject's remote has no branch \(target.branch)")
+            }
+        }
+        guard problems.isEmpty else {
+            throw LifecycleError(
+                "refusing to tag milestone \(milestone); nothing was tagged:\n"
+                    + problems.map { "  " + $0 }.joined(separator: "\n"))
+        }
+        var plan = LifecyclePlan()
+        plan.superprojectRefs = try targets.map {
+            PushRef(source: try state.branch($0.branch), ref: "refs/tags/\($0.tag)")
+        }
+        return plan
+    }
+
+    /// The tags of the superproject's remote (`ls-remote --tags --refs origin`).
+    public static func remoteTags(_ workspace: Workspace, git: Git) throws -> Set<String> {
+        let output = try git.run(
+            ["ls-remote", "--tags", "--refs", "--", Workspace.remoteName], in: workspace.root,
+            context: "list the tags of the superproject's remote")
+        var tags: Set<String> = []
+        for line in output.lines {
+            guard let tab = line.firstIndex(of: "\t") else { continue }
+            let ref = line[line.index(after: tab)...]
+            if ref.hasPrefix("refs/tags/") { tags.insert(String(ref.dropFirst(10))) }
+        }
+        return tags
+    }
+}

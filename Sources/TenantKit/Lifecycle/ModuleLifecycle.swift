@@ -1,0 +1,170 @@
+import Foundation
+
+/// `module add` and `module remove`: change the module set on the general branch; tenants receive the change with
+/// their next roll (the merge of the general branch).
+public enum ModuleLifecycle {
+    /// Plans `module add`: `modules.json`, `.gitmodules` and the gitlink at the tip of the module's general branch,
+    /// in one commit on the general branch. Refuses an invalid or duplicate name, path or URL, an unknown dependency,
+    /// an occupied path, and a module remote without the general branch.
+    public static func planAdd(
+        name: String, url: String, path: String?, dependsOn: [String], state: RemoteState, git: Git
+    ) throws -> LifecyclePlan {
+        let project = state.project
+        let module = Module(name: name, path: path ?? "Modules/\(name)", url: url, dependsOn: dependsOn)
+        var manifest = project.manifest
+        manifest.modules.append(module)
+        try validate(manifest: manifest, tenants: state.tenantFiles(replacing: []))
+        let generalTip = try state.branch(state.generalBranch)
+        let occupied = try git.run(
+            ["ls-tree", "-z", "--end-of-options", generalTip, "--", module.path], in: state.workspace.root,
+            context: "check \(module.path) on \(state.generalBranch)")
+        guard occupied.stdout.isEmpty else {
+            throw LifecycleError(
+                "refusing to add module \(name): \(module.path) exists on \(state.generalBranch)")
+        }
+        let specs = try ModuleRemotes.specs(for: [module], workspace: state.workspace, git: git)
+        let mirrors = try ModuleMirrors(workspace: state.workspace, git: git).sync(specs)
+        guard let mirror = mirrors[name] else { throw LifecycleError("module \(name) has no mirror") }
+        let branches = try RemoteState.refs(prefix: "refs/heads/", in: mirror, git: git)
+        guard let tip = branches[state.generalBranch] else {
+            throw LifecycleError(
+                "refusing to add module \(name): its remote \(RemoteURL.redacted(url)) has no branch "
+                    + "\(state.generalBranch) (branches: \(branches.keys.sorted().joined(separator: ", ")))")
+        }
+        let gitmodules = try GitmodulesFile.read(at: generalTip, state: state, git: git)
+        if try GitmodulesFile.sectionName(forPath: module.path, in: gitmodules, git: git) != nil
+            || (try GitmodulesFile.hasSection(name, in: gitmodules, git: git))
+        {
+            throw LifecycleError(
+                "refusing to add module \(name): .gitmodules already has a submodule \(name) or \(module.path)")
+        }
+        let newGitmodules = try GitmodulesFile.adding(name: name, path: module.path, url: url, to: gitmodules, git: git)
+        var plan = LifecyclePlan()
+        plan.commits.append(
+            PlannedCommit(
+                branch: state.generalBranch, base: generalTip,
+                edits: [
+                    PathEdit(path: ProjectReader.manifestPath, change: .file(manifest.encoded())),
+                    PathEdit(path: ".gitmodules", change: .file(newGitmodules)),
+                    PathEdit(path: module.path, change: .gitlink(tip)),
+                ],
+                message: "add module \(name) at \(module.path), pinned to \(state.generalBranch) \(tip.prefix(10)) "
+                    + "(tenantctl module add)"))
+        return plan
+    }
+
+    /// Plans `module remove`: refuses while any tenant customises the module or another module depends on it; removes
+    /// it from `modules.json`, `.gitmodules`, the tree (gitlink) and from every tenant's active modules, in one commit
+    /// on the general branch. The module's repository is not touched.
+    public static func planRemove(name: String, state: RemoteState, git: Git) throws -> LifecyclePlan {
+        let project = state.project
+        guard let module = project.module(named: name) else {
+            throw LifecycleError(
+                "unknown module \(name) (modules: \(project.manifest.modules.map(\.name).joined(separator: ", ")))")
+        }
+        let customisers = project.tenants.filter { $0.customised.contains(name) }.map(\.id)
+        guard customisers.isEmpty else {
+            throw LifecycleError(
+                "refusing to remove module \(name): tenant\(customisers.count == 1 ? "" : "s") "
+                    + "\(customisers.joined(separator: ", ")) customise\(customisers.count == 1 ? "s" : "") it "
+                    + "(undo with `tenantctl customize --undo <tenant> \(name)` first)")
+        }
+        let dependants = project.manifest.modules.filter { $0.dependsOn.contains(name) }.map(\.name)
+        guard dependants.isEmpty else {
+            throw LifecycleError(
+                "refusing to remove module \(name): \(dependants.joined(separator: ", ")) depend\(dependants.count == 1 ? "s" : "") on it"
+            )
+        }
+        var manifest = project.manifest
+        manifest.modules.removeAll { $0.name == name }
+        var changed: [Tenant] = []
+        for var tenant in project.tenants where tenant.modules.contains(name) {
+            tenant.modules.removeAll { $0 == name }
+            changed.append(tenant)
+        }
+        try validate(manifest: manifest, tenants: state.tenantFiles(replacing: changed))
+        let generalTip = try state.branch(state.generalBranch)
+        let gitmodules = try GitmodulesFile.read(at: generalTip, state: state, git: git)
+        var edits = [
+            PathEdit(path: ProjectReader.manifestPath, change: .file(manifest.encoded())),
+            PathEdit(path: module.path, change: .remove),
+        ]
+        if let section = try GitmodulesFile.sectionName(forPath: module.path, in: gitmodules, git: git) {
+            edits.append(
+                PathEdit(
+                    path: ".gitmodules",
+                    change: .file(try GitmodulesFile.removing(section: section, from: gitmodules, git: git))))
+        }
+        edits += changed.map {
+            PathEdit(path: RemoteState.tenantPath($0.id), change: .file($0.encoded()))
+        }
+        var plan = LifecyclePlan()
+        plan.commits.append(
+            PlannedCommit(
+                branch: state.generalBranch, base: generalTip, edits: edits,
+                message: "remove module \(name) (tenantctl module remove)"))
+        return plan
+    }
+
+    static func validate(manifest: ModuleManifest, tenants: [SourceFile]) throws {
+        _ = try ProjectLoader.load(
+            manifest: SourceFile(path: ProjectReader.manifestPath, data: manifest.encoded()), tenantFiles: tenants,
+            options: ValidationOptions(allowLocalRemotes: true))
+    }
+}
+
+/// Edits `.gitmodules` content with `git config --file` on a temporary copy (git's own parser and writer).
+enum GitmodulesFile {
+    static func read(at commit: String, state: RemoteState, git: Git) throws -> Data {
+        let listing = try git.run(
+            ["ls-tree", "-z", "--end-of-options", commit, "--", ".gitmodules"], in: state.workspace.root,
+            context: "look for .gitmodules")
+        guard !listing.stdout.isEmpty else { return Data() }
+        return try git.run(
+            ["cat-file", "blob", "\(commit):.gitmodules"], in: state.workspace.root, context: "read .gitmodules"
+        ).stdout
+    }
+
+    private static func withCopy<T>(_ content: Data, _ body: (String) throws -> T) throws -> T {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "tenantctl-gitmodules-" + UUID().uuidString)
+        try content.write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        return try body(file.path)
+    }
+
+    static func entries(_ content: Data, git: Git) throws -> [GitmodulesEntry] {
+        try withCopy(content) { path in
+            GitmodulesParser.parse(
+                try git.run(
+                    ["config", "-z", "--file", path, "--list"], in: nil, context: "read .gitmodules"
+                ).stdout)
+        }
+    }
+
+    static func sectionName(forPath path: String, in content: Data, git: Git) throws -> String? {
+        try entries(content, git: git).first { $0.path == path }?.name
+    }
+
+    static func hasSection(_ name: String, in content: Data, git: Git) throws -> Bool {
+        try entries(content, git: git).contains { $0.name == name }
+    }
+
+    static func adding(name: String, path: String, url: String, to content: Data, git: Git) throws -> Data {
+        try withCopy(content) { file in
+            try git.run(
+                ["config", "--file", file, "submodule.\(name).path", path], in: nil, context: "edit .gitmodules")
+            try git.run(["config", "--file", file, "submodule.\(name).url", url], in: nil, context: "edit .gitmodules")
+            return try Data(contentsOf: URL(fileURLWithPath: file))
+        }
+    }
+
+    static func removing(section name: String, from content: Data, git: Git) throws -> Data {
+        try withCopy(content) { file in
+            try git.run(
+                ["config", "--file", file, "--remove-section", "submodule.\(name)"], in: nil,
+                context: "edit .gitmodules")
+            return try Data(contentsOf: URL(fileURLWithPath: file))
+        }
+    }
+}

@@ -1,0 +1,168 @@
+import Foundation
+
+/// `tenant add` and `tenant remove`.
+public enum TenantLifecycle {
+    /// What `tenant add` is asked to do.
+    public struct AddRequest: Sendable {
+        /// The new tenant's id (also its branch name).
+        public var id: String
+        /// Display name.
+        public var name: String?
+        /// `nil` or the general branch: start from general development; else the tenant to copy.
+        public var from: String?
+        /// The active modules; nil takes the source tenant's (or every module when starting from general_dev).
+        public var modules: [String]?
+
+        /// Creates a request.
+        public init(id: String, name: String? = nil, from: String? = nil, modules: [String]? = nil) {
+            self.id = id
+            self.name = name
+            self.from = from
+            self.modules = modules
+        }
+    }
+
+    /// Plans `tenant add`: `Tenants/<id>.json` on the general branch; the superproject branch `<id>` from the general
+    /// branch (the same new commit) or from the source tenant's branch (plus a commit adding the same file); with a
+    /// source tenant, a branch `<id>` in every module it customises (and the new tenant keeps active) at the source's
+    /// pin, pushed before the superproject.
+    public static func planAdd(_ request: AddRequest, state: RemoteState, git: Git) throws -> LifecyclePlan {
+        let project = state.project
+        let id = request.id
+        if let problem = RefName.validateBranch(id) {
+            throw LifecycleError("refusing tenant id \(id): \(problem)")
+        }
+        guard !id.contains("/") else {
+            throw LifecycleError("refusing tenant id \(id): it names the file Tenants/<id>.json and cannot contain /")
+        }
+        if let existing = project.tenants.first(where: { $0.id == id || $0.branch == id }) {
+            throw LifecycleError("refusing to add tenant \(id): tenant \(existing.id) exists (\(existing.file))")
+        }
+        guard id != state.generalBranch, state.branches[id] == nil else {
+            throw LifecycleError("refusing to add tenant \(id): the superproject already has a branch \(id)")
+        }
+        let clashes = project.manifest.modules.map(\.name).filter { state.moduleBranches[$0]?[id] != nil }
+        guard clashes.isEmpty else {
+            throw LifecycleError(
+                "refusing to add tenant \(id): module\(clashes.count == 1 ? "" : "s") "
+                    + "\(clashes.joined(separator: ", ")) already \(clashes.count == 1 ? "has" : "have") a branch \(id)"
+            )
+        }
+        var source: Tenant?
+        if let from = request.from, from != state.generalBranch {
+            guard let tenant = project.tenant(id: from) else {
+                throw LifecycleError(
+                    "--from \(from): no such tenant (tenants: \(project.tenants.map(\.id).joined(separator: ", ")); "
+                        + "or \(state.generalBranch))")
+            }
+            source = tenant
+        }
+        let modules = request.modules ?? source?.modules ?? project.manifest.modules.map(\.name)
+        let unknown = modules.filter { project.module(named: $0) == nil }
+        guard unknown.isEmpty else {
+            throw LifecycleError("--modules: unknown module \(unknown.joined(separator: ", "))")
+        }
+        var tenant = Tenant(
+            id: id, name: request.name, branch: id, modules: modules, customised: [],
+            file: RemoteState.tenantPath(id))
+        let effective = project.activeSet(for: tenant).effective
+        tenant.customised = (source?.customised ?? []).filter { effective.contains($0) }
+        try validate(adding: tenant, state: state)
+
+        let generalTip = try state.branch(state.generalBranch)
+        let file = PathEdit(path: RemoteState.tenantPath(id), change: .file(tenant.encoded()))
+        var plan = LifecyclePlan()
+        if let source {
+            let sourceTip = try state.branch(source.branch)
+            let pins = try state.pins(at: sourceTip, git: git)
+            for name in tenant.customised {
+                guard let module = project.module(named: name), let pin = pins[module.path] else {
+                    throw LifecycleError("refusing to add tenant \(id): \(source.branch) pins no commit of \(name)")
+                }
+                plan.modulesFirst.append(
+                    ModulePush(module: name, refs: [PushRef(source: pin, ref: "refs/heads/\(id)")]))
+            }
+            plan.commits.append(
+                PlannedCommit(
+                    branch: state.generalBranch, base: generalTip, edits: [file],
+                    message: "add tenant \(id) (tenantctl tenant add)"))
+            plan.commits.append(
+                PlannedCommit(
+                    branch: id, base: sourceTip, edits: [file],
+                    message: "\(id): new tenant from \(source.id) (tenantctl tenant add)"))
+        } else {
+            plan.commits.append(
+                PlannedCommit(
+                    branch: state.generalBranch, base: generalTip, edits: [file],
+                    message: "add tenant \(id) (tenantctl tenant add)", alsoCreates: [id]))
+        }
+        return plan
+    }
+
+    /// Plans `tenant remove`: refuses while the tenant's branches (superproject and declared module branches) hold
+    /// commits that no other branch of the same remote has, unless `archive`, which tags every such branch
+    /// `archive/<branch>` before it is deleted. Order: module tags, then the superproject (tenant file removed from
+    /// the general branch, branch deleted, tag) in one atomic push, then the module branches are deleted.
+    public static func planRemove(id: String, archive: Bool, state: RemoteState, git: Git) throws -> LifecyclePlan {
+        let project = state.project
+        guard let tenant = project.tenant(id: id) else {
+            throw LifecycleError(
+                "unknown tenant \(id) (tenants: \(project.tenants.map(\.id).joined(separator: ", ")))")
+        }
+        let tag = "refs/tags/archive/\(tenant.branch)"
+        var unique: [String] = []
+        var plan = LifecyclePlan()
+        plan.commits.append(
+            PlannedCommit(
+                branch: state.generalBranch, base: try state.branch(state.generalBranch),
+                edits: [PathEdit(path: RemoteState.tenantPath(tenant.id), change: .remove)],
+                message: "remove tenant \(tenant.id) (tenantctl tenant remove)"))
+        if let tip = state.branches[tenant.branch] {
+            let count = try onlyOn(
+                tip, branchRef: "refs/remotes/origin/\(tenant.branch)", glob: "refs/remotes/origin/*",
+                repository: state.workspace.root, git: git)
+            if count > 0 { unique.append("superproject branch \(tenant.branch): \(count) commit(s)") }
+            plan.superprojectRefs.append(PushRef(source: nil, ref: "refs/heads/\(tenant.branch)", expected: tip))
+            if archive { plan.superprojectRefs.append(PushRef(source: tip, ref: tag)) }
+        }
+        for name in tenant.customised {
+            guard let tip = state.moduleBranches[name]?[tenant.branch], let mirror = state.mirrors[name] else {
+                continue
+            }
+            let count = try onlyOn(
+                tip, branchRef: "refs/heads/\(tenant.branch)", glob: "refs/heads/*", repository: mirror, git: git)
+            if count > 0 { unique.append("module \(name) branch \(tenant.branch): \(count) commit(s)") }
+            if archive { plan.modulesFirst.append(ModulePush(module: name, refs: [PushRef(source: tip, ref: tag)])) }
+            plan.modulesAfter.append(
+                ModulePush(
+                    module: name, refs: [PushRef(source: nil, ref: "refs/heads/\(tenant.branch)", expected: tip)]))
+        }
+        if !unique.isEmpty && !archive {
+            throw LifecycleError(
+                "refusing to remove tenant \(tenant.id): these branches hold commits found on no other branch; "
+                    + "pass --archive to tag them archive/\(tenant.branch) before deleting:\n"
+                    + unique.map { "  " + $0 }.joined(separator: "\n"))
+        }
+        return plan
+    }
+
+    /// Number of commits reachable from `tip` and from no other ref matching `glob`.
+    static func onlyOn(_ tip: String, branchRef: String, glob: String, repository: String, git: Git) throws -> Int {
+        let output = try git.run(
+            ["rev-list", "--count", tip, "--not", "--exclude=\(branchRef)", "--glob=\(glob)"], in: repository,
+            context: "count the commits only \(branchRef) has")
+        guard let count = Int(output.text) else {
+            throw GitError(
+                context: "count the commits only \(branchRef) has", kind: .unparseableOutput(detail: output.text),
+                command: [], directory: repository, stderr: "")
+        }
+        return count
+    }
+
+    static func validate(adding tenant: Tenant, state: RemoteState) throws {
+        _ = try ProjectLoader.load(
+            manifest: SourceFile(path: ProjectReader.manifestPath, data: state.project.manifest.encoded()),
+            tenantFiles: state.tenantFiles(replacing: [tenant]),
+            options: ValidationOptions(allowLocalRemotes: true))
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+import TenantKit
+import TenantTestSupport
+import Testing
+
+@Suite struct DemoTests {
+    @Test func demoTellsTheStoryAndChecksItsKeyFacts() throws {
+        let sandbox = try GitSandbox()
+        let result = sandbox.tenantctl(["demo"], environment: ["TENANTCTL_ALLOW_LOCAL_REMOTES": "0", "NO_COLOR": "1"])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        let out = result.stdout
+        // Every step ran the real command.
+        for command in [
+            "$ tenantctl tenant list", "$ tenantctl audit", "$ tenantctl switch t2", "$ tenantctl audit --check",
+            "$ tenantctl roll --dry-run", "$ tenantctl roll",
+        ] {
+            #expect(out.contains(command), "missing \(command)")
+        }
+        // The thesis' evaluation: merges only where a customised module's general_dev moved.
+        #expect(out.contains("Module merges this roll needed: Infrastructure 1, Article 0, Customer 0, Order 1"))
+        #expect(out.contains("3 tenants × 4 modules: 3 behind, 0 findings."))
+        #expect(out.hasSuffix("docs/adopting.md brings your own superproject.\n"))
+        let audits = out.components(separatedBy: "$ tenantctl audit --check")
+        #expect(audits.count == 3)
+        #expect(audits.last?.contains("3 tenants × 4 modules: 0 behind, 0 findings.") == true)
+        #expect(out.contains("3 would roll, 0 up to date"))
+        #expect(out.contains("3 rolled, 0 up to date, 0 with conflicts, 0 rejected; 2 module merge(s)"))
+        #expect(!out.contains("\u{1B}["), "no colour without a terminal")
+        // The temporary directory is gone.
+        let marker = "local bare remotes in "
+        let range = try #require(out.range(of: marker))
+        let remotes = String(out[range.upperBound...].prefix { $0 != " " && $0 != "\n" }).trimmingCharacters(
+            in: CharacterSet(charactersIn: "."))
+        #expect(remotes.hasSuffix("/remotes"))
+        #expect(!FileManager.default.fileExists(atPath: remotes))
+    }
+
+    @Test func keepLeavesAWorkspaceOnT2WithEveryTenantRolled() throws {
+        let sandbox = try GitSandbox()
+        let dir = sandbox.path("kept")
+        let result = sandbox.tenantctl(["demo", "--keep", dir])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try sandbox.git(["symbolic-ref", "--short", "HEAD"], in: dir + "/workspace") == "t2")
+        let remote = dir + "/remotes/Superproject.git"
+        for tenant in ["t1", "t2", "t3"] {
+            #expect(
+                try sandbox.gitResult(["merge-base", "--is-ancestor", "general_dev", tenant], in: remote).status == 0)
+        }
+        #expect(result.stdout.contains("cd \(dir)/workspace && tenantctl status"))
+    }
+}

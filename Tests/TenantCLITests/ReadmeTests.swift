@@ -1,0 +1,57 @@
+import Foundation
+import TenantKit
+import TenantTestSupport
+import Testing
+
+/// The README's promises: every command in its table exists, and the quick start runs as written.
+@Suite struct ReadmeTests {
+    static let readme: String = {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        return (try? String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)) ?? ""
+    }()
+
+    /// `tenantctl …` invocations in a fenced block that follows `heading`.
+    static func commands(after heading: String) -> [[String]] {
+        guard let start = readme.range(of: heading) else { return [] }
+        let rest = readme[start.upperBound...]
+        guard let open = rest.range(of: "```sh\n"), let close = rest[open.upperBound...].range(of: "```") else {
+            return []
+        }
+        return rest[open.upperBound..<close.lowerBound].split(separator: "\n").compactMap { line in
+            let code = line.split(separator: "#", maxSplits: 1).first.map(String.init) ?? ""
+            let words = code.split(separator: " ").map(String.init)
+            return words.first == "tenantctl" ? Array(words.dropFirst()) : nil
+        }
+    }
+
+    @Test func everyCommandInTheTableExists() throws {
+        let rows = Self.readme.split(separator: "\n").filter { $0.hasPrefix("| `tenantctl ") }
+        #expect(rows.count >= 9)
+        let sandbox = try GitSandbox()
+        for row in rows {
+            let invocation = row.dropFirst(3).prefix { $0 != "`" }
+            // The command path: words up to the first option or placeholder.
+            let words = invocation.split(separator: " ").dropFirst().prefix {
+                !$0.hasPrefix("-") && !$0.hasPrefix("<") && !$0.hasPrefix("[")
+            }
+            let result = sandbox.tenantctl(words.map(String.init) + ["--help"])
+            #expect(result.status == 0, "tenantctl \(words.joined(separator: " ")) --help failed")
+            #expect(result.stdout.contains("USAGE: tenantctl \(words.joined(separator: " "))"), "\(row)")
+        }
+    }
+
+    @Test func quickStartRunsAsWritten() throws {
+        let commands = Self.commands(after: "## Quick start")
+        #expect(commands.count >= 6)
+        let sandbox = try GitSandbox()
+        let example = try ExampleBuilder(git: try sandbox.gitRunner()).build(
+            in: sandbox.path("erp"), stage: .afterUpdates)
+        for arguments in commands {
+            let result = sandbox.tenantctl(arguments, in: example.workspace)
+            #expect(result.status == 0, "tenantctl \(arguments.joined(separator: " ")): \(result.stderr)")
+        }
+        // The last line is the gate, and it passes because roll ran before it.
+        #expect(commands.last == ["audit", "--check"])
+    }
+}
