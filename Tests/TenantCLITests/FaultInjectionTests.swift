@@ -142,3 +142,45 @@ import Testing
         print("switch kill sweep: \(indices.count) of \(calls.count) git calls")
     }
 }
+
+/// `customize` killed at a git call (RELIABILITY 33 for the lifecycle commands): refs old or new everywhere, the
+/// working copy untouched, and a re-run of the same command converges to the uninterrupted end state.
+@Suite struct CustomizeFaultInjectionTests {
+    @Test func customizeKilledAtSampledGitCallsConverges() throws {
+        let lab = try FaultLab()
+        let arguments = ["customize", "t1", "Article"]
+        let reference = try lab.copy("reference")
+        let before = try lab.refs(reference.root)
+        let workingCopy = try lab.workingCopy(reference.root)
+        let shim = try GitShim(in: lab.sandbox, name: "shim-reference")
+        let result = try lab.sandbox.tenantctlProcess(
+            arguments + ["--git", shim.path], in: reference.workspace, environment: FaultLab.dates)
+        #expect(result.status == 0, "\(result.stderr)")
+        let after = try lab.refs(reference.root)
+        #expect(after["remote/Article"]?["refs/heads/t1"] != nil)
+        let calls = try shim.calls()
+        let indices = FaultLab.indices(for: calls)
+        var unconverged: [String] = []
+        for index in indices {
+            let copy = try lab.copy("kill-\(index)")
+            let killShim = try GitShim(in: lab.sandbox, name: "shim-kill-\(index)")
+            let killed = try lab.sandbox.tenantctlProcess(
+                arguments + ["--git", killShim.path], in: copy.workspace,
+                environment: FaultLab.dates.merging(["SHIM_KILL_AT": "\(index)"]) { $1 })
+            let label = "SIGKILL at call \(index) (\(FaultLab.subcommand(calls[index - 1])))"
+            #expect(killed.status == SIGKILL, "\(label): \(killed.status) \(killed.stderr)")
+            #expect(try lab.waitForProcesses(mentioning: copy.root + "/").isEmpty, "\(label)")
+            let bad = FaultLab.refsNeitherOldNorNew(now: try lab.refs(copy.root), old: before, new: after)
+            #expect(bad.isEmpty, "\(label): \(bad)")
+            #expect(try lab.workingCopy(copy.root) == workingCopy, "\(label)")
+            #expect(lab.staleLocks(copy.root).isEmpty, "\(label): \(lab.staleLocks(copy.root))")
+            let rerun = lab.sandbox.tenantctl(arguments, in: copy.workspace, environment: FaultLab.dates)
+            let remotes = try lab.remoteRefs(copy.root)
+            if rerun.status != 0 || remotes != after.filter({ $0.key.hasPrefix("remote/") }) {
+                unconverged.append("\(label): re-run exit \(rerun.status): \(rerun.stderr)")
+            }
+        }
+        #expect(unconverged.isEmpty, "\(unconverged.joined(separator: "\n"))")
+        print("customize kill sweep: \(indices.count) of \(calls.count) git calls")
+    }
+}
