@@ -71,3 +71,21 @@ import Testing
         #expect(audit.status == 0, "\(audit.stdout)\(audit.stderr)")
     }
 }
+
+extension ReliabilityEdgeTests {
+    @Test func aModuleDirectoryWithFilesThatIsNotARepositoryIsRefusedAndKept() throws {
+        let fixture = try RollFixture(stage: .beforeUpdates)
+        let module = "\(fixture.workspace)/Modules/Order"
+        // The module's `.git` file is gone: the directory has files but is not a repository.
+        try FileManager.default.removeItem(atPath: module + "/.git")
+        try Data("my notes\n".utf8).write(to: URL(fileURLWithPath: module + "/NOTES.txt"))
+        let listing = try FileManager.default.contentsOfDirectory(atPath: module).sorted()
+        let result = fixture.sandbox.tenantctl(["switch", "t3"], in: fixture.workspace)
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        #expect(result.stderr.contains("Order"), "\(result.stderr)")
+        #expect(result.stderr.contains("not a git repository"), "\(result.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: module).sorted() == listing)
+        #expect(try String(contentsOfFile: module + "/NOTES.txt", encoding: .utf8) == "my notes\n")
+        #expect(try fixture.sandbox.git(["symbolic-ref", "--short", "HEAD"], in: fixture.workspace) == "general_dev")
+    }
+}
