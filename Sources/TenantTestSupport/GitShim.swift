@@ -3,10 +3,12 @@ import Foundation
 /// A stand-in for git, selected with `--git` / `TENANTCTL_GIT`, that logs every call and can inject faults.
 ///
 /// Behaviour is chosen per run through environment variables, so production code has no test hooks:
-/// - `SHIM_FAIL_AT=N`: call N prints an error and exits 1 without running git;
+/// - `SHIM_FAIL_AT=N`: call N prints an error and exits `SHIM_FAIL_STATUS` (default 1) without running git (use 128,
+///   git's fatal status, where exit 1 is a legitimate answer: `config --get`, `rev-parse --verify --quiet`);
 /// - `SHIM_KILL_AT=N`: call N sends SIGKILL to its parent (the tenantctl process) and exits;
 /// - `SHIM_SLEEP_AT=N` with `SHIM_SLEEP_SECONDS=S`: call N sleeps S seconds, then runs git.
-/// Every call appends its arguments as one line to ``log`` (numbered by line).
+/// Every call appends its arguments as one line to ``log`` (numbered by line, under a mutex, so that concurrent
+/// calls such as parallel mirror fetches never share a number).
 public struct GitShim: Sendable {
     /// The executable to pass as `--git`.
     public let path: String
@@ -22,11 +24,14 @@ public struct GitShim: Sendable {
         }
         let script = """
             #!/bin/sh
+            # Log and number the call under a mutex (mkdir is atomic), so concurrent calls never share a number.
+            while ! mkdir '\(log).mutex' 2>/dev/null; do sleep 0.01; done
             printf '%s\\n' "$*" >> '\(log)'
             n=$(wc -l < '\(log)')
+            rmdir '\(log).mutex'
             if [ -n "$SHIM_FAIL_AT" ] && [ "$n" -eq "$SHIM_FAIL_AT" ]; then
                 echo "git-shim: injected failure at call $n" >&2
-                exit 1
+                exit "${SHIM_FAIL_STATUS:-1}"
             fi
             if [ -n "$SHIM_KILL_AT" ] && [ "$n" -eq "$SHIM_KILL_AT" ]; then
                 kill -9 "$PPID"

@@ -24,11 +24,6 @@ public enum Customization {
                 "refusing to customise \(module.name) for tenant \(tenant.id): it is already customised "
                     + "(\(RemoteState.tenantPath(tenant.id)))")
         }
-        if let existing = state.moduleBranches[module.name]?[tenant.branch] {
-            throw LifecycleError(
-                "refusing to customise \(module.name) for tenant \(tenant.id): module \(module.name) already has a "
-                    + "branch \(tenant.branch) (at \(existing.prefix(10))); nothing was changed")
-        }
         let tenantTip = try state.branch(tenant.branch)
         let pins = try state.pins(at: tenantTip, git: git)
         guard let pin = pins[module.path] else {
@@ -37,6 +32,14 @@ public enum Customization {
                     + "commit at \(module.path) (run `tenantctl roll` first)")
         }
         let start = try from.map { try resolveOnRemote($0, module: module.name, state: state, git: git) } ?? pin
+        // A branch exactly at the start is what a run stopped between the module push and the superproject push
+        // leaves behind (docs/GUARANTEES.md): it is taken over, so that a re-run converges. Any other is refused.
+        let existing = state.moduleBranches[module.name]?[tenant.branch]
+        if let existing, existing != start {
+            throw LifecycleError(
+                "refusing to customise \(module.name) for tenant \(tenant.id): module \(module.name) already has a "
+                    + "branch \(tenant.branch) (at \(existing.prefix(10))); nothing was changed")
+        }
         var updated = tenant
         updated.customised = project.manifest.modules.map(\.name).filter {
             tenant.customised.contains($0) || $0 == module.name
@@ -44,9 +47,11 @@ public enum Customization {
         try validate(updated, state: state)
         let file = RemoteState.tenantPath(tenant.id)
         var plan = LifecyclePlan()
-        plan.modulesFirst = [
-            ModulePush(module: module.name, refs: [PushRef(source: start, ref: "refs/heads/\(tenant.branch)")])
-        ]
+        if existing == nil {
+            plan.modulesFirst = [
+                ModulePush(module: module.name, refs: [PushRef(source: start, ref: "refs/heads/\(tenant.branch)")])
+            ]
+        }
         plan.commits.append(
             PlannedCommit(
                 branch: state.generalBranch, base: try state.branch(state.generalBranch),

@@ -258,14 +258,22 @@ public struct WorkingCopySwitch: Sendable {
             return "fast-forwarded"
         case .create(let upstream):
             console?.progress("\(name): creating \(plan.branch) at \(plan.target.prefix(12))")
+            // The upstream is configured before the branch exists: a run stopped between the two calls then
+            // leaves no branch without its upstream (a re-run only checks the branch out); see docs/GUARANTEES.md.
+            if let upstream, let slash = upstream.firstIndex(of: "/") {
+                try git.run(
+                    ["config", "branch.\(plan.branch).remote", String(upstream[..<slash])], in: path,
+                    context: "set the upstream of \(plan.branch) in \(name)")
+                try git.run(
+                    [
+                        "config", "branch.\(plan.branch).merge",
+                        "refs/heads/" + upstream[upstream.index(after: slash)...],
+                    ],
+                    in: path, context: "set the upstream of \(plan.branch) in \(name)")
+            }
             try git.run(
                 switchArguments(superproject) + ["--no-track", "-c", plan.branch, plan.target], in: path,
                 context: "create branch \(plan.branch) in \(name)")
-            if let upstream {
-                try git.run(
-                    ["branch", "--quiet", "--set-upstream-to=\(upstream)", "--", plan.branch], in: path,
-                    context: "set the upstream of \(plan.branch) in \(name)")
-            }
             return "created"
         case .initialise:
             console?.progress("\(name): cloning")

@@ -1,0 +1,186 @@
+import Foundation
+import TenantKit
+import TenantTestSupport
+import Testing
+
+/// RELIABILITY 32–33: a roll killed (SIGKILL) or failing at a git call, one run per call index, through the
+/// `GitShim`. Sampled by default (`FaultLab.indices`); `scripts/fault-sweep` runs every index.
+@Suite(.serialized) struct FaultInjectionTests {
+    /// The uninterrupted roll of one copy: its git calls and the end state every faulted copy must converge to.
+    struct Reference {
+        var calls: [String]
+        var before: [String: [String: String]]
+        var after: [String: [String: String]]
+        var workingCopy: [String: [String]]
+    }
+
+    static func reference(_ lab: FaultLab) throws -> Reference {
+        let copy = try lab.copy("reference")
+        let before = try lab.refs(copy.root)
+        let workingCopy = try lab.workingCopy(copy.root)
+        let shim = try GitShim(in: lab.sandbox, name: "shim-reference")
+        let result = try lab.sandbox.tenantctlProcess(
+            ["roll", "--git", shim.path], in: copy.workspace, environment: FaultLab.dates)
+        #expect(result.status == 0, "\(result.stderr)")
+        let after = try lab.refs(copy.root)
+        // The uninterrupted roll: exactly one new merge in Infrastructure t2 and Order t3.
+        for (module, branch) in [("Infrastructure", "t2"), ("Order", "t3")] {
+            let old = try #require(before["remote/\(module)"]?["refs/heads/\(branch)"])
+            let new = try #require(after["remote/\(module)"]?["refs/heads/\(branch)"])
+            let made = try lab.sandbox.git(
+                ["rev-list", "--count", new, "^\(old)", "^general_dev"], in: "\(copy.root)/remotes/\(module).git")
+            #expect(made == "1", "\(module) \(branch)")
+        }
+        #expect(after["remote/Superproject"] != before["remote/Superproject"])
+        return Reference(calls: try shim.calls(), before: before, after: after, workingCopy: workingCopy)
+    }
+
+    /// Asserts the invariants after a fault, then re-runs without a fault and asserts convergence.
+    static func checkFaultedCopy(
+        _ lab: FaultLab, _ copy: (root: String, workspace: String, remotes: String), _ reference: Reference,
+        _ label: String
+    ) throws {
+        let left = try lab.waitForProcesses(mentioning: copy.root + "/")
+        #expect(left.isEmpty, "\(label): processes left: \(left)")
+        let bad = FaultLab.refsNeitherOldNorNew(
+            now: try lab.refs(copy.root), old: reference.before, new: reference.after)
+        #expect(bad.isEmpty, "\(label): \(bad)")
+        #expect(try lab.workingCopy(copy.root) == reference.workingCopy, "\(label): the working copy changed")
+        #expect(lab.staleLocks(copy.root).isEmpty, "\(label): \(lab.staleLocks(copy.root))")
+
+        let rerun = lab.sandbox.tenantctl(["roll"], in: copy.workspace, environment: FaultLab.dates)
+        #expect(rerun.status == 0, "\(label): re-run failed: \(rerun.stderr)")
+        let remotes = try lab.remoteRefs(copy.root)
+        #expect(
+            remotes == reference.after.filter { $0.key.hasPrefix("remote/") },
+            "\(label): the re-run did not converge to the uninterrupted end state")
+        #expect(
+            try lab.workingCopy(copy.root) == reference.workingCopy, "\(label): the re-run changed the working copy")
+    }
+
+    @Test func rollKilledAtEveryGitCallLosesNothingAndConverges() throws {
+        let lab = try FaultLab()
+        let reference = try Self.reference(lab)
+        let indices = FaultLab.indices(for: reference.calls)
+        #expect(reference.calls.count > 30)
+        for index in indices {
+            let copy = try lab.copy("kill-\(index)")
+            let shim = try GitShim(in: lab.sandbox, name: "shim-kill-\(index)")
+            let killed = try lab.sandbox.tenantctlProcess(
+                ["roll", "--git", shim.path], in: copy.workspace,
+                environment: FaultLab.dates.merging(["SHIM_KILL_AT": "\(index)"]) { $1 })
+            let label = "SIGKILL at call \(index) (\(FaultLab.subcommand(reference.calls[index - 1])))"
+            #expect(killed.status == SIGKILL, "\(label): not killed: \(killed.status) \(killed.stderr)")
+            try Self.checkFaultedCopy(lab, copy, reference, label)
+        }
+        print("roll kill sweep: \(indices.count) of \(reference.calls.count) git calls")
+    }
+
+    @Test func rollFailingAtEveryGitCallExitsCleanlyAndConverges() throws {
+        let lab = try FaultLab()
+        let reference = try Self.reference(lab)
+        let indices = FaultLab.indices(for: reference.calls)
+        for index in indices {
+            let copy = try lab.copy("fail-\(index)")
+            let shim = try GitShim(in: lab.sandbox, name: "shim-fail-\(index)")
+            let failed = lab.sandbox.tenantctl(
+                ["roll", "--git", shim.path], in: copy.workspace,
+                environment: FaultLab.dates.merging(["SHIM_FAIL_AT": "\(index)", "SHIM_FAIL_STATUS": "128"]) { $1 })
+            let label = "failure at call \(index) (\(FaultLab.subcommand(reference.calls[index - 1])))"
+            #expect(failed.status == 1 || failed.status == 2, "\(label): exit \(failed.status) \(failed.stderr)")
+            #expect(failed.stderr.contains("injected failure"), "\(label): \(failed.stderr)")
+            try Self.checkFaultedCopy(lab, copy, reference, label)
+        }
+        print("roll failure sweep: \(indices.count) of \(reference.calls.count) git calls")
+    }
+}
+
+/// `switch` killed at a git call: each repository's working tree is as before or as after, no HEAD is left
+/// detached on a commit that no ref reaches, and a re-run converges.
+@Suite struct SwitchFaultInjectionTests {
+    @Test func switchKilledAtSampledGitCallsLeavesEachRepositoryBeforeOrAfter() throws {
+        let lab = try FaultLab()
+        let reference = try lab.copy("reference")
+        let before = try lab.workingCopy(reference.root)
+        let shim = try GitShim(in: lab.sandbox, name: "shim-reference")
+        let result = try lab.sandbox.tenantctlProcess(["switch", "t2", "--git", shim.path], in: reference.workspace)
+        #expect(result.status == 0, "\(result.stderr)")
+        let after = try lab.workingCopy(reference.root)
+        #expect(after != before)
+        let calls = try shim.calls()
+        let indices = FaultLab.indices(for: calls)
+        for index in indices {
+            let copy = try lab.copy("kill-\(index)")
+            let killShim = try GitShim(in: lab.sandbox, name: "shim-kill-\(index)")
+            let killed = try lab.sandbox.tenantctlProcess(
+                ["switch", "t2", "--git", killShim.path], in: copy.workspace,
+                environment: ["SHIM_KILL_AT": "\(index)"])
+            let label = "SIGKILL at call \(index) (\(FaultLab.subcommand(calls[index - 1])))"
+            #expect(killed.status == SIGKILL, "\(label): \(killed.status) \(killed.stderr)")
+            #expect(try lab.waitForProcesses(mentioning: copy.root + "/").isEmpty, "\(label)")
+            let state = try lab.workingCopy(copy.root)
+            for (repository, now) in state {
+                // HEAD, its commit and the working tree are the old or the new ones (local branches may be created
+                // before HEAD moves; they are checked after the re-run).
+                let core = [now[0], now[1], now[3]]
+                let old = before[repository].map { [$0[0], $0[1], $0[3]] }
+                let new = after[repository].map { [$0[0], $0[1], $0[3]] }
+                #expect(core == old || core == new, "\(label): \(repository) is \(now)")
+                if now[0].isEmpty {
+                    let directory =
+                        repository == "superproject" ? copy.workspace : "\(copy.workspace)/Modules/\(repository)"
+                    let reachable = try lab.sandbox.git(
+                        ["for-each-ref", "--contains", now[1], "--format=%(refname)"], in: directory)
+                    #expect(!reachable.isEmpty, "\(label): \(repository) detached on an unreachable commit")
+                }
+            }
+            #expect(lab.staleLocks(copy.root).isEmpty, "\(label): \(lab.staleLocks(copy.root))")
+            let rerun = lab.sandbox.tenantctl(["switch", "t2"], in: copy.workspace)
+            #expect(rerun.status == 0, "\(label): re-run: \(rerun.stderr)")
+            #expect(try lab.workingCopy(copy.root) == after, "\(label): the re-run did not converge")
+        }
+        print("switch kill sweep: \(indices.count) of \(calls.count) git calls")
+    }
+}
+
+/// `customize` killed at a git call (RELIABILITY 33 for the lifecycle commands): refs old or new everywhere, the
+/// working copy untouched, and a re-run of the same command converges to the uninterrupted end state.
+@Suite struct CustomizeFaultInjectionTests {
+    @Test func customizeKilledAtSampledGitCallsConverges() throws {
+        let lab = try FaultLab()
+        let arguments = ["customize", "t1", "Article"]
+        let reference = try lab.copy("reference")
+        let before = try lab.refs(reference.root)
+        let workingCopy = try lab.workingCopy(reference.root)
+        let shim = try GitShim(in: lab.sandbox, name: "shim-reference")
+        let result = try lab.sandbox.tenantctlProcess(
+            arguments + ["--git", shim.path], in: reference.workspace, environment: FaultLab.dates)
+        #expect(result.status == 0, "\(result.stderr)")
+        let after = try lab.refs(reference.root)
+        #expect(after["remote/Article"]?["refs/heads/t1"] != nil)
+        let calls = try shim.calls()
+        let indices = FaultLab.indices(for: calls)
+        var unconverged: [String] = []
+        for index in indices {
+            let copy = try lab.copy("kill-\(index)")
+            let killShim = try GitShim(in: lab.sandbox, name: "shim-kill-\(index)")
+            let killed = try lab.sandbox.tenantctlProcess(
+                arguments + ["--git", killShim.path], in: copy.workspace,
+                environment: FaultLab.dates.merging(["SHIM_KILL_AT": "\(index)"]) { $1 })
+            let label = "SIGKILL at call \(index) (\(FaultLab.subcommand(calls[index - 1])))"
+            #expect(killed.status == SIGKILL, "\(label): \(killed.status) \(killed.stderr)")
+            #expect(try lab.waitForProcesses(mentioning: copy.root + "/").isEmpty, "\(label)")
+            let bad = FaultLab.refsNeitherOldNorNew(now: try lab.refs(copy.root), old: before, new: after)
+            #expect(bad.isEmpty, "\(label): \(bad)")
+            #expect(try lab.workingCopy(copy.root) == workingCopy, "\(label)")
+            #expect(lab.staleLocks(copy.root).isEmpty, "\(label): \(lab.staleLocks(copy.root))")
+            let rerun = lab.sandbox.tenantctl(arguments, in: copy.workspace, environment: FaultLab.dates)
+            let remotes = try lab.remoteRefs(copy.root)
+            if rerun.status != 0 || remotes != after.filter({ $0.key.hasPrefix("remote/") }) {
+                unconverged.append("\(label): re-run exit \(rerun.status): \(rerun.stderr)")
+            }
+        }
+        #expect(unconverged.isEmpty, "\(unconverged.joined(separator: "\n"))")
+        print("customize kill sweep: \(indices.count) of \(calls.count) git calls")
+    }
+}

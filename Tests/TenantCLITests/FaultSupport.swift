@@ -1,0 +1,167 @@
+import Foundation
+import TenantKit
+import TenantTestSupport
+import Testing
+
+/// Copies of one `example` build, repository snapshots and process checks for the fault-injection suites.
+///
+/// The example is built once per test (`template`) and copied for every injected fault: the copies have the same
+/// commit ids, and their absolute remote URLs are rewritten to point at the copy's own remotes.
+struct FaultLab {
+    static let modules = RollFixture.modules
+    static let dates = RollFixture.dates
+
+    let sandbox: GitSandbox
+    let template: String
+
+    init(stage: ExampleStage = .afterUpdates, function: String = #function) throws {
+        sandbox = try GitSandbox(function: function)
+        template = sandbox.path("template")
+        _ = try ExampleBuilder(git: try sandbox.gitRunner()).build(in: template, stage: stage)
+    }
+
+    /// A fresh copy of the example, named `name`; its workspace and remotes.
+    func copy(_ name: String) throws -> (root: String, workspace: String, remotes: String) {
+        let target = sandbox.path(name)
+        let copied = try sandbox.run("/bin/cp", ["-a", template, target])
+        try #require(copied.status == 0, "cp failed: \(copied.stderr)")
+        var configs = ["\(target)/workspace/.git/config"]
+        for module in Self.modules { configs.append("\(target)/workspace/.git/modules/\(module)/config") }
+        for config in configs {
+            let text = try String(contentsOfFile: config, encoding: .utf8)
+            try text.replacingOccurrences(of: template + "/", with: target + "/").write(
+                toFile: config, atomically: true, encoding: .utf8)
+        }
+        return (target, "\(target)/workspace", "\(target)/remotes")
+    }
+
+    /// Every repository of a copy by a stable key: `remote/<name>`, `workspace`, `module/<name>`, `mirror/<name>`.
+    func repositories(_ root: String) -> [String: String] {
+        var result = ["workspace": "\(root)/workspace"]
+        for name in RollFixture.repositories { result["remote/\(name)"] = "\(root)/remotes/\(name).git" }
+        for module in Self.modules {
+            result["module/\(module)"] = "\(root)/workspace/.git/modules/\(module)"
+            let mirror = "\(root)/workspace/.git/tenantctl/mirrors/\(module).git"
+            if FileManager.default.fileExists(atPath: mirror + "/HEAD") { result["mirror/\(module)"] = mirror }
+        }
+        return result
+    }
+
+    /// Repository key → ref → value, for every repository of a copy.
+    func refs(_ root: String) throws -> [String: [String: String]] {
+        var result: [String: [String: String]] = [:]
+        for (key, path) in repositories(root) { result[key] = try sandbox.refs(path) }
+        return result
+    }
+
+    /// Only the remotes' refs.
+    func remoteRefs(_ root: String) throws -> [String: [String: String]] {
+        try refs(root).filter { $0.key.hasPrefix("remote/") }
+    }
+
+    /// The user's view of one repository of the working copy: HEAD, its commit, local branches with upstreams,
+    /// and the working tree (submodule changes ignored: each module is checked on its own).
+    func userState(_ directory: String) throws -> [String] {
+        [
+            try sandbox.gitResult(["symbolic-ref", "-q", "HEAD"], in: directory).stdout,
+            try sandbox.git(["rev-parse", "HEAD"], in: directory),
+            try sandbox.git(
+                ["for-each-ref", "--format=%(refname) %(objectname) %(upstream)", "refs/heads/"], in: directory),
+            try sandbox.git(["status", "--porcelain=v2", "--ignore-submodules=all"], in: directory),
+        ]
+    }
+
+    /// `userState` of the superproject and every module of a copy, by repository.
+    func workingCopy(_ root: String) throws -> [String: [String]] {
+        var result = ["superproject": try userState("\(root)/workspace")]
+        for module in Self.modules { result[module] = try userState("\(root)/workspace/Modules/\(module)") }
+        return result
+    }
+
+    /// Lock files left anywhere under `root` (`tenantctl.lock` is the flock file and stays by design).
+    func staleLocks(_ root: String) -> [String] {
+        guard let walker = FileManager.default.enumerator(atPath: root) else { return [] }
+        var locks: [String] = []
+        while let path = walker.nextObject() as? String {
+            if path.hasSuffix(".lock") && !path.hasSuffix("tenantctl.lock") { locks.append(path) }
+        }
+        return locks.sorted()
+    }
+
+    /// Processes whose command line mentions `root` (git children a killed tenantctl left behind).
+    func processes(mentioning root: String) throws -> [String] {
+        let listing = try sandbox.run("/bin/ps", ["-eo", "pid=,args="])
+        return listing.stdout.split(separator: "\n").map(String.init).filter { $0.contains(root) }
+    }
+
+    /// Waits (up to `seconds`) until no process mentions `root`; returns those still running.
+    @discardableResult
+    func waitForProcesses(mentioning root: String, seconds: Double = 15) throws -> [String] {
+        let deadline = Date().addingTimeInterval(seconds)
+        var left = try processes(mentioning: root)
+        while !left.isEmpty && Date() < deadline {
+            usleep(50_000)
+            left = try processes(mentioning: root)
+        }
+        return left
+    }
+
+    /// Refs of `now` that are neither their value in `old` nor in `new` (`nil` = absent), as readable lines.
+    /// A mirror did not exist before the run: its refs may also hold the remote's old values (after the fetch).
+    static func refsNeitherOldNorNew(
+        now: [String: [String: String]], old: [String: [String: String]], new: [String: [String: String]]
+    ) -> [String] {
+        var bad: [String] = []
+        for key in Set(now.keys).union(new.keys).sorted() {
+            var before = old[key] ?? [:]
+            if key.hasPrefix("mirror/"), let remote = old["remote/" + key.dropFirst("mirror/".count)] {
+                before = remote.filter { $0.key.hasPrefix("refs/heads/") }
+            }
+            let current = now[key] ?? [:]
+            let after = new[key] ?? [:]
+            for ref in Set(current.keys).union(before.keys).union(after.keys).sorted() {
+                if key.hasPrefix("mirror/") && ref == "HEAD" { continue }
+                let value = current[ref]
+                // A mirror is created during the run: absent is its old state.
+                if value == nil && key.hasPrefix("mirror/") { continue }
+                if value != before[ref] && value != after[ref] {
+                    bad.append(
+                        "\(key) \(ref) = \(value ?? "absent"), old \(before[ref] ?? "absent"), new \(after[ref] ?? "absent")"
+                    )
+                }
+            }
+        }
+        return bad
+    }
+
+    /// The git subcommand of a logged shim call (the word after `-C <dir>` and the `-c <config>` pairs).
+    static func subcommand(_ call: String) -> String {
+        var words = call.split(separator: " ").map(String.init)[...]
+        while let first = words.first, first == "-C" || first == "-c" { words = words.dropFirst(2) }
+        return words.first ?? ""
+    }
+
+    /// The call indices a sweep injects a fault at.
+    ///
+    /// `TENANTCTL_FAULT_SWEEP=all` (see `scripts/fault-sweep`): every index `1…calls.count`. Otherwise a sample
+    /// that keeps the suite within its time budget: the first call of every phase that writes something (fetch,
+    /// mirror init, config, merge-tree, mktree, hash-object, branch), every call that publishes or moves a working
+    /// tree (push, update-ref, switch, submodule) and the last call.
+    static func indices(for calls: [String]) -> [Int] {
+        if ProcessInfo.processInfo.environment["TENANTCTL_FAULT_SWEEP"] == "all" { return Array(1...calls.count) }
+        let firsts: Set<String> = [
+            "fetch", "init", "config", "merge-tree", "mktree", "hash-object", "branch",
+        ]
+        let every: Set<String> = ["push", "update-ref", "switch", "submodule"]
+        var seen: Set<String> = []
+        var result: [Int] = []
+        for (offset, call) in calls.enumerated() {
+            let command = subcommand(call)
+            let first = firsts.contains(command) && seen.insert(command).inserted
+            if first || every.contains(command) || offset == calls.count - 1 {
+                result.append(offset + 1)
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import TenantKit
+import TenantTestSupport
+import Testing
+
+/// RELIABILITY 4–11 through every command that reads the manifest (roll, audit, switch, status, verify), on a real
+/// example workspace whose general_dev (local and remote) carries the hostile value: a canary file that the payload
+/// would create never appears, no git call carries the payload, nothing changes on any remote, and credentials
+/// never appear in any message, also with `--verbose` (which traces every git call).
+@Suite struct HostileInputCLITests {
+    struct Case: Sendable, CustomTestStringConvertible {
+        var name: String
+        /// The Order module's url or path in modules.json (`CANARY` is replaced by the canary path).
+        var url: String?
+        var path: String?
+        var testDescription: String { name }
+    }
+
+    static let cases: [Case] = [
+        Case(name: "7 --upload-pack option as URL", url: "--upload-pack=touch CANARY"),
+        Case(name: "7 -u option as URL", url: "-u./CANARY"),
+        Case(name: "8 ext:: transport", url: "ext::sh -c touch% CANARY"),
+        Case(name: "8 fd:: transport", url: "fd::17"),
+        Case(name: "9 ssh host starting with -", url: "ssh://-oProxyCommand=touch% CANARY/x"),
+        Case(name: "4 path escaping the workspace", path: "../../escaped"),
+        Case(name: "5 .git path component", path: "Modules/.git/hooks"),
+    ]
+
+    static let commands: [(arguments: [String], status: Int32)] = [
+        (["roll"], 1), (["roll", "--dry-run"], 1), (["audit"], 1), (["switch", "t2"], 1), (["status"], 1),
+        (["verify"], 2), (["tenant", "list"], 1),
+    ]
+
+    /// Rewrites the Order entry of modules.json on general_dev, commits and pushes it (plain git: no validation).
+    static func plant(_ fixture: RollFixture, url: String?, path: String?) throws {
+        let file = fixture.workspace + "/modules.json"
+        var text = try String(contentsOfFile: file, encoding: .utf8)
+        if let url { text = text.replacingOccurrences(of: "\"../Order.git\"", with: "\"\(url)\"") }
+        if let path {
+            text = text.replacingOccurrences(of: "\"Modules/Order\"", with: "\"\(path)\"")
+        }
+        try text.write(toFile: file, atomically: true, encoding: .utf8)
+        try fixture.sandbox.git(["commit", "-q", "-am", "hostile manifest"], in: fixture.workspace)
+        try fixture.sandbox.git(["push", "-q", "origin", "general_dev"], in: fixture.workspace)
+    }
+
+    @Test(arguments: cases)
+    func hostileValueIsRefusedByEveryCommandAndRunsNothing(_ hostile: Case) throws {
+        let fixture = try RollFixture()
+        let sandbox = fixture.sandbox
+        let canary = sandbox.path("pwned")
+        try Self.plant(
+            fixture, url: hostile.url?.replacingOccurrences(of: "CANARY", with: canary),
+            path: hostile.path)
+        let remotes = try fixture.remoteBranches()
+        let workspaceRefs = try sandbox.refs(fixture.workspace)
+        let shim = try GitShim(in: sandbox)
+        for command in Self.commands {
+            let result = sandbox.tenantctl(
+                command.arguments + ["--git", shim.path, "--verbose"], in: fixture.workspace,
+                environment: RollFixture.dates)
+            let label = "\(command.arguments.joined(separator: " ")): \(result.stdout)\(result.stderr)"
+            #expect(result.status == command.status, "\(label)")
+            #expect(result.stdout.contains("modules[3]") || result.stderr.contains("modules[3]"), "\(label)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: canary), "the payload ran")
+        #expect(!FileManager.default.fileExists(atPath: sandbox.path("escaped")))
+        #expect(!FileManager.default.fileExists(atPath: "\(fixture.workspace)/Modules/.git"))
+        for call in try shim.calls() {
+            #expect(!call.contains(canary) && !call.contains("escaped") && !call.contains("fd::"), "git ran: \(call)")
+        }
+        #expect(try fixture.remoteBranches() == remotes)
+        #expect(try sandbox.refs(fixture.workspace) == workspaceRefs)
+        #expect(try sandbox.git(["status", "--porcelain=v2"], in: fixture.workspace) == "")
+    }
+
+    @Test func credentialsInAModuleURLAreUsedButNeverPrintedByAnyCommand() throws {
+        let fixture = try RollFixture()
+        let sandbox = fixture.sandbox
+        // Port 1 on the loopback address refuses the connection at once (RELIABILITY 24: fail fast, no prompt).
+        try Self.plant(fixture, url: "https://bob:hunter2@127.0.0.1:1/Order.git", path: nil)
+        let remotes = try fixture.remoteBranches()
+        let shim = try GitShim(in: sandbox)
+        for arguments in [["roll"], ["roll", "--dry-run"], ["audit"], ["status"], ["verify"], ["tenant", "list"]] {
+            for verbosity in [[], ["--verbose"], ["--json"]] {
+                let started = Date()
+                let result = sandbox.tenantctl(
+                    arguments + verbosity + ["--git", shim.path], in: fixture.workspace,
+                    environment: RollFixture.dates)
+                let label = "\((arguments + verbosity).joined(separator: " ")): \(result.stdout)\(result.stderr)"
+                #expect(!result.stdout.contains("hunter2") && !result.stderr.contains("hunter2"), "\(label)")
+                #expect(Date().timeIntervalSince(started) < 20, "\(label): did not fail fast")
+                if arguments.first == "roll" || arguments.first == "audit" {
+                    #expect(result.status == 1, "\(label)")
+                    #expect(result.stderr.contains("127.0.0.1"), "\(label)")
+                }
+            }
+        }
+        // The URL the user wrote was used (the credentials reach git, and only git).
+        #expect(try shim.calls().contains { $0.contains("bob:hunter2@127.0.0.1:1") })
+        #expect(try fixture.remoteBranches() == remotes)
+        // No file tenantctl writes keeps the password (mirror configs, journal).
+        let grep = try sandbox.run("/usr/bin/env", ["grep", "-rl", "hunter2", fixture.workspace + "/.git/tenantctl"])
+        #expect(grep.stdout.isEmpty, "\(grep.stdout)")
+    }
+}
