@@ -60,7 +60,7 @@ final class BackgroundTenantctl: @unchecked Sendable {
         let copy = try lab.copy("reference")
         let shim = try GitShim(in: lab.sandbox, name: "shim-reference")
         let result = lab.sandbox.tenantctl(
-            ["roll", "--git", shim.path], in: copy.workspace, environment: FaultLab.dates)
+            ["roll", "--jobs", "1", "--git", shim.path], in: copy.workspace, environment: FaultLab.dates)
         #expect(result.status == 0, "\(result.stderr)")
         let index = try #require(try shim.calls().firstIndex { FaultLab.subcommand($0) == subcommand })
         return (index + 1, try lab.remoteRefs(copy.root))
@@ -84,7 +84,7 @@ final class BackgroundTenantctl: @unchecked Sendable {
         let before = try lab.remoteRefs(copy.root)
         let shim = try GitShim(in: lab.sandbox, name: "shim-signal")
         let run = try BackgroundTenantctl(
-            ["roll", "--git", shim.path], in: copy.workspace, sandbox: lab.sandbox,
+            ["roll", "--jobs", "1", "--git", shim.path], in: copy.workspace, sandbox: lab.sandbox,
             environment: FaultLab.dates.merging([
                 "SHIM_SLEEP_AT": "\(reference.index)", "SHIM_SLEEP_SECONDS": "30",
             ]) { $1 })
@@ -114,7 +114,7 @@ final class BackgroundTenantctl: @unchecked Sendable {
         let copy = try lab.copy("concurrent")
         let shim = try GitShim(in: lab.sandbox, name: "shim-first")
         let first = try BackgroundTenantctl(
-            ["roll", "--git", shim.path], in: copy.workspace, sandbox: lab.sandbox,
+            ["roll", "--jobs", "1", "--git", shim.path], in: copy.workspace, sandbox: lab.sandbox,
             environment: FaultLab.dates.merging([
                 "SHIM_SLEEP_AT": "\(reference.index)", "SHIM_SLEEP_SECONDS": "3",
             ]) { $1 })
@@ -161,7 +161,8 @@ final class BackgroundTenantctl: @unchecked Sendable {
             exec git "$@"
 
             """)
-        let loser = fixture.roll(["--git", shim, "--json"])
+        // One module push at a time, so that the other clone's roll lands before any of this clone's pushes.
+        let loser = fixture.roll(["--git", shim, "--json", "--jobs", "1"])
         let otherLog = try String(contentsOfFile: marker, encoding: .utf8)
         #expect(otherLog.hasSuffix("exit 0\n"), "\(otherLog)")
         #expect(loser.status == 2, "\(loser.stderr)")

@@ -111,6 +111,7 @@ struct SpawnedProcess {
         posix_spawn_file_actions_adddup2(&actions, input.read, 0)
         posix_spawn_file_actions_adddup2(&actions, output.write, 1)
         posix_spawn_file_actions_adddup2(&actions, errors.write, 2)
+        closeInheritedDescriptors(&actions)
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
         var defaults = sigset_t()
@@ -120,7 +121,13 @@ struct SpawnedProcess {
         var empty = sigset_t()
         sigemptyset(&empty)
         posix_spawnattr_setsigmask(&attributes, &empty)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+        #if canImport(Darwin)
+            // Apple's extension: every descriptor not named in the file actions is closed in the child.
+            posix_spawnattr_setflags(
+                &attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_CLOEXEC_DEFAULT))
+        #else
+            posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+        #endif
 
         let argv = ([executable] + arguments).map { strdup($0) }
         let envp = environment.map { strdup("\($0.key)=\($0.value)") }
@@ -146,6 +153,34 @@ struct SpawnedProcess {
         ChildProcesses.shared.add(pid)
         return SpawnedProcess(pid: pid, stdin: input.write, stdout: output.read, stderr: errors.read)
     }
+
+    #if canImport(Glibc)
+        private typealias AddCloseFrom =
+            @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32)
+            -> Int32
+        /// glibc 2.34+'s `posix_spawn_file_actions_addclosefrom_np`, looked up at run time (older glibc lacks it).
+        private static let addCloseFrom: AddCloseFrom? = {
+            guard let handle = dlopen(nil, RTLD_NOW),
+                let symbol = dlsym(handle, "posix_spawn_file_actions_addclosefrom_np")
+            else { return nil }
+            return unsafeBitCast(symbol, to: AddCloseFrom.self)
+        }()
+
+        /// Only 0, 1 and 2 reach the child: a descriptor this process inherited without close-on-exec (a parent's
+        /// pipe or socket) must not be held open by git, or by what git leaves running, after tenantctl exits.
+        static func closeInheritedDescriptors(_ actions: inout posix_spawn_file_actions_t) {
+            if let addCloseFrom {
+                _ = addCloseFrom(&actions, 3)
+                return
+            }
+            let open = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+            for descriptor in open.compactMap({ Int32($0) }) where descriptor > 2 {
+                posix_spawn_file_actions_addclose(&actions, descriptor)
+            }
+        }
+    #else
+        static func closeInheritedDescriptors(_ actions: inout posix_spawn_file_actions_t?) {}
+    #endif
 
     /// Waits for the child and returns its exit status (negative: killed by that signal).
     func wait() -> Int32 {
