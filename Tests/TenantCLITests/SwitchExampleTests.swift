@@ -42,6 +42,29 @@ import Testing
     }
 }
 
+@Suite struct SwitchTouchesOnlyWhatDiffersTests {
+    @Test func aModuleWithTheSamePinIsNeitherFetchedNorChanged() throws {
+        let sandbox = try GitSandbox()
+        let example = try ExampleBuilder(git: try sandbox.gitRunner()).build(
+            in: sandbox.path("erp"), stage: .beforeUpdates)
+        #expect(sandbox.tenantctl(["switch", "t2"], in: example.workspace).status == 0)
+        let shim = try GitShim(in: sandbox)
+        let result = sandbox.tenantctl(["switch", "t3", "--git", shim.path], in: example.workspace)
+        #expect(result.status == 0, "\(result.stderr)")
+        let article = example.workspace + "/Modules/Article "
+        let calls = try shim.calls()
+        let inArticle = calls.filter { $0.contains("-C " + article) }
+        let writing = ["fetch", "switch", "checkout", "branch", "update-ref", "merge", "reset", "submodule"]
+        #expect(!inArticle.isEmpty, "Article is still inspected (dirty check)")
+        for call in inArticle {
+            let words = call.split(separator: " ").map(String.init)
+            #expect(!writing.contains { words.contains($0) }, "Article was touched: \(call)")
+        }
+        // Order differs (general_dev → t3): it is fetched and switched.
+        #expect(calls.contains { $0.contains("-C \(example.workspace)/Modules/Order ") && $0.contains(" fetch ") })
+    }
+}
+
 @Suite struct LocalRemotePermissionTests {
     @Test func exampleWorkspaceAllowsItsOwnLocalRemotesAndAPlainCloneDoesNot() throws {
         let sandbox = try GitSandbox()

@@ -159,6 +159,21 @@ public struct WorkingCopySwitch: Sendable {
                         remoteBranchExists: nil))
                 continue
             }
+            if state.currentBranch == moduleBranch && state.head == pin && state.branches[moduleBranch] == pin {
+                // Already on its branch at the pin: nothing to fetch, nothing to ask git (switching between tenants
+                // that share most pins touches only the modules that differ).
+                let unchanged = SwitchPlanner.plan(
+                    BranchObservation(
+                        repository: module.name, path: module.path, branch: moduleBranch, target: pin,
+                        currentBranch: state.currentBranch, head: state.head, branchTip: pin,
+                        tipVersusTarget: (0, 0), remoteBranchExists: state.remoteBranches[moduleBranch] != nil,
+                        targetAvailable: true))
+                switch unchanged {
+                case .success(let value): modulePlans.append(value)
+                case .failure(let problem): problems.append(problem)
+                }
+                continue
+            }
             if fetch {
                 console?.progress("fetching \(module.name)")
                 try git.run(
