@@ -65,6 +65,34 @@ import Testing
     }
 }
 
+@Suite struct SwitchOriginTests {
+    /// RELIABILITY 22: a module checkout whose origin is another repository is refused, not switched.
+    @Test func aModuleWhoseOriginDiffersFromTheManifestIsRefused() throws {
+        let sandbox = try GitSandbox()
+        let example = try ExampleBuilder(git: try sandbox.gitRunner()).build(
+            in: sandbox.path("erp"), stage: .beforeUpdates)
+        let infrastructure = example.workspace + "/Modules/Infrastructure"
+        let elsewhere = sandbox.path("elsewhere/Infrastructure.git")
+        try sandbox.git(["clone", "-q", "--bare", "\(example.remotes)/Infrastructure.git", elsewhere])
+        try sandbox.git(["remote", "set-url", "origin", elsewhere], in: infrastructure)
+        let repositories =
+            [example.workspace]
+            + ["Infrastructure", "Article", "Customer", "Order"].map {
+                example.workspace + "/Modules/" + $0
+            }
+        let before = try repositories.map { try sandbox.refs($0) }
+        let result = sandbox.tenantctl(["switch", "t2"], in: example.workspace)
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("Infrastructure"), "\(result.stderr)")
+        #expect(result.stderr.contains("its origin is \(elsewhere)"), "\(result.stderr)")
+        #expect(result.stderr.contains("\(example.remotes)/Infrastructure.git"))
+        #expect(try repositories.map { try sandbox.refs($0) } == before)
+        // Put right, the same switch goes through.
+        try sandbox.git(["remote", "set-url", "origin", "\(example.remotes)/Infrastructure.git"], in: infrastructure)
+        #expect(sandbox.tenantctl(["switch", "t2"], in: example.workspace).status == 0)
+    }
+}
+
 @Suite struct LocalRemotePermissionTests {
     @Test func exampleWorkspaceAllowsItsOwnLocalRemotesAndAPlainCloneDoesNot() throws {
         let sandbox = try GitSandbox()

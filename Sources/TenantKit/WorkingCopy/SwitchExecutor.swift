@@ -92,6 +92,7 @@ public struct WorkingCopySwitch: Sendable {
         let superState = try RepositoryState.inspect(path: workspace.root, git: git, superproject: true)
         problems += superState.problems(repository: "superproject", relativePath: "")
         var modules: [ModuleContext] = []
+        let superOrigin = try Superproject.originURL(workspace, git: git) ?? workspace.root
         for module in layout.modules {
             let path = workspace.path(module.path)
             let presence = try WorkingCopyGit.presence(of: path, git: git)
@@ -100,6 +101,9 @@ public struct WorkingCopySwitch: Sendable {
             case .repository:
                 let inspected = try RepositoryState.inspect(path: path, git: git)
                 problems += inspected.problems(repository: module.name, relativePath: module.path)
+                if let problem = try originMismatch(module, at: path, superOrigin: superOrigin) {
+                    problems.append(problem)
+                }
                 state = inspected
             case .notARepository(let reason):
                 problems.append(WorkingCopyProblem(repository: module.name, path: module.path, reason: reason))
@@ -191,6 +195,42 @@ public struct WorkingCopySwitch: Sendable {
         }
         guard problems.isEmpty, let plannedSuper else { throw WorkingCopyRefusal(action: action, problems: problems) }
         return Plan(tenant: tenant?.id ?? branch, superproject: plannedSuper, modules: modulePlans, unpinned: unpinned)
+    }
+
+    /// A module checkout whose `origin` is another repository than the one `modules.json` names is refused, not
+    /// switched (RELIABILITY 22): its branches would be compared with, and fetched from, the wrong remote.
+    /// URLs are compared after resolving relative manifest URLs as git does and dropping a trailing `/` or `.git`.
+    private func originMismatch(_ module: WorkingCopyLayout.Module, at path: String, superOrigin: String) throws
+        -> WorkingCopyProblem?
+    {
+        guard !module.url.isEmpty else { return nil }
+        let expected =
+            RemoteURL.classify(module.url) == .relative
+            ? RemoteURL.resolve(relative: module.url, against: superOrigin) : module.url
+        guard let expected else { return nil }
+        let output = try git.run(
+            ["config", "--get", "remote.origin.url"], in: path, context: "read the origin of \(module.name)",
+            accepting: [0, 1])
+        let actual = output.status == 0 ? output.text : ""
+        guard Self.sameRemote(actual, expected) else {
+            return WorkingCopyProblem(
+                repository: module.name, path: module.path,
+                reason:
+                    "its origin is \(actual.isEmpty ? "not set" : RemoteURL.redacted(actual)), but modules.json names "
+                    + "\(RemoteURL.redacted(expected)); not touched (if modules.json is right: git submodule sync)")
+        }
+        return nil
+    }
+
+    /// Whether two remote URLs name the same repository (ignoring a trailing `/` and `.git`).
+    static func sameRemote(_ lhs: String, _ rhs: String) -> Bool {
+        func normalised(_ url: String) -> String {
+            var value = url
+            while value.hasSuffix("/") { value.removeLast() }
+            if value.hasSuffix(".git") { value.removeLast(4) }
+            return value
+        }
+        return normalised(lhs) == normalised(rhs)
     }
 
     private func plan(

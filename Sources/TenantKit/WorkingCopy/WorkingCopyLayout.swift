@@ -7,10 +7,13 @@ public struct WorkingCopyLayout: Sendable, Equatable {
     public struct Module: Sendable, Equatable {
         public var name: String
         public var path: String
+        /// The URL as `modules.json` writes it (relative URLs resolve against the superproject's origin).
+        public var url: String
 
-        public init(name: String, path: String) {
+        public init(name: String, path: String, url: String = "") {
             self.name = name
             self.path = path
+            self.url = url
         }
     }
 
@@ -60,7 +63,7 @@ public struct WorkingCopyLayout: Sendable, Equatable {
     public init(project: Project) {
         self.init(
             generalBranch: project.manifest.generalBranch,
-            modules: project.manifest.modules.map { Module(name: $0.name, path: $0.path) },
+            modules: project.manifest.modules.map { Module(name: $0.name, path: $0.path, url: $0.url) },
             tenants: project.tenants.map { Tenant(id: $0.id, branch: $0.branch, customised: Set($0.customised)) })
     }
 
