@@ -78,7 +78,8 @@ extension Tenantctl {
             }
             let prefix = "refs/remotes/\(Workspace.remoteName)/"
             let project = try ProjectReader.revision(
-                prefix + ModuleManifest.defaultGeneralBranch, repository: workspace.root, git: git, options: options)
+                prefix + ProjectReader.generalBranchHint(workspace), repository: workspace.root, git: git,
+                options: options)
             let selected = try selectTenants(project)
             let specs = try ModuleRemotes.specs(for: project.manifest.modules, workspace: workspace, git: git)
             let mirrors = ModuleMirrors(workspace: workspace, git: git)

@@ -68,4 +68,18 @@ import Testing
                 == "module A: remote \(sandbox.path("remotes/A.git")) is a local path; allow local remotes with "
                 + "--allow-local-remotes or TENANTCTL_ALLOW_LOCAL_REMOTES=1")
     }
+
+    @Test func theGeneralBranchComesFromTheWorkingTreeManifest() throws {
+        let sandbox = try GitSandbox()
+        let repo = try sandbox.makeRepository(
+            "super", files: ["modules.json": Self.manifest.replacingOccurrences(of: "general_dev", with: "develop")])
+        let workspace = try Workspace.locate(from: repo, git: try sandbox.gitRunner())
+        #expect(ProjectReader.generalBranchHint(workspace) == "develop")
+        try sandbox.write("super/modules.json", "{ \"version\": 1, \"generalBranch\": \"a..b\", \"modules\": [] }")
+        #expect(ProjectReader.generalBranchHint(workspace) == "general_dev")
+        try sandbox.write("super/modules.json", "{ truncated")
+        #expect(ProjectReader.generalBranchHint(workspace) == "general_dev")
+        try sandbox.write("super/modules.json", "{ \"version\": 1, \"modules\": [] }")
+        #expect(ProjectReader.generalBranchHint(workspace) == "general_dev")
+    }
 }

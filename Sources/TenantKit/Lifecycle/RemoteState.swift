@@ -36,8 +36,8 @@ public struct RemoteState: Sendable {
             try Superproject.fetch(workspace, git: git)
         }
         let branches = try refs(prefix: "refs/remotes/origin/", in: workspace.root, git: git)
-        // The general branch is named by modules.json, which lives on it: try the default name first.
-        let generalGuess = ModuleManifest.defaultGeneralBranch
+        // The general branch is named by modules.json, which lives on it: take the working tree's word first.
+        let generalGuess = ProjectReader.generalBranchHint(workspace)
         guard branches[generalGuess] != nil else {
             throw LifecycleError(
                 "the superproject's origin has no branch \(generalGuess); tenantctl reads modules.json and Tenants/ "

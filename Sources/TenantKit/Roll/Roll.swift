@@ -43,7 +43,8 @@ public struct RollRunner {
         defer { try? batch.close() }
         let loader = RollStateLoader(superproject: root, git: git)
         let project = try ProjectReader.revision(
-            "refs/remotes/\(Workspace.remoteName)/\(ModuleManifest.defaultGeneralBranch)", repository: root, git: git,
+            "refs/remotes/\(Workspace.remoteName)/\(ProjectReader.generalBranchHint(workspace))", repository: root,
+            git: git,
             options: ValidationOptions(allowLocalRemotes: git.allowLocalRemotes))
         let manifest = (
             generalBranch: project.manifest.generalBranch,

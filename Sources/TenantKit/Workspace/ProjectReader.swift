@@ -72,6 +72,20 @@ public enum ProjectReader {
             options: options)
     }
 
+    /// The general branch that repository-wide commands read the files from: the `generalBranch` of the working
+    /// tree's `modules.json` (every branch carries the same files after a roll), else `general_dev`. A file that
+    /// cannot be read or names no valid branch gives the default; the files on that branch are then validated
+    /// strictly as usual.
+    public static func generalBranchHint(_ workspace: Workspace) -> String {
+        let fallback = ModuleManifest.defaultGeneralBranch
+        guard let data = FileManager.default.contents(atPath: workspace.path(manifestPath)),
+            let value = try? JSONParser.parse(data), case .object(let members, _) = value,
+            let member = members.first(where: { $0.key == "generalBranch" }),
+            case .string(let name, _) = member.value, RefName.validateBranch(name) == nil
+        else { return fallback }
+        return name
+    }
+
     /// `refs/remotes/origin/general_dev` → `origin/general_dev`.
     static func displayName(of revision: String) -> String {
         for prefix in ["refs/remotes/", "refs/heads/", "refs/tags/"] where revision.hasPrefix(prefix) {
