@@ -131,7 +131,14 @@ public struct ExampleBuilder: Sendable {
             guard isDirectory.boolValue else {
                 throw ExampleError(description: "cannot create the example in \(root): it is a file, not a directory")
             }
-            let contents = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
+            let contents: [String]
+            do {
+                contents = try FileManager.default.contentsOfDirectory(atPath: root)
+            } catch {
+                // Unreadable is not "empty": refuse rather than write into a directory we cannot inspect.
+                throw ExampleError(
+                    description: "cannot read \(root): \(error.localizedDescription); nothing was written")
+            }
             guard contents.isEmpty else {
                 throw ExampleError(
                     description:
