@@ -43,6 +43,7 @@ extension Tenantctl {
             var findings: [VerifyFinding] = []
             var tenants: [VerifyTenantJSON] = []
             var notes: [String] = []
+            var filesOnly = false
             do {
                 let project = try ProjectReader.workingTree(
                     workspace, options: ValidationOptions(allowLocalRemotes: context.allowLocalRemotes))
@@ -56,6 +57,7 @@ extension Tenantctl {
                             code: "gitmodules-drift",
                             message: "working tree: submodules are recorded but there is no .gitmodules file"))
                 } else {
+                    filesOnly = true
                     notes.append("no .gitmodules and no submodules yet: only the files were checked")
                 }
                 tenants = project.tenants.map { tenant in
@@ -69,7 +71,10 @@ extension Tenantctl {
                     VerifyFinding(code: "invalid-file", message: $0.description, repository: "superproject")
                 }
             }
-            if try Superproject.originURL(workspace, git: context.git) != nil {
+            if filesOnly {
+                // A description of modules and tenants without submodules (such as tenantctl's own repository, or
+                // a project before `module add`): there is nothing in git to check the files against.
+            } else if try Superproject.originURL(workspace, git: context.git) != nil {
                 findings += try gitFindings(workspace, context: context)
             } else {
                 notes.append("the superproject has no remote origin: the git checks were skipped")
