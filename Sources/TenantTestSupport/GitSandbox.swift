@@ -84,12 +84,12 @@ public final class GitSandbox: @unchecked Sendable {
         try run("/usr/bin/env", ["git"] + (directory.map { ["-C", $0] } ?? []) + arguments, input: input)
     }
 
-    /// Runs any program with the sandbox environment (spawned directly, independent of tenantctl's git runner).
+    /// Runs any program with the sandbox environment (through ``PlainProcess``, independent of tenantctl's runner).
     public func run(
         _ executable: String, _ arguments: [String], input: String? = nil, extraEnvironment: [String: String] = [:]
     ) throws -> (status: Int32, stdout: String, stderr: String) {
-        let output = try Subprocess.run(
-            executable: executable, arguments: arguments, environment: environment.merging(extraEnvironment) { $1 },
+        let output = try PlainProcess.run(
+            executable, arguments, environment: environment.merging(extraEnvironment) { $1 },
             input: input.map { Data($0.utf8) })
         return (output.status, String(decoding: output.stdout, as: UTF8.self), output.stderr)
     }

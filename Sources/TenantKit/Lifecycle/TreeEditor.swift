@@ -50,7 +50,8 @@ public struct TreeEditor: Sendable {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "tenantctl-index-" + UUID().uuidString)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let interrupted = Cancellator.shared.register(temporaryDirectory: directory)
+        defer { try? FileManager.default.removeItem(at: directory); interrupted.release() }
         let indexGit = git.with(environment: ["GIT_INDEX_FILE": directory.appendingPathComponent("index").path])
         if let base {
             try indexGit.run(

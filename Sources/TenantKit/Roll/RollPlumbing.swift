@@ -107,7 +107,8 @@ public enum RollPlumbing {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "tenantctl-commits-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let interrupted = Cancellator.shared.register(temporaryDirectory: directory)
+        defer { try? FileManager.default.removeItem(at: directory); interrupted.release() }
         var paths: [String] = []
         for (index, commit) in commits.enumerated() {
             var text = "tree \(commit.tree)\n"
