@@ -79,7 +79,7 @@ public struct Tenantctl: ParsableCommand {
             let status = try command.run(context: context)
             // A command that reported the failures an interrupt caused (a roll's rejected tenants) was interrupted.
             return Cancellator.shared.isCancelled ? ExitStatus.interrupted.rawValue : status.rawValue
-        } catch  where isCancellation(error) {
+        } catch let error where isCancellation(error) {
             // Not an error of its own: `runMain` prints "interrupted" once the children are stopped.
             console.debug(String(describing: error))
             return ExitStatus.interrupted.rawValue
