@@ -11,7 +11,7 @@ public struct SandboxError: Error, CustomStringConvertible {
 /// Every sandbox has its own directory, HOME and global git config (`GIT_CONFIG_GLOBAL`,
 /// `GIT_CONFIG_NOSYSTEM=1`), so tests neither see the machine's git config nor each other's files.
 /// The directory is removed when the sandbox is released.
-public final class GitSandbox: @unchecked Sendable {
+public final class GitSandbox: Sendable {
     /// The sandbox directory (absolute, symlinks resolved).
     public let root: String
     /// The environment for git in this sandbox.

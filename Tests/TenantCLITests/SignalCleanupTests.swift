@@ -20,8 +20,8 @@ import Testing
             arguments: ["roll", "--jobs", "1"], call: "hash-object -t commit",
             temporary: "tenantctl-commits-"),
         Case(
-            arguments: ["customize", "t1", "Article"], call: "update-index -z --index-info",
-            temporary: "tenantctl-index-"),
+            arguments: ["customize", "t1", "Article"], call: "hash-object -t commit",
+            temporary: "tenantctl-commits-"),
     ])
     func sigtermMidCommandLeavesNoTemporaryDirectoryAndNoChild(_ signalCase: Case) throws {
         let lab = try FaultLab()
