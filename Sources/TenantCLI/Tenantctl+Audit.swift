@@ -9,7 +9,7 @@ enum AuditFormat: String, ExpressibleByArgument, CaseIterable, Sendable {
 
 extension Tenantctl {
     /// `tenantctl audit`: what each tenant customised and how far behind it is (SPEC §5).
-    struct Audit: TenantctlCommand {
+    struct Audit: LockingCommand {
         static let configuration = CommandConfiguration(
             abstract: "Show what each tenant customised and how far behind general_dev it is.",
             discussion: """
@@ -50,17 +50,16 @@ extension Tenantctl {
         @Flag(help: "Exit with status 2 when any tenant is behind or has a finding (a CI gate).")
         var check = false
 
-        @Flag(help: "Do not fetch; use the refs and module mirrors as they are.")
-        var noFetch = false
+        @OptionGroup var fetchOptions: FetchOptions
 
-        @Option(help: "Parallel module fetches.")
-        var jobs = 4
+        @OptionGroup var jobsOptions: JobsOptions
+
+        @OptionGroup var lockOptions: LockOptions
 
         func validate() throws {
             if global.json, let format, format != .json {
                 throw ValidationError("--json conflicts with --format \(format.rawValue)")
             }
-            if jobs < 1 { throw ValidationError("--jobs must be at least 1") }
         }
 
         func run(context: CommandContext) throws -> ExitStatus {
@@ -69,8 +68,8 @@ extension Tenantctl {
             let options = ValidationOptions(allowLocalRemotes: context.allowLocalRemotes)
             var lock: WorkspaceLock?
             defer { lock?.release() }
-            if !noFetch {
-                lock = try WorkspaceLock(gitDirectory: workspace.gitDirectory)
+            if fetchOptions.fetch {
+                lock = try context.lock(workspace, wait: lockOptions.wait)
                 context.console.progress("fetching the superproject")
                 // Superproject.fetch never recurses into the user's submodules (a pin missing from a module
                 // remote is a finding for audit, not a fetch failure).
@@ -84,11 +83,11 @@ extension Tenantctl {
             let specs = try ModuleRemotes.specs(for: project.manifest.modules, workspace: workspace, git: git)
             let mirrors = ModuleMirrors(workspace: workspace, git: git)
             let repositories: [String: String]
-            if noFetch {
+            if !fetchOptions.fetch {
                 repositories = try mirrors.existing(specs)
             } else {
                 context.console.progress("fetching \(specs.count) module repositories")
-                repositories = try mirrors.sync(specs, jobs: jobs, console: context.console)
+                repositories = try mirrors.sync(specs, jobs: jobsOptions.jobs, console: context.console)
             }
             lock?.release()
             lock = nil

@@ -3,7 +3,7 @@ import TenantKit
 
 extension Tenantctl {
     /// `tenantctl pin [module…] [--push]`: record module HEADs as the pins of the current branch.
-    struct Pin: TenantctlCommand {
+    struct Pin: LockingCommand {
         static let configuration = CommandConfiguration(
             commandName: "pin",
             abstract: "Record the modules' HEADs as the pins of the current superproject branch, in one commit.",
@@ -28,18 +28,16 @@ extension Tenantctl {
         @Flag(help: "Push the module branches, then the superproject branch.")
         var push = false
 
-        @Flag(help: "Do not fetch the module remotes before checking that commits are pushed.")
-        var noFetch = false
+        @OptionGroup var fetchOptions: FetchOptions
 
-        @Flag(help: "Wait for another tenantctl run on this superproject to finish instead of failing.")
-        var wait = false
+        @OptionGroup var lockOptions: LockOptions
 
         func run(context: CommandContext) throws -> ExitStatus {
             let workspace = try context.workspace()
-            let lock = try WorkspaceLock(gitDirectory: workspace.gitDirectory, wait: wait)
+            let lock = try context.lock(workspace, wait: lockOptions.wait)
             defer { lock.release() }
             let pin = WorkingCopyPin(
-                workspace: workspace, git: context.git, fetch: !noFetch, push: push, console: context.console)
+                workspace: workspace, git: context.git, fetch: fetchOptions.fetch, push: push, console: context.console)
             let report: PinReport
             do {
                 report = try pin.run(modules: modules)

@@ -3,7 +3,7 @@ import TenantKit
 
 extension Tenantctl {
     /// `tenantctl switch <tenant>`: the working copy becomes a tenant.
-    struct Switch: TenantctlCommand {
+    struct Switch: LockingCommand {
         static let configuration = CommandConfiguration(
             commandName: "switch",
             abstract: "Make the working copy a tenant: superproject and every module on its branch at the pin.",
@@ -32,18 +32,16 @@ extension Tenantctl {
         @Argument(help: "The tenant (id or branch), or general_dev for the development view.")
         var tenant: String
 
-        @Flag(help: "Do not fetch the superproject and module remotes first.")
-        var noFetch = false
+        @OptionGroup var fetchOptions: FetchOptions
 
-        @Flag(help: "Wait for another tenantctl run on this superproject to finish instead of failing.")
-        var wait = false
+        @OptionGroup var lockOptions: LockOptions
 
         func run(context: CommandContext) throws -> ExitStatus {
             let workspace = try context.workspace()
-            let lock = try WorkspaceLock(gitDirectory: workspace.gitDirectory, wait: wait)
+            let lock = try context.lock(workspace, wait: lockOptions.wait)
             defer { lock.release() }
             let runner = WorkingCopySwitch(
-                workspace: workspace, git: context.git, fetch: !noFetch, console: context.console)
+                workspace: workspace, git: context.git, fetch: fetchOptions.fetch, console: context.console)
             let report: SwitchReport
             do {
                 report = try runner.run(target: tenant)
