@@ -80,16 +80,28 @@ import Testing
         // Port 1 on the loopback address refuses the connection at once (RELIABILITY 24: fail fast, no prompt).
         try Self.plant(fixture, url: "https://bob:hunter2@127.0.0.1:1/Order.git", path: nil)
         let remotes = try fixture.remoteBranches()
-        let shim = try GitShim(in: sandbox)
+        // Behind the logging shim, note for every call whether git may prompt (a prompt is what would hang).
+        let prompts = sandbox.path("prompts.log")
+        let noting = try sandbox.writeExecutable(
+            "bin/noting-git",
+            """
+            #!/bin/sh
+            printf '%s %s\\n' "${GIT_TERMINAL_PROMPT:-unset}" "$*" >> '\(prompts)'
+            exec git "$@"
+
+            """)
+        let shim = try GitShim(in: sandbox, realGit: noting)
         for arguments in [["roll"], ["roll", "--dry-run"], ["audit"], ["status"], ["verify"], ["tenant", "list"]] {
             for verbosity in [[], ["--verbose"], ["--json"]] {
-                let started = Date()
+                let callsBefore = try shim.calls().count
                 let result = sandbox.tenantctl(
                     arguments + verbosity + ["--git", shim.path], in: fixture.workspace,
                     environment: RollFixture.dates)
                 let label = "\((arguments + verbosity).joined(separator: " ")): \(result.stdout)\(result.stderr)"
                 #expect(!result.stdout.contains("hunter2") && !result.stderr.contains("hunter2"), "\(label)")
-                #expect(Date().timeIntervalSince(started) < 20, "\(label): did not fail fast")
+                // Fails fast: the unreachable remote is tried at most once (no retry loop).
+                let reaching = try shim.calls().dropFirst(callsBefore).filter { $0.contains("127.0.0.1:1") }
+                #expect(reaching.count <= 1, "\(label): \(reaching)")
                 if arguments.first == "roll" || arguments.first == "audit" {
                     #expect(result.status == 1, "\(label)")
                     #expect(result.stderr.contains("127.0.0.1"), "\(label)")
@@ -98,6 +110,11 @@ import Testing
         }
         // The URL the user wrote was used (the credentials reach git, and only git).
         #expect(try shim.calls().contains { $0.contains("bob:hunter2@127.0.0.1:1") })
+        // No call that reaches the remote may prompt for a password (no hang).
+        let noted = try String(contentsOfFile: prompts, encoding: .utf8).split(separator: "\n")
+        let reachingRemote = noted.filter { $0.contains("127.0.0.1:1") }
+        #expect(!reachingRemote.isEmpty)
+        #expect(reachingRemote.allSatisfy { $0.hasPrefix("0 ") }, "\(reachingRemote)")
         #expect(try fixture.remoteBranches() == remotes)
         // No file tenantctl writes keeps the password (mirror configs, journal).
         let grep = try sandbox.run("/usr/bin/env", ["grep", "-rl", "hunter2", fixture.workspace + "/.git/tenantctl"])
