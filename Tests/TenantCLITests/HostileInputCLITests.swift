@@ -74,6 +74,34 @@ import Testing
         #expect(try sandbox.git(["status", "--porcelain=v2"], in: fixture.workspace) == "")
     }
 
+    /// Where the user's git config allows ext (so git itself would run the payload), tenantctl's own validation
+    /// refuses the URL before any git call carries it.
+    @Test func anExtURLIsRefusedByValidationBeforeGitRunsWhereGitWouldRunIt() throws {
+        let fixture = try RollFixture()
+        let sandbox = fixture.sandbox
+        let config = try #require(sandbox.environment["GIT_CONFIG_GLOBAL"])
+        let text = try String(contentsOfFile: config, encoding: .utf8) + "[protocol \"ext\"]\n\tallow = always\n"
+        try text.write(toFile: config, atomically: true, encoding: .utf8)
+        // Control: with this config, plain git runs the payload.
+        let control = sandbox.path("control")
+        _ = try sandbox.gitResult(["ls-remote", "--", "ext::sh -c touch% \(control)"], in: fixture.workspace)
+        #expect(FileManager.default.fileExists(atPath: control), "the payload did not run: the control is broken")
+
+        let canary = sandbox.path("pwned")
+        try Self.plant(fixture, url: "ext::sh -c touch% \(canary)", path: nil)
+        let shim = try GitShim(in: sandbox)
+        for arguments in [["roll"], ["audit"], ["verify"], ["switch", "t2"]] {
+            let result = sandbox.tenantctl(arguments + ["--git", shim.path], in: fixture.workspace)
+            let label = "\(arguments.joined(separator: " ")): \(result.stdout)\(result.stderr)"
+            #expect(result.status != 0, "\(label)")
+            #expect((result.stdout + result.stderr).contains("modules[3].url"), "\(label)")
+        }
+        let calls = try shim.calls()
+        #expect(!calls.isEmpty)
+        #expect(!calls.contains { $0.contains("ext::") }, "a git call carried the URL: \(calls)")
+        #expect(!FileManager.default.fileExists(atPath: canary), "the payload ran")
+    }
+
     @Test func credentialsInAModuleURLAreUsedButNeverPrintedByAnyCommand() throws {
         let fixture = try RollFixture()
         let sandbox = fixture.sandbox
