@@ -141,6 +141,7 @@ final class BackgroundTenantctl: @unchecked Sendable {
         #expect(second.stderr.contains("process \(first.pid)"), "\(second.stderr)")
         #expect(second.stderr.contains("--wait"))
         let secondCalls = try secondShim.calls()
+        #expect(!secondCalls.isEmpty, "the second roll did not use its shim")
         #expect(!secondCalls.contains { $0.contains(" fetch ") }, "fetched without the lock: \(secondCalls)")
 
         let waiting = try BackgroundTenantctl(
