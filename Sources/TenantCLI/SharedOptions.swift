@@ -60,3 +60,28 @@ protocol WritingCommand: LockingCommand {
 extension WritingCommand {
     var lockOptions: LockOptions { writeOptions.lock }
 }
+
+extension CommandContext {
+    /// Runs a working-copy command (`switch`, `pin`) under the workspace lock: a refusal (nothing changed) is
+    /// printed and exits 1; the report is printed as JSON with `--json`, else with `text`.
+    func runOnWorkingCopy<Report: Encodable>(
+        wait: Bool, _ run: (Workspace) throws -> Report, text: (Report) -> Void
+    ) throws -> ExitStatus {
+        let workspace = try workspace()
+        let lock = try lock(workspace, wait: wait)
+        defer { lock.release() }
+        let report: Report
+        do {
+            report = try run(workspace)
+        } catch let refusal as WorkingCopyRefusal {
+            console.error(refusal.description)
+            return .failure
+        }
+        if options.json {
+            console.data(try JSONOutput.encode(report))
+        } else {
+            text(report)
+        }
+        return .success
+    }
+}

@@ -33,33 +33,25 @@ extension Tenantctl {
         @OptionGroup var lockOptions: LockOptions
 
         func run(context: CommandContext) throws -> ExitStatus {
-            let workspace = try context.workspace()
-            let lock = try context.lock(workspace, wait: lockOptions.wait)
-            defer { lock.release() }
-            let pin = WorkingCopyPin(
-                workspace: workspace, git: context.git, fetch: fetchOptions.fetch, push: push, console: context.console)
-            let report: PinReport
-            do {
-                report = try pin.run(modules: modules)
-            } catch let refusal as WorkingCopyRefusal {
-                context.console.error(refusal.description)
-                return .failure
-            }
-            if context.options.json {
-                context.console.data(try JSONOutput.encode(report))
-            } else if let commit = report.commit {
-                context.console.print(
-                    "pinned \(report.changes.count) module\(report.changes.count == 1 ? "" : "s") on \(report.branch) "
-                        + "in \(commit.prefix(12))\(report.pushed ? " (pushed)" : "")")
-                for change in report.changes {
+            try context.runOnWorkingCopy(wait: lockOptions.wait) { workspace in
+                try WorkingCopyPin(
+                    workspace: workspace, git: context.git, fetch: fetchOptions.fetch, push: push,
+                    console: context.console
+                ).run(modules: modules)
+            } text: { report in
+                if let commit = report.commit {
                     context.console.print(
-                        "  \(change.module): \(change.old.map { String($0.prefix(12)) } ?? "none") → "
-                            + "\(change.new.prefix(12))\(change.pushed ? " (module pushed)" : "")")
+                        "pinned \(report.changes.count) module\(report.changes.count == 1 ? "" : "s") on \(report.branch) "
+                            + "in \(commit.prefix(12))\(report.pushed ? " (pushed)" : "")")
+                    for change in report.changes {
+                        context.console.print(
+                            "  \(change.module): \(change.old.map { String($0.prefix(12)) } ?? "none") → "
+                                + "\(change.new.prefix(12))\(change.pushed ? " (module pushed)" : "")")
+                    }
+                } else {
+                    context.console.print("nothing to pin on \(report.branch): every module is at its pin")
                 }
-            } else {
-                context.console.print("nothing to pin on \(report.branch): every module is at its pin")
             }
-            return .success
         }
     }
 }

@@ -37,21 +37,11 @@ extension Tenantctl {
         @OptionGroup var lockOptions: LockOptions
 
         func run(context: CommandContext) throws -> ExitStatus {
-            let workspace = try context.workspace()
-            let lock = try context.lock(workspace, wait: lockOptions.wait)
-            defer { lock.release() }
-            let runner = WorkingCopySwitch(
-                workspace: workspace, git: context.git, fetch: fetchOptions.fetch, console: context.console)
-            let report: SwitchReport
-            do {
-                report = try runner.run(target: tenant)
-            } catch let refusal as WorkingCopyRefusal {
-                context.console.error(refusal.description)
-                return .failure
-            }
-            if context.options.json {
-                context.console.data(try JSONOutput.encode(report))
-            } else {
+            try context.runOnWorkingCopy(wait: lockOptions.wait) { workspace in
+                try WorkingCopySwitch(
+                    workspace: workspace, git: context.git, fetch: fetchOptions.fetch, console: context.console
+                ).run(target: tenant)
+            } text: { report in
                 context.console.print("switched to \(report.tenant) (superproject branch \(report.branch))")
                 let rows = report.repositories.map { entry -> [String] in
                     var change = entry.change
@@ -66,7 +56,6 @@ extension Tenantctl {
                     context.console.print("\(module): not pinned on \(report.branch), left alone")
                 }
             }
-            return .success
         }
     }
 }
