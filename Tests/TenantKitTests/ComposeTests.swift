@@ -21,7 +21,7 @@ import Testing
         #expect(table.rows[1].values == ["en": "He said \"hi\"", "de": "Er sagte \"hallo\""])
         #expect(table.rows[2].values == ["en": "two\nlines", "de": "zwei\nZeilen"])
         #expect(table.rows[3].values == ["en": "plain"], "an empty cell is no value")
-        #expect(table.rows[3].line == 6, "the record after a quoted line break starts on line 6")
+        #expect(table.rows[3].line == 7, "line numbers count the line breaks inside quoted values")
     }
 
     @Test func byteOrderMarkCRLFAndBlankLines() throws {
@@ -47,7 +47,8 @@ import Testing
         for (text, message) in cases {
             let error = #expect(throws: ComposeError.self) { try parse(text) }
             #expect(error?.problems.first?.kind == .invalidStringsTable)
-            #expect(error?.description.contains(message) == true, "\(text.debugDescription): \(String(describing: error))")
+            #expect(
+                error?.description.contains(message) == true, "\(text.debugDescription): \(String(describing: error))")
         }
         // Positive control: the same shapes, well formed.
         #expect(try parse("key,en\na,\"open\"\n").rows.count == 1)
@@ -88,7 +89,8 @@ import Testing
                     key: "greeting", languages: ["de", "en"], from: "Strings.csv (module M)",
                     to: "MyStrings.csv (tenant t)")
             ])
-        #expect(strings.missing == [MissingTranslation(key: "only.en", language: "de", source: "Strings.csv (module M)")])
+        #expect(
+            strings.missing == [MissingTranslation(key: "only.en", language: "de", source: "Strings.csv (module M)")])
         let german = String(decoding: StringsFileWriter.file(strings, language: "de", header: "h"), as: UTF8.self)
         #expect(!german.contains("only.en"), "a missing translation is left out, never written empty")
         #expect(german.contains("\"farewell\" = \"Tschüss\";"))
@@ -156,28 +158,46 @@ import Testing
                               "products": ["QRCode"] } ],
               "pods": [ { "name": "iOS-QR-Code-Encoder", "version": "~> 1.0" } ] }
             """, module: "Order")
-        #expect(parsed.packages == [PackageRequirement(url: "https://github.com/x/QRCode.git", rule: .from("2.1.0"), products: ["QRCode"])])
+        #expect(
+            parsed.packages == [
+                PackageRequirement(url: "https://github.com/x/QRCode.git", rule: .from("2.1.0"), products: ["QRCode"])
+            ])
         #expect(parsed.pods == [PodRequirement(name: "iOS-QR-Code-Encoder", version: "~> 1.0")])
         #expect(parsed.packages[0].identity == "qrcode")
     }
 
     @Test func invalidDescriptionsAreRefusedWithEveryProblem() throws {
+        // Structure first (like modules.json): unknown keys and ambiguous requirements.
+        let structural = #expect(throws: ComposeError.self) {
+            try description(
+                """
+                { "packages": [ { "url": "https://x/A.git", "from": "1.0.0", "exact": "1.0.0", "products": ["A"] } ],
+                  "podz": [] }
+                """)
+        }
+        let structure = structural.map(String.init(describing:)) ?? ""
+        #expect(structure.contains("unknown key \"podz\" (did you mean \"pods\"?)"), "\(structure)")
+        #expect(structure.contains("packages[0]: needs exactly one of"), "\(structure)")
+        // Then every value.
         let error = #expect(throws: ComposeError.self) {
             try description(
                 """
-                { "name": "Other", "packages": [ { "url": "https://x/A.git", "from": "1.0", "exact": "1.0.0",
-                  "products": ["A"] }, { "url": "https://x/B\\".git", "branch": "main", "products": [] } ],
-                  "pods": [ { "name": "P'x", "version": "~> 1.0; system" } ], "podz": [] }
+                { "name": "Other", "packages": [ { "url": "https://x/A.git", "from": "1.0", "products": ["A"] },
+                  { "url": "https://x/B\\".git", "branch": "main", "products": [] } ],
+                  "pods": [ { "name": "P'x", "version": "~> 1.0; system" } ] }
                 """)
         }
         let text = error.map(String.init(describing:)) ?? ""
         for expected in [
-            "unknown key \"podz\" (did you mean \"pods\"?)", "needs exactly one of", "invalid package URL",
-            "lists no product", "invalid pod name \"P'x\"", "invalid pod version", "names module \"Other\"",
+            "M/ModuleDescription.json: name: names module \"Other\", but it belongs to module \"M\"",
+            "packages[0]: invalid version \"1.0\"", "packages[1].url: invalid package URL",
+            "packages[1].products: lists no product", "invalid pod name \"P'x\"", "invalid pod version",
         ] {
             #expect(text.contains(expected), "missing \(expected) in \(text)")
         }
         #expect(error?.problems.allSatisfy { $0.kind == .invalidModuleDescription } == true)
+        // Positive control.
+        #expect(try description(#"{ "pods": [ { "name": "P/Sub", "version": ">= 1.0, < 2.0" } ] }"#).pods.count == 1)
     }
 
     @Test func compatibleRequirementsMerge() throws {
@@ -236,16 +256,22 @@ import Testing
         let sandbox = try GitSandbox()
         let dependencies = try DependencyComposer.compose([
             ("Infrastructure", package("https://github.com/Alamofire/Alamofire.git", .from("5.8.0"), ["Alamofire"])),
-            ("Order", package("https://github.com/dagronf/QRCode.git", .exact("20.0.0"), ["QRCode", "QRCodeDetector"])),
+            (
+                "Order",
+                package("https://github.com/dagronf/QRCode.git", .exact("20.0.0"), ["QRCode", "QRCodeDetector"])
+            ),
             ("Other", package("https://example.com/pinned.git", .revision(String(repeating: "0", count: 40)))),
             ("Last", package("https://example.com/Edge.git", .branch("release/1.x"))),
         ])
-        try sandbox.write("pkg/Package.swift", String(decoding: PackageManifestWriter.manifest(dependencies, tenant: "t1"), as: UTF8.self))
+        try sandbox.write(
+            "pkg/Package.swift",
+            String(decoding: PackageManifestWriter.manifest(dependencies, tenant: "t1"), as: UTF8.self))
         try sandbox.write(
             "pkg/Sources/TenantDependencies/Exports.swift",
             String(decoding: PackageManifestWriter.exports(dependencies), as: UTF8.self))
         let result = try sandbox.run(
-            "/usr/bin/env", ["swift", "package", "--disable-sandbox", "dump-package", "--package-path", sandbox.path("pkg")],
+            "/usr/bin/env",
+            ["swift", "package", "--disable-sandbox", "dump-package", "--package-path", sandbox.path("pkg")],
             extraEnvironment: [:])
         #expect(result.status == 0, "\(result.stderr)")
         let dump = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
@@ -281,8 +307,9 @@ import Testing
         }
         let project = try load(#"{ "id": "t9", "modules": [], "customised": [], "strings": ["Strings/My.csv"] }"#)
         #expect(project.tenants.first?.strings == ["Strings/My.csv"])
-        #expect(String(decoding: try #require(project.tenants.first).encoded(), as: UTF8.self).contains(
-            "\"strings\": [\"Strings/My.csv\"]"))
+        #expect(
+            String(decoding: try #require(project.tenants.first).encoded(), as: UTF8.self).contains(
+                "\"strings\": [\"Strings/My.csv\"]"))
     }
 }
 

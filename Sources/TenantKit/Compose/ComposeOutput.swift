@@ -22,6 +22,12 @@ public struct ComposeFileState: Sendable, Equatable, Codable {
     public var path: String
     /// The state.
     public var state: State
+
+    /// Creates a file state.
+    public init(path: String, state: State) {
+        self.path = path
+        self.state = state
+    }
 }
 
 /// The output directory: compared with a plan, or replaced by it atomically.
