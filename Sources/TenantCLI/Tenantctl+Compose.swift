@@ -10,15 +10,15 @@ extension Tenantctl {
             discussion: """
                 The thesis' stringsbuilder and combinepods for today's Xcode. From the tenant's effective \
                 active modules (dropped modules are reported) it writes into --out:
-                  ActiveModules.json                  active modules in dependency order, dropped ones and why
-                  <lang>.lproj/Localizable.strings    every module's Strings.csv in dependency order, then the \
-                tenant's `strings` files; a later table overrides a key (reported)
-                  Localizable.xcstrings               the same strings as one String Catalog
-                  TenantDependencies/Package.swift    an umbrella package depending on every product the \
-                active modules' ModuleDescription.json list under `packages`
-                  Podfile                             only when an active module lists `pods`
-                A key without a value in a language is reported, never written as an empty string. Two modules \
-                requiring one package incompatibly is an error naming both; then nothing is written.
+                  ActiveModules.json                active modules in dependency order, dropped ones and why
+                  <lang>.lproj/Localizable.strings  the strings, one file per language
+                  Localizable.xcstrings             the same strings as one String Catalog
+                  TenantDependencies/Package.swift  an umbrella package of every product in `packages`
+                  Podfile                           only when an active module lists `pods`
+                Strings: every active module's Strings.csv in dependency order, then the tenant's `strings` \
+                files; a later table overrides a key (reported); a key without a value in a language is \
+                reported, never written empty. Dependencies: the active modules' ModuleDescription.json; two \
+                modules requiring one package incompatibly is an error naming both, and nothing is written.
 
                 Without a tenant: the working copy's tenant (the superproject branch checked out), with each \
                 active module's files as checked out. With a tenant: read from the fetched refs, no working \
