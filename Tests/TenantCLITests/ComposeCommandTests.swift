@@ -105,6 +105,9 @@ import Testing
         #expect(local.status == 0, "\(local.stderr)")
         let report = try JSONDecoder().decode(ComposeReport.self, from: Data(local.stdout.utf8))
         #expect(report.schemaVersion == 1)
+        let schema = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("docs/compose-schema.json").path
+        #expect(try JSONSchemaCheck(contentsOf: schema).violations(of: local.stdout) == [])
         #expect(report.tenant == "t2" && report.source == "the working copy")
         #expect(report.active == ["Infrastructure", "Customer"])
         #expect(report.outputDirectory == workspace + "/Generated")
@@ -264,5 +267,42 @@ import Testing
         let fine = sandbox.tenantctl(["compose", "--out", out], in: workspace)
         #expect(fine.status == 0, "\(fine.stderr)")
         #expect(try sandbox.read("out/en.lproj/Localizable.strings").contains(#""customer.list.title" = "Clients";"#))
+    }
+
+    @Test func fromTheRefsTenantTablesComeFromTheTenantBranchAndTheModulesAtTheirPins() throws {
+        let sandbox = try GitSandbox()
+        let example = try Self.example(sandbox)
+        let workspace = example.workspace
+        #expect(sandbox.tenantctl(["switch", "t2"], in: workspace).status == 0)
+        func publish(strings: [String]) throws {
+            let list = strings.map { "\"\($0)\"" }.joined(separator: ", ")
+            try sandbox.write(
+                "erp/workspace/Tenants/t2.json",
+                #"{ "id": "t2", "branch": "t2", "modules": ["Infrastructure", "Customer"], "#
+                    + #""customised": ["Infrastructure", "Customer"], "strings": ["# + list + "] }\n")
+            try sandbox.git(["add", "-A", "Tenants", "Strings"], in: workspace)
+            try sandbox.git(["commit", "-q", "-m", "t2: strings"], in: workspace)
+            try sandbox.git(["push", "-q", "origin", "t2"], in: workspace)
+        }
+        try sandbox.write("erp/workspace/Strings/Extra.csv", "key,en,de\nextra.key,Extra,Extra auf Deutsch\n")
+        // Uncommitted in Customer's working tree: the refs do not see it.
+        try sandbox.write("erp/workspace/Modules/Customer/Local.csv", "key,en\nlocal.key,Local\n")
+        try publish(strings: ["Modules/Customer/MyStrings.csv", "Modules/Customer/Local.csv", "Strings/Extra.csv"])
+        let out = sandbox.path("out")
+        let missing = sandbox.tenantctl(["compose", "t2", "--out", out], in: workspace)
+        #expect(missing.status == 1)
+        #expect(
+            missing.stderr.contains(
+                "tenant t2: strings file Modules/Customer/Local.csv does not exist in origin/t2 "
+                    + "(origin/t2:Tenants/t2.json strings[1])"), "\(missing.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out))
+        // Positive control: the working copy has the file; the refs give the others.
+        #expect(sandbox.tenantctl(["compose", "--out", sandbox.path("local")], in: workspace).status == 0)
+        try publish(strings: ["Modules/Customer/MyStrings.csv", "Strings/Extra.csv"])
+        let fine = sandbox.tenantctl(["compose", "t2", "--out", out], in: workspace)
+        #expect(fine.status == 0, "\(fine.stderr)")
+        let german = try sandbox.read("out/de.lproj/Localizable.strings")
+        #expect(german.contains(#""extra.key" = "Extra auf Deutsch";"#))
+        #expect(german.contains(#""customer.validation.name" = "Bitte den Kundennamen eingeben.";"#))
     }
 }

@@ -43,6 +43,7 @@ import Testing
             ("key,en\na,x\"y\n", "T.csv:2: a quote inside an unquoted field"),
             ("key,en\n,A\n", "T.csv:2: empty key"),
             ("", "T.csv: empty table"),
+            ("key;en;de\na;A;B\n", "T.csv:1: columns must be separated by commas"),
         ]
         for (text, message) in cases {
             let error = #expect(throws: ComposeError.self) { try parse(text) }
@@ -355,5 +356,20 @@ import Testing
         // Positive control: an empty directory is fine.
         try FileManager.default.createDirectory(atPath: sandbox.path("empty"), withIntermediateDirectories: true)
         #expect(try ComposeOutput.write(plan, to: sandbox.path("empty")).count == 3)
+    }
+
+    @Test func aFailureWhileWritingLeavesThePreviousFilesAsTheyWere() throws {
+        let sandbox = try GitSandbox()
+        let out = sandbox.path("out/gen")
+        _ = try ComposeOutput.write(plan, to: out)
+        // "x" as a file and as a directory: the second write fails half way through the new files.
+        var broken = plan
+        broken.files["a.txt"] = Data("new\n".utf8)
+        broken.files["x"] = Data("file\n".utf8)
+        broken.files["x/y"] = Data("inside\n".utf8)
+        #expect(throws: ComposeError.self) { try ComposeOutput.write(broken, to: out) }
+        #expect(try sandbox.read("out/gen/a.txt") == "a\n")
+        #expect(try ComposeOutput.compare(plan, with: out).allSatisfy { $0.state == .unchanged })
+        #expect(try FileManager.default.contentsOfDirectory(atPath: sandbox.path("out")) == ["gen"], "no leftovers")
     }
 }

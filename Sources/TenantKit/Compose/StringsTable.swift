@@ -61,6 +61,12 @@ public struct StringsTable: Sendable, Equatable {
         guard let header = nonBlank.first else {
             throw ComposeError(problems: [problem(nil, "empty table (expected a header line \"key,<language>…\")")])
         }
+        if header.fields.count == 1, header.fields[0].contains(";") || header.fields[0].contains("\t") {
+            throw ComposeError(
+                problems: [
+                    problem(header.line, "columns must be separated by commas (the header uses ';' or tabs)")
+                ])
+        }
         if header.fields.first?.lowercased() != "key" {
             problems.append(problem(header.line, "the first column must be \"key\" (found \"\(header.fields[0])\")"))
         }
