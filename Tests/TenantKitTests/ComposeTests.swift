@@ -373,3 +373,72 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: sandbox.path("out")) == ["gen"], "no leftovers")
     }
 }
+
+@Suite("compose: planner") struct ComposePlannerTests {
+    static let qr =
+        #"{ "packages": [ { "url": "https://github.com/x/QRCode.git", "from": "2.1.0", "products": ["QRCode"] } ], "pods": [ { "name": "iOS-QR-Code-Encoder" } ] }"#
+
+    func input(modules declared: String) throws -> ComposeInput {
+        let tenant = #"{ "id": "t9", "modules": \#(declared), "customised": [] }"#
+        let project = try ProjectLoader.load(
+            manifest: SourceFile(path: "modules.json", data: Data(ExampleScenario.modulesJSON.utf8)),
+            tenantFiles: [SourceFile(path: "Tenants/t9.json", data: Data(tenant.utf8))],
+            options: ValidationOptions(allowLocalRemotes: true))
+        var files: [String: ComposeInput.ModuleFiles] = [:]
+        for module in ["Infrastructure", "Article", "Customer", "Order"] {
+            files[module] = ComposeInput.ModuleFiles(
+                strings: .present(Data("key,en\n\(module.lowercased()).title,\(module)\n".utf8)),
+                description: module == "Order" ? .present(Data(Self.qr.utf8)) : .missing)
+        }
+        return ComposeInput(
+            project: project, tenant: try #require(project.tenants.first), origin: "test", modules: files,
+            tenantStrings: [])
+    }
+
+    @Test func aDroppedModuleContributesNothingAndIsReported() throws {
+        // Order needs Article, which t9 does not declare: Order is dropped although its files are at hand.
+        let result = try ComposePlanner.plan(try input(modules: #"["Infrastructure", "Customer", "Order"]"#))
+        #expect(result.active == ["Infrastructure", "Customer"])
+        #expect(result.dropped == [DroppedModule(module: "Order", missing: ["Article"])])
+        for (path, data) in result.plan.files {
+            let text = String(decoding: data, as: UTF8.self)
+            #expect(!text.contains("QRCode") && !text.contains("order.title"), "\(path)")
+        }
+        #expect(result.plan.files["Podfile"] == nil)
+        #expect(
+            String(decoding: try #require(result.plan.files["ActiveModules.json"]), as: UTF8.self)
+                == """
+                {
+                  "version": 1,
+                  "tenant": "t9",
+                  "active": ["Infrastructure", "Customer"],
+                  "dropped": [
+                    { "module": "Order", "missing": ["Article"] }
+                  ]
+                }
+
+                """)
+        // Positive control: with Article, Order and its libraries are in.
+        let full = try ComposePlanner.plan(try input(modules: #"["Infrastructure", "Article", "Customer", "Order"]"#))
+        #expect(full.active == ["Infrastructure", "Article", "Customer", "Order"])
+        #expect(
+            String(decoding: try #require(full.plan.files["TenantDependencies/Package.swift"]), as: UTF8.self).contains(
+                "QRCode"))
+        #expect(
+            String(decoding: try #require(full.plan.files["Podfile"]), as: UTF8.self).contains(
+                "pod 'iOS-QR-Code-Encoder'  # Order"))
+    }
+
+    @Test func theSameInputGivesByteIdenticalOutput() throws {
+        let modules = #"["Infrastructure", "Article", "Customer", "Order"]"#
+        let first = try ComposePlanner.plan(try input(modules: modules)).plan
+        let second = try ComposePlanner.plan(try input(modules: modules)).plan
+        #expect(first == second)
+        #expect(
+            first.paths == [
+                ".tenantctl-compose", "ActiveModules.json", "Localizable.xcstrings", "Podfile",
+                "TenantDependencies/Package.swift", "TenantDependencies/Sources/TenantDependencies/Exports.swift",
+                "en.lproj/Localizable.strings",
+            ])
+    }
+}
