@@ -326,11 +326,14 @@ import Testing
         #expect(try ComposeOutput.write(plan, to: out).allSatisfy { $0.state == .written })
         #expect(try sandbox.read("out/gen/sub/b.txt") == "b\n")
         #expect(try ComposeOutput.compare(plan, with: out).allSatisfy { $0.state == .unchanged })
-        // Up to date: nothing is touched.
-        let before = try FileManager.default.attributesOfItem(atPath: out + "/a.txt")[.modificationDate] as? Date
-        Thread.sleep(forTimeInterval: 0.02)
+        // Up to date: nothing is touched (a write would swap in a new directory and new files).
+        func inode(_ path: String) throws -> Int? {
+            try FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber] as? Int
+        }
+        let before = (try inode(out), try inode(out + "/a.txt"))
+        #expect(before.0 != nil && before.1 != nil)
         #expect(try ComposeOutput.write(plan, to: out).allSatisfy { $0.state == .unchanged })
-        #expect(try FileManager.default.attributesOfItem(atPath: out + "/a.txt")[.modificationDate] as? Date == before)
+        #expect(try inode(out) == before.0 && inode(out + "/a.txt") == before.1)
         // Stale and extra files are found, then replaced; no staging directory is left.
         try sandbox.write("out/gen/a.txt", "edited\n")
         try sandbox.write("out/gen/old.txt", "left over\n")
@@ -340,6 +343,7 @@ import Testing
         #expect(try sandbox.read("out/gen/a.txt") == "edited\n", "compare writes nothing")
         let written = try ComposeOutput.write(plan, to: out)
         #expect(written.first { $0.path == "old.txt" }?.state == .removed)
+        #expect(try inode(out) != before.0, "replaced as a whole")
         #expect(try sandbox.read("out/gen/a.txt") == "a\n")
         #expect(!FileManager.default.fileExists(atPath: out + "/old.txt"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: sandbox.path("out")) == ["gen"])
