@@ -148,4 +148,13 @@ public struct CommandContext: Sendable {
     public func workspace() throws -> Workspace {
         try Workspace.locate(from: directory, git: git)
     }
+
+    /// The remotes as fetched (unless `fetch` is false): the one pipeline every repository-wide command starts with.
+    public func snapshot(_ workspace: Workspace, fetch: Bool = true, jobs: Int = 4) throws -> Snapshot {
+        try Snapshot.load(
+            workspace: workspace, git: git,
+            options: Snapshot.Options(
+                fetch: fetch, jobs: jobs, validation: ValidationOptions(allowLocalRemotes: allowLocalRemotes)),
+            console: console)
+    }
 }

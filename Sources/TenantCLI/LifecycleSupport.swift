@@ -8,14 +8,12 @@ enum LifecycleRun {
     /// with `dryRun`). Prints the changes on stdout.
     static func run(
         context: CommandContext, dryRun: Bool, headline: String,
-        makePlan: (RemoteState) throws -> LifecyclePlan
+        makePlan: (Snapshot) throws -> LifecyclePlan
     ) throws -> ExitStatus {
         let workspace = try context.workspace()
         let lock = try WorkspaceLock(gitDirectory: workspace.gitDirectory)
         defer { lock.release() }
-        let state = try RemoteState.load(
-            workspace: workspace, git: context.git,
-            options: ValidationOptions(allowLocalRemotes: context.allowLocalRemotes), console: context.console)
+        let state = try context.snapshot(workspace)
         let plan = try makePlan(state)
         if dryRun {
             context.console.print("\(headline) (dry run, nothing written):")

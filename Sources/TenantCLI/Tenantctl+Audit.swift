@@ -66,37 +66,16 @@ extension Tenantctl {
         func run(context: CommandContext) throws -> ExitStatus {
             let workspace = try context.workspace()
             let git = context.git
-            let options = ValidationOptions(allowLocalRemotes: context.allowLocalRemotes)
-            var lock: WorkspaceLock?
-            defer { lock?.release() }
-            if !noFetch {
-                lock = try WorkspaceLock(gitDirectory: workspace.gitDirectory)
-                context.console.progress("fetching the superproject")
-                // Superproject.fetch never recurses into the user's submodules (a pin missing from a module
-                // remote is a finding for audit, not a fetch failure).
-                try Superproject.fetch(workspace, git: git)
+            // The lock guards the fetch into the mirrors; reading them afterwards needs none.
+            let lock = noFetch ? nil : try WorkspaceLock(gitDirectory: workspace.gitDirectory)
+            let snapshot: Snapshot
+            do {
+                defer { lock?.release() }
+                snapshot = try context.snapshot(workspace, fetch: !noFetch, jobs: jobs)
             }
-            let prefix = "refs/remotes/\(Workspace.remoteName)/"
-            let project = try ProjectReader.revision(
-                prefix + ProjectReader.generalBranchHint(workspace), repository: workspace.root, git: git,
-                options: options)
+            let project = snapshot.project
             let selected = try selectTenants(project)
-            let specs = try ModuleRemotes.specs(for: project.manifest.modules, workspace: workspace, git: git)
-            let mirrors = ModuleMirrors(workspace: workspace, git: git)
-            let repositories: [String: String]
-            if noFetch {
-                repositories = try mirrors.existing(specs)
-            } else {
-                context.console.progress("fetching \(specs.count) module repositories")
-                repositories = try mirrors.sync(specs, jobs: jobs, console: context.console)
-            }
-            lock?.release()
-            lock = nil
-            let state = try AuditState.load(
-                project: project, tenants: selected,
-                sources: AuditSources(
-                    superproject: workspace.root, superprojectRefPrefix: prefix, moduleRepositories: repositories),
-                git: git)
+            let state = try AuditState.load(snapshot: snapshot, tenants: selected, git: git, jobs: jobs)
             let report = Auditor.report(project: project, tenants: selected, state: state)
             switch format ?? (global.json ? .json : .table) {
             case .table: context.console.print(AuditTableRenderer.render(report, console: context.console))

@@ -71,8 +71,8 @@ extension Tenantctl {
                     defer { lock?.release() }
                     if !noFetch { lock = try WorkspaceLock(gitDirectory: workspace.gitDirectory) }
                     input = try ComposeReader.fetched(
-                        tenant: tenant, workspace: workspace, git: context.git, options: options, fetch: !noFetch,
-                        console: context.console)
+                        tenant: tenant, workspace: workspace, git: context.git,
+                        options: Snapshot.Options(fetch: !noFetch, validation: options), console: context.console)
                 } else {
                     input = try ComposeReader.workingCopy(workspace, git: context.git, options: options)
                 }

@@ -42,10 +42,10 @@ extension Tenantctl {
             let workspace = try Adoption.locate(from: context.directory, git: git)
             let lock = try WorkspaceLock(gitDirectory: workspace.gitDirectory)
             defer { lock.release() }
-            let hasOrigin = try Superproject.originURL(workspace, git: git) != nil
+            let hasOrigin = try SuperprojectRemote.originURL(workspace, git: git) != nil
             if hasOrigin {
                 context.console.progress("fetching the superproject…")
-                try Superproject.fetch(workspace, git: git)
+                try SuperprojectRemote.fetch(workspace, git: git)
             }
             let gitmodules = GitmodulesParser.parse(
                 try git.run(

@@ -69,15 +69,15 @@ extension Tenantctl {
             // Also for a dry run: it fetches into the mirrors that a real run pushes from.
             let lock = try WorkspaceLock(gitDirectory: workspace.gitDirectory, wait: wait)
             defer { lock.release() }
-            let runner = RollRunner(workspace: workspace, git: context.git, console: console)
             if let undo {
-                let outcomes = try runner.undo(runId: undo)
+                let outcomes = try RollUndo(workspace: workspace, git: context.git).run(runId: undo)
                 for outcome in outcomes {
                     console.print(
                         "\(outcome.repository): \(outcome.accepted ? "restored" : "rejected: \(outcome.detail)")")
                 }
                 return outcomes.allSatisfy(\.accepted) ? .success : .failure
             }
+            let runner = RollRunner(workspace: workspace, git: context.git, console: console)
             let report = try runner.run(
                 RollOptions(
                     filter: RollFilter(tenants: tenants, modules: modules), dryRun: dryRun, jobs: jobs,

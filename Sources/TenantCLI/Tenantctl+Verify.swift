@@ -54,7 +54,7 @@ extension Tenantctl {
                 } else if try hasGitlinks(workspace, git: context.git) {
                     findings.append(
                         VerifyFinding(
-                            code: "gitmodules-drift",
+                            code: .gitmodulesDrift,
                             message: "working tree: submodules are recorded but there is no .gitmodules file"))
                 } else {
                     filesOnly = true
@@ -68,13 +68,13 @@ extension Tenantctl {
                 }
             } catch let error as ManifestError {
                 findings += error.problems.map {
-                    VerifyFinding(code: "invalid-file", message: $0.description, repository: "superproject")
+                    VerifyFinding(code: .invalidFile, message: $0.description, repository: "superproject")
                 }
             }
             if filesOnly {
                 // A description of modules and tenants without submodules (such as tenantctl's own repository, or
                 // a project before `module add`): there is nothing in git to check the files against.
-            } else if try Superproject.originURL(workspace, git: context.git) != nil {
+            } else if try SuperprojectRemote.originURL(workspace, git: context.git) != nil {
                 findings += try gitFindings(workspace, context: context)
             } else {
                 notes.append("the superproject has no remote origin: the git checks were skipped")
@@ -115,20 +115,17 @@ extension Tenantctl {
         private func gitFindings(_ workspace: Workspace, context: CommandContext) throws -> [VerifyFinding] {
             let lock = try WorkspaceLock(gitDirectory: workspace.gitDirectory)
             defer { lock.release() }
-            let state: RemoteState
+            let state: Snapshot
             do {
-                state = try RemoteState.load(
-                    workspace: workspace, git: context.git,
-                    options: ValidationOptions(allowLocalRemotes: context.allowLocalRemotes), fetch: !noFetch,
-                    console: context.console)
+                state = try context.snapshot(workspace, fetch: !noFetch)
             } catch let error as ManifestError {
                 return error.problems.map {
                     VerifyFinding(
-                        code: "invalid-file", message: $0.description, repository: GitVerifier.superproject,
+                        code: .invalidFile, message: $0.description, repository: GitVerifier.superproject,
                         branch: ModuleManifest.defaultGeneralBranch)
                 }
             }
-            return try GitVerifier.findings(state: state, git: context.git)
+            return try GitVerifier.findings(snapshot: state, git: context.git)
         }
 
         private func hasGitlinks(_ workspace: Workspace, git: Git) throws -> Bool {

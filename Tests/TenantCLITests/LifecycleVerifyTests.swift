@@ -37,7 +37,7 @@ import Testing
                 try example.sandbox.git(["branch", "-m", "t2", "old-t2"], in: example.remote("Customer"))
             }),
         Breakage(
-            code: "missing-pin", tenant: "t1", module: "Order", repository: "superproject", branch: "t1",
+            code: "not-pinned", tenant: "t1", module: "Order", repository: "superproject", branch: "t1",
             breakIt: { example in
                 let clone = example.sandbox.path("edit-pin")
                 try example.sandbox.git(["clone", "-q", "--branch", "t1", example.remote("Superproject"), clone])
@@ -51,7 +51,7 @@ import Testing
                 try example.editSuperproject("t1", gitlinks: ["Modules/Article": LifecycleVerifyTests.unknownCommit])
             }),
         Breakage(
-            code: "pin-off-branch", tenant: "t1", module: "Order", repository: "Order", branch: "general_dev",
+            code: "undeclared-customisation", tenant: "t1", module: "Order", repository: "Order", branch: "general_dev",
             breakIt: { example in
                 let t3 = try #require(try example.branches("Order")["t3"])
                 try example.editSuperproject("t1", gitlinks: ["Modules/Order": t3])

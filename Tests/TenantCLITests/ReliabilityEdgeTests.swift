@@ -52,7 +52,7 @@ import Testing
         let updates = (0..<count).map { RefUpdate(ref: "refs/heads/tenant-\($0)", new: head, old: nil) }
         try RefTransaction.apply(updates, in: repository, git: git, context: "create \(count) branches")
         #expect(try sandbox.refs(repository).keys.filter { $0.hasPrefix("refs/heads/tenant-") }.count == count)
-        let outcome = try RollPublisher.push(updates, repository: "repo", from: repository, to: remote, git: git)
+        let outcome = try AtomicPush.push(updates, repository: "repo", from: repository, to: remote, git: git)
         #expect(outcome.accepted, "\(outcome.detail)")
         #expect(try sandbox.refs(remote).keys.filter { $0.hasPrefix("refs/heads/tenant-") }.count == count)
     }

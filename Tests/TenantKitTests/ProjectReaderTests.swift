@@ -74,12 +74,17 @@ import Testing
         let repo = try sandbox.makeRepository(
             "super", files: ["modules.json": Self.manifest.replacingOccurrences(of: "general_dev", with: "develop")])
         let workspace = try Workspace.locate(from: repo, git: try sandbox.gitRunner())
-        #expect(ProjectReader.generalBranchHint(workspace) == "develop")
+        #expect(ProjectReader.generalBranchHint(workspace).branch == "develop")
+        // A file that names no valid branch, or does not parse, gives no branch and says why (no silent default).
         try sandbox.write("super/modules.json", "{ \"version\": 1, \"generalBranch\": \"a..b\", \"modules\": [] }")
-        #expect(ProjectReader.generalBranchHint(workspace) == "general_dev")
+        #expect(ProjectReader.generalBranchHint(workspace).branch == nil)
+        #expect(ProjectReader.generalBranchHint(workspace).problem?.contains("generalBranch") == true)
         try sandbox.write("super/modules.json", "{ truncated")
-        #expect(ProjectReader.generalBranchHint(workspace) == "general_dev")
+        #expect(ProjectReader.generalBranchHint(workspace).branch == nil)
+        #expect(ProjectReader.generalBranchHint(workspace).problem?.hasPrefix("modules.json:") == true)
+        // A file that omits generalBranch means the documented default.
         try sandbox.write("super/modules.json", "{ \"version\": 1, \"modules\": [] }")
-        #expect(ProjectReader.generalBranchHint(workspace) == "general_dev")
+        #expect(ProjectReader.generalBranchHint(workspace).branch == "general_dev")
+        #expect(ProjectReader.generalBranchHint(workspace).problem == nil)
     }
 }

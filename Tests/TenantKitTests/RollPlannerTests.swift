@@ -11,19 +11,22 @@ import Testing
     static let t = String(repeating: "2", count: 40)
 
     static let modules = [
-        RollModule(name: "Infrastructure", path: "Modules/Infrastructure", url: "../Infrastructure.git"),
-        RollModule(name: "Article", path: "Modules/Article", url: "../Article.git"),
+        Module(name: "Infrastructure", path: "Modules/Infrastructure", url: "../Infrastructure.git"),
+        Module(name: "Article", path: "Modules/Article", url: "../Article.git"),
     ]
 
     /// general_dev pins Infrastructure@a, Article@c; Infrastructure general_dev moved to b; t2 customises
     /// Infrastructure (branch at d, not containing b) and already contains superproject general_dev.
-    static func state(infrastructureGeneral: String = b, t2ContainsModuleGeneral: Bool = false) -> RollState {
+    static func tenants(t2Customises customised: [String] = ["Infrastructure"]) -> [Tenant] {
+        [
+            Tenant(id: "t1", modules: ["Infrastructure", "Article"], customised: [], file: "Tenants/t1.json"),
+            Tenant(id: "t2", modules: ["Infrastructure", "Article"], customised: customised, file: "Tenants/t2.json"),
+        ]
+    }
+
+    static func state(infrastructureGeneral: String = b, t2ContainsModuleGeneral: Bool = false) throws -> RollState {
         RollState(
-            generalBranch: "general_dev", modules: modules,
-            tenants: [
-                RollTenant(id: "t1", branch: "t1", customised: []),
-                RollTenant(id: "t2", branch: "t2", customised: ["Infrastructure"]),
-            ],
+            project: try Project(manifest: ModuleManifest(modules: modules), tenants: tenants()),
             superproject: SuperprojectState(
                 branches: ["general_dev": g, "t1": t, "t2": t], containGeneral: ["general_dev", "t1", "t2"],
                 pins: [
@@ -41,7 +44,7 @@ import Testing
     }
 
     @Test func plansModuleMergesRepinAndThePinRule() throws {
-        let plan = try RollPlanner.plan(Self.state())
+        let plan = try RollPlanner.plan(try Self.state())
         #expect(
             plan.repin?.changes == [
                 PinChange(module: "Infrastructure", path: "Modules/Infrastructure", old: Self.a, new: Self.b)
@@ -59,7 +62,7 @@ import Testing
     }
 
     @Test func nothingToDoWhenEverythingIsCurrent() throws {
-        var state = Self.state(infrastructureGeneral: Self.a, t2ContainsModuleGeneral: true)
+        var state = try Self.state(infrastructureGeneral: Self.a, t2ContainsModuleGeneral: true)
         state.superproject.pins["t1"] = ["Modules/Infrastructure": Self.a, "Modules/Article": Self.c]
         let plan = try RollPlanner.plan(state)
         #expect(plan.repin == nil)
@@ -68,7 +71,7 @@ import Testing
     }
 
     @Test func moduleFilterKeepsTheOtherPins() throws {
-        let plan = try RollPlanner.plan(Self.state(), filter: RollFilter(modules: ["Article"]))
+        let plan = try RollPlanner.plan(try Self.state(), filter: RollFilter(modules: ["Article"]))
         #expect(plan.repin == nil)
         #expect(plan.moduleMerges.isEmpty)
         let t2 = try #require(plan.tenants.first { $0.tenant.id == "t2" })
@@ -76,16 +79,18 @@ import Testing
     }
 
     @Test func tenantFilterSelectsTenantsAndRejectsUnknownNames() throws {
-        let plan = try RollPlanner.plan(Self.state(), filter: RollFilter(tenants: ["t1"]))
+        let plan = try RollPlanner.plan(try Self.state(), filter: RollFilter(tenants: ["t1"]))
         #expect(plan.tenants.map(\.tenant.id) == ["t1"])
         #expect(plan.moduleMerges.isEmpty)
-        #expect(throws: RollError.self) { try RollPlanner.plan(Self.state(), filter: RollFilter(tenants: ["t9"])) }
-        #expect(throws: RollError.self) { try RollPlanner.plan(Self.state(), filter: RollFilter(modules: ["Nope"])) }
+        #expect(throws: RollError.self) { try RollPlanner.plan(try Self.state(), filter: RollFilter(tenants: ["t9"])) }
+        #expect(throws: RollError.self) {
+            try RollPlanner.plan(try Self.state(), filter: RollFilter(modules: ["Nope"]))
+        }
     }
 
     @Test func aCustomisedModuleRemovedOnGeneralIsAConflictOfThatTenant() throws {
-        var state = Self.state()
-        state.tenants[1].customised.append("Payment")
+        var state = try Self.state()
+        state.project.tenants[1].customised.append("Payment")
         state.superproject.modulePaths["t2"]?.append("Modules/Payment")
         let plan = try RollPlanner.plan(state)
         let t2 = try #require(plan.tenants.first { $0.tenant.id == "t2" })
@@ -95,7 +100,7 @@ import Testing
     }
 
     @Test func aMissingTenantBranchIsReported() throws {
-        var state = Self.state()
+        var state = try Self.state()
         state.repositories["Infrastructure"]?.branches["t2"] = nil
         let plan = try RollPlanner.plan(state)
         #expect(plan.tenants.first { $0.tenant.id == "t2" }?.problems.first?.reason.contains("no branch t2") == true)
@@ -107,17 +112,17 @@ import Testing
         let tree1 = String(repeating: "e", count: 40)
         let tree2 = String(repeating: "f", count: 40)
         let data = Data("0\0\(tree1)\0f\0g\0f\0\01\0\(tree2)\0\0".utf8)
-        let results = try #require(RollPlumbing.parseMergeTree(data, count: 2))
+        let results = try #require(MergeTree.parse(data, count: 2))
         #expect(results[0] == MergeTreeResult(clean: false, tree: tree1, paths: ["f", "g"]))
         #expect(results[1] == MergeTreeResult(clean: true, tree: tree2, paths: []))
-        #expect(RollPlumbing.parseMergeTree(data, count: 3) == nil)
-        #expect(RollPlumbing.parseMergeTree(Data("x\0\(tree1)\0\0".utf8), count: 1) == nil)
+        #expect(MergeTree.parse(data, count: 3) == nil)
+        #expect(MergeTree.parse(Data("x\0\(tree1)\0\0".utf8), count: 1) == nil)
     }
 
     @Test func parsesPushPorcelain() {
         let text =
             "To /r.git\n \tabc:refs/heads/t1\t[up to date]\n!\tdef:refs/heads/t2\t[rejected] (fetch first)\nDone\n"
-        let refs = RollPublisher.parsePorcelain(text)
+        let refs = AtomicPush.parsePorcelain(text)
         #expect(refs["refs/heads/t1"]?.flag == " ")
         #expect(refs["refs/heads/t2"]?.flag == "!")
         #expect(refs["refs/heads/t2"]?.summary == "[rejected] (fetch first)")

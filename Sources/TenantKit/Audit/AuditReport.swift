@@ -164,21 +164,8 @@ public struct ModuleAudit: Sendable, Equatable, Encodable {
 
 /// One problem found by the audit.
 public struct AuditFinding: Sendable, Equatable, Encodable {
-    /// The kinds of finding.
-    public enum Code: String, Sendable, Equatable, Encodable, CaseIterable {
-        /// The pin is not on the module's `general_dev`, but the tenant does not declare the module customised.
-        case undeclaredCustomisation = "undeclared-customisation"
-        /// The branch the tenant should track does not exist on the remote.
-        case missingBranch = "missing-branch"
-        /// The pinned commit is not on the module's remote (on no branch of it).
-        case missingCommit = "missing-commit"
-        /// The module is declared customised but the pin is not the head of its tenant branch.
-        case stalePin = "stale-pin"
-        /// The module is customised (declared or in fact) but not in the effective active set.
-        case inactiveButCustomised = "inactive-but-customised"
-        /// The tenant branch has no gitlink for the module.
-        case notPinned = "not-pinned"
-    }
+    /// The kinds of finding (shared with verify).
+    public typealias Code = FindingCode
 
     /// What kind of problem.
     public var code: Code

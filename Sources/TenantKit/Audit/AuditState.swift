@@ -9,26 +9,6 @@ public struct AuditError: Error, Sendable, Equatable, CustomStringConvertible {
     public init(_ description: String) { self.description = description }
 }
 
-/// Where the audit reads from: the superproject's fetched refs and one repository per module.
-public struct AuditSources: Sendable {
-    /// The superproject repository (a clone; its working tree is never read).
-    public var superproject: String
-    /// Where the superproject's fetched branches are (`refs/remotes/origin/`).
-    public var superprojectRefPrefix: String
-    /// Module name → a repository whose `refs/heads/*` are the module remote's branches (a mirror).
-    public var moduleRepositories: [String: String]
-
-    /// Creates the sources.
-    public init(
-        superproject: String, superprojectRefPrefix: String = "refs/remotes/origin/",
-        moduleRepositories: [String: String]
-    ) {
-        self.superproject = superproject
-        self.superprojectRefPrefix = superprojectRefPrefix
-        self.moduleRepositories = moduleRepositories
-    }
-}
-
 /// The superproject as the audit sees it.
 public struct AuditSuperprojectState: Sendable {
     /// The head of `general_dev`.
@@ -64,49 +44,44 @@ public struct AuditState: Sendable {
     /// Module name → its repository.
     public var modules: [String: AuditModuleState]
 
-    /// Reads the state for `tenants` of `project` from `sources`.
+    /// Reads the state for `tenants` from a snapshot of the remotes.
     ///
-    /// git processes: superproject 4 (`for-each-ref`, `rev-list`, `cat-file --batch`, `diff-tree --stdin`),
-    /// each module 3 (`for-each-ref`, `rev-list`, `diff-tree --stdin`); none per tenant.
-    public static func load(project: Project, tenants: [Tenant], sources: AuditSources, git: Git) throws
-        -> AuditState
-    {
-        let general = project.manifest.generalBranch
-        let superproject = try loadSuperproject(
-            project: project, tenants: tenants, sources: sources, git: git)
-        var modules: [String: AuditModuleState] = [:]
-        for module in project.manifest.modules {
-            guard let repository = sources.moduleRepositories[module.name] else {
-                throw AuditError("no repository for module \(module.name)")
-            }
+    /// git processes: superproject 3 (`rev-list`, `cat-file --batch`, `diff-tree --stdin`), each module 2
+    /// (`rev-list`, `diff-tree --stdin`), `jobs` modules at a time; none per tenant.
+    public static func load(snapshot: Snapshot, tenants: [Tenant], git: Git, jobs: Int = 4) throws -> AuditState {
+        let project = snapshot.project
+        let superproject = try loadSuperproject(snapshot: snapshot, tenants: tenants, git: git)
+        let modules = try Concurrent.map(project.manifest.modules, jobs: jobs) { module -> AuditModuleState in
             var pins = Set<String>()
             for tenant in tenants {
                 if let pin = superproject.pins[tenant.branch]?[module.path] { pins.insert(pin) }
             }
-            modules[module.name] = try loadModule(
-                module.name, repository: repository, general: general, pins: pins, git: git)
+            return try loadModule(
+                module.name, repository: try snapshot.mirror(module.name),
+                branches: snapshot.moduleBranches[module.name] ?? [:], general: project.generalBranch(of: module),
+                pins: pins, git: git)
         }
-        return AuditState(superproject: superproject, modules: modules)
+        return AuditState(
+            superproject: superproject,
+            modules: Dictionary(uniqueKeysWithValues: zip(project.manifest.modules.map(\.name), modules)))
     }
 
-    static func loadSuperproject(project: Project, tenants: [Tenant], sources: AuditSources, git: Git) throws
-        -> AuditSuperprojectState
-    {
-        let repository = sources.superproject
-        let prefix = sources.superprojectRefPrefix
+    static func loadSuperproject(snapshot: Snapshot, tenants: [Tenant], git: Git) throws -> AuditSuperprojectState {
+        let repository = snapshot.workspace.root
+        let project = snapshot.project
         let general = project.manifest.generalBranch
-        let refs = try readRefs(prefix: prefix, repository: repository, what: "the superproject", git: git)
-        guard let generalTip = refs[general] else {
+        guard let generalTip = snapshot.branches[general] else {
             throw AuditError(
-                "the superproject has no \(prefix)\(general); fetch it (run without --no-fetch) or check the remote")
+                "the superproject has no \(snapshot.ref(general)); fetch it (run without --no-fetch) or check the "
+                    + "remote")
         }
         var tenantTips: [String: String] = [:]
         for tenant in tenants {
-            if let tip = refs[tenant.branch] { tenantTips[tenant.branch] = tip }
+            if let tip = snapshot.branches[tenant.branch] { tenantTips[tenant.branch] = tip }
         }
-        let graph = try readGraph(
-            tips: [generalTip] + tenantTips.values.sorted(), repository: repository, what: "the superproject",
-            git: git)
+        let graph = try CommitGraph.load(
+            tips: [generalTip] + tenantTips.values.sorted(), repository: repository, git: git,
+            what: "the superproject")
         var comparisons: [String: Comparison] = [:]
         for (branch, tip) in tenantTips {
             guard let comparison = graph.compare(tip, with: generalTip) else {
@@ -114,8 +89,11 @@ public struct AuditState: Sendable {
             }
             comparisons[branch] = comparison
         }
-        let pins = try readPins(
-            tips: tenantTips, paths: project.manifest.modules.map(\.path), repository: repository, git: git)
+        let batch = try CatFileBatch(git: git, repository: repository)
+        let pinsByCommit = try PinReader.pins(
+            of: Array(tenantTips.values), paths: project.manifest.modules.map(\.path), batch: batch)
+        try batch.close()
+        let pins = tenantTips.mapValues { pinsByCommit[$0] ?? [:] }
         var pairs: [(commit: String, base: String)] = []
         for (_, tip) in tenantTips.sorted(by: { $0.key < $1.key }) {
             if let base = graph.compare(tip, with: generalTip)?.mergeBase, base != tip { pairs.append((tip, base)) }
@@ -131,14 +109,13 @@ public struct AuditState: Sendable {
             changedFiles: changedFiles)
     }
 
-    static func loadModule(_ name: String, repository: String, general: String, pins: Set<String>, git: Git)
-        throws -> AuditModuleState
-    {
+    static func loadModule(
+        _ name: String, repository: String, branches: [String: String], general: String, pins: Set<String>, git: Git
+    ) throws -> AuditModuleState {
         let what = "module \(name)"
-        let branches = try readRefs(prefix: "refs/heads/", repository: repository, what: what, git: git)
         let tips = Set(branches.values)
-        let graph = try readGraph(
-            tips: tips.sorted() + pins.subtracting(tips).sorted(), repository: repository, what: what, git: git)
+        let graph = try CommitGraph.load(
+            tips: tips.sorted() + pins.subtracting(tips).sorted(), repository: repository, git: git, what: what)
         let onRemote = graph.reachable(from: tips)
         var comparisons: [String: Comparison] = [:]
         var pairs: [(commit: String, base: String)] = []
@@ -155,75 +132,6 @@ public struct AuditState: Sendable {
         return AuditModuleState(
             branches: branches, graph: graph, pinsOnRemote: pins.intersection(onRemote), comparisons: comparisons,
             changedFiles: changedFiles)
-    }
-
-    /// Branch name (after `prefix`) → head, from one `for-each-ref`.
-    static func readRefs(prefix: String, repository: String, what: String, git: Git) throws -> [String: String] {
-        let output = try git.run(
-            ["for-each-ref", "--format=%(refname)%00%(objectname)", "--", prefix], in: repository,
-            context: "read the branches of \(what)")
-        guard let refs = GitParse.refs(output.text) else {
-            throw AuditError("cannot parse the branches of \(what)")
-        }
-        var branches: [String: String] = [:]
-        for (ref, id) in refs where ref.hasPrefix(prefix) {
-            branches[String(ref.dropFirst(prefix.count))] = id
-        }
-        return branches
-    }
-
-    /// One `rev-list --parents --topo-order` walk from `tips` (missing commits are skipped).
-    static func readGraph(tips: [String], repository: String, what: String, git: Git) throws -> CommitGraph {
-        let input = Data(tips.map { $0 + "\n" }.joined().utf8)
-        let output = try git.run(
-            ["rev-list", "--parents", "--topo-order", "--ignore-missing", "--stdin"], in: repository, input: input,
-            context: "read the commit graph of \(what)")
-        guard let graph = CommitGraph(listing: output.text) else {
-            throw AuditError("cannot parse the commit graph of \(what)")
-        }
-        return graph
-    }
-
-    /// Tenant branch → module path → gitlink, read from the parent trees of the module paths with one
-    /// `cat-file --batch` (a gitlink itself is not an object of the superproject and cannot be read by name).
-    static func readPins(tips: [String: String], paths: [String], repository: String, git: Git) throws
-        -> [String: [String: String]]
-    {
-        func parent(_ path: String) -> (directory: String, name: String) {
-            guard let slash = path.lastIndex(of: "/") else { return ("", path) }
-            return (String(path[..<slash]), String(path[path.index(after: slash)...]))
-        }
-        let directories = Array(Set(paths.map { parent($0).directory })).sorted()
-        let distinctTips = Array(Set(tips.values)).sorted()
-        var names: [String] = []
-        for tip in distinctTips {
-            for directory in directories { names.append(directory.isEmpty ? "\(tip)^{tree}" : "\(tip):\(directory)") }
-        }
-        let batch = try CatFileBatch(git: git, repository: repository)
-        let objects = try batch.objects(names)
-        try batch.close()
-        var treeByName: [String: [TreeEntry]] = [:]
-        let idLength = (distinctTips.first?.utf8.count ?? 40) / 2  // SHA-1 (20 bytes) or SHA-256 (32 bytes)
-        for (name, object) in zip(names, objects) {
-            guard let object else { continue }  // the directory does not exist on that branch
-            guard object.type == "tree", let entries = GitParse.treeObject(object.data, idLength: idLength) else {
-                throw AuditError("cannot parse the tree \(name) of the superproject")
-            }
-            treeByName[name] = entries
-        }
-        var pinsByTip: [String: [String: String]] = [:]
-        for tip in distinctTips {
-            var pins: [String: String] = [:]
-            for path in paths {
-                let (directory, name) = parent(path)
-                let key = directory.isEmpty ? "\(tip)^{tree}" : "\(tip):\(directory)"
-                if let entry = treeByName[key]?.first(where: { $0.name == name && $0.isGitlink }) {
-                    pins[path] = entry.id
-                }
-            }
-            pinsByTip[tip] = pins
-        }
-        return tips.mapValues { pinsByTip[$0] ?? [:] }
     }
 
     /// Commit → paths changed between `base` and `commit`, for many pairs with one `diff-tree --stdin`.

@@ -28,7 +28,7 @@ public enum ComposeReader {
         }
         let active = project.activeSet(for: tenant).effective
         let paths = active.compactMap { project.module(named: $0)?.path }
-        let pins = try WorkingCopyGit.pins(at: "HEAD", paths: paths, in: workspace.root, git: git)
+        let pins = try PinReader.pins(at: "HEAD", paths: paths, in: workspace.root, git: git)
         var modules: [String: ComposeInput.ModuleFiles] = [:]
         var problems: [ComposeProblem] = []
         var warnings: [String] = []
@@ -64,21 +64,21 @@ public enum ComposeReader {
     /// A tenant from the fetched refs, without a working copy: the project and the tenant's `strings` files at
     /// `origin/<tenant branch>`, every active module's files at the tenant's pin from tenantctl's module mirrors.
     ///
-    /// The one place compose uses ``RemoteState`` (to be replaced by the shared snapshot).
+    /// The one place compose reads the fetched state (``Snapshot``).
     public static func fetched(
-        tenant id: String, workspace: Workspace, git: Git, options: ValidationOptions, fetch: Bool, console: Console?
+        tenant id: String, workspace: Workspace, git: Git, options: Snapshot.Options, console: Console?
     ) throws -> ComposeInput {
-        let state = try RemoteState.load(
-            workspace: workspace, git: git, options: options, fetch: fetch, console: console)
+        let state = try Snapshot.load(workspace: workspace, git: git, options: options, console: console)
         guard let declared = state.project.tenant(id: id) else {
             throw ComposeError(
                 .input, "no tenant \(id) (tenants: \(state.project.tenants.map(\.id).joined(separator: ", ")))")
         }
-        let ref = "refs/remotes/origin/\(declared.branch)"
+        let ref = state.ref(declared.branch)
         let tip = try state.branch(declared.branch)
-        let project = try ProjectReader.revision(ref, repository: workspace.root, git: git, options: options)
+        let project = try ProjectReader.revision(
+            ref, repository: workspace.root, git: git, options: options.validation)
         guard let tenant = project.tenant(id: declared.id) else {
-            throw ComposeError(.input, "origin/\(declared.branch) has no \(RemoteState.tenantPath(declared.id))")
+            throw ComposeError(.input, "origin/\(declared.branch) has no \(ProjectReader.tenantPath(declared.id))")
         }
         let pins = try state.pins(at: tip, git: git)
         var problems: [ComposeProblem] = []

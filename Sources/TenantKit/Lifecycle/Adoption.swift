@@ -73,7 +73,7 @@ public enum Adoption {
             tenants.append(
                 Tenant(
                     id: branch, modules: modules.map(\.name), customised: customised,
-                    file: RemoteState.tenantPath(branch)))
+                    file: ProjectReader.tenantPath(branch)))
         }
         _ = try ProjectLoader.load(
             manifest: SourceFile(path: ProjectReader.manifestPath, data: manifest.encoded()),
@@ -112,8 +112,9 @@ public enum Adoption {
 
     /// Local branches and branches of origin (remote-tracking), by name.
     public static func branches(_ workspace: Workspace, git: Git) throws -> [String] {
-        let local = try RemoteState.refs(prefix: "refs/heads/", in: workspace.root, git: git)
-        let remote = try RemoteState.refs(prefix: "refs/remotes/origin/", in: workspace.root, git: git)
+        let local = try GitRefs.branches(under: "refs/heads/", in: workspace.root, git: git, what: workspace.root)
+        let remote = try GitRefs.branches(
+            under: "refs/remotes/origin/", in: workspace.root, git: git, what: workspace.root)
         return Array(Set(local.keys).union(remote.keys))
     }
 }

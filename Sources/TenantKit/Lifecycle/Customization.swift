@@ -9,7 +9,7 @@ public enum Customization {
     /// Refuses an unknown tenant or module, a module the tenant does not effectively use, one already customised,
     /// and an existing module branch of the tenant's name.
     public static func plan(
-        tenant tenantID: String, module moduleName: String, from: String?, state: RemoteState, git: Git
+        tenant tenantID: String, module moduleName: String, from: String?, state: Snapshot, git: Git
     ) throws -> LifecyclePlan {
         let project = state.project
         let (tenant, module) = try lookUp(tenant: tenantID, module: moduleName, in: project)
@@ -22,7 +22,7 @@ public enum Customization {
         guard !tenant.customised.contains(module.name) else {
             throw LifecycleError(
                 "refusing to customise \(module.name) for tenant \(tenant.id): it is already customised "
-                    + "(\(RemoteState.tenantPath(tenant.id)))")
+                    + "(\(ProjectReader.tenantPath(tenant.id)))")
         }
         let tenantTip = try state.branch(tenant.branch)
         let pins = try state.pins(at: tenantTip, git: git)
@@ -45,11 +45,12 @@ public enum Customization {
             tenant.customised.contains($0) || $0 == module.name
         }
         try validate(updated, state: state)
-        let file = RemoteState.tenantPath(tenant.id)
+        let file = ProjectReader.tenantPath(tenant.id)
         var plan = LifecyclePlan()
         if existing == nil {
             plan.modulesFirst = [
-                ModulePush(module: module.name, refs: [PushRef(source: start, ref: "refs/heads/\(tenant.branch)")])
+                ModulePush(
+                    module: module.name, refs: [RefUpdate(ref: "refs/heads/\(tenant.branch)", new: start, old: nil)])
             ]
         }
         plan.commits.append(
@@ -70,7 +71,7 @@ public enum Customization {
     /// Plans the undo: only when the module's tenant branch has no commits beyond the general branch and the tenant's
     /// pin is on the general branch; otherwise refuses and lists the commits. The declaration goes first (general
     /// branch and tenant branch), then the module branch is deleted with a lease.
-    public static func planUndo(tenant tenantID: String, module moduleName: String, state: RemoteState, git: Git)
+    public static func planUndo(tenant tenantID: String, module moduleName: String, state: Snapshot, git: Git)
         throws -> LifecyclePlan
     {
         let project = state.project
@@ -78,7 +79,7 @@ public enum Customization {
         guard tenant.customised.contains(module.name) else {
             throw LifecycleError(
                 "refusing to undo: tenant \(tenant.id) does not customise \(module.name) "
-                    + "(\(RemoteState.tenantPath(tenant.id)))")
+                    + "(\(ProjectReader.tenantPath(tenant.id)))")
         }
         guard let general = state.moduleBranches[module.name]?[state.generalBranch] else {
             throw LifecycleError("module \(module.name) has no branch \(state.generalBranch) on its remote")
@@ -99,7 +100,7 @@ public enum Customization {
         var updated = tenant
         updated.customised.removeAll { $0 == module.name }
         try validate(updated, state: state)
-        let file = RemoteState.tenantPath(tenant.id)
+        let file = ProjectReader.tenantPath(tenant.id)
         var plan = LifecyclePlan()
         plan.commits.append(
             PlannedCommit(
@@ -115,7 +116,7 @@ public enum Customization {
             plan.modulesAfter = [
                 ModulePush(
                     module: module.name,
-                    refs: [PushRef(source: nil, ref: "refs/heads/\(tenant.branch)", expected: branchTip)])
+                    refs: [RefUpdate(ref: "refs/heads/\(tenant.branch)", new: nil, old: branchTip)])
             ]
         }
         return plan
@@ -134,7 +135,7 @@ public enum Customization {
     }
 
     /// Checks the changed tenant file with the manifest loader (every rule of `verify`).
-    static func validate(_ tenant: Tenant, state: RemoteState) throws {
+    static func validate(_ tenant: Tenant, state: Snapshot) throws {
         _ = try ProjectLoader.load(
             manifest: SourceFile(path: ProjectReader.manifestPath, data: state.project.manifest.encoded()),
             tenantFiles: state.tenantFiles(replacing: [tenant]),
@@ -142,7 +143,7 @@ public enum Customization {
     }
 
     /// Resolves a commit name in the module's mirror; it must be on some branch of the module's remote.
-    static func resolveOnRemote(_ name: String, module: String, state: RemoteState, git: Git) throws -> String {
+    static func resolveOnRemote(_ name: String, module: String, state: Snapshot, git: Git) throws -> String {
         guard let mirror = state.mirrors[module] else { throw LifecycleError("module \(module) has no mirror") }
         let output = try git.run(
             ["rev-parse", "--verify", "--quiet", "--end-of-options", name + "^{commit}"], in: mirror,
@@ -150,17 +151,16 @@ public enum Customization {
         guard output.status == 0, let id = output.lines.first else {
             throw LifecycleError("--from \(name): no such commit in module \(module)'s remote")
         }
-        let containing = try git.run(
-            ["for-each-ref", "--format=%(refname)", "--contains", id, "refs/heads/"], in: mirror,
-            context: "find the branches of \(module) that contain \(id)")
-        guard !containing.lines.isEmpty else {
+        let containing = try GitRefs.containing(
+            id, under: "refs/heads/", in: mirror, git: git, what: "module \(module)")
+        guard !containing.isEmpty else {
             throw LifecycleError("--from \(name): commit \(id) is on no branch of module \(module)'s remote")
         }
         return id
     }
 
     /// `<short id> <subject>` of every commit reachable from `tips` but not from `base`, in a module mirror.
-    static func commits(_ tips: [String], notOn base: String, module: String, state: RemoteState, git: Git) throws
+    static func commits(_ tips: [String], notOn base: String, module: String, state: Snapshot, git: Git) throws
         -> [String]
     {
         guard !tips.isEmpty, let mirror = state.mirrors[module] else { return [] }

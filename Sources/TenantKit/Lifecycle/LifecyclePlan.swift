@@ -28,10 +28,10 @@ public struct ModulePush: Sendable, Equatable {
     /// The module.
     public var module: String
     /// The refs.
-    public var refs: [PushRef]
+    public var refs: [RefUpdate]
 
     /// Creates a module push.
-    public init(module: String, refs: [PushRef]) {
+    public init(module: String, refs: [RefUpdate]) {
         self.module = module
         self.refs = refs
     }
@@ -46,7 +46,7 @@ public struct LifecyclePlan: Sendable, Equatable {
     /// New superproject commits.
     public var commits: [PlannedCommit] = []
     /// Other superproject refs (tags, deletions; `source` may name an existing commit).
-    public var superprojectRefs: [PushRef] = []
+    public var superprojectRefs: [RefUpdate] = []
     /// Module pushes after the superproject push.
     public var modulesAfter: [ModulePush] = []
 
@@ -61,13 +61,13 @@ public struct LifecyclePlan: Sendable, Equatable {
     /// One line per change, for the report and `--dry-run`.
     public var lines: [String] {
         var lines: [String] = []
-        func describe(_ ref: PushRef, in repository: String) -> String {
+        func describe(_ ref: RefUpdate, in repository: String) -> String {
             let name =
                 ref.ref.hasPrefix("refs/heads/")
                 ? "branch " + ref.ref.dropFirst(11)
                 : ref.ref.hasPrefix("refs/tags/") ? "tag " + ref.ref.dropFirst(10) : ref.ref
-            if let source = ref.source { return "\(repository): \(name) → \(source.prefix(10))" }
-            return "\(repository): delete \(name) (was \(ref.expected.map { String($0.prefix(10)) } ?? "?"))"
+            if let source = ref.new { return "\(repository): \(name) → \(source.prefix(10))" }
+            return "\(repository): delete \(name) (was \(ref.old.map { String($0.prefix(10)) } ?? "?"))"
         }
         for push in modulesFirst { lines += push.refs.map { describe($0, in: push.module) } }
         for commit in commits {
@@ -85,11 +85,11 @@ public struct LifecyclePlan: Sendable, Equatable {
 /// first, then the superproject in one atomic push, then the remaining module pushes. Nothing is forced; the user's
 /// working tree, index, HEAD and local branches are never touched.
 public struct LifecycleExecutor: Sendable {
-    let state: RemoteState
+    let state: Snapshot
     let git: Git
 
     /// Creates an executor for a fetched state.
-    public init(state: RemoteState, git: Git) {
+    public init(state: Snapshot, git: Git) {
         self.state = state
         self.git = git
     }
@@ -97,17 +97,24 @@ public struct LifecycleExecutor: Sendable {
     /// Runs the plan; returns superproject branch → new commit.
     @discardableResult
     public func execute(_ plan: LifecyclePlan, console: Console? = nil) throws -> [String: String] {
-        let editor = TreeEditor(git: git, repository: state.workspace.root)
+        let root = state.workspace.root
         var written: [String: String] = [:]
-        var superprojectRefs: [PushRef] = []
-        for commit in plan.commits {
-            let id = try editor.commit(
-                base: commit.base, edits: commit.edits, parents: [commit.base], message: commit.message)
-            written[commit.branch] = id
-            superprojectRefs.append(PushRef(source: id, ref: "refs/heads/\(commit.branch)"))
-            for branch in commit.alsoCreates {
-                written[branch] = id
-                superprojectRefs.append(PushRef(source: id, ref: "refs/heads/\(branch)"))
+        var superprojectRefs: [RefUpdate] = []
+        if !plan.commits.isEmpty {
+            let batch = try CatFileBatch(git: git, repository: root)
+            let trees = try TreeWriter(batch: batch, repository: root, git: git).write(
+                plan.commits.map { TreeWriter.Job(base: $0.base + "^{tree}", edits: $0.edits) })
+            try batch.close()
+            let ids = try CommitWriter.write(
+                zip(plan.commits, trees).map { CommitSpec(tree: $1, parents: [$0.base], message: $0.message) },
+                in: root, identity: try CommitIdentity.read(in: root, git: git), git: git)
+            for (commit, id) in zip(plan.commits, ids) {
+                written[commit.branch] = id
+                superprojectRefs.append(RefUpdate(ref: "refs/heads/\(commit.branch)", new: id, old: nil))
+                for branch in commit.alsoCreates {
+                    written[branch] = id
+                    superprojectRefs.append(RefUpdate(ref: "refs/heads/\(branch)", new: id, old: nil))
+                }
             }
         }
         superprojectRefs += plan.superprojectRefs
@@ -120,8 +127,8 @@ public struct LifecycleExecutor: Sendable {
             if !superprojectRefs.isEmpty {
                 console?.progress("pushing the superproject…")
                 try AtomicPush.push(
-                    superprojectRefs, from: state.workspace.root, to: Workspace.remoteName, git: git,
-                    label: "the superproject")
+                    superprojectRefs, repository: "the superproject", from: root, to: Workspace.remoteName, git: git
+                ).requireAccepted()
             }
         } catch {
             throw LifecycleError(String(describing: error) + "\n" + rollBack(pushed, console: console))
@@ -136,7 +143,7 @@ public struct LifecycleExecutor: Sendable {
         var kept: [String] = []
         for push in pushed {
             let created = push.refs.compactMap { ref in
-                ref.source.map { PushRef(source: nil, ref: ref.ref, expected: $0) }
+                ref.new.map { RefUpdate(ref: ref.ref, new: nil, old: $0) }
             }
             guard !created.isEmpty else { continue }
             do {
@@ -159,8 +166,8 @@ public struct LifecycleExecutor: Sendable {
                 throw LifecycleError("module \(push.module) has no mirror")
             }
             console?.progress("pushing \(push.module)…")
-            try AtomicPush.push(
-                push.refs, from: mirror, to: spec.url, git: git, label: "module \(push.module)")
+            try AtomicPush.push(push.refs, repository: "module \(push.module)", from: mirror, to: spec.url, git: git)
+                .requireAccepted()
         }
     }
 }

@@ -15,7 +15,7 @@ public enum Milestone {
 
     /// Plans the tags (general branch first, then the tenants in file order) at the branches' remote tips; refuses
     /// an invalid or duplicate tag name, a missing tenant branch, and a tag the remote already has (`existingTags`).
-    public static func plan(milestone: String, pattern: String, state: RemoteState, existingTags: Set<String>) throws
+    public static func plan(milestone: String, pattern: String, state: Snapshot, existingTags: Set<String>) throws
         -> LifecyclePlan
     {
         var targets: [(tag: String, branch: String)] = [
@@ -55,7 +55,7 @@ public enum Milestone {
         }
         var plan = LifecyclePlan()
         plan.superprojectRefs = try targets.map {
-            PushRef(source: try state.branch($0.branch), ref: "refs/tags/\($0.tag)")
+            RefUpdate(ref: "refs/tags/\($0.tag)", new: try state.branch($0.branch), old: nil)
         }
         return plan
     }

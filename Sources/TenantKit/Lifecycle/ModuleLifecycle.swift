@@ -7,7 +7,7 @@ public enum ModuleLifecycle {
     /// in one commit on the general branch. Refuses an invalid or duplicate name, path or URL, an unknown dependency,
     /// an occupied path, and a module remote without the general branch.
     public static func planAdd(
-        name: String, url: String, path: String?, dependsOn: [String], state: RemoteState, git: Git
+        name: String, url: String, path: String?, dependsOn: [String], state: Snapshot, git: Git
     ) throws -> LifecyclePlan {
         let project = state.project
         let module = Module(name: name, path: path ?? "Modules/\(name)", url: url, dependsOn: dependsOn)
@@ -25,7 +25,7 @@ public enum ModuleLifecycle {
         let specs = try ModuleRemotes.specs(for: [module], workspace: state.workspace, git: git)
         let mirrors = try ModuleMirrors(workspace: state.workspace, git: git).sync(specs)
         guard let mirror = mirrors[name] else { throw LifecycleError("module \(name) has no mirror") }
-        let branches = try RemoteState.refs(prefix: "refs/heads/", in: mirror, git: git)
+        let branches = try GitRefs.branches(under: "refs/heads/", in: mirror, git: git, what: mirror)
         guard let tip = branches[state.generalBranch] else {
             throw LifecycleError(
                 "refusing to add module \(name): its remote \(RemoteURL.redacted(url)) has no branch "
@@ -56,7 +56,7 @@ public enum ModuleLifecycle {
     /// Plans `module remove`: refuses while any tenant customises the module or another module depends on it; removes
     /// it from `modules.json`, `.gitmodules`, the tree (gitlink) and from every tenant's active modules, in one commit
     /// on the general branch. The module's repository is not touched.
-    public static func planRemove(name: String, state: RemoteState, git: Git) throws -> LifecyclePlan {
+    public static func planRemove(name: String, state: Snapshot, git: Git) throws -> LifecyclePlan {
         let project = state.project
         guard let module = project.module(named: name) else {
             throw LifecycleError(
@@ -96,7 +96,7 @@ public enum ModuleLifecycle {
                     change: .file(try GitmodulesFile.removing(section: section, from: gitmodules, git: git))))
         }
         edits += changed.map {
-            PathEdit(path: RemoteState.tenantPath($0.id), change: .file($0.encoded()))
+            PathEdit(path: ProjectReader.tenantPath($0.id), change: .file($0.encoded()))
         }
         var plan = LifecyclePlan()
         plan.commits.append(
@@ -115,7 +115,7 @@ public enum ModuleLifecycle {
 
 /// Edits `.gitmodules` content with `git config --file` on a temporary copy (git's own parser and writer).
 enum GitmodulesFile {
-    static func read(at commit: String, state: RemoteState, git: Git) throws -> Data {
+    static func read(at commit: String, state: Snapshot, git: Git) throws -> Data {
         let listing = try git.run(
             ["ls-tree", "-z", "--end-of-options", commit, "--", ".gitmodules"], in: state.workspace.root,
             context: "look for .gitmodules")

@@ -26,7 +26,7 @@ public enum TenantLifecycle {
     /// branch (the same new commit) or from the source tenant's branch (plus a commit adding the same file); with a
     /// source tenant, a branch `<id>` in every module it customises (and the new tenant keeps active) at the source's
     /// pin, pushed before the superproject.
-    public static func planAdd(_ request: AddRequest, state: RemoteState, git: Git) throws -> LifecyclePlan {
+    public static func planAdd(_ request: AddRequest, state: Snapshot, git: Git) throws -> LifecyclePlan {
         let project = state.project
         let id = request.id
         if let problem = RefName.validateBranch(id) {
@@ -64,13 +64,13 @@ public enum TenantLifecycle {
         }
         var tenant = Tenant(
             id: id, name: request.name, branch: id, modules: modules, customised: [],
-            file: RemoteState.tenantPath(id))
+            file: ProjectReader.tenantPath(id))
         let effective = project.activeSet(for: tenant).effective
         tenant.customised = (source?.customised ?? []).filter { effective.contains($0) }
         try validate(adding: tenant, state: state)
 
         let generalTip = try state.branch(state.generalBranch)
-        let file = PathEdit(path: RemoteState.tenantPath(id), change: .file(tenant.encoded()))
+        let file = PathEdit(path: ProjectReader.tenantPath(id), change: .file(tenant.encoded()))
         var plan = LifecyclePlan()
         if let source {
             let sourceTip = try state.branch(source.branch)
@@ -80,7 +80,7 @@ public enum TenantLifecycle {
                     throw LifecycleError("refusing to add tenant \(id): \(source.branch) pins no commit of \(name)")
                 }
                 plan.modulesFirst.append(
-                    ModulePush(module: name, refs: [PushRef(source: pin, ref: "refs/heads/\(id)")]))
+                    ModulePush(module: name, refs: [RefUpdate(ref: "refs/heads/\(id)", new: pin, old: nil)]))
             }
             plan.commits.append(
                 PlannedCommit(
@@ -103,7 +103,7 @@ public enum TenantLifecycle {
     /// commits that no other branch of the same remote has, unless `archive`, which tags every such branch
     /// `archive/<branch>` before it is deleted. Order: module tags, then the superproject (tenant file removed from
     /// the general branch, branch deleted, tag) in one atomic push, then the module branches are deleted.
-    public static func planRemove(id: String, archive: Bool, state: RemoteState, git: Git) throws -> LifecyclePlan {
+    public static func planRemove(id: String, archive: Bool, state: Snapshot, git: Git) throws -> LifecyclePlan {
         let project = state.project
         guard let tenant = project.tenant(id: id) else {
             throw LifecycleError(
@@ -115,15 +115,15 @@ public enum TenantLifecycle {
         plan.commits.append(
             PlannedCommit(
                 branch: state.generalBranch, base: try state.branch(state.generalBranch),
-                edits: [PathEdit(path: RemoteState.tenantPath(tenant.id), change: .remove)],
+                edits: [PathEdit(path: ProjectReader.tenantPath(tenant.id), change: .remove)],
                 message: "remove tenant \(tenant.id) (tenantctl tenant remove)"))
         if let tip = state.branches[tenant.branch] {
             let count = try onlyOn(
                 tip, branchRef: "refs/remotes/origin/\(tenant.branch)", glob: "refs/remotes/origin/*",
                 repository: state.workspace.root, git: git)
             if count > 0 { unique.append("superproject branch \(tenant.branch): \(count) commit(s)") }
-            plan.superprojectRefs.append(PushRef(source: nil, ref: "refs/heads/\(tenant.branch)", expected: tip))
-            if archive { plan.superprojectRefs.append(PushRef(source: tip, ref: tag)) }
+            plan.superprojectRefs.append(RefUpdate(ref: "refs/heads/\(tenant.branch)", new: nil, old: tip))
+            if archive { plan.superprojectRefs.append(RefUpdate(ref: tag, new: tip, old: nil)) }
         }
         for name in tenant.customised {
             guard let tip = state.moduleBranches[name]?[tenant.branch], let mirror = state.mirrors[name] else {
@@ -132,10 +132,12 @@ public enum TenantLifecycle {
             let count = try onlyOn(
                 tip, branchRef: "refs/heads/\(tenant.branch)", glob: "refs/heads/*", repository: mirror, git: git)
             if count > 0 { unique.append("module \(name) branch \(tenant.branch): \(count) commit(s)") }
-            if archive { plan.modulesFirst.append(ModulePush(module: name, refs: [PushRef(source: tip, ref: tag)])) }
+            if archive {
+                plan.modulesFirst.append(ModulePush(module: name, refs: [RefUpdate(ref: tag, new: tip, old: nil)]))
+            }
             plan.modulesAfter.append(
                 ModulePush(
-                    module: name, refs: [PushRef(source: nil, ref: "refs/heads/\(tenant.branch)", expected: tip)]))
+                    module: name, refs: [RefUpdate(ref: "refs/heads/\(tenant.branch)", new: nil, old: tip)]))
         }
         if !unique.isEmpty && !archive {
             throw LifecycleError(
@@ -159,7 +161,7 @@ public enum TenantLifecycle {
         return count
     }
 
-    static func validate(adding tenant: Tenant, state: RemoteState) throws {
+    static func validate(adding tenant: Tenant, state: Snapshot) throws {
         _ = try ProjectLoader.load(
             manifest: SourceFile(path: ProjectReader.manifestPath, data: state.project.manifest.encoded()),
             tenantFiles: state.tenantFiles(replacing: [tenant]),

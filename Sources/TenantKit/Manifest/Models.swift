@@ -96,6 +96,9 @@ public struct Tenant: Sendable, Equatable {
         self.file = file
     }
 
+    /// Whether the tenant declares `module` customised (has a tenant branch in it).
+    public func customises(_ module: String) -> Bool { customised.contains(module) }
+
     /// Stable pretty JSON (keys id, name if any, branch, modules, customised, strings if any), ending with a newline.
     public func encoded() -> Data {
         var lines = ["  \"id\": \(JSONText.quoted(id))"]

@@ -16,6 +16,12 @@ public struct Project: Sendable {
         self.graph = graph
     }
 
+    /// Creates a project from a manifest and tenants, computing the dependency graph (throws for a cycle or an
+    /// unknown dependency).
+    public init(manifest: ModuleManifest, tenants: [Tenant]) throws(ManifestError) {
+        self.init(manifest: manifest, tenants: tenants, graph: try DependencyGraph(modules: manifest.modules))
+    }
+
     /// The module called `name`, if any.
     public func module(named name: String) -> Module? {
         manifest.modules.first { $0.name == name }
@@ -24,6 +30,28 @@ public struct Project: Sendable {
     /// The tenant whose id is `id`, else the tenant whose branch is `id`.
     public func tenant(id: String) -> Tenant? {
         tenants.first { $0.id == id } ?? tenants.first { $0.branch == id }
+    }
+
+    /// The module whose gitlink is at `path`, if any.
+    public func module(atPath path: String) -> Module? {
+        manifest.modules.first { $0.path == path }
+    }
+
+    /// The tenant whose superproject branch is `branch`.
+    public func tenant(onBranch branch: String) -> Tenant? {
+        tenants.first { $0.branch == branch }
+    }
+
+    /// The general branch of a module's repository.
+    public func generalBranch(of module: Module) -> String {
+        manifest.generalBranch
+    }
+
+    /// The branch rule: the module branch a tenant follows — the tenant's branch where the tenant declares the module
+    /// customised, else the module's general branch. `nil` (the general view) always follows the general branch.
+    public func branch(of module: Module, for tenant: Tenant?) -> String {
+        guard let tenant, tenant.customises(module.name) else { return generalBranch(of: module) }
+        return tenant.branch
     }
 
     /// The effective active set (thesis rule): drop every active module whose dependencies are not all

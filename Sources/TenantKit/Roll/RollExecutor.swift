@@ -41,15 +41,14 @@ public struct RollExecutor {
     let git: Git
     let superproject: String
     let modulePaths: [String: String]
-    let identity: (author: String, committer: String)
+    let identity: CommitIdentity
     let jobs: Int
 
     /// - Parameters:
     ///   - superproject: the superproject repository (objects are written to its store).
     ///   - modulePaths: module name → its repository (mirror) path.
     public init(
-        git: Git, superproject: String, modulePaths: [String: String], identity: (author: String, committer: String),
-        jobs: Int = 4
+        git: Git, superproject: String, modulePaths: [String: String], identity: CommitIdentity, jobs: Int = 4
     ) {
         self.jobs = jobs
         self.git = git
@@ -62,8 +61,53 @@ public struct RollExecutor {
 
     /// Runs every merge of the plan and writes every commit; returns what to publish.
     public func execute(_ plan: RollPlan, batch: CatFileBatch, console: Console? = nil) throws -> RollExecution {
-        // 1. Module merges: one merge-tree and one hash-object process per module repository; repositories are
-        //    independent, so `jobs` of them run at a time.
+        let outcomes = try mergeModules(plan, console: console)
+        var conflicts: [String: [RollConflict]] = [:]
+        var newTips: [MergeKey: String] = [:]
+        for outcome in outcomes {
+            if let commit = outcome.commit {
+                newTips[outcome.merge.key] = commit
+            } else {
+                conflicts[outcome.merge.tenant, default: []].append(
+                    RollConflict(
+                        repository: outcome.merge.module, paths: outcome.conflicts,
+                        reason: "merging \(plan.generalBranch) into \(outcome.merge.branch) conflicts"))
+            }
+        }
+        for tenant in plan.tenants {
+            conflicts[tenant.tenant.id, default: []].insert(contentsOf: tenant.problems, at: 0)
+        }
+        let writer = TreeWriter(batch: batch, repository: superproject, git: git)
+        let generalCommit = try repinGeneral(plan, writer: writer)
+        let general = generalCommit ?? plan.generalTip
+        let merged = try mergeSuperproject(plan, into: general, console: console)
+        let rolled = try writeTenantCommits(
+            plan, general: general, merged: merged, newTips: newTips, conflicts: &conflicts, writer: writer,
+            batch: batch)
+
+        var tenants = rolled.outcomes
+        for (tenant, list) in conflicts where !list.isEmpty { tenants[tenant] = .conflict(list) }
+        var superUpdates: [RefUpdate] = []
+        if let generalCommit {
+            superUpdates.append(
+                RefUpdate(ref: "refs/heads/" + plan.generalBranch, new: generalCommit, old: plan.generalTip))
+        }
+        superUpdates += rolled.updates
+        // Module branch updates only for tenants that roll.
+        var moduleUpdates: [String: [RefUpdate]] = [:]
+        for outcome in outcomes {
+            guard let commit = outcome.commit, case .rolled = tenants[outcome.merge.tenant] else { continue }
+            moduleUpdates[outcome.merge.module, default: []].append(
+                RefUpdate(ref: "refs/heads/" + outcome.merge.branch, new: commit, old: outcome.merge.ours))
+        }
+        return RollExecution(
+            moduleMerges: outcomes, generalCommit: generalCommit, tenants: tenants, moduleUpdates: moduleUpdates,
+            superprojectUpdates: superUpdates, tenantNeeds: rolled.needs)
+    }
+
+    /// Step 1, module merges: one merge-tree and one hash-object process per module repository; repositories are
+    /// independent, so `jobs` of them run at a time.
+    func mergeModules(_ plan: RollPlan, console: Console?) throws -> [ModuleMergeOutcome] {
         let byModule = Dictionary(grouping: plan.moduleMerges, by: \.module)
         let work: [(name: String, merges: [ModuleMerge], path: String)] = plan.modules.compactMap { module in
             guard let merges = byModule[module.name], let path = modulePaths[module.name] else { return nil }
@@ -73,8 +117,11 @@ public struct RollExecutor {
         let identity = self.identity
         let generalBranch = plan.generalBranch
         let perModule = try Concurrent.map(work, jobs: jobs) { job -> [ModuleMergeOutcome] in
-            console?.progress("merging \(generalBranch) into \(job.merges.count) tenant branch(es) of \(job.name)")
-            let results = try RollPlumbing.mergeTrees(job.merges.map { ($0.ours, $0.theirs) }, in: job.path, git: git)
+            let count = job.merges.count
+            console?.progress(
+                "merging \(generalBranch) into \(count) tenant branch\(count == 1 ? "" : "es") of \(job.name)")
+            let results = try MergeTree.merge(
+                job.merges.map { ($0.ours, $0.theirs) }, in: job.path, git: git, what: "module \(job.name)")
             var specs: [CommitSpec] = []
             var cleanIndices: [Int] = []
             for (index, (merge, result)) in zip(job.merges, results).enumerated() where result.clean {
@@ -86,146 +133,137 @@ public struct RollExecutor {
                             + "\(generalBranch) \(Self.short(merge.theirs))"))
                 cleanIndices.append(index)
             }
-            let ids = try RollPlumbing.writeCommits(specs, in: job.path, identity: identity, git: git)
+            let ids = try CommitWriter.write(specs, in: job.path, identity: identity, git: git)
             let commitFor = Dictionary(uniqueKeysWithValues: zip(cleanIndices, ids))
             return zip(job.merges, results).enumerated().map { index, pair in
                 ModuleMergeOutcome(
                     merge: pair.0, commit: commitFor[index], conflicts: pair.1.clean ? [] : pair.1.paths)
             }
         }
-        let outcomes = perModule.flatMap { $0 }
-        var conflicts: [String: [RollConflict]] = [:]
-        var newTips: [String: String] = [:]  // "module\u{0}tenant" → merge commit
-        for outcome in outcomes {
-            if let commit = outcome.commit {
-                newTips[outcome.merge.module + "\u{0}" + outcome.merge.tenant] = commit
-            } else {
-                conflicts[outcome.merge.tenant, default: []].append(
-                    RollConflict(
-                        repository: outcome.merge.module, paths: outcome.conflicts,
-                        reason: "merging \(plan.generalBranch) into \(outcome.merge.branch) conflicts"))
-            }
-        }
-        for tenant in plan.tenants {
-            conflicts[tenant.tenant.id, default: []].insert(contentsOf: tenant.problems, at: 0)
-        }
+        return perModule.flatMap { $0 }
+    }
 
-        // 2. The general branch re-pin.
-        let rewriter = TreeRewriter(batch: batch, repository: superproject, git: git)
-        var generalCommit: String?
-        var general = plan.generalTip
-        if let repin = plan.repin {
-            let edits = Dictionary(uniqueKeysWithValues: repin.changes.map { ($0.path, TreeEdit.gitlink($0.new)) })
-            let tree = try rewriter.rewrite([(plan.generalTip + "^{tree}", edits)])[0]
-            let message = "Roll \(plan.generalBranch): " + Self.describe(repin.changes)
-            generalCommit = try RollPlumbing.writeCommits(
-                [CommitSpec(tree: tree, parents: [plan.generalTip], message: message)], in: superproject,
-                identity: identity, git: git)[0]
-            general = generalCommit ?? general
-        }
+    /// Step 2, the general branch re-pin: one commit moving the gitlinks to the modules' general tips.
+    func repinGeneral(_ plan: RollPlan, writer: TreeWriter) throws -> String? {
+        guard let repin = plan.repin else { return nil }
+        let tree = try writer.write(
+            base: plan.generalTip + "^{tree}",
+            edits: repin.changes.map { PathEdit(path: $0.path, change: .gitlink($0.new)) })
+        return try CommitWriter.write(
+            CommitSpec(
+                tree: tree, parents: [plan.generalTip],
+                message: "Roll \(plan.generalBranch): " + Self.describe(repin.changes)),
+            in: superproject, identity: identity, git: git)
+    }
 
-        // 3. Superproject merges of every tenant that has its branch (conflicted ones too, to report their paths).
+    /// Step 3, superproject merges of every tenant that has its branch (conflicted ones too, to report their paths).
+    func mergeSuperproject(_ plan: RollPlan, into general: String, console: Console?) throws
+        -> [String: MergeTreeResult]
+    {
         let merging = plan.tenants.filter { $0.mergeGeneral && $0.tip != nil }
-        if !merging.isEmpty {
-            console?.progress("merging \(plan.generalBranch) into \(merging.count) superproject tenant branch(es)")
-        }
-        let mergeResults = try RollPlumbing.mergeTrees(
-            merging.compactMap { plan in plan.tip.map { ($0, general) } }, in: superproject, git: git)
-        let mergeByTenant = Dictionary(uniqueKeysWithValues: zip(merging.map(\.tenant.id), mergeResults))
+        guard !merging.isEmpty else { return [:] }
+        console?.progress(
+            "merging \(plan.generalBranch) into \(merging.count) superproject tenant branch"
+                + (merging.count == 1 ? "" : "es"))
+        let results = try MergeTree.merge(
+            merging.compactMap { tenant in tenant.tip.map { ($0, general) } }, in: superproject, git: git,
+            what: "the superproject")
+        return Dictionary(uniqueKeysWithValues: zip(merging.map(\.tenant.id), results))
+    }
 
-        var jobs: [(root: String, edits: [String: TreeEdit])] = []
-        var jobTenants: [(TenantPlan, [PinChange], Bool)] = []
-        var tenantNeeds: [String: Set<String>] = [:]
+    /// Step 4, one superproject commit per tenant that rolls: the merged tree (or the branch's own) with every
+    /// gitlink set by the pin rule. Tenants with a real conflict get none; a tenant whose tree would not change and
+    /// that merges nothing gets none either.
+    func writeTenantCommits(
+        _ plan: RollPlan, general: String, merged: [String: MergeTreeResult], newTips: [MergeKey: String],
+        conflicts: inout [String: [RollConflict]], writer: TreeWriter, batch: CatFileBatch
+    ) throws -> (outcomes: [String: TenantOutcome], updates: [RefUpdate], needs: [String: Set<String>]) {
+        var jobs: [TreeWriter.Job] = []
+        var jobTenants: [(plan: TenantPlan, tip: String, changes: [PinChange], merged: Bool)] = []
+        var needs: [String: Set<String>] = [:]
+        let order = Dictionary(plan.modules.enumerated().map { ($1.path, $0) }, uniquingKeysWith: { first, _ in first })
         for tenant in plan.tenants {
             guard let tip = tenant.tip else { continue }
-            let result = mergeByTenant[tenant.tenant.id]
-            // Only gitlinks of modules that exist on the general branch are resolved by the pin rule.
-            let gitlinkPaths = Set(tenant.pins.keys).union(plan.modules.map(\.path))
+            let result = merged[tenant.tenant.id]
             if let result, !result.clean {
-                let removed = result.paths.filter { tenant.removedPaths.contains($0) }
-                let real = result.paths.filter { !gitlinkPaths.contains($0) && !tenant.removedPaths.contains($0) }
-                if !removed.isEmpty {
-                    // The tenant pins its own commit of a module that general_dev removed: it customised it.
-                    conflicts[tenant.tenant.id, default: []].append(
-                        RollConflict(
-                            repository: "superproject", paths: removed,
-                            reason:
-                                "module removed on \(plan.generalBranch) but pinned to its own commit by "
-                                + tenant.tenant.branch))
-                }
-                if !real.isEmpty {
-                    conflicts[tenant.tenant.id, default: []].append(
-                        RollConflict(
-                            repository: "superproject", paths: real,
-                            reason: "merging \(plan.generalBranch) into \(tenant.tenant.branch) conflicts"))
-                }
+                conflicts[tenant.tenant.id, default: []] += superprojectConflicts(result, tenant: tenant, plan: plan)
             }
             if !(conflicts[tenant.tenant.id] ?? []).isEmpty { continue }
-            var edits: [String: TreeEdit] = [:]
+            var edits: [PathEdit] = []
             var changes: [PinChange] = []
-            var needs: Set<String> = []
-            let order = Dictionary(
-                plan.modules.enumerated().map { ($1.path, $0) }, uniquingKeysWith: { first, _ in first })
-            for (path, target) in tenant.pins.sorted(by: { (order[$0.key] ?? 0, $0.key) < (order[$1.key] ?? 0, $1.key) }
-            ) {
-                let name = tenant.moduleNames[path] ?? path
+            var needed: Set<String> = []
+            for (path, target) in tenant.pins.sorted(by: {
+                (order[$0.key] ?? 0, $0.key) < (order[$1.key] ?? 0, $1.key)
+            }) {
                 let commit: String
                 switch target {
                 case .commit(let id): commit = id
                 case .tenantBranch(let module, let tip):
-                    commit = newTips[module + "\u{0}" + tenant.tenant.id] ?? tip
-                    if newTips[module + "\u{0}" + tenant.tenant.id] != nil { needs.insert(module) }
+                    let merge = newTips[MergeKey(module: module, tenant: tenant.tenant.id)]
+                    commit = merge ?? tip
+                    if merge != nil { needed.insert(module) }
                 }
-                edits[path] = .gitlink(commit)
+                edits.append(PathEdit(path: path, change: .gitlink(commit)))
                 if tenant.oldPins[path] != commit {
-                    changes.append(PinChange(module: name, path: path, old: tenant.oldPins[path], new: commit))
+                    changes.append(
+                        PinChange(
+                            module: tenant.moduleNames[path] ?? path, path: path, old: tenant.oldPins[path],
+                            new: commit))
                 }
             }
-            for path in tenant.removedPaths { edits[path] = .remove }
-            tenantNeeds[tenant.tenant.id] = needs
-            jobs.append((result?.tree ?? tip + "^{tree}", edits))
-            jobTenants.append((tenant, changes, result != nil))
+            edits += tenant.removedPaths.map { PathEdit(path: $0, change: .remove) }
+            needs[tenant.tenant.id] = needed
+            jobs.append(TreeWriter.Job(base: result?.tree ?? tip + "^{tree}", edits: edits))
+            jobTenants.append((tenant, tip, changes, result != nil))
         }
-        let trees = try rewriter.rewrite(jobs)
+        let trees = try writer.write(jobs)
         // Current tenant trees, to skip commits that would change nothing.
-        let currentTrees = try batch.objects(jobTenants.map { ($0.0.tip ?? "") + "^{tree}" }).map { $0?.id }
-
+        let currentTrees = try batch.objects(jobTenants.map { $0.tip + "^{tree}" }).map { $0?.id }
         var specs: [CommitSpec] = []
-        var specTenants: [(TenantPlan, [PinChange])] = []
-        var tenants: [String: TenantOutcome] = [:]
-        for ((tenant, changes, merged), (tree, current)) in zip(jobTenants, zip(trees, currentTrees)) {
-            guard let tip = tenant.tip else { continue }
-            if !merged && tree == current {
-                tenants[tenant.tenant.id] = .upToDate
+        var specTenants: [(plan: TenantPlan, tip: String, changes: [PinChange])] = []
+        var outcomes: [String: TenantOutcome] = [:]
+        for (job, (tree, current)) in zip(jobTenants, zip(trees, currentTrees)) {
+            if !job.merged && tree == current {
+                outcomes[job.plan.tenant.id] = .upToDate
                 continue
             }
-            var message = "Roll \(plan.generalBranch) into \(tenant.tenant.branch)"
-            if !changes.isEmpty { message += ": " + Self.describe(changes) }
-            specs.append(CommitSpec(tree: tree, parents: merged ? [tip, general] : [tip], message: message))
-            specTenants.append((tenant, changes))
+            var message = "Roll \(plan.generalBranch) into \(job.plan.tenant.branch)"
+            if !job.changes.isEmpty { message += ": " + Self.describe(job.changes) }
+            specs.append(
+                CommitSpec(tree: tree, parents: job.merged ? [job.tip, general] : [job.tip], message: message))
+            specTenants.append((job.plan, job.tip, job.changes))
         }
-        let ids = try RollPlumbing.writeCommits(specs, in: superproject, identity: identity, git: git)
-        var superUpdates: [RefUpdate] = []
-        if let generalCommit {
-            superUpdates.append(
-                RefUpdate(ref: "refs/heads/" + plan.generalBranch, new: generalCommit, old: plan.generalTip))
+        let ids = try CommitWriter.write(specs, in: superproject, identity: identity, git: git)
+        var updates: [RefUpdate] = []
+        for (job, id) in zip(specTenants, ids) {
+            outcomes[job.plan.tenant.id] = .rolled(commit: id, pins: job.changes)
+            updates.append(RefUpdate(ref: "refs/heads/" + job.plan.tenant.branch, new: id, old: job.tip))
         }
-        for ((tenant, changes), id) in zip(specTenants, ids) {
-            tenants[tenant.tenant.id] = .rolled(commit: id, pins: changes)
-            superUpdates.append(RefUpdate(ref: "refs/heads/" + tenant.tenant.branch, new: id, old: tenant.tip))
-        }
-        for (tenant, list) in conflicts where !list.isEmpty { tenants[tenant] = .conflict(list) }
+        return (outcomes, updates, needs)
+    }
 
-        // Module branch updates only for tenants that roll.
-        var moduleUpdates: [String: [RefUpdate]] = [:]
-        for outcome in outcomes {
-            guard let commit = outcome.commit, case .rolled = tenants[outcome.merge.tenant] else { continue }
-            moduleUpdates[outcome.merge.module, default: []].append(
-                RefUpdate(ref: "refs/heads/" + outcome.merge.branch, new: commit, old: outcome.merge.ours))
+    /// The conflicts of a tenant's superproject merge that the pin rule does not resolve.
+    func superprojectConflicts(_ result: MergeTreeResult, tenant: TenantPlan, plan: RollPlan) -> [RollConflict] {
+        // Only gitlinks of modules that exist on the general branch are resolved by the pin rule.
+        let gitlinkPaths = Set(tenant.pins.keys).union(plan.modules.map(\.path))
+        let removed = result.paths.filter { tenant.removedPaths.contains($0) }
+        let real = result.paths.filter { !gitlinkPaths.contains($0) && !tenant.removedPaths.contains($0) }
+        var conflicts: [RollConflict] = []
+        if !removed.isEmpty {
+            // The tenant pins its own commit of a module that the general branch removed: it customised it.
+            conflicts.append(
+                RollConflict(
+                    repository: "superproject", paths: removed,
+                    reason: "module removed on \(plan.generalBranch) but pinned to its own commit by "
+                        + tenant.tenant.branch))
         }
-        return RollExecution(
-            moduleMerges: outcomes, generalCommit: generalCommit, tenants: tenants, moduleUpdates: moduleUpdates,
-            superprojectUpdates: superUpdates, tenantNeeds: tenantNeeds)
+        if !real.isEmpty {
+            conflicts.append(
+                RollConflict(
+                    repository: "superproject", paths: real,
+                    reason: "merging \(plan.generalBranch) into \(tenant.tenant.branch) conflicts"))
+        }
+        return conflicts
     }
 
     /// `Infrastructure 40d609f → 8c1e2aa, Article …`

@@ -120,3 +120,53 @@ public struct RollReport: Sendable, Equatable, Codable {
         return text
     }
 }
+
+extension RollReport {
+    /// The report of a run: what was planned, executed and published.
+    static func make(
+        plan: RollPlan, execution: RollExecution, publication: RollPublication, runId: String?, dryRun: Bool,
+        start: Date
+    ) -> RollReport {
+        let rolledWord = dryRun ? "would-roll" : "rolled"
+        var totals = RollReport.Totals()
+        let general = RollReport.General(
+            from: plan.generalTip, to: execution.generalCommit, pins: plan.repin?.changes ?? [],
+            status: publication.generalRejected
+                ? "rejected" : (execution.generalCommit == nil ? "up-to-date" : rolledWord))
+        var tenants: [RollReport.TenantEntry] = []
+        for tenant in plan.tenants {
+            let merges = execution.moduleMerges.filter { $0.merge.tenant == tenant.tenant.id }.map {
+                RollReport.Merge(
+                    module: $0.merge.module, branch: $0.merge.branch, from: $0.merge.ours, to: $0.commit,
+                    status: $0.commit == nil ? "conflict" : "merged", conflicts: $0.conflicts)
+            }
+            var entry = RollReport.TenantEntry(
+                id: tenant.tenant.id, branch: tenant.tenant.branch, status: "up-to-date", from: tenant.tip, to: nil,
+                pins: [], merges: merges, conflicts: [], rejected: nil)
+            switch execution.tenants[tenant.tenant.id] ?? .upToDate {
+            case .upToDate:
+                totals.upToDate += 1
+            case .rolled(let commit, let pins):
+                entry.to = commit
+                entry.pins = pins
+                if let reason = publication.rejected[tenant.tenant.id] {
+                    entry.status = "rejected"
+                    entry.rejected = reason
+                    totals.rejected += 1
+                } else {
+                    entry.status = rolledWord
+                    totals.rolled += 1
+                    totals.moduleMerges += merges.count
+                }
+            case .conflict(let conflicts):
+                entry.status = "conflict"
+                entry.conflicts = conflicts
+                totals.conflicts += 1
+            }
+            tenants.append(entry)
+        }
+        return RollReport(
+            runId: runId, dryRun: dryRun, generalBranch: plan.generalBranch, general: general, tenants: tenants,
+            pushes: publication.pushes, totals: totals, elapsedSeconds: Date().timeIntervalSince(start))
+    }
+}

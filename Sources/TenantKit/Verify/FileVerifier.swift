@@ -2,8 +2,8 @@ import Foundation
 
 /// One problem `verify` found: what, and where (tenant, module, repository, branch).
 public struct VerifyFinding: Sendable, Equatable, Encodable {
-    /// Stable code (`gitmodules-drift`, `invalid-file`, `missing-branch`, …).
-    public var code: String
+    /// Stable code, shared with audit (`gitmodules-drift`, `invalid-file`, `missing-branch`, …).
+    public var code: FindingCode
     /// What is wrong and what to do, in one sentence.
     public var message: String
     public var tenant: String?
@@ -12,7 +12,7 @@ public struct VerifyFinding: Sendable, Equatable, Encodable {
     public var branch: String?
 
     public init(
-        code: String, message: String, tenant: String? = nil, module: String? = nil, repository: String? = nil,
+        code: FindingCode, message: String, tenant: String? = nil, module: String? = nil, repository: String? = nil,
         branch: String? = nil
     ) {
         self.code = code
@@ -71,7 +71,7 @@ public enum FileVerifier {
             guard let entry = byPath[module.path] else {
                 findings.append(
                     VerifyFinding(
-                        code: "gitmodules-drift",
+                        code: .gitmodulesDrift,
                         message:
                             "\(label): .gitmodules has no submodule at \(module.path) (module \(module.name) in modules.json)",
                         module: module.name, branch: label))
@@ -80,7 +80,7 @@ public enum FileVerifier {
             if entry.url != module.url {
                 findings.append(
                     VerifyFinding(
-                        code: "gitmodules-drift",
+                        code: .gitmodulesDrift,
                         message:
                             "\(label): .gitmodules gives \(module.path) the URL \(RemoteURL.redacted(entry.url ?? "(none)")), modules.json \(RemoteURL.redacted(module.url))",
                         module: module.name, branch: label))
@@ -90,7 +90,7 @@ public enum FileVerifier {
         for entry in gitmodules where !(entry.path.map(known.contains) ?? false) {
             findings.append(
                 VerifyFinding(
-                    code: "gitmodules-drift",
+                    code: .gitmodulesDrift,
                     message:
                         "\(label): .gitmodules has submodule \(entry.name) at \(entry.path ?? "(no path)"), which modules.json does not list",
                     branch: label))

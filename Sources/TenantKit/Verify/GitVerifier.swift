@@ -1,120 +1,159 @@
 import Foundation
 
-/// The git checks of `verify` (SPEC §6), against the fetched remotes (``RemoteState``):
+/// The git checks of `verify` (SPEC §6), against a ``Snapshot`` of the remotes, with the finding codes audit uses:
 ///
 /// - `gitmodules-drift`: `.gitmodules` on a superproject branch disagrees with `modules.json` of the general branch;
 /// - `missing-branch`: a tenant's superproject branch, or a declared module tenant branch, is not on its remote;
-/// - `missing-pin`: a tenant branch pins no commit of a module the tenant effectively uses;
+/// - `not-pinned`: a tenant branch pins no commit of a module of the manifest;
 /// - `missing-commit`: a pin is on no branch of the module's remote;
-/// - `pin-off-branch`: a pin is not reachable from the branch it should come from (the tenant branch when
-///   customised, else the general branch);
+/// - `undeclared-customisation`: a module the tenant does not declare customised is pinned off its general branch;
+/// - `stale-pin`: a customised module is pinned off its tenant branch;
 /// - `tenant-merged-back`: commits made on a tenant branch (its first-parent line, merges excluded) are reachable
 ///   from the general branch of the same repository.
 ///
-/// Git processes: one `ls-tree` and one `config --blob` per superproject branch, and per module one `rev-list` per
-/// branch checked; no checkout.
+/// git processes: one `cat-file --batch` and one `config --blob` per superproject branch with a `.gitmodules`, one
+/// `rev-list` for the superproject and one per module (``CommitGraph``); no checkout.
 public enum GitVerifier {
     /// The repository name used for the superproject in findings.
     public static let superproject = "superproject"
 
     /// Runs every check; returns the findings in a stable order.
-    public static func findings(state: RemoteState, git: Git) throws -> [VerifyFinding] {
-        let project = state.project
-        let general = state.generalBranch
+    public static func findings(snapshot: Snapshot, git: Git) throws -> [VerifyFinding] {
+        let project = snapshot.project
         var findings: [VerifyFinding] = []
-
-        // Superproject branches: general plus every tenant's.
-        var branches: [(tenant: Tenant?, branch: String)] = [(nil, general)]
+        var branches: [(tenant: Tenant?, branch: String, tip: String)] = [
+            (nil, snapshot.generalBranch, try snapshot.branch(snapshot.generalBranch))
+        ]
         for tenant in project.tenants {
-            if state.branches[tenant.branch] == nil {
+            if let tip = snapshot.branches[tenant.branch] {
+                branches.append((tenant, tenant.branch, tip))
+            } else {
                 findings.append(
                     VerifyFinding(
-                        code: "missing-branch",
+                        code: .missingBranch,
                         message: "tenant \(tenant.id): the superproject's remote has no branch \(tenant.branch)",
                         tenant: tenant.id, repository: superproject, branch: tenant.branch))
-            } else {
-                branches.append((tenant, tenant.branch))
             }
         }
         for tenant in project.tenants {
-            for module in tenant.customised where state.moduleBranches[module]?[tenant.branch] == nil {
+            for module in tenant.customised where snapshot.moduleBranches[module]?[tenant.branch] == nil {
                 findings.append(
                     VerifyFinding(
-                        code: "missing-branch",
+                        code: .missingBranch,
                         message:
-                            "tenant \(tenant.id) declares \(module) customised, but module \(module)'s remote has no branch \(tenant.branch)",
+                            "tenant \(tenant.id) declares \(module) customised, but module \(module)'s remote has no "
+                            + "branch \(tenant.branch)",
                         tenant: tenant.id, module: module, repository: module, branch: tenant.branch))
             }
         }
-
-        // .gitmodules on every branch.
-        for (tenant, branch) in branches {
-            let commit = try state.branch(branch)
-            for var finding in try gitmodulesFindings(commit: commit, branch: branch, state: state, git: git) {
+        let batch = try CatFileBatch(git: git, repository: snapshot.workspace.root)
+        for (tenant, branch, tip) in branches {
+            for var finding in try gitmodulesFindings(
+                commit: tip, branch: branch, snapshot: snapshot, batch: batch, git: git)
+            {
                 finding.tenant = tenant?.id
                 finding.repository = superproject
                 finding.branch = branch
                 findings.append(finding)
             }
         }
-
-        // Pins.
-        var reach = Reachability(state: state, git: git)
-        for (tenant, branch) in branches {
-            let pins = try state.pins(at: try state.branch(branch), git: git)
-            let active = tenant.map { project.activeSet(for: $0).effective } ?? project.manifest.modules.map(\.name)
-            for module in project.manifest.modules {
-                let who = tenant.map { "tenant \($0.id)" } ?? general
-                guard let pin = pins[module.path] else {
-                    if active.contains(module.name) {
-                        findings.append(
-                            VerifyFinding(
-                                code: "missing-pin",
-                                message:
-                                    "\(who): branch \(branch) pins no commit of \(module.name) at \(module.path), which it uses (run tenantctl roll)",
-                                tenant: tenant?.id, module: module.name, repository: superproject, branch: branch))
-                    }
-                    continue
-                }
-                let customised = tenant?.customised.contains(module.name) ?? false
-                let expected = customised ? branch : general
-                guard try reach.all(module.name).contains(pin) else {
-                    findings.append(
-                        VerifyFinding(
-                            code: "missing-commit",
-                            message:
-                                "\(who): commit \(pin.prefix(10)) of module \(module.name), pinned by branch \(branch), is on no branch of the module's remote",
-                            tenant: tenant?.id, module: module.name, repository: module.name, branch: expected))
-                    continue
-                }
-                guard state.moduleBranches[module.name]?[expected] != nil else { continue }  // reported above
-                if try !reach.branch(expected, of: module.name).contains(pin) {
-                    findings.append(
-                        VerifyFinding(
-                            code: "pin-off-branch",
-                            message:
-                                "\(who): commit \(pin.prefix(10)) of module \(module.name), pinned by branch \(branch), is not on \(module.name)'s branch \(expected)"
-                                + (customised ? "" : " (an undeclared customisation?)"),
-                            tenant: tenant?.id, module: module.name, repository: module.name, branch: expected))
-                }
-            }
-        }
-
-        // Tenant commits merged back into the general branch, in every module and in the superproject.
+        let pins = try PinReader.pins(
+            of: branches.map(\.tip), paths: project.manifest.modules.map(\.path), batch: batch)
+        try batch.close()
+        var graphs: [String: CommitGraph] = [:]
         for module in project.manifest.modules {
-            guard let moduleBranches = state.moduleBranches[module.name], moduleBranches[general] != nil else {
+            let branchTips = Array(Set((snapshot.moduleBranches[module.name] ?? [:]).values)).sorted()
+            let pinned = Set(branches.compactMap { pins[$0.tip]?[module.path] }).subtracting(branchTips).sorted()
+            graphs[module.name] = try CommitGraph.load(
+                tips: branchTips + pinned, repository: try snapshot.mirror(module.name), git: git,
+                what: "module \(module.name)")
+        }
+        for (tenant, branch, tip) in branches {
+            findings += pinFindings(
+                tenant: tenant, branch: branch, pins: pins[tip] ?? [:], snapshot: snapshot, graphs: graphs)
+        }
+        findings += try mergedBackFindings(snapshot: snapshot, graphs: graphs, git: git)
+        return findings
+    }
+
+    /// Every module pinned, on its remote, and on the branch the branch rule says it comes from.
+    static func pinFindings(
+        tenant: Tenant?, branch: String, pins: [String: String], snapshot: Snapshot, graphs: [String: CommitGraph]
+    ) -> [VerifyFinding] {
+        let project = snapshot.project
+        let who = tenant.map { "tenant \($0.id)" } ?? snapshot.generalBranch
+        var findings: [VerifyFinding] = []
+        for module in project.manifest.modules {
+            let moduleBranches = snapshot.moduleBranches[module.name] ?? [:]
+            let expected = project.branch(of: module, for: tenant)
+            guard let pin = pins[module.path] else {
+                findings.append(
+                    VerifyFinding(
+                        code: .notPinned,
+                        message:
+                            "\(who): branch \(branch) pins no commit of \(module.name) at \(module.path) "
+                            + "(run tenantctl roll)",
+                        tenant: tenant?.id, module: module.name, repository: superproject, branch: branch))
                 continue
             }
-            for tenant in project.tenants where moduleBranches[tenant.branch] != nil {
-                let merged = try reach.mergedBack(tenant.branch, of: module.name)
+            guard let graph = graphs[module.name],
+                graph.reachable(from: Set(moduleBranches.values)).contains(pin)
+            else {
+                findings.append(
+                    VerifyFinding(
+                        code: .missingCommit,
+                        message:
+                            "\(who): commit \(pin.prefix(10)) of module \(module.name), pinned by branch \(branch), "
+                            + "is on no branch of the module's remote",
+                        tenant: tenant?.id, module: module.name, repository: module.name, branch: expected))
+                continue
+            }
+            guard let expectedTip = moduleBranches[expected] else { continue }  // missing-branch, reported above
+            if !graph.isAncestor(pin, of: expectedTip) {
+                let customised = tenant?.customises(module.name) ?? false
+                findings.append(
+                    VerifyFinding(
+                        code: customised ? .stalePin : .undeclaredCustomisation,
+                        message:
+                            "\(who): commit \(pin.prefix(10)) of module \(module.name), pinned by branch \(branch), "
+                            + "is not on \(module.name)'s branch \(expected)"
+                            + (customised ? "" : " (an undeclared customisation?)"),
+                        tenant: tenant?.id, module: module.name, repository: module.name, branch: expected))
+            }
+        }
+        return findings
+    }
+
+    /// Tenant commits merged back into the general branch, in every module and in the superproject.
+    static func mergedBackFindings(snapshot: Snapshot, graphs: [String: CommitGraph], git: Git) throws
+        -> [VerifyFinding]
+    {
+        let project = snapshot.project
+        var findings: [VerifyFinding] = []
+        for module in project.manifest.modules {
+            let branches = snapshot.moduleBranches[module.name] ?? [:]
+            guard let graph = graphs[module.name], let generalTip = branches[project.generalBranch(of: module)]
+            else { continue }
+            for tenant in project.tenants {
+                guard let tip = branches[tenant.branch] else { continue }
+                let merged = mergedBack(tip, into: generalTip, graph: graph)
                 if !merged.isEmpty {
                     findings.append(
-                        mergedBack(tenant: tenant, repository: module.name, module: module.name, merged, general))
+                        mergedBack(
+                            tenant: tenant, repository: module.name, module: module.name, merged,
+                            project.generalBranch(of: module)))
                 }
             }
         }
-        for tenant in project.tenants where state.branches[tenant.branch] != nil {
-            let merged = try reach.mergedBack(tenant.branch, of: nil)
+        let general = snapshot.generalBranch
+        let generalTip = try snapshot.branch(general)
+        let tenantTips = project.tenants.compactMap { tenant in snapshot.branches[tenant.branch].map { (tenant, $0) } }
+        guard !tenantTips.isEmpty else { return findings }
+        let graph = try CommitGraph.load(
+            tips: [generalTip] + tenantTips.map(\.1), repository: snapshot.workspace.root, git: git,
+            what: "the superproject")
+        for (tenant, tip) in tenantTips {
+            let merged = mergedBack(tip, into: generalTip, graph: graph)
             if !merged.isEmpty {
                 findings.append(mergedBack(tenant: tenant, repository: superproject, module: nil, merged, general))
             }
@@ -122,98 +161,42 @@ public enum GitVerifier {
         return findings
     }
 
+    /// Non-merge commits of the tenant branch's first-parent line that are not on the general branch's first-parent
+    /// line but are reachable from the general branch.
+    static func mergedBack(_ tenantTip: String, into generalTip: String, graph: CommitGraph) -> [String] {
+        let generalLine = Set(graph.firstParentLine(from: generalTip))
+        let generalAll = graph.reachable(from: [generalTip])
+        return graph.firstParentLine(from: tenantTip, merges: false).filter {
+            !generalLine.contains($0) && generalAll.contains($0)
+        }
+    }
+
     private static func mergedBack(
         tenant: Tenant, repository: String, module: String?, _ commits: [String], _ general: String
     ) -> VerifyFinding {
         VerifyFinding(
-            code: "tenant-merged-back",
+            code: .tenantMergedBack,
             message:
-                "tenant \(tenant.id): \(commits.count) commit\(commits.count == 1 ? "" : "s") of \(repository)'s branch \(tenant.branch) "
-                + "\(commits.count == 1 ? "is" : "are") reachable from \(general) (tenant changes must not flow back): "
+                "tenant \(tenant.id): \(commits.count) commit\(commits.count == 1 ? "" : "s") of \(repository)'s branch "
+                + "\(tenant.branch) \(commits.count == 1 ? "is" : "are") reachable from \(general) (tenant changes "
+                + "must not flow back): "
                 + commits.prefix(5).map { String($0.prefix(10)) }.joined(separator: ", ")
                 + (commits.count > 5 ? ", …" : ""),
             tenant: tenant.id, module: module, repository: repository, branch: tenant.branch)
     }
 
     /// `.gitmodules` of a superproject commit compared with the general branch's `modules.json`.
-    static func gitmodulesFindings(commit: String, branch: String, state: RemoteState, git: Git) throws
-        -> [VerifyFinding]
-    {
-        let listing = try git.run(
-            ["ls-tree", "-z", "--end-of-options", commit, "--", ".gitmodules"], in: state.workspace.root,
-            context: "look for .gitmodules on \(branch)")
-        if listing.stdout.isEmpty {
-            guard !state.project.manifest.modules.isEmpty else { return [] }
-            return [
-                VerifyFinding(
-                    code: "gitmodules-drift", message: "branch \(branch): there is no .gitmodules file")
-            ]
+    static func gitmodulesFindings(
+        commit: String, branch: String, snapshot: Snapshot, batch: CatFileBatch, git: Git
+    ) throws -> [VerifyFinding] {
+        guard try batch.object("\(commit):.gitmodules") != nil else {
+            guard !snapshot.project.manifest.modules.isEmpty else { return [] }
+            return [VerifyFinding(code: .gitmodulesDrift, message: "branch \(branch): there is no .gitmodules file")]
         }
         let output = try git.run(
-            ["config", "-z", "--blob", "\(commit):.gitmodules", "--list"], in: state.workspace.root,
+            ["config", "-z", "--blob", "\(commit):.gitmodules", "--list"], in: snapshot.workspace.root,
             context: "read .gitmodules on \(branch)")
         return FileVerifier.gitmodulesDrift(
-            project: state.project, gitmodules: GitmodulesParser.parse(output.stdout), where: "branch \(branch)")
-    }
-}
-
-/// Commit sets of the repositories, computed once per branch.
-struct Reachability {
-    let state: RemoteState
-    let git: Git
-    private var cache: [String: Set<String>] = [:]
-    private var lists: [String: [String]] = [:]
-
-    init(state: RemoteState, git: Git) {
-        self.state = state
-        self.git = git
-    }
-
-    /// Repository directory and ref prefix: a module mirror, or the superproject's remote-tracking refs.
-    private func location(_ module: String?) throws -> (directory: String, prefix: String) {
-        guard let module else { return (state.workspace.root, "refs/remotes/origin/") }
-        guard let mirror = state.mirrors[module] else { throw LifecycleError("module \(module) has no mirror") }
-        return (mirror, "refs/heads/")
-    }
-
-    private mutating func revList(_ arguments: [String], module: String?) throws -> [String] {
-        let key = (module ?? "") + "\u{0}" + arguments.joined(separator: " ")
-        if let list = lists[key] { return list }
-        let (directory, _) = try location(module)
-        let list = try git.run(
-            ["rev-list"] + arguments, in: directory,
-            context: "list the commits of \(module ?? "the superproject") (\(arguments.joined(separator: " ")))"
-        ).lines
-        lists[key] = list
-        return list
-    }
-
-    /// Every commit on any branch of the module's remote.
-    mutating func all(_ module: String) throws -> Set<String> {
-        let key = "all\u{0}" + module
-        if let set = cache[key] { return set }
-        let set = Set(try revList(["--glob=refs/heads/*"], module: module))
-        cache[key] = set
-        return set
-    }
-
-    /// Every commit reachable from one branch.
-    mutating func branch(_ branch: String, of module: String?) throws -> Set<String> {
-        let key = "branch\u{0}" + (module ?? "") + "\u{0}" + branch
-        if let set = cache[key] { return set }
-        let set = Set(try revList([try location(module).prefix + branch], module: module))
-        cache[key] = set
-        return set
-    }
-
-    /// Non-merge commits of the tenant branch's first-parent line that are not on the general branch's first-parent
-    /// line but are reachable from the general branch.
-    mutating func mergedBack(_ tenantBranch: String, of module: String?) throws -> [String] {
-        let prefix = try location(module).prefix
-        let general = state.generalBranch
-        let generalLine = Set(try revList(["--first-parent", prefix + general], module: module))
-        let generalAll = try branch(general, of: module)
-        let tenantLine = try revList(["--first-parent", "--no-merges", prefix + tenantBranch], module: module)
-        return tenantLine.filter { !generalLine.contains($0) && generalAll.contains($0) }
+            project: snapshot.project, gitmodules: GitmodulesParser.parse(output.stdout), where: "branch \(branch)")
     }
 }

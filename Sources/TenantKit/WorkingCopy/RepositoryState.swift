@@ -116,14 +116,7 @@ public struct RepositoryState: Sendable, Equatable {
                 context: "look for lock files in \(gitDirectory)", kind: .notStarted(reason: "\(error)"),
                 command: [], directory: path, stderr: "")
         }
-        let refText = try git.text(
-            ["for-each-ref", "--format=%(refname)%00%(objectname)", "refs/heads/", "refs/remotes/origin/"], in: path,
-            context: "list the branches of \(path)")
-        guard let refs = GitParse.refs(refText) else {
-            throw GitError(
-                context: "list the branches of \(path)", kind: .unparseableOutput(detail: String(refText.prefix(200))),
-                command: ["git", "for-each-ref"], directory: path, stderr: "")
-        }
+        let refs = try GitRefs.list(["refs/heads/", "refs/remotes/origin/"], in: path, git: git, what: path)
         var branches: [String: String] = [:]
         var remoteBranches: [String: String] = [:]
         for (ref, id) in refs {
@@ -234,24 +227,6 @@ enum WorkingCopyGit {
                 command: ["git", "rev-list"], directory: path, stderr: "")
         }
         return (a, b)
-    }
-
-    /// The gitlinks of `commit` at `paths`: path → pinned commit (paths without a gitlink are absent).
-    static func pins(at commit: String, paths: [String], in root: String, git: Git) throws(GitError) -> [String:
-        String]
-    {
-        guard !paths.isEmpty else { return [:] }
-        let output = try git.run(
-            ["ls-tree", "-z", "--full-tree", "--end-of-options", commit, "--"] + paths, in: root,
-            context: "read the module pins of \(commit.prefix(12))")
-        guard let entries = GitParse.lsTree(output.stdout) else {
-            throw GitError(
-                context: "read the module pins", kind: .unparseableOutput(detail: "ls-tree"),
-                command: ["git", "ls-tree"], directory: root, stderr: output.stderr)
-        }
-        var pins: [String: String] = [:]
-        for (entry, path) in entries where entry.isGitlink { pins[path] = entry.id }
-        return pins
     }
 
     /// Where a module stands on disk: a repository of its own, missing/empty (not initialised), or something else.

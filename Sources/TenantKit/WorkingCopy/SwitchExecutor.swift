@@ -50,7 +50,7 @@ public struct WorkingCopySwitch: Sendable {
 
     /// A module and where it is.
     struct ModuleContext {
-        var module: WorkingCopyLayout.Module
+        var module: Module
         var absolutePath: String
         var presence: WorkingCopyGit.Presence
         var state: RepositoryState?
@@ -72,17 +72,18 @@ public struct WorkingCopySwitch: Sendable {
 
     /// Inspects everything and returns the plan; throws ``WorkingCopyRefusal`` listing every problem.
     public func makePlan(target name: String) throws -> Plan {
-        let layout = try WorkingCopyLayout.load(workspace, allowLocalRemotes: git.allowLocalRemotes)
-        let tenant: WorkingCopyLayout.Tenant?
+        let project = try ProjectReader.workingTree(
+            workspace, options: ValidationOptions(allowLocalRemotes: git.allowLocalRemotes))
+        let tenant: Tenant?
         let branch: String
-        if name == layout.generalBranch {
+        if name == project.manifest.generalBranch {
             tenant = nil
-            branch = layout.generalBranch
-        } else if let found = layout.tenant(named: name) {
+            branch = project.manifest.generalBranch
+        } else if let found = project.tenant(id: name) {
             tenant = found
             branch = found.branch
         } else {
-            let known = ([layout.generalBranch] + layout.tenants.map(\.id)).joined(separator: ", ")
+            let known = ([project.manifest.generalBranch] + project.tenants.map(\.id)).joined(separator: ", ")
             throw WorkspaceError("unknown tenant '\(name)'; known: \(known)")
         }
         let action = "switch to \(tenant?.id ?? branch)"
@@ -92,8 +93,8 @@ public struct WorkingCopySwitch: Sendable {
         let superState = try RepositoryState.inspect(path: workspace.root, git: git, superproject: true)
         problems += superState.problems(repository: "superproject", relativePath: "")
         var modules: [ModuleContext] = []
-        let superOrigin = try Superproject.originURL(workspace, git: git) ?? workspace.root
-        for module in layout.modules {
+        let superOrigin = try SuperprojectRemote.originURL(workspace, git: git) ?? workspace.root
+        for module in project.manifest.modules {
             let path = workspace.path(module.path)
             let presence = try WorkingCopyGit.presence(of: path, git: git)
             var state: RepositoryState?
@@ -144,8 +145,9 @@ public struct WorkingCopySwitch: Sendable {
         }
 
         // 3. Pins of the target commit; fetch and plan every module.
-        let pins = try WorkingCopyGit.pins(
-            at: plannedSuper?.finalCommit ?? superTarget, paths: layout.modules.map(\.path), in: workspace.root,
+        let pins = try PinReader.pins(
+            at: plannedSuper?.finalCommit ?? superTarget, paths: project.manifest.modules.map(\.path),
+            in: workspace.root,
             git: git)
         var modulePlans: [RepositoryPlan] = []
         var unpinned: [String] = []
@@ -155,7 +157,7 @@ public struct WorkingCopySwitch: Sendable {
                 unpinned.append(module.name)
                 continue
             }
-            let moduleBranch = layout.branch(for: module.name, tenant: tenant)
+            let moduleBranch = project.branch(of: module, for: tenant)
             guard var state = context.state else {
                 modulePlans.append(
                     SwitchPlanner.planUninitialised(
@@ -200,7 +202,7 @@ public struct WorkingCopySwitch: Sendable {
     /// A module checkout whose `origin` is another repository than the one `modules.json` names is refused, not
     /// switched (RELIABILITY 22): its branches would be compared with, and fetched from, the wrong remote.
     /// URLs are compared after resolving relative manifest URLs as git does and dropping a trailing `/` or `.git`.
-    private func originMismatch(_ module: WorkingCopyLayout.Module, at path: String, superOrigin: String) throws
+    private func originMismatch(_ module: Module, at path: String, superOrigin: String) throws
         -> WorkingCopyProblem?
     {
         guard !module.url.isEmpty else { return nil }

@@ -57,20 +57,21 @@ public struct WorkingCopyPin: Sendable {
 
     /// Pins `names` (every module when empty). Throws ``WorkingCopyRefusal`` with every problem before any change.
     public func run(modules names: [String]) throws -> PinReport {
-        let layout = try WorkingCopyLayout.load(workspace, allowLocalRemotes: git.allowLocalRemotes)
+        let project = try ProjectReader.workingTree(
+            workspace, options: ValidationOptions(allowLocalRemotes: git.allowLocalRemotes))
         var problems: [WorkingCopyProblem] = []
         let superState = try RepositoryState.inspect(path: workspace.root, git: git, superproject: true)
         problems += superState.problems(repository: "superproject", relativePath: "")
         var branch = ""
-        var tenant: WorkingCopyLayout.Tenant?
+        var tenant: Tenant?
         if let current = superState.currentBranch {
             branch = current
-            tenant = layout.tenant(onBranch: current)
-            if tenant == nil && current != layout.generalBranch {
+            tenant = project.tenant(onBranch: current)
+            if tenant == nil && current != project.manifest.generalBranch {
                 problems.append(
                     WorkingCopyProblem(
                         repository: "superproject", path: "",
-                        reason: "branch \(current) is neither \(layout.generalBranch) nor a tenant's branch"))
+                        reason: "branch \(current) is neither \(project.manifest.generalBranch) nor a tenant's branch"))
             }
         } else {
             problems.append(
@@ -78,12 +79,12 @@ public struct WorkingCopyPin: Sendable {
                     repository: "superproject", path: "",
                     reason: "detached HEAD; switch to a tenant first (tenantctl switch <tenant>)"))
         }
-        var selected: [WorkingCopyLayout.Module] = []
+        var selected: [Module] = []
         if names.isEmpty {
-            selected = layout.modules
+            selected = project.manifest.modules
         } else {
             for name in names {
-                if let module = layout.modules.first(where: { $0.name == name }) {
+                if let module = project.manifest.modules.first(where: { $0.name == name }) {
                     selected.append(module)
                 } else {
                     problems.append(WorkingCopyProblem(repository: name, path: "", reason: "no module named \(name)"))
@@ -92,7 +93,7 @@ public struct WorkingCopyPin: Sendable {
         }
         let pins =
             superState.head == nil
-            ? [:] : try WorkingCopyGit.pins(at: "HEAD", paths: selected.map(\.path), in: workspace.root, git: git)
+            ? [:] : try PinReader.pins(at: "HEAD", paths: selected.map(\.path), in: workspace.root, git: git)
         var changes: [PinReport.Change] = []
         var moduleBranches: [String: String] = [:]
         for module in selected {
@@ -107,7 +108,7 @@ public struct WorkingCopyPin: Sendable {
             let state = try RepositoryState.inspect(path: path, git: git)
             problems += state.problems(repository: module.name, relativePath: module.path)
             guard let head = state.head, head != pins[module.path] else { continue }
-            let expected = layout.branch(for: module.name, tenant: tenant)
+            let expected = project.branch(of: module, for: tenant)
             guard let current = state.currentBranch else {
                 problems.append(
                     WorkingCopyProblem(
@@ -154,9 +155,11 @@ public struct WorkingCopyPin: Sendable {
             for index in changes.indices {
                 guard let moduleBranch = moduleBranches[changes[index].module] else { continue }
                 console?.progress("pushing \(changes[index].module) \(moduleBranch)")
-                try git.run(
-                    ["push", "--quiet", "origin", "--", "refs/heads/\(moduleBranch):refs/heads/\(moduleBranch)"],
-                    in: workspace.path(changes[index].path), context: "push module \(changes[index].module)")
+                try AtomicPush.push(
+                    [RefUpdate(ref: "refs/heads/\(moduleBranch)", new: changes[index].new, old: nil)],
+                    repository: "module \(changes[index].module)", from: workspace.path(changes[index].path),
+                    to: Workspace.remoteName, git: git
+                ).requireAccepted()
                 changes[index].pushed = true
             }
         }
@@ -171,9 +174,10 @@ public struct WorkingCopyPin: Sendable {
         let commit = try git.text(["rev-parse", "HEAD"], in: workspace.root, context: "read the new pin commit")
         if push {
             console?.progress("pushing superproject \(branch)")
-            try git.run(
-                ["push", "--quiet", "origin", "--", "refs/heads/\(branch):refs/heads/\(branch)"], in: workspace.root,
-                context: "push superproject branch \(branch)")
+            try AtomicPush.push(
+                [RefUpdate(ref: "refs/heads/\(branch)", new: commit, old: nil)], repository: "the superproject",
+                from: workspace.root, to: Workspace.remoteName, git: git
+            ).requireAccepted()
         }
         return PinReport(branch: branch, commit: commit, pushed: push, changes: changes)
     }

@@ -83,21 +83,22 @@ public struct StatusReport: Sendable, Codable, Equatable {
 
     /// Inspects the working copy (read-only; no fetch).
     public static func inspect(workspace: Workspace, git: Git) throws -> StatusReport {
-        let layout = try WorkingCopyLayout.load(workspace, allowLocalRemotes: git.allowLocalRemotes)
+        let project = try ProjectReader.workingTree(
+            workspace, options: ValidationOptions(allowLocalRemotes: git.allowLocalRemotes))
         let state = try RepositoryState.inspect(path: workspace.root, git: git, superproject: true)
         let branch = state.currentBranch
-        let tenant = branch.flatMap { layout.tenant(onBranch: $0) }
-        let tenantName = branch == layout.generalBranch ? layout.generalBranch : tenant?.id
+        let tenant = branch.flatMap { project.tenant(onBranch: $0) }
+        let tenantName = branch == project.manifest.generalBranch ? project.manifest.generalBranch : tenant?.id
         let pins =
             state.head == nil
             ? [:]
-            : try WorkingCopyGit.pins(
-                at: "HEAD", paths: layout.modules.map(\.path), in: workspace.root, git: git)
+            : try PinReader.pins(
+                at: "HEAD", paths: project.manifest.modules.map(\.path), in: workspace.root, git: git)
         var modules: [ModuleStatus] = []
-        for module in layout.modules {
+        for module in project.manifest.modules {
             let path = workspace.path(module.path)
             var status = ModuleStatus(
-                module: module.name, path: module.path, expectedBranch: layout.branch(for: module.name, tenant: tenant),
+                module: module.name, path: module.path, expectedBranch: project.branch(of: module, for: tenant),
                 branch: nil, detached: false, head: nil, pin: pins[module.path], relation: .notInitialised, ahead: 0,
                 behind: 0, dirty: false, unpushed: 0)
             guard try WorkingCopyGit.presence(of: path, git: git) == .repository else {

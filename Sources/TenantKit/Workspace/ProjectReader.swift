@@ -72,19 +72,31 @@ public enum ProjectReader {
             options: options)
     }
 
-    /// The general branch that repository-wide commands read the files from: the `generalBranch` of the working
-    /// tree's `modules.json` (every branch carries the same files after a roll), else `general_dev`. A file that
-    /// cannot be read or names no valid branch gives the default; the files on that branch are then validated
-    /// strictly as usual.
-    public static func generalBranchHint(_ workspace: Workspace) -> String {
-        let fallback = ModuleManifest.defaultGeneralBranch
-        guard let data = FileManager.default.contents(atPath: workspace.path(manifestPath)),
-            let value = try? JSONParser.parse(data), case .object(let members, _) = value,
-            let member = members.first(where: { $0.key == "generalBranch" }),
-            case .string(let name, _) = member.value, RefName.validateBranch(name) == nil
-        else { return fallback }
-        return name
+    /// The general branch the working tree's `modules.json` names: its `generalBranch`, or `general_dev` when the
+    /// file omits it. When the file cannot be read or names no valid branch, `branch` is nil and `problem` says why
+    /// (the caller decides what to do; the files on the general branch are validated strictly in any case).
+    public static func generalBranchHint(_ workspace: Workspace) -> (branch: String?, problem: String?) {
+        guard let data = FileManager.default.contents(atPath: workspace.path(manifestPath)) else {
+            return (nil, "cannot read \(workspace.path(manifestPath))")
+        }
+        let value: JSONValue
+        do {
+            value = try JSONParser.parse(data)
+        } catch {
+            return (nil, "\(manifestPath): \(error)")
+        }
+        guard case .object(let members, _) = value else { return (nil, "\(manifestPath) is not a JSON object") }
+        guard let member = members.first(where: { $0.key == "generalBranch" }) else {
+            return (ModuleManifest.defaultGeneralBranch, nil)
+        }
+        guard case .string(let name, _) = member.value, RefName.validateBranch(name) == nil else {
+            return (nil, "\(manifestPath): generalBranch is not a valid branch name")
+        }
+        return (name, nil)
     }
+
+    /// `Tenants/<id>.json`.
+    public static func tenantPath(_ id: String) -> String { "\(tenantsDirectory)/\(id).json" }
 
     /// `refs/remotes/origin/general_dev` → `origin/general_dev`.
     static func displayName(of revision: String) -> String {
@@ -92,41 +104,5 @@ public enum ProjectReader {
             return String(revision.dropFirst(prefix.count))
         }
         return revision
-    }
-}
-
-/// Module remote URLs, resolved as git resolves submodule URLs.
-public enum ModuleRemotes {
-    /// One mirror spec per module: relative URLs resolved against the superproject's origin URL
-    /// (or its directory when it has no origin); local remotes refused unless allowed.
-    public static func specs(for modules: [Module], workspace: Workspace, git: Git) throws -> [MirrorSpec] {
-        let base = try Superproject.originURL(workspace, git: git) ?? workspace.root
-        var specs: [MirrorSpec] = []
-        var problems: [String] = []
-        for module in modules {
-            var resolved = module.url
-            if RemoteURL.classify(module.url) == .relative {
-                guard let url = RemoteURL.resolve(relative: module.url, against: base) else {
-                    problems.append(
-                        "module \(module.name): cannot resolve \(module.url) against the superproject's remote "
-                            + RemoteURL.redacted(base))
-                    continue
-                }
-                resolved = url
-            }
-            if RemoteURL.isLocal(resolved) && !git.allowLocalRemotes {
-                problems.append(
-                    "module \(module.name): remote \(RemoteURL.redacted(resolved)) is a local path; "
-                        + "allow local remotes with --allow-local-remotes or TENANTCTL_ALLOW_LOCAL_REMOTES=1")
-                continue
-            }
-            if let problem = RemoteURL.validate(resolved) {
-                problems.append("module \(module.name): remote \(RemoteURL.redacted(resolved)): \(problem)")
-                continue
-            }
-            specs.append(MirrorSpec(name: module.name, url: resolved))
-        }
-        guard problems.isEmpty else { throw WorkspaceError(problems.joined(separator: "\n")) }
-        return specs
     }
 }

@@ -6,62 +6,6 @@ import Foundation
     import Darwin
 #endif
 
-/// The result of one `git push --atomic --porcelain`.
-public struct PushOutcome: Sendable, Equatable, Codable {
-    /// `superproject` or a module name.
-    public var repository: String
-    /// True when every ref was updated.
-    public var accepted: Bool
-    /// git's summary of the refs that were refused (empty when accepted).
-    public var detail: String
-}
-
-/// Publishes new commits: one atomic, fast-forward-only push per repository (never `--force`).
-public enum RollPublisher {
-    /// Parses `git push --porcelain` output: ref → (flag, summary).
-    public static func parsePorcelain(_ text: String) -> [String: (flag: Character, summary: String)] {
-        var result: [String: (flag: Character, summary: String)] = [:]
-        for line in text.split(separator: "\n") {
-            let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
-            guard fields.count >= 3, let flag = fields[0].first, let colon = fields[1].lastIndex(of: ":") else {
-                continue
-            }
-            result[String(fields[1][fields[1].index(after: colon)...])] = (flag, String(fields[2]))
-        }
-        return result
-    }
-
-    /// Pushes `updates` (their `new` commits) from `repository` to `remote` in one atomic push.
-    /// - Parameter leases: force the refs back with `--force-with-lease=<ref>:<expected>` (undo only).
-    public static func push(
-        _ updates: [RefUpdate], repository name: String, from repository: String, to remote: String, git: Git,
-        leases: [String: String]? = nil
-    ) throws -> PushOutcome {
-        guard !updates.isEmpty else { return PushOutcome(repository: name, accepted: true, detail: "") }
-        guard !remote.hasPrefix("-") else { throw RollError("refusing remote \(Redaction.redact(remote))") }
-        var arguments = ["push", "--atomic", "--porcelain", "--no-verify"]
-        if let leases {
-            arguments += updates.map { "--force-with-lease=\($0.ref):\(leases[$0.ref] ?? "")" }
-        }
-        arguments.append(remote)
-        arguments += updates.map { ($0.new ?? "") + ":" + $0.ref }
-        let output = try git.run(
-            arguments, in: repository, context: "push \(name) to \(Redaction.redact(remote))", accepting: [0, 1])
-        let refs = parsePorcelain(output.text)
-        let refused = updates.filter { refs[$0.ref]?.flag == "!" }
-        if output.status == 0 && refused.isEmpty {
-            return PushOutcome(repository: name, accepted: true, detail: "")
-        }
-        guard !refs.isEmpty else {
-            throw GitError(
-                context: "push \(name)", kind: .failed(status: output.status), command: ["git"] + arguments,
-                directory: repository, stderr: output.stderr)
-        }
-        let detail = refused.map { "\($0.ref): \(refs[$0.ref]?.summary ?? "rejected")" }.joined(separator: "; ")
-        return PushOutcome(repository: name, accepted: false, detail: detail.isEmpty ? "rejected" : detail)
-    }
-}
-
 /// The record of every remote ref a roll changes, written before publishing and kept afterwards.
 public struct RollJournal: Sendable, Equatable, Codable {
     /// One remote ref change.
@@ -76,8 +20,11 @@ public struct RollJournal: Sendable, Equatable, Codable {
         public var old: String?
         /// Value after.
         public var new: String
-        /// Whether the push of this ref was accepted (nil until publishing ends).
+        /// Whether the push of this ref landed: recorded as each repository's push returns; nil while unknown (not
+        /// pushed yet, or the push broke off without an answer — `--undo` then asks the remote).
         public var published: Bool?
+        /// Set when `--undo` restored this ref.
+        public var undone: Bool?
 
         public init(repository: String, remote: String, ref: String, old: String?, new: String, published: Bool? = nil)
         {
@@ -98,7 +45,7 @@ public struct RollJournal: Sendable, Equatable, Codable {
     public var createdAt: String
     /// Every change, modules first.
     public var entries: [Entry]
-    /// Set when `--undo` restored the old values.
+    /// Set when `--undo` restored every ref that landed.
     public var undoneAt: String?
 
     public init(runId: String, createdAt: String, entries: [Entry]) {
@@ -168,4 +115,36 @@ public struct RollJournal: Sendable, Equatable, Codable {
             throw RollError("cannot read the roll journal \(path): \(error)")
         }
     }
+}
+
+/// Keeps a run's journal on disk up to date while its pushes land: every outcome is written (temporary file, fsync,
+/// rename) as soon as it is known, so an interrupted or failed run still tells `--undo` what reached a remote.
+/// Safe to call from the concurrent module pushes.
+public final class RollJournalRecorder: @unchecked Sendable {
+    private let lock = NSLock()
+    private var journal: RollJournal
+    private let gitDirectory: String
+
+    /// Writes `journal` (every entry not yet published) before anything is pushed.
+    public init(_ journal: RollJournal, gitDirectory: String) throws {
+        self.journal = journal
+        self.gitDirectory = gitDirectory
+        try journal.write(gitDirectory: gitDirectory)
+    }
+
+    /// Records the answer of one repository's push for the refs it carried: `true` landed, `false` refused, `nil`
+    /// unknown (the push broke off).
+    public func record(repository: String, refs: [String], published: Bool?) throws {
+        try lock.withLock {
+            let refSet = Set(refs)
+            for index in journal.entries.indices
+            where journal.entries[index].repository == repository && refSet.contains(journal.entries[index].ref) {
+                journal.entries[index].published = published
+            }
+            try journal.write(gitDirectory: gitDirectory)
+        }
+    }
+
+    /// The journal as recorded so far.
+    public var current: RollJournal { lock.withLock { journal } }
 }

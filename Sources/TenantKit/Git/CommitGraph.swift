@@ -32,6 +32,8 @@ public struct CommitGraph: Sendable {
     let parents: [[Int32]]
     /// Whether each commit has two or more parents.
     let isMerge: [Bool]
+    /// The position of each commit's first parent; -1 when it has none in the listing.
+    let firstParent: [Int32]
 
     /// Parses `git rev-list --parents --topo-order` output (`<commit> <parent>…` per line); nil when the text is
     /// not such a listing or is not in topological order.
@@ -54,7 +56,10 @@ public struct CommitGraph: Sendable {
         parents.reserveCapacity(ids.count)
         var isMerge: [Bool] = []
         isMerge.reserveCapacity(ids.count)
+        var firstParent: [Int32] = []
+        firstParent.reserveCapacity(ids.count)
         for (index, raw) in rawParents.enumerated() {
+            firstParent.append(raw.first.flatMap { positions[String($0)] } ?? -1)
             var list: [Int32] = []
             for parent in raw {
                 guard Self.isObjectID(parent) else { return nil }
@@ -70,6 +75,24 @@ public struct CommitGraph: Sendable {
         self.positions = positions
         self.parents = parents
         self.isMerge = isMerge
+        self.firstParent = firstParent
+    }
+
+    /// Loads the graph of everything reachable from `tips` with one `rev-list --parents --topo-order` (tips that are
+    /// not in the repository are skipped).
+    public static func load(tips: [String], repository: String, git: Git, what: String) throws -> CommitGraph {
+        let input = Data(tips.map { $0 + "\n" }.joined().utf8)
+        let output = try git.run(
+            ["rev-list", "--parents", "--topo-order", "--ignore-missing", "--stdin"], in: repository, input: input,
+            context: "read the commit graph of \(what)")
+        guard let graph = CommitGraph(listing: output.text) else {
+            throw GitError(
+                context: "read the commit graph of \(what)",
+                kind: .unparseableOutput(detail: "rev-list --parents output not in topological order"),
+                command: ["git", "rev-list", "--parents", "--topo-order"], directory: repository,
+                stderr: output.stderr)
+        }
+        return graph
     }
 
     private static func isObjectID(_ text: Substring) -> Bool {
@@ -146,6 +169,18 @@ public struct CommitGraph: Sendable {
             }
         }
         return false
+    }
+
+    /// The first-parent line from `tip` (the commits a branch was made of, in order), without merge commits when
+    /// `merges` is false; empty when `tip` is not in the graph.
+    public func firstParentLine(from tip: String, merges: Bool = true) -> [String] {
+        guard var position = positions[tip] else { return [] }
+        var line: [String] = []
+        while position >= 0 {
+            if merges || !isMerge[Int(position)] { line.append(ids[Int(position)]) }
+            position = firstParent[Int(position)]
+        }
+        return line
     }
 
     /// Every commit reachable from any of `tips` (one pass over the graph).

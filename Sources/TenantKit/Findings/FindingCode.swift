@@ -1,0 +1,29 @@
+import Foundation
+
+/// The kinds of finding, one set for audit and verify (SPEC §5): the same problem has the same code whichever
+/// command reports it.
+public enum FindingCode: String, Sendable, Equatable, Hashable, Codable, CaseIterable {
+    /// The pin is not on the module's general branch, but the tenant does not declare the module customised.
+    case undeclaredCustomisation = "undeclared-customisation"
+    /// A branch that should exist on a remote does not: a tenant's superproject branch, a declared module tenant
+    /// branch, or the branch a tenant should track.
+    case missingBranch = "missing-branch"
+    /// The pinned commit is on no branch of the module's remote.
+    case missingCommit = "missing-commit"
+    /// The module is declared customised but the pin is not the head of its tenant branch.
+    case stalePin = "stale-pin"
+    /// The module is customised (declared or in fact) but not in the tenant's effective active set.
+    case inactiveButCustomised = "inactive-but-customised"
+    /// The tenant branch has no gitlink for a module of the manifest.
+    case notPinned = "not-pinned"
+    /// Commits made on a tenant branch are reachable from the general branch of the same repository.
+    case tenantMergedBack = "tenant-merged-back"
+    /// A tenant file is invalid.
+    case invalidTenantFile = "invalid-tenant-file"
+    /// `modules.json` (or another project file) is invalid.
+    case invalidFile = "invalid-file"
+    /// A remote could not be fetched.
+    case unreachableRemote = "unreachable-remote"
+    /// `.gitmodules` disagrees with `modules.json`.
+    case gitmodulesDrift = "gitmodules-drift"
+}

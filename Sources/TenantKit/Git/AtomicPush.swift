@@ -1,0 +1,117 @@
+import Foundation
+
+/// The answer of one `git push --atomic --porcelain`.
+public struct PushOutcome: Sendable, Equatable, Codable {
+    /// `superproject` or a module name.
+    public var repository: String
+    /// True when every ref was updated.
+    public var accepted: Bool
+    /// git's summary of the refs that were refused, and the server's own messages (empty when accepted).
+    public var detail: String
+    /// What the server printed (`remote: …` lines, without the prefix): a hook's reason for a rejection.
+    public var remoteMessages: [String]
+
+    public init(repository: String, accepted: Bool, detail: String, remoteMessages: [String] = []) {
+        self.repository = repository
+        self.accepted = accepted
+        self.detail = detail
+        self.remoteMessages = remoteMessages
+    }
+}
+
+extension PushOutcome {
+    /// Throws when the push was refused: the refused refs and the server's messages, and that nothing changed.
+    public func requireAccepted() throws {
+        guard !accepted else { return }
+        throw PushError(
+            "the push to \(repository) was rejected; no ref of \(repository) changed (atomic push): \(detail)")
+    }
+}
+
+/// How a push may move the remote's refs.
+public enum PushMode: Sendable, Equatable {
+    /// Updates must be fast-forwards (the remote refuses anything else) and a new ref must not exist yet; a deletion
+    /// carries a lease on its expected old value. Never forced.
+    case fastForward
+    /// Every ref is set to its `new` value with a lease on its `old` value (`--force-with-lease=<ref>:<old>`): only
+    /// `roll --undo`, which moves refs back to what a journalled run found, and only while nobody moved them since.
+    case restore
+}
+
+/// One atomic push per repository: every ref of the repository changes, or none does. The one place tenantctl
+/// writes to a remote.
+public enum AtomicPush {
+    /// Pushes `updates` (each ref to its `new` commit, or deleted when `new` is nil) from `repository` to `remote`
+    /// (a remote name or URL). A rejection is an outcome, not an error; an error means git gave no per-ref answer
+    /// (the remote could not be reached, the connection broke).
+    public static func push(
+        _ updates: [RefUpdate], repository name: String, from repository: String, to remote: String,
+        mode: PushMode = .fastForward, git: Git
+    ) throws -> PushOutcome {
+        guard !updates.isEmpty else { return PushOutcome(repository: name, accepted: true, detail: "") }
+        var arguments = ["push", "--atomic", "--porcelain", "--no-verify"]
+        for update in updates {
+            switch mode {
+            case .restore:
+                arguments.append("--force-with-lease=\(update.ref):\(update.old ?? "")")
+            case .fastForward where update.new == nil:
+                guard let old = update.old else {
+                    throw PushError("refusing to delete \(update.ref) of \(name) without knowing its value (a lease)")
+                }
+                arguments.append("--force-with-lease=\(update.ref):\(old)")
+            case .fastForward:
+                break
+            }
+        }
+        arguments += ["--", remote]
+        arguments += updates.map { ($0.new ?? "") + ":" + $0.ref }
+        let output = try git.run(
+            arguments, in: repository, context: "push \(name) to \(Redaction.redact(remote))", accepting: [0, 1])
+        let answers = parsePorcelain(output.text)
+        let remoteMessages = Self.remoteMessages(output.stderr)
+        let refused = updates.filter { answers[$0.ref]?.flag == "!" }
+        if output.status == 0 && refused.isEmpty {
+            return PushOutcome(repository: name, accepted: true, detail: "", remoteMessages: remoteMessages)
+        }
+        guard !answers.isEmpty else {
+            throw GitError(
+                context: "push \(name) to \(Redaction.redact(remote))", kind: .failed(status: output.status),
+                command: ["git"] + git.argumentVector(arguments, in: repository), directory: repository,
+                stderr: output.stderr)
+        }
+        var detail = refused.map { "\($0.ref): \(answers[$0.ref]?.summary ?? "rejected")" }.joined(separator: "; ")
+        if detail.isEmpty { detail = "rejected" }
+        if !remoteMessages.isEmpty { detail += "; the remote said: " + remoteMessages.joined(separator: " / ") }
+        return PushOutcome(
+            repository: name, accepted: false, detail: Redaction.redact(detail), remoteMessages: remoteMessages)
+    }
+
+    /// Parses `git push --porcelain` output: ref → (flag, summary).
+    public static func parsePorcelain(_ text: String) -> [String: (flag: Character, summary: String)] {
+        var result: [String: (flag: Character, summary: String)] = [:]
+        for line in text.split(separator: "\n") {
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
+            guard fields.count >= 3, let flag = fields[0].first, let colon = fields[1].lastIndex(of: ":") else {
+                continue
+            }
+            result[String(fields[1][fields[1].index(after: colon)...])] = (flag, String(fields[2]))
+        }
+        return result
+    }
+
+    /// The server's messages in git's standard error: the text of every `remote: ` line, blank ones left out.
+    public static func remoteMessages(_ stderr: String) -> [String] {
+        stderr.split(separator: "\n").compactMap { line in
+            guard line.hasPrefix("remote:") else { return nil }
+            let text = line.dropFirst("remote:".count).trimmingCharacters(in: .whitespaces)
+            return text.isEmpty ? nil : Redaction.redact(text)
+        }
+    }
+}
+
+/// A push that tenantctl refuses to make.
+public struct PushError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var description: String
+
+    public init(_ description: String) { self.description = description }
+}

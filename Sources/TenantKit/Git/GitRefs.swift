@@ -1,0 +1,57 @@
+import Foundation
+
+/// Reading refs: the one `for-each-ref` parser and argument form of the tool.
+public enum GitRefs {
+    /// Every ref under `prefixes` (full ref name → object id), from one `for-each-ref`.
+    public static func list(_ prefixes: [String], in repository: String, git: Git, what: String) throws(GitError)
+        -> [String: String]
+    {
+        let output = try git.run(
+            ["for-each-ref", "--format=%(refname)%00%(objectname)", "--end-of-options"] + prefixes, in: repository,
+            context: "read the refs of \(what)")
+        guard let refs = GitParse.refs(output.text) else {
+            throw GitError(
+                context: "read the refs of \(what)", kind: .unparseableOutput(detail: "for-each-ref output"),
+                command: ["git", "for-each-ref"], directory: repository, stderr: output.stderr)
+        }
+        return refs
+    }
+
+    /// The refs under one `prefix` by their short name (`refs/heads/t2` → `t2`); a symbolic `HEAD` is left out.
+    public static func branches(under prefix: String, in repository: String, git: Git, what: String)
+        throws(GitError) -> [String: String]
+    {
+        var branches: [String: String] = [:]
+        for (ref, id) in try list([prefix], in: repository, git: git, what: what)
+        where ref.hasPrefix(prefix) && ref != prefix + "HEAD" {
+            branches[String(ref.dropFirst(prefix.count))] = id
+        }
+        return branches
+    }
+
+    /// The short names of the refs under `prefix` that contain `commit`, from one `for-each-ref --contains`.
+    public static func containing(_ commit: String, under prefix: String, in repository: String, git: Git, what: String)
+        throws(GitError) -> Set<String>
+    {
+        let output = try git.run(
+            ["for-each-ref", "--format=%(refname)", "--contains", commit, "--end-of-options", prefix],
+            in: repository, context: "find the branches of \(what) that contain \(commit.prefix(10))")
+        var names: Set<String> = []
+        for ref in output.lines where ref.hasPrefix(prefix) && ref != prefix + "HEAD" {
+            names.insert(String(ref.dropFirst(prefix.count)))
+        }
+        return names
+    }
+}
+
+/// Object ids of any hash algorithm (SHA-1: 40 hex digits, SHA-256: 64).
+public enum ObjectID {
+    /// True for a full lower-case hexadecimal object id.
+    public static func isValid(_ text: String) -> Bool {
+        (text.utf8.count == 40 || text.utf8.count == 64)
+            && text.utf8.allSatisfy { ($0 >= 48 && $0 <= 57) || ($0 >= 97 && $0 <= 102) }
+    }
+
+    /// The number of raw bytes of an id written as `hex` (20 or 32).
+    public static func byteLength(ofHex hex: String) -> Int { hex.utf8.count / 2 }
+}

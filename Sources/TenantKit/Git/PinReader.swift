@@ -1,0 +1,64 @@
+import Foundation
+
+/// Reads module pins (gitlinks) of superproject commits.
+///
+/// A gitlink is not an object of the superproject, so it cannot be read by name: the parent trees of the module
+/// paths are read instead, all of them through one `cat-file --batch`. Object-id length agnostic.
+public enum PinReader {
+    /// Commit → module path → pinned commit, for every commit and every path that has a gitlink there.
+    public static func pins(of commits: [String], paths: [String], batch: CatFileBatch) throws(GitError)
+        -> [String: [String: String]]
+    {
+        let directories = Array(Set(paths.map { TreePath.split($0).directory })).sorted()
+        let distinct = Array(Set(commits)).sorted()
+        var names: [String] = []
+        for commit in distinct {
+            for directory in directories {
+                names.append(directory.isEmpty ? "\(commit)^{tree}" : "\(commit):\(directory)")
+            }
+        }
+        let objects = try batch.objects(names)
+        var trees: [String: [TreeEntry]] = [:]
+        for (name, object) in zip(names, objects) {
+            guard let object else { continue }  // the directory does not exist in that commit
+            guard object.type == "tree",
+                let entries = GitParse.treeObject(object.data, idLength: ObjectID.byteLength(ofHex: object.id))
+            else { continue }  // a file where a directory was expected: no gitlink below it
+            trees[name] = entries
+        }
+        var result: [String: [String: String]] = [:]
+        for commit in distinct {
+            var pins: [String: String] = [:]
+            for path in paths {
+                let (directory, name) = TreePath.split(path)
+                let key = directory.isEmpty ? "\(commit)^{tree}" : "\(commit):\(directory)"
+                if let entry = trees[key]?.first(where: { $0.name == name && $0.isGitlink }) { pins[path] = entry.id }
+            }
+            result[commit] = pins
+        }
+        return result
+    }
+
+    /// Module path → pinned commit of one commit, with a `cat-file --batch` of its own.
+    public static func pins(at commit: String, paths: [String], in repository: String, git: Git) throws(GitError)
+        -> [String: String]
+    {
+        guard !paths.isEmpty else { return [:] }
+        let batch = try CatFileBatch(git: git, repository: repository)
+        let pins = try Self.pins(of: [commit], paths: paths, batch: batch)[commit] ?? [:]
+        try batch.close()
+        return pins
+    }
+}
+
+/// Paths inside a tree.
+public enum TreePath {
+    /// `Modules/Article` → (`Modules`, `Article`); `Article` → (``, `Article`).
+    public static func split(_ path: String) -> (directory: String, name: String) {
+        guard let slash = path.lastIndex(of: "/") else { return ("", path) }
+        return (String(path[..<slash]), String(path[path.index(after: slash)...]))
+    }
+
+    /// The directory part of a path (`` for a top-level name).
+    public static func parent(_ path: String) -> String { split(path).directory }
+}

@@ -1,0 +1,103 @@
+import Foundation
+
+/// `roll --undo <run>`: puts back the remote refs a journalled run changed — exactly the ones that landed — while
+/// nobody moved them since.
+public struct RollUndo {
+    let workspace: Workspace
+    let git: Git
+
+    public init(workspace: Workspace, git: Git) {
+        self.workspace = workspace
+        self.git = git
+    }
+
+    /// Restores every ref of the run that landed. Refuses, changing nothing, when one moved since. The superproject
+    /// is restored first (so it never pins a module commit that is gone from the module's remote), then the modules;
+    /// each repository's outcome is recorded in the journal as it lands, so a rejected or interrupted undo can be
+    /// run again and goes on where it stopped.
+    public func run(runId: String) throws -> [PushOutcome] {
+        var journal = try RollJournal.read(gitDirectory: workspace.gitDirectory, runId: runId)
+        guard journal.undoneAt == nil else { throw RollError("roll \(runId) was already undone") }
+        // Entries that may have landed: published, or unknown (the push broke off); not the ones already undone.
+        let candidates = journal.entries.indices.filter {
+            journal.entries[$0].published != false && journal.entries[$0].undone != true
+        }
+        let order = Self.order(candidates.map { journal.entries[$0].repository })
+        var toRestore: [Int] = []
+        var moved: [String] = []
+        for repository in order {
+            let group = candidates.filter { journal.entries[$0].repository == repository }
+            let current = try remoteValues(of: group.map { journal.entries[$0] }, repository: repository)
+            for index in group {
+                let entry = journal.entries[index]
+                let value = current[entry.ref]
+                if value == entry.new {
+                    toRestore.append(index)
+                } else if entry.published != true && value == entry.old {
+                    journal.entries[index].published = false  // it never landed
+                } else {
+                    moved.append(
+                        "\(repository) \(entry.ref) is \(value.map { String($0.prefix(7)) } ?? "missing"), "
+                            + "not \(entry.new.prefix(7))")
+                }
+            }
+        }
+        guard moved.isEmpty else {
+            throw RollError(
+                "refusing to undo roll \(runId): refs moved since:\n" + moved.map { "  " + $0 }.joined(separator: "\n"))
+        }
+        guard !toRestore.isEmpty else {
+            try journal.write(gitDirectory: workspace.gitDirectory)
+            throw RollError("roll \(runId) published nothing; nothing to undo")
+        }
+        var outcomes: [PushOutcome] = []
+        for repository in order {
+            let group = toRestore.filter { journal.entries[$0].repository == repository }
+            guard !group.isEmpty else { continue }
+            let entries = group.map { journal.entries[$0] }
+            let updates = entries.map { RefUpdate(ref: $0.ref, new: $0.old, old: $0.new) }
+            let from =
+                repository == RollPublication.superproject
+                ? workspace.root : ModuleMirrors(workspace: workspace, git: git).path(for: repository)
+            let outcome = try AtomicPush.push(
+                updates, repository: repository, from: from, to: entries[0].remote, mode: .restore, git: git)
+            outcomes.append(outcome)
+            if outcome.accepted {
+                for index in group { journal.entries[index].undone = true }
+            }
+            try journal.write(gitDirectory: workspace.gitDirectory)
+            // Modules must not go back while the superproject still pins their commits.
+            if !outcome.accepted && repository == RollPublication.superproject { break }
+        }
+        if journal.entries.allSatisfy({ $0.published != true || $0.undone == true }) {
+            journal.undoneAt = ISO8601DateFormatter().string(from: Date())
+            try journal.write(gitDirectory: workspace.gitDirectory)
+        }
+        return outcomes
+    }
+
+    /// The superproject first, then the modules in reverse publishing order.
+    static func order(_ repositories: [String]) -> [String] {
+        var order: [String] = []
+        for repository in repositories.reversed() where !order.contains(repository) { order.append(repository) }
+        if let index = order.firstIndex(of: RollPublication.superproject) {
+            order.remove(at: index)
+            order.insert(RollPublication.superproject, at: 0)
+        }
+        return order
+    }
+
+    /// The remote's current value of every entry's ref, from one `ls-remote`.
+    func remoteValues(of entries: [RollJournal.Entry], repository: String) throws -> [String: String] {
+        guard let remote = entries.first?.remote else { return [:] }
+        let output = try git.run(
+            ["ls-remote", "--end-of-options", remote] + entries.map(\.ref), in: workspace.root,
+            context: "read the branches of \(repository) on its remote")
+        var current: [String: String] = [:]
+        for line in output.lines {
+            let fields = line.split(separator: "\t")
+            if fields.count == 2 { current[String(fields[1])] = String(fields[0]) }
+        }
+        return current
+    }
+}

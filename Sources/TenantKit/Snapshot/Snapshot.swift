@@ -1,0 +1,194 @@
+import Foundation
+
+/// The snapshot could not be taken: no remote, no general branch, a module that cannot be reached.
+public struct SnapshotError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var description: String
+
+    public init(_ description: String) { self.description = description }
+}
+
+/// The remotes as fetched, built once per run: the superproject's remote branches, the project (`modules.json`,
+/// `Tenants/`) read at the general branch, and a mirror of every module with its branches.
+///
+/// This is the only place that fetches for the repository-wide commands (roll, audit, verify, the lifecycle
+/// commands, compose from refs) and the only place that decides which refs are "the remote's". Commands plan
+/// against the snapshot and push with fast-forward checks or leases, so a remote that moved since the fetch rejects
+/// the push instead of losing work.
+public struct Snapshot: Sendable {
+    /// How to take the snapshot.
+    public struct Options: Sendable {
+        /// Fetch the superproject and the modules first (`--no-fetch` turns it off).
+        public var fetch: Bool
+        /// Module repositories fetched at the same time.
+        public var jobs: Int
+        /// How the project files are validated.
+        public var validation: ValidationOptions
+
+        public init(fetch: Bool = true, jobs: Int = 4, validation: ValidationOptions = .init()) {
+            self.fetch = fetch
+            self.jobs = jobs
+            self.validation = validation
+        }
+    }
+
+    /// The superproject working copy (or bare repository) the run started in.
+    public var workspace: Workspace
+    /// The project as committed on the remote's general branch.
+    public var project: Project
+    /// Where the superproject's fetched branches are (`refs/remotes/origin/`).
+    public var refPrefix: String
+    /// Superproject branch name → commit, as on the remote.
+    public var branches: [String: String]
+    /// Module name → mirror spec (resolved remote URL).
+    public var specs: [String: MirrorSpec]
+    /// Module name → mirror path.
+    public var mirrors: [String: String]
+    /// Module name → branch name → commit, as on the module's remote.
+    public var moduleBranches: [String: [String: String]]
+
+    /// The general branch's name (from the `modules.json` read at it).
+    public var generalBranch: String { project.manifest.generalBranch }
+
+    /// Creates a snapshot from parts already read (tests, and commands that read state another way).
+    public init(
+        workspace: Workspace, project: Project, refPrefix: String = "refs/remotes/origin/",
+        branches: [String: String], specs: [String: MirrorSpec], mirrors: [String: String],
+        moduleBranches: [String: [String: String]]
+    ) {
+        self.workspace = workspace
+        self.project = project
+        self.refPrefix = refPrefix
+        self.branches = branches
+        self.specs = specs
+        self.mirrors = mirrors
+        self.moduleBranches = moduleBranches
+    }
+
+    /// Fetches the superproject and every module (unless `options.fetch` is false), then reads the snapshot.
+    ///
+    /// git processes: one fetch of the superproject, one `for-each-ref` of it, one `ls-tree` and one
+    /// `cat-file --batch` for the project files, and per module one fetch (or clone) and one `for-each-ref`.
+    public static func load(workspace: Workspace, git: Git, options: Options, console: Console? = nil) throws
+        -> Snapshot
+    {
+        guard let originURL = try SuperprojectRemote.originURL(workspace, git: git) else {
+            throw SnapshotError(
+                "the superproject at \(workspace.root) has no remote '\(Workspace.remoteName)'; the repository-wide "
+                    + "commands (roll, audit, verify, customize, tenant, module, tag) work on the remotes")
+        }
+        if options.fetch {
+            console?.progress("fetching the superproject")
+            try SuperprojectRemote.fetch(workspace, git: git)
+        }
+        let refPrefix = "refs/remotes/\(Workspace.remoteName)/"
+        let branches = try GitRefs.branches(under: refPrefix, in: workspace.root, git: git, what: "the superproject")
+        let project = try readProject(
+            workspace: workspace, branches: branches, refPrefix: refPrefix, git: git, options: options.validation)
+        let specList = try ModuleRemotes.specs(for: project.manifest.modules, base: originURL, git: git)
+        let store = ModuleMirrors(workspace: workspace, git: git)
+        let mirrors: [String: String]
+        if options.fetch {
+            let count = specList.count
+            console?.progress(
+                "fetching \(count) module repositor\(count == 1 ? "y" : "ies") (\(options.jobs) at a time)")
+            mirrors = try store.sync(specList, jobs: options.jobs, console: console)
+        } else {
+            mirrors = try store.existing(specList)
+        }
+        let moduleBranches = try Concurrent.map(Array(mirrors).sorted { $0.key < $1.key }, jobs: options.jobs) {
+            name, path in
+            (name, try GitRefs.branches(under: "refs/heads/", in: path, git: git, what: "module \(name)"))
+        }
+        return Snapshot(
+            workspace: workspace, project: project, refPrefix: refPrefix, branches: branches,
+            specs: Dictionary(uniqueKeysWithValues: specList.map { ($0.name, $0) }), mirrors: mirrors,
+            moduleBranches: Dictionary(uniqueKeysWithValues: moduleBranches))
+    }
+
+    /// Reads the project at the general branch. The general branch is named by the `modules.json` that lives on
+    /// it: the candidate is the working tree's `generalBranch` (or `general_dev` when the working tree's file cannot
+    /// be read), and the file read at the candidate must name the same branch, or the branch it names is read.
+    static func readProject(
+        workspace: Workspace, branches: [String: String], refPrefix: String, git: Git, options: ValidationOptions
+    ) throws -> Project {
+        let hint = ProjectReader.generalBranchHint(workspace)
+        let candidate = hint.branch ?? ModuleManifest.defaultGeneralBranch
+        guard branches[candidate] != nil else {
+            var message =
+                "the superproject's remote has no branch \(candidate), where tenantctl reads modules.json and "
+                + "Tenants/ from"
+            if let problem = hint.problem {
+                message += " (the working tree's modules.json names no general branch: \(problem))"
+            } else if hint.branch != nil {
+                message += " (named by generalBranch in the working tree's modules.json)"
+            }
+            throw SnapshotError(message + "; push it first (`tenantctl init` creates the files)")
+        }
+        let project = try ProjectReader.revision(
+            refPrefix + candidate, repository: workspace.root, git: git, options: options)
+        let declared = project.manifest.generalBranch
+        guard declared != candidate else { return project }
+        guard branches[declared] != nil else {
+            throw SnapshotError(
+                "modules.json on \(Workspace.remoteName)/\(candidate) names the general branch \(declared), which the "
+                    + "superproject's remote does not have")
+        }
+        let named = try ProjectReader.revision(
+            refPrefix + declared, repository: workspace.root, git: git, options: options)
+        guard named.manifest.generalBranch == declared else {
+            throw SnapshotError(
+                "modules.json on \(Workspace.remoteName)/\(candidate) names the general branch \(declared), but "
+                    + "modules.json on \(declared) names \(named.manifest.generalBranch)")
+        }
+        return named
+    }
+
+    /// The fetched ref of a superproject branch (`refs/remotes/origin/<branch>`).
+    public func ref(_ branch: String) -> String { refPrefix + branch }
+
+    /// The commit of a superproject branch on the remote.
+    public func branch(_ name: String) throws -> String {
+        guard let id = branches[name] else {
+            throw SnapshotError("the superproject's remote has no branch \(name)")
+        }
+        return id
+    }
+
+    /// The mirror of a module.
+    public func mirror(_ module: String) throws -> String {
+        guard let mirror = mirrors[module] else { throw SnapshotError("module \(module) has no mirror") }
+        return mirror
+    }
+
+    /// Module path → pinned commit on a superproject commit (only gitlinks).
+    public func pins(at commit: String, git: Git) throws -> [String: String] {
+        try PinReader.pins(at: commit, paths: project.manifest.modules.map(\.path), in: workspace.root, git: git)
+    }
+
+    /// Whether `ancestor` is reachable from `descendant` in a module mirror (both must exist there).
+    public func isAncestor(_ ancestor: String, of descendant: String, module: String, git: Git) throws -> Bool {
+        let output = try git.run(
+            ["merge-base", "--is-ancestor", "--end-of-options", ancestor, descendant], in: try mirror(module),
+            context: "check whether \(ancestor.prefix(10)) is on \(descendant.prefix(10)) in \(module)",
+            accepting: [0, 1])
+        return output.status == 0
+    }
+
+    /// Whether a commit exists in a module mirror.
+    public func hasCommit(_ commit: String, module: String, git: Git) throws -> Bool {
+        let output = try git.run(
+            ["cat-file", "-e", "--end-of-options", commit + "^{commit}"], in: try mirror(module),
+            context: "look up \(commit.prefix(10)) in \(module)", accepting: [0, 1, 128])
+        return output.status == 0
+    }
+
+    /// The tenant files as they are after replacing or removing some (for validating a change with the loader).
+    public func tenantFiles(replacing changed: [Tenant], removing removed: Set<String> = []) -> [SourceFile] {
+        var byID: [String: Tenant] = [:]
+        for tenant in project.tenants { byID[tenant.id] = tenant }
+        for tenant in changed { byID[tenant.id] = tenant }
+        return byID.values.filter { !removed.contains($0.id) }.sorted { $0.id < $1.id }.map {
+            SourceFile(path: ProjectReader.tenantPath($0.id), data: $0.encoded())
+        }
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import TenantKit
+import TenantTestSupport
+import Testing
+
+/// The journal records every push's outcome as it lands, and `roll --undo` restores exactly what landed
+/// (RELIABILITY 55, 56).
+@Suite struct RollJournalTests {
+    static func hook(_ fixture: RollFixture, _ repository: String, _ name: String, _ body: String) throws {
+        let path = "\(fixture.remote(repository))/hooks/\(name)"
+        _ = try fixture.sandbox.writeExecutable(
+            String(path.dropFirst(fixture.sandbox.root.count + 1)), "#!/bin/sh\n\(body)\n")
+    }
+
+    static func journal(_ fixture: RollFixture, runId: String) throws -> RollJournal {
+        try RollJournal.read(gitDirectory: "\(fixture.workspace)/.git", runId: runId)
+    }
+
+    /// Order's remote refuses (pre-receive hook with a message); Infrastructure's push lands. The journal says so per
+    /// ref, the hook's own words reach the report, and undo puts back exactly the refs that landed.
+    @Test func aRejectedModulePushIsJournalledAndUndoRestoresWhatLanded() throws {
+        let fixture = try RollFixture()
+        let before = try fixture.remoteBranches()
+        try Self.hook(fixture, "Order", "pre-receive", "echo 'Order is closed for maintenance' >&2; exit 1")
+        let result = fixture.roll(["--json"])
+        #expect(result.status == 2, "\(result.stderr)")
+        let report = try JSONDecoder().decode(RollReport.self, from: Data(result.stdout.utf8))
+        let orderPush = try #require(report.pushes.first { $0.repository == "Order" })
+        #expect(!orderPush.accepted)
+        #expect(orderPush.remoteMessages == ["Order is closed for maintenance"])
+        #expect(orderPush.detail.contains("Order is closed for maintenance"), "\(orderPush.detail)")
+        let t3 = try #require(report.tenants.first { $0.id == "t3" })
+        #expect(t3.rejected?.contains("Order is closed for maintenance") == true, "\(t3.rejected ?? "")")
+
+        let runId = try #require(report.runId)
+        let journal = try Self.journal(fixture, runId: runId)
+        func published(_ repository: String, _ branch: String) -> Bool?? {
+            journal.entries.first { $0.repository == repository && $0.ref == "refs/heads/\(branch)" }.map(\.published)
+        }
+        #expect(published("Infrastructure", "t2") == .some(true))
+        #expect(published("Order", "t3") == .some(false))
+        #expect(published("superproject", "t1") == .some(true))
+        #expect(published("superproject", "t3") == .some(false))
+        let after = try fixture.remoteBranches()
+        #expect(after["Infrastructure"] != before["Infrastructure"])  // positive control: something landed
+
+        let undone = fixture.roll(["--undo", runId])
+        #expect(undone.status == 0, "\(undone.stdout)\(undone.stderr)")
+        #expect(try fixture.remoteBranches() == before)
+        #expect(try Self.journal(fixture, runId: runId).undoneAt != nil)
+    }
+
+    /// Infrastructure's push breaks off with no per-ref answer (its remote's reference-transaction hook aborts), after
+    /// Order's push landed. Before the fix the journal was never rewritten and undo said "published nothing" while
+    /// Order's t3 had moved on its remote.
+    @Test func aPushThatBreaksOffLeavesAJournalThatUndoesTheLandedOnes() throws {
+        let fixture = try RollFixture()
+        let before = try fixture.remoteBranches()
+        try Self.hook(
+            fixture, "Infrastructure", "reference-transaction",
+            "if [ \"$1\" = prepared ]; then echo 'refs are read-only today' >&2; exit 1; fi")
+        let result = fixture.roll()
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        #expect(result.stderr.contains("refs are read-only today"), "\(result.stderr)")
+        let after = try fixture.remoteBranches()
+        #expect(after["Order"] != before["Order"])  // Order's push landed
+        #expect(after["Infrastructure"] == before["Infrastructure"])
+        #expect(after["Superproject"] == before["Superproject"])
+
+        let directory = "\(fixture.workspace)/.git/tenantctl/journal"
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".json") }
+        #expect(files.count == 1)
+        let runId = String(try #require(files.first).dropLast(".json".count))
+        let journal = try Self.journal(fixture, runId: runId)
+        #expect(journal.entries.first { $0.repository == "Order" }?.published == true)
+        #expect(journal.entries.filter { $0.repository == "superproject" }.allSatisfy { $0.published == nil })
+
+        let undone = fixture.roll(["--undo", runId])
+        #expect(undone.status == 0, "\(undone.stdout)\(undone.stderr)")
+        #expect(try fixture.remoteBranches() == before)
+    }
+}
