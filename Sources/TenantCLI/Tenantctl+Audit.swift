@@ -9,7 +9,7 @@ enum AuditFormat: String, ExpressibleByArgument, CaseIterable, Sendable {
 
 extension Tenantctl {
     /// `tenantctl audit`: what each tenant customised and how far behind it is (SPEC §5).
-    struct Audit: TenantctlCommand {
+    struct Audit: LockingCommand {
         static let configuration = CommandConfiguration(
             abstract: "Show what each tenant customised and how far behind general_dev it is.",
             discussion: """
@@ -50,32 +50,31 @@ extension Tenantctl {
         @Flag(help: "Exit with status 2 when any tenant is behind or has a finding (a CI gate).")
         var check = false
 
-        @Flag(help: "Do not fetch; use the refs and module mirrors as they are.")
-        var noFetch = false
+        @OptionGroup var fetchOptions: FetchOptions
 
-        @Option(help: "Parallel module fetches.")
-        var jobs = 4
+        @OptionGroup var jobsOptions: JobsOptions
+
+        @OptionGroup var lockOptions: LockOptions
 
         func validate() throws {
             if global.json, let format, format != .json {
                 throw ValidationError("--json conflicts with --format \(format.rawValue)")
             }
-            if jobs < 1 { throw ValidationError("--jobs must be at least 1") }
         }
 
         func run(context: CommandContext) throws -> ExitStatus {
             let workspace = try context.workspace()
             let git = context.git
             // The lock guards the fetch into the mirrors; reading them afterwards needs none.
-            let lock = noFetch ? nil : try WorkspaceLock(gitDirectory: workspace.gitDirectory)
+            let lock = fetchOptions.fetch ? try context.lock(workspace, wait: lockOptions.wait) : nil
             let snapshot: Snapshot
             do {
                 defer { lock?.release() }
-                snapshot = try context.snapshot(workspace, fetch: !noFetch, jobs: jobs)
+                snapshot = try context.snapshot(workspace, fetch: fetchOptions.fetch, jobs: jobsOptions.jobs)
             }
             let project = snapshot.project
             let selected = try selectTenants(project)
-            let state = try AuditState.load(snapshot: snapshot, tenants: selected, git: git, jobs: jobs)
+            let state = try AuditState.load(snapshot: snapshot, tenants: selected, git: git, jobs: jobsOptions.jobs)
             let report = Auditor.report(project: project, tenants: selected, state: state)
             switch format ?? (global.json ? .json : .table) {
             case .table: context.console.print(AuditTableRenderer.render(report, console: context.console))

@@ -4,7 +4,7 @@ import TenantKit
 
 extension Tenantctl {
     /// `tenantctl customize <tenant> <module>`: fork a module for a tenant (or `--undo` it).
-    struct Customize: TenantctlCommand {
+    struct Customize: WritingCommand {
         static let configuration = CommandConfiguration(
             abstract: "Fork a module for a tenant: create its tenant branch, declare it, re-pin.",
             discussion: """
@@ -40,8 +40,7 @@ extension Tenantctl {
         @Flag(help: "Undo a customisation that has no commits of its own.")
         var undo = false
 
-        @Flag(help: "Print the plan; write nothing.")
-        var dryRun = false
+        @OptionGroup var writeOptions: WriteOptions
 
         func validate() throws {
             if undo && from != nil { throw ValidationError("--from makes no sense with --undo") }
@@ -49,16 +48,18 @@ extension Tenantctl {
 
         func run(context: CommandContext) throws -> ExitStatus {
             try Customize.run(
-                tenant: tenant, module: module, from: from, undo: undo, dryRun: dryRun, context: context)
+                tenant: tenant, module: module, from: from, undo: undo, options: writeOptions,
+                context: context)
         }
 
         static func run(
-            tenant: String, module: String, from: String?, undo: Bool, dryRun: Bool, context: CommandContext
+            tenant: String, module: String, from: String?, undo: Bool, options: WriteOptions,
+            context: CommandContext
         ) throws -> ExitStatus {
             let headline =
                 undo
                 ? "tenant \(tenant) no longer customises \(module)" : "tenant \(tenant) customises \(module)"
-            return try LifecycleRun.run(context: context, dryRun: dryRun, headline: headline) { state in
+            return try LifecycleRun.run(context: context, options: options, headline: headline) { state in
                 undo
                     ? try Customization.planUndo(tenant: tenant, module: module, state: state, git: context.git)
                     : try Customization.plan(
@@ -68,7 +69,7 @@ extension Tenantctl {
     }
 
     /// `tenantctl uncustomize <tenant> <module>`: the same as `customize --undo`.
-    struct Uncustomize: TenantctlCommand {
+    struct Uncustomize: WritingCommand {
         static let configuration = CommandConfiguration(
             abstract: "Undo a customisation that has no commits of its own (same as customize --undo).",
             discussion: """
@@ -88,11 +89,12 @@ extension Tenantctl {
         @Argument(help: "The module name.")
         var module: String
 
-        @Flag(help: "Print the plan; write nothing.")
-        var dryRun = false
+        @OptionGroup var writeOptions: WriteOptions
 
         func run(context: CommandContext) throws -> ExitStatus {
-            try Customize.run(tenant: tenant, module: module, from: nil, undo: true, dryRun: dryRun, context: context)
+            try Customize.run(
+                tenant: tenant, module: module, from: nil, undo: true, options: writeOptions,
+                context: context)
         }
     }
 }

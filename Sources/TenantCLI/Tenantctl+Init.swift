@@ -4,7 +4,7 @@ import TenantKit
 
 extension Tenantctl {
     /// `tenantctl init`: adopt an existing submodule superproject.
-    struct Init: TenantctlCommand {
+    struct Init: LockingCommand {
         static let configuration = CommandConfiguration(
             abstract: "Adopt an existing submodule superproject: write modules.json and Tenants/ from git.",
             discussion: """
@@ -31,6 +31,8 @@ extension Tenantctl {
         @Option(help: ArgumentHelp("Branches that are tenants (a shell glob).", valueName: "glob"))
         var tenants = "*"
 
+        @OptionGroup var lockOptions: LockOptions
+
         func validate() throws {
             if let problem = RefName.validateBranch(generalBranch) {
                 throw ValidationError("--general-branch \(generalBranch): \(problem)")
@@ -40,7 +42,7 @@ extension Tenantctl {
         func run(context: CommandContext) throws -> ExitStatus {
             let git = context.git
             let workspace = try Adoption.locate(from: context.directory, git: git)
-            let lock = try WorkspaceLock(gitDirectory: workspace.gitDirectory)
+            let lock = try context.lock(workspace, wait: lockOptions.wait)
             defer { lock.release() }
             let hasOrigin = try SuperprojectRemote.originURL(workspace, git: git) != nil
             if hasOrigin {

@@ -4,7 +4,7 @@ import TenantKit
 
 extension Tenantctl {
     /// `tenantctl module add <name> --url <url>`.
-    struct ModuleAdd: TenantctlCommand {
+    struct ModuleAdd: WritingCommand {
         static let configuration = CommandConfiguration(
             commandName: "add",
             abstract: "Add a module on general_dev: modules.json, .gitmodules and the gitlink.",
@@ -36,11 +36,12 @@ extension Tenantctl {
             transform: { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } })
         var dependsOn: [String] = []
 
-        @Flag(help: "Print the plan; write nothing.")
-        var dryRun = false
+        @OptionGroup var writeOptions: WriteOptions
 
         func run(context: CommandContext) throws -> ExitStatus {
-            try LifecycleRun.run(context: context, dryRun: dryRun, headline: "added module \(name)") { state in
+            try LifecycleRun.run(
+                context: context, options: writeOptions, headline: "added module \(name)"
+            ) { state in
                 try ModuleLifecycle.planAdd(
                     name: name, url: url, path: path, dependsOn: dependsOn, state: state, git: context.git)
             }

@@ -4,7 +4,7 @@ import TenantKit
 
 extension Tenantctl {
     /// `tenantctl module remove <name>`.
-    struct ModuleRemove: TenantctlCommand {
+    struct ModuleRemove: WritingCommand {
         static let configuration = CommandConfiguration(
             commandName: "remove",
             abstract: "Remove a module from general_dev (refused while a tenant customises it).",
@@ -22,11 +22,12 @@ extension Tenantctl {
         @Argument(help: "The module name.")
         var name: String
 
-        @Flag(help: "Print the plan; write nothing.")
-        var dryRun = false
+        @OptionGroup var writeOptions: WriteOptions
 
         func run(context: CommandContext) throws -> ExitStatus {
-            try LifecycleRun.run(context: context, dryRun: dryRun, headline: "removed module \(name)") { state in
+            try LifecycleRun.run(
+                context: context, options: writeOptions, headline: "removed module \(name)"
+            ) { state in
                 try ModuleLifecycle.planRemove(name: name, state: state, git: context.git)
             }
         }

@@ -3,7 +3,7 @@ import TenantKit
 
 extension Tenantctl {
     /// `tenantctl pin [module…] [--push]`: record module HEADs as the pins of the current branch.
-    struct Pin: TenantctlCommand {
+    struct Pin: LockingCommand {
         static let configuration = CommandConfiguration(
             commandName: "pin",
             abstract: "Record the modules' HEADs as the pins of the current superproject branch, in one commit.",
@@ -28,40 +28,30 @@ extension Tenantctl {
         @Flag(help: "Push the module branches, then the superproject branch.")
         var push = false
 
-        @Flag(help: "Do not fetch the module remotes before checking that commits are pushed.")
-        var noFetch = false
+        @OptionGroup var fetchOptions: FetchOptions
 
-        @Flag(help: "Wait for another tenantctl run on this superproject to finish instead of failing.")
-        var wait = false
+        @OptionGroup var lockOptions: LockOptions
 
         func run(context: CommandContext) throws -> ExitStatus {
-            let workspace = try context.workspace()
-            let lock = try WorkspaceLock(gitDirectory: workspace.gitDirectory, wait: wait)
-            defer { lock.release() }
-            let pin = WorkingCopyPin(
-                workspace: workspace, git: context.git, fetch: !noFetch, push: push, console: context.console)
-            let report: PinReport
-            do {
-                report = try pin.run(modules: modules)
-            } catch let refusal as WorkingCopyRefusal {
-                context.console.error(refusal.description)
-                return .failure
-            }
-            if context.options.json {
-                context.console.data(try JSONOutput.encode(report))
-            } else if let commit = report.commit {
-                context.console.print(
-                    "pinned \(report.changes.count) module\(report.changes.count == 1 ? "" : "s") on \(report.branch) "
-                        + "in \(commit.prefix(12))\(report.pushed ? " (pushed)" : "")")
-                for change in report.changes {
+            try context.runOnWorkingCopy(wait: lockOptions.wait) { workspace in
+                try WorkingCopyPin(
+                    workspace: workspace, git: context.git, fetch: fetchOptions.fetch, push: push,
+                    console: context.console
+                ).run(modules: modules)
+            } text: { report in
+                if let commit = report.commit {
                     context.console.print(
-                        "  \(change.module): \(change.old.map { String($0.prefix(12)) } ?? "none") → "
-                            + "\(change.new.prefix(12))\(change.pushed ? " (module pushed)" : "")")
+                        "pinned \(report.changes.count) module\(report.changes.count == 1 ? "" : "s") on \(report.branch) "
+                            + "in \(commit.prefix(12))\(report.pushed ? " (pushed)" : "")")
+                    for change in report.changes {
+                        context.console.print(
+                            "  \(change.module): \(change.old.map { String($0.prefix(12)) } ?? "none") → "
+                                + "\(change.new.prefix(12))\(change.pushed ? " (module pushed)" : "")")
+                    }
+                } else {
+                    context.console.print("nothing to pin on \(report.branch): every module is at its pin")
                 }
-            } else {
-                context.console.print("nothing to pin on \(report.branch): every module is at its pin")
             }
-            return .success
         }
     }
 }

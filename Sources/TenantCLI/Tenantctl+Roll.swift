@@ -4,7 +4,7 @@ import TenantKit
 
 extension Tenantctl {
     /// `tenantctl roll`: propagate general_dev to every tenant without working trees.
-    struct Roll: TenantctlCommand {
+    struct Roll: WritingCommand {
         static let configuration = CommandConfiguration(
             abstract: "Merge general_dev into every tenant, in every repository, without touching a working tree.",
             discussion: """
@@ -40,25 +40,18 @@ extension Tenantctl {
             help: ArgumentHelp("Move only this module's pins and branches (repeatable).", valueName: "name"))
         var modules: [String] = []
 
-        @Flag(help: "Compute the plan and the predicted conflicts; write no ref anywhere.")
-        var dryRun = false
+        @OptionGroup var writeOptions: WriteOptions
 
-        @Option(help: "Module repositories fetched at the same time.")
-        var jobs = 4
+        @OptionGroup var fetchOptions: FetchOptions
 
-        @Flag(help: "Use the state of the last fetch (do not fetch).")
-        var noFetch = false
+        @OptionGroup var jobsOptions: JobsOptions
 
         @Option(
             help: ArgumentHelp("Reset the remote refs changed by that run to their old values.", valueName: "run-id"))
         var undo: String?
 
-        @Flag(help: "Wait for another tenantctl run on this superproject to finish instead of failing.")
-        var wait = false
-
         func validate() throws {
-            guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
-            if undo != nil && (dryRun || !tenants.isEmpty || !modules.isEmpty) {
+            if undo != nil && (writeOptions.dryRun || !tenants.isEmpty || !modules.isEmpty) {
                 throw ValidationError("--undo cannot be combined with --dry-run, --tenant or --module")
             }
         }
@@ -67,7 +60,7 @@ extension Tenantctl {
             let workspace = try context.workspace()
             let console = context.console
             // Also for a dry run: it fetches into the mirrors that a real run pushes from.
-            let lock = try WorkspaceLock(gitDirectory: workspace.gitDirectory, wait: wait)
+            let lock = try context.lock(workspace, wait: lockOptions.wait)
             defer { lock.release() }
             if let undo {
                 let outcomes = try RollUndo(workspace: workspace, git: context.git).run(runId: undo)
@@ -80,8 +73,8 @@ extension Tenantctl {
             let runner = RollRunner(workspace: workspace, git: context.git, console: console)
             let report = try runner.run(
                 RollOptions(
-                    filter: RollFilter(tenants: tenants, modules: modules), dryRun: dryRun, jobs: jobs,
-                    fetch: !noFetch))
+                    filter: RollFilter(tenants: tenants, modules: modules), dryRun: writeOptions.dryRun,
+                    jobs: jobsOptions.jobs, fetch: fetchOptions.fetch))
             if context.options.json {
                 console.data(try JSONOutput.encode(report))
             } else {

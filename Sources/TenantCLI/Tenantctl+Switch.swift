@@ -3,7 +3,7 @@ import TenantKit
 
 extension Tenantctl {
     /// `tenantctl switch <tenant>`: the working copy becomes a tenant.
-    struct Switch: TenantctlCommand {
+    struct Switch: LockingCommand {
         static let configuration = CommandConfiguration(
             commandName: "switch",
             abstract: "Make the working copy a tenant: superproject and every module on its branch at the pin.",
@@ -32,28 +32,16 @@ extension Tenantctl {
         @Argument(help: "The tenant (id or branch), or general_dev for the development view.")
         var tenant: String
 
-        @Flag(help: "Do not fetch the superproject and module remotes first.")
-        var noFetch = false
+        @OptionGroup var fetchOptions: FetchOptions
 
-        @Flag(help: "Wait for another tenantctl run on this superproject to finish instead of failing.")
-        var wait = false
+        @OptionGroup var lockOptions: LockOptions
 
         func run(context: CommandContext) throws -> ExitStatus {
-            let workspace = try context.workspace()
-            let lock = try WorkspaceLock(gitDirectory: workspace.gitDirectory, wait: wait)
-            defer { lock.release() }
-            let runner = WorkingCopySwitch(
-                workspace: workspace, git: context.git, fetch: !noFetch, console: context.console)
-            let report: SwitchReport
-            do {
-                report = try runner.run(target: tenant)
-            } catch let refusal as WorkingCopyRefusal {
-                context.console.error(refusal.description)
-                return .failure
-            }
-            if context.options.json {
-                context.console.data(try JSONOutput.encode(report))
-            } else {
+            try context.runOnWorkingCopy(wait: lockOptions.wait) { workspace in
+                try WorkingCopySwitch(
+                    workspace: workspace, git: context.git, fetch: fetchOptions.fetch, console: context.console
+                ).run(target: tenant)
+            } text: { report in
                 context.console.print("switched to \(report.tenant) (superproject branch \(report.branch))")
                 let rows = report.repositories.map { entry -> [String] in
                     var change = entry.change
@@ -68,7 +56,6 @@ extension Tenantctl {
                     context.console.print("\(module): not pinned on \(report.branch), left alone")
                 }
             }
-            return .success
         }
     }
 }

@@ -4,7 +4,7 @@ import TenantKit
 
 extension Tenantctl {
     /// `tenantctl tag <milestone>`.
-    struct Tag: TenantctlCommand {
+    struct Tag: WritingCommand {
         static let configuration = CommandConfiguration(
             abstract: "Tag general_dev and every tenant branch at a milestone, in one atomic push.",
             discussion: """
@@ -28,11 +28,12 @@ extension Tenantctl {
         @Option(help: "The tag name pattern.")
         var pattern: String = Milestone.defaultPattern
 
-        @Flag(help: "Print the plan; write nothing.")
-        var dryRun = false
+        @OptionGroup var writeOptions: WriteOptions
 
         func run(context: CommandContext) throws -> ExitStatus {
-            try LifecycleRun.run(context: context, dryRun: dryRun, headline: "tagged milestone \(milestone)") { state in
+            try LifecycleRun.run(
+                context: context, options: writeOptions, headline: "tagged milestone \(milestone)"
+            ) { state in
                 try Milestone.plan(
                     milestone: milestone, pattern: pattern, state: state,
                     existingTags: try Milestone.remoteTags(state.workspace, git: context.git))

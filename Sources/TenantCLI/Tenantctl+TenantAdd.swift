@@ -4,7 +4,7 @@ import TenantKit
 
 extension Tenantctl {
     /// `tenantctl tenant add <id>`.
-    struct TenantAdd: TenantctlCommand {
+    struct TenantAdd: WritingCommand {
         static let configuration = CommandConfiguration(
             commandName: "add",
             abstract: "Add a tenant: its file on general_dev, its superproject branch, its module branches.",
@@ -23,6 +23,7 @@ extension Tenantctl {
                   tenantctl tenant add t4 --name "Tenant Four AG"
                   tenantctl tenant add t4 --from t2
                   tenantctl tenant add t5 --modules Infrastructure,Customer --dry-run
+                  tenantctl tenant add t6 --wait       # wait for a running roll instead of failing
                 """)
 
         @OptionGroup var global: GlobalOptions
@@ -41,12 +42,13 @@ extension Tenantctl {
             transform: { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } })
         var modules: [String]?
 
-        @Flag(help: "Print the plan; write nothing.")
-        var dryRun = false
+        @OptionGroup var writeOptions: WriteOptions
 
         func run(context: CommandContext) throws -> ExitStatus {
             let request = TenantLifecycle.AddRequest(id: id, name: name, from: from, modules: modules)
-            return try LifecycleRun.run(context: context, dryRun: dryRun, headline: "added tenant \(id)") { state in
+            return try LifecycleRun.run(
+                context: context, options: writeOptions, headline: "added tenant \(id)"
+            ) { state in
                 try TenantLifecycle.planAdd(request, state: state, git: context.git)
             }
         }

@@ -4,7 +4,7 @@ import TenantKit
 
 extension Tenantctl {
     /// `tenantctl tenant remove <id>`.
-    struct TenantRemove: TenantctlCommand {
+    struct TenantRemove: WritingCommand {
         static let configuration = CommandConfiguration(
             commandName: "remove",
             abstract: "Remove a tenant: its file, its superproject branch and its module branches.",
@@ -27,11 +27,12 @@ extension Tenantctl {
         @Flag(help: "Tag the branches archive/<branch> before deleting them.")
         var archive = false
 
-        @Flag(help: "Print the plan; write nothing.")
-        var dryRun = false
+        @OptionGroup var writeOptions: WriteOptions
 
         func run(context: CommandContext) throws -> ExitStatus {
-            try LifecycleRun.run(context: context, dryRun: dryRun, headline: "removed tenant \(id)") { state in
+            try LifecycleRun.run(
+                context: context, options: writeOptions, headline: "removed tenant \(id)"
+            ) { state in
                 try TenantLifecycle.planRemove(id: id, archive: archive, state: state, git: context.git)
             }
         }

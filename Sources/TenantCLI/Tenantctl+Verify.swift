@@ -4,7 +4,7 @@ import TenantKit
 
 extension Tenantctl {
     /// `tenantctl verify`: consistency checks, changing nothing.
-    struct Verify: TenantctlCommand {
+    struct Verify: LockingCommand {
         static let configuration = CommandConfiguration(
             abstract: "Check that modules.json, Tenants/, .gitmodules and the repositories agree.",
             discussion: """
@@ -35,8 +35,9 @@ extension Tenantctl {
 
         @OptionGroup var global: GlobalOptions
 
-        @Flag(help: "Do not fetch; check the remote-tracking refs and module mirrors as they are.")
-        var noFetch = false
+        @OptionGroup var fetchOptions: FetchOptions
+
+        @OptionGroup var lockOptions: LockOptions
 
         func run(context: CommandContext) throws -> ExitStatus {
             let workspace = try context.workspace()
@@ -113,11 +114,11 @@ extension Tenantctl {
         }
 
         private func gitFindings(_ workspace: Workspace, context: CommandContext) throws -> [VerifyFinding] {
-            let lock = try WorkspaceLock(gitDirectory: workspace.gitDirectory)
+            let lock = try context.lock(workspace, wait: lockOptions.wait)
             defer { lock.release() }
             let state: Snapshot
             do {
-                state = try context.snapshot(workspace, fetch: !noFetch)
+                state = try context.snapshot(workspace, fetch: fetchOptions.fetch)
             } catch let error as ManifestError {
                 return error.problems.map {
                     VerifyFinding(

@@ -66,12 +66,42 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: canary), "the payload ran")
         #expect(!FileManager.default.fileExists(atPath: sandbox.path("escaped")))
         #expect(!FileManager.default.fileExists(atPath: "\(fixture.workspace)/Modules/.git"))
-        for call in try shim.calls() {
+        let calls = try shim.calls()
+        #expect(!calls.isEmpty, "the commands did not run git through the shim: the check below would be vacuous")
+        for call in calls {
             #expect(!call.contains(canary) && !call.contains("escaped") && !call.contains("fd::"), "git ran: \(call)")
         }
         #expect(try fixture.remoteBranches() == remotes)
         #expect(try sandbox.refs(fixture.workspace) == workspaceRefs)
         #expect(try sandbox.git(["status", "--porcelain=v2"], in: fixture.workspace) == "")
+    }
+
+    /// Where the user's git config allows ext (so git itself would run the payload), tenantctl's own validation
+    /// refuses the URL before any git call carries it.
+    @Test func anExtURLIsRefusedByValidationBeforeGitRunsWhereGitWouldRunIt() throws {
+        let fixture = try RollFixture()
+        let sandbox = fixture.sandbox
+        let config = try #require(sandbox.environment["GIT_CONFIG_GLOBAL"])
+        let text = try String(contentsOfFile: config, encoding: .utf8) + "[protocol \"ext\"]\n\tallow = always\n"
+        try text.write(toFile: config, atomically: true, encoding: .utf8)
+        // Control: with this config, plain git runs the payload.
+        let control = sandbox.path("control")
+        _ = try sandbox.gitResult(["ls-remote", "--", "ext::sh -c touch% \(control)"], in: fixture.workspace)
+        #expect(FileManager.default.fileExists(atPath: control), "the payload did not run: the control is broken")
+
+        let canary = sandbox.path("pwned")
+        try Self.plant(fixture, url: "ext::sh -c touch% \(canary)", path: nil)
+        let shim = try GitShim(in: sandbox)
+        for arguments in [["roll"], ["audit"], ["verify"], ["switch", "t2"]] {
+            let result = sandbox.tenantctl(arguments + ["--git", shim.path], in: fixture.workspace)
+            let label = "\(arguments.joined(separator: " ")): \(result.stdout)\(result.stderr)"
+            #expect(result.status != 0, "\(label)")
+            #expect((result.stdout + result.stderr).contains("modules[3].url"), "\(label)")
+        }
+        let calls = try shim.calls()
+        #expect(!calls.isEmpty)
+        #expect(!calls.contains { $0.contains("ext::") }, "a git call carried the URL: \(calls)")
+        #expect(!FileManager.default.fileExists(atPath: canary), "the payload ran")
     }
 
     @Test func credentialsInAModuleURLAreUsedButNeverPrintedByAnyCommand() throws {
@@ -80,16 +110,28 @@ import Testing
         // Port 1 on the loopback address refuses the connection at once (RELIABILITY 24: fail fast, no prompt).
         try Self.plant(fixture, url: "https://bob:hunter2@127.0.0.1:1/Order.git", path: nil)
         let remotes = try fixture.remoteBranches()
-        let shim = try GitShim(in: sandbox)
+        // Behind the logging shim, note for every call whether git may prompt (a prompt is what would hang).
+        let prompts = sandbox.path("prompts.log")
+        let noting = try sandbox.writeExecutable(
+            "bin/noting-git",
+            """
+            #!/bin/sh
+            printf '%s %s\\n' "${GIT_TERMINAL_PROMPT:-unset}" "$*" >> '\(prompts)'
+            exec git "$@"
+
+            """)
+        let shim = try GitShim(in: sandbox, realGit: noting)
         for arguments in [["roll"], ["roll", "--dry-run"], ["audit"], ["status"], ["verify"], ["tenant", "list"]] {
             for verbosity in [[], ["--verbose"], ["--json"]] {
-                let started = Date()
+                let callsBefore = try shim.calls().count
                 let result = sandbox.tenantctl(
                     arguments + verbosity + ["--git", shim.path], in: fixture.workspace,
                     environment: RollFixture.dates)
                 let label = "\((arguments + verbosity).joined(separator: " ")): \(result.stdout)\(result.stderr)"
                 #expect(!result.stdout.contains("hunter2") && !result.stderr.contains("hunter2"), "\(label)")
-                #expect(Date().timeIntervalSince(started) < 20, "\(label): did not fail fast")
+                // Fails fast: the unreachable remote is tried at most once (no retry loop).
+                let reaching = try shim.calls().dropFirst(callsBefore).filter { $0.contains("127.0.0.1:1") }
+                #expect(reaching.count <= 1, "\(label): \(reaching)")
                 if arguments.first == "roll" || arguments.first == "audit" {
                     #expect(result.status == 1, "\(label)")
                     #expect(result.stderr.contains("127.0.0.1"), "\(label)")
@@ -98,6 +140,11 @@ import Testing
         }
         // The URL the user wrote was used (the credentials reach git, and only git).
         #expect(try shim.calls().contains { $0.contains("bob:hunter2@127.0.0.1:1") })
+        // No call that reaches the remote may prompt for a password (no hang).
+        let noted = try String(contentsOfFile: prompts, encoding: .utf8).split(separator: "\n")
+        let reachingRemote = noted.filter { $0.contains("127.0.0.1:1") }
+        #expect(!reachingRemote.isEmpty)
+        #expect(reachingRemote.allSatisfy { $0.hasPrefix("0 ") }, "\(reachingRemote)")
         #expect(try fixture.remoteBranches() == remotes)
         // No file tenantctl writes keeps the password (mirror configs, journal).
         let grep = try sandbox.run("/usr/bin/env", ["grep", "-rl", "hunter2", fixture.workspace + "/.git/tenantctl"])

@@ -112,23 +112,43 @@ final class BackgroundTenantctl: @unchecked Sendable {
         let lab = try FaultLab()
         let reference = try Self.reference(lab, "merge-tree")
         let copy = try lab.copy("concurrent")
-        let shim = try GitShim(in: lab.sandbox, name: "shim-first")
+        // The first roll holds the lock and stops at its first merge-tree until the test opens the gate, so "fails
+        // fast" means: ends while the holder is still stopped (no clock involved).
+        let gate = lab.sandbox.path("gate")
+        let gated = try lab.sandbox.writeExecutable(
+            "bin/gated-git",
+            """
+            #!/bin/sh
+            case " $* " in
+            *" merge-tree "*) while [ ! -e '\(gate)' ]; do sleep 0.05; done;;
+            esac
+            exec git "$@"
+
+            """)
+        let shim = try GitShim(in: lab.sandbox, name: "shim-first", realGit: gated)
         let first = try BackgroundTenantctl(
             ["roll", "--jobs", "1", "--git", shim.path], in: copy.workspace, sandbox: lab.sandbox,
-            environment: FaultLab.dates.merging([
-                "SHIM_SLEEP_AT": "\(reference.index)", "SHIM_SLEEP_SECONDS": "3",
-            ]) { $1 })
+            environment: FaultLab.dates)
         try BackgroundTenantctl.waitForCalls(shim, reference.index)
 
-        let started = Date()
-        let second = lab.sandbox.tenantctl(["roll"], in: copy.workspace, environment: FaultLab.dates)
+        let secondShim = try GitShim(in: lab.sandbox, name: "shim-second")
+        let secondRun = try BackgroundTenantctl(
+            ["roll", "--git", secondShim.path], in: copy.workspace, sandbox: lab.sandbox,
+            environment: FaultLab.dates)
+        let second = try #require(secondRun.wait(), "the second roll waited for the lock without --wait")
+        #expect(first.process.isRunning, "the first roll is still stopped at the gate")
         #expect(second.status == 1, "\(second.stderr)")
         #expect(second.stderr.contains("process \(first.pid)"), "\(second.stderr)")
         #expect(second.stderr.contains("--wait"))
-        #expect(Date().timeIntervalSince(started) < 2, "the second run did not fail fast")
+        let secondCalls = try secondShim.calls()
+        #expect(!secondCalls.isEmpty, "the second roll did not use its shim")
+        #expect(!secondCalls.contains { $0.contains(" fetch ") }, "fetched without the lock: \(secondCalls)")
 
         let waiting = try BackgroundTenantctl(
             ["roll", "--wait"], in: copy.workspace, sandbox: lab.sandbox, environment: FaultLab.dates)
+        try LockOptionsTests.waitUntilBlockedOnLock(waiting)
+        #expect(first.process.isRunning && waiting.process.isRunning)
+        #expect(FileManager.default.createFile(atPath: gate, contents: nil))
         let firstResult = try #require(first.wait(), "the first roll did not finish")
         #expect(firstResult.status == 0, "\(firstResult.stderr)")
         let waited = try #require(waiting.wait(), "the waiting roll did not finish")

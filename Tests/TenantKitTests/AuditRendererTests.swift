@@ -57,17 +57,38 @@ import Testing
         for line in text.split(separator: "\n") {
             #expect(TextWidth.of(String(line)) <= 100, "\(line)")
         }
-        let lines = text.split(separator: "\n").map(String.init)
-        #expect(lines[0].hasPrefix("tenant       superproject  Infrastructure"))
-        #expect(lines[1].contains("✎1↓12") && lines[1].contains("↓123"))
-        #expect(lines[2].contains("✎12↓345!") && lines[2].contains("(!)") && lines[2].contains("(✎3!)"))
-        #expect(lines[2].contains(" ✎1!"))
-        #expect(lines[3].hasPrefix("t3 ") && lines[3].contains("!"))
-        #expect(text.contains("· up to date"))
-        #expect(text.contains("t3 (superproject): missing-branch: the superproject has no branch t3"))
-        #expect(text.contains("t2/OrderProcessing: undeclared-customisation: a long explanation"))
-        #expect(text.contains("+"))  // the long file list is cut
-        #expect(text.hasSuffix("3 tenants × 4 modules: 2 behind, 7 findings."))
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(Self.cells(lines[0]) == ["tenant", "superproject"] + Self.report.modules)
+        #expect(Self.cells(lines[1]) == ["tenant-long", "✎1↓12", "↓123", "↓123", "↓123", "↓123"])
+        #expect(Self.cells(lines[2]) == ["t2", "·", "✎12↓345!", "(!)", "(✎3!)", "✎1!"])
+        #expect(Self.cells(lines[3]) == ["t3", "!", "?", "?", "?", "?"])
+        // Columns are aligned: every cell of a row starts where its header does.
+        let starts = Self.cellStarts(lines[0])
+        for row in lines[1...3] { #expect(Self.cellStarts(row) == starts, "\(row)") }
+        #expect(lines[4] == "")
+        #expect(lines[5].hasPrefix("· up to date   ✎n customised by n commits   ↓n behind general_dev by n"))
+        // Customisations, unwrapped: the long file list is cut after five files.
+        #expect(
+            Self.section("Customisations:", of: lines) == [
+                "tenant-long (superproject): 1 commit — ColourScheme.conf",
+                "t2/Infrastructure: 12 commits — "
+                    + (1...5).map { "Sources/Feature\($0)/File\($0).swift" }.joined(separator: ", ") + ", +25 more",
+                "t2/CustomerAccounts: 3 commits",
+                "t2/OrderProcessing: 1 commit",
+            ])
+        #expect(!text.contains("File6.swift"))
+        let codes = AuditFinding.Code.allCases
+        #expect(
+            Self.section("Findings:", of: lines) == [
+                "t2/Infrastructure: \(codes[3].rawValue): \(Self.explanation(codes[3]))",
+                "t2/ArticleCatalogue: \(codes[5].rawValue): \(Self.explanation(codes[5]))",
+                "t2/CustomerAccounts: \(codes[4].rawValue): \(Self.explanation(codes[4]))",
+                "t2/OrderProcessing: \(codes[0].rawValue): \(Self.explanation(codes[0]))",
+                "t2/OrderProcessing: \(codes[1].rawValue): \(Self.explanation(codes[1]))",
+                "t2/OrderProcessing: \(codes[2].rawValue): \(Self.explanation(codes[2]))",
+                "t3 (superproject): missing-branch: the superproject has no branch t3 on the remote",
+            ])
+        #expect(lines.last == "3 tenants × 4 modules: 2 behind, 7 findings.")
         #expect(!text.contains("\u{1B}["))
     }
 
@@ -115,9 +136,62 @@ import Testing
             #expect(unescaped.filter { $0 == "|" }.count == 7, "\(row)")
         }
         #expect(rows[3].contains("(✎3!)"))
-        #expect(text.contains("**Findings**"))
-        #expect(text.contains("- **t2/OrderProcessing** `stale-pin`:") || text.contains("`undeclared-customisation`"))
-        #expect(text.contains("general\\_dev"))
+        #expect(rows[2] == "| tenant-long | ✎1↓12 | ↓123 | ↓123 | ↓123 | ↓123 |")
+        #expect(rows[3] == "| t2 | · | ✎12↓345! | (!) | (✎3!) | ✎1! |")
+        #expect(rows[4] == "| t3 | ! | ? | ? | ? | ? |")
+        #expect(text.contains("\n**Findings**\n"))
+        let codes = AuditFinding.Code.allCases
+        func finding(_ module: String, _ code: AuditFinding.Code) -> String {
+            "- **t2/\(module)** `\(code.rawValue)`: "
+                + Self.explanation(code).replacingOccurrences(of: "general_dev", with: "general\\_dev")
+        }
+        #expect(
+            text.split(separator: "\n").map(String.init).filter { $0.hasPrefix("- **") } == [
+                finding("Infrastructure", codes[3]), finding("ArticleCatalogue", codes[5]),
+                finding("CustomerAccounts", codes[4]), finding("OrderProcessing", codes[0]),
+                finding("OrderProcessing", codes[1]), finding("OrderProcessing", codes[2]),
+                "- **t3 (superproject)** `missing-branch`: the superproject has no branch t3 on the remote",
+            ])
+    }
+
+    /// The message of every finding in ``report``.
+    static func explanation(_ code: AuditFinding.Code) -> String {
+        "a long explanation of \(code.rawValue) that names commits 0123456789 and branches t2 "
+            + "and general_dev so that it needs wrapping"
+    }
+
+    /// The cells of a table row (separated by two or more spaces).
+    static func cells(_ line: String) -> [String] {
+        line.components(separatedBy: "  ").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+
+    /// The column (in characters) where each cell of a table row starts.
+    static func cellStarts(_ line: String) -> [Int] {
+        var starts: [Int] = []
+        var previous: Character = " "
+        for (index, character) in line.enumerated() {
+            if character != " " && previous == " " { starts.append(index) }
+            previous = character
+        }
+        return starts
+    }
+
+    /// The entries of a section of the table output (after its title, up to the next empty line), each with its
+    /// continuation lines (indented by six spaces) joined.
+    static func section(_ title: String, of lines: [String]) -> [String] {
+        guard let start = lines.firstIndex(of: title) else { return [] }
+        var entries: [String] = []
+        for line in lines[(start + 1)...] {
+            if line.isEmpty { break }
+            if line.hasPrefix("      "), let last = entries.popLast() {
+                entries.append(last + " " + line.dropFirst(6))
+            } else if line.hasPrefix("  ") {
+                entries.append(String(line.dropFirst(2)))
+            } else {
+                entries.append("unexpected: " + line)
+            }
+        }
+        return entries
     }
 
     static var schemaPath: String {

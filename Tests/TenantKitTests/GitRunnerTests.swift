@@ -74,20 +74,6 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: canary + "-fsmonitor"))
     }
 
-    @Test func extTransportIsRefusedEvenWhenPassedAfterDoubleDash() throws {
-        let sandbox = try GitSandbox()
-        let repo = try sandbox.makeRepository("repo")
-        let canary = sandbox.path("pwned")
-        let git = try sandbox.gitRunner()
-        #expect(throws: GitError.self) {
-            try git.run(["fetch", "--", "ext::sh -c touch% \(canary)"], in: repo)
-        }
-        #expect(throws: GitError.self) {
-            try git.run(["ls-remote", "--", "--upload-pack=touch \(canary)"], in: repo)
-        }
-        #expect(!FileManager.default.fileExists(atPath: canary))
-    }
-
     @Test func localRemotesNeedPermission() throws {
         let sandbox = try GitSandbox()
         let remote = try sandbox.makeRepository("remote")

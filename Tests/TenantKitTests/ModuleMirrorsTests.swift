@@ -29,11 +29,26 @@ import Testing
         actual["HEAD"] = nil
         #expect(actual == expected)
         #expect(actual.keys.sorted() == ["refs/heads/main", "refs/heads/t1"])
-        // A branch deleted on the remote disappears from the mirror; a moved one follows.
+        // A branch deleted on the remote disappears from the mirror; a moved one follows, also when it was
+        // rewritten (not a fast-forward); a new one appears.
+        let oldMain = try #require(actual["refs/heads/main"])
         try sandbox.git(["branch", "-D", "t1"], in: a)
-        try sandbox.git(["update-ref", "refs/heads/main", "main"], in: a)
+        try sandbox.git(["branch", "t2"], in: a)
+        let rewritten = try sandbox.git(["commit-tree", "-m", "rewritten", "refs/heads/main^{tree}"], in: a)
+        try sandbox.git(["update-ref", "refs/heads/main", rewritten], in: a)
+        #expect(rewritten != oldMain)
+        #expect(try sandbox.gitResult(["merge-base", "--is-ancestor", oldMain, rewritten], in: a).status == 1)
         try mirrors.sync([MirrorSpec(name: "A", url: a)])
-        #expect(try sandbox.refs(mirrorA)["refs/heads/t1"] == nil)
+        let synced = try sandbox.refs(mirrorA)
+        #expect(synced["refs/heads/t1"] == nil)
+        #expect(synced["refs/heads/main"] == rewritten)
+        #expect(synced["refs/heads/t2"] == oldMain)
+        // Then a fast-forward.
+        let advanced = try sandbox.git(
+            ["commit-tree", "-p", rewritten, "-m", "advanced", "refs/heads/main^{tree}"], in: a)
+        try sandbox.git(["update-ref", "refs/heads/main", advanced], in: a)
+        try mirrors.sync([MirrorSpec(name: "A", url: a)])
+        #expect(try sandbox.refs(mirrorA)["refs/heads/main"] == advanced)
         // The user's working copy is untouched.
         #expect(try sandbox.git(["status", "--porcelain=v2"], in: workspace.root).isEmpty)
     }
