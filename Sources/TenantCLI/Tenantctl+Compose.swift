@@ -4,7 +4,7 @@ import TenantKit
 
 extension Tenantctl {
     /// `tenantctl compose [<tenant>]`: a tenant's build inputs from its active modules (SPEC §4b).
-    struct Compose: TenantctlCommand {
+    struct Compose: LockingCommand {
         static let configuration = CommandConfiguration(
             abstract: "Generate a tenant's strings, ActiveModules.json and dependency files from its active modules.",
             discussion: """
@@ -23,7 +23,7 @@ extension Tenantctl {
                 Without a tenant: the working copy's tenant (the superproject branch checked out), with each \
                 active module's files as checked out. With a tenant: read from the fetched refs, no working \
                 copy needed (a CI build matrix): the tenant's files at origin/<branch>, each module at the \
-                tenant's pin from tenantctl's module mirrors.
+                tenant's pin from tenantctl's module mirrors; --no-fetch, --jobs and --wait apply to this fetch.
 
                 The output directory belongs to compose: it is replaced as a whole (built next to it, then \
                 renamed), and only when something changed, so an Xcode build phase running compose on every \
@@ -53,8 +53,11 @@ extension Tenantctl {
         @Flag(help: "Write nothing; exit 2 when --out differs from what compose would write (a CI gate).")
         var check = false
 
-        @Flag(help: "With a tenant: do not fetch; use the refs and module mirrors as they are.")
-        var noFetch = false
+        @OptionGroup var fetchOptions: FetchOptions
+
+        @OptionGroup var jobsOptions: JobsOptions
+
+        @OptionGroup var lockOptions: LockOptions
 
         func run(context: CommandContext) throws -> ExitStatus {
             let workspace = try context.workspace()
@@ -67,12 +70,14 @@ extension Tenantctl {
             do {
                 let input: ComposeInput
                 if let tenant {
-                    var lock: WorkspaceLock?
+                    // The lock guards the fetch into the mirrors (taken only when fetching, as audit does).
+                    let lock = fetchOptions.fetch ? try context.lock(workspace, wait: lockOptions.wait) : nil
                     defer { lock?.release() }
-                    if !noFetch { lock = try WorkspaceLock(gitDirectory: workspace.gitDirectory) }
                     input = try ComposeReader.fetched(
                         tenant: tenant, workspace: workspace, git: context.git,
-                        options: Snapshot.Options(fetch: !noFetch, validation: options), console: context.console)
+                        options: Snapshot.Options(
+                            fetch: fetchOptions.fetch, jobs: jobsOptions.jobs, validation: options),
+                        console: context.console)
                 } else {
                     input = try ComposeReader.workingCopy(workspace, git: context.git, options: options)
                 }
