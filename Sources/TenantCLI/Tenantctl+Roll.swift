@@ -40,6 +40,13 @@ extension Tenantctl {
             help: ArgumentHelp("Move only this module's pins and branches (repeatable).", valueName: "name"))
         var modules: [String] = []
 
+        @Option(
+            name: .customLong("accept-merged-back"),
+            help: ArgumentHelp(
+                "Roll this module although its general_dev contains a tenant's commits: the customisation was "
+                    + "promoted to general on purpose (repeatable).", valueName: "module"))
+        var acceptMergedBack: [String] = []
+
         @OptionGroup var writeOptions: WriteOptions
 
         @OptionGroup var fetchOptions: FetchOptions
@@ -51,8 +58,10 @@ extension Tenantctl {
         var undo: String?
 
         func validate() throws {
-            if undo != nil && (writeOptions.dryRun || !tenants.isEmpty || !modules.isEmpty) {
-                throw ValidationError("--undo cannot be combined with --dry-run, --tenant or --module")
+            if undo != nil && (writeOptions.dryRun || !tenants.isEmpty || !modules.isEmpty || !acceptMergedBack.isEmpty)
+            {
+                throw ValidationError(
+                    "--undo cannot be combined with --dry-run, --tenant, --module or --accept-merged-back")
             }
         }
 
@@ -73,7 +82,8 @@ extension Tenantctl {
             let runner = RollRunner(workspace: workspace, git: context.git, console: console)
             let report = try runner.run(
                 RollOptions(
-                    filter: RollFilter(tenants: tenants, modules: modules), dryRun: writeOptions.dryRun,
+                    filter: RollFilter(tenants: tenants, modules: modules, acceptMergedBack: acceptMergedBack),
+                    dryRun: writeOptions.dryRun,
                     jobs: jobsOptions.jobs, fetch: fetchOptions.fetch))
             if context.options.json {
                 console.data(try JSONOutput.encode(report))

@@ -231,7 +231,8 @@ extension RollFixture {
         let fixture = try RollFixture()
         // Fetch once so the mirrors exist, then take Customer's remote away.
         #expect(fixture.sandbox.tenantctl(["audit"], in: fixture.workspace).status == 0)
-        try FileManager.default.moveItem(atPath: fixture.remote("Customer"), toPath: fixture.remote("Customer") + ".gone")
+        try FileManager.default.moveItem(
+            atPath: fixture.remote("Customer"), toPath: fixture.remote("Customer") + ".gone")
 
         let audit = try fixture.audit()
         #expect(audit.status == 1)

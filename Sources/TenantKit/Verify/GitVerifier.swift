@@ -161,14 +161,9 @@ public enum GitVerifier {
         return findings
     }
 
-    /// Non-merge commits of the tenant branch's first-parent line that are not on the general branch's first-parent
-    /// line but are reachable from the general branch.
+    /// The tenant's commits the general branch took (``CommitGraph/tenantOnlyCommits(of:reachableFrom:)``).
     static func mergedBack(_ tenantTip: String, into generalTip: String, graph: CommitGraph) -> [String] {
-        let generalLine = Set(graph.firstParentLine(from: generalTip))
-        let generalAll = graph.reachable(from: [generalTip])
-        return graph.firstParentLine(from: tenantTip, merges: false).filter {
-            !generalLine.contains($0) && generalAll.contains($0)
-        }
+        graph.tenantOnlyCommits(of: tenantTip, reachableFrom: generalTip)
     }
 
     private static func mergedBack(
