@@ -21,14 +21,21 @@ extension Tenantctl {
                 For every tenant and module it reports the pin, the branch the tenant tracks, whether the module \
                 is customised (declared, and in fact: non-merge commits not on general_dev), how many commits of \
                 general_dev the pin lacks, and findings: undeclared-customisation, missing-branch, \
-                missing-commit, stale-pin, inactive-but-customised, not-pinned. Per tenant it also compares the \
-                superproject branch with general_dev and lists the files it changes.
+                missing-commit, stale-pin, inactive-but-customised, not-pinned, tenant-merged-back (general_dev \
+                took a tenant's commits), invalid-tenant-file (that tenant is reported, the others audited), \
+                unreachable-remote (that module's cells are ?, exit 1). Per tenant it also compares the \
+                superproject branch with general_dev and lists the files it changes. Annotated-tag pins are \
+                peeled; nested submodules of a module count as changed files.
+
+                With --check the gate also fails on every finding verify reports (.gitmodules drift), and on a \
+                pull request (HEAD is not the fetched general_dev) the checked-out modules.json and Tenants/ \
+                are validated too.
 
                 Table legend: · up to date, ✎n customised by n commits, ↓n behind general_dev by n, \
                 ! finding, (…) module not in the tenant's effective active set.
 
                 Exit status: 0 report printed; with --check, 2 when any tenant is behind or has a finding; \
-                1 when the audit could not run.
+                1 when the audit could not run or a module remote could not be fetched.
 
                 Examples:
                   tenantctl audit
