@@ -150,11 +150,17 @@ public struct CommandContext: Sendable {
     }
 
     /// The remotes as fetched (unless `fetch` is false): the one pipeline every repository-wide command starts with.
-    public func snapshot(_ workspace: Workspace, fetch: Bool = true, jobs: Int = 4) throws -> Snapshot {
+    /// `partial`: keep invalid tenant files and unreachable module remotes in the snapshot instead of failing
+    /// (audit and verify report them as findings).
+    public func snapshot(_ workspace: Workspace, fetch: Bool = true, jobs: Int = 4, partial: Bool = false) throws
+        -> Snapshot
+    {
         try Snapshot.load(
             workspace: workspace, git: git,
             options: Snapshot.Options(
-                fetch: fetch, jobs: jobs, validation: ValidationOptions(allowLocalRemotes: allowLocalRemotes)),
+                fetch: fetch, jobs: jobs,
+                validation: ValidationOptions(allowLocalRemotes: allowLocalRemotes, keepInvalidTenants: partial),
+                allowUnreachableModules: partial),
             console: console)
     }
 }

@@ -118,7 +118,7 @@ extension Tenantctl {
             defer { lock.release() }
             let state: Snapshot
             do {
-                state = try context.snapshot(workspace, fetch: fetchOptions.fetch)
+                state = try context.snapshot(workspace, fetch: fetchOptions.fetch, partial: true)
             } catch let error as ManifestError {
                 return error.problems.map {
                     VerifyFinding(

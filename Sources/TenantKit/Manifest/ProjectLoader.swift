@@ -22,9 +22,24 @@ public enum ProjectLoader {
         var crossDecoder = FieldDecoder(file: "")
         validateAcrossTenants(tenants, manifest: decodedManifest, positions: tenantPositions, into: &crossDecoder)
         problems += crossDecoder.problems
+        var invalid: [InvalidTenant] = []
+        if options.keepInvalidTenants, decodedManifest != nil, !problems.contains(where: { $0.file == manifest.path }) {
+            // Every remaining problem belongs to one tenant file: that tenant is set aside, the others load.
+            let byFile = Dictionary(grouping: problems, by: \.file)
+            invalid = byFile.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.map { file in
+                let decoded = tenants.first { $0.file == file }
+                return InvalidTenant(
+                    id: fileStem(file), file: file, branch: decoded?.branch ?? fileStem(file),
+                    problems: byFile[file] ?? [])
+            }
+            tenants.removeAll { byFile[$0.file] != nil }
+            problems = []
+        }
         guard problems.isEmpty, let decodedManifest else { throw ManifestError(problems: problems) }
         let graph = try DependencyGraph(modules: decodedManifest.modules, file: manifest.path)
-        return Project(manifest: decodedManifest, tenants: tenants, graph: graph)
+        var project = Project(manifest: decodedManifest, tenants: tenants, graph: graph)
+        project.invalidTenants = invalid
+        return project
     }
 
     /// Decodes and validates `modules.json` alone, throwing once with every problem found.
