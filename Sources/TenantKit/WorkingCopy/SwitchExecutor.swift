@@ -456,9 +456,10 @@ public struct WorkingCopySwitch: Sendable {
                 accepting: [0, 1]
             ).text
             if current == branchRef {
-                // The working tree is clean (pre-flight): branch, index and files move together.
+                // The working tree is clean (pre-flight): branch, index and files move together. The target is an
+                // object id git printed (`rev-parse …^{commit}`); `reset` rejects `--end-of-options` before it.
                 try git.run(
-                    ["reset", "--quiet", "--keep", "--end-of-options", plan.target], in: path,
+                    ["reset", "--quiet", "--keep", plan.target], in: path,
                     context: "move \(plan.branch) back to the pin in \(name)")
             } else {
                 try git.run(
