@@ -66,15 +66,18 @@ extension Tenantctl {
                     }
                     if entry.leftCommits > 0 {
                         let commits = "\(entry.leftCommits) commit\(entry.leftCommits == 1 ? "" : "s")"
-                        change += " from \(commits) that \(entry.leftCommits == 1 ? "is" : "are") on \(entry.leftOn ?? "remote branches")"
+                        change +=
+                            " from \(commits) that \(entry.leftCommits == 1 ? "is" : "are") on \(entry.leftOn ?? "remote branches")"
                     }
                     if entry.nestedUpdated { change += ", nested submodules updated" }
                     let from = entry.from.map { String($0.prefix(12)) } ?? "-"
                     return [entry.repository, entry.branch, from, String(entry.commit.prefix(12)), change]
                 }
                 context.console.print(
-                    TextTable(header: ["REPOSITORY", "BRANCH", "FROM", "TO", report.dryRun ? "PLAN" : "CHANGE"], rows: rows)
-                        .render())
+                    TextTable(
+                        header: ["REPOSITORY", "BRANCH", "FROM", "TO", report.dryRun ? "PLAN" : "CHANGE"], rows: rows
+                    )
+                    .render())
                 for module in report.unpinned {
                     context.console.print("\(module): not pinned on \(report.branch), left alone")
                 }

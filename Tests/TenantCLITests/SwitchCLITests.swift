@@ -79,7 +79,8 @@ struct SwitchCLITests {
             in: "workspace/Modules/Infrastructure", file: "Local.swift", content: "// mine\n", message: "local work")
         #expect(sandbox.tenantctl(["switch", "t3"], in: fixture.workspace).status == 0)
         #expect(try sandbox.git(["rev-parse", "refs/heads/t2"], in: fixture.module("Infrastructure")) == local)
-        try expectRefusal(fixture, mentioning: ["Infrastructure (Modules/Infrastructure)", String(local.prefix(12)), "local work"])
+        try expectRefusal(
+            fixture, mentioning: ["Infrastructure (Modules/Infrastructure)", String(local.prefix(12)), "local work"])
         #expect(try sandbox.git(["rev-parse", "refs/heads/t2"], in: fixture.module("Infrastructure")) == local)
     }
 
@@ -171,7 +172,9 @@ struct SwitchCLITests {
         try sandbox.commit(in: "workspace/Modules/Infrastructure", file: "Mine.swift", content: "// mine\n")
         try expectRefusal(
             fixture,
-            mentioning: ["Infrastructure (Modules/Infrastructure): local branch t2 has 1 commit that no remote branch holds"])
+            mentioning: [
+                "Infrastructure (Modules/Infrastructure): local branch t2 has 1 commit that no remote branch holds"
+            ])
     }
 
     @Test func refusesAStaleIndexLockAndKeepsIt() throws {
@@ -194,6 +197,26 @@ struct SwitchCLITests {
         let sandbox = try GitSandbox()
         let fixture = try SwitchFixture(sandbox: sandbox)
         try sandbox.git(["submodule", "deinit", "-q", "--", "Modules/Customer"], in: fixture.workspace)
+        let result = sandbox.tenantctl(["switch", "t2"], in: fixture.workspace)
+        #expect(result.status == 0, "\(result.stderr)")
+        try expectOn("t2", fixture, customised: ["Infrastructure", "Customer"])
+    }
+
+    /// A module whose checkout was removed (`git submodule deinit`) keeps its git directory and branches: setting it
+    /// up again never resets a branch that holds commits no remote has.
+    @Test func aDeinitialisedModulesUnpublishedBranchIsNotReset() throws {
+        let sandbox = try GitSandbox()
+        let fixture = try SwitchFixture(sandbox: sandbox)
+        #expect(sandbox.tenantctl(["switch", "t2"], in: fixture.workspace).status == 0)
+        let local = try sandbox.commit(
+            in: "workspace/Modules/Infrastructure", file: "Local.swift", content: "// mine\n", message: "local work")
+        #expect(sandbox.tenantctl(["switch", "t3"], in: fixture.workspace).status == 0)
+        try sandbox.git(["submodule", "deinit", "-q", "-f", "--", "Modules/Infrastructure"], in: fixture.workspace)
+        let gitDirectory = fixture.workspace + "/.git/modules/Modules/Infrastructure"  // submodule name = path
+        try expectRefusal(fixture, mentioning: ["Infrastructure (Modules/Infrastructure)", String(local.prefix(12))])
+        #expect(try sandbox.git(["rev-parse", "refs/heads/t2"], in: gitDirectory) == local)
+        // Positive control: published, the branch may move back to the pin.
+        try sandbox.git(["push", "-q", "origin", "t2:refs/heads/mine"], in: gitDirectory)
         let result = sandbox.tenantctl(["switch", "t2"], in: fixture.workspace)
         #expect(result.status == 0, "\(result.stderr)")
         try expectOn("t2", fixture, customised: ["Infrastructure", "Customer"])

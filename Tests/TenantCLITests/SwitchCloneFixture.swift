@@ -65,12 +65,15 @@ struct SwitchCloneFixture {
     }
 
     /// Asserts a refusal: exit 1, the phrases on stderr, every repository unchanged.
-    func expectRefusal(_ arguments: [String], mentioning phrases: [String], sourceLocation: SourceLocation = #_sourceLocation)
+    func expectRefusal(
+        _ arguments: [String], mentioning phrases: [String], sourceLocation: SourceLocation = #_sourceLocation
+    )
         throws
     {
         let before = try snapshot()
         let result = tenantctl(arguments)
-        #expect(result.status == 1, "stdout: \(result.stdout)\nstderr: \(result.stderr)", sourceLocation: sourceLocation)
+        #expect(
+            result.status == 1, "stdout: \(result.stdout)\nstderr: \(result.stderr)", sourceLocation: sourceLocation)
         for phrase in phrases {
             #expect(
                 result.stderr.contains(phrase), "stderr lacks '\(phrase)': \(result.stderr)",
@@ -88,7 +91,8 @@ struct SwitchCloneFixture {
         sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
         #expect(
-            try sandbox.git(["symbolic-ref", "--short", "HEAD"], in: workspace) == tenant, sourceLocation: sourceLocation)
+            try sandbox.git(["symbolic-ref", "--short", "HEAD"], in: workspace) == tenant,
+            sourceLocation: sourceLocation)
         for module in modules {
             let branch = customised.contains(module) ? tenant : "general_dev"
             #expect(

@@ -51,12 +51,16 @@ import Testing
             ["show", "t3:Tenants/t3.json"], in: fixture.remote("Superproject"))
         try fixture.pushSuperproject(
             branch: "t3",
-            files: ["Tenants/t3.json": t3.replacingOccurrences(of: "\"customised\": [\"Order\"]", with: "\"customised\": []")],
+            files: [
+                "Tenants/t3.json": t3.replacingOccurrences(
+                    of: "\"customised\": [\"Order\"]", with: "\"customised\": []")
+            ],
             message: "t3: Order no longer declared")
         let toT3 = fixture.tenantctl(["switch", "t3"])
         #expect(toT3.status == 0, "\(toT3.stderr)")
         #expect(
-            try fixture.sandbox.git(["rev-parse", "HEAD"], in: fixture.module("Order")) == fixture.pin("Order", on: "t3"))
+            try fixture.sandbox.git(["rev-parse", "HEAD"], in: fixture.module("Order"))
+                == fixture.pin("Order", on: "t3"))
         let toT1 = fixture.tenantctl(["switch", "t1"])
         #expect(toT1.status == 0, "\(toT1.stderr)")
         try fixture.expectOn("t1", customised: [])
@@ -114,7 +118,8 @@ import Testing
         let result = fixture.tenantctl(["switch", "t1"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(try sandbox.git(["rev-parse", "refs/heads/general_dev"], in: fixture.workspace) == unpushed)
-        #expect(try sandbox.git(["rev-parse", "--show-toplevel"], in: fixture.module("Order")) == fixture.module("Order"))
+        #expect(
+            try sandbox.git(["rev-parse", "--show-toplevel"], in: fixture.module("Order")) == fixture.module("Order"))
         try fixture.expectOn("t1", customised: [])
     }
 

@@ -222,6 +222,9 @@ public struct WorkingCopySwitch: Sendable {
             }
             let moduleBranch = target.branch(of: module, for: tenant)
             guard var state = context.state else {
+                if let problem = try uninitialisedProblem(module, branch: moduleBranch, pin: pin) {
+                    problems.append(problem)
+                }
                 modulePlans.append(
                     SwitchPlanner.planUninitialised(
                         repository: module.name, path: module.path, branch: moduleBranch, pin: pin,
@@ -282,7 +285,8 @@ public struct WorkingCopySwitch: Sendable {
             }
         }
         if let elsewhere = try WorkingCopyGit.branchesInOtherWorktrees(
-            of: absolutePath, gitDirectory: state.gitDirectory, git: git)[plan.branch] {
+            of: absolutePath, gitDirectory: state.gitDirectory, git: git)[plan.branch]
+        {
             problems.append(
                 WorkingCopyProblem(
                     repository: repository, path: plan.path,

@@ -159,14 +159,9 @@ public enum SwitchPlanner {
             return plan(.fastForward(from: tip), final: o.target)
         case (let ahead, let behind) where o.movesBack:
             guard o.unpublishedCount == 0 else {
-                let count = o.unpublishedCount
-                let listed = o.unpublished.joined(separator: "; ")
-                let more = count > o.unpublished.count ? "; and \(count - o.unpublished.count) more" : ""
                 return problem(
-                    "local branch \(o.branch) has \(count) commit\(count == 1 ? "" : "s") that no remote branch holds "
-                        + "(\(listed)\(more)); switching would move it back to the pin \(o.target.prefix(12)). "
-                        + "Push them (and pin them with tenantctl pin), or keep them on another branch "
-                        + "(git branch <name> \(o.branch)) and reset \(o.branch) to the pin yourself")
+                    unpublishedReason(
+                        branch: o.branch, target: o.target, count: o.unpublishedCount, listed: o.unpublished))
             }
             _ = behind
             return plan(.moveBack(from: tip, leaving: ahead, on: o.publishedOn), final: o.target)
@@ -177,6 +172,15 @@ public enum SwitchPlanner {
                 "local branch \(o.branch) has diverged from \(o.target.prefix(12)) (\(ahead) commit\(ahead == 1 ? "" : "s") "
                     + "of its own, \(behind) missing); it would have to move backwards. Merge or rebase it first")
         }
+    }
+
+    /// Why a branch with commits no remote holds is not moved back to the pin.
+    public static func unpublishedReason(branch: String, target: String, count: Int, listed: [String]) -> String {
+        let more = count > listed.count ? "; and \(count - listed.count) more" : ""
+        return "local branch \(branch) has \(count) commit\(count == 1 ? "" : "s") that no remote branch holds "
+            + "(\(listed.joined(separator: "; "))\(more)); switching would move it back to the pin \(target.prefix(12)). "
+            + "Push them (and pin them with tenantctl pin), or keep them on another branch "
+            + "(git branch <name> \(branch)) and reset \(branch) to the pin yourself"
     }
 
     /// Plans a module that is not initialised: it is cloned, then its branch is created at the pin.

@@ -33,11 +33,12 @@ extension WorkingCopyGit {
 
     /// The commits `tip` has beyond `target` that no remote-tracking branch holds: their count, and the first ten
     /// as `<short id> <subject>`.
-    static func unpublished(_ tip: String, beyond target: String, in path: String, git: Git) throws(GitError) -> (
+    /// (`target` nil: the repository does not have it; every commit no remote-tracking branch holds counts.)
+    static func unpublished(_ tip: String, beyond target: String?, in path: String, git: Git) throws(GitError) -> (
         count: Int, listed: [String]
     ) {
         let output = try git.run(
-            ["log", "--format=%H %s", tip, "--not", target, "--remotes", "--"], in: path,
+            ["log", "--format=%H %s", tip, "--not"] + (target.map { [$0] } ?? []) + ["--remotes", "--"], in: path,
             context: "look for commits of \(tip.prefix(12)) that no remote branch holds in \(path)")
         let lines = output.lines.filter { !$0.isEmpty }
         let listed = lines.prefix(10).map { line -> String in
@@ -127,6 +128,44 @@ extension WorkingCopyGit {
         }
         flush()
         return result
+    }
+}
+
+extension WorkingCopySwitch {
+    /// A module that is not initialised may still have its git directory (`git submodule deinit` keeps it) with the
+    /// user's branches: the set-up re-creates `branch` at the pin, so a branch holding commits no remote has is a
+    /// pre-flight problem, as for an initialised module.
+    func uninitialisedProblem(_ module: Module, branch: String, pin: String) throws -> WorkingCopyProblem? {
+        let names = try git.run(
+            ["config", "--file", ".gitmodules", "-z", "--get-regexp", "^submodule\\..*\\.path$"], in: workspace.root,
+            context: "read the submodule names of .gitmodules", accepting: [0, 1])
+        var name: String?
+        for record in names.stdout.split(separator: 0) {
+            let text = String(decoding: record, as: UTF8.self)
+            guard let newline = text.firstIndex(of: "\n"), text[text.index(after: newline)...] == module.path else {
+                continue
+            }
+            let key = text[..<newline]
+            name = String(key.dropFirst("submodule.".count).dropLast(".path".count))
+        }
+        guard let name else { return nil }
+        let gitDirectory = try git.text(
+            ["rev-parse", "--path-format=absolute", "--git-path", "modules/\(name)"], in: workspace.root,
+            context: "find the git directory of module \(module.name)")
+        guard FileManager.default.fileExists(atPath: (gitDirectory as NSString).appendingPathComponent("HEAD")) else {
+            return nil
+        }
+        let branches = try GitRefs.branches(
+            under: "refs/heads/", in: gitDirectory, git: git, what: "module \(module.name)")
+        guard let tip = branches[branch], tip != pin else { return nil }
+        let target = try WorkingCopyGit.commit(of: pin, in: gitDirectory, git: git)
+        let unpublished = try WorkingCopyGit.unpublished(tip, beyond: target, in: gitDirectory, git: git)
+        guard unpublished.count > 0 else { return nil }
+        return WorkingCopyProblem(
+            repository: module.name, path: module.path,
+            reason: SwitchPlanner.unpublishedReason(
+                branch: branch, target: target ?? pin, count: unpublished.count, listed: unpublished.listed)
+                + " (the module is not checked out; its repository is \(gitDirectory))")
     }
 }
 

@@ -198,7 +198,8 @@ public struct StatusReport: Sendable, Codable, Equatable {
             for nested in module.nested {
                 let head = nested.head.map { "at \($0.prefix(12))" } ?? "not initialised"
                 lines.append(
-                    "\(nested.path): nested submodule not at its recorded commit \(nested.recorded.prefix(12)) (\(head))")
+                    "\(nested.path): nested submodule not at its recorded commit \(nested.recorded.prefix(12)) (\(head))"
+                )
             }
         }
         return lines.joined(separator: "\n")
