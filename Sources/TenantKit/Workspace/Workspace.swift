@@ -14,6 +14,17 @@ public struct Workspace: Sendable {
     /// Absolute path of the superproject's git directory.
     public var gitDirectory: String
 
+    /// Absolute path of the git directory shared by all worktrees of the superproject (`--git-common-dir`): the
+    /// home of tenantctl's lock, roll journal, resolve state and module mirrors, so that a run in one worktree
+    /// sees (and excludes) a run in another, and `git worktree remove` deletes none of them.
+    public var commonDirectory: String
+
+    public init(root: String, gitDirectory: String, commonDirectory: String? = nil) {
+        self.root = root
+        self.gitDirectory = gitDirectory
+        self.commonDirectory = commonDirectory ?? gitDirectory
+    }
+
     /// The conventional name of the superproject remote.
     public static let remoteName = "origin"
 
@@ -31,9 +42,16 @@ public struct Workspace: Sendable {
                     + "run tenantctl in a superproject, pass -C <dir>, or create one with `tenantctl init` or "
                     + "`tenantctl example <dir>`")
         }
-        let gitDirectory = try git.text(
-            ["rev-parse", "--absolute-git-dir"], in: root, context: "find the git directory of \(root)")
-        return Workspace(root: root, gitDirectory: gitDirectory)
+        let directories = try git.run(
+            ["rev-parse", "--absolute-git-dir", "--path-format=absolute", "--git-common-dir"], in: root,
+            context: "find the git directory of \(root)"
+        ).lines
+        guard directories.count == 2 else {
+            throw WorkspaceError("cannot read the git directories of \(root): \(directories)")
+        }
+        return Workspace(
+            root: root, gitDirectory: directories[0],
+            commonDirectory: URL(fileURLWithPath: directories[1]).standardizedFileURL.path)
     }
 
     /// The nearest directory at or above `directory` that has both `modules.json` and `.git` (file checks only).
