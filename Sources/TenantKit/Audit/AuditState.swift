@@ -115,9 +115,10 @@ public struct AuditState: Sendable {
             pairs, repository: repository, what: "the superproject", gitlinks: false, git: git)
         var changedFiles: [String: [String]] = [:]
         var mergedBack: [String: [String]] = [:]
+        let generalHistory = graph.history(of: generalTip)
         for (branch, tip) in tenantTips {
             changedFiles[branch] = changedByCommit[tip] ?? []
-            let taken = graph.tenantOnlyCommits(of: tip, reachableFrom: generalTip)
+            let taken = generalHistory.map { graph.tenantOnlyCommits(of: tip, in: $0) } ?? []
             if !taken.isEmpty { mergedBack[branch] = taken }
         }
         var state = AuditSuperprojectState(
@@ -147,9 +148,10 @@ public struct AuditState: Sendable {
                 comparisons[pin] = comparison
                 if let base = comparison.mergeBase, base != commit { pairs.append((commit, base)) }
             }
+            let generalHistory = graph.history(of: generalTip)
             for branch in tenantBranches {
-                guard let tip = branches[branch] else { continue }
-                let taken = graph.tenantOnlyCommits(of: tip, reachableFrom: generalTip)
+                guard let tip = branches[branch], let generalHistory else { continue }
+                let taken = graph.tenantOnlyCommits(of: tip, in: generalHistory)
                 if !taken.isEmpty { mergedBack[branch] = taken }
             }
         }

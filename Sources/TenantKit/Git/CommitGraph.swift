@@ -188,12 +188,43 @@ public struct CommitGraph: Sendable {
     /// are reachable from the general branch. Empty when either tip is not in the graph. The one rule of roll, audit
     /// and verify (`tenant-merged-back`).
     public func tenantOnlyCommits(of tenantTip: String, reachableFrom generalTip: String) -> [String] {
-        guard contains(tenantTip), contains(generalTip) else { return [] }
-        let generalLine = Set(firstParentLine(from: generalTip))
-        let generalAll = reachable(from: [generalTip])
-        return firstParentLine(from: tenantTip, merges: false).filter {
-            !generalLine.contains($0) && generalAll.contains($0)
+        guard let general = history(of: generalTip) else { return [] }
+        return tenantOnlyCommits(of: tenantTip, in: general)
+    }
+
+    /// What a general branch holds (its first-parent line and everything reachable), computed once and asked for many
+    /// tenant branches.
+    public struct GeneralHistory: Sendable {
+        fileprivate let line: [Bool]
+        fileprivate let reachable: [Bool]
+    }
+
+    /// The history of `generalTip`; nil when it is not in the graph.
+    public func history(of generalTip: String) -> GeneralHistory? {
+        guard var position = positions[generalTip] else { return nil }
+        var line = [Bool](repeating: false, count: ids.count)
+        while position >= 0 {
+            line[Int(position)] = true
+            position = firstParent[Int(position)]
         }
+        var reachable = [Bool](repeating: false, count: ids.count)
+        if let start = positions[generalTip] { reachable[Int(start)] = true }
+        for index in 0..<ids.count where reachable[index] {
+            for parent in parents[index] { reachable[Int(parent)] = true }
+        }
+        return GeneralHistory(line: line, reachable: reachable)
+    }
+
+    /// ``tenantOnlyCommits(of:reachableFrom:)`` against a general history computed once.
+    public func tenantOnlyCommits(of tenantTip: String, in general: GeneralHistory) -> [String] {
+        guard var position = positions[tenantTip] else { return [] }
+        var commits: [String] = []
+        while position >= 0 {
+            let index = Int(position)
+            if !isMerge[index] && !general.line[index] && general.reachable[index] { commits.append(ids[index]) }
+            position = firstParent[index]
+        }
+        return commits
     }
 
     /// Every commit reachable from any of `tips` (one pass over the graph).

@@ -165,9 +165,10 @@ public enum RollStateLoader {
         }
         // Tenant commits reachable from the general branch, per superproject branch that does not have them yet.
         var mergedBack: [String: [String: [String]]] = [:]
+        let generalHistory = graph.history(of: generalTip)
         let taken = tenantBranches.compactMap { branch -> (String, [String])? in
-            guard let tip = branches[branch] else { return nil }
-            let commits = graph.tenantOnlyCommits(of: tip, reachableFrom: generalTip)
+            guard let tip = branches[branch], let generalHistory else { return nil }
+            let commits = graph.tenantOnlyCommits(of: tip, in: generalHistory)
             return commits.isEmpty ? nil : (branch, commits)
         }
         for (superBranch, pin) in pins {
