@@ -40,7 +40,7 @@ public struct Tenantctl: ParsableCommand {
     public static func run(arguments: [String], environment: CommandEnvironment) -> Int32 {
         let command: ParsableCommand
         do {
-            command = try parseAsRoot(arguments)
+            command = try parseAsRoot(GlobalOptions.movingLeadingOptions(arguments, root: Tenantctl.self))
         } catch {
             return report(error, environment: environment)
         }

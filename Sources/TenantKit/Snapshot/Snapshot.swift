@@ -35,7 +35,8 @@ public struct Snapshot: Sendable {
     public var workspace: Workspace
     /// The project as committed on the remote's general branch.
     public var project: Project
-    /// Where the superproject's fetched branches are (`refs/remotes/origin/`).
+    /// Where the superproject's fetched branches are: tenantctl's own namespace, `refs/tenantctl/remotes/<remote>/`
+    /// (``SuperprojectRemote``), whatever the clone's refspec.
     public var refPrefix: String
     /// Superproject branch name → commit, as on the remote.
     public var branches: [String: String]
@@ -51,7 +52,7 @@ public struct Snapshot: Sendable {
 
     /// Creates a snapshot from parts already read (tests, and commands that read state another way).
     public init(
-        workspace: Workspace, project: Project, refPrefix: String = "refs/remotes/origin/",
+        workspace: Workspace, project: Project, refPrefix: String = "refs/tenantctl/remotes/origin/",
         branches: [String: String], specs: [String: MirrorSpec], mirrors: [String: String],
         moduleBranches: [String: [String: String]]
     ) {
@@ -72,16 +73,26 @@ public struct Snapshot: Sendable {
         -> Snapshot
     {
         guard let originURL = try SuperprojectRemote.originURL(workspace, git: git) else {
-            throw SnapshotError(
-                "the superproject at \(workspace.root) has no remote '\(Workspace.remoteName)'; the repository-wide "
-                    + "commands (roll, audit, verify, customize, tenant, module, tag) work on the remotes")
+            do {
+                try SuperprojectRemote.requireRemote(workspace, git: git)
+            } catch let error as SnapshotError {
+                throw SnapshotError(
+                    error.description + "; the repository-wide commands (roll, audit, verify, customize, tenant, "
+                        + "module, tag) work on the remotes")
+            }
+            throw SnapshotError("the superproject has no remote '\(workspace.remoteName)'")
         }
         if options.fetch {
             console?.progress("fetching the superproject")
             try SuperprojectRemote.fetch(workspace, git: git)
         }
-        let refPrefix = "refs/remotes/\(Workspace.remoteName)/"
-        let branches = try GitRefs.branches(under: refPrefix, in: workspace.root, git: git, what: "the superproject")
+        let refPrefix = SuperprojectRemote.refPrefix(workspace)
+        let branches = try SuperprojectRemote.branches(workspace, git: git)
+        if branches.isEmpty && !options.fetch {
+            throw SnapshotError(
+                "tenantctl has not fetched the superproject's remote \(workspace.remoteName) in this clone yet; run "
+                    + "once without --no-fetch")
+        }
         let project = try readProject(
             workspace: workspace, branches: branches, refPrefix: refPrefix, git: git, options: options.validation)
         let specList = try ModuleRemotes.specs(for: project.manifest.modules, base: originURL, git: git)
@@ -130,20 +141,20 @@ public struct Snapshot: Sendable {
         guard declared != candidate else { return project }
         guard branches[declared] != nil else {
             throw SnapshotError(
-                "modules.json on \(Workspace.remoteName)/\(candidate) names the general branch \(declared), which the "
+                "modules.json on \(workspace.remoteName)/\(candidate) names the general branch \(declared), which the "
                     + "superproject's remote does not have")
         }
         let named = try ProjectReader.revision(
             refPrefix + declared, repository: workspace.root, git: git, options: options)
         guard named.manifest.generalBranch == declared else {
             throw SnapshotError(
-                "modules.json on \(Workspace.remoteName)/\(candidate) names the general branch \(declared), but "
+                "modules.json on \(workspace.remoteName)/\(candidate) names the general branch \(declared), but "
                     + "modules.json on \(declared) names \(named.manifest.generalBranch)")
         }
         return named
     }
 
-    /// The fetched ref of a superproject branch (`refs/remotes/origin/<branch>`).
+    /// The fetched ref of a superproject branch (`refs/tenantctl/remotes/origin/<branch>`).
     public func ref(_ branch: String) -> String { refPrefix + branch }
 
     /// The commit of a superproject branch on the remote.

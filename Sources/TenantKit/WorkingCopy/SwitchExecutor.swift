@@ -119,12 +119,13 @@ public struct WorkingCopySwitch: Sendable {
         var superproject = superState
         if fetch {
             console?.progress("fetching superproject")
-            try git.run(
-                ["fetch", "--no-recurse-submodules", "--quiet", "origin"], in: workspace.root,
-                context: "fetch the superproject")
+            try SuperprojectRemote.fetch(workspace, git: git)
             superproject = try RepositoryState.inspect(path: workspace.root, git: git, superproject: true)
         }
-        let remoteTip = superproject.remoteBranches[branch]
+        // The remote's branches as tenantctl fetched them (every branch, complete history, whatever the clone's
+        // refspec and depth), else the clone's own remote-tracking branches.
+        let remoteTip =
+            try SuperprojectRemote.branches(workspace, git: git)[branch] ?? superproject.remoteBranches[branch]
         let localTip = superproject.branches[branch]
         guard let superTarget = remoteTip ?? localTip else {
             throw WorkingCopyRefusal(

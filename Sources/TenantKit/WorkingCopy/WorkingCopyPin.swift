@@ -158,7 +158,7 @@ public struct WorkingCopyPin: Sendable {
                 try AtomicPush.push(
                     [RefUpdate(ref: "refs/heads/\(moduleBranch)", new: changes[index].new, old: nil)],
                     repository: "module \(changes[index].module)", from: workspace.path(changes[index].path),
-                    to: Workspace.remoteName, git: git
+                    to: workspace.remoteName, git: git
                 ).requireAccepted()
                 changes[index].pushed = true
             }
@@ -176,7 +176,7 @@ public struct WorkingCopyPin: Sendable {
             console?.progress("pushing superproject \(branch)")
             try AtomicPush.push(
                 [RefUpdate(ref: "refs/heads/\(branch)", new: commit, old: nil)], repository: "the superproject",
-                from: workspace.root, to: Workspace.remoteName, git: git
+                from: workspace.root, to: workspace.remoteName, git: git
             ).requireAccepted()
         }
         return PinReport(branch: branch, commit: commit, pushed: push, changes: changes)

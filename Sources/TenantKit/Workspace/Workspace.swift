@@ -13,12 +13,24 @@ public struct Workspace: Sendable {
     public var root: String
     /// Absolute path of the superproject's git directory.
     public var gitDirectory: String
+    /// The superproject's remote that the repository-wide commands read from and push to (`--remote`, default
+    /// `origin`).
+    public var remoteName: String
 
-    /// The conventional name of the superproject remote.
-    public static let remoteName = "origin"
+    /// The default name of the superproject remote.
+    public static let defaultRemoteName = "origin"
+
+    /// A superproject at `root` whose git directory is `gitDirectory`.
+    public init(root: String, gitDirectory: String, remoteName: String = Workspace.defaultRemoteName) {
+        self.root = root
+        self.gitDirectory = gitDirectory
+        self.remoteName = remoteName
+    }
 
     /// Finds the superproject from `directory` upwards (a module directory inside it works too).
-    public static func locate(from directory: String, git: Git) throws -> Workspace {
+    public static func locate(from directory: String, git: Git, remote: String = defaultRemoteName) throws
+        -> Workspace
+    {
         let start = URL(fileURLWithPath: directory).standardizedFileURL
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: start.path, isDirectory: &isDirectory), isDirectory.boolValue
@@ -33,7 +45,7 @@ public struct Workspace: Sendable {
         }
         let gitDirectory = try git.text(
             ["rev-parse", "--absolute-git-dir"], in: root, context: "find the git directory of \(root)")
-        return Workspace(root: root, gitDirectory: gitDirectory)
+        return Workspace(root: root, gitDirectory: gitDirectory, remoteName: remote)
     }
 
     /// The nearest directory at or above `directory` that has both `modules.json` and `.git` (file checks only).
