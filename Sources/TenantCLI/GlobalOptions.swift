@@ -214,11 +214,14 @@ public struct CommandContext: Sendable {
     }
 
     /// The remotes as fetched (unless `fetch` is false): the one pipeline every repository-wide command starts with.
-    public func snapshot(_ workspace: Workspace, fetch: Bool = true, jobs: Int = 4) throws -> Snapshot {
+    public func snapshot(_ workspace: Workspace, fetch: Bool = true, jobs: Int = 4, project: Project? = nil) throws
+        -> Snapshot
+    {
         try Snapshot.load(
             workspace: workspace, git: git,
             options: Snapshot.Options(
-                fetch: fetch, jobs: jobs, validation: ValidationOptions(allowLocalRemotes: allowLocalRemotes)),
+                fetch: fetch, jobs: jobs, validation: ValidationOptions(allowLocalRemotes: allowLocalRemotes),
+                project: project),
             console: console)
     }
 }

@@ -32,7 +32,7 @@ public enum Auditor {
             audit(
                 module: module, tenant: tenant, pin: superproject.pins[tenant.branch]?[module.path],
                 declared: customised.contains(module.name), active: active.contains(module.name),
-                repository: state.modules[module.name], general: general)
+                repository: state.modules[module.name], general: project.generalBranch(of: module))
         }
         return TenantAudit(id: tenant.id, branch: tenant.branch, superproject: superAudit, modules: modules)
     }

@@ -23,11 +23,17 @@ public struct Snapshot: Sendable {
         public var jobs: Int
         /// How the project files are validated.
         public var validation: ValidationOptions
+        /// The project to use instead of the one committed on the remote's general branch: `verify` before the
+        /// files' first push checks the working tree's files against the remotes.
+        public var project: Project?
 
-        public init(fetch: Bool = true, jobs: Int = 4, validation: ValidationOptions = .init()) {
+        public init(
+            fetch: Bool = true, jobs: Int = 4, validation: ValidationOptions = .init(), project: Project? = nil
+        ) {
             self.fetch = fetch
             self.jobs = jobs
             self.validation = validation
+            self.project = project
         }
     }
 
@@ -93,8 +99,10 @@ public struct Snapshot: Sendable {
                 "tenantctl has not fetched the superproject's remote \(workspace.remoteName) in this clone yet; run "
                     + "once without --no-fetch")
         }
-        let project = try readProject(
-            workspace: workspace, branches: branches, refPrefix: refPrefix, git: git, options: options.validation)
+        let project =
+            try options.project
+            ?? readProject(
+                workspace: workspace, branches: branches, refPrefix: refPrefix, git: git, options: options.validation)
         let specList = try ModuleRemotes.specs(for: project.manifest.modules, base: originURL, git: git)
         let store = ModuleMirrors(workspace: workspace, git: git)
         let mirrors: [String: String]
@@ -152,6 +160,16 @@ public struct Snapshot: Sendable {
                     + "modules.json on \(declared) names \(named.manifest.generalBranch)")
         }
         return named
+    }
+
+    /// Whether the remote's `branch`, as last fetched, has a `modules.json` (false before the files' first push).
+    public static func remoteHasProjectFiles(_ workspace: Workspace, branch: String, git: Git) throws -> Bool {
+        let output = try git.run(
+            [
+                "cat-file", "-e", "--end-of-options",
+                SuperprojectRemote.refPrefix(workspace) + branch + ":" + ProjectReader.manifestPath,
+            ], in: workspace.root, context: "look for modules.json on the remote's \(branch)", accepting: [0, 1, 128])
+        return output.status == 0
     }
 
     /// The fetched ref of a superproject branch (`refs/tenantctl/remotes/origin/<branch>`).
