@@ -207,3 +207,39 @@ struct RealSuperproject {
         #expect(result.stdout.contains("must end in .json (lower case), as Tenants/old.json"), "\(result.stdout)")
     }
 }
+
+/// The lifecycle commands on modules whose general branch is `master` under a `main` superproject.
+@Suite struct ModuleOwnGeneralBranchLifecycleTests {
+    @Test func customizeUncustomizeAndModuleAddFollowTheModulesOwnBranch() throws {
+        let sandbox = try GitSandbox()
+        let app = try RealSuperproject(sandbox: sandbox)
+        let work = app.work
+        #expect(sandbox.tenantctl(["init"], in: work).status == 0)
+        try sandbox.git(["add", "modules.json", "Tenants"], in: work)
+        try sandbox.git(["commit", "-q", "-m", "tenantctl files"], in: work)
+        try sandbox.git(["push", "-q", "origin", "main"], in: work)
+
+        let customize = sandbox.tenantctl(["customize", "old", "Core"], in: work)
+        #expect(customize.status == 0, "\(customize.stderr)")
+        // Undoing compares the tenant's branch with Core's master (there is no branch main in Core).
+        let undo = sandbox.tenantctl(["uncustomize", "old", "Core"], in: work)
+        #expect(undo.status == 0, "\(undo.stderr)")
+
+        // module add: the new module's remote has master only → its own generalBranch, pinned at master.
+        let seed = sandbox.path("seed-Billing")
+        try sandbox.git(["init", "-q", "--bare", "-b", "master", "\(app.remotes)/Billing.git"])
+        try sandbox.git(["init", "-q", "-b", "master", seed])
+        try sandbox.write("seed-Billing/README", "billing\n")
+        try sandbox.git(["add", "README"], in: seed)
+        try sandbox.git(["commit", "-q", "-m", "Billing 1"], in: seed)
+        try sandbox.git(["push", "-q", "\(app.remotes)/Billing.git", "master"], in: seed)
+        let add = sandbox.tenantctl(["module", "add", "Billing", "--url", "../Billing.git"], in: work)
+        #expect(add.status == 0, "\(add.stderr)")
+        let manifest = try sandbox.git(["show", "main:modules.json"], in: "\(app.remotes)/App.git")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(manifest.utf8)) as? [String: Any])
+        let billing = try #require(
+            (object["modules"] as? [[String: Any]])?.first { $0["name"] as? String == "Billing" })
+        #expect(billing["generalBranch"] as? String == "master")
+        #expect(try app.pin("main", "Modules/Billing") == (try app.tip("Billing", "master")))
+    }
+}
