@@ -15,10 +15,10 @@ struct RealSuperproject {
 
     static let modules = ["Core", "Shop", "Extra"]
 
-    init(sandbox: GitSandbox) throws {
+    init(sandbox: GitSandbox, workName: String = "app") throws {
         self.sandbox = sandbox
         remotes = sandbox.path("remotes")
-        work = sandbox.path("app")
+        work = sandbox.path(workName)
         for name in Self.modules {
             try sandbox.git(["init", "-q", "--bare", "-b", "master", "\(remotes)/\(name).git"])
             let seed = sandbox.path("seed-\(name)")
@@ -40,12 +40,12 @@ struct RealSuperproject {
         try sandbox.git(["clone", "-q", "\(remotes)/App.git", work])
         try sandbox.git(["submodule", "add", "-q", "../Core.git", "Modules/Core"], in: work)
         try sandbox.git(["submodule", "add", "-q", "../Shop.git", "Modules/Shop"], in: work)
-        try sandbox.write("app/AppName", "App\n")
+        try sandbox.write("\(workName)/AppName", "App\n")
         try sandbox.git(["add", "AppName"], in: work)
         try sandbox.git(["commit", "-q", "-m", "app with Core and Shop"], in: work)
         // An old tenant branch, made before Extra existed.
         try sandbox.git(["checkout", "-q", "-b", "old"], in: work)
-        try sandbox.write("app/AppName", "Old App\n")
+        try sandbox.write("\(workName)/AppName", "Old App\n")
         try sandbox.git(["commit", "-q", "-am", "old's name"], in: work)
         try sandbox.git(["checkout", "-q", "main"], in: work)
         try sandbox.git(["submodule", "add", "-q", "../Extra.git", "Modules/My Extra"], in: work)
@@ -54,7 +54,7 @@ struct RealSuperproject {
         try sandbox.git(["checkout", "-q", "-b", "customer/acme"], in: work)
         try sandbox.git(["fetch", "-q", "origin", "customer/acme"], in: work + "/Modules/Shop")
         try sandbox.git(["checkout", "-q", "FETCH_HEAD"], in: work + "/Modules/Shop")
-        try sandbox.write("app/AppName", "Acme App\n")
+        try sandbox.write("\(workName)/AppName", "Acme App\n")
         try sandbox.git(["commit", "-q", "-am", "acme"], in: work)
         try sandbox.git(["push", "-q", "origin", "main", "old", "customer/acme"], in: work)
         try sandbox.git(["checkout", "-q", "main"], in: work)
@@ -241,5 +241,74 @@ struct RealSuperproject {
             (object["modules"] as? [[String: Any]])?.first { $0["name"] as? String == "Billing" })
         #expect(billing["generalBranch"] as? String == "master")
         #expect(try app.pin("main", "Modules/Billing") == (try app.tip("Billing", "master")))
+    }
+}
+
+/// docs/adopting.md, followed literally: its `sh` blocks, in order, as one shell script with the built tenantctl on
+/// PATH, on a superproject on `main` over `master` modules.
+@Suite struct AdoptingGuideTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    /// The `sh` code blocks of a Markdown file, in order.
+    static func shellBlocks(_ markdown: String) -> [String] {
+        var blocks: [String] = []
+        var current: [String]?
+        for line in markdown.components(separatedBy: "\n") {
+            if current == nil, line == "```sh" {
+                current = []
+            } else if let lines = current, line == "```" {
+                blocks.append(lines.joined(separator: "\n"))
+                current = nil
+            } else if current != nil {
+                current?.append(line)
+            }
+        }
+        return blocks
+    }
+
+    @Test func theGuideWorksAsWritten() throws {
+        let sandbox = try GitSandbox()
+        let app = try RealSuperproject(sandbox: sandbox, workName: "superproject")
+        let guide = try String(contentsOf: Self.root.appendingPathComponent("docs/adopting.md"), encoding: .utf8)
+        let blocks = Self.shellBlocks(guide)
+        #expect(blocks.count == 5)
+        #expect(blocks.first?.hasPrefix("cd superproject") == true)
+        let binary = try #require(TenantctlBinary.path())
+        let bin = URL(fileURLWithPath: binary).deletingLastPathComponent().path
+        // Each command's exit status, printed after it, so a failing step is named.
+        // Starts in the sandbox (where `superproject` is), never anywhere else.
+        var script = "set -u\ncd \(GitSandboxShell.quote(sandbox.root)) || exit 99\n"
+        for block in blocks {
+            for line in block.split(separator: "\n") where !line.trimmingCharacters(in: .whitespaces).isEmpty {
+                let command = line.hasPrefix("cd ") ? "\(line) || exit 98" : String(line)
+                script += "\(command)\necho \"exit=$? :: \(line.replacingOccurrences(of: "\"", with: "'"))\"\n"
+            }
+        }
+        let result = try sandbox.run(
+            "/bin/sh", ["-c", script], extraEnvironment: ["PATH": bin + ":" + (sandbox.environment["PATH"] ?? "")])
+        let statuses = result.stdout.split(separator: "\n").filter { $0.hasPrefix("exit=") }
+        #expect(statuses.count == blocks.joined(separator: "\n").split(separator: "\n").count)
+        for status in statuses {
+            // verify before the roll reports the old tenant's missing module (exit 2); everything else succeeds.
+            let allowed = status.contains("tenantctl verify") ? ["exit=0 ", "exit=2 "] : ["exit=0 "]
+            #expect(allowed.contains { status.hasPrefix($0) }, "\(status)\n\(result.stderr)")
+        }
+        #expect(result.stdout.contains("has no modules.json yet: the git checks used the working tree's files"))
+        #expect(!result.stderr.contains("error:"), "\(result.stderr)")
+        // The result: files on main, Core's master rolled to every tenant, the old tenant has Extra.
+        let manifest = try sandbox.git(["show", "main:modules.json"], in: "\(app.remotes)/App.git")
+        #expect(manifest.contains(#""generalBranch": "master""#))
+        for branch in ["main", "old", "customer/acme"] {
+            #expect(try app.pin(branch, "Modules/Core") == (try app.tip("Core", "master")), "\(branch)")
+        }
+        #expect(try app.pin("old", "Modules/My Extra") == (try app.tip("Extra", "master")))
+    }
+}
+
+enum GitSandboxShell {
+    /// `value` as one single-quoted shell word.
+    static func quote(_ value: String) -> String {
+        "'" + value.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 }
