@@ -36,6 +36,7 @@ public struct Tenantctl: ParsableCommand {
         let environment = CommandEnvironment.process()
         SignalHandling.install()
         let status = run(arguments: Array(CommandLine.arguments.dropFirst()), environment: environment)
+        SignalHandling.exitIfInterrupted()
         Foundation.exit(status)
     }
 
@@ -79,7 +80,13 @@ public struct Tenantctl: ParsableCommand {
             color: command.global.color.enabled(environment: environment))
         do {
             let context = try CommandContext(options: command.global, environment: environment, console: console)
-            return try command.run(context: context).rawValue
+            let status = try command.run(context: context)
+            // A command that reported the failures an interrupt caused (a roll's rejected tenants) was interrupted.
+            return Cancellator.shared.isCancelled ? ExitStatus.interrupted.rawValue : status.rawValue
+        } catch let error where isCancellation(error) {
+            // Not an error of its own: `runMain` prints "interrupted" once the children are stopped.
+            console.debug(String(describing: error))
+            return ExitStatus.interrupted.rawValue
         } catch let error as ExitCode {
             return error.rawValue
         } catch let error as ValidationError {
@@ -90,6 +97,15 @@ public struct Tenantctl: ParsableCommand {
             return ExitStatus.failure.rawValue
         }
     }
+}
+
+/// Whether `error` ended a command because the run was interrupted (then the exit status is 130, not 1): any
+/// failure once the process-wide cancellator is cancelled (a git child killed by the interrupt's SIGTERM), or a git
+/// process refused because of it.
+func isCancellation(_ error: any Error) -> Bool {
+    if Cancellator.shared.isCancelled || error is CancellationError { return true }
+    if let error = error as? GitError, case .cancelled = error.kind { return true }
+    return false
 }
 
 /// Exit statuses (SPEC §7).

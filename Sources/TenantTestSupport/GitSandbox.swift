@@ -11,7 +11,7 @@ public struct SandboxError: Error, CustomStringConvertible {
 /// Every sandbox has its own directory, HOME and global git config (`GIT_CONFIG_GLOBAL`,
 /// `GIT_CONFIG_NOSYSTEM=1`), so tests neither see the machine's git config nor each other's files.
 /// The directory is removed when the sandbox is released.
-public final class GitSandbox: @unchecked Sendable {
+public final class GitSandbox: Sendable {
     /// The sandbox directory (absolute, symlinks resolved).
     public let root: String
     /// The environment for git in this sandbox.
@@ -84,12 +84,12 @@ public final class GitSandbox: @unchecked Sendable {
         try run("/usr/bin/env", ["git"] + (directory.map { ["-C", $0] } ?? []) + arguments, input: input)
     }
 
-    /// Runs any program with the sandbox environment (spawned directly, independent of tenantctl's git runner).
+    /// Runs any program with the sandbox environment (through ``PlainProcess``, independent of tenantctl's runner).
     public func run(
         _ executable: String, _ arguments: [String], input: String? = nil, extraEnvironment: [String: String] = [:]
     ) throws -> (status: Int32, stdout: String, stderr: String) {
-        let output = try Subprocess.run(
-            executable: executable, arguments: arguments, environment: environment.merging(extraEnvironment) { $1 },
+        let output = try PlainProcess.run(
+            executable, arguments, environment: environment.merging(extraEnvironment) { $1 },
             input: input.map { Data($0.utf8) })
         return (output.status, String(decoding: output.stdout, as: UTF8.self), output.stderr)
     }

@@ -17,53 +17,62 @@ public struct GitObject: Sendable, Equatable {
 ///
 /// Requests are object names (`<oid>`, `<rev>:<path>`); a name that does not resolve gives `nil`.
 /// Reads interleave with writes, so a caller can decide what to ask next from what it read.
-public final class CatFileBatch: @unchecked Sendable {
-    private let process: GitProcess
+/// Sendable: each call holds the process for its whole exchange of requests and answers, so calls from several
+/// threads are served one after the other and never read each other's answers.
+public final class CatFileBatch: Sendable {
+    private let locked: Locked<GitProcess>
 
     /// Starts `git cat-file --batch` in `repository`.
     public init(git: Git, repository: String) throws(GitError) {
-        process = try git.spawn(["cat-file", "--batch"], in: repository, context: "read objects in \(repository)")
+        locked = Locked(
+            try git.spawn(["cat-file", "--batch"], in: repository, context: "read objects in \(repository)"))
     }
 
     /// Reads one object; nil when the name does not resolve (missing, ambiguous).
     public func object(_ name: String) throws(GitError) -> GitObject? {
-        try request(name)
-        return try response(for: name)
+        try locked.withLock { process throws(GitError) in
+            try process.write(Self.checked(name, process) + "\n")
+            return try Self.response(for: name, from: process)
+        }
     }
+
+    /// The most request bytes written before reading answers: well below any pipe buffer (16 KiB on macOS), so the
+    /// requests fit into the empty input pipe even while git is blocked writing a large answer.
+    static let requestBudget = 8192
 
     /// Reads many objects: one answer per name, in order. Requests are written while answers are read.
     public func objects(_ names: [String]) throws(GitError) -> [GitObject?] {
         guard !names.isEmpty else { return [] }
-        // Write in chunks small enough that git's output for them cannot fill both pipes.
-        var results: [GitObject?] = []
-        results.reserveCapacity(names.count)
-        let chunk = 64
-        var index = 0
-        while index < names.count {
-            let slice = names[index..<min(index + chunk, names.count)]
-            var request = ""
-            for name in slice { request += try Self.checked(name) + "\n" }
-            try process.write(request)
-            for name in slice { results.append(try response(for: name)) }
-            index += chunk
+        return try locked.withLock { process throws(GitError) in
+            var results: [GitObject?] = []
+            results.reserveCapacity(names.count)
+            var index = 0
+            while index < names.count {
+                // A chunk of requests (at least one) whose answers are read before the next chunk is written.
+                var request = ""
+                var end = index
+                while end < names.count {
+                    let line = try Self.checked(names[end], process) + "\n"
+                    if end > index && request.utf8.count + line.utf8.count > Self.requestBudget { break }
+                    request += line
+                    end += 1
+                }
+                try process.write(request)
+                for name in names[index..<end] { results.append(try Self.response(for: name, from: process)) }
+                index = end
+            }
+            return results
         }
-        return results
     }
 
-    private static func checked(_ name: String) throws(GitError) -> String {
+    private static func checked(_ name: String, _ process: GitProcess) throws(GitError) -> String {
         guard !name.contains("\n"), !name.isEmpty else {
-            throw GitError(
-                context: "read objects", kind: .unparseableOutput(detail: "object name with a line break"), command: [],
-                directory: nil, stderr: "")
+            throw process.refused("object name \(name.debugDescription) is empty or has a line break")
         }
         return name
     }
 
-    private func request(_ name: String) throws(GitError) {
-        try process.write(Self.checked(name) + "\n")
-    }
-
-    private func response(for name: String) throws(GitError) -> GitObject? {
+    private static func response(for name: String, from process: GitProcess) throws(GitError) -> GitObject? {
         guard let header = process.readLine() else {
             throw process.failure(detail: "no answer for \(name)")
         }
@@ -88,6 +97,6 @@ public final class CatFileBatch: @unchecked Sendable {
 
     /// Ends the process.
     public func close() throws(GitError) {
-        try process.finish()
+        _ = try locked.withLock { process throws(GitError) in try process.finish() }
     }
 }

@@ -1,13 +1,19 @@
 import Foundation
 
 /// The output of a finished git process.
-public struct GitOutput: Sendable {
+public struct GitOutput: Sendable, Equatable {
     /// Exit status.
     public var status: Int32
     /// Raw standard output.
     public var stdout: Data
     /// Standard error as text (lossy UTF-8).
     public var stderr: String
+
+    public init(status: Int32, stdout: Data, stderr: String) {
+        self.status = status
+        self.stdout = stdout
+        self.stderr = stderr
+    }
 
     /// Standard output as UTF-8 text, without trailing newlines.
     public var text: String {
@@ -159,23 +165,31 @@ public struct Git: Sendable {
             output = try ChildProcess.run(
                 executable: executable, arguments: vector, environment: environment, input: input)
         } catch {
-            throw GitError(
-                context: context, kind: .notStarted(reason: "\(error)"), command: ["git"] + vector,
-                directory: directory,
-                stderr: "")
+            throw Self.notStarted(error, context: context, command: ["git"] + vector, directory: directory)
         }
         if output.status < 0 {
             throw GitError(
                 context: context, kind: .killed(signal: -output.status), command: ["git"] + vector,
-                directory: directory,
-                stderr: output.stderr)
+                directory: directory, output: output)
         }
         guard accepting.contains(output.status) else {
             throw GitError(
                 context: context, kind: .failed(status: output.status), command: ["git"] + vector, directory: directory,
-                stderr: output.stderr)
+                output: output)
         }
         return output
+    }
+
+    /// The error for a process that did not start: refused after an interrupt, or refused by the system.
+    static func notStarted(_ error: SpawnError, context: String, command: [String], directory: String?) -> GitError {
+        switch error {
+        case .cancelled:
+            return GitError(context: context, kind: .cancelled, command: command, directory: directory, stderr: "")
+        case .failed(let reason):
+            return GitError(
+                context: context, kind: .notStarted(reason: reason), command: command, directory: directory,
+                stderr: "")
+        }
     }
 
     /// Runs git and returns standard output as trimmed text.
@@ -191,37 +205,35 @@ public struct Git: Sendable {
             return try GitProcess(
                 executable: executable, arguments: vector, environment: environment, directory: directory,
                 context: context)
-        } catch let error as GitError {
-            throw error
         } catch {
-            throw GitError(
-                context: context, kind: .notStarted(reason: "\(error)"), command: ["git"] + vector,
-                directory: directory,
-                stderr: "")
+            throw Self.notStarted(error, context: context, command: ["git"] + vector, directory: directory)
         }
     }
 
     /// The version of this git.
     public func version() throws(GitError) -> GitVersion {
+        try versionOutput().version
+    }
+
+    private func versionOutput() throws(GitError) -> (version: GitVersion, output: GitOutput) {
         let output = try run(["version"], in: nil, context: "check the git version")
         guard let version = GitVersion(parsing: output.text) else {
             throw GitError(
                 context: "check the git version", kind: .unparseableOutput(detail: output.text),
-                command: ["git", "version"],
-                directory: nil, stderr: output.stderr)
+                command: ["git"] + argumentVector(["version"], in: nil), directory: nil, output: output)
         }
-        return version
+        return (version, output)
     }
 
     /// Throws a clear error when git is older than ``minimumVersion``.
     @discardableResult
     public func checkVersion() throws(GitError) -> GitVersion {
-        let found = try version()
+        let (found, output) = try versionOutput()
         guard found >= Self.minimumVersion else {
             throw GitError(
                 context: "check the git version",
                 kind: .unsupportedVersion(found: found.description, minimum: Self.minimumVersion.description),
-                command: [], directory: nil, stderr: "")
+                command: ["git"] + argumentVector(["version"], in: nil), directory: nil, output: output)
         }
         return found
     }

@@ -14,6 +14,10 @@ public struct GitError: Error, Sendable, Equatable, CustomStringConvertible {
         case unsupportedVersion(found: String, minimum: String)
         /// git printed something this tool cannot parse.
         case unparseableOutput(detail: String)
+        /// A value was refused before it reached git (it would break git's line protocol or name no ref).
+        case refusedArgument(detail: String)
+        /// The run was interrupted (SIGINT/SIGTERM): git was not started.
+        case cancelled
     }
 
     /// What failed, from the caller's point of view ("fetch module Article").
@@ -24,15 +28,46 @@ public struct GitError: Error, Sendable, Equatable, CustomStringConvertible {
     public var command: [String]
     /// The repository the command ran in, if any.
     public var directory: String?
-    /// git's standard error (already redacted, trimmed).
+    /// git's standard error (already redacted, trimmed), with the remote's `remote: …` lines.
     public var stderr: String
+    /// The full result of the failed process (status, stdout, stderr as git wrote them), when one ran.
+    public var output: GitOutput?
 
+    /// An error without a process result (git did not run, or the caller has only its standard error).
     public init(context: String, kind: Kind, command: [String], directory: String?, stderr: String) {
         self.context = context
         self.kind = kind
         self.command = command.map(Redaction.redact)
         self.directory = directory
         self.stderr = Redaction.redact(stderr).trimmingCharacters(in: .whitespacesAndNewlines)
+        self.output = nil
+    }
+
+    /// An error carrying the result of the process that failed.
+    public init(context: String, kind: Kind, command: [String], directory: String?, output: GitOutput) {
+        self.init(context: context, kind: kind, command: command, directory: directory, stderr: output.stderr)
+        self.output = output
+    }
+
+    /// What the remote said (`remote: …` lines of git's standard error, e.g. a server hook's reasons for a
+    /// rejected push), without the `remote: ` prefix; empty lines dropped. A line redrawn with carriage returns
+    /// (progress) counts as what was left on the terminal.
+    public var remoteMessages: [String] {
+        stderr.split(separator: "\n").compactMap { line -> String? in
+            let shown = line.split(separator: "\r", omittingEmptySubsequences: true).last ?? ""
+            guard shown.hasPrefix("remote:") else { return nil }
+            var message = shown.dropFirst("remote:".count)
+            if message.first == " " { message = message.dropFirst() }
+            // Drop the terminal's "erase to end of line" that git appends to sideband lines on a terminal.
+            while message.hasSuffix("\u{1B}[K") { message = message.dropLast(3) }
+            let text = String(message).trimmingCharacters(in: .whitespaces)
+            return text.isEmpty ? nil : text
+        }
+    }
+
+    private var isUnsupportedVersion: Bool {
+        if case .unsupportedVersion = kind { return true }
+        return false
     }
 
     public var description: String {
@@ -50,8 +85,12 @@ public struct GitError: Error, Sendable, Equatable, CustomStringConvertible {
                     + "Install a newer git or point TENANTCTL_GIT / --git at one.")
         case .unparseableOutput(let detail):
             lines.append("\(context) failed: unexpected output from git: \(detail)")
+        case .refusedArgument(let detail):
+            lines.append("\(context) failed: \(detail)")
+        case .cancelled:
+            lines.append("\(context) stopped: tenantctl was interrupted")
         }
-        if !command.isEmpty {
+        if !command.isEmpty, !isUnsupportedVersion {
             let location = directory.map { " (in \($0))" } ?? ""
             lines.append("  command: \(command.map(Self.quote).joined(separator: " "))\(location)")
         }

@@ -40,7 +40,8 @@ public enum RefTransaction {
         for update in updates {
             guard !update.ref.contains(" "), !update.ref.contains("\n"), update.ref.hasPrefix("refs/") else {
                 throw GitError(
-                    context: context, kind: .unparseableOutput(detail: "refusing ref name \(update.ref)"), command: [],
+                    context: context, kind: .refusedArgument(detail: "refusing ref name \(update.ref)"),
+                    command: ["git"] + git.argumentVector(["update-ref", "--stdin"], in: repository),
                     directory: repository, stderr: "")
             }
         }

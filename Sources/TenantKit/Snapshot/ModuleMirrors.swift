@@ -51,29 +51,10 @@ public struct ModuleMirrors: Sendable {
     /// Every module is attempted; all failures are reported together.
     @discardableResult
     public func sync(_ specs: [MirrorSpec], jobs: Int = 4, console: Console? = nil) throws -> [String: String] {
-        let results = ConcurrentResults(count: specs.count)
-        let limit = DispatchSemaphore(value: max(1, jobs))
-        let group = DispatchGroup()
-        for (index, spec) in specs.enumerated() {
-            limit.wait()
-            group.enter()
-            DispatchQueue.global().async { [self] in
-                defer {
-                    limit.signal()
-                    group.leave()
-                }
-                do {
-                    try fetch(spec)
-                    results.set(index, nil)
-                } catch {
-                    results.set(index, String(describing: error))
-                }
-            }
-        }
-        group.wait()
+        let outcomes = Concurrent.outcomes(specs, jobs: max(1, jobs)) { [self] spec in try fetch(spec) }
         var failures: [(module: String, error: String)] = []
-        for (index, spec) in specs.enumerated() {
-            if let error = results.value(index) { failures.append((spec.name, error)) }
+        for (spec, outcome) in zip(specs, outcomes) {
+            if case .failure(let error) = outcome { failures.append((spec.name, String(describing: error))) }
         }
         guard failures.isEmpty else { throw MirrorError(failures: failures) }
         console?.debug("fetched \(specs.count) module repositories")
@@ -113,15 +94,4 @@ public struct ModuleMirrors: Sendable {
             ],
             in: mirror, context: context)
     }
-}
-
-/// Results written by concurrent workers.
-final class ConcurrentResults: @unchecked Sendable {
-    private let lock = NSLock()
-    private var values: [String?]
-
-    init(count: Int) { values = Array(repeating: nil, count: count) }
-
-    func set(_ index: Int, _ value: String?) { lock.withLock { values[index] = value } }
-    func value(_ index: Int) -> String? { lock.withLock { values[index] } }
 }

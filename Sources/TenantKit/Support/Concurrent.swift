@@ -1,15 +1,27 @@
 import Foundation
 
-/// Runs independent, blocking work (git processes of different repositories) a bounded number at a time.
+/// The module's one concurrency helper: runs independent, blocking work (git processes of different repositories)
+/// a bounded number at a time.
 public enum Concurrent {
     /// Calls `body` for every item, at most `jobs` at a time, and returns the results in item order.
     /// Every item runs even when another fails; then the first failure (in item order) is thrown.
     public static func map<Item: Sendable, Result: Sendable>(
         _ items: [Item], jobs: Int, _ body: @escaping @Sendable (Item) throws -> Result
     ) throws -> [Result] {
-        let outcomes = ConcurrentOutcomes<Result>(count: items.count)
+        try outcomes(items, jobs: jobs, body).map { try $0.get() }
+    }
+
+    /// Calls `body` for every item, at most `jobs` at a time, and returns every item's outcome in item order
+    /// (for callers that report all failures, not only the first).
+    public static func outcomes<Item: Sendable, Result: Sendable>(
+        _ items: [Item], jobs: Int, _ body: @escaping @Sendable (Item) throws -> Result
+    ) -> [Swift.Result<Result, any Error>] {
+        let outcomes = Locked<[Swift.Result<Result, any Error>?]>(Array(repeating: nil, count: items.count))
         if items.count <= 1 || jobs <= 1 {
-            for (index, item) in items.enumerated() { outcomes.set(index, Swift.Result { try body(item) }) }
+            for (index, item) in items.enumerated() {
+                let outcome = Swift.Result { try body(item) }
+                outcomes.withLock { $0[index] = outcome }
+            }
         } else {
             let limit = DispatchSemaphore(value: jobs)
             let group = DispatchGroup()
@@ -17,27 +29,14 @@ public enum Concurrent {
                 limit.wait()
                 group.enter()
                 Thread.detachNewThread {
-                    outcomes.set(index, Swift.Result { try body(item) })
+                    let outcome = Swift.Result { try body(item) }
+                    outcomes.withLock { $0[index] = outcome }
                     limit.signal()
                     group.leave()
                 }
             }
             group.wait()
         }
-        return try outcomes.values().map { try $0.get() }
-    }
-}
-
-/// Results written by concurrent workers, read once all are done.
-final class ConcurrentOutcomes<Value: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var storage: [Swift.Result<Value, any Error>?]
-
-    init(count: Int) { storage = Array(repeating: nil, count: count) }
-
-    func set(_ index: Int, _ value: Swift.Result<Value, any Error>) { lock.withLock { storage[index] = value } }
-
-    func values() -> [Swift.Result<Value, any Error>] {
-        lock.withLock { storage.map { $0 ?? .failure(CancellationError()) } }
+        return outcomes.withLock { $0.map { $0 ?? .failure(CancellationError()) } }
     }
 }

@@ -27,15 +27,17 @@ public struct LockError: Error, Sendable, Equatable, CustomStringConvertible {
 ///
 /// The kernel releases the lock when the process ends, however it ends, so a killed run never leaves
 /// a lock that blocks the next one. The file keeps the holder's PID for the message of a second run.
-public final class WorkspaceLock: @unchecked Sendable {
+/// Sendable: the descriptor is only read or changed under its lock, so ``release()`` from any thread closes it once.
+public final class WorkspaceLock: Sendable {
     /// The lock file.
     public let path: String
-    private var descriptor: Int32
+    private let descriptor: Locked<Int32>
 
     /// Takes the lock, failing fast (or waiting, with `wait`) when another run holds it.
     public init(gitDirectory: String, wait: Bool = false) throws(LockError) {
-        path = (gitDirectory as NSString).appendingPathComponent("tenantctl.lock")
-        descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        let path = (gitDirectory as NSString).appendingPathComponent("tenantctl.lock")
+        self.path = path
+        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
             throw LockError(path: path, holder: nil, reason: String(cString: strerror(errno)))
         }
@@ -44,7 +46,6 @@ public final class WorkspaceLock: @unchecked Sendable {
             var buffer = [UInt8](repeating: 0, count: 32)
             let count = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, 31, 0) }
             closeDescriptor(descriptor)
-            descriptor = -1
             if code == EWOULDBLOCK {
                 let text = count > 0 ? String(decoding: buffer[0..<count], as: UTF8.self) : ""
                 throw LockError(
@@ -55,15 +56,18 @@ public final class WorkspaceLock: @unchecked Sendable {
         let pid = Array("\(getpid())\n".utf8)
         _ = ftruncate(descriptor, 0)
         _ = pid.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, pid.count, 0) }
+        self.descriptor = Locked(descriptor)
     }
 
     /// Releases the lock (also released when the process ends).
     public func release() {
-        guard descriptor >= 0 else { return }
-        _ = ftruncate(descriptor, 0)
-        flock(descriptor, LOCK_UN)
-        closeDescriptor(descriptor)
-        descriptor = -1
+        descriptor.withLock { descriptor in
+            guard descriptor >= 0 else { return }
+            _ = ftruncate(descriptor, 0)
+            flock(descriptor, LOCK_UN)
+            closeDescriptor(descriptor)
+            descriptor = -1
+        }
     }
 
     deinit { release() }

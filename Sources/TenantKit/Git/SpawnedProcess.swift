@@ -1,0 +1,201 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// `read(2)` and `write(2)`, named so that they do not collide with methods of the same name.
+func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+    read(descriptor, buffer, count)
+}
+
+func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
+    write(descriptor, buffer, count)
+}
+
+/// A failure to start a process.
+enum SpawnError: Error, CustomStringConvertible {
+    /// The system refused (no such file, too many processes, no pipes left).
+    case failed(String)
+    /// The run was interrupted: no new process starts after SIGINT/SIGTERM.
+    case cancelled
+
+    var description: String {
+        switch self {
+        case .failed(let reason): return reason
+        case .cancelled: return "tenantctl was interrupted"
+        }
+    }
+}
+
+/// A started child process: its pid and the parent's ends of its three pipes.
+///
+/// Started with `posix_spawn` and reaped with a blocking `waitpid` (Foundation's `Process.waitUntilExit` polls a
+/// run loop, which cost ~35 ms per git call). The child gets default handlers for SIGPIPE, SIGINT and SIGTERM
+/// (this process ignores them) and an empty signal mask; every pipe end is close-on-exec in the parent.
+/// The child is started and registered with a ``Cancellator`` under its lock, so an interrupt either refuses the
+/// spawn or sees the child; it is reaped through the same cancellator.
+struct SpawnedProcess {
+    let pid: pid_t
+    let cancellator: Cancellator
+    let stdin: Int32
+    let stdout: Int32
+    let stderr: Int32
+
+    /// Ignore SIGPIPE once: a child that exits early must give us EPIPE, not kill us.
+    static let ignoreSigpipe: Void = { signal(SIGPIPE, SIG_IGN) }()
+
+    static func pipePair() throws(SpawnError) -> (read: Int32, write: Int32) {
+        var fds: [Int32] = [-1, -1]
+        guard pipe(&fds) == 0 else { throw SpawnError.failed("pipe: \(String(cString: strerror(errno)))") }
+        // Close-on-exec in the parent: only the dup2'ed copies reach the child (a concurrent spawn in another
+        // thread may inherit them for the instant between pipe and fcntl; its exec then closes them).
+        _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
+        _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
+        return (fds[0], fds[1])
+    }
+
+    static func spawn(
+        executable: String, arguments: [String], environment: [String: String], cancellator: Cancellator
+    ) throws(SpawnError) -> SpawnedProcess {
+        _ = ignoreSigpipe
+        let input = try pipePair()
+        let output = try pipePair()
+        let errors = try pipePair()
+        defer {
+            close(input.read)
+            close(output.write)
+            close(errors.write)
+        }
+        #if canImport(Darwin)
+            var actions: posix_spawn_file_actions_t?
+            var attributes: posix_spawnattr_t?
+        #else
+            var actions = posix_spawn_file_actions_t()
+            var attributes = posix_spawnattr_t()
+        #endif
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, input.read, 0)
+        posix_spawn_file_actions_adddup2(&actions, output.write, 1)
+        posix_spawn_file_actions_adddup2(&actions, errors.write, 2)
+        closeInheritedDescriptors(&actions)
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signalNumber in [SIGPIPE, SIGINT, SIGTERM, SIGCHLD] { sigaddset(&defaults, signalNumber) }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        #if canImport(Darwin)
+            // Apple's extension: every descriptor not named in the file actions is closed in the child.
+            posix_spawnattr_setflags(
+                &attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_CLOEXEC_DEFAULT))
+        #else
+            posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+        #endif
+
+        let argv = ([executable] + arguments).map { strdup($0) }
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") }
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        let started = cancellator.spawn { () -> Result<pid_t, SpawnError> in
+            var pid: pid_t = 0
+            let result = (argv + [nil]).withUnsafeBufferPointer { argvBuffer -> Int32 in
+                (envp + [nil]).withUnsafeBufferPointer { envpBuffer -> Int32 in
+                    guard let argvBase = argvBuffer.baseAddress, let envpBase = envpBuffer.baseAddress else {
+                        return EINVAL
+                    }
+                    return posix_spawn(&pid, executable, &actions, &attributes, argvBase, envpBase)
+                }
+            }
+            guard result == 0 else { return .failure(.failed("\(executable): \(String(cString: strerror(result)))")) }
+            return .success(pid)
+        }
+        switch started {
+        case .success(let pid):
+            return SpawnedProcess(
+                pid: pid, cancellator: cancellator, stdin: input.write, stdout: output.read, stderr: errors.read)
+        case .failure(let error):
+            close(input.write)
+            close(output.read)
+            close(errors.read)
+            throw error
+        }
+    }
+
+    #if canImport(Glibc)
+        private typealias AddCloseFrom =
+            @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32)
+            -> Int32
+        /// glibc 2.34+'s `posix_spawn_file_actions_addclosefrom_np`, looked up at run time (older glibc lacks it).
+        private static let addCloseFrom: AddCloseFrom? = {
+            guard let handle = dlopen(nil, RTLD_NOW),
+                let symbol = dlsym(handle, "posix_spawn_file_actions_addclosefrom_np")
+            else { return nil }
+            return unsafeBitCast(symbol, to: AddCloseFrom.self)
+        }()
+
+        /// Only 0, 1 and 2 reach the child: a descriptor this process inherited without close-on-exec (a parent's
+        /// pipe or socket) must not be held open by git, or by what git leaves running, after tenantctl exits.
+        static func closeInheritedDescriptors(_ actions: inout posix_spawn_file_actions_t) {
+            if let addCloseFrom {
+                _ = addCloseFrom(&actions, 3)
+                return
+            }
+            let open = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+            for descriptor in open.compactMap({ Int32($0) }) where descriptor > 2 {
+                posix_spawn_file_actions_addclose(&actions, descriptor)
+            }
+        }
+    #else
+        static func closeInheritedDescriptors(_ actions: inout posix_spawn_file_actions_t?) {}
+    #endif
+
+    /// Waits for the child, reaps it and returns its exit status (negative: killed by that signal).
+    func wait() -> Int32 {
+        cancellator.reap(pid)
+    }
+
+    /// Reads a descriptor to its end, then closes it.
+    static func readAll(_ descriptor: Int32) -> Data {
+        var data = Data()
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress, 65536) }
+            if count > 0 {
+                data.append(contentsOf: chunk[0..<count])
+            } else if count < 0 && errno == EINTR {
+                continue
+            } else {
+                break
+            }
+        }
+        close(descriptor)
+        return data
+    }
+
+    /// Writes all bytes (stops quietly at EPIPE: the child stopped reading; its status tells why).
+    static func writeAll(_ data: Data, to descriptor: Int32) -> Bool {
+        data.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let written = systemWrite(descriptor, raw.baseAddress?.advanced(by: offset), raw.count - offset)
+                if written > 0 {
+                    offset += written
+                } else if written < 0 && errno == EINTR {
+                    continue
+                } else {
+                    return false
+                }
+            }
+            return true
+        }
+    }
+}
