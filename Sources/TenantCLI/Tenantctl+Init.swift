@@ -55,7 +55,7 @@ extension Tenantctl {
             let hasRemote = try SuperprojectRemote.originURL(workspace, git: git) != nil
             if hasRemote {
                 context.console.progress("fetching the superproject…")
-                try SuperprojectRemote.fetch(workspace, git: git)
+                try SuperprojectRemote.fetch(workspace, git: git, remoteChecked: true)
             }
             let branches = try Adoption.branches(workspace, git: git)
             let general: String

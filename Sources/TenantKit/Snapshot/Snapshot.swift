@@ -90,7 +90,7 @@ public struct Snapshot: Sendable {
         }
         if options.fetch {
             console?.progress("fetching the superproject")
-            try SuperprojectRemote.fetch(workspace, git: git)
+            try SuperprojectRemote.fetch(workspace, git: git, remoteChecked: true)
         }
         let refPrefix = SuperprojectRemote.refPrefix(workspace)
         let branches = try SuperprojectRemote.branches(workspace, git: git)

@@ -18,13 +18,14 @@ public enum SuperprojectRemote {
     /// history (`--unshallow` when the clone is shallow), whatever the clone's configured refspec or depth. Never
     /// touches local branches, the user's remote-tracking refs (`--refmap=`), tags (`--no-tags`), the working tree
     /// or the submodules (`--no-recurse-submodules`, so a pin missing from a module remote does not fail the fetch).
-    public static func fetch(_ workspace: Workspace, git: Git) throws {
-        try requireRemote(workspace, git: git)
+    /// `remoteChecked`: the caller has already found the remote configured (saves a git process).
+    public static func fetch(_ workspace: Workspace, git: Git, remoteChecked: Bool = false) throws {
+        if !remoteChecked { try requireRemote(workspace, git: git) }
         var arguments = [
             "fetch", "--quiet", "--prune", "--no-tags", "--no-recurse-submodules", "--no-write-fetch-head",
             "--refmap=",
         ]
-        if try isShallow(workspace, git: git) { arguments.append("--unshallow") }
+        if try isShallow(workspace) { arguments.append("--unshallow") }
         arguments += ["--end-of-options", workspace.remoteName, "+refs/heads/*:\(refPrefix(workspace))*"]
         try git.run(
             arguments, in: workspace.root, context: "fetch the superproject from \(workspace.remoteName)")
@@ -35,11 +36,25 @@ public enum SuperprojectRemote {
         try GitRefs.branches(under: refPrefix(workspace), in: workspace.root, git: git, what: "the superproject")
     }
 
-    /// Whether the repository is a shallow clone.
-    static func isShallow(_ workspace: Workspace, git: Git) throws -> Bool {
-        try git.text(
-            ["rev-parse", "--is-shallow-repository"], in: workspace.root,
-            context: "check whether the superproject is a shallow clone") == "true"
+    /// Whether the repository is a shallow clone: its common git directory (a worktree's `commondir`, else the git
+    /// directory) has a `shallow` file — what `git rev-parse --is-shallow-repository` checks, without a process.
+    static func isShallow(_ workspace: Workspace) throws -> Bool {
+        var common = URL(fileURLWithPath: workspace.gitDirectory, isDirectory: true)
+        let pointer = common.appendingPathComponent("commondir")
+        if FileManager.default.fileExists(atPath: pointer.path) {
+            let text: String
+            do {
+                text = try String(contentsOf: pointer, encoding: .utf8)
+            } catch {
+                throw SnapshotError("cannot read \(pointer.path): \(error.localizedDescription)")
+            }
+            let path = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            common =
+                path.hasPrefix("/")
+                ? URL(fileURLWithPath: path, isDirectory: true)
+                : common.appendingPathComponent(path, isDirectory: true)
+        }
+        return FileManager.default.fileExists(atPath: common.appendingPathComponent("shallow").path)
     }
 
     /// Throws when the remote is not configured, naming the remotes that are.
