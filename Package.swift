@@ -13,19 +13,21 @@ let package = Package(
     ],
     targets: [
         .target(name: "TenantKit"),
+        .target(name: "TenantExample", dependencies: ["TenantKit"]),
         .target(
             name: "TenantCLI",
             dependencies: [
                 "TenantKit",
+                "TenantExample",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(name: "tenantctl", dependencies: ["TenantCLI"]),
         .target(name: "TenantTestSupport", dependencies: ["TenantKit"]),
-        .testTarget(name: "TenantKitTests", dependencies: ["TenantKit", "TenantTestSupport"]),
+        .testTarget(name: "TenantKitTests", dependencies: ["TenantKit", "TenantExample", "TenantTestSupport"]),
         .testTarget(
             name: "TenantCLITests",
-            dependencies: ["TenantCLI", "TenantKit", "TenantTestSupport", "tenantctl"]
+            dependencies: ["TenantCLI", "TenantKit", "TenantExample", "TenantTestSupport", "tenantctl"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -214,14 +214,20 @@ public struct CommandContext: Sendable {
     }
 
     /// The remotes as fetched (unless `fetch` is false): the one pipeline every repository-wide command starts with.
-    public func snapshot(_ workspace: Workspace, fetch: Bool = true, jobs: Int = 4, project: Project? = nil) throws
+    /// `partial`: keep invalid tenant files and unreachable module remotes in the snapshot instead of failing
+    /// (audit and verify report them as findings). `project`: use it instead of the files on the remote's general
+    /// branch (verify before the files' first push).
+    public func snapshot(
+        _ workspace: Workspace, fetch: Bool = true, jobs: Int = 4, partial: Bool = false, project: Project? = nil
+    ) throws
         -> Snapshot
     {
         try Snapshot.load(
             workspace: workspace, git: git,
             options: Snapshot.Options(
-                fetch: fetch, jobs: jobs, validation: ValidationOptions(allowLocalRemotes: allowLocalRemotes),
-                project: project),
+                fetch: fetch, jobs: jobs,
+                validation: ValidationOptions(allowLocalRemotes: allowLocalRemotes, keepInvalidTenants: partial),
+                allowUnreachableModules: partial, project: project),
             console: console)
     }
 }

@@ -21,14 +21,21 @@ extension Tenantctl {
                 For every tenant and module it reports the pin, the branch the tenant tracks, whether the module \
                 is customised (declared, and in fact: non-merge commits not on general_dev), how many commits of \
                 general_dev the pin lacks, and findings: undeclared-customisation, missing-branch, \
-                missing-commit, stale-pin, inactive-but-customised, not-pinned. Per tenant it also compares the \
-                superproject branch with general_dev and lists the files it changes.
+                missing-commit, stale-pin, inactive-but-customised, not-pinned, tenant-merged-back (general_dev \
+                took a tenant's commits), invalid-tenant-file (that tenant is reported, the others audited), \
+                unreachable-remote (that module's cells are ?, exit 1). Per tenant it also compares the \
+                superproject branch with general_dev and lists the files it changes. Annotated-tag pins are \
+                peeled; nested submodules of a module count as changed files.
+
+                With --check the gate also fails on every finding verify reports (.gitmodules drift), and on a \
+                pull request (HEAD is not the fetched general_dev) the checked-out modules.json and Tenants/ \
+                are validated too.
 
                 Table legend: · up to date, ✎n customised by n commits, ↓n behind general_dev by n, \
                 ! finding, (…) module not in the tenant's effective active set.
 
                 Exit status: 0 report printed; with --check, 2 when any tenant is behind or has a finding; \
-                1 when the audit could not run.
+                1 when the audit could not run or a module remote could not be fetched.
 
                 Examples:
                   tenantctl audit
@@ -70,24 +77,64 @@ extension Tenantctl {
             let snapshot: Snapshot
             do {
                 defer { lock?.release() }
-                snapshot = try context.snapshot(workspace, fetch: fetchOptions.fetch, jobs: jobsOptions.jobs)
+                snapshot = try context.snapshot(
+                    workspace, fetch: fetchOptions.fetch, jobs: jobsOptions.jobs, partial: true)
             }
             let project = snapshot.project
             let selected = try selectTenants(project)
+            let invalid = project.invalidTenants.filter { tenants.isEmpty || tenants.contains($0.id) }
             let state = try AuditState.load(snapshot: snapshot, tenants: selected, git: git, jobs: jobsOptions.jobs)
-            let report = Auditor.report(project: project, tenants: selected, state: state)
+            let report = Auditor.report(
+                project: project, tenants: selected, state: state, invalidTenants: invalid,
+                findings: try checkedOutFindings(snapshot, context: context)
+                    + (check ? try verifyOnlyFindings(snapshot, git: git) : []))
             switch format ?? (global.json ? .json : .table) {
             case .table: context.console.print(AuditTableRenderer.render(report, console: context.console))
             case .json: context.console.data(try AuditJSONRenderer.render(report))
             case .markdown: context.console.print(AuditMarkdownRenderer.render(report))
             }
+            if report.isPartial { return .failure }
             return check && report.needsAttention ? .findings : .success
+        }
+
+        /// The gate fails on every finding verify reports: the ones no audit cell covers (`.gitmodules` drift,
+        /// the general branch's own pins) are added to the report.
+        private func verifyOnlyFindings(_ snapshot: Snapshot, git: Git) throws -> [AuditFinding] {
+            try GitVerifier.findings(snapshot: snapshot, git: git).filter { finding in
+                finding.code == .gitmodulesDrift
+                    || (finding.tenant == nil && finding.code != .unreachableRemote
+                        && finding.code != .invalidTenantFile)
+            }.map { AuditFinding($0.code, $0.message) }
+        }
+
+        /// On a pull request (HEAD is not the fetched general branch) the checked-out `modules.json` and `Tenants/`
+        /// are validated too, so that a change that breaks them fails the gate.
+        private func checkedOutFindings(_ snapshot: Snapshot, context: CommandContext) throws -> [AuditFinding] {
+            let workspace = snapshot.workspace
+            guard FileManager.default.fileExists(atPath: workspace.path(ProjectReader.manifestPath)) else { return [] }
+            let head = try context.git.run(
+                ["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], in: workspace.root,
+                context: "read HEAD of the superproject", accepting: [0, 1])
+            let general = snapshot.branches[snapshot.generalBranch]
+            guard head.status == 0, head.text != general else { return [] }
+            do {
+                _ = try ProjectReader.workingTree(
+                    workspace, options: ValidationOptions(allowLocalRemotes: context.allowLocalRemotes))
+                return []
+            } catch let error as ManifestError {
+                return error.problems.map { problem in
+                    let tenantFile = problem.file.hasPrefix(ProjectReader.tenantsDirectory + "/")
+                    return AuditFinding(
+                        tenantFile ? .invalidTenantFile : .invalidFile,
+                        "checked-out \(problem.description) (HEAD differs from \(snapshot.generalBranch))")
+                }
+            }
         }
 
         /// The tenants named with `--tenant` (by id or branch), in file order; all when none is named.
         private func selectTenants(_ project: Project) throws -> [Tenant] {
             guard !tenants.isEmpty else { return project.tenants }
-            let unknown = tenants.filter { project.tenant(id: $0) == nil }
+            let unknown = tenants.filter { project.tenant(id: $0) == nil && project.invalidTenant(id: $0) == nil }
             guard unknown.isEmpty else {
                 throw ValidationError(
                     "unknown tenant\(unknown.count == 1 ? "" : "s") \(unknown.joined(separator: ", ")); known: "

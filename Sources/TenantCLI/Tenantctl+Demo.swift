@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TenantExample
 import TenantKit
 
 extension Tenantctl {
@@ -7,13 +8,13 @@ extension Tenantctl {
     struct Demo: TenantctlCommand {
         static let configuration = CommandConfiguration(
             abstract:
-                "Tell the whole story on the thesis' ERP example: example, switch, a general change, roll, audit.",
+                "Tell the whole story on the thesis' ERP example: switch, a general change, roll, audit, compose.",
             discussion: """
                 Builds the ERP example (four modules, three tenants) in a temporary directory and runs the real \
                 commands on it, printing each command and its output: the tenants, the audit matrix, switching \
                 the working copy to t2, general changes landing on the modules' general_dev (the thesis' AF.5 \
-                and AF.6), the audit showing every tenant behind, roll --dry-run, roll, and a clean audit. \
-                No network; finishes in seconds. The directory is removed at the end unless --keep is given.
+                and AF.6), the audit showing every tenant behind, roll --dry-run, roll, a clean audit, and \
+                compose for t1 and t2 (t2's German strings, t1's QR code library). No network; finishes in seconds. The directory is removed at the end unless --keep is given.
 
                 Examples:
                   tenantctl demo
@@ -130,6 +131,26 @@ struct DemoStory {
 
         narrate("Audit again: everyone is up to date", "`tenantctl audit --check` passes.")
         guard try command(["audit", "--check"], in: workspace) == .success else { return .failure }
+
+        narrate(
+            "Compose: each tenant's build inputs",
+            "The thesis' stringsbuilder and combinepods: strings, ActiveModules.json and the dependency files of a "
+                + "tenant's active modules, read from the fetched refs (a CI build matrix needs no working copy).")
+        let build = "\(directory)/build"
+        for tenant in ["t1", "t2"] {
+            guard try command(["compose", tenant, "--out", "\(build)/\(tenant)"], in: workspace) == .success else {
+                return .failure
+            }
+        }
+        let t1Package = try String(contentsOfFile: "\(build)/t1/TenantDependencies/Package.swift", encoding: .utf8)
+        let t2Package = try String(contentsOfFile: "\(build)/t2/TenantDependencies/Package.swift", encoding: .utf8)
+        let t2German = try String(contentsOfFile: "\(build)/t2/de.lproj/Localizable.strings", encoding: .utf8)
+        console.print("")
+        console.print(
+            "t1's TenantDependencies " + (t1Package.contains("QRCode") ? "has" : "lacks")
+                + " the QR code library (Order is active); t2's " + (t2Package.contains("QRCode") ? "has" : "lacks")
+                + " it. t2 in German: "
+                + (t2German.split(separator: "\n").first { $0.contains("customer.validation.name") } ?? "?"))
 
         console.print("")
         console.print(

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TenantExample
 import TenantKit
 
 extension Tenantctl {

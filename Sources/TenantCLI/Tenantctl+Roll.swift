@@ -20,13 +20,23 @@ extension Tenantctl {
                 repositories are pushed first, then the superproject, each in one atomic fast-forward push. \
                 Every remote ref change is journalled under .git/tenantctl/journal/ before publishing.
 
-                Exit codes: 0 rolled or up to date, 2 completed with conflicts or rejected pushes, 1 failure.
+                A tenant is blocked (nothing of it changes, the others roll, exit 2) when rolling it would drop or \
+                spread a customisation; each reason has a finding code and the command that fixes it: \
+                missing-commit (it pins a module commit the remote does not have: push it), \
+                undeclared-customisation (it pins its own commit of an undeclared module: tenantctl customize \
+                <t> <m> --from <pin>), tenant-merged-back (the module's general_dev contains another tenant's \
+                commits: revert the merge, or --accept-merged-back <module> if promoted on purpose), \
+                invalid-tenant-file, unreachable-remote. A conflicted tenant names `tenantctl resolve <t>`.
+
+                Exit codes: 0 rolled or up to date, 2 completed with conflicts, blocked tenants or rejected \
+                pushes, 1 failure.
 
                 Examples:
                   tenantctl roll                          roll every tenant
                   tenantctl roll --dry-run                show what would change; write nothing
                   tenantctl roll --tenant t3              roll only t3 (and general_dev's pins)
                   tenantctl roll --module Article --json  move only Article's pins; JSON report
+                  tenantctl roll --accept-merged-back Order  roll Order although general_dev took t3's commits
                   tenantctl roll --undo 20260101-120000-ab12cd
                 """)
 
@@ -40,6 +50,13 @@ extension Tenantctl {
             help: ArgumentHelp("Move only this module's pins and branches (repeatable).", valueName: "name"))
         var modules: [String] = []
 
+        @Option(
+            name: .customLong("accept-merged-back"),
+            help: ArgumentHelp(
+                "Roll this module although its general_dev contains a tenant's commits: the customisation was "
+                    + "promoted to general on purpose (repeatable).", valueName: "module"))
+        var acceptMergedBack: [String] = []
+
         @OptionGroup var writeOptions: WriteOptions
 
         @OptionGroup var fetchOptions: FetchOptions
@@ -51,8 +68,10 @@ extension Tenantctl {
         var undo: String?
 
         func validate() throws {
-            if undo != nil && (writeOptions.dryRun || !tenants.isEmpty || !modules.isEmpty) {
-                throw ValidationError("--undo cannot be combined with --dry-run, --tenant or --module")
+            if undo != nil && (writeOptions.dryRun || !tenants.isEmpty || !modules.isEmpty || !acceptMergedBack.isEmpty)
+            {
+                throw ValidationError(
+                    "--undo cannot be combined with --dry-run, --tenant, --module or --accept-merged-back")
             }
         }
 
@@ -73,7 +92,8 @@ extension Tenantctl {
             let runner = RollRunner(workspace: workspace, git: context.git, console: console)
             let report = try runner.run(
                 RollOptions(
-                    filter: RollFilter(tenants: tenants, modules: modules), dryRun: writeOptions.dryRun,
+                    filter: RollFilter(tenants: tenants, modules: modules, acceptMergedBack: acceptMergedBack),
+                    dryRun: writeOptions.dryRun,
                     jobs: jobsOptions.jobs, fetch: fetchOptions.fetch))
             if context.options.json {
                 console.data(try JSONOutput.encode(report))

@@ -11,6 +11,7 @@ extension Tenantctl {
         Roll.self,
         Verify.self,
         Audit.self,
+        Compose.self,
         Customize.self,
         Uncustomize.self,
         Tag.self,

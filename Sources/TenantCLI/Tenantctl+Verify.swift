@@ -123,7 +123,7 @@ extension Tenantctl {
             var state: Snapshot
             do {
                 do {
-                    state = try context.snapshot(workspace, fetch: fetchOptions.fetch)
+                    state = try context.snapshot(workspace, fetch: fetchOptions.fetch, partial: true)
                 } catch let error as ManifestError {
                     throw error
                 } catch {
@@ -144,7 +144,8 @@ extension Tenantctl {
                     notes.append(
                         "\(workspace.remoteName)/\(project.manifest.generalBranch) has no modules.json yet: the git "
                             + "checks used the working tree's files")
-                    state = try context.snapshot(workspace, fetch: fetchOptions.fetch, project: project)
+                    state = try context.snapshot(
+                        workspace, fetch: fetchOptions.fetch, partial: true, project: project)
                 }
             } catch let error as ManifestError {
                 return error.problems.map {

@@ -230,3 +230,21 @@ import Testing
         #expect(GlobalOptions.movingLeadingOptions(["-C", "x"], root: Tenantctl.self) == ["-C", "x"])
     }
 }
+
+/// `--no-fetch` in a clone tenantctl never fetched in says so instead of naming missing branches.
+@Suite struct NeverFetchedCloneTests {
+    @Test func noFetchBeforeTheFirstFetchIsExplained() throws {
+        let sandbox = try GitSandbox()
+        let example = try ExampleBuilder(git: try sandbox.gitRunner()).build(
+            in: sandbox.path("erp"), stage: .beforeUpdates)
+        let clone = sandbox.path("clone")
+        try sandbox.git(["clone", "-q", "--depth", "1", "file://" + example.remotes + "/Superproject.git", clone])
+        let early = sandbox.tenantctl(["audit", "--no-fetch"], in: clone)
+        #expect(early.status == 1)
+        #expect(early.stderr.contains("has not fetched the superproject's remote origin in this clone yet"))
+        // Control: after one fetching run, --no-fetch reads what it fetched.
+        #expect(sandbox.tenantctl(["audit"], in: clone).status == 0)
+        #expect(sandbox.tenantctl(["audit", "--no-fetch"], in: clone).status == 0)
+        #expect(try sandbox.git(["rev-parse", "--is-shallow-repository"], in: clone) == "false")
+    }
+}

@@ -12,7 +12,7 @@ import Testing
         // Every step ran the real command.
         for command in [
             "$ tenantctl tenant list", "$ tenantctl audit", "$ tenantctl switch t2", "$ tenantctl audit --check",
-            "$ tenantctl roll --dry-run", "$ tenantctl roll",
+            "$ tenantctl roll --dry-run", "$ tenantctl roll", "$ tenantctl compose t1", "$ tenantctl compose t2",
         ] {
             #expect(out.contains(command), "missing \(command)")
         }
@@ -20,11 +20,16 @@ import Testing
         #expect(out.contains("Module merges this roll needed: Infrastructure 1, Article 0, Customer 0, Order 1"))
         #expect(out.contains("3 tenants × 4 modules: 3 behind, 0 findings."))
         #expect(out.hasSuffix("docs/adopting.md brings your own superproject.\n"))
+        // compose: t1 has Order's QR code library, t2 does not and speaks German with its own messages.
+        #expect(
+            out.contains(
+                "t1's TenantDependencies has the QR code library (Order is active); t2's lacks it. t2 in German: "
+                    + "\"customer.validation.name\" = \"Bitte den Kundennamen eingeben.\";"))
         let audits = out.components(separatedBy: "$ tenantctl audit --check")
         #expect(audits.count == 3)
         #expect(audits.last?.contains("3 tenants × 4 modules: 0 behind, 0 findings.") == true)
         #expect(out.contains("3 would roll, 0 up to date"))
-        #expect(out.contains("3 rolled, 0 up to date, 0 with conflicts, 0 rejected; 2 module merge(s)"))
+        #expect(out.contains("3 rolled, 0 up to date, 0 with conflicts, 0 blocked, 0 rejected; 2 module merge(s)"))
         #expect(!out.contains("\u{1B}["), "no colour without a terminal")
         // The temporary directory is gone.
         let marker = "local bare remotes in "

@@ -12,6 +12,7 @@ import Testing
     /// One valid command line per command that takes the lock.
     static let lockingCommands: [[String]] = [
         ["switch", "t2"], ["pin"], ["roll"], ["roll", "--undo", "20260101-120000-ab12cd"], ["verify"], ["audit"],
+        ["compose", "t2"],
         ["init"], ["customize", "t3", "Order"], ["uncustomize", "t3", "Order"], ["tag", "M1"],
         ["tenant", "add", "t4"], ["tenant", "remove", "t4"], ["module", "add", "X", "--url", "../X.git"],
         ["module", "remove", "X"],

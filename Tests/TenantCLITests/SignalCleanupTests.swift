@@ -58,4 +58,44 @@ import Testing
         #expect(try lab.waitForProcesses(mentioning: copy.root + "/", seconds: 5).isEmpty, "git children left")
         #expect(lab.staleLocks(copy.root).isEmpty, "\(lab.staleLocks(copy.root))")
     }
+
+    /// SIGTERM while roll pushes the superproject, after both module pushes landed: exit 130, and the journal lists
+    /// the module pushes as landed and the superproject's as unknown, so `roll --undo` restores exactly what landed.
+    @Test func sigtermDuringTheSuperprojectPushLeavesAJournalOfWhatLanded() throws {
+        let lab = try FaultLab()
+        let reference = try lab.copy("reference")
+        let referenceShim = try GitShim(in: lab.sandbox, name: "shim-reference")
+        let done = try lab.sandbox.tenantctlProcess(
+            ["roll", "--jobs", "1", "--git", referenceShim.path], in: reference.workspace, environment: FaultLab.dates)
+        #expect(done.status == 0, "\(done.stderr)")
+        let calls = try referenceShim.calls()
+        // The superproject's push goes to the remote named origin; the module pushes go to URLs.
+        let index = try #require(calls.lastIndex { $0.contains(" push ") && $0.contains(" -- origin ") }) + 1
+
+        let copy = try lab.copy("signalled")
+        let before = try lab.remoteRefs(copy.root)
+        let shim = try GitShim(in: lab.sandbox, name: "shim-signal")
+        let run = try BackgroundTenantctl(
+            ["roll", "--jobs", "1", "--git", shim.path], in: copy.workspace, sandbox: lab.sandbox,
+            environment: FaultLab.dates.merging(["SHIM_SLEEP_AT": "\(index)", "SHIM_SLEEP_SECONDS": "30"]) { $1 })
+        try BackgroundTenantctl.waitForCalls(shim, index)
+        kill(run.pid, SIGTERM)
+        let result = try #require(run.wait(seconds: 20), "tenantctl did not stop on SIGTERM")
+        #expect(result.status == 130, "\(result.stderr)")
+        let landed = try lab.remoteRefs(copy.root)
+        #expect(landed != before)  // positive control: the module pushes landed
+        #expect(landed["Superproject"] == before["Superproject"])
+
+        let directory = "\(copy.workspace)/.git/tenantctl/journal"
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".json") }
+        let runId = String(try #require(files.first).dropLast(".json".count))
+        let journal = try RollJournal.read(gitDirectory: "\(copy.workspace)/.git", runId: runId)
+        let modules = journal.entries.filter { $0.repository != "superproject" }
+        #expect(!modules.isEmpty && modules.allSatisfy { $0.published == true }, "\(journal.entries)")
+        #expect(journal.entries.filter { $0.repository == "superproject" }.allSatisfy { $0.published == nil })
+
+        let undone = lab.sandbox.tenantctl(["roll", "--undo", runId], in: copy.workspace, environment: FaultLab.dates)
+        #expect(undone.status == 0, "\(undone.stdout)\(undone.stderr)")
+        #expect(try lab.remoteRefs(copy.root) == before)
+    }
 }

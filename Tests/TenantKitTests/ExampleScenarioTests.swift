@@ -1,4 +1,5 @@
 import Foundation
+import TenantExample
 import TenantKit
 import Testing
 
@@ -53,7 +54,7 @@ import Testing
                 let object = try #require(
                     try JSONSerialization.jsonObject(with: Data(description.utf8)) as? [String: Any])
                 #expect(object["name"] as? String == repo.name)
-                #expect(object["dependencies"] as? [String] == dependsOn[repo.name], "\(repo.name)@\(branch.name)")
+                #expect(object["dependsOn"] as? [String] == dependsOn[repo.name], "\(repo.name)@\(branch.name)")
             }
         }
     }
@@ -109,7 +110,11 @@ import Testing
                 repo.branches.filter { $0.name != ExampleScenario.generalBranch }.flatMap(\.commits).flatMap(
                     \.files.keys))
             let updateFiles = Set(repo.updates.flatMap(\.files.keys))
-            #expect(tenantFiles.isDisjoint(with: updateFiles), "\(repo.name): \(tenantFiles.intersection(updateFiles))")
+            // ModuleDescription.json is shared on purpose: AF.6 changes its `packages` line, t3 its `pods` line
+            // (ExampleBuilderTests proves the merge is clean).
+            #expect(
+                tenantFiles.intersection(updateFiles).isSubset(of: ["ModuleDescription.json"]),
+                "\(repo.name): \(tenantFiles.intersection(updateFiles))")
             #expect(repo.updates.count <= 1, "one update commit per module")
         }
     }

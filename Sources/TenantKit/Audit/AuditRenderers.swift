@@ -14,6 +14,9 @@ enum AuditCell {
     }
 
     static func text(_ module: ModuleAudit, style: (String, Console.Style) -> String = { text, _ in text }) -> String {
+        if module.findings.contains(where: { $0.code == .unreachableRemote }) {
+            return module.active ? style("?", .red) : "(\(style("?", .red)))"
+        }
         let body = parts(ahead: module.ahead, behind: module.behind, hasFinding: !module.findings.isEmpty)
             .map { style($0.text, $0.style) }.joined()
         return module.active ? body : "(\(body))"
@@ -74,8 +77,13 @@ public enum AuditTableRenderer {
             lines += customisations.flatMap { wrap($0, width: width, first: "  ", rest: "      ") }
         }
         let findings = report.allFindings
-        if !findings.isEmpty {
+        if !findings.isEmpty || !report.findings.isEmpty {
             lines += ["", console.styled("Findings:", .bold)]
+            for finding in report.findings {
+                lines += wrap(
+                    "\(console.styled(finding.code.rawValue, .red)): \(finding.message)", width: width, first: "  ",
+                    rest: "      ")
+            }
             for item in findings {
                 let place = item.module.map { "\(item.tenant)/\($0)" } ?? "\(item.tenant) (superproject)"
                 let text = "\(place): \(item.finding.code.rawValue): \(item.finding.message)"
@@ -139,7 +147,7 @@ public enum AuditTableRenderer {
         let behind = report.tenants.filter { tenant in
             (tenant.superproject.behind ?? 0) > 0 || tenant.modules.contains { ($0.behind ?? 0) > 0 }
         }.count
-        let findings = report.allFindings.count
+        let findings = report.allFindings.count + report.findings.count
         return "\(report.tenants.count) tenant\(report.tenants.count == 1 ? "" : "s") × \(report.modules.count) "
             + "module\(report.modules.count == 1 ? "" : "s"): \(behind) behind, "
             + "\(findings) finding\(findings == 1 ? "" : "s")."
@@ -178,8 +186,11 @@ public enum AuditMarkdownRenderer {
             lines += ["", "**Customisations**", ""] + customisations.map { "- " + escape($0) }
         }
         let findings = report.allFindings
-        if !findings.isEmpty {
+        if !findings.isEmpty || !report.findings.isEmpty {
             lines += ["", "**Findings**", ""]
+            for finding in report.findings {
+                lines.append("- `\(finding.code.rawValue)`: \(escape(finding.message))")
+            }
             for item in findings {
                 let place = item.module.map { "\(item.tenant)/\($0)" } ?? "\(item.tenant) (superproject)"
                 lines.append("- **\(escape(place))** `\(item.finding.code.rawValue)`: \(escape(item.finding.message))")

@@ -11,16 +11,23 @@ public struct AuditReport: Sendable, Equatable, Encodable {
     public var tenants: [TenantAudit]
     /// The module names, in manifest order (the columns of the matrix).
     public var modules: [String]
+    /// Findings of no single cell: a module remote that could not be fetched (`unreachable-remote`), a checked-out
+    /// project file that is invalid on a pull request (`invalid-file`, `invalid-tenant-file`).
+    public var findings: [AuditFinding]
 
     /// Creates a report.
-    public init(generalBranch: String, modules: [String], tenants: [TenantAudit]) {
+    public init(generalBranch: String, modules: [String], tenants: [TenantAudit], findings: [AuditFinding] = []) {
         self.generalBranch = generalBranch
         self.modules = modules
         self.tenants = tenants
+        self.findings = findings
     }
 
-    /// Whether any tenant is behind or has a finding (`--check` fails).
-    public var needsAttention: Bool { tenants.contains { $0.needsAttention } }
+    /// Whether any tenant is behind or has a finding, or the report has a finding of its own (`--check` fails).
+    public var needsAttention: Bool { !findings.isEmpty || tenants.contains { $0.needsAttention } }
+
+    /// Whether a module remote could not be fetched (the report is partial: audit exits 1).
+    public var isPartial: Bool { findings.contains { $0.code == .unreachableRemote } }
 
     /// Every finding with the tenant and module (nil for the superproject) it belongs to, in report order.
     public var allFindings: [(tenant: String, module: String?, finding: AuditFinding)] {
@@ -35,7 +42,7 @@ public struct AuditReport: Sendable, Equatable, Encodable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case schemaVersion, generalBranch, modules, tenants
+        case schemaVersion, generalBranch, modules, tenants, findings
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -44,6 +51,7 @@ public struct AuditReport: Sendable, Equatable, Encodable {
         try container.encode(generalBranch, forKey: .generalBranch)
         try container.encode(modules, forKey: .modules)
         try container.encode(tenants, forKey: .tenants)
+        try container.encode(findings, forKey: .findings)
     }
 }
 

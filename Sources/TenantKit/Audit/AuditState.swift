@@ -21,6 +21,8 @@ public struct AuditSuperprojectState: Sendable {
     public var comparisons: [String: Comparison]
     /// Tenant branch → files (not gitlinks) changed against the merge base with `general_dev`.
     public var changedFiles: [String: [String]]
+    /// Tenant branch → its commits that `general_dev` took (merged back).
+    public var mergedBack: [String: [String]] = [:]
 }
 
 /// One module repository as the audit sees it.
@@ -33,16 +35,23 @@ public struct AuditModuleState: Sendable {
     public var pinsOnRemote: Set<String>
     /// Pin → comparison with the module's `general_dev` (pins in the graph, when `general_dev` exists).
     public var comparisons: [String: Comparison]
-    /// Pin → files changed against the merge base with `general_dev` (customised pins only).
+    /// Pin → files changed against the merge base with `general_dev` (customised pins only), nested gitlinks (the
+    /// module's own submodules) included.
     public var changedFiles: [String: [String]]
+    /// Pin → the commit it names (annotated tags peeled).
+    public var pinCommits: [String: String] = [:]
+    /// Tenant branch of this module → its commits the module's general branch took (merged back).
+    public var mergedBack: [String: [String]] = [:]
 }
 
 /// Everything the ``Auditor`` needs, read from git with O(modules) processes.
 public struct AuditState: Sendable {
     /// The superproject.
     public var superproject: AuditSuperprojectState
-    /// Module name → its repository.
+    /// Module name → its repository (modules that could not be fetched have none).
     public var modules: [String: AuditModuleState]
+    /// Module name → why it could not be fetched.
+    public var unreachable: [String: String] = [:]
 
     /// Reads the state for `tenants` from a snapshot of the remotes.
     ///
@@ -51,7 +60,9 @@ public struct AuditState: Sendable {
     public static func load(snapshot: Snapshot, tenants: [Tenant], git: Git, jobs: Int = 4) throws -> AuditState {
         let project = snapshot.project
         let superproject = try loadSuperproject(snapshot: snapshot, tenants: tenants, git: git)
-        let modules = try Concurrent.map(project.manifest.modules, jobs: jobs) { module -> AuditModuleState in
+        let fetched = project.manifest.modules.filter { snapshot.unreachable[$0.name] == nil }
+        let tenantBranches = project.tenants.map(\.branch) + project.invalidTenants.map(\.branch)
+        let modules = try Concurrent.map(fetched, jobs: jobs) { module -> AuditModuleState in
             var pins = Set<String>()
             for tenant in tenants {
                 if let pin = superproject.pins[tenant.branch]?[module.path] { pins.insert(pin) }
@@ -59,11 +70,13 @@ public struct AuditState: Sendable {
             return try loadModule(
                 module.name, repository: try snapshot.mirror(module.name),
                 branches: snapshot.moduleBranches[module.name] ?? [:], general: project.generalBranch(of: module),
-                pins: pins, git: git)
+                pins: pins, tenantBranches: tenantBranches, git: git)
         }
-        return AuditState(
+        var state = AuditState(
             superproject: superproject,
-            modules: Dictionary(uniqueKeysWithValues: zip(project.manifest.modules.map(\.name), modules)))
+            modules: Dictionary(uniqueKeysWithValues: zip(fetched.map(\.name), modules)))
+        state.unreachable = snapshot.unreachable
+        return state
     }
 
     static func loadSuperproject(snapshot: Snapshot, tenants: [Tenant], git: Git) throws -> AuditSuperprojectState {
@@ -98,47 +111,69 @@ public struct AuditState: Sendable {
         for (_, tip) in tenantTips.sorted(by: { $0.key < $1.key }) {
             if let base = graph.compare(tip, with: generalTip)?.mergeBase, base != tip { pairs.append((tip, base)) }
         }
-        let modulePaths = Set(project.manifest.modules.map(\.path))
-        let changedByCommit = try changedPaths(pairs, repository: repository, what: "the superproject", git: git)
+        let changedByCommit = try changedPaths(
+            pairs, repository: repository, what: "the superproject", gitlinks: false, git: git)
         var changedFiles: [String: [String]] = [:]
+        var mergedBack: [String: [String]] = [:]
         for (branch, tip) in tenantTips {
-            changedFiles[branch] = (changedByCommit[tip] ?? []).filter { !modulePaths.contains($0) }
+            changedFiles[branch] = changedByCommit[tip] ?? []
+            let taken = graph.tenantOnlyCommits(of: tip, reachableFrom: generalTip)
+            if !taken.isEmpty { mergedBack[branch] = taken }
         }
-        return AuditSuperprojectState(
+        var state = AuditSuperprojectState(
             generalTip: generalTip, tenantTips: tenantTips, pins: pins, comparisons: comparisons,
             changedFiles: changedFiles)
+        state.mergedBack = mergedBack
+        return state
     }
 
     static func loadModule(
-        _ name: String, repository: String, branches: [String: String], general: String, pins: Set<String>, git: Git
+        _ name: String, repository: String, branches: [String: String], general: String, pins: Set<String>,
+        tenantBranches: [String] = [], git: Git
     ) throws -> AuditModuleState {
         let what = "module \(name)"
         let tips = Set(branches.values)
         let graph = try CommitGraph.load(
             tips: tips.sorted() + pins.subtracting(tips).sorted(), repository: repository, git: git, what: what)
-        let onRemote = graph.reachable(from: tips)
+        let resolved = try ModulePins.resolve(
+            pins, graph: graph, branchTips: tips, repository: repository, git: git, what: what)
         var comparisons: [String: Comparison] = [:]
         var pairs: [(commit: String, base: String)] = []
+        var mergedBack: [String: [String]] = [:]
         if let generalTip = branches[general] {
             for pin in pins.sorted() {
-                guard let comparison = graph.compare(pin, with: generalTip) else { continue }
+                let commit = resolved.commit(pin)
+                guard let comparison = graph.compare(commit, with: generalTip) else { continue }
                 comparisons[pin] = comparison
-                if let base = comparison.mergeBase, base != pin { pairs.append((pin, base)) }
+                if let base = comparison.mergeBase, base != commit { pairs.append((commit, base)) }
+            }
+            for branch in tenantBranches {
+                guard let tip = branches[branch] else { continue }
+                let taken = graph.tenantOnlyCommits(of: tip, reachableFrom: generalTip)
+                if !taken.isEmpty { mergedBack[branch] = taken }
             }
         }
-        let changed = try changedPaths(pairs, repository: repository, what: what, git: git)
+        // A module's own submodules (nested gitlinks) are part of what a customisation changes.
+        let changed = try changedPaths(pairs, repository: repository, what: what, gitlinks: true, git: git)
         var changedFiles: [String: [String]] = [:]
-        for pair in pairs { changedFiles[pair.commit] = changed[pair.commit] ?? [] }
-        return AuditModuleState(
-            branches: branches, graph: graph, pinsOnRemote: pins.intersection(onRemote), comparisons: comparisons,
+        for pin in pins where comparisons[pin] != nil {
+            let commit = resolved.commit(pin)
+            if pairs.contains(where: { $0.commit == commit }) { changedFiles[pin] = changed[commit] ?? [] }
+        }
+        var state = AuditModuleState(
+            branches: branches, graph: graph, pinsOnRemote: resolved.onRemote, comparisons: comparisons,
             changedFiles: changedFiles)
+        state.pinCommits = resolved.commits
+        state.mergedBack = mergedBack
+        return state
     }
 
     /// Commit → paths changed between `base` and `commit`, for many pairs with one `diff-tree --stdin`.
-    /// Paths whose old or new entry is a gitlink are left out.
-    static func changedPaths(_ pairs: [(commit: String, base: String)], repository: String, what: String, git: Git)
-        throws -> [String: [String]]
-    {
+    /// Paths whose old or new entry is a gitlink are left out unless `gitlinks` (the superproject's gitlinks are its
+    /// modules, reported per module; a module's own gitlinks are nested submodules, reported as changed files).
+    static func changedPaths(
+        _ pairs: [(commit: String, base: String)], repository: String, what: String, gitlinks: Bool, git: Git
+    ) throws -> [String: [String]] {
         guard !pairs.isEmpty else { return [:] }
         var seen = Set<String>()
         var input = ""
@@ -146,7 +181,7 @@ public struct AuditState: Sendable {
         let output = try git.run(
             ["diff-tree", "--stdin", "-r", "--raw", "-z", "--no-renames"], in: repository, input: Data(input.utf8),
             context: "list the files changed in \(what)")
-        guard let parsed = AuditParse.diffTreeRaw(output.stdout) else {
+        guard let parsed = AuditParse.diffTreeRaw(output.stdout, gitlinks: gitlinks) else {
             throw AuditError("cannot parse the changed files of \(what)")
         }
         return parsed
@@ -157,8 +192,8 @@ public struct AuditState: Sendable {
 public enum AuditParse {
     /// Parses `git diff-tree --stdin -r --raw -z` output: a commit id record, then for every change
     /// `:<old mode> <new mode> <old id> <new id> <status>` NUL `<path>` NUL. Returns commit → changed paths
-    /// (gitlink changes left out), or nil when the output has another shape.
-    public static func diffTreeRaw(_ data: Data) -> [String: [String]]? {
+    /// (gitlink changes left out unless `gitlinks`), or nil when the output has another shape.
+    public static func diffTreeRaw(_ data: Data, gitlinks: Bool = false) -> [String: [String]]? {
         var result: [String: [String]] = [:]
         var current: String?
         var records = data.split(separator: 0, omittingEmptySubsequences: false).makeIterator()
@@ -168,7 +203,7 @@ public enum AuditParse {
                 guard let commit = current, let path = records.next(), !path.isEmpty else { return nil }
                 let fields = String(decoding: record.dropFirst(), as: UTF8.self).split(separator: " ")
                 guard fields.count >= 5 else { return nil }
-                if fields[0] == "160000" || fields[1] == "160000" { continue }
+                if !gitlinks && (fields[0] == "160000" || fields[1] == "160000") { continue }
                 result[commit, default: []].append(String(decoding: path, as: UTF8.self))
             } else {
                 let id = String(decoding: record, as: UTF8.self)

@@ -3,13 +3,37 @@ import Foundation
 /// Turns the observed state into an ``AuditReport`` (pure: no git).
 public enum Auditor {
     /// The report for `tenants` (in the given order) and every module of `project`.
-    public static func report(project: Project, tenants: [Tenant], state: AuditState) -> AuditReport {
+    public static func report(
+        project: Project, tenants: [Tenant], state: AuditState, invalidTenants: [InvalidTenant] = [],
+        findings: [AuditFinding] = []
+    ) -> AuditReport {
         let general = project.manifest.generalBranch
-        let audits = tenants.map { tenant in
+        var audits = tenants.map { tenant in
             audit(tenant, project: project, state: state, general: general)
         }
+        for invalid in invalidTenants {
+            let finding = AuditFinding(
+                .invalidTenantFile,
+                "\(invalid.file) on \(general) is invalid (roll blocks the tenant): \(invalid.summary)")
+            audits.append(
+                TenantAudit(
+                    id: invalid.id, branch: invalid.branch,
+                    superproject: SuperprojectAudit(ahead: nil, behind: nil, changedFiles: [], findings: [finding]),
+                    modules: []))
+        }
+        var global: [AuditFinding] = []
+        for module in project.manifest.modules {
+            if let error = state.unreachable[module.name] {
+                global.append(
+                    AuditFinding(
+                        .unreachableRemote,
+                        "module \(module.name) could not be fetched; its cells are unknown: "
+                            + error.replacingOccurrences(of: "\n", with: " ")))
+            }
+        }
         return AuditReport(
-            generalBranch: general, modules: project.manifest.modules.map(\.name), tenants: audits)
+            generalBranch: general, modules: project.manifest.modules.map(\.name), tenants: audits,
+            findings: global + findings)
     }
 
     static func audit(_ tenant: Tenant, project: Project, state: AuditState, general: String) -> TenantAudit {
@@ -23,28 +47,38 @@ public enum Auditor {
                 modules: [])
         }
         let comparison = superproject.comparisons[tenant.branch]
-        let superAudit = SuperprojectAudit(
+        var superAudit = SuperprojectAudit(
             ahead: comparison?.ahead, behind: comparison?.behind,
             changedFiles: (superproject.changedFiles[tenant.branch] ?? []).sorted(), findings: [])
+        if let taken = superproject.mergedBack[tenant.branch] {
+            superAudit.findings.append(mergedBack(taken, of: tenant, repository: "the superproject", general: general))
+        }
         let active = Set(project.activeSet(for: tenant).effective)
         let customised = Set(tenant.customised)
         let modules = project.manifest.modules.map { module in
             audit(
                 module: module, tenant: tenant, pin: superproject.pins[tenant.branch]?[module.path],
                 declared: customised.contains(module.name), active: active.contains(module.name),
-                repository: state.modules[module.name], general: project.generalBranch(of: module))
+                repository: state.modules[module.name], unreachable: state.unreachable[module.name] != nil,
+                general: project.generalBranch(of: module))
         }
         return TenantAudit(id: tenant.id, branch: tenant.branch, superproject: superAudit, modules: modules)
     }
 
     static func audit(
         module: Module, tenant: Tenant, pin: String?, declared: Bool, active: Bool,
-        repository: AuditModuleState?, general: String
+        repository: AuditModuleState?, unreachable: Bool = false, general: String
     ) -> ModuleAudit {
         let branch = declared ? tenant.branch : general
         var result = ModuleAudit(
             module: module.name, pin: pin, branch: branch, customised: declared, ahead: nil, behind: nil,
             pinIsTip: false, active: active, changedFiles: [], findings: [])
+        guard !unreachable else {
+            result.findings.append(
+                AuditFinding(
+                    .unreachableRemote, "module \(module.name)'s remote could not be fetched: this cell is unknown"))
+            return result
+        }
         let branchTip = repository?.branches[branch]
         if branchTip == nil {
             result.findings.append(
@@ -56,7 +90,8 @@ public enum Auditor {
             return result
         }
         guard let repository else { return result }
-        result.pinIsTip = branchTip == pin
+        let commit = repository.pinCommits[pin] ?? pin
+        result.pinIsTip = branchTip == pin || branchTip == commit
         if !repository.pinsOnRemote.contains(pin) {
             result.findings.append(
                 AuditFinding(
@@ -66,7 +101,7 @@ public enum Auditor {
         result.ahead = comparison?.ahead
         result.behind = comparison?.behind
         result.changedFiles = (repository.changedFiles[pin] ?? []).sorted()
-        let customisedInFact = comparison.map { $0.mergeBase != pin } ?? false
+        let customisedInFact = comparison.map { $0.mergeBase != commit } ?? false
         if customisedInFact && !declared {
             result.findings.append(
                 AuditFinding(
@@ -74,9 +109,9 @@ public enum Auditor {
                     "pin \(short(pin)) is not on \(general) but \(tenant.file) does not declare \(module.name) "
                         + "customised"))
         }
-        if declared, let branchTip, branchTip != pin, repository.graph.contains(pin) {
+        if declared, let branchTip, branchTip != commit, repository.graph.contains(commit) {
             let relation =
-                repository.graph.isAncestor(pin, of: branchTip)
+                repository.graph.isAncestor(commit, of: branchTip)
                 ? "\(branch) is ahead of it" : "it is not on \(branch)"
             result.findings.append(
                 AuditFinding(
@@ -89,7 +124,23 @@ public enum Auditor {
                     .inactiveButCustomised,
                     "\(module.name) is customised but not in the effective active set of \(tenant.id)"))
         }
+        if let taken = repository.mergedBack[tenant.branch] {
+            result.findings.append(mergedBack(taken, of: tenant, repository: module.name, general: general))
+        }
         return result
+    }
+
+    /// `tenant-merged-back`: the general branch took commits of the tenant's branch.
+    static func mergedBack(_ commits: [String], of tenant: Tenant, repository: String, general: String)
+        -> AuditFinding
+    {
+        let count = commits.count
+        return AuditFinding(
+            .tenantMergedBack,
+            "\(count) commit\(count == 1 ? "" : "s") of \(repository)'s branch \(tenant.branch) "
+                + "\(count == 1 ? "is" : "are") reachable from \(general) (merged back: "
+                + commits.prefix(3).map(short).joined(separator: ", ") + (count > 3 ? ", …" : "")
+                + "); roll blocks the other tenants until it is reverted or accepted with --accept-merged-back")
     }
 
     /// The first 10 hex digits of a commit id.

@@ -183,6 +183,19 @@ public struct CommitGraph: Sendable {
         return line
     }
 
+    /// Commits made on a tenant branch that the general branch took (a tenant branch merged back): the non-merge
+    /// commits of the tenant branch's first-parent line that are not on the general branch's first-parent line but
+    /// are reachable from the general branch. Empty when either tip is not in the graph. The one rule of roll, audit
+    /// and verify (`tenant-merged-back`).
+    public func tenantOnlyCommits(of tenantTip: String, reachableFrom generalTip: String) -> [String] {
+        guard contains(tenantTip), contains(generalTip) else { return [] }
+        let generalLine = Set(firstParentLine(from: generalTip))
+        let generalAll = reachable(from: [generalTip])
+        return firstParentLine(from: tenantTip, merges: false).filter {
+            !generalLine.contains($0) && generalAll.contains($0)
+        }
+    }
+
     /// Every commit reachable from any of `tips` (one pass over the graph).
     public func reachable(from tips: some Sequence<String>) -> Set<String> {
         var marked = [Bool](repeating: false, count: ids.count)

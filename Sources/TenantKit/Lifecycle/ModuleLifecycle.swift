@@ -135,10 +135,10 @@ enum GitmodulesFile {
     }
 
     private static func withCopy<T>(_ content: Data, _ body: (String) throws -> T) throws -> T {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "tenantctl-gitmodules-" + UUID().uuidString)
+        let directory = try TemporaryDirectory(prefix: "tenantctl-gitmodules-")
+        defer { directory.remove() }
+        let file = directory.url.appendingPathComponent("gitmodules")
         try content.write(to: file)
-        defer { try? FileManager.default.removeItem(at: file) }
         return try body(file.path)
     }
 

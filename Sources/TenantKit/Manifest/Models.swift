@@ -86,32 +86,37 @@ public struct Tenant: Sendable, Equatable {
     public var modules: [String]
     /// The modules that have a tenant branch.
     public var customised: [String]
+    /// Extra string tables applied after the modules' own (the thesis' TenantSpecificStrings): paths relative to
+    /// the superproject root, in order. Empty when the file has no `strings`.
+    public var strings: [String]
     /// The display path of the file the tenant came from.
     public var file: String
 
     /// Creates a tenant; `branch` defaults to `id`.
     public init(
         id: String, name: String? = nil, branch: String? = nil, modules: [String], customised: [String],
-        file: String
+        strings: [String] = [], file: String
     ) {
         self.id = id
         self.name = name
         self.branch = branch ?? id
         self.modules = modules
         self.customised = customised
+        self.strings = strings
         self.file = file
     }
 
     /// Whether the tenant declares `module` customised (has a tenant branch in it).
     public func customises(_ module: String) -> Bool { customised.contains(module) }
 
-    /// Stable pretty JSON (keys id, name if any, branch, modules, customised), ending with a newline.
+    /// Stable pretty JSON (keys id, name if any, branch, modules, customised, strings if any), ending with a newline.
     public func encoded() -> Data {
         var lines = ["  \"id\": \(JSONText.quoted(id))"]
         if let name { lines.append("  \"name\": \(JSONText.quoted(name))") }
         lines.append("  \"branch\": \(JSONText.quoted(branch))")
         lines.append("  \"modules\": \(JSONText.inlineArray(modules))")
         lines.append("  \"customised\": \(JSONText.inlineArray(customised))")
+        if !strings.isEmpty { lines.append("  \"strings\": \(JSONText.inlineArray(strings))") }
         return Data(("{\n" + lines.joined(separator: ",\n") + "\n}\n").utf8)
     }
 }

@@ -8,6 +8,9 @@ public struct Project: Sendable {
     public var tenants: [Tenant]
     /// The module dependency graph.
     public var graph: DependencyGraph
+    /// Tenant files that did not load (only with ``ValidationOptions/keepInvalidTenants``): these tenants are
+    /// blocked by roll and reported by audit and verify as `invalid-tenant-file`; every other tenant works as usual.
+    public var invalidTenants: [InvalidTenant] = []
 
     /// Creates a project from already validated parts.
     public init(manifest: ModuleManifest, tenants: [Tenant], graph: DependencyGraph) {
@@ -35,6 +38,11 @@ public struct Project: Sendable {
     /// The module whose gitlink is at `path`, if any.
     public func module(atPath path: String) -> Module? {
         manifest.modules.first { $0.path == path }
+    }
+
+    /// The invalid tenant whose file stem or branch is `id`.
+    public func invalidTenant(id: String) -> InvalidTenant? {
+        invalidTenants.first { $0.id == id } ?? invalidTenants.first { $0.branch == id }
     }
 
     /// The tenant whose superproject branch is `branch`.
@@ -79,4 +87,26 @@ public struct Project: Sendable {
         for module in active where !effective.contains(module.name) { effective.append(module.name) }
         return ActiveSet(effective: effective, dropped: dropped)
     }
+}
+
+/// A tenant whose file is invalid: named by its file, with every problem of the file.
+public struct InvalidTenant: Sendable, Equatable {
+    /// The tenant id the file name gives (`Tenants/t2.json` → `t2`).
+    public var id: String
+    /// The display path of the file.
+    public var file: String
+    /// The tenant's superproject branch: the file's `branch` when it decoded, else the id.
+    public var branch: String
+    /// What is wrong with the file.
+    public var problems: [ManifestProblem]
+
+    public init(id: String, file: String, branch: String, problems: [ManifestProblem]) {
+        self.id = id
+        self.file = file
+        self.branch = branch
+        self.problems = problems
+    }
+
+    /// Every problem in one line.
+    public var summary: String { problems.map(\.description).joined(separator: "; ") }
 }

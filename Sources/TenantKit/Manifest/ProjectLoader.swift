@@ -22,9 +22,24 @@ public enum ProjectLoader {
         var crossDecoder = FieldDecoder(file: "")
         validateAcrossTenants(tenants, manifest: decodedManifest, positions: tenantPositions, into: &crossDecoder)
         problems += crossDecoder.problems
+        var invalid: [InvalidTenant] = []
+        if options.keepInvalidTenants, decodedManifest != nil, !problems.contains(where: { $0.file == manifest.path }) {
+            // Every remaining problem belongs to one tenant file: that tenant is set aside, the others load.
+            let byFile = Dictionary(grouping: problems, by: \.file)
+            invalid = byFile.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.map { file in
+                let decoded = tenants.first { $0.file == file }
+                return InvalidTenant(
+                    id: fileStem(file), file: file, branch: decoded?.branch ?? fileStem(file),
+                    problems: byFile[file] ?? [])
+            }
+            tenants.removeAll { byFile[$0.file] != nil }
+            problems = []
+        }
         guard problems.isEmpty, let decodedManifest else { throw ManifestError(problems: problems) }
         let graph = try DependencyGraph(modules: decodedManifest.modules, file: manifest.path)
-        return Project(manifest: decodedManifest, tenants: tenants, graph: graph)
+        var project = Project(manifest: decodedManifest, tenants: tenants, graph: graph)
+        project.invalidTenants = invalid
+        return project
     }
 
     /// Decodes and validates `modules.json` alone, throwing once with every problem found.
@@ -177,7 +192,7 @@ public enum ProjectLoader {
         guard let root = decoder.parse(file.data) else { return nil }
         guard
             let fields = decoder.object(
-                root, at: nil, allowed: ["id", "name", "branch", "modules", "customised"],
+                root, at: nil, allowed: ["id", "name", "branch", "modules", "customised", "strings"],
                 required: ["id", "modules", "customised"])
         else { return nil }
         let before = decoder.problems.count
@@ -189,8 +204,11 @@ public enum ProjectLoader {
         let branch = fields["branch"].flatMap { decoder.string($0, at: "branch") }
         let modules = fields["modules"].flatMap { decoder.stringArray($0, at: "modules") }
         let customised = fields["customised"].flatMap { decoder.stringArray($0, at: "customised") }
-        guard decoder.problems.count == before, let id, let modules, let customised else { return nil }
-        return Tenant(id: id, name: name, branch: branch, modules: modules, customised: customised, file: file.path)
+        let strings = fields["strings"].map { decoder.stringArray($0, at: "strings") } ?? []
+        guard decoder.problems.count == before, let id, let modules, let customised, let strings else { return nil }
+        return Tenant(
+            id: id, name: name, branch: branch, modules: modules, customised: customised, strings: strings,
+            file: file.path)
     }
 
     /// The file name without directories, `branch:` prefix and `.json` extension.
@@ -220,9 +238,17 @@ public enum ProjectLoader {
         if tenant.branch != tenant.id || idReason == nil, let reason = RefName.validateBranch(tenant.branch) {
             decoder.report("branch", "invalid branch name \"\(tenant.branch)\" of \(who): \(reason)")
         }
-        for list in ["modules", "customised"] {
+        for (offset, path) in tenant.strings.enumerated() {
+            if let reason = RepoPath.validate(path) {
+                decoder.report(
+                    "strings[\(offset)]",
+                    "invalid strings path \"\(path)\" of \(who): \(reason) (paths are relative to "
+                        + "the superproject root and stay inside the repository)")
+            }
+        }
+        for list in ["modules", "customised", "strings"] {
             var seen: Set<String> = []
-            let entries = list == "modules" ? tenant.modules : tenant.customised
+            let entries = list == "modules" ? tenant.modules : list == "customised" ? tenant.customised : tenant.strings
             for (offset, entry) in entries.enumerated() where !seen.insert(entry).inserted {
                 decoder.report("\(list)[\(offset)]", "duplicate entry \"\(entry)\" in \(who)")
             }

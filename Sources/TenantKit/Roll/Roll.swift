@@ -39,7 +39,8 @@ public struct RollRunner {
             workspace: workspace, git: git,
             options: Snapshot.Options(
                 fetch: options.fetch, jobs: options.jobs,
-                validation: ValidationOptions(allowLocalRemotes: git.allowLocalRemotes)),
+                validation: ValidationOptions(allowLocalRemotes: git.allowLocalRemotes, keepInvalidTenants: true),
+                allowUnreachableModules: true),
             console: console)
         let batch = try CatFileBatch(git: git, repository: root)
         defer { try? batch.close() }

@@ -18,6 +18,8 @@ public enum TenantOutcome: Sendable, Equatable {
     case rolled(commit: String, pins: [PinChange])
     /// Nothing of the tenant changes; why.
     case conflict([RollConflict])
+    /// Nothing of the tenant changes: rolling it would drop or spread a customisation.
+    case blocked([BlockReason])
 }
 
 /// The objects roll wrote and the ref changes it wants to publish, per repository.
@@ -87,6 +89,9 @@ public struct RollExecutor {
 
         var tenants = rolled.outcomes
         for (tenant, list) in conflicts where !list.isEmpty { tenants[tenant] = .conflict(list) }
+        for tenant in plan.tenants where !tenant.blocked.isEmpty {
+            tenants[tenant.tenant.id] = .blocked(tenant.blocked)
+        }
         var superUpdates: [RefUpdate] = []
         if let generalCommit {
             superUpdates.append(
@@ -183,7 +188,7 @@ public struct RollExecutor {
         var needs: [String: Set<String>] = [:]
         let order = Dictionary(plan.modules.enumerated().map { ($1.path, $0) }, uniquingKeysWith: { first, _ in first })
         for tenant in plan.tenants {
-            guard let tip = tenant.tip else { continue }
+            guard let tip = tenant.tip, tenant.blocked.isEmpty else { continue }
             let result = merged[tenant.tenant.id]
             if let result, !result.clean {
                 conflicts[tenant.tenant.id, default: []] += superprojectConflicts(result, tenant: tenant, plan: plan)
@@ -211,7 +216,7 @@ public struct RollExecutor {
                             new: commit))
                 }
             }
-            edits += tenant.removedPaths.map { PathEdit(path: $0, change: .remove) }
+            edits += (tenant.removedPaths + tenant.renamedPaths).map { PathEdit(path: $0, change: .remove) }
             needs[tenant.tenant.id] = needed
             jobs.append(TreeWriter.Job(base: result?.tree ?? tip + "^{tree}", edits: edits))
             jobTenants.append((tenant, tip, changes, result != nil))
@@ -245,7 +250,7 @@ public struct RollExecutor {
     /// The conflicts of a tenant's superproject merge that the pin rule does not resolve.
     func superprojectConflicts(_ result: MergeTreeResult, tenant: TenantPlan, plan: RollPlan) -> [RollConflict] {
         // Only gitlinks of modules that exist on the general branch are resolved by the pin rule.
-        let gitlinkPaths = Set(tenant.pins.keys).union(plan.modules.map(\.path))
+        let gitlinkPaths = Set(tenant.pins.keys).union(plan.modules.map(\.path)).union(tenant.renamedPaths)
         let removed = result.paths.filter { tenant.removedPaths.contains($0) }
         let real = result.paths.filter { !gitlinkPaths.contains($0) && !tenant.removedPaths.contains($0) }
         var conflicts: [RollConflict] = []

@@ -120,14 +120,13 @@ public struct RollJournal: Sendable, Equatable, Codable {
 /// Keeps a run's journal on disk up to date while its pushes land: every outcome is written (temporary file, fsync,
 /// rename) as soon as it is known, so an interrupted or failed run still tells `--undo` what reached a remote.
 /// Safe to call from the concurrent module pushes.
-public final class RollJournalRecorder: @unchecked Sendable {
-    private let lock = NSLock()
-    private var journal: RollJournal
+public final class RollJournalRecorder: Sendable {
+    private let journal: Locked<RollJournal>
     private let gitDirectory: String
 
     /// Writes `journal` (every entry not yet published) before anything is pushed.
     public init(_ journal: RollJournal, gitDirectory: String) throws {
-        self.journal = journal
+        self.journal = Locked(journal)
         self.gitDirectory = gitDirectory
         try journal.write(gitDirectory: gitDirectory)
     }
@@ -135,8 +134,9 @@ public final class RollJournalRecorder: @unchecked Sendable {
     /// Records the answer of one repository's push for the refs it carried: `true` landed, `false` refused, `nil`
     /// unknown (the push broke off).
     public func record(repository: String, refs: [String], published: Bool?) throws {
-        try lock.withLock {
-            let refSet = Set(refs)
+        let refSet = Set(refs)
+        let gitDirectory = self.gitDirectory
+        try journal.withLock { (journal: inout RollJournal) throws in
             for index in journal.entries.indices
             where journal.entries[index].repository == repository && refSet.contains(journal.entries[index].ref) {
                 journal.entries[index].published = published
@@ -146,5 +146,5 @@ public final class RollJournalRecorder: @unchecked Sendable {
     }
 
     /// The journal as recorded so far.
-    public var current: RollJournal { lock.withLock { journal } }
+    public var current: RollJournal { journal.current }
 }

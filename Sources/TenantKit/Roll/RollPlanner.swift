@@ -6,10 +6,33 @@ public struct RollFilter: Sendable, Equatable {
     public var tenants: [String]
     /// Module names that move; empty means every module.
     public var modules: [String]
+    /// Modules whose general branch deliberately took a tenant's commits (`--accept-merged-back`): they roll anyway.
+    public var acceptMergedBack: [String]
 
-    public init(tenants: [String] = [], modules: [String] = []) {
+    public init(tenants: [String] = [], modules: [String] = [], acceptMergedBack: [String] = []) {
         self.tenants = tenants
         self.modules = modules
+        self.acceptMergedBack = acceptMergedBack
+    }
+}
+
+/// Why a tenant is blocked (SPEC §4): rolling it would drop or spread a customisation, so nothing of it changes.
+public struct BlockReason: Sendable, Equatable, Codable {
+    /// The finding code (`missing-commit`, `undeclared-customisation`, `tenant-merged-back`, `invalid-tenant-file`,
+    /// `unreachable-remote`).
+    public var code: FindingCode
+    /// The module concerned; nil for the tenant file.
+    public var module: String?
+    /// What is wrong, naming commits and branches.
+    public var message: String
+    /// A command that fixes it.
+    public var fix: String
+
+    public init(code: FindingCode, module: String?, message: String, fix: String) {
+        self.code = code
+        self.module = module
+        self.message = message
+        self.fix = fix
     }
 }
 
@@ -95,6 +118,8 @@ public struct TenantPlan: Sendable, Equatable {
     public var tip: String?
     /// Reasons the tenant cannot roll, known before any merge.
     public var problems: [RollConflict]
+    /// Why rolling the tenant would drop or spread a customisation; non-empty: nothing of the tenant changes.
+    public var blocked: [BlockReason] = []
     /// Whether the superproject general branch must be merged into the tenant branch.
     public var mergeGeneral: Bool
     /// Module path → final pin rule.
@@ -103,6 +128,9 @@ public struct TenantPlan: Sendable, Equatable {
     public var moduleNames: [String: String]
     /// Gitlink paths of modules removed on the general branch (resolved by deleting them).
     public var removedPaths: [String]
+    /// Old gitlink paths of modules the general branch moved to another path (deleted; the module is pinned at its
+    /// new path).
+    public var renamedPaths: [String] = []
     /// The tenant's pins before the roll.
     public var oldPins: [String: String]
 }
@@ -133,21 +161,31 @@ public enum RollPlanner {
             throw RollError("the superproject has no branch \(general) on its remote")
         }
         try check(filter, against: project)
-        let moving = project.manifest.modules.filter { filter.modules.isEmpty || filter.modules.contains($0.name) }
+        let fetched = project.manifest.modules.filter { state.unreachable[$0.name] == nil }
+        let moving = fetched.filter { filter.modules.isEmpty || filter.modules.contains($0.name) }
+        let accepted = Set(filter.acceptMergedBack)
         let generalTips = try moduleGeneralTips(state)
-        let repin = generalRepin(state, moving: moving, generalTips: generalTips, generalTip: generalTip)
+        // general_dev does not take a module whose general branch would bring it a tenant's commits.
+        let repinning = moving.filter {
+            accepted.contains($0.name) || (state.repositories[$0.name]?.mergedBack[general] ?? [:]).isEmpty
+        }
+        let repin = generalRepin(state, moving: repinning, generalTips: generalTips, generalTip: generalTip)
 
         var merges: [ModuleMerge] = []
         var tenants: [TenantPlan] = []
         let selected = project.tenants.filter { filter.tenants.isEmpty || filter.tenants.contains($0.id) }
-            .sorted { $0.id < $1.id }
+        let context = TenantContext(
+            state: state, moving: Set(moving.map(\.name)), generalTips: generalTips, generalMoves: repin != nil,
+            accepted: accepted, requested: Set(filter.modules))
         for tenant in selected {
-            let planned = planTenant(
-                tenant, state: state, moving: Set(moving.map(\.name)), generalTips: generalTips,
-                generalMoves: repin != nil)
+            let planned = planTenant(tenant, context)
             tenants.append(planned.plan)
             merges += planned.merges
         }
+        for invalid in project.invalidTenants where filter.tenants.isEmpty || filter.tenants.contains(invalid.id) {
+            tenants.append(invalidTenantPlan(invalid, state: state))
+        }
+        tenants.sort { $0.tenant.id < $1.tenant.id }
         let order = Dictionary(uniqueKeysWithValues: project.manifest.modules.enumerated().map { ($1.name, $0) })
         merges.sort { (order[$0.module] ?? 0, $0.tenant) < (order[$1.module] ?? 0, $1.tenant) }
         return RollPlan(
@@ -155,14 +193,42 @@ public enum RollPlanner {
             moduleMerges: merges, tenants: tenants)
     }
 
+    /// What every tenant's plan is computed against.
+    struct TenantContext {
+        var state: RollState
+        /// Modules whose pins move.
+        var moving: Set<String>
+        var generalTips: [String: String]
+        var generalMoves: Bool
+        /// `--accept-merged-back` modules.
+        var accepted: Set<String>
+        /// `--module` names (empty: all).
+        var requested: Set<String>
+    }
+
+    /// A tenant whose file is invalid: blocked, nothing of it changes.
+    static func invalidTenantPlan(_ invalid: InvalidTenant, state: RollState) -> TenantPlan {
+        let tenant = Tenant(id: invalid.id, branch: invalid.branch, modules: [], customised: [], file: invalid.file)
+        let reason = BlockReason(
+            code: .invalidTenantFile, module: nil,
+            message: "\(invalid.file) on \(state.generalBranch) is invalid: \(invalid.summary)",
+            fix: "tenantctl verify")
+        return TenantPlan(
+            tenant: tenant, tip: state.superproject.branches[invalid.branch], problems: [], blocked: [reason],
+            mergeGeneral: false, pins: [:], moduleNames: [:], removedPaths: [],
+            oldPins: state.superproject.pins[invalid.branch] ?? [:])
+    }
+
     /// Refuses a filter naming a tenant or module the project does not have.
     static func check(_ filter: RollFilter, against project: Project) throws {
         let general = project.manifest.generalBranch
-        let unknownTenants = filter.tenants.filter { id in !project.tenants.contains { $0.id == id } }
+        let unknownTenants = filter.tenants.filter { id in
+            !project.tenants.contains { $0.id == id } && !project.invalidTenants.contains { $0.id == id }
+        }
         guard unknownTenants.isEmpty else {
             throw RollError("unknown tenant \(unknownTenants.joined(separator: ", ")) (not in Tenants/ on \(general))")
         }
-        let unknownModules = filter.modules.filter { project.module(named: $0) == nil }
+        let unknownModules = (filter.modules + filter.acceptMergedBack).filter { project.module(named: $0) == nil }
         guard unknownModules.isEmpty else {
             throw RollError(
                 "unknown module \(unknownModules.joined(separator: ", ")) (not in modules.json on \(general))")
@@ -172,7 +238,7 @@ public enum RollPlanner {
     /// Module name → the tip of the module's general branch.
     static func moduleGeneralTips(_ state: RollState) throws -> [String: String] {
         var tips: [String: String] = [:]
-        for module in state.project.manifest.modules {
+        for module in state.project.manifest.modules where state.unreachable[module.name] == nil {
             let branch = state.project.generalBranch(of: module)
             guard let tip = state.repositories[module.name]?.branches[branch] else {
                 throw RollError("module \(module.name) has no branch \(branch) on its remote")
@@ -195,12 +261,13 @@ public enum RollPlanner {
         return changes.isEmpty ? nil : GeneralRepin(base: generalTip, changes: changes)
     }
 
-    /// One tenant: the pin rule for every module, the module merges it needs, and what keeps it from rolling.
-    static func planTenant(
-        _ tenant: Tenant, state: RollState, moving: Set<String>, generalTips: [String: String], generalMoves: Bool
-    ) -> (plan: TenantPlan, merges: [ModuleMerge]) {
+    /// One tenant: the pin rule for every module, the module merges it needs, what keeps it from rolling (problems)
+    /// and what would drop or spread a customisation (blocked).
+    static func planTenant(_ tenant: Tenant, _ context: TenantContext) -> (plan: TenantPlan, merges: [ModuleMerge]) {
+        let state = context.state
         let project = state.project
         var problems: [RollConflict] = []
+        var blocked: [BlockReason] = []
         let tip = state.superproject.branches[tenant.branch]
         if tip == nil {
             problems.append(
@@ -217,19 +284,40 @@ public enum RollPlanner {
         var pins: [String: PinTarget] = [:]
         var names: [String: String] = [:]
         var merges: [ModuleMerge] = []
-        let oldPins = state.superproject.pins[tenant.branch] ?? [:]
+        var oldPins = state.superproject.pins[tenant.branch] ?? [:]
+        let renamed = state.superproject.renamedPaths[tenant.branch] ?? [:]
         for module in project.manifest.modules {
             names[module.path] = module.name
-            guard moving.contains(module.name) else {
-                if let old = oldPins[module.path] { pins[module.path] = .commit(old) }
+            if oldPins[module.path] == nil, let oldPath = renamed.first(where: { $0.value == module.name })?.key {
+                oldPins[module.path] = oldPins[oldPath]
+            }
+            let oldPin = oldPins[module.path]
+            if let error = state.unreachable[module.name] {
+                if tenant.customises(module.name)
+                    && (context.requested.isEmpty || context.requested.contains(module.name))
+                {
+                    blocked.append(
+                        BlockReason(
+                            code: .unreachableRemote, module: module.name,
+                            message: "module \(module.name), which \(tenant.id) customises, could not be fetched: "
+                                + error.replacingOccurrences(of: "\n", with: " ")
+                                + "; roll it again once the remote answers",
+                            fix: "tenantctl roll --tenant \(tenant.id)"))
+                }
+                if let oldPin { pins[module.path] = .commit(oldPin) }  // nothing that needs the module is written
                 continue
             }
-            let branch = project.branch(of: module, for: tenant)
-            guard branch == tenant.branch else {
-                if let generalTip = generalTips[module.name] { pins[module.path] = .commit(generalTip) }
+            guard context.moving.contains(module.name) else {
+                if let oldPin { pins[module.path] = .commit(oldPin) }
                 continue
             }
             let repository = state.repositories[module.name]
+            blocked += blockReasons(tenant, module: module, pin: oldPin, repository: repository, context: context)
+            let branch = project.branch(of: module, for: tenant)
+            guard branch == tenant.branch else {
+                if let generalTip = context.generalTips[module.name] { pins[module.path] = .commit(generalTip) }
+                continue
+            }
             guard let branchTip = repository?.branches[branch] else {
                 problems.append(
                     RollConflict(
@@ -238,19 +326,74 @@ public enum RollPlanner {
                 continue
             }
             pins[module.path] = .tenantBranch(module: module.name, tip: branchTip)
-            if repository?.containGeneral.contains(branch) != true, let generalTip = generalTips[module.name] {
+            if repository?.containGeneral.contains(branch) != true, let generalTip = context.generalTips[module.name] {
                 merges.append(
                     ModuleMerge(
                         module: module.name, tenant: tenant.id, branch: branch, ours: branchTip, theirs: generalTip))
             }
         }
         let currentPaths = Set(project.manifest.modules.map(\.path))
-        let removed = (state.superproject.modulePaths[tenant.branch] ?? []).filter { !currentPaths.contains($0) }
-            .sorted()
-        let merge = generalMoves || !state.superproject.containGeneral.contains(tenant.branch)
+        let removed = (state.superproject.modulePaths[tenant.branch] ?? [])
+            .filter { !currentPaths.contains($0) && renamed[$0] == nil }.sorted()
+        let merge = context.generalMoves || !state.superproject.containGeneral.contains(tenant.branch)
+        guard blocked.isEmpty else {
+            // Nothing of a blocked tenant changes: no merge is planned for it.
+            let plan = TenantPlan(
+                tenant: tenant, tip: tip, problems: problems, blocked: blocked, mergeGeneral: false, pins: [:],
+                moduleNames: names, removedPaths: [], oldPins: oldPins)
+            return (plan, [])
+        }
         let plan = TenantPlan(
             tenant: tenant, tip: tip, problems: problems, mergeGeneral: merge, pins: pins, moduleNames: names,
-            removedPaths: removed, oldPins: oldPins)
+            removedPaths: removed, renamedPaths: renamed.keys.filter { !currentPaths.contains($0) }.sorted(),
+            oldPins: oldPins)
         return (plan, merges)
     }
+
+    /// What rolling `module` would drop or spread for `tenant` (SPEC §4, "never the wrong code, never backwards").
+    static func blockReasons(
+        _ tenant: Tenant, module: Module, pin: String?, repository: ModuleRepositoryState?, context: TenantContext
+    ) -> [BlockReason] {
+        guard let repository else { return [] }
+        let general = context.state.project.generalBranch(of: module)
+        let declared = tenant.customises(module.name)
+        var reasons: [BlockReason] = []
+        if let pin, repository.pinsOffRemote.contains(pin) {
+            let fix =
+                declared
+                ? "git -C \(module.path) push origin \(tenant.branch)"
+                : "git -C \(module.path) push origin \(pin):refs/heads/\(tenant.branch)"
+            reasons.append(
+                BlockReason(
+                    code: .missingCommit, module: module.name,
+                    message: "\(tenant.branch) pins \(module.name) \(short(pin)), which is on no branch or tag of "
+                        + "the module's remote (not pushed?); rolling would move the pin back",
+                    fix: fix))
+        } else if let pin, !declared, repository.pinsOffGeneral.contains(pin) {
+            reasons.append(
+                BlockReason(
+                    code: .undeclaredCustomisation, module: module.name,
+                    message: "\(tenant.branch) pins its own commit \(short(pin)) of \(module.name), which \(general) "
+                        + "does not contain, but \(tenant.file) does not declare \(module.name) customised; rolling "
+                        + "would drop it",
+                    fix: "tenantctl customize \(tenant.id) \(module.name) --from \(short(pin))"))
+        }
+        if !context.accepted.contains(module.name), let taken = repository.mergedBack[tenant.branch], !taken.isEmpty {
+            let from = taken.keys.sorted()
+            let count = taken.values.reduce(0) { $0 + $1.count }
+            reasons.append(
+                BlockReason(
+                    code: .tenantMergedBack, module: module.name,
+                    message: "\(module.name)'s \(general) contains \(count) commit\(count == 1 ? "" : "s") of the "
+                        + "tenant branch\(from.count == 1 ? "" : "es") \(from.joined(separator: ", ")) (merged back: "
+                        + taken.values.flatMap { $0 }.prefix(3).map(short).joined(separator: ", ")
+                        + "); rolling would ship that customisation to \(tenant.id). Revert the merge on \(general), "
+                        + "or, if it was promoted to general on purpose, accept it",
+                    fix: "tenantctl roll --accept-merged-back \(module.name)"))
+        }
+        return reasons
+    }
+
+    /// The first 7 hex digits of a commit id.
+    static func short(_ id: String) -> String { String(id.prefix(7)) }
 }

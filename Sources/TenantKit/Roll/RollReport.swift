@@ -24,7 +24,8 @@ public struct RollReport: Sendable, Equatable, Codable {
         public var id: String
         /// Superproject branch.
         public var branch: String
-        /// `rolled`, `up-to-date`, `conflict`, `rejected` (with `--dry-run`: `would-roll` instead of `rolled`).
+        /// `rolled`, `up-to-date`, `conflict`, `blocked`, `rejected` (with `--dry-run`: `would-roll` instead of
+        /// `rolled`).
         public var status: String
         /// Superproject branch tip before.
         public var from: String?
@@ -32,12 +33,16 @@ public struct RollReport: Sendable, Equatable, Codable {
         public var to: String?
         /// Pins that change.
         public var pins: [PinChange]
-        /// Module merges of this tenant.
+        /// Module merges of this tenant that land (for a conflicted tenant only the conflicting ones).
         public var merges: [Merge]
         /// Conflicts (repository and paths) when `status` is `conflict`.
         public var conflicts: [RollConflict]
         /// Why the push was refused when `status` is `rejected`.
         public var rejected: String?
+        /// Why the tenant is blocked, each with the command that fixes it, when `status` is `blocked`.
+        public var reasons: [BlockReason] = []
+        /// The command that finishes a conflicted tenant (`tenantctl resolve <id>`).
+        public var next: String?
     }
 
     /// The general branch re-pin.
@@ -58,6 +63,7 @@ public struct RollReport: Sendable, Equatable, Codable {
         public var upToDate = 0
         public var conflicts = 0
         public var rejected = 0
+        public var blocked = 0
         public var moduleMerges = 0
     }
 
@@ -81,7 +87,9 @@ public struct RollReport: Sendable, Equatable, Codable {
     public var elapsedSeconds: Double
 
     /// True when every tenant rolled or was up to date and no push was rejected.
-    public var isComplete: Bool { totals.conflicts == 0 && totals.rejected == 0 && general.status != "rejected" }
+    public var isComplete: Bool {
+        totals.conflicts == 0 && totals.rejected == 0 && totals.blocked == 0 && general.status != "rejected"
+    }
 
     /// A table a person reads at a glance, plus totals.
     public func renderTable() -> String {
@@ -107,13 +115,27 @@ public struct RollReport: Sendable, Equatable, Codable {
                 detail.append("\(conflict.repository) — \(conflict.reason)\(paths)")
             }
             if let rejected = tenant.rejected { detail.append("rejected: \(rejected)") }
+            for reason in tenant.reasons {
+                detail.append("\(reason.module.map { $0 + ": " } ?? "")\(reason.code.rawValue): \(reason.message)")
+            }
+            if (tenant.status == "rolled" || tenant.status == "would-roll") && tenant.pins.isEmpty
+                && tenant.merges.isEmpty
+            {
+                detail.append("files only: \(generalBranch)'s file changes merged, no pin moved")
+            }
             let move = tenant.to.map { short(tenant.from) + " → " + short($0) } ?? short(tenant.from)
             rows.append([tenant.id, tenant.status, move, detail.joined(separator: "; ")])
         }
         var text = TextTable(header: ["branch", "status", "commit", "details"], rows: rows).render()
+        var next: [String] = []
+        for tenant in tenants {
+            if let command = tenant.next { next.append("\(tenant.id): \(command)") }
+            for fix in Array(Set(tenant.reasons.map(\.fix))).sorted() { next.append("\(tenant.id): \(fix)") }
+        }
+        if !next.isEmpty { text += "\nnext steps:\n" + next.map { "  " + $0 }.joined(separator: "\n") }
         text +=
             "\n\(totals.rolled) \(dryRun ? "would roll" : "rolled"), \(totals.upToDate) up to date, \(totals.conflicts) with conflicts, "
-        text += "\(totals.rejected) rejected; \(totals.moduleMerges) module merge(s); "
+        text += "\(totals.blocked) blocked, \(totals.rejected) rejected; \(totals.moduleMerges) module merge(s); "
         text += String(format: "%.1f s", elapsedSeconds)
         if dryRun { text += " (dry run: nothing was written)" }
         if let runId { text += "\njournal: \(runId) (undo with `tenantctl roll --undo \(runId)`)" }
@@ -161,7 +183,15 @@ extension RollReport {
             case .conflict(let conflicts):
                 entry.status = "conflict"
                 entry.conflicts = conflicts
+                // Nothing of the tenant changes: only the merges that conflicted are listed.
+                entry.merges = merges.filter { $0.status == "conflict" }
+                entry.next = "tenantctl resolve \(tenant.tenant.id)"
                 totals.conflicts += 1
+            case .blocked(let reasons):
+                entry.status = "blocked"
+                entry.reasons = reasons
+                entry.merges = []
+                totals.blocked += 1
             }
             tenants.append(entry)
         }

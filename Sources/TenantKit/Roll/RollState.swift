@@ -13,10 +13,23 @@ public struct ModuleRepositoryState: Sendable, Equatable {
     public var branches: [String: String]
     /// Branches that already contain the module's general branch tip.
     public var containGeneral: Set<String>
+    /// Pins (of the superproject branches roll reads) that are on no branch and no tag of the remote.
+    public var pinsOffRemote: Set<String>
+    /// Pins whose commit the module's general branch does not contain (a tenant's own commit).
+    public var pinsOffGeneral: Set<String>
+    /// Superproject branch → tenant branch of this module → that tenant's commits (merged back into the general
+    /// branch) which the general branch would bring to the superproject branch: not yet in its pin.
+    public var mergedBack: [String: [String: [String]]]
 
-    public init(branches: [String: String], containGeneral: Set<String>) {
+    public init(
+        branches: [String: String], containGeneral: Set<String>, pinsOffRemote: Set<String> = [],
+        pinsOffGeneral: Set<String> = [], mergedBack: [String: [String: [String]]] = [:]
+    ) {
         self.branches = branches
         self.containGeneral = containGeneral
+        self.pinsOffRemote = pinsOffRemote
+        self.pinsOffGeneral = pinsOffGeneral
+        self.mergedBack = mergedBack
     }
 }
 
@@ -30,15 +43,19 @@ public struct SuperprojectState: Sendable, Equatable {
     public var pins: [String: [String: String]]
     /// Branch → module paths declared in that branch's own `modules.json` (to find removed modules).
     public var modulePaths: [String: [String]]
+    /// Branch → old path → module name, for modules of the general manifest that the branch's own `modules.json`
+    /// has at another path (a module moved on the general branch; not a removed module).
+    public var renamedPaths: [String: [String: String]]
 
     public init(
         branches: [String: String], containGeneral: Set<String>, pins: [String: [String: String]],
-        modulePaths: [String: [String]]
+        modulePaths: [String: [String]], renamedPaths: [String: [String: String]] = [:]
     ) {
         self.branches = branches
         self.containGeneral = containGeneral
         self.pins = pins
         self.modulePaths = modulePaths
+        self.renamedPaths = renamedPaths
     }
 }
 
@@ -48,21 +65,28 @@ public struct RollState: Sendable {
     public var project: Project
     /// The superproject.
     public var superproject: SuperprojectState
-    /// Module name → its repository state.
+    /// Module name → its repository state (modules that could not be fetched have none).
     public var repositories: [String: ModuleRepositoryState]
+    /// Module name → why it could not be fetched.
+    public var unreachable: [String: String]
 
-    public init(project: Project, superproject: SuperprojectState, repositories: [String: ModuleRepositoryState]) {
+    public init(
+        project: Project, superproject: SuperprojectState, repositories: [String: ModuleRepositoryState],
+        unreachable: [String: String] = [:]
+    ) {
         self.project = project
         self.superproject = superproject
         self.repositories = repositories
+        self.unreachable = unreachable
     }
 
     /// The superproject's general branch.
     public var generalBranch: String { project.manifest.generalBranch }
 }
 
-/// Loads a ``RollState`` from a ``Snapshot`` with batch reads: one `for-each-ref --contains` per repository and one
-/// `cat-file --batch` for every superproject file and tree.
+/// Loads a ``RollState`` from a ``Snapshot`` with batch reads: one `for-each-ref --contains` for the superproject,
+/// one `rev-list` (``CommitGraph``) per module repository and one `cat-file --batch` for every superproject file and
+/// tree.
 public enum RollStateLoader {
     /// Loads the state of every repository in the snapshot.
     public static func load(snapshot: Snapshot, batch: CatFileBatch, git: Git, jobs: Int) throws -> RollState {
@@ -72,9 +96,19 @@ public enum RollStateLoader {
         let generalTip = try snapshot.branch(general)
         let contain = try GitRefs.containing(
             generalTip, under: snapshot.refPrefix, in: root, git: git, what: "the superproject")
+        let tenantBranches = project.tenants.map(\.branch) + project.invalidTenants.map(\.branch)
         let branchesToRead = [general] + project.tenants.map(\.branch).filter { snapshot.branches[$0] != nil }
-        let modulePaths = try tenantModulePaths(
+        let manifests = try tenantManifests(
             branchesToRead, snapshot: snapshot, batch: batch, options: ValidationOptions(allowLocalRemotes: true))
+        let modulePaths = manifests.mapValues { $0.map(\.path) }
+        var renamed: [String: [String: String]] = [:]
+        for (branch, modules) in manifests {
+            for module in modules {
+                if let current = project.module(named: module.name), current.path != module.path {
+                    renamed[branch, default: [:]][module.path] = module.name
+                }
+            }
+        }
         let allPaths = Set(project.manifest.modules.map(\.path)).union(modulePaths.values.flatMap { $0 })
         let tips = branchesToRead.compactMap { snapshot.branches[$0] }
         let pinsByCommit = try PinReader.pins(of: tips, paths: allPaths.sorted(), batch: batch)
@@ -82,42 +116,90 @@ public enum RollStateLoader {
         for branch in branchesToRead {
             if let tip = snapshot.branches[branch] { pins[branch] = pinsByCommit[tip] ?? [:] }
         }
-        let modules = project.manifest.modules
+        let modules = project.manifest.modules.filter { snapshot.unreachable[$0.name] == nil }
+        let (renamedPaths, branchPins) = (renamed, pins)
         let repositories = try Concurrent.map(modules, jobs: jobs) { module -> ModuleRepositoryState in
-            let branches = snapshot.moduleBranches[module.name] ?? [:]
-            guard let tip = branches[project.generalBranch(of: module)] else {
-                return ModuleRepositoryState(branches: branches, containGeneral: [])
+            // The module's pins on every branch read, at its path or at the path the branch's own file gives it.
+            var pinned: [String: String] = [:]
+            for branch in branchesToRead {
+                let oldPath = renamedPaths[branch]?.first { $0.value == module.name }?.key
+                if let pin = branchPins[branch]?[module.path] ?? oldPath.flatMap({ branchPins[branch]?[$0] }) {
+                    pinned[branch] = pin
+                }
             }
-            let containing = try GitRefs.containing(
-                tip, under: "refs/heads/", in: try snapshot.mirror(module.name), git: git, what: "module \(module.name)"
-            )
-            return ModuleRepositoryState(branches: branches, containGeneral: containing)
+            return try loadModule(
+                module, project: project, snapshot: snapshot, pins: pinned, tenantBranches: tenantBranches, git: git)
         }
         return RollState(
             project: project,
             superproject: SuperprojectState(
-                branches: snapshot.branches, containGeneral: contain, pins: pins, modulePaths: modulePaths),
-            repositories: Dictionary(uniqueKeysWithValues: zip(modules.map(\.name), repositories)))
+                branches: snapshot.branches, containGeneral: contain, pins: pins, modulePaths: modulePaths,
+                renamedPaths: renamed),
+            repositories: Dictionary(uniqueKeysWithValues: zip(modules.map(\.name), repositories)),
+            unreachable: snapshot.unreachable)
     }
 
-    /// Branch → the module paths of that branch's own `modules.json`, validated by the one manifest loader. A branch
-    /// whose file does not load gives no paths: roll then cannot see which of its gitlinks belong to modules removed
-    /// on the general branch, and leaves them as they are.
-    static func tenantModulePaths(
+    /// One module: which branches contain its general tip, which pins the remote lacks or the general branch does
+    /// not contain, and which tenant commits the general branch took — from one commit graph.
+    static func loadModule(
+        _ module: Module, project: Project, snapshot: Snapshot, pins: [String: String], tenantBranches: [String],
+        git: Git
+    ) throws -> ModuleRepositoryState {
+        let branches = snapshot.moduleBranches[module.name] ?? [:]
+        let repository = try snapshot.mirror(module.name)
+        let what = "module \(module.name)"
+        let branchTips = Set(branches.values)
+        let pinSet = Set(pins.values)
+        let graph = try CommitGraph.load(
+            tips: branchTips.sorted() + pinSet.subtracting(branchTips).sorted(), repository: repository, git: git,
+            what: what)
+        let resolved = try ModulePins.resolve(
+            pinSet, graph: graph, branchTips: branchTips, repository: repository, git: git, what: what)
+        guard let generalTip = branches[project.generalBranch(of: module)] else {
+            return ModuleRepositoryState(
+                branches: branches, containGeneral: [], pinsOffRemote: pinSet.subtracting(resolved.onRemote))
+        }
+        let containing = Set(branches.filter { graph.isAncestor(generalTip, of: $0.value) }.keys)
+        let offGeneral = pinSet.filter { pin in
+            resolved.commits[pin].map { !graph.isAncestor($0, of: generalTip) } ?? false
+        }
+        // Tenant commits reachable from the general branch, per superproject branch that does not have them yet.
+        var mergedBack: [String: [String: [String]]] = [:]
+        let taken = tenantBranches.compactMap { branch -> (String, [String])? in
+            guard let tip = branches[branch] else { return nil }
+            let commits = graph.tenantOnlyCommits(of: tip, reachableFrom: generalTip)
+            return commits.isEmpty ? nil : (branch, commits)
+        }
+        for (superBranch, pin) in pins {
+            for (tenantBranch, commits) in taken where tenantBranch != superBranch {
+                let pinned = resolved.commits[pin]
+                let new = commits.filter { commit in pinned.map { !graph.isAncestor(commit, of: $0) } ?? true }
+                if !new.isEmpty { mergedBack[superBranch, default: [:]][tenantBranch] = new }
+            }
+        }
+        return ModuleRepositoryState(
+            branches: branches, containGeneral: containing, pinsOffRemote: pinSet.subtracting(resolved.onRemote),
+            pinsOffGeneral: offGeneral, mergedBack: mergedBack)
+    }
+
+    /// Branch → the modules of that branch's own `modules.json`, validated by the one manifest loader. A branch
+    /// whose file does not load gives no modules: roll then cannot see which of its gitlinks belong to modules
+    /// removed on the general branch, and leaves them as they are.
+    static func tenantManifests(
         _ branches: [String], snapshot: Snapshot, batch: CatFileBatch, options: ValidationOptions
-    ) throws -> [String: [String]] {
+    ) throws -> [String: [Module]] {
         let files = try batch.objects(branches.map { "\(snapshot.ref($0)):\(ProjectReader.manifestPath)" })
-        var paths: [String: [String]] = [:]
+        var modules: [String: [Module]] = [:]
         for (branch, object) in zip(branches, files) {
-            paths[branch] = []
+            modules[branch] = []
             guard let object, object.type == "blob" else { continue }
             let file = SourceFile(path: "\(branch):\(ProjectReader.manifestPath)", data: Data(object.data))
             do {
-                paths[branch] = try ProjectLoader.loadManifest(file, options: options).modules.map(\.path)
+                modules[branch] = try ProjectLoader.loadManifest(file, options: options).modules
             } catch {
-                continue  // documented above: an invalid file gives no paths
+                continue  // documented above: an invalid file gives no modules
             }
         }
-        return paths
+        return modules
     }
 }

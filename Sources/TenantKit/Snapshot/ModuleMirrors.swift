@@ -29,8 +29,9 @@ public struct MirrorError: Error, Sendable, CustomStringConvertible {
 ///
 /// Repository-wide operations (roll, audit, verify) read and write module objects here, so they never disturb the
 /// user's submodule checkouts and work in a plain clone whose submodules were never initialised. After ``sync``,
-/// a mirror's `refs/heads/*` equal the module remote's branches (it is a cache of the remote: fetched with
-/// `--prune` and `+refs/heads/*:refs/heads/*`). New commits are written into the mirror's object store and
+/// a mirror's `refs/heads/*` and `refs/tags/*` equal the module remote's branches and tags (it is a cache of the
+/// remote: fetched with `--prune`, `+refs/heads/*:refs/heads/*` and `+refs/tags/*:refs/tags/*`; tags because a pin
+/// may be an annotated tag or a commit only a tag reaches). New commits are written into the mirror's object store and
 /// pushed from there; its refs are only ever set from the remote.
 public struct ModuleMirrors: Sendable {
     /// The directory holding the mirrors.
@@ -51,26 +52,51 @@ public struct ModuleMirrors: Sendable {
     /// Every module is attempted; all failures are reported together.
     @discardableResult
     public func sync(_ specs: [MirrorSpec], jobs: Int = 4, console: Console? = nil) throws -> [String: String] {
+        let result = syncEach(specs, jobs: jobs, console: console)
+        guard result.failures.isEmpty else { throw MirrorError(failures: result.failures) }
+        return result.mirrors
+    }
+
+    /// Like ``sync(_:jobs:console:)``, but one module that cannot be fetched does not stop the others: returns the
+    /// mirrors that were fetched and, in spec order, every module that was not with git's error.
+    public func syncEach(_ specs: [MirrorSpec], jobs: Int = 4, console: Console? = nil) -> (
+        mirrors: [String: String], failures: [(module: String, error: String)]
+    ) {
         let outcomes = Concurrent.outcomes(specs, jobs: max(1, jobs)) { [self] spec in try fetch(spec) }
         var failures: [(module: String, error: String)] = []
+        var mirrors: [String: String] = [:]
         for (spec, outcome) in zip(specs, outcomes) {
-            if case .failure(let error) = outcome { failures.append((spec.name, String(describing: error))) }
+            if case .failure(let error) = outcome {
+                failures.append((spec.name, String(describing: error)))
+            } else {
+                mirrors[spec.name] = path(for: spec.name)
+            }
         }
-        guard failures.isEmpty else { throw MirrorError(failures: failures) }
-        console?.debug("fetched \(specs.count) module repositories")
-        return Dictionary(uniqueKeysWithValues: specs.map { ($0.name, path(for: $0.name)) })
+        console?.debug("fetched \(mirrors.count) of \(specs.count) module repositories")
+        return (mirrors, failures)
     }
 
     /// The mirrors as they are (for `--no-fetch`); an error names every module that was never fetched.
     public func existing(_ specs: [MirrorSpec]) throws -> [String: String] {
-        let missing = specs.filter { !FileManager.default.fileExists(atPath: path(for: $0.name) + "/HEAD") }
-        guard missing.isEmpty else {
-            throw MirrorError(
-                failures: missing.map {
-                    ($0.name, "never fetched; run once without --no-fetch")
-                })
+        let result = existingEach(specs)
+        guard result.failures.isEmpty else { throw MirrorError(failures: result.failures) }
+        return result.mirrors
+    }
+
+    /// The mirrors as they are, and every module that was never fetched.
+    public func existingEach(_ specs: [MirrorSpec]) -> (
+        mirrors: [String: String], failures: [(module: String, error: String)]
+    ) {
+        var mirrors: [String: String] = [:]
+        var failures: [(module: String, error: String)] = []
+        for spec in specs {
+            if FileManager.default.fileExists(atPath: path(for: spec.name) + "/HEAD") {
+                mirrors[spec.name] = path(for: spec.name)
+            } else {
+                failures.append((spec.name, "never fetched; run once without --no-fetch"))
+            }
         }
-        return Dictionary(uniqueKeysWithValues: specs.map { ($0.name, path(for: $0.name)) })
+        return (mirrors, failures)
     }
 
     private func fetch(_ spec: MirrorSpec) throws {
@@ -81,16 +107,14 @@ public struct ModuleMirrors: Sendable {
             // One process creates and fills the mirror. Objects written by roll are only reachable from refs after
             // a push; gc.pruneExpire keeps git from pruning them early.
             try git.run(
-                [
-                    "clone", "--bare", "--quiet", "--no-tags", "--config", "gc.pruneExpire=2.weeks.ago", "--", spec.url,
-                    mirror,
-                ], in: nil, context: context)
+                ["clone", "--bare", "--quiet", "--config", "gc.pruneExpire=2.weeks.ago", "--", spec.url, mirror],
+                in: nil, context: context)
             return
         }
         try git.run(
             [
                 "fetch", "--quiet", "--prune", "--no-tags", "--no-write-fetch-head", "--", spec.url,
-                "+refs/heads/*:refs/heads/*",
+                "+refs/heads/*:refs/heads/*", "+refs/tags/*:refs/tags/*",
             ],
             in: mirror, context: context)
     }

@@ -23,16 +23,21 @@ public struct Snapshot: Sendable {
         public var jobs: Int
         /// How the project files are validated.
         public var validation: ValidationOptions
+        /// Go on when some module repositories cannot be fetched: they are listed in ``Snapshot/unreachable``
+        /// (roll, audit and verify report them per module); otherwise the load fails naming every one.
+        public var allowUnreachableModules: Bool
         /// The project to use instead of the one committed on the remote's general branch: `verify` before the
         /// files' first push checks the working tree's files against the remotes.
         public var project: Project?
 
         public init(
-            fetch: Bool = true, jobs: Int = 4, validation: ValidationOptions = .init(), project: Project? = nil
+            fetch: Bool = true, jobs: Int = 4, validation: ValidationOptions = .init(),
+            allowUnreachableModules: Bool = false, project: Project? = nil
         ) {
             self.fetch = fetch
             self.jobs = jobs
             self.validation = validation
+            self.allowUnreachableModules = allowUnreachableModules
             self.project = project
         }
     }
@@ -52,6 +57,9 @@ public struct Snapshot: Sendable {
     public var mirrors: [String: String]
     /// Module name → branch name → commit, as on the module's remote.
     public var moduleBranches: [String: [String: String]]
+    /// Module name → why it could not be fetched (only with ``Options/allowUnreachableModules``); such a module has
+    /// no mirror and no branches in this snapshot.
+    public var unreachable: [String: String] = [:]
 
     /// The general branch's name (from the `modules.json` read at it).
     public var generalBranch: String { project.manifest.generalBranch }
@@ -105,23 +113,29 @@ public struct Snapshot: Sendable {
                 workspace: workspace, branches: branches, refPrefix: refPrefix, git: git, options: options.validation)
         let specList = try ModuleRemotes.specs(for: project.manifest.modules, base: originURL, git: git)
         let store = ModuleMirrors(workspace: workspace, git: git)
-        let mirrors: [String: String]
+        let synced: (mirrors: [String: String], failures: [(module: String, error: String)])
         if options.fetch {
             let count = specList.count
             console?.progress(
                 "fetching \(count) module repositor\(count == 1 ? "y" : "ies") (\(options.jobs) at a time)")
-            mirrors = try store.sync(specList, jobs: options.jobs, console: console)
+            synced = store.syncEach(specList, jobs: options.jobs, console: console)
         } else {
-            mirrors = try store.existing(specList)
+            synced = store.existingEach(specList)
         }
+        guard synced.failures.isEmpty || options.allowUnreachableModules else {
+            throw MirrorError(failures: synced.failures)
+        }
+        let mirrors = synced.mirrors
         let moduleBranches = try Concurrent.map(Array(mirrors).sorted { $0.key < $1.key }, jobs: options.jobs) {
             name, path in
             (name, try GitRefs.branches(under: "refs/heads/", in: path, git: git, what: "module \(name)"))
         }
-        return Snapshot(
+        var snapshot = Snapshot(
             workspace: workspace, project: project, refPrefix: refPrefix, branches: branches,
             specs: Dictionary(uniqueKeysWithValues: specList.map { ($0.name, $0) }), mirrors: mirrors,
             moduleBranches: Dictionary(uniqueKeysWithValues: moduleBranches))
+        snapshot.unreachable = Dictionary(synced.failures, uniquingKeysWith: { first, _ in first })
+        return snapshot
     }
 
     /// Reads the project at the general branch. The general branch is named by the `modules.json` that lives on
@@ -185,7 +199,12 @@ public struct Snapshot: Sendable {
 
     /// The mirror of a module.
     public func mirror(_ module: String) throws -> String {
-        guard let mirror = mirrors[module] else { throw SnapshotError("module \(module) has no mirror") }
+        guard let mirror = mirrors[module] else {
+            if let error = unreachable[module] {
+                throw SnapshotError("module \(module) could not be fetched: \(error)")
+            }
+            throw SnapshotError("module \(module) has no mirror")
+        }
         return mirror
     }
 

@@ -21,6 +21,24 @@ public enum GitVerifier {
     public static func findings(snapshot: Snapshot, git: Git) throws -> [VerifyFinding] {
         let project = snapshot.project
         var findings: [VerifyFinding] = []
+        for invalid in project.invalidTenants {
+            findings.append(
+                VerifyFinding(
+                    code: .invalidTenantFile,
+                    message: "tenant \(invalid.id): \(invalid.file) on \(snapshot.generalBranch) is invalid: "
+                        + invalid.summary,
+                    tenant: invalid.id, repository: superproject, branch: snapshot.generalBranch))
+        }
+        for module in project.manifest.modules {
+            if let error = snapshot.unreachable[module.name] {
+                findings.append(
+                    VerifyFinding(
+                        code: .unreachableRemote,
+                        message: "module \(module.name) could not be fetched; its checks were skipped: "
+                            + error.replacingOccurrences(of: "\n", with: " "),
+                        module: module.name, repository: module.name))
+            }
+        }
         var branches: [(tenant: Tenant?, branch: String, tip: String)] = [
             (nil, snapshot.generalBranch, try snapshot.branch(snapshot.generalBranch))
         ]
@@ -36,7 +54,8 @@ public enum GitVerifier {
             }
         }
         for tenant in project.tenants {
-            for module in tenant.customised where snapshot.moduleBranches[module]?[tenant.branch] == nil {
+            for module in tenant.customised
+            where snapshot.unreachable[module] == nil && snapshot.moduleBranches[module]?[tenant.branch] == nil {
                 findings.append(
                     VerifyFinding(
                         code: .missingBranch,
@@ -61,16 +80,22 @@ public enum GitVerifier {
             of: branches.map(\.tip), paths: project.manifest.modules.map(\.path), batch: batch)
         try batch.close()
         var graphs: [String: CommitGraph] = [:]
-        for module in project.manifest.modules {
+        var resolved: [String: ModulePins] = [:]
+        for module in project.manifest.modules where snapshot.unreachable[module.name] == nil {
             let branchTips = Array(Set((snapshot.moduleBranches[module.name] ?? [:]).values)).sorted()
             let pinned = Set(branches.compactMap { pins[$0.tip]?[module.path] }).subtracting(branchTips).sorted()
-            graphs[module.name] = try CommitGraph.load(
+            let graph = try CommitGraph.load(
                 tips: branchTips + pinned, repository: try snapshot.mirror(module.name), git: git,
                 what: "module \(module.name)")
+            graphs[module.name] = graph
+            resolved[module.name] = try ModulePins.resolve(
+                Set(branches.compactMap { pins[$0.tip]?[module.path] }), graph: graph, branchTips: Set(branchTips),
+                repository: try snapshot.mirror(module.name), git: git, what: "module \(module.name)")
         }
         for (tenant, branch, tip) in branches {
             findings += pinFindings(
-                tenant: tenant, branch: branch, pins: pins[tip] ?? [:], snapshot: snapshot, graphs: graphs)
+                tenant: tenant, branch: branch, pins: pins[tip] ?? [:], snapshot: snapshot, graphs: graphs,
+                resolved: resolved)
         }
         findings += try mergedBackFindings(snapshot: snapshot, graphs: graphs, git: git)
         return findings
@@ -78,12 +103,13 @@ public enum GitVerifier {
 
     /// Every module pinned, on its remote, and on the branch the branch rule says it comes from.
     static func pinFindings(
-        tenant: Tenant?, branch: String, pins: [String: String], snapshot: Snapshot, graphs: [String: CommitGraph]
+        tenant: Tenant?, branch: String, pins: [String: String], snapshot: Snapshot, graphs: [String: CommitGraph],
+        resolved: [String: ModulePins]
     ) -> [VerifyFinding] {
         let project = snapshot.project
         let who = tenant.map { "tenant \($0.id)" } ?? snapshot.generalBranch
         var findings: [VerifyFinding] = []
-        for module in project.manifest.modules {
+        for module in project.manifest.modules where snapshot.unreachable[module.name] == nil {
             let moduleBranches = snapshot.moduleBranches[module.name] ?? [:]
             let expected = project.branch(of: module, for: tenant)
             guard let pin = pins[module.path] else {
@@ -96,20 +122,19 @@ public enum GitVerifier {
                         tenant: tenant?.id, module: module.name, repository: superproject, branch: branch))
                 continue
             }
-            guard let graph = graphs[module.name],
-                graph.reachable(from: Set(moduleBranches.values)).contains(pin)
+            guard let graph = graphs[module.name], let known = resolved[module.name], known.onRemote.contains(pin)
             else {
                 findings.append(
                     VerifyFinding(
                         code: .missingCommit,
                         message:
                             "\(who): commit \(pin.prefix(10)) of module \(module.name), pinned by branch \(branch), "
-                            + "is on no branch of the module's remote",
+                            + "is on no branch or tag of the module's remote",
                         tenant: tenant?.id, module: module.name, repository: module.name, branch: expected))
                 continue
             }
             guard let expectedTip = moduleBranches[expected] else { continue }  // missing-branch, reported above
-            if !graph.isAncestor(pin, of: expectedTip) {
+            if !graph.isAncestor(known.commit(pin), of: expectedTip) {
                 let customised = tenant?.customises(module.name) ?? false
                 findings.append(
                     VerifyFinding(
@@ -161,14 +186,9 @@ public enum GitVerifier {
         return findings
     }
 
-    /// Non-merge commits of the tenant branch's first-parent line that are not on the general branch's first-parent
-    /// line but are reachable from the general branch.
+    /// The tenant's commits the general branch took (``CommitGraph/tenantOnlyCommits(of:reachableFrom:)``).
     static func mergedBack(_ tenantTip: String, into generalTip: String, graph: CommitGraph) -> [String] {
-        let generalLine = Set(graph.firstParentLine(from: generalTip))
-        let generalAll = graph.reachable(from: [generalTip])
-        return graph.firstParentLine(from: tenantTip, merges: false).filter {
-            !generalLine.contains($0) && generalAll.contains($0)
-        }
+        graph.tenantOnlyCommits(of: tenantTip, reachableFrom: generalTip)
     }
 
     private static func mergedBack(

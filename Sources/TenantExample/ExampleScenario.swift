@@ -55,16 +55,20 @@ public struct ExampleModuleRepo: Sendable {
 ///   Infrastructure directly, because Article (which used to link it) is not part of T2's app.
 /// - AF.3: T2 wants German and changed English strings: a `de` column in `Strings.csv` of Infrastructure and
 ///   Customer (`t2` branches) and `MyStrings.csv` in Customer overriding the validation messages.
-/// - AF.4: T3 receives orders as JSON (SBJson, listed in Order's `ModuleDescription.json`) and shows an order date
-///   kept in the reserve field `stringField1` (`t3` branch of Order).
+/// - AF.4: T3 receives orders as JSON (the SBJson pod, listed in Order's `ModuleDescription.json`) and shows an
+///   order date kept in the reserve field `stringField1` (`t3` branch of Order).
 /// - AF.5: general changes of Infrastructure (frames on the start screen) and Article (title bar shows the
-///   selected article); AF.6: general change of Order (QR code of the order). These are the
-///   ``ExampleModuleRepo/updates``.
+///   selected article); AF.6: general change of Order (QR code of the order, with the QR code library added to
+///   Order's `ModuleDescription.json`). These are the ``ExampleModuleRepo/updates``.
 ///
-/// Deviation from the thesis, on purpose: the thesis adds the QR encoder library to Order's ModuleDescription, a file
-/// T3 also changed. Here the QR code comes from the system's CoreImage filter, so no update touches a file any tenant
-/// branch changes and `roll` merges without conflicts (Infrastructure `t2` and Order `t3` get one merge each, Article
-/// none). Everything here is deterministic: no dates, no randomness; iterate dictionaries sorted.
+/// `tenantctl compose` turns this into each tenant's build inputs: T2's strings in English and German with its
+/// MyStrings.csv overrides (its tenant file lists it under `strings`) and no QR code library, since Order is not one
+/// of T2's modules.
+///
+/// Deviation from the thesis, on purpose: the thesis lists the QR encoder as a pod in Order's ModuleDescription, next
+/// to T3's SBJson pod. Here AF.6 adds it as a SwiftPM package, on the `packages` line, while T3 changed the `pods`
+/// line, so `roll` merges without conflicts (Infrastructure `t2` and Order `t3` get one merge each, Article none).
+/// Everything here is deterministic: no dates, no randomness; iterate dictionaries sorted.
 public enum ExampleScenario {
     /// The general development branch.
     public static let generalBranch = "general_dev"
@@ -114,7 +118,8 @@ public enum ExampleScenario {
               "name": "Tenant Two GmbH",
               "branch": "t2",
               "modules": ["Infrastructure", "Customer"],
-              "customised": ["Infrastructure", "Customer"]
+              "customised": ["Infrastructure", "Customer"],
+              "strings": ["Modules/Customer/MyStrings.csv"]
             }
 
             """
@@ -150,6 +155,8 @@ public enum ExampleScenario {
         Pods/
         Podfile
         Localizable.strings
+        # Written by `tenantctl compose`.
+        Generated/
 
         """,
         "AppName": "ERP App\n",
@@ -194,17 +201,31 @@ public enum ExampleScenario {
             + "navigationBar = \(navigationBar)\nprogressBar = \(progressBar)\n"
     }
 
-    static func moduleDescription(_ name: String, dependencies: [String], libraries: [String]) -> String {
+    /// `ModuleDescription.json` (SPEC §2.3). One line per key, `packages` and `pods` apart, so a tenant branch that
+    /// adds a pod and a general change that adds a package merge without a conflict.
+    static func moduleDescription(
+        _ name: String, dependsOn: [String], packages: [String] = [], pods: [String] = []
+    ) -> String {
         func list(_ values: [String]) -> String { "[" + values.map { "\"\($0)\"" }.joined(separator: ", ") + "]" }
         return """
             {
               "name": "\(name)",
-              "dependencies": \(list(dependencies)),
-              "thirdPartyLibraries": \(list(libraries))
+              "packages": [\(packages.joined(separator: ", "))],
+              "dependsOn": \(list(dependsOn)),
+              "pods": [\(pods.joined(separator: ", "))]
             }
 
             """
     }
+
+    /// The network library of Infrastructure (the thesis' AFNetworking, today as a package).
+    static let networkPackage =
+        #"{ "url": "https://github.com/Alamofire/Alamofire.git", "from": "5.8.0", "products": ["Alamofire"] }"#
+    /// The QR code library AF.6 adds to Order.
+    static let qrCodePackage =
+        #"{ "url": "https://github.com/dagronf/QRCode.git", "from": "20.0.0", "products": ["QRCode"] }"#
+    /// T3's JSON parser (AF.4), a pod as in the thesis.
+    static let jsonPod = #"{ "name": "SBJson", "version": "~> 5.0" }"#
 
     static func project(_ name: String, links: [String], comment: String) -> String {
         """
@@ -236,7 +257,7 @@ public enum ExampleScenario {
                         files: [
                             "Project.yml": project("Infrastructure", links: [], comment: "the base of every module"),
                             "ModuleDescription.json": moduleDescription(
-                                "Infrastructure", dependencies: [], libraries: ["AFNetworking"]),
+                                "Infrastructure", dependsOn: [], packages: [networkPackage]),
                             "Sources/Infrastructure/Module.swift": """
                             public protocol Module {
                                 var moduleDescription: String { get }
@@ -336,7 +357,7 @@ public enum ExampleScenario {
                             "Project.yml": project(
                                 "Article", links: ["Infrastructure"], comment: "links the Infrastructure library"),
                             "ModuleDescription.json": moduleDescription(
-                                "Article", dependencies: ["Infrastructure"], libraries: []),
+                                "Article", dependsOn: ["Infrastructure"]),
                             "Sources/Article/Article.swift": """
                             final class Article: ServerEntity {
                                 @NSManaged var name: String
@@ -412,7 +433,7 @@ public enum ExampleScenario {
                             "Project.yml": project(
                                 "Customer", links: [], comment: "Infrastructure comes in through Article's library"),
                             "ModuleDescription.json": moduleDescription(
-                                "Customer", dependencies: ["Infrastructure"], libraries: []),
+                                "Customer", dependsOn: ["Infrastructure"]),
                             "Sources/Customer/Customer.swift": """
                             final class Customer: ServerEntity {
                                 @NSManaged var name: String
@@ -510,7 +531,7 @@ public enum ExampleScenario {
                                 "Order", links: ["Infrastructure", "Article", "Customer"],
                                 comment: "orders refer to articles and customers"),
                             "ModuleDescription.json": moduleDescription(
-                                "Order", dependencies: ["Infrastructure", "Article", "Customer"], libraries: []),
+                                "Order", dependsOn: ["Infrastructure", "Article", "Customer"]),
                             "OrderModel.json": """
                             { "entity": "Order", "attributes": ["number", "customer", "articles"] }
 
@@ -599,8 +620,7 @@ public enum ExampleScenario {
                         message: "t3: orders arrive as JSON, parsed with SBJson (AF.4)",
                         files: [
                             "ModuleDescription.json": moduleDescription(
-                                "Order", dependencies: ["Infrastructure", "Article", "Customer"],
-                                libraries: ["SBJson"]),
+                                "Order", dependsOn: ["Infrastructure", "Article", "Customer"], pods: [jsonPod]),
                             "OrderServerInfo.json": """
                             { "url": "https://example.invalid/erp/t3/orders.json", "format": "json" }
 
@@ -645,6 +665,8 @@ public enum ExampleScenario {
             ExampleCommit(
                 message: "Order: QR code of the order in the detail view (AF.6)",
                 files: [
+                    "ModuleDescription.json": moduleDescription(
+                        "Order", dependsOn: ["Infrastructure", "Article", "Customer"], packages: [qrCodePackage]),
                     "Sources/Order/OrderDetailView.swift": """
                     final class OrderDetailView: ViewController {
                         var rows: [DetailRow] { OrderDetailRows.rows(for: order) }
@@ -654,7 +676,7 @@ public enum ExampleScenario {
                     """,
                     "Sources/Order/OrderQRCodeView.swift": """
                     final class OrderQRCodeView: View {
-                        // Rendered on the device with the CIQRCodeGenerator filter.
+                        // Rendered on the device with the QRCode package (ModuleDescription.json).
                         func show(_ order: Order) { image = QRCode.encode(order.number) }
                     }
 

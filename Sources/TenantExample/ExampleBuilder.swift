@@ -1,4 +1,5 @@
 import Foundation
+import TenantKit
 
 /// How far the example's story has progressed.
 public enum ExampleStage: String, Sendable, CaseIterable, Codable {

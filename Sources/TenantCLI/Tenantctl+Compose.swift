@@ -1,0 +1,105 @@
+import ArgumentParser
+import Foundation
+import TenantKit
+
+extension Tenantctl {
+    /// `tenantctl compose [<tenant>]`: a tenant's build inputs from its active modules (SPEC §4b).
+    struct Compose: LockingCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Generate a tenant's strings, ActiveModules.json and dependency files from its active modules.",
+            discussion: """
+                The thesis' stringsbuilder and combinepods for today's Xcode. From the tenant's effective \
+                active modules (dropped modules are reported) it writes into --out:
+                  ActiveModules.json                active modules in dependency order, dropped ones and why
+                  <lang>.lproj/Localizable.strings  the strings, one file per language
+                  Localizable.xcstrings             the same strings as one String Catalog
+                  TenantDependencies/Package.swift  an umbrella package of every product in `packages`
+                  Podfile                           only when an active module lists `pods`
+                Strings: every active module's Strings.csv in dependency order, then the tenant's `strings` \
+                files; a later table overrides a key (reported); a key without a value in a language is \
+                reported, never written empty. Dependencies: the active modules' ModuleDescription.json; two \
+                modules requiring one package incompatibly is an error naming both, and nothing is written.
+
+                Without a tenant: the working copy's tenant (the superproject branch checked out), with each \
+                active module's files as checked out. With a tenant: read from the fetched refs, no working \
+                copy needed (a CI build matrix): the tenant's files at origin/<branch>, each module at the \
+                tenant's pin from tenantctl's module mirrors; --no-fetch, --jobs and --wait apply to this fetch.
+
+                The output directory belongs to compose: it is replaced as a whole (built next to it, then \
+                renamed), and only when something changed, so an Xcode build phase running compose on every \
+                build does not touch unchanged files. A non-empty directory compose did not write is refused.
+
+                Exit status: 0 written or up to date; 2 with --check when --out is stale (nothing written); \
+                1 on an error (nothing written).
+
+                Examples:
+                  tenantctl example /tmp/erp && cd /tmp/erp/workspace
+                  tenantctl switch t2 && tenantctl compose
+                  tenantctl compose t1 --out /tmp/erp/build/t1
+                  tenantctl compose t2 --out /tmp/erp/build/t2 --json
+                  tenantctl compose t2 --out /tmp/erp/build/t2 --check    # CI gate
+                """)
+
+        @OptionGroup var global: GlobalOptions
+
+        @Argument(help: "The tenant (id or branch), read from the fetched refs; default: the working copy's tenant.")
+        var tenant: String?
+
+        @Option(
+            help: ArgumentHelp(
+                "The output directory (default: Generated in the superproject root).", valueName: "dir"))
+        var out: String?
+
+        @Flag(help: "Write nothing; exit 2 when --out differs from what compose would write (a CI gate).")
+        var check = false
+
+        @OptionGroup var fetchOptions: FetchOptions
+
+        @OptionGroup var jobsOptions: JobsOptions
+
+        @OptionGroup var lockOptions: LockOptions
+
+        func run(context: CommandContext) throws -> ExitStatus {
+            let workspace = try context.workspace()
+            let options = ValidationOptions(allowLocalRemotes: context.allowLocalRemotes)
+            let directory =
+                out.map {
+                    URL(fileURLWithPath: $0, relativeTo: URL(fileURLWithPath: context.directory, isDirectory: true))
+                        .standardizedFileURL.path
+                } ?? workspace.path(ComposeLayout.defaultOutput)
+            do {
+                let input: ComposeInput
+                if let tenant {
+                    // The lock guards the fetch into the mirrors (taken only when fetching, as audit does).
+                    let lock = fetchOptions.fetch ? try context.lock(workspace, wait: lockOptions.wait) : nil
+                    defer { lock?.release() }
+                    input = try ComposeReader.fetched(
+                        tenant: tenant, workspace: workspace, git: context.git,
+                        options: Snapshot.Options(
+                            fetch: fetchOptions.fetch, jobs: jobsOptions.jobs, validation: options),
+                        console: context.console)
+                } else {
+                    input = try ComposeReader.workingCopy(workspace, git: context.git, options: options)
+                }
+                let result = try ComposePlanner.plan(input)
+                let files =
+                    check
+                    ? try ComposeOutput.compare(result.plan, with: directory)
+                    : try ComposeOutput.write(result.plan, to: directory)
+                let report = ComposeReport(
+                    input: input, result: result, outputDirectory: directory, check: check,
+                    files: files)
+                for warning in report.warnings { context.console.warn(warning) }
+                if context.options.json {
+                    context.console.data(try JSONOutput.encode(report))
+                } else {
+                    context.console.print(report.render())
+                }
+                return report.isStale ? .findings : .success
+            } catch let error as ComposeError {
+                context.console.error(error.description)
+                return .failure
+            }
+        }
+    }
+}
