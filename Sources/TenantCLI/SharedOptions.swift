@@ -41,7 +41,7 @@ extension CommandContext {
     /// Takes the workspace lock of `workspace`: fails fast naming the holder, or waits for it with `wait`.
     /// Every command that changes refs, mirrors or files of a superproject takes it through here.
     func lock(_ workspace: Workspace, wait: Bool) throws -> WorkspaceLock {
-        try WorkspaceLock(gitDirectory: workspace.gitDirectory, wait: wait)
+        try WorkspaceLock(gitDirectory: workspace.commonDirectory, wait: wait)
     }
 }
 

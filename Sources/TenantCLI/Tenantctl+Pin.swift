@@ -13,11 +13,16 @@ extension Tenantctl {
                 when the superproject is on a detached HEAD or has staged or modified files, or a module is \
                 detached, on the wrong branch for this tenant, or dirty. Without --push, a module commit that \
                 is not on the module's remote is refused (a pin must never point at a commit others cannot \
-                fetch). --push pushes the module branches first, then the superproject branch; never forced.
+                fetch). --push pushes the module branches first, then the superproject branch; never forced, \
+                and never to a branch that no longer exists on the remote (a branch deleted there is not \
+                recreated). From a tenant view, a module the tenant does not customise is on general_dev, \
+                which every tenant shares: pushing it is refused unless --to-general says that is meant. An \
+                annotated tag as pin counts as the commit it names.
 
                 Examples:
                   tenantctl pin Infrastructure
                   tenantctl pin --push
+                  tenantctl pin Article --push --to-general
                 """)
 
         @OptionGroup var global: GlobalOptions
@@ -28,6 +33,9 @@ extension Tenantctl {
         @Flag(help: "Push the module branches, then the superproject branch.")
         var push = false
 
+        @Flag(help: "With --push from a tenant view: allow pushing a module's shared general branch.")
+        var toGeneral = false
+
         @OptionGroup var fetchOptions: FetchOptions
 
         @OptionGroup var lockOptions: LockOptions
@@ -35,7 +43,7 @@ extension Tenantctl {
         func run(context: CommandContext) throws -> ExitStatus {
             try context.runOnWorkingCopy(wait: lockOptions.wait) { workspace in
                 try WorkingCopyPin(
-                    workspace: workspace, git: context.git, fetch: fetchOptions.fetch, push: push,
+                    workspace: workspace, git: context.git, fetch: fetchOptions.fetch, push: push, toGeneral: toGeneral,
                     console: context.console
                 ).run(modules: modules)
             } text: { report in

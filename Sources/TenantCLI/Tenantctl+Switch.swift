@@ -3,28 +3,38 @@ import TenantKit
 
 extension Tenantctl {
     /// `tenantctl switch <tenant>`: the working copy becomes a tenant.
-    struct Switch: LockingCommand {
+    struct Switch: WritingCommand {
         static let configuration = CommandConfiguration(
             commandName: "switch",
             abstract: "Make the working copy a tenant: superproject and every module on its branch at the pin.",
             discussion: """
                 Checks out the tenant's superproject branch (created tracking origin, or fast-forwarded when \
-                only behind), initialises missing modules, syncs their URLs, and puts every module on a named \
-                branch: the tenant's branch where the tenant customised the module, else general_dev. That \
-                branch's tip is the pinned commit: it is created at the pin with its upstream set, or \
-                fast-forwarded to it. A local branch ahead of the pin is kept and reported, never reset. Only \
-                repositories whose state differs are touched.
+                only behind), then reads modules.json and Tenants/ at that commit (a module or tenant added \
+                since the last switch is found), sets up missing modules (an explicit clone and checkout, also \
+                for `update = none`), syncs their URLs, and puts every module on a named branch: the tenant's \
+                branch where the tenant customised the module, else general_dev. That branch's tip is the \
+                pinned commit (annotated tags peeled): it is created at the pin with its upstream set, \
+                fast-forwarded to it, or moved back to it. A local branch is moved back only when every commit \
+                it leaves is on a remote-tracking branch (e.g. the general_dev `git clone --recurse-submodules` \
+                created at the remote tip); the report says how many and where they are. Commits no remote \
+                holds are your work: the switch is refused, naming them. switch never reports success with a \
+                module off its pin. Nested submodules of the modules are initialised at the commits the modules \
+                record (--no-recursive skips them). Only repositories whose state differs are touched.
 
                 Before changing anything, every repository is checked: no modified, staged or conflicted files, \
                 no merge/rebase/cherry-pick/revert/bisect in progress, no stale lock file, no detached HEAD \
-                holding commits no branch or remote contains, no local branch that has diverged from its target. \
-                On any finding every problem is listed, nothing is changed, and the exit status is 1. \
-                Untracked files are preserved.
+                holding commits no branch or remote contains, no local branch with commits no remote holds that \
+                would have to move back, no untracked file the target would overwrite, no target branch checked \
+                out in another worktree, no module directory that has files but is not its own repository. On \
+                any finding every problem is listed, nothing is changed, and the exit status is 1. Other \
+                untracked files are preserved. --dry-run prints the plan per repository (branch, from → to, \
+                what would happen) and changes nothing.
 
                 Examples:
                   tenantctl switch t2
+                  tenantctl switch t2 --dry-run
                   tenantctl switch general_dev --no-fetch
-                  tenantctl switch t3 --json
+                  tenantctl switch t3 --no-recursive --json
                 """)
 
         @OptionGroup var global: GlobalOptions
@@ -32,26 +42,42 @@ extension Tenantctl {
         @Argument(help: "The tenant (id or branch), or general_dev for the development view.")
         var tenant: String
 
+        @Flag(help: "Do not initialise or update the modules' own (nested) submodules.")
+        var noRecursive = false
+
         @OptionGroup var fetchOptions: FetchOptions
 
-        @OptionGroup var lockOptions: LockOptions
+        @OptionGroup var writeOptions: WriteOptions
 
         func run(context: CommandContext) throws -> ExitStatus {
             try context.runOnWorkingCopy(wait: lockOptions.wait) { workspace in
                 try WorkingCopySwitch(
-                    workspace: workspace, git: context.git, fetch: fetchOptions.fetch, console: context.console
-                ).run(target: tenant)
+                    workspace: workspace, git: context.git, fetch: fetchOptions.fetch, recursive: !noRecursive,
+                    console: context.console
+                ).run(target: tenant, dryRun: writeOptions.dryRun)
             } text: { report in
-                context.console.print("switched to \(report.tenant) (superproject branch \(report.branch))")
+                context.console.print(
+                    "\(report.dryRun ? "would switch" : "switched") to \(report.tenant) "
+                        + "(superproject branch \(report.branch))")
                 let rows = report.repositories.map { entry -> [String] in
                     var change = entry.change
                     if entry.aheadOfTarget > 0 {
                         change += " (kept: \(entry.aheadOfTarget) ahead of \(entry.target.prefix(12)))"
                     }
-                    return [entry.repository, entry.branch, String(entry.commit.prefix(12)), change]
+                    if entry.leftCommits > 0 {
+                        let commits = "\(entry.leftCommits) commit\(entry.leftCommits == 1 ? "" : "s")"
+                        change +=
+                            " from \(commits) that \(entry.leftCommits == 1 ? "is" : "are") on \(entry.leftOn ?? "remote branches")"
+                    }
+                    if entry.nestedUpdated { change += ", nested submodules updated" }
+                    let from = entry.from.map { String($0.prefix(12)) } ?? "-"
+                    return [entry.repository, entry.branch, from, String(entry.commit.prefix(12)), change]
                 }
                 context.console.print(
-                    TextTable(header: ["REPOSITORY", "BRANCH", "COMMIT", "CHANGE"], rows: rows).render())
+                    TextTable(
+                        header: ["REPOSITORY", "BRANCH", "FROM", "TO", report.dryRun ? "PLAN" : "CHANGE"], rows: rows
+                    )
+                    .render())
                 for module in report.unpinned {
                     context.console.print("\(module): not pinned on \(report.branch), left alone")
                 }

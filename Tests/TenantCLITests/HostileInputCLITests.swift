@@ -147,7 +147,11 @@ import Testing
         let reachingRemote = noted.filter { $0.contains("127.0.0.1:1") }
         #expect(!reachingRemote.isEmpty)
         #expect(reachingRemote.allSatisfy { $0.hasPrefix("0 ") }, "\(reachingRemote)")
-        #expect(try fixture.remoteBranches() == remotes)
+        // Nothing that needs the unreachable Order moved: t3 (which customises it) and Order's own branches; the
+        // tenants that do not need it rolled.
+        let after = try fixture.remoteBranches()
+        #expect(after["Order"] == remotes["Order"])
+        #expect(after["Superproject"]?["t3"] == remotes["Superproject"]?["t3"])
         // No file tenantctl writes keeps the password (mirror configs, journal).
         let grep = try sandbox.run("/usr/bin/env", ["grep", "-rl", "hunter2", fixture.workspace + "/.git/tenantctl"])
         #expect(grep.stdout.isEmpty, "\(grep.stdout)")

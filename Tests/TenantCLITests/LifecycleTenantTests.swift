@@ -18,6 +18,12 @@ import Testing
         let json = try example.file("general_dev", "Tenants/t4.json")
         #expect(json.contains("\"customised\": [\"Infrastructure\", \"Customer\"]"))
         #expect(json.contains("\"name\": \"Tenant Four AG\""))
+        // t2's own string tables come along (compose applies them after the modules' tables).
+        let t2Strings = try #require(
+            try example.file("general_dev", "Tenants/t2.json").split(separator: "\n").first {
+                $0.contains("\"strings\"")
+            })
+        #expect(json.contains(t2Strings), "\(json)")
         #expect(try example.file("t4", "Tenants/t4.json") == json)
         // t4 starts from t2's branch (its branding).
         #expect(try example.file("t4", "AppName") == example.file("t2", "AppName"))

@@ -1,4 +1,5 @@
 import Foundation
+import TenantExample
 import TenantKit
 import TenantTestSupport
 import Testing

@@ -259,6 +259,32 @@ extension RollFixture {
         #expect(try fixture.pins("t1")["Modules/Article"] != pinsBefore["Modules/Article"])
     }
 
+    /// An unreachable module that no tenant customises blocks nobody, but the roll is not complete: the report says
+    /// which module kept its pins and why (exit 2), and a re-run once the remote answers moves them.
+    @Test func anUnreachableModuleNobodyCustomisesMakesTheRollIncomplete() throws {
+        let fixture = try RollFixture()
+        #expect(fixture.sandbox.tenantctl(["audit"], in: fixture.workspace).status == 0)
+        try FileManager.default.moveItem(
+            atPath: fixture.remote("Article"), toPath: fixture.remote("Article") + ".gone")
+        let pinsBefore = try fixture.pins("t1")
+        let result = fixture.roll(["--json"])
+        #expect(result.status == 2, "\(result.stdout)\(result.stderr)")
+        let report = try JSONDecoder().decode(RollReport.self, from: Data(result.stdout.utf8))
+        #expect(report.unreachable.keys.sorted() == ["Article"])
+        #expect(report.totals.blocked == 0)
+        #expect(try fixture.pins("t1")["Modules/Article"] == pinsBefore["Modules/Article"])
+        #expect(try fixture.pins("t1")["Modules/Infrastructure"] != pinsBefore["Modules/Infrastructure"])
+        let table = fixture.roll()
+        #expect(table.status == 2)
+        #expect(table.stdout.contains("Article could not be fetched"), "\(table.stdout)")
+
+        try FileManager.default.moveItem(
+            atPath: fixture.remote("Article") + ".gone", toPath: fixture.remote("Article"))
+        let again = fixture.roll()
+        #expect(again.status == 0, "\(again.stdout)\(again.stderr)")
+        #expect(try fixture.pins("t1")["Modules/Article"] != pinsBefore["Modules/Article"])
+    }
+
     /// A conflicted tenant names `tenantctl resolve`, and lists no merges that were not applied.
     @Test func aConflictedTenantNamesResolveAndListsNoDiscardedMerges() throws {
         let fixture = try RollFixture()

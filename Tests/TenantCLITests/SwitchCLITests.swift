@@ -69,7 +69,9 @@ struct SwitchCLITests {
         #expect(!result.stdout.contains("\"checked out\"") && !result.stdout.contains("\"created\""))
     }
 
-    @Test func localBranchAheadOfThePinSurvivesASwitchAwayAndBack() throws {
+    /// A local branch ahead of the pin with commits no remote holds is never reset and never "kept" off the pin:
+    /// switching back to it is refused, naming the commit (SPEC §8a).
+    @Test func localBranchAheadOfThePinWithUnpushedWorkIsRefusedNotKept() throws {
         let sandbox = try GitSandbox()
         let fixture = try SwitchFixture(sandbox: sandbox)
         #expect(sandbox.tenantctl(["switch", "t2"], in: fixture.workspace).status == 0)
@@ -77,11 +79,9 @@ struct SwitchCLITests {
             in: "workspace/Modules/Infrastructure", file: "Local.swift", content: "// mine\n", message: "local work")
         #expect(sandbox.tenantctl(["switch", "t3"], in: fixture.workspace).status == 0)
         #expect(try sandbox.git(["rev-parse", "refs/heads/t2"], in: fixture.module("Infrastructure")) == local)
-        let back = sandbox.tenantctl(["switch", "t2"], in: fixture.workspace)
-        #expect(back.status == 0, "\(back.stderr)")
-        #expect(try sandbox.git(["symbolic-ref", "--short", "HEAD"], in: fixture.module("Infrastructure")) == "t2")
-        #expect(try sandbox.git(["rev-parse", "HEAD"], in: fixture.module("Infrastructure")) == local)
-        #expect(back.stdout.contains("kept: 1 ahead"))
+        try expectRefusal(
+            fixture, mentioning: ["Infrastructure (Modules/Infrastructure)", String(local.prefix(12)), "local work"])
+        #expect(try sandbox.git(["rev-parse", "refs/heads/t2"], in: fixture.module("Infrastructure")) == local)
     }
 
     @Test func fastForwardsALocalBranchBehindThePin() throws {
@@ -171,7 +171,10 @@ struct SwitchCLITests {
         try sandbox.git(["switch", "-q", "--no-track", "-c", "t2", "\(pin)~1"], in: infrastructure)
         try sandbox.commit(in: "workspace/Modules/Infrastructure", file: "Mine.swift", content: "// mine\n")
         try expectRefusal(
-            fixture, mentioning: ["Infrastructure (Modules/Infrastructure): local branch t2 has diverged"])
+            fixture,
+            mentioning: [
+                "Infrastructure (Modules/Infrastructure): local branch t2 has 1 commit that no remote branch holds"
+            ])
     }
 
     @Test func refusesAStaleIndexLockAndKeepsIt() throws {
@@ -194,6 +197,26 @@ struct SwitchCLITests {
         let sandbox = try GitSandbox()
         let fixture = try SwitchFixture(sandbox: sandbox)
         try sandbox.git(["submodule", "deinit", "-q", "--", "Modules/Customer"], in: fixture.workspace)
+        let result = sandbox.tenantctl(["switch", "t2"], in: fixture.workspace)
+        #expect(result.status == 0, "\(result.stderr)")
+        try expectOn("t2", fixture, customised: ["Infrastructure", "Customer"])
+    }
+
+    /// A module whose checkout was removed (`git submodule deinit`) keeps its git directory and branches: setting it
+    /// up again never resets a branch that holds commits no remote has.
+    @Test func aDeinitialisedModulesUnpublishedBranchIsNotReset() throws {
+        let sandbox = try GitSandbox()
+        let fixture = try SwitchFixture(sandbox: sandbox)
+        #expect(sandbox.tenantctl(["switch", "t2"], in: fixture.workspace).status == 0)
+        let local = try sandbox.commit(
+            in: "workspace/Modules/Infrastructure", file: "Local.swift", content: "// mine\n", message: "local work")
+        #expect(sandbox.tenantctl(["switch", "t3"], in: fixture.workspace).status == 0)
+        try sandbox.git(["submodule", "deinit", "-q", "-f", "--", "Modules/Infrastructure"], in: fixture.workspace)
+        let gitDirectory = fixture.workspace + "/.git/modules/Modules/Infrastructure"  // submodule name = path
+        try expectRefusal(fixture, mentioning: ["Infrastructure (Modules/Infrastructure)", String(local.prefix(12))])
+        #expect(try sandbox.git(["rev-parse", "refs/heads/t2"], in: gitDirectory) == local)
+        // Positive control: published, the branch may move back to the pin.
+        try sandbox.git(["push", "-q", "origin", "t2:refs/heads/mine"], in: gitDirectory)
         let result = sandbox.tenantctl(["switch", "t2"], in: fixture.workspace)
         #expect(result.status == 0, "\(result.stderr)")
         try expectOn("t2", fixture, customised: ["Infrastructure", "Customer"])

@@ -14,12 +14,22 @@ struct SwitchFixture {
     /// The superproject working copy.
     let workspace: String
 
-    init(sandbox: GitSandbox) throws {
+    /// - Parameter nested: Article has a submodule of its own, `Vendor/Lib` (remote `remotes/Lib.git`).
+    init(sandbox: GitSandbox, nested: Bool = false) throws {
         self.sandbox = sandbox
         let source = "src"
+        if nested {
+            try sandbox.makeRepository("\(source)/Lib", branch: "main", files: ["Lib.c": "/* lib */\n"])
+            try sandbox.git(["clone", "-q", "--bare", sandbox.path("\(source)/Lib"), sandbox.path("remotes/Lib.git")])
+        }
         for module in Self.modules {
             try sandbox.makeRepository(
                 "\(source)/\(module)", branch: "general_dev", files: ["\(module).swift": "// \(module)\n"])
+            if nested && module == "Article" {
+                let article = sandbox.path("\(source)/Article")
+                try sandbox.git(["submodule", "add", "-q", sandbox.path("remotes/Lib.git"), "Vendor/Lib"], in: article)
+                try sandbox.git(["commit", "-q", "-m", "Article: vendor Lib"], in: article)
+            }
             for branch in Self.tenantBranches[module] ?? [] {
                 try sandbox.git(["switch", "-q", "-c", branch], in: sandbox.path("\(source)/\(module)"))
                 try sandbox.commit(
@@ -84,15 +94,17 @@ struct SwitchFixture {
         try sandbox.git(["rev-parse", "origin/\(branch):Modules/\(module)"], in: workspace)
     }
 
-    /// Everything that must not change on a refusal: per repository, `status --porcelain=v2`, HEAD and every ref.
+    /// Everything that must not change on a refusal: per repository, `status --porcelain=v2` with untracked files,
+    /// HEAD, the index, every ref and the local config.
     func snapshot() throws -> [String: String] {
         var result: [String: String] = [:]
         for (name, path) in [("superproject", workspace)] + Self.modules.map({ ($0, module($0)) }) {
             let status = try sandbox.git(["status", "--porcelain=v2", "--branch", "--untracked-files=all"], in: path)
             let head = try sandbox.git(["rev-parse", "HEAD"], in: path)
+            let index = try sandbox.git(["ls-files", "--stage"], in: path)
             let refs = try sandbox.refs(path).sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
             let config = try sandbox.git(["config", "--local", "--list"], in: path)
-            result[name] = [status, head, refs.joined(separator: "\n"), config].joined(separator: "\n--\n")
+            result[name] = [status, head, index, refs.joined(separator: "\n"), config].joined(separator: "\n--\n")
         }
         return result
     }

@@ -65,6 +65,29 @@ import Testing
         #expect(missing.reason.contains("not in the repository"))
     }
 
+    /// A module's branch beyond the pin moves back only when every commit it leaves is published (SPEC §8a).
+    @Test func aModuleBranchMovesBackOnlyWhenEveryCommitLeftIsPublished() throws {
+        for counts in [(3, 0), (2, 1)] {
+            var published = observation(tip: "tip", counts: counts, current: "t3")
+            published.movesBack = true
+            published.publishedOn = "origin/general_dev"
+            let plan = try SwitchPlanner.plan(published).get()
+            #expect(plan.action == .moveBack(from: "tip", leaving: counts.0, on: "origin/general_dev"))
+            #expect(plan.finalCommit == "pin" && plan.aheadOfTarget == 0)
+
+            var mine = published
+            mine.publishedOn = nil
+            mine.unpublishedCount = 12
+            mine.unpublished = (1...10).map { "c\($0) work \($0)" }
+            guard case .failure(let problem) = SwitchPlanner.plan(mine) else {
+                Issue.record("unpublished commits planned away")
+                continue
+            }
+            #expect(problem.reason.contains("12 commits that no remote branch holds"))
+            #expect(problem.reason.contains("c1 work 1") && problem.reason.contains("and 2 more"))
+        }
+    }
+
     @Test func pinRelation() {
         #expect(PinRelation.of(ahead: 0, behind: 0) == .atPin)
         #expect(PinRelation.of(ahead: 2, behind: 0) == .ahead)

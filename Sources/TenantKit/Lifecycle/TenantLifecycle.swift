@@ -67,6 +67,7 @@ public enum TenantLifecycle {
             file: ProjectReader.tenantPath(id))
         let effective = project.activeSet(for: tenant).effective
         tenant.customised = (source?.customised ?? []).filter { effective.contains($0) }
+        tenant.strings = source?.strings ?? []
         try validate(adding: tenant, state: state)
 
         let generalTip = try state.branch(state.generalBranch)

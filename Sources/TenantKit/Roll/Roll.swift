@@ -65,7 +65,7 @@ public struct RollRunner {
                 start: start)
         }
         // Journal every remote ref change before publishing; record each push's outcome as it lands.
-        let recorder = try RollJournalRecorder(journal, gitDirectory: workspace.gitDirectory)
+        let recorder = try RollJournalRecorder(journal, gitDirectory: workspace.commonDirectory)
         var publication = try publishModules(
             execution, plan: plan, snapshot: snapshot, recorder: recorder, jobs: options.jobs)
         try publishSuperproject(execution, plan: plan, recorder: recorder, into: &publication)

@@ -149,6 +149,8 @@ public struct RollPlan: Sendable, Equatable {
     public var moduleMerges: [ModuleMerge]
     /// Selected tenants, in id order.
     public var tenants: [TenantPlan]
+    /// Modules whose remote could not be fetched → the fetch error: their pins were kept everywhere.
+    public var unreachable: [String: String] = [:]
 }
 
 /// Turns an observed ``RollState`` into a ``RollPlan`` (pure).
@@ -190,7 +192,7 @@ public enum RollPlanner {
         merges.sort { (order[$0.module] ?? 0, $0.tenant) < (order[$1.module] ?? 0, $1.tenant) }
         return RollPlan(
             generalBranch: general, generalTip: generalTip, modules: project.manifest.modules, repin: repin,
-            moduleMerges: merges, tenants: tenants)
+            moduleMerges: merges, tenants: tenants, unreachable: state.unreachable)
     }
 
     /// What every tenant's plan is computed against.

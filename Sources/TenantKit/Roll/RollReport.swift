@@ -85,10 +85,14 @@ public struct RollReport: Sendable, Equatable, Codable {
     public var totals: Totals
     /// Wall-clock seconds.
     public var elapsedSeconds: Double
+    /// Modules whose remote could not be fetched → the fetch error. Their pins were kept on every branch and the
+    /// tenants that customise them are blocked; the roll is not complete (exit 2) until they can be fetched.
+    public var unreachable: [String: String] = [:]
 
     /// True when every tenant rolled or was up to date and no push was rejected.
     public var isComplete: Bool {
         totals.conflicts == 0 && totals.rejected == 0 && totals.blocked == 0 && general.status != "rejected"
+            && unreachable.isEmpty
     }
 
     /// A table a person reads at a glance, plus totals.
@@ -131,6 +135,11 @@ public struct RollReport: Sendable, Equatable, Codable {
         for tenant in tenants {
             if let command = tenant.next { next.append("\(tenant.id): \(command)") }
             for fix in Array(Set(tenant.reasons.map(\.fix))).sorted() { next.append("\(tenant.id): \(fix)") }
+        }
+        for (module, error) in unreachable.sorted(by: { $0.key < $1.key }) {
+            next.append(
+                "\(module) could not be fetched, so its pins were kept everywhere; roll again once its remote answers ("
+                    + error.split(separator: "\n").joined(separator: " ") + ")")
         }
         if !next.isEmpty { text += "\nnext steps:\n" + next.map { "  " + $0 }.joined(separator: "\n") }
         text +=
@@ -195,8 +204,10 @@ extension RollReport {
             }
             tenants.append(entry)
         }
-        return RollReport(
+        var report = RollReport(
             runId: runId, dryRun: dryRun, generalBranch: plan.generalBranch, general: general, tenants: tenants,
             pushes: publication.pushes, totals: totals, elapsedSeconds: Date().timeIntervalSince(start))
+        report.unreachable = plan.unreachable
+        return report
     }
 }

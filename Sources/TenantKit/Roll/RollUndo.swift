@@ -16,7 +16,7 @@ public struct RollUndo {
     /// each repository's outcome is recorded in the journal as it lands, so a rejected or interrupted undo can be
     /// run again and goes on where it stopped.
     public func run(runId: String) throws -> [PushOutcome] {
-        var journal = try RollJournal.read(gitDirectory: workspace.gitDirectory, runId: runId)
+        var journal = try RollJournal.read(gitDirectory: workspace.commonDirectory, runId: runId)
         guard journal.undoneAt == nil else { throw RollError("roll \(runId) was already undone") }
         // Entries that may have landed: published, or unknown (the push broke off); not the ones already undone.
         let candidates = journal.entries.indices.filter {
@@ -47,7 +47,7 @@ public struct RollUndo {
                 "refusing to undo roll \(runId): refs moved since:\n" + moved.map { "  " + $0 }.joined(separator: "\n"))
         }
         guard !toRestore.isEmpty else {
-            try journal.write(gitDirectory: workspace.gitDirectory)
+            try journal.write(gitDirectory: workspace.commonDirectory)
             throw RollError("roll \(runId) published nothing; nothing to undo")
         }
         var outcomes: [PushOutcome] = []
@@ -65,13 +65,13 @@ public struct RollUndo {
             if outcome.accepted {
                 for index in group { journal.entries[index].undone = true }
             }
-            try journal.write(gitDirectory: workspace.gitDirectory)
+            try journal.write(gitDirectory: workspace.commonDirectory)
             // Modules must not go back while the superproject still pins their commits.
             if !outcome.accepted && repository == RollPublication.superproject { break }
         }
         if journal.entries.allSatisfy({ $0.published != true || $0.undone == true }) {
             journal.undoneAt = ISO8601DateFormatter().string(from: Date())
-            try journal.write(gitDirectory: workspace.gitDirectory)
+            try journal.write(gitDirectory: workspace.commonDirectory)
         }
         return outcomes
     }

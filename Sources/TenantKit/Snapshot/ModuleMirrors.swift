@@ -39,7 +39,7 @@ public struct ModuleMirrors: Sendable {
     private let git: Git
 
     public init(workspace: Workspace, git: Git) {
-        self.directory = (workspace.gitDirectory as NSString).appendingPathComponent("tenantctl/mirrors")
+        self.directory = (workspace.commonDirectory as NSString).appendingPathComponent("tenantctl/mirrors")
         self.git = git
     }
 

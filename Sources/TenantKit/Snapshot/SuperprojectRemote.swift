@@ -36,25 +36,11 @@ public enum SuperprojectRemote {
         try GitRefs.branches(under: refPrefix(workspace), in: workspace.root, git: git, what: "the superproject")
     }
 
-    /// Whether the repository is a shallow clone: its common git directory (a worktree's `commondir`, else the git
-    /// directory) has a `shallow` file — what `git rev-parse --is-shallow-repository` checks, without a process.
+    /// Whether the repository is a shallow clone: its common git directory has a `shallow` file — what
+    /// `git rev-parse --is-shallow-repository` checks, without a process.
     static func isShallow(_ workspace: Workspace) throws -> Bool {
-        var common = URL(fileURLWithPath: workspace.gitDirectory, isDirectory: true)
-        let pointer = common.appendingPathComponent("commondir")
-        if FileManager.default.fileExists(atPath: pointer.path) {
-            let text: String
-            do {
-                text = try String(contentsOf: pointer, encoding: .utf8)
-            } catch {
-                throw SnapshotError("cannot read \(pointer.path): \(error.localizedDescription)")
-            }
-            let path = text.trimmingCharacters(in: .whitespacesAndNewlines)
-            common =
-                path.hasPrefix("/")
-                ? URL(fileURLWithPath: path, isDirectory: true)
-                : common.appendingPathComponent(path, isDirectory: true)
-        }
-        return FileManager.default.fileExists(atPath: common.appendingPathComponent("shallow").path)
+        FileManager.default.fileExists(
+            atPath: (workspace.commonDirectory as NSString).appendingPathComponent("shallow"))
     }
 
     /// Throws when the remote is not configured, naming the remotes that are.

@@ -1,6 +1,6 @@
 import Foundation
 
-/// What `tenantctl switch` did, per repository.
+/// What `tenantctl switch` did (or, with `--dry-run`, would do), per repository.
 public struct SwitchReport: Sendable, Equatable, Codable {
     /// One repository's outcome.
     public struct Entry: Sendable, Equatable, Codable {
@@ -12,18 +12,31 @@ public struct SwitchReport: Sendable, Equatable, Codable {
         public var branch: String
         /// The commit it is on now.
         public var commit: String
+        /// The commit HEAD was on before (nil when the module was not initialised).
+        public var from: String?
         /// The pin (modules) or remote tenant branch tip (superproject) it had to reach.
         public var target: String
-        /// `unchanged`, `checked out`, `fast-forwarded`, `created`, `cloned`.
+        /// `unchanged`, `checked out`, `fast-forwarded`, `moved back`, `created`, `cloned` (with `--dry-run`:
+        /// `unchanged`, `check out`, `fast-forward`, `move back`, `create`, `clone`).
         public var change: String
-        /// Commits the local branch has beyond the target (kept, never reset).
+        /// Commits the superproject's local branch has beyond the target (kept, never reset).
         public var aheadOfTarget: Int
+        /// Commits the local branch left when it was moved back to the pin (all on remote-tracking branches).
+        public var leftCommits: Int
+        /// A remote-tracking branch that holds the commits left (`origin/general_dev`).
+        public var leftOn: String?
+        /// Nested submodules initialised or moved to their recorded commits.
+        public var nestedUpdated: Bool
     }
 
+    /// Report format version.
+    public var schemaVersion = 1
     /// The tenant id, or the general branch name for the development view.
     public var tenant: String
     /// The superproject branch.
     public var branch: String
+    /// True for `--dry-run`: nothing was changed.
+    public var dryRun: Bool
     /// The superproject first, then every module in manifest order.
     public var repositories: [Entry]
     /// Modules with no pin on this branch (left alone).
@@ -38,13 +51,16 @@ public struct WorkingCopySwitch: Sendable {
     public var git: Git
     /// Whether to fetch the remotes first.
     public var fetch: Bool
+    /// Whether to initialise and update nested submodules of the modules (`--no-recursive` turns it off).
+    public var recursive: Bool
     /// Progress output.
     public var console: Console?
 
-    public init(workspace: Workspace, git: Git, fetch: Bool = true, console: Console? = nil) {
+    public init(workspace: Workspace, git: Git, fetch: Bool = true, recursive: Bool = true, console: Console? = nil) {
         self.workspace = workspace
         self.git = git
         self.fetch = fetch
+        self.recursive = recursive
         self.console = console
     }
 
@@ -62,72 +78,105 @@ public struct WorkingCopySwitch: Sendable {
         public var superproject: RepositoryPlan
         public var modules: [RepositoryPlan]
         public var unpinned: [String]
+        /// HEAD before the switch, per repository name (nil: not initialised).
+        public var heads: [String: String]
     }
 
-    /// Switches the working copy to `target` (a tenant id or branch, or the general branch).
-    public func run(target name: String) throws -> SwitchReport {
+    /// Switches the working copy to `target` (a tenant id or branch, or the general branch); with `dryRun`, only
+    /// plans and reports what it would do.
+    public func run(target name: String, dryRun: Bool = false) throws -> SwitchReport {
         let plan = try makePlan(target: name)
+        if dryRun {
+            return SwitchReport(
+                tenant: plan.tenant, branch: plan.superproject.branch, dryRun: true,
+                repositories: ([plan.superproject] + plan.modules).map {
+                    entry($0, change: Self.plannedChange($0.action), from: plan.heads[$0.repository], nested: false)
+                }, unpinned: plan.unpinned)
+        }
         return try execute(plan)
     }
 
-    /// Inspects everything and returns the plan; throws ``WorkingCopyRefusal`` listing every problem.
-    public func makePlan(target name: String) throws -> Plan {
-        let project = try ProjectReader.workingTree(
-            workspace, options: ValidationOptions(allowLocalRemotes: git.allowLocalRemotes))
-        let tenant: Tenant?
-        let branch: String
-        if name == project.manifest.generalBranch {
-            tenant = nil
-            branch = project.manifest.generalBranch
-        } else if let found = project.tenant(id: name) {
-            tenant = found
-            branch = found.branch
-        } else {
-            let known = ([project.manifest.generalBranch] + project.tenants.map(\.id)).joined(separator: ", ")
-            throw WorkspaceError("unknown tenant '\(name)'; known: \(known)")
+    /// The words `--dry-run` uses for an action.
+    static func plannedChange(_ action: BranchAction) -> String {
+        switch action {
+        case .none: return "unchanged"
+        case .checkout: return "check out"
+        case .fastForward: return "fast-forward"
+        case .moveBack: return "move back"
+        case .create: return "create"
+        case .initialise: return "clone"
         }
-        let action = "switch to \(tenant?.id ?? branch)"
+    }
+
+    /// Inspects one module directory: where it stands, its state and what forbids changing it.
+    private func inspectModule(_ module: Module, superOrigin: String) throws -> (ModuleContext, [WorkingCopyProblem]) {
+        let path = workspace.path(module.path)
+        let presence = try WorkingCopyGit.presence(of: path, git: git)
+        var problems: [WorkingCopyProblem] = []
+        var state: RepositoryState?
+        switch presence {
+        case .repository:
+            let inspected = try RepositoryState.inspect(path: path, git: git)
+            problems += inspected.problems(repository: module.name, relativePath: module.path)
+            if let problem = try originMismatch(module, at: path, superOrigin: superOrigin) {
+                problems.append(problem)
+            }
+            state = inspected
+        case .notARepository(let reason):
+            problems.append(WorkingCopyProblem(repository: module.name, path: module.path, reason: reason))
+        case .notInitialised:
+            break
+        }
+        return (ModuleContext(module: module, absolutePath: path, presence: presence, state: state), problems)
+    }
+
+    /// Inspects everything and returns the plan; throws ``WorkingCopyRefusal`` listing every problem.
+    ///
+    /// The plan is made from the target commit: `modules.json` and `Tenants/` are read at the superproject commit
+    /// the switch ends on, so modules and tenants added (or customised) since the working tree's files were
+    /// checked out are found. The tenant is looked up in the working tree's files, then on the fetched general
+    /// branch.
+    public func makePlan(target name: String) throws -> Plan {
+        let options = ValidationOptions(allowLocalRemotes: git.allowLocalRemotes)
+        let current = try ProjectReader.workingTree(workspace, options: options)
+        let general = current.manifest.generalBranch
 
         // 1. Local pre-flight: nothing is fetched or changed when the working copy is not safe.
         var problems: [WorkingCopyProblem] = []
         let superState = try RepositoryState.inspect(path: workspace.root, git: git, superproject: true)
         problems += superState.problems(repository: "superproject", relativePath: "")
-        var modules: [ModuleContext] = []
+        var contexts: [String: ModuleContext] = [:]
         let superOrigin = try SuperprojectRemote.originURL(workspace, git: git) ?? workspace.root
-        for module in project.manifest.modules {
-            let path = workspace.path(module.path)
-            let presence = try WorkingCopyGit.presence(of: path, git: git)
-            var state: RepositoryState?
-            switch presence {
-            case .repository:
-                let inspected = try RepositoryState.inspect(path: path, git: git)
-                problems += inspected.problems(repository: module.name, relativePath: module.path)
-                if let problem = try originMismatch(module, at: path, superOrigin: superOrigin) {
-                    problems.append(problem)
-                }
-                state = inspected
-            case .notARepository(let reason):
-                problems.append(WorkingCopyProblem(repository: module.name, path: module.path, reason: reason))
-            case .notInitialised:
-                break
-            }
-            modules.append(ModuleContext(module: module, absolutePath: path, presence: presence, state: state))
+        for module in current.manifest.modules {
+            let (context, found) = try inspectModule(module, superOrigin: superOrigin)
+            contexts[module.path] = context
+            problems += found
         }
-        guard problems.isEmpty else { throw WorkingCopyRefusal(action: action, problems: problems) }
+        guard problems.isEmpty else { throw WorkingCopyRefusal(action: "switch to \(name)", problems: problems) }
 
-        // 2. Fetch the superproject, plan its branch.
+        // 2. Fetch the superproject; find the tenant (working tree, then the fetched general branch).
+        let remoteBranches = try WorkingCopyRemote.branches(workspace, git: git, fetch: fetch, console: console)
+        var lookedUp: Tenant?
+        if name != general {
+            lookedUp = current.tenant(id: name)
+            if lookedUp == nil, remoteBranches[general] != nil {
+                lookedUp = try ProjectReader.revision(
+                    WorkingCopyRemote.ref(of: general, in: workspace), repository: workspace.root, git: git,
+                    options: options
+                ).tenant(id: name)
+            }
+            guard lookedUp != nil else {
+                let known = ([general] + current.tenants.map(\.id)).joined(separator: ", ")
+                throw WorkspaceError("unknown tenant '\(name)'; known: \(known)")
+            }
+        }
+        let branch = lookedUp?.branch ?? general
+        let action = "switch to \(lookedUp?.id ?? branch)"
         var superproject = superState
         if fetch {
-            console?.progress("fetching superproject")
-            try SuperprojectRemote.fetch(workspace, git: git)
             superproject = try RepositoryState.inspect(path: workspace.root, git: git, superproject: true)
         }
-        // The remote's branches as tenantctl fetched them (every branch, complete history, whatever the clone's
-        // refspec and depth), else the clone's own remote-tracking branches.
-        let remoteTip =
-            try SuperprojectRemote.branches(workspace, git: git)[branch] ?? superproject.remoteBranches[branch]
-        let localTip = superproject.branches[branch]
-        guard let superTarget = remoteTip ?? localTip else {
+        guard let superTarget = remoteBranches[branch] ?? superproject.branches[branch] else {
             throw WorkingCopyRefusal(
                 action: action,
                 problems: [
@@ -138,66 +187,114 @@ public struct WorkingCopySwitch: Sendable {
         }
         let superPlan = try plan(
             state: superproject, repository: "superproject", relativePath: "", absolutePath: workspace.root,
-            branch: branch, target: superTarget)
-        var plannedSuper: RepositoryPlan?
-        switch superPlan {
-        case .success(let value): plannedSuper = value
-        case .failure(let problem): problems.append(problem)
+            branch: branch, target: superTarget, movesBack: false)
+        guard case .success(let plannedSuper) = superPlan else {
+            if case .failure(let problem) = superPlan { problems.append(problem) }
+            throw WorkingCopyRefusal(action: action, problems: problems)
+        }
+        if plannedSuper.changes {
+            problems += try preflight(
+                plannedSuper, absolutePath: workspace.root, state: superproject, repository: "superproject")
         }
 
-        // 3. Pins of the target commit; fetch and plan every module.
+        // 3. The project and pins at the target commit; fetch and plan every module it has.
+        let target = try ProjectReader.revision(
+            plannedSuper.finalCommit, repository: workspace.root, git: git, options: options)
+        let tenant = lookedUp.map { found in target.tenant(id: found.id) ?? found }
         let pins = try PinReader.pins(
-            at: plannedSuper?.finalCommit ?? superTarget, paths: project.manifest.modules.map(\.path),
-            in: workspace.root,
-            git: git)
+            at: plannedSuper.finalCommit, paths: target.manifest.modules.map(\.path), in: workspace.root, git: git)
         var modulePlans: [RepositoryPlan] = []
         var unpinned: [String] = []
-        for context in modules {
-            let module = context.module
+        var heads: [String: String] = [:]
+        if let head = superproject.head { heads["superproject"] = head }
+        for module in target.manifest.modules {
+            var context: ModuleContext
+            if let known = contexts[module.path], known.module.name == module.name {
+                context = known
+            } else {
+                let (inspected, found) = try inspectModule(module, superOrigin: superOrigin)
+                problems += found
+                context = inspected
+                if !found.isEmpty { continue }
+            }
             guard let pin = pins[module.path] else {
                 unpinned.append(module.name)
                 continue
             }
-            let moduleBranch = project.branch(of: module, for: tenant)
+            let moduleBranch = target.branch(of: module, for: tenant)
             guard var state = context.state else {
+                if let problem = try uninitialisedProblem(module, branch: moduleBranch, pin: pin) {
+                    problems.append(problem)
+                }
                 modulePlans.append(
                     SwitchPlanner.planUninitialised(
                         repository: module.name, path: module.path, branch: moduleBranch, pin: pin,
                         remoteBranchExists: nil))
                 continue
             }
+            if let head = state.head { heads[module.name] = head }
             if state.currentBranch == moduleBranch && state.head == pin && state.branches[moduleBranch] == pin {
                 // Already on its branch at the pin: nothing to fetch, nothing to ask git (switching between tenants
                 // that share most pins touches only the modules that differ).
-                let unchanged = SwitchPlanner.plan(
-                    BranchObservation(
+                modulePlans.append(
+                    RepositoryPlan(
                         repository: module.name, path: module.path, branch: moduleBranch, target: pin,
-                        currentBranch: state.currentBranch, head: state.head, branchTip: pin,
-                        tipVersusTarget: (0, 0), remoteBranchExists: state.remoteBranches[moduleBranch] != nil,
-                        targetAvailable: true))
-                switch unchanged {
-                case .success(let value): modulePlans.append(value)
-                case .failure(let problem): problems.append(problem)
-                }
+                        finalCommit: pin, aheadOfTarget: 0, action: .none))
                 continue
             }
             if fetch {
                 console?.progress("fetching \(module.name)")
                 try git.run(
-                    ["fetch", "--no-recurse-submodules", "--quiet", "origin"], in: context.absolutePath,
+                    ["fetch", "--no-recurse-submodules", "--quiet", "--prune", "origin"], in: context.absolutePath,
                     context: "fetch module \(module.name)")
                 state = try RepositoryState.inspect(path: context.absolutePath, git: git)
             }
             switch try plan(
                 state: state, repository: module.name, relativePath: module.path, absolutePath: context.absolutePath,
-                branch: moduleBranch, target: pin)
+                branch: moduleBranch, target: pin, movesBack: true)
             {
-            case .success(let value): modulePlans.append(value)
+            case .success(let value):
+                modulePlans.append(value)
+                if value.changes {
+                    problems += try preflight(
+                        value, absolutePath: context.absolutePath, state: state, repository: module.name)
+                }
             case .failure(let problem): problems.append(problem)
             }
         }
-        guard problems.isEmpty, let plannedSuper else { throw WorkingCopyRefusal(action: action, problems: problems) }
-        return Plan(tenant: tenant?.id ?? branch, superproject: plannedSuper, modules: modulePlans, unpinned: unpinned)
+        guard problems.isEmpty else { throw WorkingCopyRefusal(action: action, problems: problems) }
+        return Plan(
+            tenant: tenant?.id ?? branch, superproject: plannedSuper, modules: modulePlans, unpinned: unpinned,
+            heads: heads)
+    }
+
+    /// What would make git stop half-way in a repository that changes: untracked files the target would
+    /// overwrite, the branch checked out in another worktree.
+    private func preflight(_ plan: RepositoryPlan, absolutePath: String, state: RepositoryState, repository: String)
+        throws
+        -> [WorkingCopyProblem]
+    {
+        var problems: [WorkingCopyProblem] = []
+        func join(_ path: String) -> String { plan.path.isEmpty ? path : plan.path + "/" + path }
+        if state.head != plan.finalCommit {
+            for file in try WorkingCopyGit.untrackedOverwrites(to: plan.finalCommit, in: absolutePath, git: git) {
+                problems.append(
+                    WorkingCopyProblem(
+                        repository: repository, path: join(file),
+                        reason: "untracked file that checking out \(plan.branch) would overwrite; "
+                            + "move it away or commit it first"))
+            }
+        }
+        if let elsewhere = try WorkingCopyGit.branchesInOtherWorktrees(
+            of: absolutePath, gitDirectory: state.gitDirectory, git: git)[plan.branch]
+        {
+            problems.append(
+                WorkingCopyProblem(
+                    repository: repository, path: plan.path,
+                    reason: "branch \(plan.branch) is checked out in another worktree, \(elsewhere); "
+                        + "switch that worktree to another branch first"))
+        }
+        return problems
     }
 
     /// A module checkout whose `origin` is another repository than the one `modules.json` names is refused, not
@@ -238,45 +335,88 @@ public struct WorkingCopySwitch: Sendable {
 
     private func plan(
         state: RepositoryState, repository: String, relativePath: String, absolutePath: String, branch: String,
-        target: String
+        target pinned: String, movesBack: Bool
     ) throws -> Result<RepositoryPlan, WorkingCopyProblem> {
-        let available = try WorkingCopyGit.hasCommit(target, in: absolutePath, git: git)
+        // An annotated tag as pin is peeled: the branch ends on the commit it names.
+        let peeled = try WorkingCopyGit.commit(of: pinned, in: absolutePath, git: git)
+        let target = peeled ?? pinned
         let tip = state.branches[branch]
-        var counts: (ahead: Int, behind: Int)?
-        if available, let tip {
+        var observation = BranchObservation(
+            repository: repository, path: relativePath, branch: branch, target: target,
+            currentBranch: state.currentBranch, head: state.head, branchTip: tip, tipVersusTarget: nil,
+            remoteBranchExists: state.remoteBranches[branch] != nil, targetAvailable: peeled != nil)
+        observation.movesBack = movesBack
+        if peeled != nil, let tip {
             let value = try WorkingCopyGit.counts(tip, target, in: absolutePath, git: git)
-            counts = (value.left, value.right)
+            observation.tipVersusTarget = (value.left, value.right)
+            if movesBack && value.left > 0 {
+                let unpublished = try WorkingCopyGit.unpublished(tip, beyond: target, in: absolutePath, git: git)
+                observation.unpublishedCount = unpublished.count
+                observation.unpublished = unpublished.listed
+                if unpublished.count == 0 {
+                    observation.publishedOn = try WorkingCopyGit.remoteBranch(
+                        containing: tip, preferred: branch, in: absolutePath, git: git)
+                }
+            }
         }
-        return SwitchPlanner.plan(
-            BranchObservation(
-                repository: repository, path: relativePath, branch: branch, target: target,
-                currentBranch: state.currentBranch, head: state.head, branchTip: tip, tipVersusTarget: counts,
-                remoteBranchExists: state.remoteBranches[branch] != nil, targetAvailable: available))
+        return SwitchPlanner.plan(observation)
     }
 
-    /// Carries out a plan. Only repositories whose plan changes something are touched.
+    /// Carries out a plan. Only repositories whose plan changes something are touched; no git command runs in a
+    /// module directory that is not the module's own repository.
     public func execute(_ plan: Plan) throws -> SwitchReport {
         var entries: [SwitchReport.Entry] = []
         let superChange = try apply(plan.superproject, in: workspace.root, superproject: true)
-        entries.append(entry(plan.superproject, change: superChange))
-        let modulePaths = plan.modules.map(\.path)
+        entries.append(entry(plan.superproject, change: superChange, from: plan.heads["superproject"], nested: false))
+        let modulePaths = plan.modules.filter(\.changes).map(\.path)
         if !modulePaths.isEmpty {
             try git.run(
                 ["submodule", "--quiet", "sync", "--"] + modulePaths, in: workspace.root,
                 context: "sync the module URLs from .gitmodules")
         }
         for module in plan.modules {
-            let change = try apply(module, in: workspace.path(module.path), superproject: false)
-            entries.append(entry(module, change: change))
+            let path = workspace.path(module.path)
+            if module.changes, !module.initialises,
+                try WorkingCopyGit.presence(of: path, git: git) != .repository
+            {
+                throw WorkspaceError(
+                    "\(module.path) is no longer the repository of module \(module.repository); "
+                        + "nothing was run in it (run tenantctl switch again)")
+            }
+            let change = try apply(module, in: path, superproject: false)
+            var nested = false
+            if recursive {
+                nested = try updateNested(of: module, at: path)
+            }
+            entries.append(entry(module, change: change, from: plan.heads[module.repository], nested: nested))
         }
         return SwitchReport(
-            tenant: plan.tenant, branch: plan.superproject.branch, repositories: entries, unpinned: plan.unpinned)
+            tenant: plan.tenant, branch: plan.superproject.branch, dryRun: false, repositories: entries,
+            unpinned: plan.unpinned)
     }
 
-    private func entry(_ plan: RepositoryPlan, change: String) -> SwitchReport.Entry {
-        SwitchReport.Entry(
-            repository: plan.repository, path: plan.path, branch: plan.branch, commit: plan.finalCommit,
-            target: plan.target, change: change, aheadOfTarget: plan.aheadOfTarget)
+    /// Initialises and updates the module's nested submodules to the commits it records, when any is not there.
+    private func updateNested(of module: RepositoryPlan, at path: String) throws -> Bool {
+        let nested = try NestedSubmodules.inspect(path, prefix: module.path, git: git)
+        guard nested.contains(where: { !$0.atRecorded }) else { return false }
+        console?.progress("\(module.repository): updating nested submodules")
+        try git.run(
+            ["submodule", "--quiet", "update", "--init", "--recursive"], in: path,
+            context: "initialise the nested submodules of \(module.repository)")
+        return true
+    }
+
+    private func entry(_ plan: RepositoryPlan, change: String, from: String?, nested: Bool) -> SwitchReport.Entry {
+        var left = 0
+        var on: String?
+        if case .moveBack(_, let leaving, let remote) = plan.action {
+            left = leaving
+            on = remote
+        }
+        return SwitchReport.Entry(
+            repository: plan.repository, path: plan.path, branch: plan.branch, commit: plan.finalCommit, from: from,
+            target: plan.target, change: change, aheadOfTarget: plan.aheadOfTarget, leftCommits: left, leftOn: on,
+            nestedUpdated: nested)
     }
 
     private func switchArguments(_ superproject: Bool) -> [String] {
@@ -314,6 +454,27 @@ public struct WorkingCopySwitch: Sendable {
                     context: "check out \(plan.branch) in \(name)")
             }
             return "fast-forwarded"
+        case .moveBack(let from, _, _):
+            console?.progress("\(name): moving \(plan.branch) back to \(plan.target.prefix(12))")
+            let current = try git.run(
+                ["symbolic-ref", "--quiet", "HEAD"], in: path, context: "read the branch of \(name)",
+                accepting: [0, 1]
+            ).text
+            if current == branchRef {
+                // The working tree is clean (pre-flight): branch, index and files move together. The target is an
+                // object id git printed (`rev-parse …^{commit}`); `reset` rejects `--end-of-options` before it.
+                try git.run(
+                    ["reset", "--quiet", "--keep", plan.target], in: path,
+                    context: "move \(plan.branch) back to the pin in \(name)")
+            } else {
+                try git.run(
+                    ["update-ref", "-m", "tenantctl switch: back to the pin", branchRef, plan.target, from], in: path,
+                    context: "move \(plan.branch) back to the pin in \(name)")
+                try git.run(
+                    switchArguments(superproject) + ["--end-of-options", plan.branch], in: path,
+                    context: "check out \(plan.branch) in \(name)")
+            }
+            return "moved back"
         case .create(let upstream):
             console?.progress("\(name): creating \(plan.branch) at \(plan.target.prefix(12))")
             // The upstream is configured before the branch exists: a run stopped between the two calls then
@@ -335,9 +496,15 @@ public struct WorkingCopySwitch: Sendable {
             return "created"
         case .initialise:
             console?.progress("\(name): cloning")
+            // `--checkout` overrides `update = none` (and any other update mode) for this explicit set-up.
             try git.run(
-                ["submodule", "--quiet", "update", "--init", "--", plan.path], in: workspace.root,
+                ["submodule", "--quiet", "update", "--init", "--checkout", "--", plan.path], in: workspace.root,
                 context: "initialise and clone module \(name)")
+            guard case .repository = try WorkingCopyGit.presence(of: path, git: git) else {
+                throw WorkspaceError(
+                    "module \(name) at \(plan.path) is still not a repository of its own after "
+                        + "`git submodule update --init --checkout`; nothing was run in it")
+            }
             // The clone was made by this run: its branches hold no user work, so the branch may be (re)set.
             try git.run(
                 ["switch", "--quiet", "--no-track", "-C", plan.branch, plan.target], in: path,

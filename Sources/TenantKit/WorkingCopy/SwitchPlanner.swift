@@ -9,6 +9,9 @@ public enum BranchAction: Sendable, Equatable {
     /// Move the branch forward from `from` to the target (`update-ref` with a lease, or `merge --ff-only` when it is
     /// checked out), then check it out.
     case fastForward(from: String)
+    /// Move the branch back from `from` to the target, leaving `leaving` commits that are all on remote-tracking
+    /// branches (`on` names one that holds them), then check it out.
+    case moveBack(from: String, leaving: Int, on: String?)
     /// Create the branch at the target commit, with `upstream` (`origin/<branch>`) when the remote has it.
     case create(upstream: String?)
     /// The module is not initialised: initialise, clone, then create the branch at the target commit.
@@ -47,6 +50,12 @@ public struct RepositoryPlan: Sendable, Equatable {
 
     /// Whether anything changes in this repository.
     public var changes: Bool { action != .none }
+
+    /// Whether the module is cloned by the switch (its directory is not a repository yet).
+    public var initialises: Bool {
+        if case .initialise = action { return true }
+        return false
+    }
 }
 
 /// What the planner knows about one existing repository and its target.
@@ -71,6 +80,15 @@ public struct BranchObservation: Sendable, Equatable {
     public var remoteBranchExists: Bool
     /// Whether the target commit exists in this repository.
     public var targetAvailable: Bool
+    /// Whether a local branch that has commits beyond the target is moved back to it (modules: the pin is the
+    /// truth) rather than kept (the superproject: its own unpushed commits are the pins it builds).
+    public var movesBack: Bool = false
+    /// The commits the branch would leave that no remote-tracking branch holds (`<id> <subject>`, at most 10).
+    public var unpublished: [String] = []
+    /// How many commits the branch would leave that no remote-tracking branch holds.
+    public var unpublishedCount: Int = 0
+    /// A remote-tracking branch that holds the commits the branch would leave (`origin/general_dev`).
+    public var publishedOn: String?
 
     public init(
         repository: String, path: String, branch: String, target: String, currentBranch: String?, head: String?,
@@ -95,13 +113,19 @@ public struct BranchObservation: Sendable, Equatable {
             && lhs.branchTip == rhs.branchTip && lhs.tipVersusTarget?.ahead == rhs.tipVersusTarget?.ahead
             && lhs.tipVersusTarget?.behind == rhs.tipVersusTarget?.behind
             && lhs.remoteBranchExists == rhs.remoteBranchExists && lhs.targetAvailable == rhs.targetAvailable
+            && lhs.movesBack == rhs.movesBack && lhs.unpublished == rhs.unpublished
+            && lhs.unpublishedCount == rhs.unpublishedCount && lhs.publishedOn == rhs.publishedOn
     }
 }
 
 /// Turns observed branch states into actions, or into the problems that forbid the switch. Pure.
 public enum SwitchPlanner {
-    /// Plans one repository: every module ends on a named branch whose tip is the target commit; a local branch
-    /// ahead of the target is kept (never reset); a branch that has diverged from the target is a problem.
+    /// Plans one repository: it ends on a named branch whose tip is the target commit.
+    ///
+    /// A module's local branch that has commits beyond the target is moved back to it only when every commit it
+    /// would leave is on a remote-tracking branch; otherwise the switch is refused naming those commits (SPEC §8a:
+    /// never success off the pin, never a user's work dropped). The superproject's branch ahead of its remote is
+    /// kept (its unpushed commits are the pins the modules are set to); diverged, it is refused.
     public static func plan(_ observation: BranchObservation) -> Result<RepositoryPlan, WorkingCopyProblem> {
         let o = observation
         func problem(_ reason: String) -> Result<RepositoryPlan, WorkingCopyProblem> {
@@ -131,15 +155,32 @@ public enum SwitchPlanner {
         switch (counts.ahead, counts.behind) {
         case (0, 0):
             return plan(onBranch ? .none : .checkout, final: tip)
-        case (let ahead, 0):
-            return plan(onBranch ? .none : .checkout, final: tip, ahead: ahead)
         case (0, _):
             return plan(.fastForward(from: tip), final: o.target)
+        case (let ahead, let behind) where o.movesBack:
+            guard o.unpublishedCount == 0 else {
+                return problem(
+                    unpublishedReason(
+                        branch: o.branch, target: o.target, count: o.unpublishedCount, listed: o.unpublished))
+            }
+            _ = behind
+            return plan(.moveBack(from: tip, leaving: ahead, on: o.publishedOn), final: o.target)
+        case (let ahead, 0):
+            return plan(onBranch ? .none : .checkout, final: tip, ahead: ahead)
         case (let ahead, let behind):
             return problem(
                 "local branch \(o.branch) has diverged from \(o.target.prefix(12)) (\(ahead) commit\(ahead == 1 ? "" : "s") "
                     + "of its own, \(behind) missing); it would have to move backwards. Merge or rebase it first")
         }
+    }
+
+    /// Why a branch with commits no remote holds is not moved back to the pin.
+    public static func unpublishedReason(branch: String, target: String, count: Int, listed: [String]) -> String {
+        let more = count > listed.count ? "; and \(count - listed.count) more" : ""
+        return "local branch \(branch) has \(count) commit\(count == 1 ? "" : "s") that no remote branch holds "
+            + "(\(listed.joined(separator: "; "))\(more)); switching would move it back to the pin \(target.prefix(12)). "
+            + "Push them (and pin them with tenantctl pin), or keep them on another branch "
+            + "(git branch <name> \(branch)) and reset \(branch) to the pin yourself"
     }
 
     /// Plans a module that is not initialised: it is cloned, then its branch is created at the pin.

@@ -36,14 +36,20 @@ public struct WorkingCopyPin: Sendable {
     public var fetch: Bool
     /// Push modules first, then the superproject.
     public var push: Bool
+    /// Allow pushing a module's general branch from a tenant view (`--to-general`).
+    public var toGeneral: Bool
     /// Progress output.
     public var console: Console?
 
-    public init(workspace: Workspace, git: Git, fetch: Bool = true, push: Bool = false, console: Console? = nil) {
+    public init(
+        workspace: Workspace, git: Git, fetch: Bool = true, push: Bool = false, toGeneral: Bool = false,
+        console: Console? = nil
+    ) {
         self.workspace = workspace
         self.git = git
         self.fetch = fetch
         self.push = push
+        self.toGeneral = toGeneral
         self.console = console
     }
 
@@ -107,7 +113,11 @@ public struct WorkingCopyPin: Sendable {
             }
             let state = try RepositoryState.inspect(path: path, git: git)
             problems += state.problems(repository: module.name, relativePath: module.path)
-            guard let head = state.head, head != pins[module.path] else { continue }
+            // An annotated tag as pin is peeled: a HEAD at the tagged commit is at its pin.
+            let pinned = try pins[module.path].map { recorded in
+                try WorkingCopyGit.commit(of: recorded, in: path, git: git) ?? recorded
+            }
+            guard let head = state.head, head != pinned else { continue }
             let expected = project.branch(of: module, for: tenant)
             guard let current = state.currentBranch else {
                 problems.append(
@@ -126,7 +136,7 @@ public struct WorkingCopyPin: Sendable {
             if fetch {
                 console?.progress("fetching \(module.name)")
                 try git.run(
-                    ["fetch", "--no-recurse-submodules", "--quiet", "origin"], in: path,
+                    ["fetch", "--no-recurse-submodules", "--quiet", "--prune", "origin"], in: path,
                     context: "fetch module \(module.name)")
             }
             let unpushed = try git.text(
@@ -139,10 +149,41 @@ public struct WorkingCopyPin: Sendable {
                         reason: "commit \(head.prefix(12)) is not on the module's remote (\(unpushed) unpushed); "
                             + "push it first or run with --push"))
             }
+            if unpushed != "0" && push {
+                let remoteBranch = try GitRefs.branches(
+                    under: "refs/remotes/\(Workspace.defaultRemoteName)/", in: path, git: git, what: module.name)[
+                        current]
+                if remoteBranch == nil {
+                    problems.append(
+                        WorkingCopyProblem(
+                            repository: module.name, path: module.path,
+                            reason: "branch \(current) does not exist on the remote of \(module.name) (deleted "
+                                + "there?); pin --push never recreates a branch"))
+                }
+                if let tenant, current == project.generalBranch(of: module), !toGeneral {
+                    problems.append(
+                        WorkingCopyProblem(
+                            repository: module.name, path: module.path,
+                            reason: "\(current) is \(module.name)'s general branch, shared by every tenant, and "
+                                + "\(tenant.id) does not customise \(module.name); push it from the \(current) "
+                                + "view, customise it (tenantctl customize \(tenant.id) \(module.name)), or run with "
+                                + "--to-general"))
+                }
+            }
             moduleBranches[module.name] = unpushed != "0" ? current : nil
             changes.append(
                 PinReport.Change(
                     module: module.name, path: module.path, old: pins[module.path], new: head, pushed: false))
+        }
+        if push && !changes.isEmpty && !branch.isEmpty {
+            let remote = try WorkingCopyRemote.branches(workspace, git: git, fetch: fetch, console: console)
+            if remote[branch] == nil {
+                problems.append(
+                    WorkingCopyProblem(
+                        repository: "superproject", path: "",
+                        reason: "branch \(branch) does not exist on the remote (deleted there?); pin --push never "
+                            + "recreates a branch"))
+            }
         }
         guard problems.isEmpty else {
             throw WorkingCopyRefusal(

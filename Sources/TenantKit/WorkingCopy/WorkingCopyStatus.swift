@@ -40,6 +40,8 @@ public struct StatusReport: Sendable, Codable, Equatable {
         public var ahead: Int?
         /// Commits behind the upstream.
         public var behind: Int?
+        /// The upstream is configured but its remote branch is gone (deleted on the remote and pruned).
+        public var upstreamGone: Bool
         /// Tracked files modified, staged or conflicted (module checkouts at other commits do not count).
         public var dirty: Bool
     }
@@ -58,8 +60,10 @@ public struct StatusReport: Sendable, Codable, Equatable {
         public var detached: Bool
         /// HEAD commit.
         public var head: String?
-        /// Commit pinned by the superproject's HEAD.
+        /// Commit pinned by the superproject's HEAD (an annotated tag as pin is peeled to its commit).
         public var pin: String?
+        /// The annotated tag the gitlink names, when the pin is a tag.
+        public var pinTag: String?
         /// HEAD relative to the pin.
         public var relation: PinRelation
         /// Commits HEAD has beyond the pin.
@@ -70,6 +74,8 @@ public struct StatusReport: Sendable, Codable, Equatable {
         public var dirty: Bool
         /// Commits reachable from HEAD but from no remote-tracking branch (not pushed).
         public var unpushed: Int
+        /// The module's own (nested) submodules that are not initialised at the commit the module records.
+        public var nested: [NestedSubmodule]
     }
 
     /// Report format version.
@@ -99,8 +105,8 @@ public struct StatusReport: Sendable, Codable, Equatable {
             let path = workspace.path(module.path)
             var status = ModuleStatus(
                 module: module.name, path: module.path, expectedBranch: project.branch(of: module, for: tenant),
-                branch: nil, detached: false, head: nil, pin: pins[module.path], relation: .notInitialised, ahead: 0,
-                behind: 0, dirty: false, unpushed: 0)
+                branch: nil, detached: false, head: nil, pin: pins[module.path], pinTag: nil, relation: .notInitialised,
+                ahead: 0, behind: 0, dirty: false, unpushed: 0, nested: [])
             guard try WorkingCopyGit.presence(of: path, git: git) == .repository else {
                 modules.append(status)
                 continue
@@ -121,8 +127,13 @@ public struct StatusReport: Sendable, Codable, Equatable {
                 }
                 status.unpushed = unpushed
             }
-            if let pin = status.pin, let head = moduleState.head {
-                if try WorkingCopyGit.hasCommit(pin, in: path, git: git) {
+            status.nested = try NestedSubmodules.inspect(path, prefix: module.path, git: git).filter { !$0.atRecorded }
+            if let recorded = status.pin, let head = moduleState.head {
+                if let pin = try WorkingCopyGit.commit(of: recorded, in: path, git: git) {
+                    if pin != recorded {
+                        status.pin = pin
+                        status.pinTag = recorded
+                    }
                     let counts = try WorkingCopyGit.counts(head, pin, in: path, git: git)
                     status.ahead = counts.left
                     status.behind = counts.right
@@ -139,7 +150,8 @@ public struct StatusReport: Sendable, Codable, Equatable {
             tenant: tenantName,
             superproject: Superproject(
                 branch: branch, head: state.head, upstream: state.status.upstream, ahead: state.status.ahead,
-                behind: state.status.behind, dirty: !state.status.blockingEntries.isEmpty),
+                behind: state.status.behind, upstreamGone: state.status.upstream != nil && state.status.ahead == nil,
+                dirty: !state.status.blockingEntries.isEmpty),
             modules: modules)
     }
 
@@ -150,7 +162,10 @@ public struct StatusReport: Sendable, Codable, Equatable {
         lines.append("tenant: \(tenant ?? "none (superproject branch \(location) is no tenant's)")")
         var remote = "no upstream"
         if let upstream = superproject.upstream {
-            remote = "\(upstream): ahead \(superproject.ahead ?? 0), behind \(superproject.behind ?? 0)"
+            remote =
+                superproject.upstreamGone
+                ? "\(upstream): gone (deleted on the remote)"
+                : "\(upstream): ahead \(superproject.ahead ?? 0), behind \(superproject.behind ?? 0)"
         }
         lines.append(
             "superproject: \(location) at \(superproject.head.map { String($0.prefix(12)) } ?? "-") (\(remote))"
@@ -179,6 +194,14 @@ public struct StatusReport: Sendable, Codable, Equatable {
         lines.append(
             TextTable(header: ["MODULE", "BRANCH", "HEAD", "PIN", "RELATION", "FILES", "UNPUSHED"], rows: rows)
                 .render())
+        for module in modules {
+            for nested in module.nested {
+                let head = nested.head.map { "at \($0.prefix(12))" } ?? "not initialised"
+                lines.append(
+                    "\(nested.path): nested submodule not at its recorded commit \(nested.recorded.prefix(12)) (\(head))"
+                )
+            }
+        }
         return lines.joined(separator: "\n")
     }
 }

@@ -17,13 +17,21 @@ public struct Workspace: Sendable {
     /// `origin`).
     public var remoteName: String
 
-    /// The default name of the superproject remote.
+    /// Absolute path of the git directory shared by all worktrees of the superproject (`--git-common-dir`): the
+    /// home of tenantctl's lock, roll journal, resolve state and module mirrors, so that a run in one worktree
+    /// sees (and excludes) a run in another, and `git worktree remove` deletes none of them.
+    public var commonDirectory: String
+
+    /// The default name of the superproject remote (and the name of every module checkout's remote).
     public static let defaultRemoteName = "origin"
 
-    /// A superproject at `root` whose git directory is `gitDirectory`.
-    public init(root: String, gitDirectory: String, remoteName: String = Workspace.defaultRemoteName) {
+    public init(
+        root: String, gitDirectory: String, commonDirectory: String? = nil,
+        remoteName: String = Workspace.defaultRemoteName
+    ) {
         self.root = root
         self.gitDirectory = gitDirectory
+        self.commonDirectory = commonDirectory ?? gitDirectory
         self.remoteName = remoteName
     }
 
@@ -43,9 +51,16 @@ public struct Workspace: Sendable {
                     + "run tenantctl in a superproject, pass -C <dir>, or create one with `tenantctl init` or "
                     + "`tenantctl example <dir>`")
         }
-        let gitDirectory = try git.text(
-            ["rev-parse", "--absolute-git-dir"], in: root, context: "find the git directory of \(root)")
-        return Workspace(root: root, gitDirectory: gitDirectory, remoteName: remote)
+        let directories = try git.run(
+            ["rev-parse", "--absolute-git-dir", "--path-format=absolute", "--git-common-dir"], in: root,
+            context: "find the git directory of \(root)"
+        ).lines
+        guard directories.count == 2 else {
+            throw WorkspaceError("cannot read the git directories of \(root): \(directories)")
+        }
+        return Workspace(
+            root: root, gitDirectory: directories[0],
+            commonDirectory: URL(fileURLWithPath: directories[1]).standardizedFileURL.path, remoteName: remote)
     }
 
     /// The nearest directory at or above `directory` that has both `modules.json` and `.git` (file checks only).

@@ -23,7 +23,8 @@ public struct LockError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-/// One tenantctl run per superproject: an advisory `flock` on `<git dir>/tenantctl.lock`.
+/// One tenantctl run per superproject: an advisory `flock` on `<common git dir>/tenantctl.lock` (shared by every
+/// worktree of the superproject; callers pass ``Workspace/commonDirectory``).
 ///
 /// The kernel releases the lock when the process ends, however it ends, so a killed run never leaves
 /// a lock that blocks the next one. The file keeps the holder's PID for the message of a second run.
