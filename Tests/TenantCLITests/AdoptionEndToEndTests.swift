@@ -147,18 +147,13 @@ struct RealSuperproject {
         #expect(codes("old/My-Extra") == ["not-pinned"])
         #expect(codes("old/Shop") == [])
 
-        // switch: every module on its own branch at the pin.
-        let switched = sandbox.tenantctl(["switch", "customer-acme"], in: work)
-        #expect(switched.status == 0, "\(switched.stderr)")
-        #expect(try sandbox.git(["symbolic-ref", "--short", "HEAD"], in: work) == "customer/acme")
-        #expect(try sandbox.git(["symbolic-ref", "--short", "HEAD"], in: work + "/Modules/Shop") == "customer/acme")
-        #expect(try sandbox.git(["symbolic-ref", "--short", "HEAD"], in: work + "/Modules/Core") == "master")
-        #expect(
-            try sandbox.git(["rev-parse", "HEAD"], in: work + "/Modules/Shop")
-                == (try app.tip("Shop", "customer/acme")))
-        // The tenant branches receive modules.json and Tenants/ with the first roll: until then the working copy
-        // of a tenant branch is not a tenantctl superproject, so go back with git.
-        try sandbox.git(["checkout", "-q", "main"], in: work)
+        // switch to the general branch: every module on its own general branch (master) at the pin. A tenant
+        // branch has modules.json and Tenants/ only after the first roll, so switch reads it there after the roll.
+        let general = sandbox.tenantctl(["switch", "main"], in: work)
+        #expect(general.status == 0, "\(general.stderr)")
+        for module in ["Core", "Shop", "My Extra"] {
+            #expect(try sandbox.git(["symbolic-ref", "--short", "HEAD"], in: work + "/Modules/" + module) == "master")
+        }
 
         // roll: Core's master reaches every tenant; old receives Extra (gitlink and .gitmodules entry).
         #expect(try app.pin("old", "Modules/My Extra") == nil)
@@ -174,7 +169,15 @@ struct RealSuperproject {
         #expect(try app.pin("customer/acme", "Modules/Shop") == (try app.tip("Shop", "customer/acme")))
         let check = sandbox.tenantctl(["audit", "--check"], in: work)
         #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
-        // After the roll, switch goes both ways; old gets Extra set up on master.
+        // After the roll, switch: every module on its own branch at the pin.
+        let switched = sandbox.tenantctl(["switch", "customer-acme"], in: work)
+        #expect(switched.status == 0, "\(switched.stderr)")
+        #expect(try sandbox.git(["symbolic-ref", "--short", "HEAD"], in: work) == "customer/acme")
+        #expect(try sandbox.git(["symbolic-ref", "--short", "HEAD"], in: work + "/Modules/Shop") == "customer/acme")
+        #expect(try sandbox.git(["symbolic-ref", "--short", "HEAD"], in: work + "/Modules/Core") == "master")
+        #expect(
+            try sandbox.git(["rev-parse", "HEAD"], in: work + "/Modules/Shop")
+                == (try app.tip("Shop", "customer/acme")))
         for target in ["old", "customer-acme", "main"] {
             let result = sandbox.tenantctl(["switch", target], in: work)
             #expect(result.status == 0, "\(target): \(result.stderr)")
