@@ -26,10 +26,12 @@ public enum PlainProcess {
         if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
         let output = Pipe()
         let errors = Pipe()
-        let feed = Pipe()
+        // A pipe is made only when there is input: Foundation's Pipe does not give its descriptors back when it is
+        // never handed to a process.
+        let feed = input == nil ? nil : Pipe()
         process.standardOutput = output
         process.standardError = errors
-        process.standardInput = input == nil ? FileHandle.nullDevice : feed
+        process.standardInput = feed ?? FileHandle.nullDevice
         let exited = DispatchSemaphore(value: 0)
         process.terminationHandler = { _ in exited.signal() }
         try process.run()
@@ -38,9 +40,15 @@ public enum PlainProcess {
         let stderr = Locked(Data())
         let out = output.fileHandleForReading
         let err = errors.fileHandleForReading
-        DispatchQueue.global().async(group: group) { stdout.withLock { $0 = out.readDataToEndOfFile() } }
-        DispatchQueue.global().async(group: group) { stderr.withLock { $0 = err.readDataToEndOfFile() } }
-        if let input {
+        DispatchQueue.global().async(group: group) {
+            stdout.withLock { $0 = out.readDataToEndOfFile() }
+            try? out.close()
+        }
+        DispatchQueue.global().async(group: group) {
+            stderr.withLock { $0 = err.readDataToEndOfFile() }
+            try? err.close()
+        }
+        if let input, let feed {
             let writer = feed.fileHandleForWriting
             DispatchQueue.global().async(group: group) {
                 // A child that stops reading early gives EPIPE here; its status tells why.

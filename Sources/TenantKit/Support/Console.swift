@@ -18,16 +18,15 @@ public struct FileOutputSink: OutputSink {
 }
 
 /// Collects output in memory (tests, the demo).
-public final class BufferOutputSink: OutputSink, @unchecked Sendable {
-    private let lock = NSLock()
-    private var buffer = ""
+public final class BufferOutputSink: OutputSink, Sendable {
+    private let buffer = Locked("")
 
     public init() {}
 
-    public func write(_ text: String) { lock.withLock { buffer += text } }
+    public func write(_ text: String) { buffer.withLock { $0 += text } }
 
     /// Everything written so far.
-    public var text: String { lock.withLock { buffer } }
+    public var text: String { buffer.current }
 }
 
 /// Reports to stdout, progress and diagnostics to stderr, with the user's verbosity and colour choices.
