@@ -24,6 +24,11 @@ public struct GlobalOptions: ParsableArguments, Sendable {
     @Option(name: .customShort("C"), help: ArgumentHelp("Run as if tenantctl was started in <dir>.", valueName: "dir"))
     public var directory: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "The superproject's remote to read from and push to (default: origin).", valueName: "name"))
+    public var remote: String = Workspace.defaultRemoteName
+
     @Flag(help: "Print the report as JSON (sorted keys, stable order).")
     public var json = false
 
@@ -47,6 +52,65 @@ public struct GlobalOptions: ParsableArguments, Sendable {
     public var allowLocalRemotes = false
 
     public init() {}
+
+    public func validate() throws {
+        if let problem = GlobalOptions.remoteNameProblem(remote) {
+            throw ValidationError("--remote \(remote): \(problem)")
+        }
+    }
+
+    /// Why `name` cannot be a remote's name (git's rule: `refs/remotes/<name>/x` must be a valid ref), or nil.
+    static func remoteNameProblem(_ name: String) -> String? {
+        if name.isEmpty { return "a remote name cannot be empty" }
+        if name.hasPrefix("-") { return "a remote name cannot start with '-'" }
+        if let reason = RefName.validateBranch(name + "/x") { return "not a valid remote name: \(reason)" }
+        return nil
+    }
+
+    /// Global options taking a value, by spelling.
+    static let valuedNames: Set<String> = ["-C", "--remote", "--color", "--git"]
+    /// Global flags, by spelling.
+    static let flagNames: Set<String> = ["--json", "-q", "--quiet", "-v", "--verbose", "--allow-local-remotes"]
+
+    /// `arguments` with the global options written before the subcommand (`tenantctl -C ../app audit`, as git
+    /// accepts them) moved behind the subcommand's name (`audit -C ../app`), where every command parses them.
+    /// Anything else is left as it is, so a wrong command line still gets the parser's own message.
+    static func movingLeadingOptions(_ arguments: [String], root: ParsableCommand.Type) -> [String] {
+        var leading: [String] = []
+        var index = arguments.startIndex
+        while index < arguments.endIndex {
+            let argument = arguments[index]
+            if flagNames.contains(argument) || ["-qv", "-vq"].contains(argument) {
+                leading.append(argument)
+                index += 1
+            } else if valuedNames.contains(argument), index + 1 < arguments.endIndex {
+                leading += [argument, arguments[index + 1]]
+                index += 2
+            } else if valuedNames.contains(where: { $0.hasPrefix("--") && argument.hasPrefix($0 + "=") })
+                || (argument.hasPrefix("-C") && argument.count > 2)
+            {
+                leading.append(argument)
+                index += 1
+            } else {
+                break
+            }
+        }
+        guard !leading.isEmpty, index < arguments.endIndex else { return arguments }
+        var rest = Array(arguments[index...])
+        var command = root
+        var position = 0
+        while position < rest.count,
+            let next = command.configuration.subcommands.first(where: {
+                $0._commandName == rest[position] || $0.configuration.aliases.contains(rest[position])
+            })
+        {
+            command = next
+            position += 1
+        }
+        guard position > 0 else { return arguments }
+        rest.insert(contentsOf: leading, at: position)
+        return rest
+    }
 }
 
 /// What a command runs in: environment variables, directory and output streams (injected for tests).
@@ -146,13 +210,16 @@ public struct CommandContext: Sendable {
 
     /// The superproject around ``directory``.
     public func workspace() throws -> Workspace {
-        try Workspace.locate(from: directory, git: git)
+        try Workspace.locate(from: directory, git: git, remote: options.remote)
     }
 
     /// The remotes as fetched (unless `fetch` is false): the one pipeline every repository-wide command starts with.
     /// `partial`: keep invalid tenant files and unreachable module remotes in the snapshot instead of failing
-    /// (audit and verify report them as findings).
-    public func snapshot(_ workspace: Workspace, fetch: Bool = true, jobs: Int = 4, partial: Bool = false) throws
+    /// (audit and verify report them as findings). `project`: use it instead of the files on the remote's general
+    /// branch (verify before the files' first push).
+    public func snapshot(
+        _ workspace: Workspace, fetch: Bool = true, jobs: Int = 4, partial: Bool = false, project: Project? = nil
+    ) throws
         -> Snapshot
     {
         try Snapshot.load(
@@ -160,7 +227,7 @@ public struct CommandContext: Sendable {
             options: Snapshot.Options(
                 fetch: fetch, jobs: jobs,
                 validation: ValidationOptions(allowLocalRemotes: allowLocalRemotes, keepInvalidTenants: partial),
-                allowUnreachableModules: partial),
+                allowUnreachableModules: partial, project: project),
             console: console)
     }
 }

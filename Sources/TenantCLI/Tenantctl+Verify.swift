@@ -45,9 +45,11 @@ extension Tenantctl {
             var tenants: [VerifyTenantJSON] = []
             var notes: [String] = []
             var filesOnly = false
+            var workingTreeProject: Project?
             do {
                 let project = try ProjectReader.workingTree(
                     workspace, options: ValidationOptions(allowLocalRemotes: context.allowLocalRemotes))
+                workingTreeProject = project
                 let gitmodules = try readGitmodules(workspace, git: context.git)
                 if let gitmodules {
                     findings += FileVerifier.gitmodulesDrift(
@@ -76,9 +78,9 @@ extension Tenantctl {
                 // A description of modules and tenants without submodules (such as tenantctl's own repository, or
                 // a project before `module add`): there is nothing in git to check the files against.
             } else if try SuperprojectRemote.originURL(workspace, git: context.git) != nil {
-                findings += try gitFindings(workspace, context: context)
+                findings += try gitFindings(workspace, project: workingTreeProject, notes: &notes, context: context)
             } else {
-                notes.append("the superproject has no remote origin: the git checks were skipped")
+                notes.append("the superproject has no remote \(workspace.remoteName): the git checks were skipped")
             }
             let report = VerifyJSON(findings: findings, tenants: tenants)
             if context.options.json {
@@ -113,12 +115,38 @@ extension Tenantctl {
             return findings.isEmpty ? .success : .findings
         }
 
-        private func gitFindings(_ workspace: Workspace, context: CommandContext) throws -> [VerifyFinding] {
+        private func gitFindings(
+            _ workspace: Workspace, project: Project?, notes: inout [String], context: CommandContext
+        ) throws -> [VerifyFinding] {
             let lock = try context.lock(workspace, wait: lockOptions.wait)
             defer { lock.release() }
-            let state: Snapshot
+            var state: Snapshot
             do {
-                state = try context.snapshot(workspace, fetch: fetchOptions.fetch, partial: true)
+                do {
+                    state = try context.snapshot(workspace, fetch: fetchOptions.fetch, partial: true)
+                } catch let error as ManifestError {
+                    throw error
+                } catch {
+                    // Before the files' first push (adopting, docs/adopting.md step 2): check the working tree's
+                    // files against the remotes.
+                    let branch =
+                        project?.manifest.generalBranch ?? ProjectReader.generalBranchHint(workspace).branch
+                        ?? ModuleManifest.defaultGeneralBranch
+                    guard try !Snapshot.remoteHasProjectFiles(workspace, branch: branch, git: context.git) else {
+                        throw error
+                    }
+                    guard let project else {
+                        notes.append(
+                            "\(workspace.remoteName)/\(branch) has no modules.json yet and the working tree's files "
+                                + "are invalid: the git checks were skipped")
+                        return []
+                    }
+                    notes.append(
+                        "\(workspace.remoteName)/\(project.manifest.generalBranch) has no modules.json yet: the git "
+                            + "checks used the working tree's files")
+                    state = try context.snapshot(
+                        workspace, fetch: fetchOptions.fetch, partial: true, project: project)
+                }
             } catch let error as ManifestError {
                 return error.problems.map {
                     VerifyFinding(

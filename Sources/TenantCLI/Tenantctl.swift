@@ -14,6 +14,10 @@ public struct Tenantctl: ParsableCommand {
             that tenant customised it. tenantctl drives git to switch a working copy to a tenant, roll \
             general_dev to every tenant, and audit what each tenant customised.
 
+            Global options (-C <dir>, --remote <name>, --json, --quiet, --verbose, --color, --git, \
+            --allow-local-remotes) go before or after the subcommand, as in git: \
+            `tenantctl -C ../app --remote upstream audit`.
+
             Exit codes: 0 success, 1 failure, 2 completed with conflicts or findings, 64 usage error, \
             130 interrupted.
 
@@ -41,7 +45,7 @@ public struct Tenantctl: ParsableCommand {
     public static func run(arguments: [String], environment: CommandEnvironment) -> Int32 {
         let command: ParsableCommand
         do {
-            command = try parseAsRoot(arguments)
+            command = try parseAsRoot(GlobalOptions.movingLeadingOptions(arguments, root: Tenantctl.self))
         } catch {
             return report(error, environment: environment)
         }

@@ -148,13 +148,14 @@ public final class GitSandbox: Sendable {
         return full
     }
 
-    /// Every ref of a repository with its value (`for-each-ref`), plus HEAD.
+    /// Every ref of a repository with its value (`for-each-ref`), plus HEAD — except tenantctl's own copy of the
+    /// remote's branches (`refs/tenantctl/`, a cache of the remote like the module mirrors, filled by every fetch).
     public func refs(_ repository: String) throws -> [String: String] {
         let text = try git(["for-each-ref", "--format=%(refname) %(objectname)"], in: repository)
         var refs: [String: String] = [:]
         for line in text.split(separator: "\n") {
             let parts = line.split(separator: " ")
-            if parts.count == 2 { refs[String(parts[0])] = String(parts[1]) }
+            if parts.count == 2, !parts[0].hasPrefix("refs/tenantctl/") { refs[String(parts[0])] = String(parts[1]) }
         }
         let head = try gitResult(["symbolic-ref", "-q", "HEAD"], in: repository)
         refs["HEAD"] = head.status == 0 ? head.stdout.trimmingCharacters(in: .newlines) : "detached"

@@ -81,8 +81,9 @@ public enum Customization {
                 "refusing to undo: tenant \(tenant.id) does not customise \(module.name) "
                     + "(\(ProjectReader.tenantPath(tenant.id)))")
         }
-        guard let general = state.moduleBranches[module.name]?[state.generalBranch] else {
-            throw LifecycleError("module \(module.name) has no branch \(state.generalBranch) on its remote")
+        let moduleGeneral = project.generalBranch(of: module)
+        guard let general = state.moduleBranches[module.name]?[moduleGeneral] else {
+            throw LifecycleError("module \(module.name) has no branch \(moduleGeneral) on its remote")
         }
         let tenantTip = try state.branch(tenant.branch)
         let branchTip = state.moduleBranches[module.name]?[tenant.branch]
@@ -94,7 +95,7 @@ public enum Customization {
             throw LifecycleError(
                 "refusing to undo the customisation of \(module.name) for tenant \(tenant.id): branch "
                     + "\(tenant.branch) of \(module.name) (or the tenant's pin) has \(extra.count) commit"
-                    + "\(extra.count == 1 ? "" : "s") not on \(state.generalBranch):\n"
+                    + "\(extra.count == 1 ? "" : "s") not on \(moduleGeneral):\n"
                     + extra.map { "  " + $0 }.joined(separator: "\n"))
         }
         var updated = tenant

@@ -127,7 +127,8 @@ public struct LifecycleExecutor: Sendable {
             if !superprojectRefs.isEmpty {
                 console?.progress("pushing the superproject…")
                 try AtomicPush.push(
-                    superprojectRefs, repository: "the superproject", from: root, to: Workspace.remoteName, git: git
+                    superprojectRefs, repository: "the superproject", from: root, to: state.workspace.remoteName,
+                    git: git
                 ).requireAccepted()
             }
         } catch {

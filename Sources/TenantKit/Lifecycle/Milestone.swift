@@ -63,7 +63,7 @@ public enum Milestone {
     /// The tags of the superproject's remote (`ls-remote --tags --refs origin`).
     public static func remoteTags(_ workspace: Workspace, git: Git) throws -> Set<String> {
         let output = try git.run(
-            ["ls-remote", "--tags", "--refs", "--", Workspace.remoteName], in: workspace.root,
+            ["ls-remote", "--tags", "--refs", "--", workspace.remoteName], in: workspace.root,
             context: "list the tags of the superproject's remote")
         var tags: Set<String> = []
         for line in output.lines {

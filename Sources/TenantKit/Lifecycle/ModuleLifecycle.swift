@@ -26,7 +26,16 @@ public enum ModuleLifecycle {
         let mirrors = try ModuleMirrors(workspace: state.workspace, git: git).sync(specs)
         guard let mirror = mirrors[name] else { throw LifecycleError("module \(name) has no mirror") }
         let branches = try GitRefs.branches(under: "refs/heads/", in: mirror, git: git, what: mirror)
-        guard let tip = branches[state.generalBranch] else {
+        var moduleGeneral = state.generalBranch
+        if branches[moduleGeneral] == nil, let spec = specs.first,
+            let head = try Adoption.defaultBranch(ofRemote: spec.url, in: state.workspace.root, git: git),
+            branches[head] != nil
+        {
+            // A module whose remote has no general branch follows its own default branch (SPEC §2.1).
+            moduleGeneral = head
+            manifest.modules[manifest.modules.count - 1].generalBranch = head
+        }
+        guard let tip = branches[moduleGeneral] else {
             throw LifecycleError(
                 "refusing to add module \(name): its remote \(RemoteURL.redacted(url)) has no branch "
                     + "\(state.generalBranch) (branches: \(branches.keys.sorted().joined(separator: ", ")))")
@@ -48,7 +57,7 @@ public enum ModuleLifecycle {
                     PathEdit(path: ".gitmodules", change: .file(newGitmodules)),
                     PathEdit(path: module.path, change: .gitlink(tip)),
                 ],
-                message: "add module \(name) at \(module.path), pinned to \(state.generalBranch) \(tip.prefix(10)) "
+                message: "add module \(name) at \(module.path), pinned to \(moduleGeneral) \(tip.prefix(10)) "
                     + "(tenantctl module add)"))
         return plan
     }

@@ -120,7 +120,7 @@ public enum TenantLifecycle {
                 message: "remove tenant \(tenant.id) (tenantctl tenant remove)"))
         if let tip = state.branches[tenant.branch] {
             let count = try onlyOn(
-                tip, branchRef: "refs/remotes/origin/\(tenant.branch)", glob: "refs/remotes/origin/*",
+                tip, branchRef: state.ref(tenant.branch), glob: state.refPrefix + "*",
                 repository: state.workspace.root, git: git)
             if count > 0 { unique.append("superproject branch \(tenant.branch): \(count) commit(s)") }
             plan.superprojectRefs.append(RefUpdate(ref: "refs/heads/\(tenant.branch)", new: nil, old: tip))

@@ -16,11 +16,16 @@ public struct ModuleManifest: Sendable, Equatable {
         self.modules = modules
     }
 
+    /// The general branch of a module's repository: the module's own `generalBranch`, else the manifest's.
+    public func generalBranch(of module: Module) -> String {
+        module.generalBranch ?? generalBranch
+    }
+
     /// The general branch used when the manifest does not name one.
     public static let defaultGeneralBranch = "general_dev"
 
-    /// Stable pretty JSON (keys version, generalBranch, modules; module keys name, path, url, dependsOn),
-    /// ending with a newline.
+    /// Stable pretty JSON (keys version, generalBranch, modules; module keys name, path, url, generalBranch when the
+    /// module names its own, dependsOn), ending with a newline.
     public func encoded() -> Data {
         var out = "{\n"
         out += "  \"version\": \(version),\n"
@@ -34,6 +39,7 @@ public struct ModuleManifest: Sendable, Equatable {
                     + "      \"name\": \(JSONText.quoted(module.name)),\n"
                     + "      \"path\": \(JSONText.quoted(module.path)),\n"
                     + "      \"url\": \(JSONText.quoted(module.url)),\n"
+                    + (module.generalBranch.map { "      \"generalBranch\": \(JSONText.quoted($0)),\n" } ?? "")
                     + "      \"dependsOn\": \(JSONText.inlineArray(module.dependsOn))\n"
                     + "    }"
             }
@@ -54,13 +60,17 @@ public struct Module: Sendable, Equatable, Hashable {
     public var url: String
     /// Names of the modules this one needs, in declared order.
     public var dependsOn: [String]
+    /// The module repository's own general branch (`"generalBranch": "master"` under a `main` superproject); nil:
+    /// the manifest's. Ask ``Project/generalBranch(of:)``, never this field.
+    public var generalBranch: String?
 
     /// Creates a module.
-    public init(name: String, path: String, url: String, dependsOn: [String] = []) {
+    public init(name: String, path: String, url: String, dependsOn: [String] = [], generalBranch: String? = nil) {
         self.name = name
         self.path = path
         self.url = url
         self.dependsOn = dependsOn
+        self.generalBranch = generalBranch
     }
 }
 

@@ -50,9 +50,9 @@ public struct Project: Sendable {
         tenants.first { $0.branch == branch }
     }
 
-    /// The general branch of a module's repository.
+    /// The general branch of a module's repository: the module's own `generalBranch`, else the manifest's.
     public func generalBranch(of module: Module) -> String {
-        manifest.generalBranch
+        manifest.generalBranch(of: module)
     }
 
     /// The branch rule: the module branch a tenant follows — the tenant's branch where the tenant declares the module

@@ -98,15 +98,19 @@ public enum ProjectLoader {
                 let path = "modules[\(offset)]"
                 guard
                     let entry = decoder.object(
-                        element, at: path, allowed: ["name", "path", "url", "dependsOn"],
+                        element, at: path, allowed: ["name", "path", "url", "generalBranch", "dependsOn"],
                         required: ["name", "path", "url"])
                 else { continue }
                 let name = entry["name"].flatMap { decoder.string($0, at: path + ".name") }
                 let modulePath = entry["path"].flatMap { decoder.string($0, at: path + ".path") }
                 let url = entry["url"].flatMap { decoder.string($0, at: path + ".url") }
                 let dependsOn = entry["dependsOn"].map { decoder.stringArray($0, at: path + ".dependsOn") } ?? []
-                if let name, let modulePath, let url, let dependsOn {
-                    modules.append(Module(name: name, path: modulePath, url: url, dependsOn: dependsOn))
+                let moduleBranch = entry["generalBranch"].map { decoder.string($0, at: path + ".generalBranch") }
+                if let name, let modulePath, let url, let dependsOn, moduleBranch != .some(nil) {
+                    modules.append(
+                        Module(
+                            name: name, path: modulePath, url: url, dependsOn: dependsOn,
+                            generalBranch: moduleBranch ?? nil))
                 }
             }
         }
@@ -157,6 +161,11 @@ public enum ProjectLoader {
                 paths.append((key, offset))
             }
             validateURL(module, field: field + ".url", options: options, decoder: &decoder)
+            if let branch = module.generalBranch, let reason = RefName.validateBranch(branch) {
+                decoder.report(
+                    field + ".generalBranch",
+                    "invalid branch name \"\(branch)\" (general branch of module \"\(module.name)\"): \(reason)")
+            }
             var seen: Set<String> = []
             for (depOffset, dependency) in module.dependsOn.enumerated() where !seen.insert(dependency).inserted {
                 decoder.report("\(field).dependsOn[\(depOffset)]", "duplicate entry \"\(dependency)\"")
@@ -219,7 +228,11 @@ public enum ProjectLoader {
             decoder.report("id", "invalid tenant id \"\(tenant.id)\": \(idReason)")
         }
         let stem = fileStem(tenant.file)
-        if stem != tenant.id {
+        if !tenant.file.hasSuffix(".json") {
+            decoder.report(
+                "id",
+                "the file name of tenant \"\(tenant.id)\" must end in .json (lower case), as Tenants/\(tenant.id).json")
+        } else if stem != tenant.id {
             decoder.report("id", "tenant id \"\(tenant.id)\" does not match the file name (expected \"\(stem)\")")
         }
         if tenant.branch != tenant.id || idReason == nil, let reason = RefName.validateBranch(tenant.branch) {
@@ -255,6 +268,13 @@ public enum ProjectLoader {
             let field = "customised[\(offset)]"
             if !known.contains(module) {
                 decoder.report(field, "\(who) customises unknown module \"\(module)\"")
+            } else if let entry = manifest.modules.first(where: { $0.name == module }),
+                folded(tenant.branch) == folded(manifest.generalBranch(of: entry))
+            {
+                decoder.report(
+                    field,
+                    "\(who) customises module \"\(module)\" on branch \"\(tenant.branch)\", the module's general branch"
+                )
             } else if !declared.contains(module) {
                 decoder.report(field, "\(who) customises module \"\(module)\", which is not one of its active modules")
             } else if let drop = active.dropped.first(where: { $0.module == module }) {

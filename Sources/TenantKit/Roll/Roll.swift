@@ -89,7 +89,7 @@ public struct RollRunner {
         for update in execution.superprojectUpdates {
             journal.entries.append(
                 .init(
-                    repository: RollPublication.superproject, remote: Workspace.remoteName, ref: update.ref,
+                    repository: RollPublication.superproject, remote: snapshot.workspace.remoteName, ref: update.ref,
                     old: update.old, new: update.new ?? ""))
         }
         return journal
@@ -179,7 +179,7 @@ public struct RollRunner {
         let outcome: PushOutcome
         do {
             outcome = try AtomicPush.push(
-                updates, repository: name, from: workspace.root, to: Workspace.remoteName, git: git)
+                updates, repository: name, from: workspace.root, to: workspace.remoteName, git: git)
         } catch {
             try recorder.record(repository: name, refs: refs, published: nil)
             throw error

@@ -26,15 +26,19 @@ public struct Snapshot: Sendable {
         /// Go on when some module repositories cannot be fetched: they are listed in ``Snapshot/unreachable``
         /// (roll, audit and verify report them per module); otherwise the load fails naming every one.
         public var allowUnreachableModules: Bool
+        /// The project to use instead of the one committed on the remote's general branch: `verify` before the
+        /// files' first push checks the working tree's files against the remotes.
+        public var project: Project?
 
         public init(
             fetch: Bool = true, jobs: Int = 4, validation: ValidationOptions = .init(),
-            allowUnreachableModules: Bool = false
+            allowUnreachableModules: Bool = false, project: Project? = nil
         ) {
             self.fetch = fetch
             self.jobs = jobs
             self.validation = validation
             self.allowUnreachableModules = allowUnreachableModules
+            self.project = project
         }
     }
 
@@ -42,7 +46,8 @@ public struct Snapshot: Sendable {
     public var workspace: Workspace
     /// The project as committed on the remote's general branch.
     public var project: Project
-    /// Where the superproject's fetched branches are (`refs/remotes/origin/`).
+    /// Where the superproject's fetched branches are: tenantctl's own namespace, `refs/tenantctl/remotes/<remote>/`
+    /// (``SuperprojectRemote``), whatever the clone's refspec.
     public var refPrefix: String
     /// Superproject branch name → commit, as on the remote.
     public var branches: [String: String]
@@ -61,7 +66,7 @@ public struct Snapshot: Sendable {
 
     /// Creates a snapshot from parts already read (tests, and commands that read state another way).
     public init(
-        workspace: Workspace, project: Project, refPrefix: String = "refs/remotes/origin/",
+        workspace: Workspace, project: Project, refPrefix: String = "refs/tenantctl/remotes/origin/",
         branches: [String: String], specs: [String: MirrorSpec], mirrors: [String: String],
         moduleBranches: [String: [String: String]]
     ) {
@@ -82,18 +87,30 @@ public struct Snapshot: Sendable {
         -> Snapshot
     {
         guard let originURL = try SuperprojectRemote.originURL(workspace, git: git) else {
-            throw SnapshotError(
-                "the superproject at \(workspace.root) has no remote '\(Workspace.remoteName)'; the repository-wide "
-                    + "commands (roll, audit, verify, customize, tenant, module, tag) work on the remotes")
+            do {
+                try SuperprojectRemote.requireRemote(workspace, git: git)
+            } catch let error as SnapshotError {
+                throw SnapshotError(
+                    error.description + "; the repository-wide commands (roll, audit, verify, customize, tenant, "
+                        + "module, tag) work on the remotes")
+            }
+            throw SnapshotError("the superproject has no remote '\(workspace.remoteName)'")
         }
         if options.fetch {
             console?.progress("fetching the superproject")
-            try SuperprojectRemote.fetch(workspace, git: git)
+            try SuperprojectRemote.fetch(workspace, git: git, remoteChecked: true)
         }
-        let refPrefix = "refs/remotes/\(Workspace.remoteName)/"
-        let branches = try GitRefs.branches(under: refPrefix, in: workspace.root, git: git, what: "the superproject")
-        let project = try readProject(
-            workspace: workspace, branches: branches, refPrefix: refPrefix, git: git, options: options.validation)
+        let refPrefix = SuperprojectRemote.refPrefix(workspace)
+        let branches = try SuperprojectRemote.branches(workspace, git: git)
+        if branches.isEmpty && !options.fetch {
+            throw SnapshotError(
+                "tenantctl has not fetched the superproject's remote \(workspace.remoteName) in this clone yet; run "
+                    + "once without --no-fetch")
+        }
+        let project =
+            try options.project
+            ?? readProject(
+                workspace: workspace, branches: branches, refPrefix: refPrefix, git: git, options: options.validation)
         let specList = try ModuleRemotes.specs(for: project.manifest.modules, base: originURL, git: git)
         let store = ModuleMirrors(workspace: workspace, git: git)
         let synced: (mirrors: [String: String], failures: [(module: String, error: String)])
@@ -146,20 +163,30 @@ public struct Snapshot: Sendable {
         guard declared != candidate else { return project }
         guard branches[declared] != nil else {
             throw SnapshotError(
-                "modules.json on \(Workspace.remoteName)/\(candidate) names the general branch \(declared), which the "
+                "modules.json on \(workspace.remoteName)/\(candidate) names the general branch \(declared), which the "
                     + "superproject's remote does not have")
         }
         let named = try ProjectReader.revision(
             refPrefix + declared, repository: workspace.root, git: git, options: options)
         guard named.manifest.generalBranch == declared else {
             throw SnapshotError(
-                "modules.json on \(Workspace.remoteName)/\(candidate) names the general branch \(declared), but "
+                "modules.json on \(workspace.remoteName)/\(candidate) names the general branch \(declared), but "
                     + "modules.json on \(declared) names \(named.manifest.generalBranch)")
         }
         return named
     }
 
-    /// The fetched ref of a superproject branch (`refs/remotes/origin/<branch>`).
+    /// Whether the remote's `branch`, as last fetched, has a `modules.json` (false before the files' first push).
+    public static func remoteHasProjectFiles(_ workspace: Workspace, branch: String, git: Git) throws -> Bool {
+        let output = try git.run(
+            [
+                "cat-file", "-e", "--end-of-options",
+                SuperprojectRemote.refPrefix(workspace) + branch + ":" + ProjectReader.manifestPath,
+            ], in: workspace.root, context: "look for modules.json on the remote's \(branch)", accepting: [0, 1, 128])
+        return output.status == 0
+    }
+
+    /// The fetched ref of a superproject branch (`refs/tenantctl/remotes/origin/<branch>`).
     public func ref(_ branch: String) -> String { refPrefix + branch }
 
     /// The commit of a superproject branch on the remote.

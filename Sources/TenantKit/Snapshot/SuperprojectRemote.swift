@@ -1,21 +1,63 @@
 import Foundation
 
-/// The superproject's own remote.
+/// The superproject's own remote (`--remote`, default `origin`).
+///
+/// tenantctl reads the remote's branches from its own ref namespace, `refs/tenantctl/remotes/<remote>/`, filled by
+/// ``fetch`` with tenantctl's own refspec — never from `refs/remotes/<remote>/`, whose content depends on how the
+/// clone was made (a single-branch clone, GitHub's `fetch --depth=1` of one ref, GitLab's one-branch refspec).
+/// A shallow clone is made complete by the first fetch (`--unshallow`), so ahead/behind and merge bases are those of
+/// a full clone. Why this and not a private bare mirror of the superproject: docs/DESIGN.md, "The superproject's
+/// remote branches".
 public enum SuperprojectRemote {
-    /// Fetches `origin` (updates `refs/remotes/origin/*`; never touches local branches, the working tree or the
-    /// submodules: `--no-recurse-submodules`, so the user's submodule repositories are not fetched into and a pin
-    /// missing from a module remote does not fail the fetch).
-    public static func fetch(_ workspace: Workspace, git: Git) throws {
-        try git.run(
-            ["fetch", "--quiet", "--prune", "--no-recurse-submodules", "--no-write-fetch-head", "origin"],
-            in: workspace.root,
-            context: "fetch the superproject from origin")
+    /// Where tenantctl keeps the superproject remote's branches: `refs/tenantctl/remotes/<remote>/`.
+    public static func refPrefix(_ workspace: Workspace) -> String {
+        "refs/tenantctl/remotes/\(workspace.remoteName)/"
     }
 
-    /// The configured URL of `origin` (the base of relative module URLs); nil when there is no origin.
+    /// Fetches every branch of the remote into ``refPrefix(_:)`` (`+refs/heads/*`, `--prune`), with the complete
+    /// history (`--unshallow` when the clone is shallow), whatever the clone's configured refspec or depth. Never
+    /// touches local branches, the user's remote-tracking refs (`--refmap=`), tags (`--no-tags`), the working tree
+    /// or the submodules (`--no-recurse-submodules`, so a pin missing from a module remote does not fail the fetch).
+    /// `remoteChecked`: the caller has already found the remote configured (saves a git process).
+    public static func fetch(_ workspace: Workspace, git: Git, remoteChecked: Bool = false) throws {
+        if !remoteChecked { try requireRemote(workspace, git: git) }
+        var arguments = [
+            "fetch", "--quiet", "--prune", "--no-tags", "--no-recurse-submodules", "--no-write-fetch-head",
+            "--refmap=",
+        ]
+        if try isShallow(workspace) { arguments.append("--unshallow") }
+        arguments += ["--end-of-options", workspace.remoteName, "+refs/heads/*:\(refPrefix(workspace))*"]
+        try git.run(
+            arguments, in: workspace.root, context: "fetch the superproject from \(workspace.remoteName)")
+    }
+
+    /// The remote's branches as last fetched (branch name → commit); empty before the first ``fetch``.
+    public static func branches(_ workspace: Workspace, git: Git) throws -> [String: String] {
+        try GitRefs.branches(under: refPrefix(workspace), in: workspace.root, git: git, what: "the superproject")
+    }
+
+    /// Whether the repository is a shallow clone: its common git directory has a `shallow` file — what
+    /// `git rev-parse --is-shallow-repository` checks, without a process.
+    static func isShallow(_ workspace: Workspace) throws -> Bool {
+        FileManager.default.fileExists(
+            atPath: (workspace.commonDirectory as NSString).appendingPathComponent("shallow"))
+    }
+
+    /// Throws when the remote is not configured, naming the remotes that are.
+    static func requireRemote(_ workspace: Workspace, git: Git) throws {
+        guard try originURL(workspace, git: git) == nil else { return }
+        let remotes = try git.run(["remote"], in: workspace.root, context: "list the superproject's remotes").lines
+        throw SnapshotError(
+            "the superproject at \(workspace.root) has no remote '\(workspace.remoteName)'"
+                + (remotes.isEmpty
+                    ? "" : " (its remotes: \(remotes.joined(separator: ", ")); choose one with --remote <name>)"))
+    }
+
+    /// The configured URL of the remote (the base of relative module URLs); nil when there is no such remote.
     public static func originURL(_ workspace: Workspace, git: Git) throws -> String? {
         let output = try git.run(
-            ["config", "--get", "remote.origin.url"], in: workspace.root, context: "read the superproject's origin URL",
+            ["config", "--get", "remote.\(workspace.remoteName).url"], in: workspace.root,
+            context: "read the URL of the superproject's remote \(workspace.remoteName)",
             accepting: [0, 1])
         return output.status == 0 ? output.text : nil
     }

@@ -161,7 +161,8 @@ public struct WorkingCopySwitch: Sendable {
             lookedUp = current.tenant(id: name)
             if lookedUp == nil, remoteBranches[general] != nil {
                 lookedUp = try ProjectReader.revision(
-                    WorkingCopyRemote.ref(of: general), repository: workspace.root, git: git, options: options
+                    WorkingCopyRemote.ref(of: general, in: workspace), repository: workspace.root, git: git,
+                    options: options
                 ).tenant(id: name)
             }
             guard lookedUp != nil else {

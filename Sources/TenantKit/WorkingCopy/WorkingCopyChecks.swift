@@ -2,11 +2,13 @@ import Foundation
 
 /// The superproject's remote branches as the working-copy commands (switch, pin) see them.
 ///
-/// The one place switch and pin fetch the superproject and read its remote branches: a later change that keeps
-/// tenantctl's fetched state in a namespace of its own points these two functions at it.
+/// The one place switch and pin fetch the superproject and read its remote branches: tenantctl's own namespace
+/// (``SuperprojectRemote``: every branch, complete history, whatever the clone's refspec and depth).
 public enum WorkingCopyRemote {
-    /// The ref that holds the remote's `branch` as last fetched.
-    public static func ref(of branch: String) -> String { "refs/remotes/\(Workspace.remoteName)/\(branch)" }
+    /// The ref that holds the remote's `branch` as last fetched (`refs/tenantctl/remotes/<remote>/<branch>`).
+    public static func ref(of branch: String, in workspace: Workspace) -> String {
+        SuperprojectRemote.refPrefix(workspace) + branch
+    }
 
     /// Fetches the superproject when `fetch` (pruning branches deleted on the remote), then returns its remote
     /// branches: name → commit.
@@ -17,8 +19,7 @@ public enum WorkingCopyRemote {
             console?.progress("fetching superproject")
             try SuperprojectRemote.fetch(workspace, git: git)
         }
-        return try GitRefs.branches(
-            under: "refs/remotes/\(Workspace.remoteName)/", in: workspace.root, git: git, what: "the superproject")
+        return try SuperprojectRemote.branches(workspace, git: git)
     }
 }
 
@@ -38,7 +39,8 @@ extension WorkingCopyGit {
         count: Int, listed: [String]
     ) {
         let output = try git.run(
-            ["log", "--format=%H %s", tip, "--not"] + (target.map { [$0] } ?? []) + ["--remotes", "--"], in: path,
+            ["log", "--format=%H %s", tip, "--not"] + (target.map { [$0] } ?? [])
+                + ["--remotes", "--glob=refs/tenantctl/remotes/*", "--"], in: path,
             context: "look for commits of \(tip.prefix(12)) that no remote branch holds in \(path)")
         let lines = output.lines.filter { !$0.isEmpty }
         let listed = lines.prefix(10).map { line -> String in
@@ -54,7 +56,8 @@ extension WorkingCopyGit {
     {
         let names = try GitRefs.containing(commit, under: "refs/remotes/", in: path, git: git, what: path)
             .filter { !$0.hasSuffix("/HEAD") }
-        if names.contains("\(Workspace.remoteName)/\(preferred)") { return "\(Workspace.remoteName)/\(preferred)" }
+        let preferredName = "\(Workspace.defaultRemoteName)/\(preferred)"
+        if names.contains(preferredName) { return preferredName }
         return names.sorted().first
     }
 

@@ -151,7 +151,8 @@ public struct WorkingCopyPin: Sendable {
             }
             if unpushed != "0" && push {
                 let remoteBranch = try GitRefs.branches(
-                    under: "refs/remotes/\(Workspace.remoteName)/", in: path, git: git, what: module.name)[current]
+                    under: "refs/remotes/\(Workspace.defaultRemoteName)/", in: path, git: git, what: module.name)[
+                        current]
                 if remoteBranch == nil {
                     problems.append(
                         WorkingCopyProblem(
@@ -198,7 +199,7 @@ public struct WorkingCopyPin: Sendable {
                 try AtomicPush.push(
                     [RefUpdate(ref: "refs/heads/\(moduleBranch)", new: changes[index].new, old: nil)],
                     repository: "module \(changes[index].module)", from: workspace.path(changes[index].path),
-                    to: Workspace.remoteName, git: git
+                    to: workspace.remoteName, git: git
                 ).requireAccepted()
                 changes[index].pushed = true
             }
@@ -216,7 +217,7 @@ public struct WorkingCopyPin: Sendable {
             console?.progress("pushing superproject \(branch)")
             try AtomicPush.push(
                 [RefUpdate(ref: "refs/heads/\(branch)", new: commit, old: nil)], repository: "the superproject",
-                from: workspace.root, to: Workspace.remoteName, git: git
+                from: workspace.root, to: workspace.remoteName, git: git
             ).requireAccepted()
         }
         return PinReport(branch: branch, commit: commit, pushed: push, changes: changes)

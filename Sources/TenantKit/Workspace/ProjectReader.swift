@@ -7,6 +7,12 @@ public enum ProjectReader {
     /// The folder of tenant files.
     public static let tenantsDirectory = "Tenants"
 
+    /// Whether a file in `Tenants/` is read as a tenant file: its name ends in `.json` in any case, so that
+    /// `t1.JSON` is reported by the loader (the extension must be `.json`) instead of being ignored.
+    static func isTenantFileName(_ name: String) -> Bool {
+        name.lowercased().hasSuffix(".json")
+    }
+
     /// Reads the files from the superproject's working tree (switch, status, pin).
     public static func workingTree(_ workspace: Workspace, options: ValidationOptions) throws -> Project {
         let manifestURL = URL(fileURLWithPath: workspace.path(manifestPath))
@@ -25,7 +31,7 @@ public enum ProjectReader {
             } catch {
                 throw WorkspaceError("cannot list \(tenantsURL.path): \(error.localizedDescription)")
             }
-            for name in names.sorted() where name.hasSuffix(".json") {
+            for name in names.sorted() where isTenantFileName(name) {
                 let url = tenantsURL.appendingPathComponent(name)
                 do {
                     tenantFiles.append(SourceFile(path: "\(tenantsDirectory)/\(name)", data: try Data(contentsOf: url)))
@@ -52,7 +58,7 @@ public enum ProjectReader {
                 context: "list \(tenantsDirectory)/ on \(label)", kind: .unparseableOutput(detail: "ls-tree output"),
                 command: [], directory: repository, stderr: "")
         }
-        let tenantEntries = entries.filter { $0.entry.mode.hasPrefix("100") && $0.path.hasSuffix(".json") }
+        let tenantEntries = entries.filter { $0.entry.mode.hasPrefix("100") && isTenantFileName($0.path) }
             .sorted { $0.path < $1.path }
         let batch = try CatFileBatch(git: git, repository: repository)
         let objects = try batch.objects(["\(revision):\(manifestPath)"] + tenantEntries.map(\.entry.id))
@@ -98,9 +104,10 @@ public enum ProjectReader {
     /// `Tenants/<id>.json`.
     public static func tenantPath(_ id: String) -> String { "\(tenantsDirectory)/\(id).json" }
 
-    /// `refs/remotes/origin/general_dev` → `origin/general_dev`.
+    /// `refs/remotes/origin/general_dev` and `refs/tenantctl/remotes/origin/general_dev` → `origin/general_dev`.
     static func displayName(of revision: String) -> String {
-        for prefix in ["refs/remotes/", "refs/heads/", "refs/tags/"] where revision.hasPrefix(prefix) {
+        for prefix in ["refs/tenantctl/remotes/", "refs/remotes/", "refs/heads/", "refs/tags/"]
+        where revision.hasPrefix(prefix) {
             return String(revision.dropFirst(prefix.count))
         }
         return revision

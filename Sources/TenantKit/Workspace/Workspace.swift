@@ -13,23 +13,32 @@ public struct Workspace: Sendable {
     public var root: String
     /// Absolute path of the superproject's git directory.
     public var gitDirectory: String
+    /// The superproject's remote that the repository-wide commands read from and push to (`--remote`, default
+    /// `origin`).
+    public var remoteName: String
 
     /// Absolute path of the git directory shared by all worktrees of the superproject (`--git-common-dir`): the
     /// home of tenantctl's lock, roll journal, resolve state and module mirrors, so that a run in one worktree
     /// sees (and excludes) a run in another, and `git worktree remove` deletes none of them.
     public var commonDirectory: String
 
-    public init(root: String, gitDirectory: String, commonDirectory: String? = nil) {
+    /// The default name of the superproject remote (and the name of every module checkout's remote).
+    public static let defaultRemoteName = "origin"
+
+    public init(
+        root: String, gitDirectory: String, commonDirectory: String? = nil,
+        remoteName: String = Workspace.defaultRemoteName
+    ) {
         self.root = root
         self.gitDirectory = gitDirectory
         self.commonDirectory = commonDirectory ?? gitDirectory
+        self.remoteName = remoteName
     }
 
-    /// The conventional name of the superproject remote.
-    public static let remoteName = "origin"
-
     /// Finds the superproject from `directory` upwards (a module directory inside it works too).
-    public static func locate(from directory: String, git: Git) throws -> Workspace {
+    public static func locate(from directory: String, git: Git, remote: String = defaultRemoteName) throws
+        -> Workspace
+    {
         let start = URL(fileURLWithPath: directory).standardizedFileURL
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: start.path, isDirectory: &isDirectory), isDirectory.boolValue
@@ -51,7 +60,7 @@ public struct Workspace: Sendable {
         }
         return Workspace(
             root: root, gitDirectory: directories[0],
-            commonDirectory: URL(fileURLWithPath: directories[1]).standardizedFileURL.path)
+            commonDirectory: URL(fileURLWithPath: directories[1]).standardizedFileURL.path, remoteName: remote)
     }
 
     /// The nearest directory at or above `directory` that has both `modules.json` and `.git` (file checks only).
