@@ -423,6 +423,26 @@ public struct WorkingCopySwitch: Sendable {
         superproject ? ["switch", "--quiet", "--no-recurse-submodules"] : ["switch", "--quiet"]
     }
 
+    /// The full name of the branch checked out in `path` (empty on a detached HEAD).
+    private func currentBranchRef(_ path: String, name: String) throws -> String {
+        try git.run(
+            ["symbolic-ref", "--quiet", "HEAD"], in: path, context: "read the branch of \(name)", accepting: [0, 1]
+        ).text
+    }
+
+    /// Moves a branch that is not checked out from `from` to `target` (a lease on `from`), then checks it out.
+    private func setAndCheckOut(
+        _ branchRef: String, to target: String, from: String, reason: String, plan: RepositoryPlan, path: String,
+        name: String, superproject: Bool
+    ) throws {
+        try git.run(
+            ["update-ref", "-m", "tenantctl switch: \(reason)", branchRef, target, from], in: path,
+            context: "move \(plan.branch) in \(name) (\(reason))")
+        try git.run(
+            switchArguments(superproject) + ["--end-of-options", plan.branch], in: path,
+            context: "check out \(plan.branch) in \(name)")
+    }
+
     private func apply(_ plan: RepositoryPlan, in path: String, superproject: Bool) throws -> String {
         let name = plan.repository
         let branchRef = "refs/heads/\(plan.branch)"
@@ -437,42 +457,28 @@ public struct WorkingCopySwitch: Sendable {
             return "checked out"
         case .fastForward(let from):
             console?.progress("\(name): fast-forwarding \(plan.branch) to \(plan.target.prefix(12))")
-            let current = try git.run(
-                ["symbolic-ref", "--quiet", "HEAD"], in: path, context: "read the branch of \(name)",
-                accepting: [0, 1]
-            ).text
-            if current == branchRef {
+            if try currentBranchRef(path, name: name) == branchRef {
                 try git.run(
                     ["merge", "--ff-only", "--quiet", "--end-of-options", plan.target], in: path,
                     context: "fast-forward \(plan.branch) in \(name)")
             } else {
-                try git.run(
-                    ["update-ref", "-m", "tenantctl switch: fast-forward", branchRef, plan.target, from], in: path,
-                    context: "fast-forward \(plan.branch) in \(name)")
-                try git.run(
-                    switchArguments(superproject) + ["--end-of-options", plan.branch], in: path,
-                    context: "check out \(plan.branch) in \(name)")
+                try setAndCheckOut(
+                    branchRef, to: plan.target, from: from, reason: "fast-forward", plan: plan, path: path, name: name,
+                    superproject: superproject)
             }
             return "fast-forwarded"
         case .moveBack(let from, _, _):
             console?.progress("\(name): moving \(plan.branch) back to \(plan.target.prefix(12))")
-            let current = try git.run(
-                ["symbolic-ref", "--quiet", "HEAD"], in: path, context: "read the branch of \(name)",
-                accepting: [0, 1]
-            ).text
-            if current == branchRef {
+            if try currentBranchRef(path, name: name) == branchRef {
                 // The working tree is clean (pre-flight): branch, index and files move together. The target is an
                 // object id git printed (`rev-parse …^{commit}`); `reset` rejects `--end-of-options` before it.
                 try git.run(
                     ["reset", "--quiet", "--keep", plan.target], in: path,
                     context: "move \(plan.branch) back to the pin in \(name)")
             } else {
-                try git.run(
-                    ["update-ref", "-m", "tenantctl switch: back to the pin", branchRef, plan.target, from], in: path,
-                    context: "move \(plan.branch) back to the pin in \(name)")
-                try git.run(
-                    switchArguments(superproject) + ["--end-of-options", plan.branch], in: path,
-                    context: "check out \(plan.branch) in \(name)")
+                try setAndCheckOut(
+                    branchRef, to: plan.target, from: from, reason: "back to the pin", plan: plan, path: path,
+                    name: name, superproject: superproject)
             }
             return "moved back"
         case .create(let upstream):
