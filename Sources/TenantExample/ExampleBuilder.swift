@@ -8,6 +8,10 @@ public enum ExampleStage: String, Sendable, CaseIterable, Codable {
     /// Additionally the general changes AF.5/AF.6 are on the modules' `general_dev` remotes, not yet pinned by the
     /// superproject: the state a `roll` starts from.
     case afterUpdates = "after-updates"
+    /// Additionally a general change that conflicts with a tenant's customisation (``ExampleScenario/conflicts``: a
+    /// row of Infrastructure's `Strings.csv` that t2 translated): `roll` rolls t1 and t3 and leaves t2 conflicted,
+    /// for `tenantctl resolve t2`.
+    case conflict
 }
 
 /// Why the example could not be created.
@@ -183,9 +187,10 @@ public struct ExampleBuilder: Sendable {
             if branch.commits.isEmpty, let parent { stream.reset(ref: branch.name, to: parent) }
         }
         let pinMarks = lastMark
-        if stage == .afterUpdates {
+        if stage == .afterUpdates || stage == .conflict {
             let general = ExampleScenario.generalBranch
-            for update in repo.updates {
+            let conflicting = stage == .conflict ? ExampleScenario.conflicts[repo.name] ?? [] : []
+            for update in repo.updates + conflicting {
                 lastMark[general] = stream.commit(
                     ref: general, parent: lastMark[general], time: clock.nextUpdate(), message: update.message,
                     changes: FastImportStream.changes(update.files))
