@@ -32,7 +32,6 @@ public struct ResolveStarter {
             let known = project.tenants.map(\.id).joined(separator: ", ")
             throw ResolveError(.unknownTenant, "unknown tenant '\(tenantName)'; known: \(known)")
         }
-        let general = project.manifest.generalBranch
         // The tenant's roll, planned exactly as roll plans it: merges, pins by the rule, what blocks it.
         let batch = try CatFileBatch(git: git, repository: workspace.root)
         let rollState: RollState
