@@ -92,7 +92,9 @@ public struct ResolveAborter {
         var state = try RepositoryState.inspect(path: path, git: git, superproject: superproject)
         if state.operations.contains("merge") {
             console?.progress("\(name): aborting the merge")
-            try git.run(["merge", "--abort"], in: path, context: "abort the merge in \(name)")
+            // `reset --hard` ends the merge like `merge --abort`, and also where the user changed other files since
+            // (an abort discards the resolution) or the index only holds stale file times (a copied checkout).
+            try git.run(noRecurse + ["reset", "--quiet", "--hard"], in: path, context: "abort the merge in \(name)")
             changed = true
             state = try RepositoryState.inspect(path: path, git: git, superproject: superproject)
         }
