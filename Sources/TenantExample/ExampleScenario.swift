@@ -92,6 +92,19 @@ public enum ExampleScenario {
         ]
     ]
 
+    /// How a person resolves the conflict of stage `conflict` (the demo's scripted resolution): t2's German column
+    /// kept, general_dev's new wording taken and translated.
+    public static let conflictResolution: (module: String, file: String, content: String) = (
+        "Infrastructure", "Strings.csv",
+        """
+        key,en,de
+        infrastructure.start.title,Modules,Module
+        infrastructure.loading,Loading your data…,Ihre Daten werden geladen…
+        infrastructure.error.network,The server cannot be reached.,Der Server ist nicht erreichbar.
+
+        """
+    )
+
     /// The four module repositories in dependency order.
     public static let modules: [ExampleModuleRepo] = [infrastructure, article, customer, order]
 

@@ -15,14 +15,8 @@ struct ResolveFixture {
     /// The conflicting files of the wide fixture and a resolution of each: repository path → (file, resolved).
     static let resolutions: [(path: String, file: String, content: String)] = [
         (
-            "Modules/Infrastructure", "Strings.csv",
-            """
-            key,en,de
-            infrastructure.start.title,Modules,Module
-            infrastructure.loading,Loading your data…,Ihre Daten werden geladen…
-            infrastructure.error.network,The server cannot be reached.,Der Server ist nicht erreichbar.
-
-            """
+            "Modules/\(ExampleScenario.conflictResolution.module)", ExampleScenario.conflictResolution.file,
+            ExampleScenario.conflictResolution.content
         ),
         (
             "Modules/Customer", "Strings.csv",
@@ -128,6 +122,25 @@ struct ResolveFixture {
 }
 
 @Suite struct ResolveCommandTests {
+    /// `example --stage conflict` is after-updates plus the conflicting change on Infrastructure's general_dev, and
+    /// `landConflicts` (the demo) lands the same commit on an after-updates example.
+    @Test func exampleStageConflictAddsTheConflictingChangeOnly() throws {
+        let sandbox = try GitSandbox()
+        let built = sandbox.tenantctl(["example", sandbox.path("c"), "--stage", "conflict", "--json"])
+        #expect(built.status == 0, "\(built.stderr)")
+        let conflict = try JSONDecoder().decode(ExampleResult.self, from: Data(built.stdout.utf8))
+        let after = try ExampleBuilder(git: try sandbox.gitRunner()).build(in: sandbox.path("a"), stage: .afterUpdates)
+        for repository in ["Article", "Customer", "Order", "Superproject"] {
+            #expect(conflict.branches[repository] == after.branches[repository], "\(repository)")
+        }
+        let landed = try ExampleBuilder(git: try sandbox.gitRunner()).landConflicts(remotes: after.remotes)
+        #expect(landed["Infrastructure"] == conflict.branches["Infrastructure"]?["general_dev"])
+        #expect(
+            try sandbox.git(
+                ["rev-parse", "general_dev^"], in: "\(conflict.remotes)/Infrastructure.git")
+                == after.branches["Infrastructure"]?["general_dev"])
+    }
+
     /// Issue 17: a conflict in two modules and in the superproject, resolved with git and published: merges with
     /// the right parents, pins by the rule, modules pushed before the superproject (a pre-receive hook on the
     /// superproject's remote checks that every pinned module commit is already on its module's remote), the working
