@@ -110,4 +110,49 @@ import Testing
         #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")
         print("resolve --continue kill sweep: \(indices.count) of \(calls.count) git calls, each recovered both ways")
     }
+
+    /// `resolve t2` killed at a git call (one run per writing call): `--abort` puts the working copy back exactly as
+    /// before, or there is nothing to abort because nothing had changed yet; `--continue` never goes on from a
+    /// half-done start. Then a new `resolve t2` starts cleanly.
+    @Test func startKilledAtEveryWritingGitCallIsUndoneByAbort() throws {
+        let lab = try FaultLab(stage: .conflict)
+        let template = "\(lab.template)/workspace"
+        let rolled = lab.sandbox.tenantctl(["roll"], in: template, environment: FaultLab.dates)
+        #expect(rolled.status == 2, "\(rolled.stderr)")
+        let reference = try lab.copy("reference")
+        let before = try lab.workingCopy(reference.root)
+        let remotes = try lab.remoteRefs(reference.root)
+        let shim = try GitShim(in: lab.sandbox, name: "shim-reference")
+        let started = try lab.sandbox.tenantctlProcess(
+            ["resolve", "t2", "--git", shim.path], in: reference.workspace, environment: FaultLab.dates)
+        #expect(started.status == 2, "\(started.stdout)\(started.stderr)")
+        let calls = try shim.calls()
+        let indices = Self.indices(calls)
+        var failures: [String] = []
+        for index in indices {
+            let label = "SIGKILL at call \(index) (\(FaultLab.subcommand(calls[index - 1])))"
+            let copy = try lab.copy("kill-\(index)")
+            let killShim = try GitShim(in: lab.sandbox, name: "shim-kill-\(index)")
+            let killed = try lab.sandbox.tenantctlProcess(
+                ["resolve", "t2", "--git", killShim.path], in: copy.workspace,
+                environment: FaultLab.dates.merging(["SHIM_KILL_AT": "\(index)"]) { $1 })
+            #expect(killed.status == -SIGKILL, "\(label): not killed: \(killed.status) \(killed.stderr)")
+            #expect(try lab.waitForProcesses(mentioning: copy.root + "/").isEmpty, "\(label)")
+            let state = "\(copy.workspace)/.git/tenantctl/resolve.json"
+            if FileManager.default.fileExists(atPath: state) {
+                let continued = lab.sandbox.tenantctl(["resolve", "--continue"], in: copy.workspace)
+                if continued.status != 1 || !continued.stderr.contains("resolve --abort") {
+                    failures.append("\(label): --continue after a half-done start: \(continued.stderr)")
+                }
+                let aborted = lab.sandbox.tenantctl(["resolve", "--abort"], in: copy.workspace)
+                if aborted.status != 0 { failures.append("\(label): --abort: \(aborted.stderr)") }
+            }
+            if try lab.workingCopy(copy.root) != before { failures.append("\(label): the working copy differs") }
+            if try lab.remoteRefs(copy.root) != remotes { failures.append("\(label): a remote changed") }
+            let again = lab.sandbox.tenantctl(["resolve", "t2"], in: copy.workspace, environment: FaultLab.dates)
+            if again.status != 2 { failures.append("\(label): a new start: \(again.stderr)") }
+        }
+        #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")
+        print("resolve start kill sweep: \(indices.count) of \(calls.count) git calls")
+    }
 }

@@ -155,6 +155,7 @@ public struct ResolveContinuer {
                         + "`tenantctl resolve --abort` and start again")
             }
             state.superproject.commit = head
+            try amendPinsIfNeeded(&state, head: head)
             return
         }
         let changes = pinChanges(state)
@@ -175,6 +176,23 @@ public struct ResolveContinuer {
             context: "commit the resolution of \(state.tenant) in the superproject")
         state.superproject.commit = try git.text(
             ["rev-parse", "HEAD"], in: root, context: "read the superproject's commit")
+        try state.write(commonDirectory: workspace.commonDirectory)
+    }
+
+    /// A superproject merge committed outside tenantctl (`git commit` by the user) with pins other than the rule's:
+    /// the rule's gitlinks are staged and the commit amended (same parents, same message).
+    func amendPinsIfNeeded(_ state: inout ResolveState, head: String) throws {
+        let expected = pinChanges(state).all
+        let pinned = try PinReader.pins(at: head, paths: expected.map(\.path), in: workspace.root, git: git)
+        guard expected.contains(where: { pinned[$0.path] != $0.new }) else { return }
+        console?.progress("superproject: setting the pins of the committed merge by the rule")
+        try ResolveSuperproject.stage(
+            expected.map { ($0.path, $0.new) }, removing: state.removedPaths, in: workspace.root, git: git)
+        try git.run(
+            ["commit", "--quiet", "--no-verify", "--amend", "--no-edit"], in: workspace.root,
+            context: "set the pins of the superproject's merge by the rule")
+        state.superproject.commit = try git.text(
+            ["rev-parse", "HEAD"], in: workspace.root, context: "read the superproject's commit")
         try state.write(commonDirectory: workspace.commonDirectory)
     }
 

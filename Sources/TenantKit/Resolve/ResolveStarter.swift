@@ -50,6 +50,16 @@ public struct ResolveStarter {
         guard let superOurs = tenantPlan.tip else {
             throw ResolveError(.refused, "branch \(tenant.branch) is missing on the superproject's remote")
         }
+        if Self.isUpToDate(plan, tenantPlan) {
+            return ResolveReport(
+                action: "start", tenant: tenant.id, branch: tenant.branch,
+                repositories: [
+                    ResolveReport.Repository(
+                        repository: ResolveState.superproject, path: "", branch: tenant.branch, status: "up-to-date",
+                        from: superOurs, to: superOurs)
+                ],
+                notes: ["\(tenant.id) is up to date: nothing to resolve, nothing was changed"])
+        }
 
         // Switch's pre-flight and plan (refuses, changing nothing, unless the working copy is clean).
         let switcher = WorkingCopySwitch(workspace: workspace, git: git, fetch: fetch, console: console)
@@ -98,30 +108,15 @@ public struct ResolveStarter {
             startPoints: startPoints)
         try state.write(commonDirectory: workspace.commonDirectory)
 
-        // Switch, then the superproject's merge (modules still at their pins), then the module merges.
-        _ = try switcher.execute(switchPlan)
+        do {
+            try merge(&state, switchPlan: switchPlan, switcher: switcher)
+        } catch let error where !Cancellator.shared.isCancelled {
+            throw ResolveError(
+                .refused,
+                "\(error)\nthe resolution of \(tenant.id) stopped half-way; `tenantctl resolve --abort` puts every "
+                    + "repository back as it was")
+        }
         var repositories: [ResolveReport.Repository] = []
-        state.superproject.conflicts = try mergeSuperproject(state.superproject)
-        for index in state.modules.indices {
-            let merge = state.modules[index]
-            let result = try mergeModule(merge)
-            state.modules[index].conflicts = result.conflicts
-            state.modules[index].commit = result.commit
-            try state.write(commonDirectory: workspace.commonDirectory)
-        }
-        // Gitlinks by the pin rule: every module's final pin, or its tenant branch's tip while its merge is open.
-        var gitlinks: [(path: String, commit: String)] = []
-        for pin in state.pins {
-            let merge = state.modules.first { $0.repository == pin.module }
-            guard let commit = pin.commit ?? merge?.commit ?? merge?.ours else { continue }
-            gitlinks.append((pin.path, commit))
-        }
-        try ResolveSuperproject.stage(gitlinks, removing: state.removedPaths, in: workspace.root, git: git)
-        state.superproject.conflicts = try ResolveGit.unmergedPaths(
-            in: workspace.root, git: git, what: "the superproject")
-        state.phase = .resolving
-        try state.write(commonDirectory: workspace.commonDirectory)
-
         repositories.append(
             ResolveReport.Repository(
                 repository: ResolveState.superproject, path: "", branch: tenant.branch,
@@ -152,6 +147,45 @@ public struct ResolveStarter {
         return ResolveReport(
             action: "start", tenant: tenant.id, branch: tenant.branch, repositories: repositories,
             next: "tenantctl resolve --continue", notes: notes)
+    }
+
+    /// Whether the tenant needs nothing: no merge anywhere and every pin already by the rule.
+    static func isUpToDate(_ plan: RollPlan, _ tenantPlan: TenantPlan) -> Bool {
+        guard plan.moduleMerges.isEmpty, !tenantPlan.mergeGeneral,
+            tenantPlan.removedPaths.isEmpty, tenantPlan.renamedPaths.isEmpty
+        else { return false }
+        return tenantPlan.pins.allSatisfy { path, target in
+            switch target {
+            case .commit(let id): return tenantPlan.oldPins[path] == id
+            case .tenantBranch(_, let tip): return tenantPlan.oldPins[path] == tip
+            }
+        }
+    }
+
+    /// Switches, then starts the superproject's merge (modules still at their pins), then the module merges, then
+    /// sets the gitlinks by the rule; records each step in the state.
+    func merge(_ state: inout ResolveState, switchPlan: WorkingCopySwitch.Plan, switcher: WorkingCopySwitch) throws {
+        _ = try switcher.execute(switchPlan)
+        state.superproject.conflicts = try mergeSuperproject(state.superproject)
+        for index in state.modules.indices {
+            let merge = state.modules[index]
+            let result = try mergeModule(merge)
+            state.modules[index].conflicts = result.conflicts
+            state.modules[index].commit = result.commit
+            try state.write(commonDirectory: workspace.commonDirectory)
+        }
+        // Gitlinks by the pin rule: every module's final pin, or its tenant branch's tip while its merge is open.
+        var gitlinks: [(path: String, commit: String)] = []
+        for pin in state.pins {
+            let merge = state.modules.first { $0.repository == pin.module }
+            guard let commit = pin.commit ?? merge?.commit ?? merge?.ours else { continue }
+            gitlinks.append((pin.path, commit))
+        }
+        try ResolveSuperproject.stage(gitlinks, removing: state.removedPaths, in: workspace.root, git: git)
+        state.superproject.conflicts = try ResolveGit.unmergedPaths(
+            in: workspace.root, git: git, what: "the superproject")
+        state.phase = .resolving
+        try state.write(commonDirectory: workspace.commonDirectory)
     }
 
     /// Refuses a tenant that roll would block or cannot roll, and a general branch whose pins roll must move first.
