@@ -30,12 +30,14 @@ extension Tenantctl {
                 Exit codes: 0 done (start: every merge clean), 2 started with conflicts, 1 refused or failed, \
                 64 unknown tenant.
 
-                Examples (on `tenantctl example /tmp/erp --stage conflict`, after `tenantctl roll`):
+                Examples (the example's conflict: t2's German strings against a general rewording):
+                  tenantctl example /tmp/erp-conflict --stage conflict
+                  cd /tmp/erp-conflict/workspace && tenantctl roll      (exit 2: t2 conflicts)
                   tenantctl resolve t2
-                  git -C Modules/Infrastructure mergetool      (or edit Strings.csv, then git add Strings.csv)
+                  git -C Modules/Infrastructure add Strings.csv   (once resolved in your editor or git mergetool)
                   tenantctl status
                   tenantctl resolve --continue
-                  tenantctl resolve --abort
+                  tenantctl resolve --abort                       (instead of --continue: back to where you were)
                 """)
 
         @OptionGroup var global: GlobalOptions
