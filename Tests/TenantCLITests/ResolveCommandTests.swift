@@ -115,6 +115,10 @@ struct ResolveFixture {
     /// Every remote's branches.
     func remotes() throws -> [String: [String: String]] { try roll.remoteBranches() }
 
+    /// docs/resolve-schema.json.
+    static let schema = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("docs/resolve-schema.json").path
+
     /// Whether the resolve state file exists.
     var stateExists: Bool {
         FileManager.default.fileExists(atPath: "\(workspace)/.git/tenantctl/resolve.json")
@@ -166,6 +170,7 @@ struct ResolveFixture {
         let report = try #require(
             JSONSerialization.jsonObject(with: Data(started.stdout.utf8)) as? [String: Any])
         #expect(report["schemaVersion"] as? Int == 1)
+        #expect(try JSONSchemaCheck(contentsOf: ResolveFixture.schema).violations(of: started.stdout) == [])
         let lines = report["repositories"] as? [[String: Any]] ?? []
         let status = Dictionary(uniqueKeysWithValues: lines.map { ($0["repository"] as? String ?? "", $0) })
         #expect(status["superproject"]?["status"] as? String == "conflict")
@@ -188,9 +193,12 @@ struct ResolveFixture {
         #expect(shown.stdout.contains("Customer: conflicted (Strings.csv)"), "\(shown.stdout)")
 
         try fixture.resolveFiles()
-        let finished = fixture.resolve(["--continue"])
+        let finished = fixture.resolve(["--continue", "--json"])
         #expect(finished.status == 0, "\(finished.stdout)\(finished.stderr)")
-        #expect(finished.stdout.contains("published"), "\(finished.stdout)")
+        #expect(try JSONSchemaCheck(contentsOf: ResolveFixture.schema).violations(of: finished.stdout) == [])
+        let continued = try JSONDecoder().decode(ResolveReport.self, from: Data(finished.stdout.utf8))
+        #expect(continued.published)
+        #expect(continued.pushes.map(\.repository) == ["Infrastructure", "Customer", "superproject"])
         #expect(!fixture.stateExists)
         #expect(FileManager.default.fileExists(atPath: fixture.sandbox.path("hook-ran")))
 
@@ -229,10 +237,7 @@ struct ResolveFixture {
         #expect(audit.status == 0, "\(audit.stdout)\(audit.stderr)")
 
         // Journalled: roll --undo takes the publication back.
-        let runId = try #require(
-            finished.stdout.split(separator: "\n").first { $0.contains("(run ") }.flatMap { line in
-                line.split(separator: "(run ").last?.split(separator: ")").first.map(String.init)
-            })
+        let runId = try #require(continued.runId)
         let undo = fixture.sandbox.tenantctl(["roll", "--undo", runId], in: fixture.workspace)
         #expect(undo.status == 0, "\(undo.stdout)\(undo.stderr)")
         #expect(try fixture.remotes() == before)
@@ -255,8 +260,9 @@ struct ResolveFixture {
         try "half done\n".write(
             toFile: "\(fixture.workspace)/Modules/Customer/Strings.csv", atomically: true, encoding: .utf8)
 
-        let aborted = fixture.resolve(["--abort"])
+        let aborted = fixture.resolve(["--abort", "--json"])
         #expect(aborted.status == 0, "\(aborted.stdout)\(aborted.stderr)")
+        #expect(try JSONSchemaCheck(contentsOf: ResolveFixture.schema).violations(of: aborted.stdout) == [])
         #expect(try fixture.workingCopy() == before)
         #expect(try fixture.remotes() == remotes)
         #expect(!fixture.stateExists)
