@@ -40,14 +40,16 @@ enum ResolveGit {
     }
 
     /// Which of `files` (relative to `path`) still hold a conflict marker line (`<<<<<<< ` or `>>>>>>> `, git's
-    /// default marker size, at the start of a line). Missing files and directories (a gitlink) hold none.
+    /// default marker size, at the start of a line) or cannot be read. Missing files and directories (a gitlink) hold
+    /// none.
     static func filesWithMarkers(_ files: [String], in path: String) -> [String] {
         files.filter { file in
             let full = (path as NSString).appendingPathComponent(file)
             var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory), !isDirectory.boolValue,
-                let data = FileManager.default.contents(atPath: full)
+            guard FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory), !isDirectory.boolValue
             else { return false }
+            // A file that cannot be read cannot be shown free of markers: it is named (fail closed).
+            guard let data = FileManager.default.contents(atPath: full) else { return true }
             return hasMarkers(data)
         }
     }
