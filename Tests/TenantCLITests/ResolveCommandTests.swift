@@ -299,6 +299,32 @@ struct ResolveFixture {
         #expect(try fixture.sandbox.git(["rev-parse", "HEAD"], in: module) != head)
     }
 
+    /// Merges committed by hand (`git commit` in the module and in the superproject) are taken as they are; the
+    /// superproject's pins are set by the rule (the commit is amended, its parents kept).
+    @Test func mergesCommittedByHandAreAcceptedAndPinnedByTheRule() throws {
+        let fixture = try ResolveFixture(wide: false)
+        let before = try fixture.remotes()
+        #expect(fixture.resolve(["t2"]).status == 2)
+        try fixture.resolveFiles(only: ["Modules/Infrastructure"])
+        try fixture.sandbox.git(["commit", "-q", "--no-edit"], in: "\(fixture.workspace)/Modules/Infrastructure")
+        try fixture.sandbox.git(["commit", "-q", "--no-edit"], in: fixture.workspace)
+        let finished = fixture.resolve(["--continue"])
+        #expect(finished.status == 0, "\(finished.stdout)\(finished.stderr)")
+        let moduleTip = try fixture.remoteTip("Infrastructure", "t2")
+        #expect(
+            try fixture.parents("Infrastructure", moduleTip)
+                == [
+                    try #require(before["Infrastructure"]?["t2"]),
+                    try fixture.remoteTip("Infrastructure", "general_dev"),
+                ])
+        #expect(try fixture.roll.pins("t2")["Modules/Infrastructure"] == moduleTip)
+        let superTip = try fixture.remoteTip("Superproject", "t2")
+        #expect(
+            try fixture.parents("Superproject", superTip)
+                == [try #require(before["Superproject"]?["t2"]), try fixture.remoteTip("Superproject", "general_dev")])
+        #expect(fixture.sandbox.tenantctl(["audit", "--check"], in: fixture.workspace).status == 0)
+    }
+
     /// A remote that moved during the resolution: nothing of the tenant is published, the local result stays, the
     /// message says how to go on; `--abort` then restores the working copy.
     @Test func aRemoteThatMovedMeanwhilePublishesNothing() throws {

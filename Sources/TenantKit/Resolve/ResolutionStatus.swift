@@ -12,7 +12,7 @@ public struct ResolutionStatus: Sendable, Equatable, Codable {
         /// The tenant branch merged into.
         public var branch: String
         /// `conflicted` (unmerged paths left), `staged` (every conflict staged; `--continue` commits it), `merged`
-        /// (the merge is committed).
+        /// (the merge is committed), `not started` (the start was interrupted before it).
         public var state: String
         /// Paths still unmerged.
         public var unmerged: [String]
@@ -39,7 +39,9 @@ public struct ResolutionStatus: Sendable, Equatable, Codable {
             let inspected = try RepositoryState.inspect(path: path, git: git, superproject: merge.path.isEmpty)
             let unmerged = inspected.status.entries.filter { $0.kind == .unmerged }.map(\.path)
             let value: String
-            if inspected.operations.contains("merge") {
+            if state.phase == .starting && merge.commit == nil && !inspected.operations.contains("merge") {
+                value = "not started"
+            } else if inspected.operations.contains("merge") {
                 value = unmerged.isEmpty ? "staged" : "conflicted"
             } else {
                 value = "merged"
