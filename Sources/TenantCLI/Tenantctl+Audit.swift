@@ -113,7 +113,8 @@ extension Tenantctl {
                 case .markdown: text = AuditMarkdownRenderer.render(report)
                 case .html: text = html(report, project: project)
                 }
-                let path = try ReportFile.write(text + "\n", to: output, relativeTo: context.environment.currentDirectory)
+                let path = try ReportFile.write(
+                    text + "\n", to: output, relativeTo: context.environment.currentDirectory)
                 context.console.print("wrote \(path)")
             } else {
                 switch chosen {

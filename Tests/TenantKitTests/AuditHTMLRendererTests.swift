@@ -12,7 +12,8 @@ import Testing
         "</script><script>alert(1)</script><!-- \"q\" 'a' &amp; <img src=x onerror=alert(2)> "
         + "\u{202A}\u{202B}\u{202C}\u{202D}\u{202E}\u{2066}\u{2067}\u{2068}\u{2069}end"
 
-    static let bidi: [Unicode.Scalar] = (0x202A...0x202E).compactMap(Unicode.Scalar.init)
+    static let bidi: [Unicode.Scalar] =
+        (0x202A...0x202E).compactMap(Unicode.Scalar.init)
         + (0x2066...0x2069).compactMap(Unicode.Scalar.init)
 
     static func report(_ text: String) -> AuditReport {
