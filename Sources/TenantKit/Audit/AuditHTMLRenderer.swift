@@ -45,9 +45,9 @@ public enum AuditHTMLRenderer {
             <noscript><p>This page builds its table with JavaScript. Without it: <code>tenantctl audit \
             --format markdown</code> or <code>--json</code>.</p></noscript>
             </header>
-            <div id="g"><table id="x"></table></div>
+            <main id="w"><div id="g"><table id="x"></table></div>
             <aside id="p" hidden><button id="pc" type="button" aria-label="Close">×</button><h2 id="ph"></h2>\
-            <dl id="pd"></dl></aside>
+            <dl id="pd"></dl></aside></main>
             <script type="application/json" id="d">\(data)</script>
             <script>\(script)</script>
             </body>
@@ -63,7 +63,7 @@ public enum AuditHTMLRenderer {
 
     /// `sha256-` and the base64 SHA-256 of ``script`` (checked by `AuditHTMLRendererTests`; a browser refuses the
     /// script when it does not match).
-    static let scriptHash = "sha256-6aeMx9JVt5JrN+pP3iPCGsMcc7rZg0vxMR0iRGtMXII="
+    static let scriptHash = "sha256-bRjbj/o1A+Llpb53iChGml/OtSeJ4YIsBwLvf/UjMRA="
 
     // MARK: - Data
 
@@ -218,7 +218,8 @@ public enum AuditHTMLRenderer {
         #cnt{color:#555}
         #tf{margin:.2rem 0;padding-left:1.2rem;max-height:6rem;overflow:auto;color:#9b1c1c}
         #tf:empty{display:none}
-        #g{flex:1 1 auto;overflow:auto;min-height:8rem}
+        #w{flex:1 1 auto;display:flex;min-height:8rem}
+        #g{flex:1 1 auto;overflow:auto}
         table{border-collapse:separate;border-spacing:0}
         th,td{unicode-bidi:isolate;white-space:nowrap}
         thead th{position:sticky;top:0;z-index:2;background:#f4f4f4;border-bottom:1px solid #bbb;\
@@ -229,7 +230,7 @@ public enum AuditHTMLRenderer {
         thead th:first-child{left:0;z-index:3}
         tbody th{position:sticky;left:0;z-index:1;background:#fff;text-align:left;font-weight:600;\
         padding:0 .5rem 0 .3rem;border-right:1px solid #bbb;max-width:16rem;overflow:hidden;text-overflow:ellipsis}
-        td{text-align:center;min-width:2.2rem;padding:0 .2rem;cursor:pointer;border:1px solid #fff;\
+        td{text-align:center;min-width:2.4rem;padding:.1rem .3rem;cursor:pointer;border:1px solid #fff;\
         font-variant-numeric:tabular-nums}
         td.s{border-right:2px solid #bbb}
         #lg .m{display:inline-block;min-width:1.6rem;text-align:center;border-radius:2px}
@@ -239,8 +240,9 @@ public enum AuditHTMLRenderer {
         .c.f{box-shadow:inset 4px 0 #2b6cb0,inset 0 0 0 2px #c53030}.b4.f{color:#fff}
         .i{opacity:.4;background-image:repeating-linear-gradient(135deg,transparent 0 3px,#fff 3px 5px)}
         td.sel{outline:2px solid #000;outline-offset:-2px}
-        aside{position:fixed;right:.5rem;top:.5rem;bottom:.5rem;width:min(26rem,90vw);overflow:auto;background:#fff;\
-        border:1px solid #999;box-shadow:0 2px 12px rgba(0,0,0,.25);padding:.5rem 1rem;z-index:5}
+        aside{flex:none;position:relative;width:min(26rem,45vw);overflow:auto;background:#fafafa;\
+        border-left:1px solid #999;padding:.5rem 1rem}
+        aside[hidden]{display:none}
         aside h2{font-size:1.05rem;margin:.2rem 1.5rem .5rem 0;overflow-wrap:anywhere}
         #pc{position:absolute;right:.4rem;top:.3rem;border:0;background:none;font-size:1.3rem;cursor:pointer}
         dl{margin:0}dt{font-weight:600;margin-top:.4rem}dd{margin:0 0 0 .8rem;overflow-wrap:anywhere;\
@@ -329,7 +331,7 @@ public enum AuditHTMLRenderer {
             });
             table.replaceChildren(head, body);
             $("cnt").textContent = rows.length + " of " + T.length + " tenants, " + cols.length + " of " + M.length
-              + " modules";
+              + " modules; click a cell for its details";
             if (selected) mark();
           }
           function add(dl, term, value, code) {
