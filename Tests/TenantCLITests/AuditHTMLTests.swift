@@ -168,6 +168,34 @@ enum HeadlessBrowser {
         #expect(HeadlessBrowser.count("<td class=\"m ", in: dom) == 4 * 5)
     }
 
+    @Test func outputFileHoldsWhatStandardOutputWouldPrint() throws {
+        let sandbox = try GitSandbox()
+        let example = try ExampleBuilder(git: try sandbox.gitRunner()).build(
+            in: sandbox.path("erp"), stage: .afterUpdates)
+        // One fetch fills the module mirrors; the runs below read them as they are.
+        #expect(sandbox.tenantctl(["audit", "-q"], in: example.workspace).status == 0)
+        for format in ["json", "markdown", "html", "table"] {
+            let printed = sandbox.tenantctl(["audit", "--no-fetch", "--format", format], in: example.workspace)
+            #expect(printed.status == 0, "\(printed.stderr)")
+            let written = sandbox.tenantctl(
+                ["audit", "--no-fetch", "--format", format, "--output", "../report.\(format)"], in: example.workspace)
+            #expect(written.status == 0, "\(written.stderr)")
+            #expect(written.stdout == "wrote \(sandbox.path("erp/report.\(format)"))\n")
+            #expect(try sandbox.read("erp/report.\(format)") == printed.stdout, "\(format)")
+        }
+        let html = try sandbox.read("erp/report.html")
+        #expect(html.hasPrefix("<!doctype html>") && html.hasSuffix("</html>\n\n"))
+        // -q keeps the file and drops the line; a missing directory is an error that names it.
+        let quiet = sandbox.tenantctl(
+            ["audit", "--no-fetch", "--format", "html", "-q", "-o", "q.html"], in: example.workspace)
+        #expect(quiet.status == 0 && quiet.stdout.isEmpty)
+        #expect(FileManager.default.fileExists(atPath: example.workspace + "/q.html"))
+        let missing = sandbox.tenantctl(
+            ["audit", "--no-fetch", "--format", "html", "-o", "nowhere/a.html"], in: example.workspace)
+        #expect(missing.status == 1)
+        #expect(missing.stderr.contains("error: cannot write \(example.workspace)/nowhere/a.html: the directory"))
+    }
+
     /// The example after the updates with only t3 rolled: t1 and t2 are behind, t2 and t3 customise, t2 has
     /// inactive modules.
     static func rolledExample(_ sandbox: GitSandbox) throws -> ExampleResult {
