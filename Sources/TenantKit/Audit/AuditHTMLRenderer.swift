@@ -163,26 +163,12 @@ public enum AuditHTMLRenderer {
     /// A JSON string literal that is safe inside `<script type="application/json">`: pure printable ASCII without
     /// `<`, `>`, `&`, `'` (everything else as `\uXXXX`, UTF-16 surrogate pairs above U+FFFF), after ``visible(_:)``.
     static func jsonString(_ text: String) -> String {
-        var out = "\""
-        for scalar in visible(text).unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            case "<", ">", "&", "'": out += hex(scalar.value)
-            default:
-                if scalar.value >= 0x20 && scalar.value < 0x7F {
-                    out.unicodeScalars.append(scalar)
-                } else if scalar.value <= 0xFFFF {
-                    out += hex(scalar.value)
-                } else {
-                    let value = scalar.value - 0x10000
-                    out += hex(0xD800 + (value >> 10)) + hex(0xDC00 + (value & 0x3FF))
-                }
-            }
+        Backslashed.quoted(visible(text)) { scalar in
+            if scalar.value >= 0x20 && scalar.value < 0x7F && !"<>&'".unicodeScalars.contains(scalar) { return nil }
+            if scalar.value <= 0xFFFF { return hex(scalar.value) }
+            let value = scalar.value - 0x10000
+            return hex(0xD800 + (value >> 10)) + hex(0xDC00 + (value & 0x3FF))
         }
-        return out + "\""
     }
 
     private static func hex(_ value: UInt32) -> String { String(format: "\\u%04x", value) }
