@@ -53,13 +53,13 @@ public struct GlobalOptions: ParsableArguments, Sendable {
 
     @Option(
         help: ArgumentHelp(
-            "Stop any single fetch, clone, push or ls-remote that takes longer than <seconds> (default: 300); "
-                + "nothing is written. Example: tenantctl roll --network-timeout 60",
+            "Stop a fetch, clone, push or ls-remote that takes longer than <seconds>, with an error naming the "
+                + "remote; nothing of that call is written. Example: tenantctl roll --network-timeout 60",
             valueName: "seconds"))
-    public var networkTimeout: Double = GlobalOptions.defaultNetworkTimeout
+    public var networkTimeout: Int = GlobalOptions.defaultNetworkTimeout
 
     /// `--network-timeout` when not given: generous, but a hung connection does not block a CI runner for hours.
-    public static let defaultNetworkTimeout: Double = 300
+    public static let defaultNetworkTimeout = 300
 
     public init() {}
 
@@ -67,7 +67,7 @@ public struct GlobalOptions: ParsableArguments, Sendable {
         if let problem = GlobalOptions.remoteNameProblem(remote) {
             throw ValidationError("--remote \(remote): \(problem)")
         }
-        guard networkTimeout.isFinite, networkTimeout > 0 else {
+        guard networkTimeout > 0 else {
             throw ValidationError("--network-timeout \(networkTimeout): give a number of seconds greater than 0")
         }
     }
@@ -189,7 +189,7 @@ public struct CommandContext: Sendable {
         }
         var git = try Git(
             executable: options.git, environment: environment.variables, allowLocalRemotes: allowLocal, trace: trace
-        ).withNetworkTimeout(options.networkTimeout)
+        ).withNetworkTimeout(Double(options.networkTimeout))
         try git.checkVersion()
         if let given = options.directory {
             directory =

@@ -409,7 +409,7 @@ enum ServerAvailability {
 
     @Test func aNetworkTimeoutMustBePositive() throws {
         let sandbox = try GitSandbox()
-        for value in ["0", "-1", "nan"] {
+        for value in ["0", "-1", "1.5"] {
             let result = sandbox.tenantctl(["audit", "--network-timeout", value])
             #expect(result.status == 64, "\(value): \(result.status) \(result.stderr)")
             #expect(result.stderr.contains("--network-timeout"), "\(result.stderr)")
