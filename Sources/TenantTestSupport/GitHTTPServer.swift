@@ -65,6 +65,10 @@ public final class GitHTTPServer: Sendable {
         while !FileManager.default.fileExists(atPath: socket) && Date() < deadline && fcgiwrap.isRunning {
             usleep(20_000)
         }
+        guard FileManager.default.fileExists(atPath: socket) else {
+            fcgiwrap.stop()
+            throw SandboxError(description: "fcgiwrap did not create \(socket): \(fcgiwrap.output)")
+        }
         var started: (port: Int, daemon: TestDaemon)?
         var lastError: Error?
         for _ in 0..<3 where started == nil {

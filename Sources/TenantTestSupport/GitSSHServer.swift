@@ -53,7 +53,7 @@ public final class GitSSHServer: Sendable {
         strangerKey = "\(directory)/stranger_key"
         knownHosts = "\(directory)/known_hosts"
         try FileManager.default.copyItem(atPath: "\(clientKey).pub", toPath: "\(directory)/authorized_keys")
-        user = ProcessInfo.processInfo.environment["USER"].flatMap { $0.isEmpty ? nil : $0 } ?? Self.currentUser()
+        user = Self.currentUser()
         if getuid() == 0 {
             // sshd started by root wants its privilege-separation directory (the package's service would make it).
             try FileManager.default.createDirectory(

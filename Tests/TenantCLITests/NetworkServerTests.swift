@@ -131,7 +131,7 @@ enum ServerAvailability {
 
 /// roll, audit and switch end to end against real servers (issue 20 §1), credentials (RELIABILITY 54), hooks
 /// (RELIABILITY 55) and atomic pushes (RELIABILITY 27) over the network.
-@Suite(.serialized) struct NetworkServerTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct NetworkServerTests {
     /// audit, roll (twice: the second finds nothing to do), switch, all over the network; the pins follow the rule.
     static func rollAuditSwitch(_ served: ServedExample) throws {
         let before = try served.remoteBranches()
@@ -141,6 +141,13 @@ enum ServerAvailability {
 
         let roll = served.tenantctl(["roll"])
         #expect(roll.status == 0, "\(roll.stdout)\(roll.stderr)")
+        // The module mirrors were cloned from the server (relative URLs resolved against the server's URL).
+        let scheme = served.transport == .http ? "http://" : "ssh://"
+        for module in ServedExample.modules {
+            let mirror = "\(served.workspace)/.git/tenantctl/mirrors/\(module).git"
+            let origin = try served.sandbox.git(["config", "--get", "remote.origin.url"], in: mirror)
+            #expect(origin.hasPrefix(scheme) && origin.hasSuffix("/\(module).git"), "\(module): \(origin)")
+        }
         let after = try served.remoteBranches()
         #expect(after["Superproject"] != before["Superproject"])
         for (tenant, customised) in RollFixture.customised {
@@ -318,7 +325,8 @@ enum ServerAvailability {
 /// RELIABILITY 53 through the commands: a remote that accepts the connection and then says nothing. With
 /// `--network-timeout 2` the call is stopped after 2 s, the message names the repository and the setting, and
 /// nothing is written (no ref, no half-made mirror).
-@Suite struct NetworkTimeoutCLITests {
+/// A time limit: without the network timeout these calls would wait forever; broken code fails instead of hanging.
+@Suite(.timeLimit(.minutes(2))) struct NetworkTimeoutCLITests {
     /// The workspace's refs, its modules' refs and the mirrors that exist.
     static func localState(_ fixture: RollFixture) throws -> [String] {
         var state: [String] = []

@@ -6,7 +6,8 @@ import Testing
 /// RELIABILITY 53 at the runner: a remote that accepts the connection and then says nothing. `Git.runNetwork` stops
 /// the call at the network timeout — git and the helpers it started (`git-remote-http`, `ssh`) — and throws an error
 /// naming the (redacted) remote and the setting.
-@Suite struct NetworkTimeoutTests {
+/// A time limit: without the network timeout these calls would wait forever; broken code fails instead of hanging.
+@Suite(.timeLimit(.minutes(1))) struct NetworkTimeoutTests {
     /// Processes whose command line mentions `needle` (the silent server's port): git, git-remote-http, ssh.
     static func processes(mentioning needle: String) -> [String] {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
