@@ -214,7 +214,8 @@ public struct Git: Sendable {
             throw Self.notStarted(error, context: context, command: ["git"] + vector, directory: directory)
         }
         let output = result.output
-        if result.timedOut, let seconds = networkTimeout {
+        // A call that finished on its own just as the limit passed keeps its result.
+        if result.timedOut, let seconds = networkTimeout, output.status < 0 || !accepting.contains(output.status) {
             throw GitError(
                 context: context, kind: .timedOut(seconds: seconds, remote: describe(remote: remote, in: directory)),
                 command: ["git"] + vector, directory: directory, output: output)
