@@ -68,8 +68,9 @@ public enum AtomicPush {
         }
         arguments += ["--", remote]
         arguments += updates.map { ($0.new ?? "") + ":" + $0.ref }
-        let output = try git.run(
-            arguments, in: repository, context: "push \(name) to \(Redaction.redact(remote))", accepting: [0, 1])
+        let output = try git.runNetwork(
+            arguments, in: repository, remote: remote, context: "push \(name) to \(Redaction.redact(remote))",
+            accepting: [0, 1])
         let answers = parsePorcelain(output.text)
         let remoteMessages = Self.remoteMessages(output.stderr)
         let refused = updates.filter { answers[$0.ref]?.flag == "!" }

@@ -88,8 +88,9 @@ enum ResolveGit {
     {
         for commit in commits where try !WorkingCopyGit.hasCommit(commit, in: path, git: git) {
             console?.progress("fetching \(module)")
-            try git.run(
-                ["fetch", "--no-recurse-submodules", "--quiet", "origin"], in: path, context: "fetch module \(module)")
+            try git.runNetwork(
+                ["fetch", "--no-recurse-submodules", "--quiet", "origin"], in: path, remote: "origin",
+                context: "fetch module \(module)")
             for commit in commits where try !WorkingCopyGit.hasCommit(commit, in: path, git: git) {
                 throw ResolveError(
                     .refused,
