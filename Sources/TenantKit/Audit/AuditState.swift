@@ -196,24 +196,59 @@ public enum AuditParse {
     /// `:<old mode> <new mode> <old id> <new id> <status>` NUL `<path>` NUL. Returns commit → changed paths
     /// (gitlink changes left out unless `gitlinks`), or nil when the output has another shape.
     public static func diffTreeRaw(_ data: Data, gitlinks: Bool = false) -> [String: [String]]? {
-        var result: [String: [String]] = [:]
-        var current: String?
-        var records = data.split(separator: 0, omittingEmptySubsequences: false).makeIterator()
-        while let record = records.next() {
-            if record.isEmpty { continue }
-            if record.first == UInt8(ascii: ":") {
-                guard let commit = current, let path = records.next(), !path.isEmpty else { return nil }
-                let fields = String(decoding: record.dropFirst(), as: UTF8.self).split(separator: " ")
-                guard fields.count >= 5 else { return nil }
-                if !gitlinks && (fields[0] == "160000" || fields[1] == "160000") { continue }
-                result[commit, default: []].append(String(decoding: path, as: UTF8.self))
-            } else {
-                let id = String(decoding: record, as: UTF8.self)
-                guard id.utf8.count == 40 || id.utf8.count == 64 else { return nil }
-                current = id
-                if result[id] == nil { result[id] = [] }
+        // One pass over the bytes (no per-field Data or String for the fields that are not kept): at 1000 × 50 the
+        // listing has tens of thousands of records.
+        data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> [String: [String]]? in
+            let bytes = buffer.bindMemory(to: UInt8.self)
+            let count = bytes.count
+            var result: [String: [String]] = [:]
+            var current: String?
+            var start = 0
+            func field(from position: Int) -> Int? {
+                var end = position
+                while end < count && bytes[end] != 0 { end += 1 }
+                return end < count ? end : nil
             }
+            while start < count {
+                if bytes[start] == 0 {
+                    start += 1
+                    continue
+                }
+                let end = field(from: start) ?? count
+                if bytes[start] == UInt8(ascii: ":") {
+                    // `:<old mode> <new mode> <old id> <new id> <status>` NUL `<path>` NUL
+                    guard let commit = current, end < count else { return nil }
+                    let pathEnd = field(from: end + 1) ?? count
+                    guard pathEnd > end + 1 else { return nil }
+                    var spaces = 0
+                    for index in start..<end where bytes[index] == UInt8(ascii: " ") { spaces += 1 }
+                    guard spaces >= 4 else { return nil }
+                    let isGitlink =
+                        Self.isGitlinkMode(bytes, at: start + 1) || Self.isGitlinkMode(bytes, at: start + 8)
+                    if gitlinks || !isGitlink {
+                        let path = String(
+                            decoding: UnsafeBufferPointer(rebasing: bytes[(end + 1)..<pathEnd]), as: UTF8.self)
+                        result[commit, default: []].append(path)
+                    }
+                    start = pathEnd + 1
+                } else {
+                    let length = end - start
+                    guard length == 40 || length == 64 else { return nil }
+                    let id = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+                    current = id
+                    if result[id] == nil { result[id] = [] }
+                    start = end + 1
+                }
+            }
+            return result
         }
-        return result
+    }
+
+    /// Whether the six bytes at `position` are `160000` followed by a space (a gitlink's mode in raw diff output).
+    private static func isGitlinkMode(_ bytes: UnsafeBufferPointer<UInt8>, at position: Int) -> Bool {
+        let mode: [UInt8] = [49, 54, 48, 48, 48, 48, 32]  // "160000 "
+        guard position + mode.count <= bytes.count else { return false }
+        for (offset, byte) in mode.enumerated() where bytes[position + offset] != byte { return false }
+        return true
     }
 }
