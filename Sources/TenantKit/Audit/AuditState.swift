@@ -56,33 +56,63 @@ public struct AuditState: Sendable {
     /// Reads the state for `tenants` from a snapshot of the remotes.
     ///
     /// git processes: superproject 3 (`rev-list`, `cat-file --batch`, `diff-tree --stdin`), each module 2
-    /// (`rev-list`, `diff-tree --stdin`), `jobs` modules at a time; none per tenant.
+    /// (`rev-list`, `diff-tree --stdin`), `jobs` repositories at a time; none per tenant. Only the pins are read
+    /// first (the modules' graphs include them); the superproject's graph and diffs are one more job next to the
+    /// modules'.
     public static func load(snapshot: Snapshot, tenants: [Tenant], git: Git, jobs: Int = 4) throws -> AuditState {
         let project = snapshot.project
-        let superproject = try loadSuperproject(snapshot: snapshot, tenants: tenants, git: git)
+        let tips = try superprojectTips(snapshot: snapshot, tenants: tenants)
+        let pins = try readPins(snapshot: snapshot, tenantTips: tips.tenantTips, git: git)
         let fetched = project.manifest.modules.filter { snapshot.unreachable[$0.name] == nil }
         let tenantBranches = project.tenants.map(\.branch) + project.invalidTenants.map(\.branch)
-        let modules = try Concurrent.map(fetched, jobs: jobs) { module -> AuditModuleState in
-            var pins = Set<String>()
-            for tenant in tenants {
-                if let pin = superproject.pins[tenant.branch]?[module.path] { pins.insert(pin) }
-            }
-            return try loadModule(
-                module.name, repository: try snapshot.mirror(module.name),
-                branches: snapshot.moduleBranches[module.name] ?? [:], general: project.generalBranch(of: module),
-                pins: pins, tenantBranches: tenantBranches, git: git)
+        enum Job: Sendable {
+            case superproject
+            case module(Module)
         }
-        var state = AuditState(
-            superproject: superproject,
-            modules: Dictionary(uniqueKeysWithValues: zip(fetched.map(\.name), modules)))
+        enum Loaded: Sendable {
+            case superproject(AuditSuperprojectState)
+            case module(String, AuditModuleState)
+        }
+        let results = try Concurrent.map([Job.superproject] + fetched.map(Job.module), jobs: jobs) { job -> Loaded in
+            switch job {
+            case .superproject:
+                return .superproject(
+                    try loadSuperproject(
+                        snapshot: snapshot, generalTip: tips.generalTip, tenantTips: tips.tenantTips, pins: pins,
+                        git: git))
+            case .module(let module):
+                var modulePins = Set<String>()
+                for tenant in tenants {
+                    if let pin = pins[tenant.branch]?[module.path] { modulePins.insert(pin) }
+                }
+                return .module(
+                    module.name,
+                    try loadModule(
+                        module.name, repository: try snapshot.mirror(module.name),
+                        branches: snapshot.moduleBranches[module.name] ?? [:],
+                        general: project.generalBranch(of: module), pins: modulePins, tenantBranches: tenantBranches,
+                        git: git))
+            }
+        }
+        var superproject: AuditSuperprojectState?
+        var modules: [String: AuditModuleState] = [:]
+        for result in results {
+            switch result {
+            case .superproject(let state): superproject = state
+            case .module(let name, let state): modules[name] = state
+            }
+        }
+        guard let superproject else { throw AuditError("the superproject's state was not read") }
+        var state = AuditState(superproject: superproject, modules: modules)
         state.unreachable = snapshot.unreachable
         return state
     }
 
-    static func loadSuperproject(snapshot: Snapshot, tenants: [Tenant], git: Git) throws -> AuditSuperprojectState {
-        let repository = snapshot.workspace.root
-        let project = snapshot.project
-        let general = project.manifest.generalBranch
+    /// The general branch's head and the tenants' branch heads on the superproject's remote.
+    static func superprojectTips(snapshot: Snapshot, tenants: [Tenant]) throws -> (
+        generalTip: String, tenantTips: [String: String]
+    ) {
+        let general = snapshot.project.manifest.generalBranch
         guard let generalTip = snapshot.branches[general] else {
             throw AuditError(
                 "the superproject has no \(snapshot.ref(general)); fetch it (run without --no-fetch) or check the "
@@ -92,6 +122,25 @@ public struct AuditState: Sendable {
         for tenant in tenants {
             if let tip = snapshot.branches[tenant.branch] { tenantTips[tenant.branch] = tip }
         }
+        return (generalTip, tenantTips)
+    }
+
+    /// Tenant branch → module path → pinned commit, with one `cat-file --batch`.
+    static func readPins(snapshot: Snapshot, tenantTips: [String: String], git: Git) throws
+        -> [String: [String: String]]
+    {
+        let batch = try CatFileBatch(git: git, repository: snapshot.workspace.root)
+        let pinsByCommit = try PinReader.pins(
+            of: Array(tenantTips.values), paths: snapshot.project.manifest.modules.map(\.path), batch: batch)
+        try batch.close()
+        return tenantTips.mapValues { pinsByCommit[$0] ?? [:] }
+    }
+
+    static func loadSuperproject(
+        snapshot: Snapshot, generalTip: String, tenantTips: [String: String], pins: [String: [String: String]],
+        git: Git
+    ) throws -> AuditSuperprojectState {
+        let repository = snapshot.workspace.root
         let graph = try CommitGraph.load(
             tips: [generalTip] + tenantTips.values.sorted(), repository: repository, git: git,
             what: "the superproject")
@@ -102,14 +151,9 @@ public struct AuditState: Sendable {
             }
             comparisons[branch] = comparison
         }
-        let batch = try CatFileBatch(git: git, repository: repository)
-        let pinsByCommit = try PinReader.pins(
-            of: Array(tenantTips.values), paths: project.manifest.modules.map(\.path), batch: batch)
-        try batch.close()
-        let pins = tenantTips.mapValues { pinsByCommit[$0] ?? [:] }
         var pairs: [(commit: String, base: String)] = []
-        for (_, tip) in tenantTips.sorted(by: { $0.key < $1.key }) {
-            if let base = graph.compare(tip, with: generalTip)?.mergeBase, base != tip { pairs.append((tip, base)) }
+        for (branch, tip) in tenantTips.sorted(by: { $0.key < $1.key }) {
+            if let base = comparisons[branch]?.mergeBase, base != tip { pairs.append((tip, base)) }
         }
         let changedByCommit = try changedPaths(
             pairs, repository: repository, what: "the superproject", gitlinks: false, git: git)
