@@ -38,44 +38,96 @@ public struct CommitGraph: Sendable {
     /// Parses `git rev-list --parents --topo-order` output (`<commit> <parent>…` per line); nil when the text is
     /// not such a listing or is not in topological order.
     public init?(listing text: String) {
+        self.init(listing: Data(text.utf8))
+    }
+
+    /// Parses the listing from git's bytes in one pass: one String per commit, none per parent field (at
+    /// 1000 × 50 the listings hold hundreds of thousands of ids; docs/PERFORMANCE.md).
+    public init?(listing data: Data) {
+        let parsed = data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> Parsed? in
+            Self.parse(buffer.bindMemory(to: UInt8.self))
+        }
+        guard let parsed else { return nil }
+        self.ids = parsed.ids
+        self.positions = parsed.positions
+        self.parents = parsed.parents
+        self.isMerge = parsed.isMerge
+        self.firstParent = parsed.firstParent
+    }
+
+    private struct Parsed {
         var ids: [String] = []
-        var rawParents: [[Substring]] = []
-        for line in text.split(separator: "\n", omittingEmptySubsequences: true) {
-            let fields = line.split(separator: " ")
-            guard let first = fields.first, Self.isObjectID(first) else { return nil }
-            ids.append(String(first))
-            rawParents.append(Array(fields.dropFirst()))
-        }
         var positions: [String: Int32] = [:]
-        positions.reserveCapacity(ids.count)
-        for (index, id) in ids.enumerated() {
-            guard positions[id] == nil else { return nil }
-            positions[id] = Int32(index)
-        }
         var parents: [[Int32]] = []
-        parents.reserveCapacity(ids.count)
         var isMerge: [Bool] = []
-        isMerge.reserveCapacity(ids.count)
         var firstParent: [Int32] = []
-        firstParent.reserveCapacity(ids.count)
-        for (index, raw) in rawParents.enumerated() {
-            firstParent.append(raw.first.flatMap { positions[String($0)] } ?? -1)
-            var list: [Int32] = []
-            for parent in raw {
-                guard Self.isObjectID(parent) else { return nil }
-                if let position = positions[String(parent)] {
-                    guard position > index else { return nil }  // a parent listed before its child
-                    list.append(position)
-                }
-            }
-            parents.append(list)
-            isMerge.append(raw.count > 1)
+    }
+
+    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Parsed? {
+        let newline = UInt8(ascii: "\n")
+        let space = UInt8(ascii: " ")
+        // Pass 1: the commit of every line (parents refer to later lines, so all ids are needed first).
+        var lines: [(start: Int, end: Int)] = []
+        var position = 0
+        let count = bytes.count
+        while position < count {
+            var end = position
+            while end < count && bytes[end] != newline { end += 1 }
+            if end > position { lines.append((position, end)) }
+            position = end + 1
         }
-        self.ids = ids
-        self.positions = positions
-        self.parents = parents
-        self.isMerge = isMerge
-        self.firstParent = firstParent
+        var result = Parsed()
+        result.ids.reserveCapacity(lines.count)
+        result.positions.reserveCapacity(lines.count)
+        result.parents.reserveCapacity(lines.count)
+        result.isMerge.reserveCapacity(lines.count)
+        result.firstParent.reserveCapacity(lines.count)
+        var parentFields: [[(Int, Int)]] = []
+        parentFields.reserveCapacity(lines.count)
+        for (index, line) in lines.enumerated() {
+            var fields: [(Int, Int)] = []
+            var start = line.start
+            while start < line.end {
+                var end = start
+                while end < line.end && bytes[end] != space { end += 1 }
+                if end > start { fields.append((start, end)) }
+                start = end + 1
+            }
+            guard let first = fields.first, isObjectID(bytes, first) else { return nil }
+            let id = string(bytes, first)
+            guard result.positions.updateValue(Int32(index), forKey: id) == nil else { return nil }
+            result.ids.append(id)
+            parentFields.append(Array(fields.dropFirst()))
+        }
+        for (index, fields) in parentFields.enumerated() {
+            var list: [Int32] = []
+            var first: Int32 = -1
+            for (offset, field) in fields.enumerated() {
+                guard isObjectID(bytes, field) else { return nil }
+                guard let parent = result.positions[string(bytes, field)] else { continue }
+                guard parent > index else { return nil }  // a parent listed before its child
+                if offset == 0 { first = parent }
+                list.append(parent)
+            }
+            result.parents.append(list)
+            result.isMerge.append(fields.count > 1)
+            result.firstParent.append(first)
+        }
+        return result
+    }
+
+    private static func string(_ bytes: UnsafeBufferPointer<UInt8>, _ field: (Int, Int)) -> String {
+        String(decoding: UnsafeBufferPointer(rebasing: bytes[field.0..<field.1]), as: UTF8.self)
+    }
+
+    private static func isObjectID(_ bytes: UnsafeBufferPointer<UInt8>, _ field: (Int, Int)) -> Bool {
+        let length = field.1 - field.0
+        guard length == 40 || length == 64 else { return false }
+        for index in field.0..<field.1 {
+            let byte = bytes[index]
+            guard (byte >= 48 && byte <= 57) || (byte >= 97 && byte <= 102) else { return false }
+        }
+        return true
     }
 
     /// Loads the graph of everything reachable from `tips` with one `rev-list --parents --topo-order` (tips that are
@@ -85,7 +137,7 @@ public struct CommitGraph: Sendable {
         let output = try git.run(
             ["rev-list", "--parents", "--topo-order", "--ignore-missing", "--stdin"], in: repository, input: input,
             context: "read the commit graph of \(what)")
-        guard let graph = CommitGraph(listing: output.text) else {
+        guard let graph = CommitGraph(listing: output.stdout) else {
             throw GitError(
                 context: "read the commit graph of \(what)",
                 kind: .unparseableOutput(detail: "rev-list --parents output not in topological order"),
@@ -93,11 +145,6 @@ public struct CommitGraph: Sendable {
                 stderr: output.stderr)
         }
         return graph
-    }
-
-    private static func isObjectID(_ text: Substring) -> Bool {
-        (text.utf8.count == 40 || text.utf8.count == 64)
-            && text.utf8.allSatisfy { ($0 >= 48 && $0 <= 57) || ($0 >= 97 && $0 <= 102) }
     }
 
     /// The number of commits in the graph.

@@ -22,9 +22,10 @@ public enum GitRefs {
         throws(GitError) -> [String: String]
     {
         var branches: [String: String] = [:]
+        let head = prefix + "HEAD"
         for (ref, id) in try list([prefix], in: repository, git: git, what: what)
-        where ref.hasPrefix(prefix) && ref != prefix + "HEAD" {
-            branches[String(ref.dropFirst(prefix.count))] = id
+        where ref.utf8.starts(with: prefix.utf8) && ref != head {
+            branches[String(decoding: ref.utf8.dropFirst(prefix.utf8.count), as: UTF8.self)] = id
         }
         return branches
     }

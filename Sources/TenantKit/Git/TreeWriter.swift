@@ -30,7 +30,7 @@ public struct PathEdit: Sendable, Equatable {
 /// with one `mktree --batch` per directory depth (the process count grows with path depth, not with the number of
 /// trees), file contents with `hash-object -w`. No index, no working tree, no temporary file; identical trees are
 /// written once. Object-id length agnostic.
-public struct TreeWriter {
+public struct TreeWriter: Sendable {
     let batch: CatFileBatch
     let repository: String
     let git: Git

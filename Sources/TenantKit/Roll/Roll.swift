@@ -66,9 +66,22 @@ public struct RollRunner {
         }
         // Journal every remote ref change before publishing; record each push's outcome as it lands.
         let recorder = try RollJournalRecorder(journal, gitDirectory: workspace.commonDirectory)
-        var publication = try publishModules(
+        let (published, landed) = try publishModules(
             execution, plan: plan, snapshot: snapshot, recorder: recorder, jobs: options.jobs)
-        try publishSuperproject(execution, plan: plan, recorder: recorder, into: &publication)
+        var publication = published
+        // The mirrors record what their remotes now have while the superproject's push runs: the bookkeeping is not
+        // on the path to the last push.
+        let git = self.git
+        let jobs = options.jobs
+        try Concurrent.alongside({
+            try Concurrent.map(landed, jobs: jobs) { job in
+                try RefTransaction.apply(
+                    job.updates, in: job.path, git: git,
+                    context: "record the pushed branches of \(job.name) in its mirror")
+            }
+        }) {
+            try publishSuperproject(execution, plan: plan, recorder: recorder, into: &publication)
+        }
         return RollReport.make(
             plan: plan, execution: execution, publication: publication, runId: journal.runId, dryRun: false,
             start: start)
@@ -95,11 +108,18 @@ public struct RollRunner {
         return journal
     }
 
+    /// A module push that landed: the branches its mirror must record.
+    struct LandedPush: Sendable {
+        var name: String
+        var updates: [RefUpdate]
+        var path: String
+    }
+
     /// Pushes every module repository that has updates, `jobs` at a time, each in one atomic push; records each
-    /// outcome in the journal as it lands and, when accepted, in the module's mirror.
+    /// outcome in the journal as it lands. Returns the pushes that landed, for the mirrors' bookkeeping.
     func publishModules(
         _ execution: RollExecution, plan: RollPlan, snapshot: Snapshot, recorder: RollJournalRecorder, jobs: Int
-    ) throws -> RollPublication {
+    ) throws -> (RollPublication, [LandedPush]) {
         let work: [(name: String, updates: [RefUpdate], path: String, url: String)] = plan.modules.compactMap {
             module in
             guard let updates = execution.moduleUpdates[module.name], !updates.isEmpty,
@@ -121,24 +141,21 @@ public struct RollRunner {
                 throw error
             }
             try recorder.record(repository: job.name, refs: refs, published: outcome.accepted)
-            if outcome.accepted {
-                // The mirror is a cache of the remote: record what the remote now has.
-                try RefTransaction.apply(
-                    job.updates, in: job.path, git: git,
-                    context: "record the pushed branches of \(job.name) in its mirror")
-            }
             return outcome
         }
         var publication = RollPublication()
+        var landed: [LandedPush] = []
         for (job, outcome) in zip(work, outcomes) {
             publication.pushes.append(outcome)
             if outcome.accepted {
                 publication.pushedModules.insert(job.name)
+                // The mirror is a cache of the remote: it records what the remote now has.
+                landed.append(LandedPush(name: job.name, updates: job.updates, path: job.path))
             } else {
                 publication.failedModules[job.name] = outcome.detail
             }
         }
-        return publication
+        return (publication, landed)
     }
 
     /// Pushes the superproject's branches in one atomic push: the general branch and every tenant whose module

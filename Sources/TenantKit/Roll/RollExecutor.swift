@@ -39,7 +39,7 @@ public struct RollExecution: Sendable {
 }
 
 /// Executes a ``RollPlan`` with plumbing: writes objects only, never a ref.
-public struct RollExecutor {
+public struct RollExecutor: Sendable {
     let git: Git
     let superproject: String
     let modulePaths: [String: String]
@@ -63,7 +63,13 @@ public struct RollExecutor {
 
     /// Runs every merge of the plan and writes every commit; returns what to publish.
     public func execute(_ plan: RollPlan, batch: CatFileBatch, console: Console? = nil) throws -> RollExecution {
-        let outcomes = try mergeModules(plan, console: console)
+        let writer = TreeWriter(batch: batch, repository: superproject, git: git)
+        // The superproject's merges (after the general branch's re-pin) run as one more job next to the module
+        // repositories' merges: all of them at once, `jobs` at a time, so every core merges.
+        let (outcomes, superprojectMerges) = try mergeAll(plan, writer: writer, console: console)
+        let generalCommit = superprojectMerges.generalCommit
+        let general = generalCommit ?? plan.generalTip
+        let merged = superprojectMerges.merged
         var conflicts: [String: [RollConflict]] = [:]
         var newTips: [MergeKey: String] = [:]
         for outcome in outcomes {
@@ -79,10 +85,6 @@ public struct RollExecutor {
         for tenant in plan.tenants {
             conflicts[tenant.tenant.id, default: []].insert(contentsOf: tenant.problems, at: 0)
         }
-        let writer = TreeWriter(batch: batch, repository: superproject, git: git)
-        let generalCommit = try repinGeneral(plan, writer: writer)
-        let general = generalCommit ?? plan.generalTip
-        let merged = try mergeSuperproject(plan, into: general, console: console)
         let rolled = try writeTenantCommits(
             plan, general: general, merged: merged, newTips: newTips, conflicts: &conflicts, writer: writer,
             batch: batch)
@@ -110,18 +112,67 @@ public struct RollExecutor {
             superprojectUpdates: superUpdates, tenantNeeds: rolled.needs)
     }
 
-    /// Step 1, module merges: one merge-tree and one hash-object process per module repository; repositories are
-    /// independent, so `jobs` of them run at a time.
-    func mergeModules(_ plan: RollPlan, console: Console?) throws -> [ModuleMergeOutcome] {
+    /// The superproject's part of the merges: the general branch's re-pin and the tenant branches' merges.
+    struct SuperprojectMerges: Sendable {
+        var generalCommit: String?
+        var merged: [String: MergeTreeResult]
+    }
+
+    /// One repository's merges.
+    enum MergeJob: Sendable {
+        case superproject
+        case module(name: String, merges: [ModuleMerge], path: String)
+    }
+
+    /// What one ``MergeJob`` produced.
+    enum MergeJobResult: Sendable {
+        case superproject(SuperprojectMerges)
+        case module([ModuleMergeOutcome])
+    }
+
+    /// Steps 1 to 3 together: the module merges (one merge-tree and one hash-object process per module repository)
+    /// and, as one more job, the superproject's re-pin and merges. Repositories are independent, so `jobs` of them
+    /// run at a time; the superproject, the largest job, starts first.
+    func mergeAll(_ plan: RollPlan, writer: TreeWriter, console: Console?) throws -> (
+        [ModuleMergeOutcome], SuperprojectMerges
+    ) {
         let byModule = Dictionary(grouping: plan.moduleMerges, by: \.module)
-        let work: [(name: String, merges: [ModuleMerge], path: String)] = plan.modules.compactMap { module in
-            guard let merges = byModule[module.name], let path = modulePaths[module.name] else { return nil }
-            return (module.name, merges, path)
+        let work: [MergeJob] =
+            [.superproject]
+            + plan.modules.compactMap { module in
+                guard let merges = byModule[module.name], let path = modulePaths[module.name] else { return nil }
+                return .module(name: module.name, merges: merges, path: path)
+            }
+        let results = try Concurrent.map(work, jobs: jobs) { [self] job -> MergeJobResult in
+            switch job {
+            case .superproject:
+                let generalCommit = try repinGeneral(plan, writer: writer)
+                let merged = try mergeSuperproject(plan, into: generalCommit ?? plan.generalTip, console: console)
+                return .superproject(SuperprojectMerges(generalCommit: generalCommit, merged: merged))
+            case .module(let name, let merges, let path):
+                return .module(try mergeModule(name, merges: merges, path: path, plan: plan, console: console))
+            }
         }
+        var outcomes: [ModuleMergeOutcome] = []
+        var superprojectMerges = SuperprojectMerges(generalCommit: nil, merged: [:])
+        for result in results {
+            switch result {
+            case .superproject(let merges): superprojectMerges = merges
+            case .module(let list): outcomes += list
+            }
+        }
+        return (outcomes, superprojectMerges)
+    }
+
+    /// Step 1, one module repository's merges: one merge-tree and one hash-object process.
+    func mergeModule(_ name: String, merges: [ModuleMerge], path: String, plan: RollPlan, console: Console?) throws
+        -> [ModuleMergeOutcome]
+    {
+        let job = (name: name, merges: merges, path: path)
         let git = self.git
         let identity = self.identity
         let generalBranch = plan.generalBranch
-        let perModule = try Concurrent.map(work, jobs: jobs) { job -> [ModuleMergeOutcome] in
+        do {
             let count = job.merges.count
             console?.progress(
                 "merging \(generalBranch) into \(count) tenant branch\(count == 1 ? "" : "es") of \(job.name)")
@@ -144,7 +195,6 @@ public struct RollExecutor {
                     merge: pair.0, commit: commitFor[index], conflicts: pair.1.clean ? [] : pair.1.paths)
             }
         }
-        return perModule.flatMap { $0 }
     }
 
     /// Step 2, the general branch re-pin: one commit moving the gitlinks to the modules' general tips.

@@ -39,4 +39,24 @@ public enum Concurrent {
         }
         return outcomes.withLock { $0.map { $0 ?? .failure(CancellationError()) } }
     }
+
+    /// Runs `background` on another thread while `foreground` runs on this one, and returns when both have
+    /// finished: work that must be done but need not delay what comes next (a mirror's bookkeeping while the next
+    /// push runs). Throws `foreground`'s error first, else `background`'s.
+    public static func alongside<Result>(
+        _ background: @escaping @Sendable () throws -> Void, _ foreground: () throws -> Result
+    ) throws -> Result {
+        let outcome = Locked<Swift.Result<Void, any Error>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            let result = Swift.Result { try background() }
+            outcome.withLock { $0 = result }
+            done.signal()
+        }
+        let result: Swift.Result<Result, any Error> = Swift.Result { try foreground() }
+        done.wait()
+        let value = try result.get()
+        try outcome.withLock { $0 }?.get()
+        return value
+    }
 }

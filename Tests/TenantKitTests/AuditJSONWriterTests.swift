@@ -1,0 +1,58 @@
+import Foundation
+import Testing
+
+@testable import TenantKit
+
+/// The hand-written audit JSON is byte for byte what `JSONEncoder` writes (docs/PERFORMANCE.md).
+@Suite struct AuditJSONWriterTests {
+    /// Every field shape: nil counts and pins, empty and filled lists, findings on every level, and strings with
+    /// quotes, backslashes, slashes, every control character and non-ASCII text.
+    static func report(tenants: Int) -> AuditReport {
+        let awkward =
+            "quote \" backslash \\ slash / tab \t newline \n "
+            + String(decoding: (0..<32).map { UInt8($0) } + [127], as: UTF8.self) + " Zürich 東京 🙂"
+        let finding = AuditFinding(.stalePin, "pin 0123456789 is not the head of t1 (\(awkward))")
+        let modules = [
+            ModuleAudit(
+                module: "Infra/Core", pin: String(repeating: "a", count: 40), branch: "t/1", customised: true,
+                ahead: 3, behind: 0, pinIsTip: true, active: true, changedFiles: ["Sources/A.swift", awkward],
+                findings: [finding, AuditFinding(.missingCommit, "x")]),
+            ModuleAudit(
+                module: "Article", pin: nil, branch: "general_dev", customised: false, ahead: nil, behind: nil,
+                pinIsTip: false, active: false, changedFiles: [], findings: []),
+        ]
+        let tenantList = (0..<tenants).map { index in
+            TenantAudit(
+                id: "t\(index)", branch: "tenant/\(index)",
+                superproject: SuperprojectAudit(
+                    ahead: index == 0 ? nil : index, behind: index == 1 ? nil : 12345678,
+                    changedFiles: index == 0 ? [] : ["ColourScheme.conf"], findings: index == 0 ? [finding] : []),
+                modules: index == 2 ? [] : modules)
+        }
+        return AuditReport(
+            generalBranch: "general_dev", modules: ["Infra/Core", "Article"], tenants: tenantList,
+            findings: [AuditFinding(.unreachableRemote, awkward)])
+    }
+
+    @Test(arguments: [0, 1, 3])
+    func sameBytesAsJSONEncoder(tenants: Int) throws {
+        let report = Self.report(tenants: tenants)
+        let expected = try JSONOutput.encode(report)
+        let written = AuditJSONWriter.render(report)
+        #expect(written == expected)
+        #expect(try AuditJSONRenderer.render(report) == expected)
+    }
+
+    @Test func emptyReport() throws {
+        let report = AuditReport(generalBranch: "main", modules: [], tenants: [], findings: [])
+        #expect(AuditJSONWriter.render(report) == (try JSONOutput.encode(report)))
+    }
+
+    /// Positive control: the comparison sees a one-byte difference.
+    @Test func comparisonDetectsADifference() throws {
+        var report = Self.report(tenants: 1)
+        let expected = try JSONOutput.encode(report)
+        report.generalBranch = "general_deV"
+        #expect(AuditJSONWriter.render(report) != expected)
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+import Testing
+
+@testable import TenantKit
+
+/// `Concurrent.alongside`: the mirrors' bookkeeping runs while the superproject's push runs.
+@Suite struct ConcurrentAlongsideTests {
+    struct Failure: Error, Equatable { var name: String }
+
+    @Test func bothRunAtTheSameTimeAndBothFinishBeforeItReturns() throws {
+        let started = DispatchSemaphore(value: 0)
+        let finished = Locked(false)
+        let value = try Concurrent.alongside({
+            started.signal()
+            Thread.sleep(forTimeInterval: 0.05)
+            finished.withLock { $0 = true }
+        }) { () -> Int in
+            // The foreground waits for the background to have started: they overlap.
+            #expect(started.wait(timeout: .now() + 10) == .success)
+            return 7
+        }
+        #expect(value == 7)
+        #expect(finished.withLock { $0 })
+    }
+
+    @Test func theForegroundErrorComesFirstThenTheBackgroundError() {
+        #expect(throws: Failure(name: "foreground")) {
+            try Concurrent.alongside({ throw Failure(name: "background") }) { throw Failure(name: "foreground") }
+        }
+        #expect(throws: Failure(name: "background")) {
+            try Concurrent.alongside({ throw Failure(name: "background") }) { 1 }
+        }
+        // Positive control: no error when neither fails.
+        #expect(throws: Never.self) { try Concurrent.alongside({}) { 1 } }
+    }
+}
