@@ -58,8 +58,14 @@ extension Tenantctl {
         ) throws -> ExitStatus {
             let headline =
                 undo
-                ? "tenant \(tenant) no longer customises \(module)" : "tenant \(tenant) customises \(module)"
-            return try LifecycleRun.run(context: context, options: options, headline: headline) { state in
+                ? LifecycleHeadline(
+                    done: "tenant \(tenant) no longer customises \(module)",
+                    wouldDo: "tenant \(tenant) would no longer customise \(module)")
+                : LifecycleHeadline(
+                    done: "tenant \(tenant) customises \(module)", wouldDo: "tenant \(tenant) would customise \(module)")
+            return try LifecycleRun.run(
+                context: context, options: options, command: undo ? "uncustomize" : "customize", headline: headline
+            ) { state in
                 undo
                     ? try Customization.planUndo(tenant: tenant, module: module, state: state, git: context.git)
                     : try Customization.plan(

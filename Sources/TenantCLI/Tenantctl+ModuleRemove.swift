@@ -26,7 +26,8 @@ extension Tenantctl {
 
         func run(context: CommandContext) throws -> ExitStatus {
             try LifecycleRun.run(
-                context: context, options: writeOptions, headline: "removed module \(name)"
+                context: context, options: writeOptions, command: "module remove",
+                headline: LifecycleHeadline(done: "removed module \(name)", wouldDo: "would remove module \(name)")
             ) { state in
                 try ModuleLifecycle.planRemove(name: name, state: state, git: context.git)
             }

@@ -82,12 +82,21 @@ extension Tenantctl {
             let lock = try context.lock(workspace, wait: lockOptions.wait)
             defer { lock.release() }
             if let undo {
-                let outcomes = try RollUndo(workspace: workspace, git: context.git).run(runId: undo)
-                for outcome in outcomes {
-                    console.print(
-                        "\(outcome.repository): \(outcome.accepted ? "restored" : "rejected: \(outcome.detail)")")
+                let result = try RollUndo(workspace: workspace, git: context.git).undo(runId: undo)
+                if context.options.json {
+                    console.data(try JSONOutput.encode(result))
+                } else {
+                    for outcome in result.outcomes {
+                        console.print(
+                            "\(outcome.repository): \(outcome.accepted ? "restored" : "rejected: \(outcome.detail)")")
+                        for move in result.moved where move.repository == outcome.repository {
+                            let name = move.ref.hasPrefix("refs/heads/") ? String(move.ref.dropFirst(11)) : move.ref
+                            console.print(
+                                "  \(name): \(ObjectID.short(move.from)) → \(ObjectID.short(move.to, none: "deleted"))")
+                        }
+                    }
                 }
-                return outcomes.allSatisfy(\.accepted) ? .success : .failure
+                return result.outcomes.allSatisfy(\.accepted) ? .success : .failure
             }
             let runner = RollRunner(workspace: workspace, git: context.git, console: console)
             let report = try runner.run(
@@ -97,8 +106,11 @@ extension Tenantctl {
                     jobs: jobsOptions.jobs, fetch: fetchOptions.fetch))
             if context.options.json {
                 console.data(try JSONOutput.encode(report))
+            } else if console.quiet, let runId = report.runId {
+                // The one thing a quiet run must still say: the id `--undo` needs.
+                console.data(runId)
             } else {
-                console.print(report.renderTable())
+                console.print(report.renderTable(console: console))
             }
             return report.isComplete ? .success : .findings
         }

@@ -9,6 +9,7 @@ extension Tenantctl {
         Pin.self,
         TenantGroup.self,
         Roll.self,
+        Runs.self,
         Verify.self,
         Audit.self,
         Compose.self,

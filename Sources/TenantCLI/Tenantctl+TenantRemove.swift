@@ -31,7 +31,8 @@ extension Tenantctl {
 
         func run(context: CommandContext) throws -> ExitStatus {
             try LifecycleRun.run(
-                context: context, options: writeOptions, headline: "removed tenant \(id)"
+                context: context, options: writeOptions, command: "tenant remove",
+                headline: LifecycleHeadline(done: "removed tenant \(id)", wouldDo: "would remove tenant \(id)")
             ) { state in
                 try TenantLifecycle.planRemove(id: id, archive: archive, state: state, git: context.git)
             }

@@ -77,7 +77,9 @@ public struct Tenantctl: ParsableCommand {
         let console = Console(
             out: environment.stdout, err: environment.stderr, quiet: command.global.quiet,
             verbose: command.global.verbose,
-            color: command.global.color.enabled(environment: environment))
+            color: command.global.color.enabled(environment: environment),
+            width: TerminalWidth.columns(
+                variables: environment.variables, isTerminal: environment.stdoutIsTerminal))
         do {
             let context = try CommandContext(options: command.global, environment: environment, console: console)
             let status = try command.run(context: context)

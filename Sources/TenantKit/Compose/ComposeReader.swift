@@ -45,7 +45,7 @@ public enum ComposeReader {
             let head = try git.text(["rev-parse", "HEAD"], in: directory, context: "read HEAD of \(name)")
             if let pin = pins[module.path], pin != head {
                 warnings.append(
-                    "module \(name) is at \(head.prefix(12)), not at the pin \(pin.prefix(12)); composing what is "
+                    "module \(name) is at \(ObjectID.short(head)), not at the pin \(ObjectID.short(pin)); composing what is "
                         + "checked out")
             }
             modules[name] = ComposeInput.ModuleFiles(
@@ -96,7 +96,7 @@ public enum ComposeReader {
                 problems.append(
                     ComposeProblem(
                         .input,
-                        "module \(name): the pinned commit \(entry.pin.prefix(12)) of origin/\(declared.branch) is "
+                        "module \(name): the pinned commit \(ObjectID.short(entry.pin)) of origin/\(declared.branch) is "
                             + "not on the module's remote"))
                 return nil
             }

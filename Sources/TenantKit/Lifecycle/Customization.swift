@@ -38,7 +38,7 @@ public enum Customization {
         if let existing, existing != start {
             throw LifecycleError(
                 "refusing to customise \(module.name) for tenant \(tenant.id): module \(module.name) already has a "
-                    + "branch \(tenant.branch) (at \(existing.prefix(10))); nothing was changed")
+                    + "branch \(tenant.branch) (at \(ObjectID.short(existing))); nothing was changed")
         }
         var updated = tenant
         updated.customised = project.manifest.modules.map(\.name).filter {

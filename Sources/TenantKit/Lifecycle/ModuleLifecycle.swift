@@ -57,7 +57,7 @@ public enum ModuleLifecycle {
                     PathEdit(path: ".gitmodules", change: .file(newGitmodules)),
                     PathEdit(path: module.path, change: .gitlink(tip)),
                 ],
-                message: "add module \(name) at \(module.path), pinned to \(moduleGeneral) \(tip.prefix(10)) "
+                message: "add module \(name) at \(module.path), pinned to \(moduleGeneral) \(ObjectID.short(tip)) "
                     + "(tenantctl module add)"))
         return plan
     }

@@ -122,7 +122,7 @@ public enum TenantLifecycle {
             let count = try onlyOn(
                 tip, branchRef: state.ref(tenant.branch), glob: state.refPrefix + "*",
                 repository: state.workspace.root, git: git)
-            if count > 0 { unique.append("superproject branch \(tenant.branch): \(count) commit(s)") }
+            if count > 0 { unique.append("superproject branch \(tenant.branch): \(English.count(count, "commit"))") }
             plan.superprojectRefs.append(RefUpdate(ref: "refs/heads/\(tenant.branch)", new: nil, old: tip))
             if archive { plan.superprojectRefs.append(RefUpdate(ref: tag, new: tip, old: nil)) }
         }
@@ -132,7 +132,7 @@ public enum TenantLifecycle {
             }
             let count = try onlyOn(
                 tip, branchRef: "refs/heads/\(tenant.branch)", glob: "refs/heads/*", repository: mirror, git: git)
-            if count > 0 { unique.append("module \(name) branch \(tenant.branch): \(count) commit(s)") }
+            if count > 0 { unique.append("module \(name) branch \(tenant.branch): \(English.count(count, "commit"))") }
             if archive {
                 plan.modulesFirst.append(ModulePush(module: name, refs: [RefUpdate(ref: tag, new: tip, old: nil)]))
             }

@@ -59,7 +59,6 @@ public struct RollExecutor {
         self.identity = identity
     }
 
-    static func short(_ id: String?) -> String { id.map { String($0.prefix(7)) } ?? "none" }
 
     /// Runs every merge of the plan and writes every commit; returns what to publish.
     public func execute(_ plan: RollPlan, batch: CatFileBatch, console: Console? = nil) throws -> RollExecution {
@@ -135,7 +134,7 @@ public struct RollExecutor {
                         tree: result.tree, parents: [merge.ours, merge.theirs],
                         message:
                             "Roll \(generalBranch) into \(merge.branch): merge \(job.name) "
-                            + "\(generalBranch) \(Self.short(merge.theirs))"))
+                            + "\(generalBranch) \(ObjectID.short(merge.theirs))"))
                 cleanIndices.append(index)
             }
             let ids = try CommitWriter.write(specs, in: job.path, identity: identity, git: git)
@@ -273,6 +272,6 @@ public struct RollExecutor {
 
     /// `Infrastructure 40d609f → 8c1e2aa, Article …`
     static func describe(_ changes: [PinChange]) -> String {
-        changes.map { "\($0.module) \(short($0.old)) → \(short($0.new))" }.joined(separator: ", ")
+        changes.map { "\($0.module) \(ObjectID.short($0.old, none: "none")) → \(ObjectID.short($0.new, none: "none"))" }.joined(separator: ", ")
     }
 }
