@@ -28,10 +28,10 @@ extension Tenantctl {
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: "The tenant id.")
+        @Argument(help: "The tenant id.", completion: NameCompletion.tenants())
         var tenant: String
 
-        @Argument(help: "The module name.")
+        @Argument(help: "The module name.", completion: NameCompletion.modules)
         var module: String
 
         @Option(help: ArgumentHelp("Start the branch at this module commit instead of the pin.", valueName: "commit"))
@@ -89,10 +89,10 @@ extension Tenantctl {
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: "The tenant id.")
+        @Argument(help: "The tenant id.", completion: NameCompletion.tenants())
         var tenant: String
 
-        @Argument(help: "The module name.")
+        @Argument(help: "The module name.", completion: NameCompletion.modules)
         var module: String
 
         @OptionGroup var writeOptions: WriteOptions

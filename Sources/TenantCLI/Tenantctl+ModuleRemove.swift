@@ -19,7 +19,7 @@ extension Tenantctl {
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: "The module name.")
+        @Argument(help: "The module name.", completion: NameCompletion.modules)
         var name: String
 
         @OptionGroup var writeOptions: WriteOptions

@@ -27,7 +27,7 @@ extension Tenantctl {
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: "Modules to pin (default: every module).")
+        @Argument(help: "Modules to pin (default: every module).", completion: NameCompletion.modules)
         var modules: [String] = []
 
         @Flag(help: "Push the module branches, then the superproject branch.")

@@ -42,19 +42,23 @@ extension Tenantctl {
 
         @OptionGroup var global: GlobalOptions
 
-        @Option(name: .customLong("tenant"), help: ArgumentHelp("Roll only this tenant (repeatable).", valueName: "id"))
+        @Option(
+            name: .customLong("tenant"), help: ArgumentHelp("Roll only this tenant (repeatable).", valueName: "id"),
+            completion: NameCompletion.tenants())
         var tenants: [String] = []
 
         @Option(
             name: .customLong("module"),
-            help: ArgumentHelp("Move only this module's pins and branches (repeatable).", valueName: "name"))
+            help: ArgumentHelp("Move only this module's pins and branches (repeatable).", valueName: "name"),
+            completion: NameCompletion.modules)
         var modules: [String] = []
 
         @Option(
             name: .customLong("accept-merged-back"),
             help: ArgumentHelp(
                 "Roll this module although its general_dev contains a tenant's commits: the customisation was "
-                    + "promoted to general on purpose (repeatable).", valueName: "module"))
+                    + "promoted to general on purpose (repeatable).", valueName: "module"),
+            completion: NameCompletion.modules)
         var acceptMergedBack: [String] = []
 
         @OptionGroup var writeOptions: WriteOptions

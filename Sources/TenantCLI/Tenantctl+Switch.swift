@@ -39,7 +39,9 @@ extension Tenantctl {
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: "The tenant (id or branch), or general_dev for the development view.")
+        @Argument(
+            help: "The tenant (id or branch), or general_dev for the development view.",
+            completion: NameCompletion.tenants(general: true))
         var tenant: String
 
         @Flag(help: "Do not initialise or update the modules' own (nested) submodules.")

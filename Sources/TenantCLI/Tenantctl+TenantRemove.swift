@@ -21,7 +21,7 @@ extension Tenantctl {
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: "The tenant id.")
+        @Argument(help: "The tenant id.", completion: NameCompletion.tenants())
         var id: String
 
         @Flag(help: "Tag the branches archive/<branch> before deleting them.")

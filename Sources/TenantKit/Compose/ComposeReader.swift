@@ -70,8 +70,7 @@ public enum ComposeReader {
     ) throws -> ComposeInput {
         let state = try Snapshot.load(workspace: workspace, git: git, options: options, console: console)
         guard let declared = state.project.tenant(id: id) else {
-            throw ComposeError(
-                .input, "no tenant \(id) (tenants: \(state.project.tenants.map(\.id).joined(separator: ", ")))")
+            throw UnknownNameError(kind: "tenant", names: [id], known: state.project.tenants.map(\.id))
         }
         let ref = state.ref(declared.branch)
         let tip = try state.branch(declared.branch)

@@ -60,7 +60,7 @@ public enum TenantLifecycle {
         let modules = request.modules ?? source?.modules ?? project.manifest.modules.map(\.name)
         let unknown = modules.filter { project.module(named: $0) == nil }
         guard unknown.isEmpty else {
-            throw LifecycleError("--modules: unknown module \(unknown.joined(separator: ", "))")
+            throw UnknownNameError(kind: "module", names: unknown, known: project.manifest.modules.map(\.name))
         }
         var tenant = Tenant(
             id: id, name: request.name, branch: id, modules: modules, customised: [],
@@ -107,8 +107,7 @@ public enum TenantLifecycle {
     public static func planRemove(id: String, archive: Bool, state: Snapshot, git: Git) throws -> LifecyclePlan {
         let project = state.project
         guard let tenant = project.tenant(id: id) else {
-            throw LifecycleError(
-                "unknown tenant \(id) (tenants: \(project.tenants.map(\.id).joined(separator: ", ")))")
+            throw UnknownNameError(kind: "tenant", names: [id], known: project.tenants.map(\.id))
         }
         let tag = "refs/tags/archive/\(tenant.branch)"
         var unique: [String] = []

@@ -228,12 +228,15 @@ public enum RollPlanner {
             !project.tenants.contains { $0.id == id } && !project.invalidTenants.contains { $0.id == id }
         }
         guard unknownTenants.isEmpty else {
-            throw RollError("unknown tenant \(unknownTenants.joined(separator: ", ")) (not in Tenants/ on \(general))")
+            throw UnknownNameError(
+                kind: "tenant", names: unknownTenants,
+                known: project.tenants.map(\.id) + project.invalidTenants.map(\.id), place: "Tenants/ on \(general)")
         }
         let unknownModules = (filter.modules + filter.acceptMergedBack).filter { project.module(named: $0) == nil }
         guard unknownModules.isEmpty else {
-            throw RollError(
-                "unknown module \(unknownModules.joined(separator: ", ")) (not in modules.json on \(general))")
+            throw UnknownNameError(
+                kind: "module", names: unknownModules, known: project.manifest.modules.map(\.name),
+                place: "modules.json on \(general)")
         }
     }
 

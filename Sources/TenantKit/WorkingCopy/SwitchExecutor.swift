@@ -166,8 +166,7 @@ public struct WorkingCopySwitch: Sendable {
                 ).tenant(id: name)
             }
             guard lookedUp != nil else {
-                let known = ([general] + current.tenants.map(\.id)).joined(separator: ", ")
-                throw WorkspaceError("unknown tenant '\(name)'; known: \(known)")
+                throw UnknownNameError(kind: "tenant", names: [name], known: [general] + current.tenants.map(\.id))
             }
         }
         let branch = lookedUp?.branch ?? general
