@@ -150,7 +150,7 @@ public struct RollReport: Sendable, Equatable, Codable {
         text += String(format: "%.1f s", elapsedSeconds)
         if dryRun { text += " (dry run: nothing was written)" }
         if let runId { text += "\njournal: \(runId) (undo with `tenantctl roll --undo \(runId)`)" }
-        return text
+        return TextTable.fit(text, width: console.width)
     }
 
     /// A branch's status, coloured when it needs attention (conflict, blocked, rejected) or rolled.

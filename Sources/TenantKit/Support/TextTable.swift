@@ -75,6 +75,19 @@ public struct TextTable: Sendable {
         return String(plain.prefix(max(width - 1, 0))) + "…"
     }
 
+    /// `text` with every line longer than `width` wrapped at spaces, continuation lines indented two columns more
+    /// than the line (prose around a table: totals, next steps, notes).
+    public static func fit(_ text: String, width: Int) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false).flatMap { raw -> [String] in
+            let line = String(raw)
+            guard TextWidth.of(line) > width else { return [line] }
+            let indent = String(line.prefix { $0 == " " })
+            let rest = String(repeating: " ", count: min(indent.count + 2, max(width / 2, 0)))
+            let wrapped = wrap(String(line.dropFirst(indent.count)), width: max(width - rest.count, 1))
+            return wrapped.enumerated().map { ($0.offset == 0 ? indent : rest) + $0.element }
+        }.joined(separator: "\n")
+    }
+
     /// `text` wrapped at spaces into lines of at most `width` columns; a longer word is broken.
     static func wrap(_ text: String, width: Int) -> [String] {
         guard TextWidth.of(text) > width else { return [text] }

@@ -204,6 +204,6 @@ public struct StatusReport: Sendable, Codable, Equatable {
                 )
             }
         }
-        return lines.joined(separator: "\n")
+        return TextTable.fit(lines.joined(separator: "\n"), width: console.width)
     }
 }
