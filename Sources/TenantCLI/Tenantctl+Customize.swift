@@ -21,9 +21,9 @@ extension Tenantctl {
                 general_dev; otherwise it refuses and lists them.
 
                 Examples:
-                  tenantctl customize t3 Order
-                  tenantctl customize t3 Order --from 95c4150 --dry-run
-                  tenantctl customize --undo t3 Order
+                  tenantctl customize t1 Order --from general_dev~1 --dry-run
+                  tenantctl customize t1 Order
+                  tenantctl customize --undo t1 Order
                 """)
 
         @OptionGroup var global: GlobalOptions
@@ -62,7 +62,8 @@ extension Tenantctl {
                     done: "tenant \(tenant) no longer customises \(module)",
                     wouldDo: "tenant \(tenant) would no longer customise \(module)")
                 : LifecycleHeadline(
-                    done: "tenant \(tenant) customises \(module)", wouldDo: "tenant \(tenant) would customise \(module)")
+                    done: "tenant \(tenant) customises \(module)", wouldDo: "tenant \(tenant) would customise \(module)"
+                )
             return try LifecycleRun.run(
                 context: context, options: options, command: undo ? "uncustomize" : "customize", headline: headline
             ) { state in
@@ -84,7 +85,7 @@ extension Tenantctl {
                 listing them, when the branch or the tenant's pin has commits that are not on general_dev.
 
                 Example:
-                  tenantctl uncustomize t3 Order
+                  tenantctl uncustomize t1 Order
                 """)
 
         @OptionGroup var global: GlobalOptions

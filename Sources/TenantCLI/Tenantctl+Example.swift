@@ -63,7 +63,8 @@ extension Tenantctl {
                 let branches = (result.branches[name] ?? [:]).sorted { Self.order($0.key) < Self.order($1.key) }
                 return [name, branches.map { "\($0.key) \(ObjectID.short($0.value))" }.joined(separator: "  ")]
             }
-            let table = TextTable(header: ["REPOSITORY", "BRANCHES"], rows: rows).render(width: context.console.width - 2)
+            let table = TextTable(header: ["REPOSITORY", "BRANCHES"], rows: rows).render(
+                width: context.console.width - 2)
             for line in table.split(separator: "\n") { context.console.print("  " + line) }
             context.console.print("")
             context.console.print("Next: cd \(result.workspace) && tenantctl switch t2")

@@ -84,7 +84,8 @@ extension Tenantctl {
                 return Module(name: Adoption.moduleName(forPath: path), path: path, url: url)
             }
             let specs = try ModuleRemotes.specs(for: modules, workspace: workspace, git: git)
-            context.console.progress("fetching \(English.count(specs.count, "module repository", "module repositories"))…")
+            context.console.progress(
+                "fetching \(English.count(specs.count, "module repository", "module repositories"))…")
             let mirrors = try ModuleMirrors(workspace: workspace, git: git).sync(specs, console: context.console)
             var moduleBranches: [String: Set<String>] = [:]
             for (name, mirror) in mirrors {

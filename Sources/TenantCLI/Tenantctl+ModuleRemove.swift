@@ -14,7 +14,7 @@ extension Tenantctl {
                 Refuses while any tenant customises the module or another module depends on it.
 
                 Example:
-                  tenantctl module remove Article
+                  tenantctl module remove Invoice
                 """)
 
         @OptionGroup var global: GlobalOptions

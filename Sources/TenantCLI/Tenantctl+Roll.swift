@@ -37,7 +37,8 @@ extension Tenantctl {
                   tenantctl roll --tenant t3              roll only t3 (and general_dev's pins)
                   tenantctl roll --module Article --json  move only Article's pins; JSON report
                   tenantctl roll --accept-merged-back Order  roll Order although general_dev took t3's commits
-                  tenantctl roll --undo 20260101-120000-ab12cd
+                  tenantctl runs                          the journalled runs and their ids
+                  tenantctl roll --undo <run-id>          put back what that run changed
                 """)
 
         @OptionGroup var global: GlobalOptions

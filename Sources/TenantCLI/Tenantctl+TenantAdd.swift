@@ -21,7 +21,7 @@ extension Tenantctl {
 
                 Examples:
                   tenantctl tenant add t4 --name "Tenant Four AG"
-                  tenantctl tenant add t4 --from t2
+                  tenantctl tenant add t7 --from t2
                   tenantctl tenant add t5 --modules Infrastructure,Customer --dry-run
                   tenantctl tenant add t6 --wait       # wait for a running roll instead of failing
                 """)

@@ -142,6 +142,10 @@ public struct Tenantctl: ParsableCommand {
             return ExitStatus.usage.rawValue
         } catch {
             console.error(String(describing: error))
+            if let error = error as? GitError, error.userCommand != error.command {
+                // The runner's hardening settings, left out of the message above.
+                console.debug("  full command: " + error.command.map(GitError.quote).joined(separator: " "))
+            }
             return ExitStatus.failure.rawValue
         }
     }

@@ -152,7 +152,8 @@ import Testing
         // Positive control: at 200 columns the roll's details are not cut to 60.
         if width == 200 { #expect(longest > 60) }
         // The JSON keeps the full text.
-        let json = sandbox.tenantctl(["roll", "--dry-run", "--json", "-C", example.workspace], environment: environment)
+        let json = sandbox.tenantctl(
+            ["roll", "--dry-run", "--json", "-C", example.workspace], environment: environment)
         #expect(json.stdout.contains("module merge") || json.stdout.contains("\"merges\""))
     }
 
@@ -184,7 +185,9 @@ import Testing
         let example = try LifecycleExample(sandbox)
         for arguments in [["roll", "--dry-run"], ["audit", "--no-fetch"], ["tenant", "list"], ["status"]] {
             let run = example.tenantctl(arguments)
-            let header = run.stdout.split(separator: "\n").first { $0.hasPrefix("BRANCH") || $0.hasPrefix("TENANT") || $0.hasPrefix("MODULE") }
+            let header = run.stdout.split(separator: "\n").first {
+                $0.hasPrefix("BRANCH") || $0.hasPrefix("TENANT") || $0.hasPrefix("MODULE")
+            }
             #expect(header != nil, "\(arguments): no UPPERCASE header in\n\(run.stdout)")
         }
     }
@@ -235,7 +238,9 @@ import Testing
         let sandbox = try GitSandbox()
         let run = sandbox.tenantctl(["swich", "t2"])
         #expect(run.status == 64)
-        #expect(run.stderr.hasPrefix("error: unknown command 'swich' for 'tenantctl'; did you mean switch?"), "\(run.stderr)")
+        #expect(
+            run.stderr.hasPrefix("error: unknown command 'swich' for 'tenantctl'; did you mean switch?"),
+            "\(run.stderr)")
         let nested = sandbox.tenantctl(["tenant", "ad", "t5"])
         #expect(nested.status == 64)
         #expect(nested.stderr.contains("did you mean add?"), "\(nested.stderr)")
@@ -274,7 +279,9 @@ import Testing
             ["---completion", "customize", "--", "positional@1", "3", "0", "tenantctl", "customize", "t1", ""],
             in: example.workspace)
         #expect(
-            modules.stdout.split(separator: "\n").map(String.init) == ["Infrastructure", "Article", "Customer", "Order"])
+            modules.stdout.split(separator: "\n").map(String.init) == [
+                "Infrastructure", "Article", "Customer", "Order",
+            ])
         #expect(NameCompletion.tenantNames(in: example.workspace + "/Tenants") == ["t1", "t2", "t3"])
         // Outside a workspace: nothing, and no error.
         #expect(NameCompletion.tenantNames(in: sandbox.root).isEmpty)

@@ -70,7 +70,7 @@ public enum AuditTableRenderer {
             }
             return row
         }
-        var lines = [TextTable(header: header, rows: rows).render(width: width), ""]
+        var lines = [TextTable(header: header, rows: rows).render(width: width, wrapLastColumn: false), ""]
         lines += AuditCell.legend(general: report.generalBranch, width: width)
         let customisations = customisationLines(report)
         if !customisations.isEmpty {

@@ -95,7 +95,8 @@ public enum Auditor {
         if !repository.pinsOnRemote.contains(pin) {
             result.findings.append(
                 AuditFinding(
-                    .missingCommit, "pinned commit \(ObjectID.short(pin)) is on no branch of the remote of \(module.name)"))
+                    .missingCommit,
+                    "pinned commit \(ObjectID.short(pin)) is on no branch of the remote of \(module.name)"))
         }
         let comparison = repository.comparisons[pin]
         result.ahead = comparison?.ahead
@@ -116,7 +117,8 @@ public enum Auditor {
             result.findings.append(
                 AuditFinding(
                     .stalePin,
-                    "pin \(ObjectID.short(pin)) is not the head of \(branch) (\(ObjectID.short(branchTip))); \(relation)"))
+                    "pin \(ObjectID.short(pin)) is not the head of \(branch) (\(ObjectID.short(branchTip))); \(relation)"
+                ))
         }
         if (declared || customisedInFact) && !active {
             result.findings.append(

@@ -59,7 +59,6 @@ public struct RollExecutor {
         self.identity = identity
     }
 
-
     /// Runs every merge of the plan and writes every commit; returns what to publish.
     public func execute(_ plan: RollPlan, batch: CatFileBatch, console: Console? = nil) throws -> RollExecution {
         let outcomes = try mergeModules(plan, console: console)
@@ -272,6 +271,7 @@ public struct RollExecutor {
 
     /// `Infrastructure 40d609f → 8c1e2aa, Article …`
     static func describe(_ changes: [PinChange]) -> String {
-        changes.map { "\($0.module) \(ObjectID.short($0.old, none: "none")) → \(ObjectID.short($0.new, none: "none"))" }.joined(separator: ", ")
+        changes.map { "\($0.module) \(ObjectID.short($0.old, none: "none")) → \(ObjectID.short($0.new, none: "none"))" }
+            .joined(separator: ", ")
     }
 }

@@ -371,14 +371,16 @@ public enum RollPlanner {
             reasons.append(
                 BlockReason(
                     code: .missingCommit, module: module.name,
-                    message: "\(tenant.branch) pins \(module.name) \(ObjectID.short(pin)), which is on no branch or tag of "
+                    message:
+                        "\(tenant.branch) pins \(module.name) \(ObjectID.short(pin)), which is on no branch or tag of "
                         + "the module's remote (not pushed?); rolling would move the pin back",
                     fix: fix))
         } else if let pin, !declared, repository.pinsOffGeneral.contains(pin) {
             reasons.append(
                 BlockReason(
                     code: .undeclaredCustomisation, module: module.name,
-                    message: "\(tenant.branch) pins its own commit \(ObjectID.short(pin)) of \(module.name), which \(general) "
+                    message:
+                        "\(tenant.branch) pins its own commit \(ObjectID.short(pin)) of \(module.name), which \(general) "
                         + "does not contain, but \(tenant.file) does not declare \(module.name) customised; rolling "
                         + "would drop it",
                     fix: "tenantctl customize \(tenant.id) \(module.name) --from \(ObjectID.short(pin))"))

@@ -92,11 +92,15 @@ public enum NameSuggestions {
             .sorted { ($0.0, $0.1) < ($1.0, $1.1) }.map(\.2)
     }
 
-    /// The known name close enough to `name` to be what the user meant (at most a third of its length
-    /// different, at least one edit allowed), or nil.
+    /// The known name close enough to `name` to be what the user meant, or nil: the only one that starts with
+    /// it, else the closest when at most a third of `name` differs (one edit at least) and less than half of it
+    /// (so `t9` suggests none of `t1`, `t2`, `t3`).
     public static func closest(to name: String, among known: [String]) -> String? {
+        let prefixed = known.filter { $0.lowercased().hasPrefix(name.lowercased()) }
+        if prefixed.count == 1 { return prefixed[0] }
         guard let best = ranked(name, among: known).first else { return nil }
-        return distance(name, best) <= max(1, name.count / 3) ? best : nil
+        let edits = distance(name, best)
+        return edits <= max(1, name.count / 3) && edits * 2 < name.count ? best : nil
     }
 }
 

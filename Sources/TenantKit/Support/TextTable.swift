@@ -23,8 +23,9 @@ public struct TextTable: Sendable {
     /// The narrowest the last column gets before the others are cut.
     static let minimumLastColumn = 12
 
-    /// The table as lines of text (no trailing newline), at most `width` columns wide where it can be.
-    public func render(width: Int = Int.max) -> String {
+    /// The table as lines of text (no trailing newline), at most `width` columns wide where it can be. With
+    /// `wrapLastColumn` false (a matrix, whose cells must stay on their row) every column may be cut instead.
+    public func render(width: Int = Int.max, wrapLastColumn: Bool = true) -> String {
         let all = [header] + rows
         let columns = all.map(\.count).max() ?? 0
         guard columns > 0 else { return "" }
@@ -35,7 +36,14 @@ public struct TextTable: Sendable {
         let separators = 2 * (columns - 1)
         func total() -> Int { widths.reduce(0, +) + separators }
         var lastWidth = widths[columns - 1]
-        if total() > width {
+        if total() > width, !wrapLastColumn {
+            while total() > width, let widest = widths.indices.max(by: { widths[$0] < widths[$1] }),
+                widths[widest] > Self.minimumColumn
+            {
+                widths[widest] -= 1
+            }
+            lastWidth = widths[columns - 1]
+        } else if total() > width {
             let wanted = min(widths[columns - 1], Self.minimumLastColumn)
             // Cut the widest other column one at a time until the last one gets what it wants.
             while columns > 1, width - (total() - widths[columns - 1]) < wanted,
@@ -53,7 +61,9 @@ public struct TextTable: Sendable {
                 index < columns - 1 ? Self.cut(cell, to: widths[index]) : cell
             }
             var continuation: [String] = []
-            if cells.count == columns {
+            if cells.count == columns, !wrapLastColumn {
+                cells[columns - 1] = Self.cut(cells[columns - 1], to: lastWidth)
+            } else if cells.count == columns {
                 let wrapped = Self.wrap(cells[columns - 1], width: lastWidth)
                 cells[columns - 1] = wrapped.first ?? ""
                 continuation = Array(wrapped.dropFirst())
