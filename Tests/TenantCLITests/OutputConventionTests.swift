@@ -286,4 +286,25 @@ import Testing
         // Outside a workspace: nothing, and no error.
         #expect(NameCompletion.tenantNames(in: sandbox.root).isEmpty)
     }
+
+    // MARK: - Colour and next steps
+
+    @Test func statusAndRollColourWhatNeedsAttention() throws {
+        let sandbox = try GitSandbox()
+        let example = try LifecycleExample(sandbox, stage: .afterUpdates)
+        #expect(example.tenantctl(["switch", "t2"]).status == 0)
+        let module = example.workspace + "/Modules/Customer"
+        let tracked = try #require(try sandbox.git(["ls-files"], in: module).split(separator: "\n").first)
+        try "changed\n".write(toFile: module + "/" + tracked, atomically: true, encoding: .utf8)
+        let yellowDirty = "\u{1B}[33mdirty\u{1B}[0m"
+        let coloured = example.tenantctl(["status", "--color", "always"])
+        #expect(coloured.stdout.contains(yellowDirty), "\(coloured.stdout)")
+        // Positive control: no colour with --color never, and none by default off a terminal.
+        #expect(!example.tenantctl(["status", "--color", "never"]).stdout.contains("\u{1B}["))
+        #expect(!example.tenantctl(["status"]).stdout.contains("\u{1B}["))
+        let roll = example.tenantctl(["roll", "--dry-run", "--color", "always"])
+        #expect(roll.stdout.contains("\u{1B}[32mwould-roll\u{1B}[0m"), "\(roll.stdout)")
+        #expect(!example.tenantctl(["roll", "--dry-run"]).stdout.contains("\u{1B}["))
+    }
+
 }

@@ -169,8 +169,11 @@ public enum SwitchPlanner {
             return plan(onBranch ? .none : .checkout, final: tip, ahead: ahead)
         case (let ahead, let behind):
             return problem(
-                "local branch \(o.branch) has diverged from \(ObjectID.short(o.target)) (\(ahead) commit\(ahead == 1 ? "" : "s") "
-                    + "of its own, \(behind) missing); it would have to move backwards. Merge or rebase it first")
+                "local branch \(o.branch) has diverged from \(ObjectID.short(o.target)) "
+                    + "(\(English.count(ahead, "commit")) of its own, \(behind) missing); it would have to move "
+                    + "backwards. Next: in that repository `git merge \(ObjectID.short(o.target))` (or `git rebase "
+                    + "\(ObjectID.short(o.target))`), push \(o.branch), record it with `tenantctl pin`, then switch again"
+            )
         }
     }
 
