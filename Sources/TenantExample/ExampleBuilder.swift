@@ -388,21 +388,8 @@ struct FastImportStream {
     static func quote(_ path: String) -> String {
         let needsQuoting = path.hasPrefix("\"") || path.unicodeScalars.contains { $0 == " " || $0.value < 0x20 }
         guard needsQuoting else { return path }
-        var quoted = "\""
-        for scalar in path.unicodeScalars {
-            switch scalar {
-            case "\"": quoted += "\\\""
-            case "\\": quoted += "\\\\"
-            case "\n": quoted += "\\n"
-            case "\t": quoted += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    quoted += String(format: "\\%03o", scalar.value)
-                } else {
-                    quoted.unicodeScalars.append(scalar)
-                }
-            }
+        return Backslashed.quoted(path) { scalar in
+            scalar.value < 0x20 ? String(format: "\\%03o", scalar.value) : nil
         }
-        return quoted + "\""
     }
 }

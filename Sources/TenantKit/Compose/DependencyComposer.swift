@@ -209,23 +209,9 @@ public enum PackageManifestWriter {
 
     /// A Swift string literal of `text` (validated input has no quotes or backslashes; escaped anyway).
     static func literal(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.properties.generalCategory == .control {
-                    out += "\\u{\(String(scalar.value, radix: 16))}"
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
+        Backslashed.quoted(text) { scalar in
+            Backslashed.unicodeControl(scalar) { "\\u{\(String($0, radix: 16))}" }
         }
-        return out + "\""
     }
 
     static func lineSafe(_ text: String) -> String {

@@ -16,23 +16,10 @@ public enum StringsFileWriter {
     /// Escapes a key or value for a double-quoted `.strings` token: `\"`, `\\`, `\n`, `\r`, `\t`, other control
     /// characters as `\UXXXX`; everything else (any Unicode) is written as is.
     public static func escaped(_ text: String) -> String {
-        var out = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.properties.generalCategory == .control {
-                    out += String(format: "\\U%04X", scalar.value)
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
+        let quoted = Backslashed.quoted(text) { scalar in
+            Backslashed.unicodeControl(scalar) { String(format: "\\U%04X", $0) }
         }
-        return out
+        return String(quoted.dropFirst().dropLast())
     }
 
     /// A comment body that cannot end the comment early.

@@ -150,25 +150,15 @@ public struct ActiveSet: Sendable, Equatable {
 }
 
 enum JSONText {
+    /// A JSON string: control characters (and U+2028/U+2029, which some JavaScript parsers reject) as `\uXXXX`.
     static func quoted(_ string: String) -> String {
-        var out = "\""
-        for scalar in string.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case "\u{2028}", "\u{2029}": out += String(format: "\\u%04X", scalar.value)
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
-                    out += String(format: "\\u%04X", scalar.value)
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
+        Backslashed.quoted(string) { scalar in
+            switch scalar.value {
+            case 0x0D: return "\\r"
+            case 0..<0x20, 0x7F, 0x2028, 0x2029: return String(format: "\\u%04X", scalar.value)
+            default: return nil
             }
         }
-        return out + "\""
     }
 
     static func inlineArray(_ strings: [String]) -> String {
