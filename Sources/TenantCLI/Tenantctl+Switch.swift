@@ -73,6 +73,10 @@ extension Tenantctl {
                     }
                     if entry.nestedUpdated { change += ", nested submodules updated" }
                     let from = ObjectID.short(entry.from, none: "-")
+                    // A branch moved back stands out: commits are left behind (on a remote branch).
+                    if entry.change == "moved back" || entry.change == "move back" {
+                        change = context.console.styled(change, .yellow)
+                    }
                     return [entry.repository, entry.branch, from, ObjectID.short(entry.commit), change]
                 }
                 context.console.print(
