@@ -4,7 +4,7 @@ import TenantKit
 
 /// Output formats of `tenantctl audit`.
 enum AuditFormat: String, ExpressibleByArgument, CaseIterable, Sendable {
-    case table, json, markdown
+    case table, json, markdown, html
 }
 
 extension Tenantctl {
@@ -34,6 +34,12 @@ extension Tenantctl {
                 Table legend: · up to date, ✎n customised by n commits, ↓n behind general_dev by n, \
                 ! finding, (…) module not in the tenant's effective active set.
 
+                --format html writes one self-contained page (no external resource: it works opened from a file \
+                and as a CI artifact): a tenants × modules heatmap coloured by how far behind, with sticky \
+                headers, a filter by tenant and module name, sorting by behind, customisations or findings, and \
+                a detail panel per cell (pin, branch, ahead/behind, changed files, findings). The URL fragment \
+                keeps the view: audit.html#tenant=t2&sort=behind&cell=t2/Order.
+
                 Exit status: 0 report printed; with --check, 2 when any tenant is behind or has a finding; \
                 1 when the audit could not run or a module remote could not be fetched.
 
@@ -41,6 +47,7 @@ extension Tenantctl {
                   tenantctl audit
                   tenantctl audit --tenant t2 --tenant t3
                   tenantctl audit --format markdown > audit.md
+                  tenantctl audit --format html -o audit.html   # open it in a browser
                   tenantctl audit --json --no-fetch
                   tenantctl audit --check        # CI gate
                 """)
@@ -52,8 +59,15 @@ extension Tenantctl {
             completion: NameCompletion.tenants())
         var tenants: [String] = []
 
-        @Option(help: "Output format: table, json, markdown (--json is --format json).")
+        @Option(help: "Output format: table, json, markdown, html (--json is --format json).")
         var format: AuditFormat?
+
+        @Option(
+            name: .shortAndLong,
+            help: ArgumentHelp(
+                "Write the report to this file (replaced in one step) instead of standard output.",
+                valueName: "file"))
+        var output: String?
 
         @Flag(help: "Exit with status 2 when any tenant is behind or has a finding (a CI gate).")
         var check = false
@@ -89,13 +103,39 @@ extension Tenantctl {
                 project: project, tenants: selected, state: state, invalidTenants: invalid,
                 findings: try checkedOutFindings(snapshot, context: context)
                     + (check ? try verifyOnlyFindings(snapshot, git: git) : []))
-            switch format ?? (global.json ? .json : .table) {
-            case .table: context.console.print(AuditTableRenderer.render(report, console: context.console))
-            case .json: context.console.data(try AuditJSONRenderer.render(report))
-            case .markdown: context.console.print(AuditMarkdownRenderer.render(report))
+            let chosen = format ?? (global.json ? .json : .table)
+            if let output {
+                var plain = context.console
+                plain.color = false
+                let text: String
+                switch chosen {
+                case .table: text = AuditTableRenderer.render(report, console: plain)
+                case .json: text = try AuditJSONRenderer.render(report)
+                case .markdown: text = AuditMarkdownRenderer.render(report)
+                case .html: text = html(report, project: project)
+                }
+                let path = try ReportFile.write(
+                    text + "\n", to: output, relativeTo: context.environment.currentDirectory)
+                context.console.print("wrote \(path)")
+            } else {
+                switch chosen {
+                case .table: context.console.print(AuditTableRenderer.render(report, console: context.console))
+                case .json: context.console.data(try AuditJSONRenderer.render(report))
+                case .markdown: context.console.print(AuditMarkdownRenderer.render(report))
+                case .html: context.console.data(html(report, project: project))
+                }
             }
             if report.isPartial { return .failure }
             return check && report.needsAttention ? .findings : .success
+        }
+
+        /// The HTML page, with the tenants' display names and the modules' paths, which the report does not carry.
+        private func html(_ report: AuditReport, project: Project) -> String {
+            var names: [String: String] = [:]
+            for tenant in project.tenants { names[tenant.id] = tenant.name }
+            var paths: [String: String] = [:]
+            for module in project.manifest.modules { paths[module.name] = module.path }
+            return AuditHTMLRenderer.render(report, tenantNames: names, modulePaths: paths)
         }
 
         /// The gate fails on every finding verify reports: the ones no audit cell covers (`.gitmodules` drift,

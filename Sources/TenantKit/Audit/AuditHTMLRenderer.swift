@@ -1,0 +1,414 @@
+import Foundation
+
+/// The audit as one self-contained HTML page (issue 19 §2, RELIABILITY 60): a tenants × modules heatmap with sticky
+/// headers, a filter, sorting and a detail panel per cell.
+///
+/// The page loads nothing: inline CSS and one inline script, and a Content-Security-Policy that allows only that
+/// script (by its hash) and inline styles, so a browser refuses every other resource and every injected script.
+/// Every value from the repositories travels in one JSON data block and reaches the page through `textContent`
+/// only; the block is pure ASCII without `<`, `>`, `&` (written as `\u003c` …), so no value can end the block.
+/// Bidirectional-control and invisible characters, and control characters other than newline and tab, are shown
+/// as `[U+202E]`. The script builds the table from the data, which keeps the file and the DOM small at 1000 × 50.
+public enum AuditHTMLRenderer {
+    /// Renders `report`. `tenantNames` (tenant id → display name) and `modulePaths` (module name → path) add
+    /// what the report does not carry; both are optional.
+    public static func render(
+        _ report: AuditReport, tenantNames: [String: String] = [:], modulePaths: [String: String] = [:]
+    ) -> String {
+        let data = dataBlock(report, tenantNames: tenantNames, modulePaths: modulePaths)
+        let summary = AuditTableRenderer.summary(report)
+        return """
+            <!doctype html>
+            <html lang="en">
+            <head>
+            <meta charset="utf-8">
+            <meta http-equiv="Content-Security-Policy" content="\(contentSecurityPolicy)">
+            <meta name="viewport" content="width=device-width, initial-scale=1">
+            <meta name="generator" content="tenantctl \(TenantKitInfo.version)">
+            <title>tenantctl audit</title>
+            <style>\(style)</style>
+            </head>
+            <body>
+            <header>
+            <h1>tenantctl audit <span id="gb"></span></h1>
+            <p id="sum">\(htmlText(summary))</p>
+            <div id="ctl"><label>Tenant <input id="ft" type="search" placeholder="id, name or branch" \
+            autocomplete="off"></label> <label>Module <input id="fm" type="search" placeholder="name or path" \
+            autocomplete="off"></label> <label>Sort <select id="so"><option value="file">file order</option>\
+            <option value="behind">most behind</option><option value="custom">most customisations</option>\
+            <option value="findings">most findings</option></select></label> <span id="cnt"></span></div>
+            <p id="lg"><span class="m b0">·</span> up to date <span class="m b1">↓1</span> <span class="m b2">↓2</span> \
+            <span class="m b3">↓5</span> <span class="m b4">↓20</span> behind by n \
+            <span class="m b0 c">✎n</span> customised by n commits <span class="m b0 f">!</span> finding \
+            <span class="m u">?</span> unknown <span class="m b0 i">·</span> inactive</p>
+            <ul id="tf"></ul>
+            <noscript><p>This page builds its table with JavaScript. Without it: <code>tenantctl audit \
+            --format markdown</code> or <code>--json</code>.</p></noscript>
+            </header>
+            <main id="w"><div id="g"><table id="x"></table></div>
+            <aside id="p" hidden><button id="pc" type="button" aria-label="Close">×</button><h2 id="ph"></h2>\
+            <dl id="pd"></dl></aside></main>
+            <script type="application/json" id="d">\(data)</script>
+            <script>\(script)</script>
+            </body>
+            </html>
+
+            """
+    }
+
+    /// The policy: nothing may load; the one inline script runs by its hash; inline styles are allowed.
+    static let contentSecurityPolicy =
+        "default-src 'none'; script-src '\(scriptHash)'; style-src 'unsafe-inline'; img-src data:; "
+        + "base-uri 'none'; form-action 'none'"
+
+    /// `sha256-` and the base64 SHA-256 of ``script`` (checked by `AuditHTMLRendererTests`; a browser refuses the
+    /// script when it does not match).
+    static let scriptHash = "sha256-bRjbj/o1A+Llpb53iChGml/OtSeJ4YIsBwLvf/UjMRA="
+
+    // MARK: - Data
+
+    /// The JSON data block. Keys are short to keep 50,000 cells small:
+    ///
+    /// ```
+    /// { "g": general branch, "sum": summary line,
+    ///   "m": [[module name, path or ""]],
+    ///   "s": [pins and branch names, each once],
+    ///   "t": [[tenant id, display name or "", branch, superproject, cells]],
+    ///   "f": [[code, message]] (findings of no cell) }
+    /// superproject = [ahead|null, behind|null, [changed files], [[code, message]]]
+    /// cell = [pin index into s (-1: no pin), branch index into s, flags, ahead|null, behind|null,
+    ///         [changed files], [[code, message]]]   (the two lists only when not empty)
+    /// flags: 1 customised, 2 pin is the branch tip, 4 active, 8 unknown (the module remote was unreachable)
+    /// ```
+    static func dataBlock(_ report: AuditReport, tenantNames: [String: String], modulePaths: [String: String])
+        -> String
+    {
+        var strings: [String] = []
+        var stringIndex: [String: Int] = [:]
+        func intern(_ value: String) -> Int {
+            if let index = stringIndex[value] { return index }
+            strings.append(value)
+            stringIndex[value] = strings.count - 1
+            return strings.count - 1
+        }
+        func number(_ value: Int?) -> String { value.map(String.init) ?? "null" }
+        func list(_ values: [String]) -> String { "[" + values.map(jsonString).joined(separator: ",") + "]" }
+        func findings(_ values: [AuditFinding]) -> String {
+            "[" + values.map { "[\(jsonString($0.code.rawValue)),\(jsonString($0.message))]" }.joined(separator: ",")
+                + "]"
+        }
+        var tenants: [String] = []
+        tenants.reserveCapacity(report.tenants.count)
+        for tenant in report.tenants {
+            let superproject = tenant.superproject
+            let head = [
+                jsonString(tenant.id), jsonString(tenantNames[tenant.id] ?? ""), jsonString(tenant.branch),
+                "[\(number(superproject.ahead)),\(number(superproject.behind)),\(list(superproject.changedFiles)),"
+                    + "\(findings(superproject.findings))]",
+            ]
+            var cells: [String] = []
+            cells.reserveCapacity(tenant.modules.count)
+            for module in tenant.modules {
+                var flags = 0
+                if module.customised { flags |= 1 }
+                if module.pinIsTip { flags |= 2 }
+                if module.active { flags |= 4 }
+                if module.findings.contains(where: { $0.code == .unreachableRemote }) { flags |= 8 }
+                var cell =
+                    "[\(module.pin.map(intern) ?? -1),\(intern(module.branch)),\(flags),"
+                    + "\(number(module.ahead)),\(number(module.behind))"
+                if !module.changedFiles.isEmpty || !module.findings.isEmpty {
+                    cell += ",\(list(module.changedFiles)),\(findings(module.findings))"
+                }
+                cells.append(cell + "]")
+            }
+            tenants.append("[" + head.joined(separator: ",") + ",[" + cells.joined(separator: ",") + "]]")
+        }
+        let modules = report.modules.map { "[\(jsonString($0)),\(jsonString(modulePaths[$0] ?? ""))]" }
+        return "{\"g\":\(jsonString(report.generalBranch)),"
+            + "\"m\":[\(modules.joined(separator: ","))],"
+            + "\"s\":\(list(strings)),"
+            + "\"t\":[\n\(tenants.joined(separator: ",\n"))\n],"
+            + "\"f\":\(findings(report.findings))}"
+    }
+
+    // MARK: - Escaping
+
+    /// Whether `scalar` is shown as `[U+XXXX]`: bidirectional controls (U+061C, U+200E, U+200F, U+202A–U+202E,
+    /// U+2066–U+2069), zero-width and other invisible format characters (U+200B–U+200D, U+2060–U+2064, U+FEFF),
+    /// and control characters other than newline and tab (C0, DEL, C1).
+    static func shownAsCodePoint(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x09, 0x0A: return false
+        case 0x00...0x1F, 0x7F...0x9F: return true
+        case 0x061C, 0x200B...0x200F, 0x202A...0x202E, 0x2060...0x2064, 0x2066...0x2069, 0xFEFF: return true
+        default: return false
+        }
+    }
+
+    /// `text` with every character of ``shownAsCodePoint(_:)`` replaced by `[U+XXXX]`.
+    static func visible(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: shownAsCodePoint) else { return text }
+        var out = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if shownAsCodePoint(scalar) {
+                out.append(contentsOf: String(format: "[U+%04X]", scalar.value).unicodeScalars)
+            } else {
+                out.append(scalar)
+            }
+        }
+        return String(out)
+    }
+
+    /// A JSON string literal that is safe inside `<script type="application/json">`: pure printable ASCII without
+    /// `<`, `>`, `&`, `'` (everything else as `\uXXXX`, UTF-16 surrogate pairs above U+FFFF), after ``visible(_:)``.
+    static func jsonString(_ text: String) -> String {
+        Backslashed.quoted(visible(text)) { scalar in
+            if scalar.value >= 0x20 && scalar.value < 0x7F && !"<>&'".unicodeScalars.contains(scalar) { return nil }
+            if scalar.value <= 0xFFFF { return hex(scalar.value) }
+            let value = scalar.value - 0x10000
+            return hex(0xD800 + (value >> 10)) + hex(0xDC00 + (value & 0x3FF))
+        }
+    }
+
+    private static func hex(_ value: UInt32) -> String { String(format: "\\u%04x", value) }
+
+    /// `text` for an HTML text node or a quoted attribute, after ``visible(_:)``.
+    static func htmlText(_ text: String) -> String {
+        var out = ""
+        for character in visible(text) {
+            switch character {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            default: out.append(character)
+            }
+        }
+        return out
+    }
+
+    // MARK: - Page
+
+    static let style = """
+        :root{font:14px/1.4 system-ui,-apple-system,"Segoe UI",sans-serif;color:#1a1a1a;background:#fff}
+        html,body{height:100%;margin:0}
+        body{display:flex;flex-direction:column}
+        header{padding:.5rem 1rem;border-bottom:1px solid #ccc;flex:none}
+        h1{font-size:1.2rem;margin:.2rem 0}
+        #gb{font-weight:normal;color:#555}
+        #sum,#lg{margin:.2rem 0}
+        #ctl{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:center;margin:.3rem 0}
+        #ctl input{width:12rem}
+        #cnt{color:#555}
+        #tf{margin:.2rem 0;padding-left:1.2rem;max-height:6rem;overflow:auto;color:#9b1c1c}
+        #tf:empty{display:none}
+        #w{flex:1 1 auto;display:flex;min-height:8rem}
+        #g{flex:1 1 auto;overflow:auto}
+        table{border-collapse:separate;border-spacing:0}
+        th,td{unicode-bidi:isolate;white-space:nowrap}
+        thead th{position:sticky;top:0;z-index:2;background:#f4f4f4;border-bottom:1px solid #bbb;\
+        padding:.2rem .3rem;font-weight:600;vertical-align:bottom;text-align:left}
+        thead th.v{text-align:center}
+        thead th.v span{display:inline-block;writing-mode:vertical-rl;transform:rotate(180deg);max-height:10rem;\
+        overflow:hidden;text-overflow:ellipsis}
+        thead th:first-child{left:0;z-index:3}
+        tbody th{position:sticky;left:0;z-index:1;background:#fff;text-align:left;font-weight:600;\
+        padding:0 .5rem 0 .3rem;border-right:1px solid #bbb;max-width:16rem;overflow:hidden;text-overflow:ellipsis}
+        td{text-align:center;min-width:2.4rem;padding:.1rem .3rem;cursor:pointer;border:1px solid #fff;\
+        font-variant-numeric:tabular-nums}
+        td.s{border-right:2px solid #bbb}
+        #lg .m{display:inline-block;min-width:1.6rem;text-align:center;border-radius:2px}
+        .b0{background:#dff3e4}.b1{background:#fff1b8}.b2{background:#ffd88a}.b3{background:#fba25c}
+        .b4{background:#d9534f;color:#fff}.u{background:repeating-linear-gradient(45deg,#ddd 0 4px,#eee 4px 8px)}
+        .c{box-shadow:inset 4px 0 #2b6cb0}.f{box-shadow:inset 0 0 0 2px #c53030;color:#9b1c1c;font-weight:700}
+        .c.f{box-shadow:inset 4px 0 #2b6cb0,inset 0 0 0 2px #c53030}.b4.f{color:#fff}
+        .i{opacity:.4;background-image:repeating-linear-gradient(135deg,transparent 0 3px,#fff 3px 5px)}
+        td.sel{outline:2px solid #000;outline-offset:-2px}
+        aside{flex:none;position:relative;width:min(26rem,45vw);overflow:auto;background:#fafafa;\
+        border-left:1px solid #999;padding:.5rem 1rem}
+        aside[hidden]{display:none}
+        aside h2{font-size:1.05rem;margin:.2rem 1.5rem .5rem 0;overflow-wrap:anywhere}
+        #pc{position:absolute;right:.4rem;top:.3rem;border:0;background:none;font-size:1.3rem;cursor:pointer}
+        dl{margin:0}dt{font-weight:600;margin-top:.4rem}dd{margin:0 0 0 .8rem;overflow-wrap:anywhere;\
+        white-space:pre-wrap;unicode-bidi:isolate}
+        dd ul{margin:0;padding-left:1rem}code,.k{font-family:ui-monospace,Menlo,Consolas,monospace}
+        .k{font-size:.85rem}
+        @media print{#g{overflow:visible}aside,#ctl{display:none}}
+        """
+
+    /// The script: reads the data block, the URL fragment (`#tenant=t2&module=Order&sort=behind&cell=t2/Order`),
+    /// builds the table and the detail panel; every repository value is set with `textContent`.
+    static let script = """
+        "use strict";
+        (function () {
+          var D = JSON.parse(document.getElementById("d").textContent);
+          var S = D.s, M = D.m, T = D.t;
+          var $ = function (id) { return document.getElementById(id); };
+          var ft = $("ft"), fm = $("fm"), so = $("so"), table = $("x"), panel = $("p");
+          var cols = [], rows = [], selected = null;
+          $("gb").textContent = "(" + D.g + ")";
+          document.title = "tenantctl audit (" + D.g + ")";
+          D.f.forEach(function (f) { var li = document.createElement("li"); li.textContent = f[0] + ": " + f[1];
+            $("tf").appendChild(li); });
+          function cell(t, i) { var c = T[t][4][i]; return c === undefined ? null : c; }
+          function stats(t) {
+            var sp = T[t][3], behind = sp[1] || 0, custom = (sp[0] || 0) > 0 ? 1 : 0, found = sp[3].length;
+            T[t][4].forEach(function (c) {
+              behind += c[4] || 0;
+              if ((c[2] & 1) || (c[3] || 0) > 0) custom++;
+              if (c[6]) found += c[6].length;
+            });
+            if (T[t][4].length === 0) found += 1;
+            return [behind, custom, found];
+          }
+          var ST = T.map(function (_, t) { return stats(t); });
+          function heat(behind) {
+            return behind === 0 ? "b0" : behind === 1 ? "b1" : behind < 5 ? "b2" : behind < 20 ? "b3" : "b4";
+          }
+          function look(ahead, behind, found, unknown) {
+            if (unknown) return ["u", "?"];
+            var text = "";
+            if (ahead > 0) text += "\\u270e" + ahead;
+            if (behind > 0) text += "\\u2193" + behind;
+            if (found) text += "!";
+            if (ahead === null && behind === null) return ["u", text || "?"];
+            return [heat(behind || 0), text || "\\u00b7"];
+          }
+          function terms(value) { return value.toLowerCase().split(/[\\s,]+/).filter(Boolean); }
+          function matches(fields, words) {
+            if (words.length === 0) return true;
+            var text = fields.join("\\n").toLowerCase();
+            return words.some(function (w) { return text.indexOf(w) >= 0; });
+          }
+          function build() {
+            var tw = terms(ft.value), mw = terms(fm.value), sort = so.value;
+            cols = [];
+            M.forEach(function (m, i) { if (matches(m, mw)) cols.push(i); });
+            rows = [];
+            T.forEach(function (t, i) { if (matches([t[0], t[1], t[2]], tw)) rows.push(i); });
+            var key = { behind: 0, custom: 1, findings: 2 }[sort];
+            if (key !== undefined) rows.sort(function (a, b) { return ST[b][key] - ST[a][key] || a - b; });
+            var head = document.createElement("thead"), hr = head.insertRow();
+            var corner = document.createElement("th"); corner.textContent = "tenant"; hr.appendChild(corner);
+            function vertical(text, title) {
+              var th = document.createElement("th"), span = document.createElement("span");
+              th.className = "v"; span.textContent = text; th.title = title; th.appendChild(span); hr.appendChild(th);
+            }
+            vertical("superproject", "the tenant's superproject branch");
+            cols.forEach(function (i) { vertical(M[i][0], M[i][1] ? M[i][0] + " (" + M[i][1] + ")" : M[i][0]); });
+            var body = document.createElement("tbody");
+            rows.forEach(function (t) {
+              var row = T[t], tr = body.insertRow(), th = document.createElement("th");
+              tr.dataset.t = t; th.scope = "row"; th.textContent = row[0];
+              if (row[1]) th.title = row[1];
+              tr.appendChild(th);
+              var s = row[3], td = tr.insertCell(), l = look(s[0], s[1], s[3].length > 0, false);
+              td.className = "s " + l[0] + (s[3].length ? " f" : ""); td.textContent = l[1];
+              cols.forEach(function (i) {
+                var c = cell(t, i), td = tr.insertCell();
+                if (c === null) { td.className = "m u f"; td.textContent = "?"; return; }
+                var l = look(c[3], c[4], !!(c[6] && c[6].length), (c[2] & 8) !== 0);
+                td.className = "m " + l[0] + ((c[2] & 1) || c[3] > 0 ? " c" : "") + (c[6] && c[6].length ? " f" : "")
+                  + (c[2] & 4 ? "" : " i");
+                td.textContent = l[1];
+              });
+            });
+            table.replaceChildren(head, body);
+            $("cnt").textContent = rows.length + " of " + T.length + " tenants, " + cols.length + " of " + M.length
+              + " modules; click a cell for its details";
+            if (selected) mark();
+          }
+          function add(dl, term, value, code) {
+            var dt = document.createElement("dt"), dd = document.createElement("dd");
+            dt.textContent = term;
+            if (code) dd.className = "k";
+            if (Array.isArray(value)) {
+              if (value.length === 0) { dd.textContent = "none"; } else {
+                var ul = document.createElement("ul");
+                value.forEach(function (v) { var li = document.createElement("li"); li.textContent = v;
+                  ul.appendChild(li); });
+                dd.appendChild(ul);
+              }
+            } else { dd.textContent = value; }
+            dl.appendChild(dt); dl.appendChild(dd);
+          }
+          function n(v) { return v === null || v === undefined ? "unknown" : String(v); }
+          function findings(list) { return (list || []).map(function (f) { return f[0] + ": " + f[1]; }); }
+          function show(t, i) {
+            selected = [t, i];
+            var row = T[t], dl = $("pd");
+            dl.replaceChildren();
+            if (i < 0) {
+              $("ph").textContent = row[0] + " \\u2014 superproject";
+              if (row[1]) add(dl, "name", row[1]);
+              add(dl, "branch", row[2]);
+              add(dl, "ahead of " + D.g, n(row[3][0])); add(dl, "behind " + D.g, n(row[3][1]));
+              add(dl, "changed files (" + row[3][2].length + ")", row[3][2]);
+              add(dl, "findings", findings(row[3][3]));
+            } else {
+              var c = cell(t, i), m = M[i];
+              $("ph").textContent = row[0] + " \\u2014 " + m[0];
+              if (row[1]) add(dl, "tenant name", row[1]);
+              if (m[1]) add(dl, "path", m[1]);
+              if (c === null) {
+                add(dl, "findings", ["the tenant file is invalid: no cells (see the superproject cell)"]);
+              } else {
+                add(dl, "pin", c[0] < 0 ? "none" : S[c[0]], true);
+                add(dl, "branch", S[c[1]]);
+                add(dl, "customised", c[2] & 1 ? "yes (declared)" : "no");
+                add(dl, "ahead of " + D.g, n(c[3])); add(dl, "behind " + D.g, n(c[4]));
+                add(dl, "pin is the branch tip", c[2] & 2 ? "yes" : "no");
+                add(dl, "active", c[2] & 4 ? "yes" : "no (not in the tenant's active set)");
+                add(dl, "changed files (" + (c[5] || []).length + ")", c[5] || []);
+                add(dl, "findings", findings(c[6]));
+              }
+            }
+            panel.hidden = false;
+            mark();
+            save();
+          }
+          function mark() {
+            var old = table.querySelector("td.sel"); if (old) old.classList.remove("sel");
+            if (!selected) return;
+            var tr = table.querySelector('tr[data-t="' + selected[0] + '"]');
+            var at = selected[1] < 0 ? 1 : cols.indexOf(selected[1]) + 2;
+            if (tr && at > 0 && tr.cells[at]) tr.cells[at].classList.add("sel");
+          }
+          function hide() { selected = null; panel.hidden = true; mark(); save(); }
+          function save() {
+            var p = new URLSearchParams();
+            if (ft.value) p.set("tenant", ft.value);
+            if (fm.value) p.set("module", fm.value);
+            if (so.value !== "file") p.set("sort", so.value);
+            if (selected) p.set("cell", T[selected[0]][0] + "/" + (selected[1] < 0 ? "" : M[selected[1]][0]));
+            var q = p.toString();
+            try { history.replaceState(null, "", q ? "#" + q : location.pathname + location.search); } catch (e) {}
+          }
+          table.addEventListener("click", function (e) {
+            var td = e.target.closest("td"); if (!td) return;
+            var t = Number(td.parentNode.dataset.t), at = td.cellIndex;
+            show(t, at === 1 ? -1 : cols[at - 2]);
+          });
+          $("pc").addEventListener("click", hide);
+          document.addEventListener("keydown", function (e) { if (e.key === "Escape" && !panel.hidden) hide(); });
+          var timer = null;
+          function later() { clearTimeout(timer); timer = setTimeout(function () { build(); save(); }, 120); }
+          ft.addEventListener("input", later); fm.addEventListener("input", later);
+          so.addEventListener("change", function () { build(); save(); });
+          var p = new URLSearchParams(location.hash.slice(1) || location.search.slice(1));
+          ft.value = p.get("tenant") || p.get("filter") || ""; fm.value = p.get("module") || "";
+          if (["file", "behind", "custom", "findings"].indexOf(p.get("sort")) >= 0) so.value = p.get("sort");
+          build();
+          var want = p.get("cell");
+          if (want) {
+            var cut = want.indexOf("/"), tid = want.slice(0, cut), mid = want.slice(cut + 1);
+            var t = T.findIndex(function (r) { return r[0] === tid; });
+            var i = mid === "" ? -1 : M.findIndex(function (m) { return m[0] === mid; });
+            if (cut >= 0 && t >= 0 && (mid === "" || i >= 0)) show(t, i);
+          }
+          document.body.dataset.ready = "1";
+        })();
+        """
+}
