@@ -51,11 +51,24 @@ public struct GlobalOptions: ParsableArguments, Sendable {
     @Flag(help: "Allow local-path and file:// remotes (also TENANTCTL_ALLOW_LOCAL_REMOTES=1).")
     public var allowLocalRemotes = false
 
+    @Option(
+        help: ArgumentHelp(
+            "Stop a fetch, clone, push or ls-remote that takes longer than <seconds>, with an error naming the "
+                + "remote; nothing of that call is written. Example: tenantctl roll --network-timeout 60",
+            valueName: "seconds"))
+    public var networkTimeout: Int = GlobalOptions.defaultNetworkTimeout
+
+    /// `--network-timeout` when not given: generous, but a hung connection does not block a CI runner for hours.
+    public static let defaultNetworkTimeout = 300
+
     public init() {}
 
     public func validate() throws {
         if let problem = GlobalOptions.remoteNameProblem(remote) {
             throw ValidationError("--remote \(remote): \(problem)")
+        }
+        guard networkTimeout > 0 else {
+            throw ValidationError("--network-timeout \(networkTimeout): give a number of seconds greater than 0")
         }
     }
 
@@ -68,7 +81,7 @@ public struct GlobalOptions: ParsableArguments, Sendable {
     }
 
     /// Global options taking a value, by spelling.
-    static let valuedNames: Set<String> = ["-C", "--remote", "--color", "--git"]
+    static let valuedNames: Set<String> = ["-C", "--remote", "--color", "--git", "--network-timeout"]
     /// Global flags, by spelling.
     static let flagNames: Set<String> = ["--json", "-q", "--quiet", "-v", "--verbose", "--allow-local-remotes"]
 
@@ -175,7 +188,8 @@ public struct CommandContext: Sendable {
             }
         }
         var git = try Git(
-            executable: options.git, environment: environment.variables, allowLocalRemotes: allowLocal, trace: trace)
+            executable: options.git, environment: environment.variables, allowLocalRemotes: allowLocal, trace: trace
+        ).withNetworkTimeout(Double(options.networkTimeout))
         try git.checkVersion()
         if let given = options.directory {
             directory =

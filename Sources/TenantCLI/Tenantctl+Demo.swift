@@ -8,16 +8,18 @@ extension Tenantctl {
     struct Demo: TenantctlCommand {
         static let configuration = CommandConfiguration(
             abstract:
-                "Tell the whole story on the thesis' ERP example: switch, a general change, roll, audit, compose.",
+                "Tell the whole story on the thesis' ERP example: switch, a general change, roll, audit, compose, resolve.",
             discussion: """
                 Builds the ERP example (four modules, three tenants) in a temporary directory and runs the real \
                 commands on it, printing each command and its output: the tenants, the audit matrix, switching \
                 the working copy to t2, general changes landing on the modules' general_dev (the thesis' AF.5 \
-                and AF.6), the audit showing every tenant behind, roll --dry-run, roll, a clean audit, and \
-                compose for t1 and t2 (t2's German strings, t1's QR code library). No network; finishes in \
-                seconds. The directory is removed at the end unless --keep is given. With --quiet nothing is \
-                printed but errors (the exit status tells whether every step did what it should); with --json \
-                only the steps, their commands and exit statuses (docs/schemas/demo.schema.json).
+                and AF.6), the audit showing every tenant behind, roll --dry-run, roll, a clean audit, \
+                compose for t1 and t2 (t2's German strings, t1's QR code library), and at the end a general change \
+                that conflicts with t2's strings: roll leaves t2 conflicted, resolve t2, a scripted resolution, \
+                resolve --continue, a clean audit. No network; finishes in seconds. The directory is removed at \
+                the end unless --keep is given. With --quiet nothing is printed but errors (the exit status tells \
+                whether every step did what it should); with --json only the steps, their commands and exit \
+                statuses (docs/schemas/demo.schema.json).
 
                 Examples:
                   tenantctl demo
@@ -196,6 +198,8 @@ struct DemoStory {
                 + " it. t2 in German: "
                 + (t2German.split(separator: "\n").first { $0.contains("customer.validation.name") } ?? "?"))
 
+        guard try tellConflict(example, git: git) == .success else { return .failure }
+
         console.print("")
         console.print(
             console.styled("Done", .bold) + " in \(String(format: "%.1f", Date().timeIntervalSince(started))) s.")
@@ -207,6 +211,49 @@ struct DemoStory {
         }
         console.print("  docs/tutorial.md walks through the scenario, docs/adopting.md brings your own superproject.")
         return .success
+    }
+
+    /// The end of the story: a general change conflicts with t2's customisation; roll leaves t2 untouched, resolve
+    /// finishes it with a (scripted) resolution, and audit is clean again.
+    private mutating func tellConflict(_ example: ExampleResult, git: Git) throws -> ExitStatus {
+        let workspace = example.workspace
+        narrate(
+            "A general change that conflicts with a customisation",
+            "general_dev rewords the loading message in Infrastructure's Strings.csv, in the very row t2 translated "
+                + "into German. roll rolls t1 and t3 and leaves t2 untouched, naming the command that finishes it.")
+        try ExampleBuilder(git: git).landConflicts(remotes: example.remotes)
+        guard try command(["roll"], in: workspace, expect: [.findings]) == .findings else { return .failure }
+
+        narrate(
+            "Resolve t2 with git's own merge",
+            "resolve switches the working copy to t2 and runs a real git merge of general_dev in every repository "
+                + "that needs one (gitlinks follow the pin rule); your editor, git mergetool, Xcode and rerere work "
+                + "as usual. Nothing is published yet.")
+        guard try command(["resolve", "t2"], in: workspace, expect: [.findings]) == .findings else {
+            return .failure
+        }
+
+        let resolution = ExampleScenario.conflictResolution
+        narrate(
+            "The conflict, resolved by hand",
+            "A script plays the user: it keeps t2's German column, takes general_dev's new wording and translates "
+                + "it, then stages the file.")
+        let module = "\(workspace)/Modules/\(resolution.module)"
+        try resolution.content.write(toFile: "\(module)/\(resolution.file)", atomically: true, encoding: .utf8)
+        console.print("")
+        console.print(console.styled("$ git -C Modules/\(resolution.module) add \(resolution.file)", .cyan))
+        try git.run(["add", "--", resolution.file], in: module, context: "stage the resolution")
+        guard try command(["status"], in: workspace) == .success else { return .failure }
+
+        narrate(
+            "Continue: commit, pin, publish",
+            "resolve --continue commits the merges with roll's messages, pins every module by the rule, commits the "
+                + "superproject merge and publishes like roll: modules first, then the superproject, each in one "
+                + "atomic push with a lease, journalled for roll --undo.")
+        guard try command(["resolve", "--continue"], in: workspace) == .success else { return .failure }
+
+        narrate("Audit: every tenant is up to date again", "`tenantctl audit --check` passes.")
+        return try command(["audit", "--check"], in: workspace) ?? .failure
     }
 
     private mutating func narrate(_ title: String, _ text: String) {

@@ -21,13 +21,16 @@ extension Tenantctl {
 
                 With --stage after-updates the general changes of Infrastructure, Article and Order (AF.5, AF.6) \
                 are on the modules' general_dev remotes but not yet pinned: the starting point of a roll. Commit \
-                ids are the same on every run and machine.
+                ids are the same on every run and machine. With --stage conflict, additionally a general edit of \
+                a row of Infrastructure's Strings.csv that t2 translated: roll rolls t1 and t3 and leaves t2 \
+                conflicted, for `tenantctl resolve t2` (docs/resolve.md).
 
                 Local file remotes are allowed for the directories this command creates.
 
                 Example:
                   tenantctl example /tmp/erp --stage after-updates
                   cd /tmp/erp/workspace && tenantctl audit
+                  tenantctl example /tmp/erp-conflict --stage conflict
                 """)
 
         @OptionGroup var global: GlobalOptions
@@ -35,7 +38,10 @@ extension Tenantctl {
         @Argument(help: ArgumentHelp("A new or empty directory to create the example in.", valueName: "dir"))
         var directory: String
 
-        @Option(help: "before-updates (tenants customised) or after-updates (AF.5/AF.6 pushed, not yet rolled).")
+        @Option(
+            help: ArgumentHelp(
+                "before-updates (tenants customised), after-updates (AF.5/AF.6 pushed, not yet rolled) or conflict "
+                    + "(also a general change that conflicts with t2's strings)."))
         var stage: ExampleStage = .beforeUpdates
 
         func run(context: CommandContext) throws -> ExitStatus {

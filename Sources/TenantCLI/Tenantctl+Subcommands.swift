@@ -10,6 +10,7 @@ extension Tenantctl {
         TenantGroup.self,
         Roll.self,
         Runs.self,
+        Resolve.self,
         Verify.self,
         Audit.self,
         Compose.self,

@@ -8,6 +8,10 @@ public enum ExampleStage: String, Sendable, CaseIterable, Codable {
     /// Additionally the general changes AF.5/AF.6 are on the modules' `general_dev` remotes, not yet pinned by the
     /// superproject: the state a `roll` starts from.
     case afterUpdates = "after-updates"
+    /// Additionally a general change that conflicts with a tenant's customisation (``ExampleScenario/conflicts``: a
+    /// row of Infrastructure's `Strings.csv` that t2 translated): `roll` rolls t1 and t3 and leaves t2 conflicted,
+    /// for `tenantctl resolve t2`.
+    case conflict
 }
 
 /// Why the example could not be created.
@@ -105,22 +109,40 @@ public struct ExampleBuilder: Sendable {
     /// The superproject pins do not move: that is roll's job. Returns module → new `general_dev` tip.
     @discardableResult
     public func landUpdates(remotes: String) throws -> [String: String] {
+        try land(ExampleScenario.modules.map { ($0.name, $0.updates) }, remotes: remotes)
+    }
+
+    /// Lands the general changes of stage `conflict` (``ExampleScenario/conflicts``) on the modules' `general_dev` in
+    /// an example whose updates have landed (and may have been rolled): what `--stage conflict` adds at build time,
+    /// with the same commit ids. Returns module → new `general_dev` tip.
+    @discardableResult
+    public func landConflicts(remotes: String) throws -> [String: String] {
+        try land(
+            ExampleScenario.modules.map { ($0.name, ExampleScenario.conflicts[$0.name] ?? []) }, remotes: remotes,
+            conflicts: true)
+    }
+
+    /// Appends `commits` to each module's `general_dev` on its remote.
+    func land(_ commits: [(module: String, commits: [ExampleCommit])], remotes: String, conflicts: Bool = false)
+        throws -> [String: String]
+    {
         var clock = Clock()
         var tips: [String: String] = [:]
         let general = ExampleScenario.generalBranch
-        for repo in ExampleScenario.modules where !repo.updates.isEmpty {
-            let path = "\(remotes)/\(repo.name).git"
+        for (name, updates) in commits where !updates.isEmpty {
+            let path = "\(remotes)/\(name).git"
             var stream = FastImportStream()
             var parent: Int?
-            for update in repo.updates {
+            for update in updates {
                 parent = stream.commit(
                     ref: general, parent: parent, parentRef: parent == nil ? "refs/heads/\(general)^0" : nil,
-                    time: clock.nextUpdate(), message: update.message, changes: FastImportStream.changes(update.files))
+                    time: conflicts ? clock.nextConflict() : clock.nextUpdate(), message: update.message,
+                    changes: FastImportStream.changes(update.files))
             }
             let output = try git.run(
                 ["fast-import", "--quiet", "--done"], in: path, input: stream.finished(),
-                context: "land the general changes on \(repo.name)")
-            tips[repo.name] = output.lines.last
+                context: "land the general changes on \(name)")
+            tips[name] = output.lines.last
         }
         return tips
     }
@@ -183,12 +205,18 @@ public struct ExampleBuilder: Sendable {
             if branch.commits.isEmpty, let parent { stream.reset(ref: branch.name, to: parent) }
         }
         let pinMarks = lastMark
-        if stage == .afterUpdates {
+        if stage == .afterUpdates || stage == .conflict {
             let general = ExampleScenario.generalBranch
             for update in repo.updates {
                 lastMark[general] = stream.commit(
                     ref: general, parent: lastMark[general], time: clock.nextUpdate(), message: update.message,
                     changes: FastImportStream.changes(update.files))
+            }
+            // The conflicting changes have a clock of their own: every other commit id is that of after-updates.
+            for change in stage == .conflict ? ExampleScenario.conflicts[repo.name] ?? [] : [] {
+                lastMark[general] = stream.commit(
+                    ref: general, parent: lastMark[general], time: clock.nextConflict(), message: change.message,
+                    changes: FastImportStream.changes(change.files))
             }
         }
         let ids = try importStream(stream, into: path, context: "write the example repository \(repo.name)")
@@ -305,6 +333,14 @@ public struct ExampleBuilder: Sendable {
         mutating func next() -> Int {
             defer { commits += 1 }
             return ExampleBuilder.baseTime + commits * 3600
+        }
+
+        var conflicts = 0
+
+        /// The conflicting changes of stage `conflict`: a day after the updates.
+        mutating func nextConflict() -> Int {
+            defer { conflicts += 1 }
+            return ExampleBuilder.baseTime + 31 * 86_400 + conflicts * 3600
         }
 
         mutating func nextUpdate() -> Int {

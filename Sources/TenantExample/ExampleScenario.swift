@@ -73,6 +73,38 @@ public enum ExampleScenario {
     /// The general development branch.
     public static let generalBranch = "general_dev"
 
+    /// General changes of stage `conflict`, per module, landed after the updates: Infrastructure's loading message
+    /// is reworded on `general_dev`, in the row of `Strings.csv` that t2 translated (AF.3), so merging `general_dev`
+    /// into Infrastructure's `t2` conflicts (`tenantctl resolve t2`).
+    public static let conflicts: [String: [ExampleCommit]] = [
+        "Infrastructure": [
+            ExampleCommit(
+                message: "Strings: the loading message names what is loaded",
+                files: [
+                    "Strings.csv": """
+                    key,en
+                    infrastructure.start.title,Modules
+                    infrastructure.loading,Loading your data…
+                    infrastructure.error.network,The server cannot be reached.
+
+                    """
+                ])
+        ]
+    ]
+
+    /// How a person resolves the conflict of stage `conflict` (the demo's scripted resolution): t2's German column
+    /// kept, general_dev's new wording taken and translated.
+    public static let conflictResolution: (module: String, file: String, content: String) = (
+        "Infrastructure", "Strings.csv",
+        """
+        key,en,de
+        infrastructure.start.title,Modules,Module
+        infrastructure.loading,Loading your data…,Ihre Daten werden geladen…
+        infrastructure.error.network,The server cannot be reached.,Der Server ist nicht erreichbar.
+
+        """
+    )
+
     /// The four module repositories in dependency order.
     public static let modules: [ExampleModuleRepo] = [infrastructure, article, customer, order]
 

@@ -4,6 +4,8 @@ import TenantKit
 /// A failure of a plain git command run by a test.
 public struct SandboxError: Error, CustomStringConvertible {
     public var description: String
+
+    public init(description: String) { self.description = description }
 }
 
 /// A temporary directory with an isolated git configuration, for tests against real repositories.

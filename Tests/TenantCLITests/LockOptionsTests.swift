@@ -15,7 +15,7 @@ import Testing
         ["compose", "t2"],
         ["init"], ["customize", "t3", "Order"], ["uncustomize", "t3", "Order"], ["tag", "M1"],
         ["tenant", "add", "t4"], ["tenant", "remove", "t4"], ["module", "add", "X", "--url", "../X.git"],
-        ["module", "remove", "X"],
+        ["module", "remove", "X"], ["resolve", "t2"], ["resolve", "--continue"], ["resolve", "--abort"],
     ]
 
     /// The commands that never take the lock.

@@ -69,6 +69,10 @@ import Testing
         try check(["roll", "--dry-run"], "roll")
         let roll = try check(["roll"], "roll")
         let runId = try #require(roll["runId"] as? String)
+        // After the roll t1 is up to date: resolve reports that nothing is to be resolved (ResolveCommandTests
+        // check its JSON on a real conflict, --continue and --abort against the same schema).
+        let resolved = try check(["resolve", "t1"], "resolve")
+        #expect(resolved["action"] as? String == "start" && resolved["published"] as? Bool == false, "\(resolved)")
         let runs = try check(["runs"], "runs")
         #expect((runs["runs"] as? [[String: Any]])?.first?["state"] as? String == "published")
         let undo = try check(["roll", "--undo", runId], "roll --undo", schema: "roll-undo")

@@ -36,6 +36,9 @@ public enum PushMode: Sendable, Equatable {
     /// Every ref is set to its `new` value with a lease on its `old` value (`--force-with-lease=<ref>:<old>`): only
     /// `roll --undo`, which moves refs back to what a journalled run found, and only while nobody moved them since.
     case restore
+    /// Every ref is set to its `new` value with a lease on its `old` value, where `new` descends from `old`:
+    /// `resolve --continue`, which publishes exactly over the tips the resolution started from.
+    case leased
 }
 
 /// One atomic push per repository: every ref of the repository changes, or none does. The one place tenantctl
@@ -52,7 +55,7 @@ public enum AtomicPush {
         var arguments = ["push", "--atomic", "--porcelain", "--no-verify"]
         for update in updates {
             switch mode {
-            case .restore:
+            case .restore, .leased:
                 arguments.append("--force-with-lease=\(update.ref):\(update.old ?? "")")
             case .fastForward where update.new == nil:
                 guard let old = update.old else {
@@ -65,8 +68,9 @@ public enum AtomicPush {
         }
         arguments += ["--", remote]
         arguments += updates.map { ($0.new ?? "") + ":" + $0.ref }
-        let output = try git.run(
-            arguments, in: repository, context: "push \(name) to \(Redaction.redact(remote))", accepting: [0, 1])
+        let output = try git.runNetwork(
+            arguments, in: repository, remote: remote, context: "push \(name) to \(Redaction.redact(remote))",
+            accepting: [0, 1])
         let answers = parsePorcelain(output.text)
         let remoteMessages = Self.remoteMessages(output.stderr)
         let refused = updates.filter { answers[$0.ref]?.flag == "!" }

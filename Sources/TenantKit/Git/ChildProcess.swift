@@ -52,13 +52,43 @@ public enum Subprocess {
 
 /// Runs a process to completion (the runner behind ``Git/run(_:in:input:context:accepting:)``).
 enum ChildProcess {
+    /// Seconds between SIGTERM and SIGKILL when a time limit ends a process.
+    static let killGrace: Double = 2
+
     /// Runs a process to completion, writing `input` and reading both output pipes concurrently.
     static func run(
         executable: String, arguments: [String], environment: [String: String], input: Data?,
         cancellator: Cancellator = .shared
     ) throws(SpawnError) -> GitOutput {
+        try run(
+            executable: executable, arguments: arguments, environment: environment, input: input,
+            cancellator: cancellator, timeLimit: nil, newSession: false
+        ).output
+    }
+
+    /// Runs a process to completion. `newSession`: the process runs in a session and process group of its own (no
+    /// controlling terminal) and is signalled as a group. `timeLimit` (seconds): when it passes, the process (its
+    /// group) gets SIGTERM, then SIGKILL after ``killGrace`` seconds; `timedOut` tells whether the limit ended it.
+    static func run(
+        executable: String, arguments: [String], environment: [String: String], input: Data?,
+        cancellator: Cancellator = .shared, timeLimit: Double?, newSession: Bool
+    ) throws(SpawnError) -> (output: GitOutput, timedOut: Bool) {
         let child = try SpawnedProcess.spawn(
-            executable: executable, arguments: arguments, environment: environment, cancellator: cancellator)
+            executable: executable, arguments: arguments, environment: environment, cancellator: cancellator,
+            newSession: newSession)
+        let finished = DispatchSemaphore(value: 0)
+        let timedOut = Locked(false)
+        var watchdog: BackgroundWork?
+        if let timeLimit, timeLimit.isFinite {
+            watchdog = BackgroundWork {
+                guard finished.wait(timeout: .now() + min(max(timeLimit, 0), 1e9)) == .timedOut else { return }
+                timedOut.withLock { $0 = true }
+                cancellator.signal(child.pid, SIGTERM)
+                guard finished.wait(timeout: .now() + killGrace) == .timedOut else { return }
+                cancellator.signal(child.pid, SIGKILL)
+                finished.wait()
+            }
+        }
         let err = Locked(Data())
         let errReader = BackgroundWork {
             let data = SpawnedProcess.readAll(child.stderr)
@@ -77,6 +107,9 @@ enum ChildProcess {
         writer?.wait()
         errReader.wait()
         let status = child.wait()
-        return GitOutput(status: status, stdout: out, stderr: String(decoding: err.current, as: UTF8.self))
+        finished.signal()
+        watchdog?.wait()
+        let output = GitOutput(status: status, stdout: out, stderr: String(decoding: err.current, as: UTF8.self))
+        return (output, timedOut.current)
     }
 }

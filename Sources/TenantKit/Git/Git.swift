@@ -47,6 +47,9 @@ public struct Git: Sendable {
     public let allowLocalRemotes: Bool
     /// Called before every git process starts (for `--verbose` tracing); gets the redacted argument vector.
     public let trace: (@Sendable ([String], String?) -> Void)?
+    /// Seconds a network call (fetch, clone, push, ls-remote) may take before it is stopped (`--network-timeout`);
+    /// nil: no limit.
+    public private(set) var networkTimeout: Double? = nil
 
     /// Variables that would point git at another repository than the one named with `-C`.
     static let repositoryVariables: Set<String> = [
@@ -95,6 +98,14 @@ public struct Git: Sendable {
         var env = environment
         env["GIT_ALLOW_PROTOCOL"] = "https:http:ssh:git:file"
         return Git(executable: executable, environment: env, allowLocalRemotes: true, trace: trace)
+            .withNetworkTimeout(networkTimeout)
+    }
+
+    /// A copy of this runner whose network calls are stopped after `seconds` (nil: no limit).
+    public func withNetworkTimeout(_ seconds: Double?) -> Git {
+        var copy = self
+        copy.networkTimeout = seconds
+        return copy
     }
 
     /// A copy of this runner with extra environment variables (e.g. fixed commit dates).
@@ -102,7 +113,8 @@ public struct Git: Sendable {
         Git(
             executable: executable, environment: environment.merging(extra) { $1 },
             allowLocalRemotes: allowLocalRemotes,
-            trace: trace)
+            trace: trace
+        ).withNetworkTimeout(networkTimeout)
     }
 
     private init(
@@ -178,6 +190,59 @@ public struct Git: Sendable {
                 output: output)
         }
         return output
+    }
+
+    /// Runs a git call that talks to a remote (fetch, clone, push, ls-remote, `submodule update` cloning), like
+    /// ``run(_:in:input:context:accepting:)`` but in a session of its own (no controlling terminal: nothing git or
+    /// ssh starts can prompt) and stopped after ``networkTimeout`` seconds: SIGTERM to git and the helpers it
+    /// started, SIGKILL after a grace period. A stopped call throws ``GitError/Kind/timedOut(seconds:remote:)``
+    /// naming `remote` (a URL, or a remote's name whose URL is looked up), redacted.
+    @discardableResult
+    public func runNetwork(
+        _ arguments: [String], in directory: String?, remote: String, input: Data? = nil, context: String? = nil,
+        accepting: Set<Int32> = [0]
+    ) throws(GitError) -> GitOutput {
+        let vector = argumentVector(arguments, in: directory)
+        trace?(vector.map(Redaction.redact), directory)
+        let context = context ?? "git \(arguments.first ?? "")"
+        let result: (output: GitOutput, timedOut: Bool)
+        do {
+            result = try ChildProcess.run(
+                executable: executable, arguments: vector, environment: environment, input: input,
+                timeLimit: networkTimeout, newSession: true)
+        } catch {
+            throw Self.notStarted(error, context: context, command: ["git"] + vector, directory: directory)
+        }
+        let output = result.output
+        // A call that finished on its own just as the limit passed keeps its result.
+        if result.timedOut, let seconds = networkTimeout, output.status < 0 || !accepting.contains(output.status) {
+            throw GitError(
+                context: context, kind: .timedOut(seconds: seconds, remote: describe(remote: remote, in: directory)),
+                command: ["git"] + vector, directory: directory, output: output)
+        }
+        if output.status < 0 {
+            throw GitError(
+                context: context, kind: .killed(signal: -output.status), command: ["git"] + vector,
+                directory: directory, output: output)
+        }
+        guard accepting.contains(output.status) else {
+            throw GitError(
+                context: context, kind: .failed(status: output.status), command: ["git"] + vector, directory: directory,
+                output: output)
+        }
+        return output
+    }
+
+    /// A remote for a message: a URL or path as it is, a remote's name with its URL (`origin (https://…)`); redacted.
+    func describe(remote: String, in directory: String?) -> String {
+        let isName = !remote.contains("/") && !remote.contains(":") && !remote.contains("\\")
+        guard isName, let directory,
+            let output = try? run(
+                ["config", "--get", "--end-of-options", "remote.\(remote).url"], in: directory,
+                context: "read the URL of remote \(remote)", accepting: [0, 1]),
+            output.status == 0, !output.text.isEmpty
+        else { return Redaction.redact(remote) }
+        return "\(remote) (\(Redaction.redact(output.text)))"
     }
 
     /// The error for a process that did not start: refused after an interrupt, or refused by the system.

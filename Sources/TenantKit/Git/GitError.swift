@@ -18,6 +18,8 @@ public struct GitError: Error, Sendable, Equatable, CustomStringConvertible {
         case refusedArgument(detail: String)
         /// The run was interrupted (SIGINT/SIGTERM): git was not started.
         case cancelled
+        /// A network call took longer than `--network-timeout` and was stopped; `remote` is redacted.
+        case timedOut(seconds: Double, remote: String)
     }
 
     /// What failed, from the caller's point of view ("fetch module Article").
@@ -110,6 +112,10 @@ public struct GitError: Error, Sendable, Equatable, CustomStringConvertible {
             lines.append("\(context) failed: \(detail)")
         case .cancelled:
             lines.append("\(context) stopped: tenantctl was interrupted")
+        case .timedOut(let seconds, let remote):
+            lines.append(
+                "\(context): timed out after \(Self.seconds(seconds)) talking to \(remote); raise --network-timeout "
+                    + "if the remote is only slow")
         }
         if !command.isEmpty, !isUnsupportedVersion {
             let location = directory.map { " (in \($0))" } ?? ""
@@ -120,12 +126,28 @@ public struct GitError: Error, Sendable, Equatable, CustomStringConvertible {
             lines.append(
                 contentsOf: stderr.split(separator: "\n", omittingEmptySubsequences: false).map { "    \($0)" })
         }
+        if Self.credentialFailures.contains(where: stderr.contains) {
+            lines.append(
+                "  hint: tenantctl never prompts for credentials; give them to git non-interactively (a credential "
+                    + "helper, an ssh key or agent, GIT_ASKPASS): see docs/network.md")
+        }
         if stderr.contains("transport 'file' not allowed") {
             lines.append(
                 "  hint: this remote is a local path or file:// URL; allow local remotes with --allow-local-remotes "
                     + "or TENANTCTL_ALLOW_LOCAL_REMOTES=1")
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// What git and ssh say when credentials are missing or refused.
+    static let credentialFailures = [
+        "terminal prompts disabled", "Authentication failed", "Permission denied (publickey",
+        "Host key verification failed", "could not read Username", "could not read Password",
+    ]
+
+    /// `5 s`, `2.5 s`.
+    static func seconds(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e12 ? "\(Int(value)) s" : "\(value) s"
     }
 
     /// Quotes an argument for display (never for a shell: git is always run with an argument vector).

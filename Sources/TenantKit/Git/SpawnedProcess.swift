@@ -57,8 +57,18 @@ struct SpawnedProcess {
         return (fds[0], fds[1])
     }
 
+    /// `POSIX_SPAWN_SETSID` (glibc 2.26+, macOS 10.15+), spelled out: Glibc's module hides it behind `_GNU_SOURCE`.
+    #if canImport(Darwin)
+        static let setSessionFlag: Int32 = 0x0400
+    #else
+        static let setSessionFlag: Int32 = 0x80
+    #endif
+
+    /// Starts a child. `newSession`: the child leads a session and process group of its own, without a controlling
+    /// terminal (nothing it starts can prompt on the terminal), and is signalled as a group (network calls).
     static func spawn(
-        executable: String, arguments: [String], environment: [String: String], cancellator: Cancellator
+        executable: String, arguments: [String], environment: [String: String], cancellator: Cancellator,
+        newSession: Bool = false
     ) throws(SpawnError) -> SpawnedProcess {
         _ = ignoreSigpipe
         let input = try pipePair()
@@ -91,13 +101,12 @@ struct SpawnedProcess {
         var empty = sigset_t()
         sigemptyset(&empty)
         posix_spawnattr_setsigmask(&attributes, &empty)
+        var flags = Int32(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK) | (newSession ? setSessionFlag : 0)
         #if canImport(Darwin)
             // Apple's extension: every descriptor not named in the file actions is closed in the child.
-            posix_spawnattr_setflags(
-                &attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_CLOEXEC_DEFAULT))
-        #else
-            posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+            flags |= Int32(POSIX_SPAWN_CLOEXEC_DEFAULT)
         #endif
+        posix_spawnattr_setflags(&attributes, Int16(flags))
 
         let argv = ([executable] + arguments).map { strdup($0) }
         let envp = environment.map { strdup("\($0.key)=\($0.value)") }
@@ -105,7 +114,7 @@ struct SpawnedProcess {
             argv.forEach { free($0) }
             envp.forEach { free($0) }
         }
-        let started = cancellator.spawn { () -> Result<pid_t, SpawnError> in
+        let started = cancellator.spawn(group: newSession) { () -> Result<pid_t, SpawnError> in
             var pid: pid_t = 0
             let result = (argv + [nil]).withUnsafeBufferPointer { argvBuffer -> Int32 in
                 (envp + [nil]).withUnsafeBufferPointer { envpBuffer -> Int32 in

@@ -164,8 +164,8 @@ public enum Adoption {
 
     /// The branch a remote's HEAD names (its default branch), from `ls-remote --symref`; nil when it names none.
     public static func defaultBranch(ofRemote remote: String, in directory: String, git: Git) throws -> String? {
-        let output = try git.run(
-            ["ls-remote", "--symref", "--end-of-options", remote, "HEAD"], in: directory,
+        let output = try git.runNetwork(
+            ["ls-remote", "--symref", "--end-of-options", remote, "HEAD"], in: directory, remote: remote,
             context: "read the default branch of \(RemoteURL.redacted(remote))")
         for line in output.lines where line.hasPrefix("ref: refs/heads/") {
             let fields = line.dropFirst("ref: refs/heads/".count).split(separator: "\t")

@@ -62,9 +62,9 @@ public enum Milestone {
 
     /// The tags of the superproject's remote (`ls-remote --tags --refs origin`).
     public static func remoteTags(_ workspace: Workspace, git: Git) throws -> Set<String> {
-        let output = try git.run(
+        let output = try git.runNetwork(
             ["ls-remote", "--tags", "--refs", "--", workspace.remoteName], in: workspace.root,
-            context: "list the tags of the superproject's remote")
+            remote: workspace.remoteName, context: "list the tags of the superproject's remote")
         var tags: Set<String> = []
         for line in output.lines {
             guard let tab = line.firstIndex(of: "\t") else { continue }

@@ -131,9 +131,8 @@ public struct RollExecutor {
                 specs.append(
                     CommitSpec(
                         tree: result.tree, parents: [merge.ours, merge.theirs],
-                        message:
-                            "Roll \(generalBranch) into \(merge.branch): merge \(job.name) "
-                            + "\(generalBranch) \(ObjectID.short(merge.theirs))"))
+                        message: Self.moduleMergeMessage(
+                            general: generalBranch, branch: merge.branch, module: job.name, theirs: merge.theirs)))
                 cleanIndices.append(index)
             }
             let ids = try CommitWriter.write(specs, in: job.path, identity: identity, git: git)
@@ -230,8 +229,8 @@ public struct RollExecutor {
                 outcomes[job.plan.tenant.id] = .upToDate
                 continue
             }
-            var message = "Roll \(plan.generalBranch) into \(job.plan.tenant.branch)"
-            if !job.changes.isEmpty { message += ": " + Self.describe(job.changes) }
+            let message = Self.tenantMessage(
+                general: plan.generalBranch, branch: job.plan.tenant.branch, changes: job.changes)
             specs.append(
                 CommitSpec(tree: tree, parents: job.merged ? [job.tip, general] : [job.tip], message: message))
             specTenants.append((job.plan, job.tip, job.changes))
@@ -267,6 +266,18 @@ public struct RollExecutor {
                     reason: "merging \(plan.generalBranch) into \(tenant.tenant.branch) conflicts"))
         }
         return conflicts
+    }
+
+    /// The message of a module merge: `Roll general_dev into t2: merge Infrastructure general_dev 8c1e2aa`
+    /// (also `tenantctl resolve`'s).
+    static func moduleMergeMessage(general: String, branch: String, module: String, theirs: String) -> String {
+        "Roll \(general) into \(branch): merge \(module) \(general) \(ObjectID.short(theirs))"
+    }
+
+    /// The message of a tenant's superproject commit: `Roll general_dev into t2: Infrastructure 40d609f → 8c1e2aa`
+    /// (also `tenantctl resolve`'s).
+    static func tenantMessage(general: String, branch: String, changes: [PinChange]) -> String {
+        "Roll \(general) into \(branch)" + (changes.isEmpty ? "" : ": " + describe(changes))
     }
 
     /// `Infrastructure 40d609f → 8c1e2aa, Article …`

@@ -122,8 +122,8 @@ public struct RollUndo {
     /// The remote's current value of every entry's ref, from one `ls-remote`.
     func remoteValues(of entries: [RollJournal.Entry], repository: String) throws -> [String: String] {
         guard let remote = entries.first?.remote else { return [:] }
-        let output = try git.run(
-            ["ls-remote", "--end-of-options", remote] + entries.map(\.ref), in: workspace.root,
+        let output = try git.runNetwork(
+            ["ls-remote", "--end-of-options", remote] + entries.map(\.ref), in: workspace.root, remote: remote,
             context: "read the branches of \(repository) on its remote")
         var current: [String: String] = [:]
         for line in output.lines {

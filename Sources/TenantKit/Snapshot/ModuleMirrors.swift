@@ -106,16 +106,23 @@ public struct ModuleMirrors: Sendable {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             // One process creates and fills the mirror. Objects written by roll are only reachable from refs after
             // a push; gc.pruneExpire keeps git from pruning them early.
-            try git.run(
-                ["clone", "--bare", "--quiet", "--config", "gc.pruneExpire=2.weeks.ago", "--", spec.url, mirror],
-                in: nil, context: context)
+            do {
+                try git.runNetwork(
+                    ["clone", "--bare", "--quiet", "--config", "gc.pruneExpire=2.weeks.ago", "--", spec.url, mirror],
+                    in: nil, remote: spec.url, context: context)
+            } catch {
+                // git removes a failed clone itself, but not when a time limit had to SIGKILL it: a half-made mirror
+                // with a HEAD would pass for a fetched one.
+                try? FileManager.default.removeItem(atPath: mirror)
+                throw error
+            }
             return
         }
-        try git.run(
+        try git.runNetwork(
             [
                 "fetch", "--quiet", "--prune", "--no-tags", "--no-write-fetch-head", "--", spec.url,
                 "+refs/heads/*:refs/heads/*", "+refs/tags/*:refs/tags/*",
             ],
-            in: mirror, context: context)
+            in: mirror, remote: spec.url, context: context)
     }
 }

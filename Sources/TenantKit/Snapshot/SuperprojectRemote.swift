@@ -27,8 +27,9 @@ public enum SuperprojectRemote {
         ]
         if try isShallow(workspace) { arguments.append("--unshallow") }
         arguments += ["--end-of-options", workspace.remoteName, "+refs/heads/*:\(refPrefix(workspace))*"]
-        try git.run(
-            arguments, in: workspace.root, context: "fetch the superproject from \(workspace.remoteName)")
+        try git.runNetwork(
+            arguments, in: workspace.root, remote: workspace.remoteName,
+            context: "fetch the superproject from \(workspace.remoteName)")
     }
 
     /// The remote's branches as last fetched (branch name → commit); empty before the first ``fetch``.

@@ -38,6 +38,9 @@ public final class Cancellator: Sendable {
     private struct State {
         var cancelled = false
         var children: Set<pid_t> = []
+        /// Children that lead their own session and process group (network calls): signalled as a group, so the
+        /// helpers git starts (`git-remote-http`, `ssh`) stop with them.
+        var groups: Set<pid_t> = []
         var cleanups: [Int: @Sendable () -> Void] = [:]
         var nextToken = 0
     }
@@ -55,12 +58,26 @@ public final class Cancellator: Sendable {
 
     /// Starts a child with `start` while holding the lock and registers the pid it returns. Refuses (without
     /// calling `start`) once cancelled.
-    func spawn(_ start: () -> Result<pid_t, SpawnError>) -> Result<pid_t, SpawnError> {
+    func spawn(group: Bool = false, _ start: () -> Result<pid_t, SpawnError>) -> Result<pid_t, SpawnError> {
         state.withLock { state in
             guard !state.cancelled else { return .failure(.cancelled) }
             let result = start()
-            if case .success(let pid) = result { state.children.insert(pid) }
+            if case .success(let pid) = result {
+                state.children.insert(pid)
+                if group { state.groups.insert(pid) }
+            }
             return result
+        }
+    }
+
+    /// Sends `signal` to a registered child that has not been reaped (to its whole process group when it leads
+    /// one); false when the child is no longer registered (already reaped: its pid may belong to another process).
+    @discardableResult
+    func signal(_ pid: pid_t, _ signal: Int32) -> Bool {
+        state.withLock { state in
+            guard state.children.contains(pid) else { return false }
+            kill(state.groups.contains(pid) ? -pid : pid, signal)
+            return true
         }
     }
 
@@ -72,6 +89,7 @@ public final class Cancellator: Sendable {
         while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) < 0 && errno == EINTR {}
         return state.withLock { state in
             state.children.remove(pid)
+            state.groups.remove(pid)
             var status: Int32 = 0
             var result = waitpid(pid, &status, WNOHANG)
             while result < 0 && errno == EINTR { result = waitpid(pid, &status, WNOHANG) }
@@ -115,14 +133,14 @@ public final class Cancellator: Sendable {
             guard !state.cancelled else { return nil }
             state.cancelled = true
             let running = state.children.filter { !Self.hasExited($0) }
-            for pid in running { kill(pid, SIGTERM) }
+            for pid in running { kill(state.groups.contains(pid) ? -pid : pid, SIGTERM) }
             return running
         }
         guard let terminated else { return nil }
         let stubborn = waitForExit(of: terminated, within: terminateWithin)
         let killed: Set<pid_t> = state.withLock { state in
             let alive = stubborn.filter { state.children.contains($0) && !Self.hasExited($0) }
-            for pid in alive { kill(pid, SIGKILL) }
+            for pid in alive { kill(state.groups.contains(pid) ? -pid : pid, SIGKILL) }
             return alive
         }
         let survivors = waitForExit(of: killed, within: killWithin)
@@ -134,7 +152,10 @@ public final class Cancellator: Sendable {
         state.withLock { state in
             for pid in state.children where Self.hasExited(pid) {
                 var status: Int32 = 0
-                if waitpid(pid, &status, WNOHANG) == pid { state.children.remove(pid) }
+                if waitpid(pid, &status, WNOHANG) == pid {
+                    state.children.remove(pid)
+                    state.groups.remove(pid)
+                }
             }
         }
     }

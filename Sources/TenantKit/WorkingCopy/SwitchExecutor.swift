@@ -243,9 +243,9 @@ public struct WorkingCopySwitch: Sendable {
             }
             if fetch {
                 console?.progress("fetching \(module.name)")
-                try git.run(
+                try git.runNetwork(
                     ["fetch", "--no-recurse-submodules", "--quiet", "--prune", "origin"], in: context.absolutePath,
-                    context: "fetch module \(module.name)")
+                    remote: "origin", context: "fetch module \(module.name)")
                 state = try RepositoryState.inspect(path: context.absolutePath, git: git)
             }
             switch try plan(
@@ -399,8 +399,9 @@ public struct WorkingCopySwitch: Sendable {
         let nested = try NestedSubmodules.inspect(path, prefix: module.path, git: git)
         guard nested.contains(where: { !$0.atRecorded }) else { return false }
         console?.progress("\(module.repository): updating nested submodules")
-        try git.run(
+        try git.runNetwork(
             ["submodule", "--quiet", "update", "--init", "--recursive"], in: path,
+            remote: "the nested submodules' remotes of \(module.repository)",
             context: "initialise the nested submodules of \(module.repository)")
         return true
     }
@@ -502,9 +503,9 @@ public struct WorkingCopySwitch: Sendable {
         case .initialise:
             console?.progress("\(name): cloning")
             // `--checkout` overrides `update = none` (and any other update mode) for this explicit set-up.
-            try git.run(
+            try git.runNetwork(
                 ["submodule", "--quiet", "update", "--init", "--checkout", "--", plan.path], in: workspace.root,
-                context: "initialise and clone module \(name)")
+                remote: "the remote of module \(name)", context: "initialise and clone module \(name)")
             guard case .repository = try WorkingCopyGit.presence(of: path, git: git) else {
                 throw WorkspaceError(
                     "module \(name) at \(plan.path) is still not a repository of its own after "

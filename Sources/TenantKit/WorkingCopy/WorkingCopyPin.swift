@@ -137,8 +137,8 @@ public struct WorkingCopyPin: Sendable {
             }
             if fetch {
                 console?.progress("fetching \(module.name)")
-                try git.run(
-                    ["fetch", "--no-recurse-submodules", "--quiet", "--prune", "origin"], in: path,
+                try git.runNetwork(
+                    ["fetch", "--no-recurse-submodules", "--quiet", "--prune", "origin"], in: path, remote: "origin",
                     context: "fetch module \(module.name)")
             }
             let unpushed = try git.text(

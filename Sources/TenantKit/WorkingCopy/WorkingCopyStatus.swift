@@ -86,6 +86,8 @@ public struct StatusReport: Sendable, Codable, Equatable {
     public var superproject: Superproject
     /// Every module in manifest order.
     public var modules: [ModuleStatus]
+    /// An unfinished `tenantctl resolve`, if any.
+    public var resolution: ResolutionStatus? = nil
 
     /// Inspects the working copy (read-only; no fetch).
     public static func inspect(workspace: Workspace, git: Git) throws -> StatusReport {
@@ -152,7 +154,7 @@ public struct StatusReport: Sendable, Codable, Equatable {
                 branch: branch, head: state.head, upstream: state.status.upstream, ahead: state.status.ahead,
                 behind: state.status.behind, upstreamGone: state.status.upstream != nil && state.status.ahead == nil,
                 dirty: !state.status.blockingEntries.isEmpty),
-            modules: modules)
+            modules: modules, resolution: try ResolutionStatus.inspect(workspace: workspace, git: git))
     }
 
     /// The report as a table a person reads at a glance, fitted to `console.width`; with colour, dirty and
@@ -161,6 +163,7 @@ public struct StatusReport: Sendable, Codable, Equatable {
         var lines: [String] = []
         let location = superproject.branch ?? "(detached HEAD)"
         lines.append("tenant: \(tenant ?? "none (superproject branch \(location) is no tenant's)")")
+        if let resolution { lines += resolution.render() }
         var remote = "no upstream"
         if let upstream = superproject.upstream {
             remote =

@@ -1,0 +1,98 @@
+import ArgumentParser
+import TenantKit
+
+extension Tenantctl {
+    /// `tenantctl resolve <tenant>`, `--continue`, `--abort`: finish a conflicted roll in the working copy.
+    struct Resolve: LockingCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "resolve",
+            abstract: "Finish a tenant that roll left conflicted, with your own merge tools, in the working copy.",
+            discussion: """
+                roll leaves a conflicted tenant untouched and names this command. `resolve <tenant>` plans the \
+                tenant's roll exactly as roll does, refuses unless the working copy is clean (as switch), switches \
+                to the tenant and runs a real `git merge` of the general branch into the tenant branch in every \
+                module that needs it and in the superproject (gitlinks are set by the pin rule, never left to \
+                you). It lists per repository: merged cleanly, the conflicted files, or nothing to do. The state \
+                is kept in the superproject's git directory (.git/tenantctl/resolve.json): a crash, a kill or a \
+                new shell goes on; `tenantctl status` shows it.
+
+                Resolve the conflicts as in any git merge (your editor, `git mergetool`, Xcode; rerere works) and \
+                stage them with `git add` in each repository. Then `resolve --continue` refuses while unmerged \
+                paths, conflict markers or unstaged changes remain (naming them); otherwise it commits each \
+                merge (roll's messages), sets every pin by the rule (customised: the tenant branch's new tip; \
+                others: the general branch's tip), commits the superproject, puts the working copy on the tenant \
+                at the new pins and publishes like roll: modules first, then the superproject, each repository in \
+                one atomic push with a lease on every ref, journalled (`tenantctl roll --undo <run>` takes it \
+                back). A remote that moved meanwhile is refused: nothing of the tenant is published, your local \
+                result stays. `resolve --abort` puts every repository back exactly as before (merges aborted, \
+                branches and HEADs restored, the working copy on the branch it was on).
+
+                Exit codes: 0 done (start: every merge clean), 2 started with conflicts, 1 refused or failed, \
+                64 unknown tenant.
+
+                Examples (the example's conflict: t2's German strings against a general rewording):
+                  tenantctl example /tmp/erp-conflict --stage conflict
+                  cd /tmp/erp-conflict/workspace && tenantctl roll      (exit 2: t2 conflicts)
+                  tenantctl resolve t2
+                  git -C Modules/Infrastructure add Strings.csv   (once resolved in your editor or git mergetool)
+                  tenantctl status
+                  tenantctl resolve --continue
+                  tenantctl resolve --abort                       (instead of --continue: back to where you were)
+                """)
+
+        @OptionGroup var global: GlobalOptions
+
+        @Argument(help: "The tenant (id or branch) to resolve.")
+        var tenant: String?
+
+        @Flag(name: .customLong("continue"), help: "Commit the resolved merges, pin, publish.")
+        var continueResolution = false
+
+        @Flag(help: "Put every repository back as before `resolve <tenant>`.")
+        var abort = false
+
+        @OptionGroup var fetchOptions: FetchOptions
+
+        @OptionGroup var lockOptions: LockOptions
+
+        func validate() throws {
+            let modes = [tenant != nil, continueResolution, abort].filter { $0 }.count
+            guard modes == 1 else {
+                throw ValidationError("give a tenant, --continue or --abort (exactly one)")
+            }
+        }
+
+        func run(context: CommandContext) throws -> ExitStatus {
+            let workspace = try context.workspace()
+            let lock = try context.lock(workspace, wait: lockOptions.wait)
+            defer { lock.release() }
+            let console = context.console
+            let report: ResolveReport
+            do {
+                if let tenant {
+                    report = try ResolveStarter(
+                        workspace: workspace, git: context.git, fetch: fetchOptions.fetch, console: console
+                    ).run(tenant: tenant)
+                } else if continueResolution {
+                    report = try ResolveContinuer(workspace: workspace, git: context.git, console: console).run()
+                } else {
+                    report = try ResolveAborter(workspace: workspace, git: context.git, console: console).run()
+                }
+            } catch let error as ResolveError {
+                console.error(error.description)
+                return error.kind == .unknownTenant ? .usage : .failure
+            } catch let refusal as WorkingCopyRefusal {
+                console.error(refusal.description)
+                return .failure
+            }
+            if context.options.json {
+                console.data(try JSONOutput.encode(report))
+            } else {
+                console.print(report.renderTable())
+            }
+            if report.action == "start" { return report.hasConflicts ? .findings : .success }
+            if report.action == "continue" && !report.published { return .failure }
+            return .success
+        }
+    }
+}

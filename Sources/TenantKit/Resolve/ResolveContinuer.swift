@@ -1,0 +1,371 @@
+import Foundation
+
+/// `tenantctl resolve --continue`: refuses while anything is unresolved; commits every concluded merge, sets every
+/// pin by the rule, commits the superproject, puts the working copy on the tenant at the new pins, then publishes
+/// like roll (modules first, then the superproject; each repository in one atomic push with a lease on every ref;
+/// journalled for `roll --undo`). Every step is idempotent, so a run killed anywhere goes on with `--continue`.
+public struct ResolveContinuer {
+    let workspace: Workspace
+    let git: Git
+    let console: Console?
+
+    public init(workspace: Workspace, git: Git, console: Console? = nil) {
+        self.workspace = workspace
+        self.git = git
+        self.console = console
+    }
+
+    /// Finishes the resolution under way.
+    public func run() throws -> ResolveReport {
+        let common = workspace.commonDirectory
+        guard var state = try ResolveState.read(commonDirectory: common) else {
+            throw ResolveError(
+                .notInProgress, "no resolution is in progress; start one with `tenantctl resolve <tenant>`")
+        }
+        guard state.phase != .starting else {
+            throw ResolveError(
+                .refused,
+                "the start of the resolution of \(state.tenant) was interrupted; run `tenantctl resolve --abort`, "
+                    + "then `tenantctl resolve \(state.tenant)` again")
+        }
+        if state.phase == .resolving {
+            try check(state)
+            try commitModules(&state)
+            try commitSuperproject(&state)
+            state.phase = .committed
+            try state.write(commonDirectory: common)
+        }
+        try alignWorkingCopy(state)
+        return try publish(&state)
+    }
+
+    // MARK: - Checks
+
+    /// Everything that keeps the merges from being committed, in every repository, as one refusal. Recognises merges
+    /// already committed (by the user, or by a `--continue` that was interrupted).
+    func check(_ state: ResolveState) throws {
+        var problems: [String] = []
+        for merge in state.modules {
+            let path = workspace.path(merge.path)
+            let inspected = try RepositoryState.inspect(path: path, git: git)
+            problems += try problemsOf(merge, state: inspected, path: path, superproject: false)
+        }
+        let superState = try RepositoryState.inspect(path: workspace.root, git: git, superproject: true)
+        problems += try problemsOf(state.superproject, state: superState, path: workspace.root, superproject: true)
+        guard problems.isEmpty else {
+            throw ResolveError(
+                .unresolved,
+                "cannot continue the resolution of \(state.tenant): \(problems.count) problem"
+                    + "\(problems.count == 1 ? "" : "s"), nothing was committed\n"
+                    + problems.map { "- " + $0 }.joined(separator: "\n")
+                    + "\nresolve them, stage the files (git add), then run `tenantctl resolve --continue` again "
+                    + "(or `tenantctl resolve --abort`)")
+        }
+    }
+
+    /// The problems of one repository of the resolution.
+    func problemsOf(_ merge: ResolveState.Merge, state: RepositoryState, path: String, superproject: Bool) throws
+        -> [String]
+    {
+        let name = merge.repository
+        let location = merge.path.isEmpty ? "" : merge.path + "/"
+        var problems: [String] = []
+        guard state.currentBranch == merge.branch else {
+            return [
+                "\(name) is on \(state.currentBranch ?? "a detached HEAD"), not on \(merge.branch); "
+                    + "check out \(merge.branch) again (git\(merge.path.isEmpty ? "" : " -C \(merge.path)") switch "
+                    + "\(merge.branch))"
+            ]
+        }
+        for operation in state.operations where operation != "merge" {
+            problems.append("\(name): a \(operation) is in progress; finish or abort it first")
+        }
+        let merging = state.operations.contains("merge")
+        if merging {
+            for entry in state.status.entries where entry.kind == .unmerged {
+                problems.append("\(location)\(entry.path): unmerged; resolve it and stage it (git add)")
+            }
+        } else if let theirs = merge.theirs, !superproject {
+            // Concluded outside tenantctl (or by an interrupted --continue): HEAD must hold both sides.
+            guard let head = state.head, head != merge.ours,
+                try ResolveGit.isAncestor(merge.ours, of: head, in: path, git: git),
+                try ResolveGit.isAncestor(theirs, of: head, in: path, git: git)
+            else {
+                return problems + [
+                    "\(name): the merge of \(merge.generalBranch) into \(merge.branch) is no longer in progress "
+                        + "and HEAD does not contain it (was it aborted?); run `tenantctl resolve --abort` and "
+                        + "start again"
+                ]
+            }
+        } else if superproject, merge.theirs != nil, state.head == merge.ours {
+            problems.append(
+                "superproject: the merge of \(merge.generalBranch) into \(merge.branch) is no longer in progress "
+                    + "(was it aborted?); run `tenantctl resolve --abort` and start again")
+        }
+        for entry in state.status.entries where entry.kind == .changed || entry.kind == .renamed {
+            if let submodule = entry.submodule, superproject || !submodule.modified {
+                continue  // gitlinks are set by the pin rule; a nested checkout at another commit is no change
+            }
+            if entry.worktreeStatus != "." {
+                problems.append(
+                    "\(location)\(entry.path): modified but not staged; stage it (git add) or discard it "
+                        + "(git restore)")
+            }
+        }
+        let marked = ResolveGit.filesWithMarkers(merge.conflicts, in: path)
+        for file in marked {
+            problems.append("\(location)\(file): still has conflict markers (<<<<<<< / >>>>>>>)")
+        }
+        return problems
+    }
+
+    // MARK: - Commits
+
+    /// Commits every module merge still open (with roll's message) and records each tip.
+    func commitModules(_ state: inout ResolveState) throws {
+        for index in state.modules.indices {
+            let merge = state.modules[index]
+            let path = workspace.path(merge.path)
+            if try isMerging(path) {
+                console?.progress("\(merge.repository): committing the merge")
+                try git.run(
+                    ["commit", "--quiet", "--no-verify", "--no-edit", "-m", merge.message], in: path,
+                    context: "commit the merge in \(merge.repository)")
+            }
+            state.modules[index].commit = try git.text(
+                ["rev-parse", "HEAD"], in: path, context: "read the merge of \(merge.repository)")
+            try state.write(commonDirectory: workspace.commonDirectory)
+        }
+    }
+
+    /// Sets every gitlink by the rule and commits the superproject (its merge, or a re-pin commit), unless an
+    /// interrupted run already did.
+    func commitSuperproject(_ state: inout ResolveState) throws {
+        let root = workspace.root
+        let merging = try isMerging(root)
+        let head = try git.text(["rev-parse", "HEAD"], in: root, context: "read the superproject's HEAD")
+        if !merging && head != state.superproject.ours {
+            // Committed by an interrupted --continue: its first parent is the tip the resolution started from.
+            let parent = try git.text(
+                ["rev-parse", "--verify", "HEAD^1"], in: root, context: "read the superproject's commit")
+            guard parent == state.superproject.ours else {
+                throw ResolveError(
+                    .refused,
+                    "the superproject's \(state.branch) moved to \(ObjectID.short(head)) outside the resolution; run "
+                        + "`tenantctl resolve --abort` and start again")
+            }
+            state.superproject.commit = head
+            try amendPinsIfNeeded(&state, head: head)
+            return
+        }
+        let changes = pinChanges(state)
+        try ResolveSuperproject.stage(
+            changes.all.map { ($0.path, $0.new) }, removing: state.removedPaths, in: root, git: git)
+        let message = RollExecutor.tenantMessage(
+            general: state.generalBranch, branch: state.branch, changes: changes.moved)
+        let staged = try git.run(
+            ["diff", "--cached", "--quiet"], in: root, context: "look for staged changes in the superproject",
+            accepting: [0, 1])
+        guard merging || staged.status == 1 else {
+            state.superproject.commit = nil  // nothing to commit: the tenant only needed its module merges pinned
+            return
+        }
+        console?.progress("superproject: committing \(state.branch)")
+        try git.run(
+            ["commit", "--quiet", "--no-verify", "--no-edit", "-m", message], in: root,
+            context: "commit the resolution of \(state.tenant) in the superproject")
+        state.superproject.commit = try git.text(
+            ["rev-parse", "HEAD"], in: root, context: "read the superproject's commit")
+        try state.write(commonDirectory: workspace.commonDirectory)
+    }
+
+    /// A superproject merge committed outside tenantctl (`git commit` by the user) with pins other than the rule's:
+    /// the rule's gitlinks are staged and the commit amended (same parents, same message).
+    func amendPinsIfNeeded(_ state: inout ResolveState, head: String) throws {
+        let expected = pinChanges(state).all
+        let pinned = try PinReader.pins(at: head, paths: expected.map(\.path), in: workspace.root, git: git)
+        guard expected.contains(where: { pinned[$0.path] != $0.new }) else { return }
+        console?.progress("superproject: setting the pins of the committed merge by the rule")
+        try ResolveSuperproject.stage(
+            expected.map { ($0.path, $0.new) }, removing: state.removedPaths, in: workspace.root, git: git)
+        try git.run(
+            ["commit", "--quiet", "--no-verify", "--amend", "--no-edit"], in: workspace.root,
+            context: "set the pins of the superproject's merge by the rule")
+        state.superproject.commit = try git.text(
+            ["rev-parse", "HEAD"], in: workspace.root, context: "read the superproject's commit")
+        try state.write(commonDirectory: workspace.commonDirectory)
+    }
+
+    /// Every pin by the rule (`all`) and the ones that moved (`moved`), in manifest order.
+    func pinChanges(_ state: ResolveState) -> (all: [PinChange], moved: [PinChange]) {
+        var all: [PinChange] = []
+        for pin in state.pins {
+            let merge = state.modules.first { $0.repository == pin.module }
+            guard let commit = pin.commit ?? merge?.commit ?? merge?.ours else { continue }
+            all.append(PinChange(module: pin.module, path: pin.path, old: pin.old, new: commit))
+        }
+        return (all, all.filter { $0.old != $0.new })
+    }
+
+    func isMerging(_ path: String) throws -> Bool {
+        try RepositoryState.inspect(path: path, git: git, superproject: path == workspace.root).operations.contains(
+            "merge")
+    }
+
+    // MARK: - Working copy
+
+    /// Puts every module on its branch at its new pin (switch, from the local result; objects fetched as needed).
+    func alignWorkingCopy(_ state: ResolveState) throws {
+        for change in pinChanges(state).all {
+            let path = workspace.path(change.path)
+            guard try WorkingCopyGit.presence(of: path, git: git) == .repository else { continue }
+            try ResolveGit.ensureCommits([change.new], in: path, module: change.module, git: git, console: console)
+        }
+        _ = try WorkingCopySwitch(workspace: workspace, git: git, fetch: false, console: console).run(
+            target: state.tenant)
+    }
+
+    // MARK: - Publishing
+
+    /// The ref updates of the resolution: every module branch that moved, then the superproject branch.
+    func updates(_ state: ResolveState) -> [ResolveState.Merge] {
+        state.merges.filter { $0.commit != nil && $0.commit != $0.ours }
+    }
+
+    /// Checks every remote ref, then pushes modules first and the superproject last, journalled.
+    func publish(_ state: inout ResolveState) throws -> ResolveReport {
+        let common = workspace.commonDirectory
+        let undo = RollUndo(workspace: workspace, git: git)
+        let merges = updates(state)
+        var landed: Set<String> = []
+        var moved: [String] = []
+        for merge in merges {
+            guard let new = merge.commit else { continue }
+            let entry = RollJournal.Entry(
+                repository: merge.repository, remote: merge.remote, ref: "refs/heads/" + merge.branch, old: merge.ours,
+                new: new)
+            let current = try undo.remoteValues(of: [entry], repository: merge.repository)[entry.ref]
+            if current == new {
+                landed.insert(merge.repository)
+            } else if current != merge.ours {
+                moved.append(
+                    "\(merge.repository) \(merge.branch) is \(ObjectID.short(current, none: "missing")) on "
+                        + "its remote, not \(ObjectID.short(merge.ours)) as when the resolution started")
+            }
+        }
+        guard moved.isEmpty else {
+            state.phase = .committed
+            try state.write(commonDirectory: common)
+            throw ResolveError(
+                .remoteMoved,
+                "refusing to publish the resolution of \(state.tenant): remote branches moved since it started:\n"
+                    + moved.map { "  " + $0 }.joined(separator: "\n")
+                    + "\n" + (landed.isEmpty ? "nothing was published. " : "")
+                    + "Your resolution stays committed in the working copy. To go on: `tenantctl resolve --abort` "
+                    + "puts every repository back as before (with `git config rerere.enabled true` git replays your "
+                    + "resolutions), then `tenantctl resolve \(state.tenant)` starts again from the remotes' new state")
+        }
+        var journal: RollJournal
+        if let runId = state.runId,
+            FileManager.default.fileExists(atPath: RollJournal.path(gitDirectory: common, runId: runId))
+        {
+            journal = try RollJournal.read(gitDirectory: common, runId: runId)
+        } else {
+            let runId = state.runId ?? RollJournal.newRunId()
+            state.runId = runId
+            state.phase = .publishing
+            try state.write(commonDirectory: common)
+            journal = RollJournal(
+                runId: runId, createdAt: ISO8601DateFormatter().string(from: Date()),
+                entries: merges.compactMap { merge in
+                    merge.commit.map {
+                        RollJournal.Entry(
+                            repository: merge.repository, remote: merge.remote, ref: "refs/heads/" + merge.branch,
+                            old: merge.ours, new: $0)
+                    }
+                })
+        }
+        let recorder = try RollJournalRecorder(journal, gitDirectory: common)
+        var pushes: [PushOutcome] = []
+        var rejected = false
+        for merge in merges {
+            guard let new = merge.commit else { continue }
+            let ref = "refs/heads/" + merge.branch
+            if landed.contains(merge.repository) {
+                try recorder.record(repository: merge.repository, refs: [ref], published: true)
+                try recordRemoteTrackingRef(merge, new: new)
+                continue
+            }
+            let from = merge.isSuperproject ? workspace.root : workspace.path(merge.path)
+            console?.progress("pushing \(merge.branch) of \(merge.repository)")
+            let outcome: PushOutcome
+            do {
+                outcome = try AtomicPush.push(
+                    [RefUpdate(ref: ref, new: new, old: merge.ours)], repository: merge.repository, from: from,
+                    to: merge.remote, mode: .leased, git: git)
+            } catch {
+                try recorder.record(repository: merge.repository, refs: [ref], published: nil)
+                throw error
+            }
+            try recorder.record(repository: merge.repository, refs: [ref], published: outcome.accepted)
+            pushes.append(outcome)
+            guard outcome.accepted else {
+                rejected = true
+                break  // the superproject never goes out before every module it pins
+            }
+            try recordRemoteTrackingRef(merge, new: new)
+        }
+        let repositories = state.merges.map { merge -> ResolveReport.Repository in
+            let status: String
+            if merge.commit == nil || merge.commit == merge.ours {
+                status = "up-to-date"
+            } else if rejected {
+                status =
+                    pushes.contains { $0.repository == merge.repository && $0.accepted } ? "published" : "committed"
+            } else {
+                status = "published"
+            }
+            return ResolveReport.Repository(
+                repository: merge.repository, path: merge.path, branch: merge.branch, status: status,
+                from: merge.ours, to: merge.commit ?? merge.ours)
+        }
+        let ordered =
+            repositories.filter { $0.repository == ResolveState.superproject }
+            + repositories.filter { $0.repository != ResolveState.superproject }
+        let pins = pinChanges(state).moved
+        if rejected {
+            state.phase = .committed
+            try state.write(commonDirectory: common)
+            return ResolveReport(
+                action: "continue", tenant: state.tenant, branch: state.branch, repositories: ordered, pins: pins,
+                runId: state.runId, published: false, pushes: pushes,
+                next: "tenantctl resolve --abort",
+                notes: [
+                    "a remote moved while publishing; what landed is in the journal (tenantctl roll --undo "
+                        + "\(state.runId ?? "")). Your resolution stays committed locally; `tenantctl resolve "
+                        + "--abort` puts every repository back (and takes back what landed), then start again"
+                ])
+        }
+        try ResolveState.remove(commonDirectory: common)
+        return ResolveReport(
+            action: "continue", tenant: state.tenant, branch: state.branch, repositories: ordered, pins: pins,
+            runId: state.runId, published: true, pushes: pushes, next: "tenantctl audit")
+    }
+
+    /// Records a pushed branch as the remote's: the module's `refs/remotes/origin/<branch>`, or tenantctl's own ref
+    /// of the superproject remote, so status and `--no-fetch` commands see it without a fetch.
+    func recordRemoteTrackingRef(_ merge: ResolveState.Merge, new: String) throws {
+        let ref: String
+        let path: String
+        if merge.isSuperproject {
+            ref = SuperprojectRemote.refPrefix(workspace) + merge.branch
+            path = workspace.root
+        } else {
+            ref = "refs/remotes/origin/" + merge.branch
+            path = workspace.path(merge.path)
+        }
+        try git.run(
+            ["update-ref", "-m", "tenantctl resolve: published", ref, new], in: path,
+            context: "record the published \(merge.branch) of \(merge.repository)")
+    }
+}

@@ -1,0 +1,123 @@
+import Foundation
+
+/// What `tenantctl resolve` did, per repository, and the command that comes next.
+public struct ResolveReport: Sendable, Equatable, Codable {
+    /// One repository's line.
+    public struct Repository: Sendable, Equatable, Codable {
+        /// `superproject` or the module name.
+        public var repository: String
+        /// Path relative to the superproject root ("" for the superproject).
+        public var path: String
+        /// The branch concerned.
+        public var branch: String
+        /// start: `merged` (cleanly), `conflict`, `up-to-date` (nothing to do); continue: `committed`, `published`,
+        /// `up-to-date`; abort: `restored`, `unchanged`.
+        public var status: String
+        /// Conflicted paths (start) or paths still in conflict.
+        public var conflicts: [String]
+        /// The commit before (full id).
+        public var from: String?
+        /// The commit after (full id).
+        public var to: String?
+
+        public init(
+            repository: String, path: String, branch: String, status: String, conflicts: [String] = [],
+            from: String? = nil, to: String? = nil
+        ) {
+            self.repository = repository
+            self.path = path
+            self.branch = branch
+            self.status = status
+            self.conflicts = conflicts
+            self.from = from
+            self.to = to
+        }
+    }
+
+    /// Format version.
+    public var schemaVersion = 1
+    /// `start`, `continue` or `abort`.
+    public var action: String
+    /// The tenant.
+    public var tenant: String
+    /// Its superproject branch.
+    public var branch: String
+    /// The superproject first, then the modules in manifest order.
+    public var repositories: [Repository]
+    /// Pins that changed (continue).
+    public var pins: [PinChange]
+    /// The roll journal of the publication (`tenantctl roll --undo <runId>`).
+    public var runId: String?
+    /// Whether the resolution is published (continue).
+    public var published: Bool
+    /// Every push, modules first.
+    public var pushes: [PushOutcome]
+    /// The command to run next, if any.
+    public var next: String?
+    /// Further remarks.
+    public var notes: [String]
+
+    public init(
+        action: String, tenant: String, branch: String, repositories: [Repository], pins: [PinChange] = [],
+        runId: String? = nil, published: Bool = false, pushes: [PushOutcome] = [], next: String? = nil,
+        notes: [String] = []
+    ) {
+        self.action = action
+        self.tenant = tenant
+        self.branch = branch
+        self.repositories = repositories
+        self.pins = pins
+        self.runId = runId
+        self.published = published
+        self.pushes = pushes
+        self.next = next
+        self.notes = notes
+    }
+
+    /// Whether any repository is left in conflict.
+    public var hasConflicts: Bool { repositories.contains { $0.status == "conflict" } }
+
+    /// The report as text: a headline, a table per repository, the pins, the next command.
+    public func renderTable() -> String {
+        var lines: [String] = []
+        switch action {
+        case "start":
+            let count = repositories.filter { $0.status == "conflict" }.count
+            lines.append(
+                count == 0
+                    ? "resolving \(tenant): every merge is clean"
+                    : "resolving \(tenant): \(count) repositor\(count == 1 ? "y has" : "ies have") conflicts")
+        case "continue":
+            lines.append(
+                published
+                    ? "resolved \(tenant): published" + (runId.map { " (run \($0))" } ?? "")
+                    : "resolved \(tenant): committed locally, not published")
+        default:
+            lines.append("aborted the resolution of \(tenant): every repository is back where it was")
+        }
+        let rows = repositories.map { entry -> [String] in
+            var detail = ""
+            if !entry.conflicts.isEmpty {
+                detail = entry.conflicts.joined(separator: ", ")
+            } else if let from = entry.from, let to = entry.to, from != to {
+                detail = "\(ObjectID.short(from)) → \(ObjectID.short(to))"
+            }
+            return [entry.repository, entry.branch, entry.status, detail]
+        }
+        lines.append(TextTable(header: ["REPOSITORY", "BRANCH", "STATUS", "DETAIL"], rows: rows).render())
+        if !pins.isEmpty {
+            lines.append(
+                "pins: "
+                    + pins.map {
+                        "\($0.module) \(ObjectID.short($0.old, none: "none")) → \(ObjectID.short($0.new, none: "none"))"
+                    }
+                    .joined(separator: ", "))
+        }
+        for push in pushes where !push.accepted {
+            lines.append("push to \(push.repository) rejected: \(push.detail)")
+        }
+        lines += notes
+        if let next { lines.append("next: \(next)") }
+        return lines.joined(separator: "\n")
+    }
+}

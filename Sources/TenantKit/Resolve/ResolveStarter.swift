@@ -1,0 +1,326 @@
+import Foundation
+
+/// `tenantctl resolve <tenant>`: plans the tenant's roll exactly as roll does, refuses unless the working copy is
+/// clean (switch's pre-flight), records every start point, switches to the tenant and starts a real `git merge` in
+/// every repository that needs one. Gitlinks are set by the pin rule; content conflicts are left for the user.
+public struct ResolveStarter {
+    let workspace: Workspace
+    let git: Git
+    let fetch: Bool
+    let jobs: Int
+    let console: Console?
+
+    public init(workspace: Workspace, git: Git, fetch: Bool = true, jobs: Int = 4, console: Console? = nil) {
+        self.workspace = workspace
+        self.git = git
+        self.fetch = fetch
+        self.jobs = jobs
+        self.console = console
+    }
+
+    /// Starts the resolution of `tenantName`.
+    public func run(tenant tenantName: String) throws -> ResolveReport {
+        if let state = try ResolveState.read(commonDirectory: workspace.commonDirectory) {
+            throw state.inProgressError
+        }
+        let options = ValidationOptions(allowLocalRemotes: git.allowLocalRemotes)
+        let snapshot = try Snapshot.load(
+            workspace: workspace, git: git, options: Snapshot.Options(fetch: fetch, jobs: jobs, validation: options),
+            console: console)
+        let project = snapshot.project
+        guard let tenant = project.tenant(id: tenantName) else {
+            let unknown = UnknownNameError(kind: "tenant", names: [tenantName], known: project.tenants.map(\.id))
+            throw ResolveError(.unknownTenant, unknown.description)
+        }
+        // The tenant's roll, planned exactly as roll plans it: merges, pins by the rule, what blocks it.
+        let batch = try CatFileBatch(git: git, repository: workspace.root)
+        let rollState: RollState
+        do {
+            rollState = try RollStateLoader.load(snapshot: snapshot, batch: batch, git: git, jobs: jobs)
+            try batch.close()
+        } catch {
+            try? batch.close()
+            throw error
+        }
+        let plan = try RollPlanner.plan(rollState, filter: RollFilter(tenants: [tenant.id]))
+        guard let tenantPlan = plan.tenants.first(where: { $0.tenant.id == tenant.id }) else {
+            throw ResolveError(.refused, "roll has no plan for \(tenant.id)")
+        }
+        try Self.checkPlan(plan, tenantPlan)
+        guard let superOurs = tenantPlan.tip else {
+            throw ResolveError(.refused, "branch \(tenant.branch) is missing on the superproject's remote")
+        }
+        if Self.isUpToDate(plan, tenantPlan) {
+            return ResolveReport(
+                action: "start", tenant: tenant.id, branch: tenant.branch,
+                repositories: [
+                    ResolveReport.Repository(
+                        repository: ResolveState.superproject, path: "", branch: tenant.branch, status: "up-to-date",
+                        from: superOurs, to: superOurs)
+                ],
+                notes: ["\(tenant.id) is up to date: nothing to resolve, nothing was changed"])
+        }
+
+        // Switch's pre-flight and plan (refuses, changing nothing, unless the working copy is clean).
+        let switcher = WorkingCopySwitch(workspace: workspace, git: git, fetch: fetch, console: console)
+        let switchPlan = try switcher.makePlan(target: tenant.id)
+        guard switchPlan.superproject.finalCommit == superOurs else {
+            let problem =
+                switchPlan.superproject.aheadOfTarget > 0
+                ? "the local branch \(tenant.branch) has \(switchPlan.superproject.aheadOfTarget) commit"
+                    + "\(switchPlan.superproject.aheadOfTarget == 1 ? "" : "s") that \(workspace.remoteName) does not "
+                    + "have; push them (git push) or move them away first"
+                : "the superproject's \(tenant.branch) moved on \(workspace.remoteName) while resolve read it; run "
+                    + "`tenantctl resolve \(tenant.id)` again"
+            throw ResolveError(.refused, "cannot resolve \(tenant.id): \(problem)")
+        }
+        let modulePlans = Dictionary(
+            switchPlan.modules.map { ($0.repository, $0) }, uniquingKeysWith: { first, _ in first })
+        for merge in plan.moduleMerges {
+            // The module branch ends at the pin; the merge starts from the remote's tenant tip, which must be a
+            // fast-forward from there (roll merges into the remote's tip too).
+            guard let pin = modulePlans[merge.module]?.finalCommit else {
+                throw ResolveError(.refused, "module \(merge.module) is not pinned on \(tenant.branch)")
+            }
+            if pin != merge.ours, try !snapshot.isAncestor(pin, of: merge.ours, module: merge.module, git: git) {
+                throw ResolveError(
+                    .refused,
+                    "cannot resolve \(tenant.id): \(tenant.branch) pins \(merge.module) \(ObjectID.short(pin)), which is not "
+                        + "in the module's \(merge.branch) (\(ObjectID.short(merge.ours))) on its remote; pin the branch's "
+                        + "tip first (tenantctl switch \(tenant.id), then tenantctl pin --push)")
+            }
+        }
+
+        // Record where everything stands before anything changes.
+        let workingTree = try ProjectReader.workingTree(workspace, options: options)
+        var startPoints = [
+            try ResolveGit.startPoint(
+                repository: ResolveState.superproject, path: workspace.root, relativePath: "", git: git)
+        ]
+        var seen: Set<String> = []
+        for module in workingTree.manifest.modules + project.manifest.modules where seen.insert(module.path).inserted {
+            startPoints.append(
+                try ResolveGit.startPoint(
+                    repository: module.name, path: workspace.path(module.path), relativePath: module.path, git: git))
+        }
+        var state = Self.makeState(
+            tenant: tenant, plan: plan, tenantPlan: tenantPlan, snapshot: snapshot, superOurs: superOurs,
+            startPoints: startPoints)
+        try state.write(commonDirectory: workspace.commonDirectory)
+
+        do {
+            try merge(&state, switchPlan: switchPlan, switcher: switcher)
+        } catch let error where !Cancellator.shared.isCancelled {
+            throw ResolveError(
+                .refused,
+                "\(error)\nthe resolution of \(tenant.id) stopped half-way; `tenantctl resolve --abort` puts every "
+                    + "repository back as it was")
+        }
+        var repositories: [ResolveReport.Repository] = []
+        repositories.append(
+            ResolveReport.Repository(
+                repository: ResolveState.superproject, path: "", branch: tenant.branch,
+                status: state.superproject.conflicts.isEmpty ? "merged" : "conflict",
+                conflicts: state.superproject.conflicts, from: superOurs))
+        for module in project.manifest.modules {
+            if let merge = state.modules.first(where: { $0.repository == module.name }) {
+                repositories.append(
+                    ResolveReport.Repository(
+                        repository: module.name, path: module.path, branch: merge.branch,
+                        status: merge.commit == nil ? "conflict" : "merged", conflicts: merge.conflicts,
+                        from: merge.ours, to: merge.commit))
+            } else {
+                repositories.append(
+                    ResolveReport.Repository(
+                        repository: module.name, path: module.path, branch: project.branch(of: module, for: tenant),
+                        status: "up-to-date"))
+            }
+        }
+        let conflicted = repositories.filter { $0.status == "conflict" }
+        var notes: [String] = []
+        for entry in conflicted {
+            let directory = entry.path.isEmpty ? "" : " -C \(entry.path)"
+            notes.append(
+                "\(entry.repository): resolve \(entry.conflicts.joined(separator: ", ")), then git\(directory) add "
+                    + "<file> (or git\(directory) mergetool)")
+        }
+        return ResolveReport(
+            action: "start", tenant: tenant.id, branch: tenant.branch, repositories: repositories,
+            next: "tenantctl resolve --continue", notes: notes)
+    }
+
+    /// Whether the tenant needs nothing: no merge anywhere and every pin already by the rule.
+    static func isUpToDate(_ plan: RollPlan, _ tenantPlan: TenantPlan) -> Bool {
+        guard plan.moduleMerges.isEmpty, !tenantPlan.mergeGeneral,
+            tenantPlan.removedPaths.isEmpty, tenantPlan.renamedPaths.isEmpty
+        else { return false }
+        return tenantPlan.pins.allSatisfy { path, target in
+            switch target {
+            case .commit(let id): return tenantPlan.oldPins[path] == id
+            case .tenantBranch(_, let tip): return tenantPlan.oldPins[path] == tip
+            }
+        }
+    }
+
+    /// Switches, then starts the superproject's merge (modules still at their pins), then the module merges, then
+    /// sets the gitlinks by the rule; records each step in the state.
+    func merge(_ state: inout ResolveState, switchPlan: WorkingCopySwitch.Plan, switcher: WorkingCopySwitch) throws {
+        _ = try switcher.execute(switchPlan)
+        state.superproject.conflicts = try mergeSuperproject(state.superproject)
+        for index in state.modules.indices {
+            let merge = state.modules[index]
+            let result = try mergeModule(merge)
+            state.modules[index].conflicts = result.conflicts
+            state.modules[index].commit = result.commit
+            try state.write(commonDirectory: workspace.commonDirectory)
+        }
+        // Gitlinks by the pin rule: every module's final pin, or its tenant branch's tip while its merge is open.
+        var gitlinks: [(path: String, commit: String)] = []
+        for pin in state.pins {
+            let merge = state.modules.first { $0.repository == pin.module }
+            guard let commit = pin.commit ?? merge?.commit ?? merge?.ours else { continue }
+            gitlinks.append((pin.path, commit))
+        }
+        try ResolveSuperproject.stage(gitlinks, removing: state.removedPaths, in: workspace.root, git: git)
+        state.superproject.conflicts = try ResolveGit.unmergedPaths(
+            in: workspace.root, git: git, what: "the superproject")
+        state.phase = .resolving
+        try state.write(commonDirectory: workspace.commonDirectory)
+    }
+
+    /// Refuses a tenant that roll would block or cannot roll, and a general branch whose pins roll must move first.
+    static func checkPlan(_ plan: RollPlan, _ tenantPlan: TenantPlan) throws {
+        let id = tenantPlan.tenant.id
+        if !tenantPlan.blocked.isEmpty {
+            throw ResolveError(
+                .refused,
+                "cannot resolve \(id): it is blocked (rolling it would drop or spread a customisation):\n"
+                    + tenantPlan.blocked.map {
+                        "  \($0.code.rawValue) \($0.module ?? ""): \($0.message); fix: \($0.fix)"
+                    }
+                    .joined(separator: "\n"))
+        }
+        if !tenantPlan.problems.isEmpty {
+            throw ResolveError(
+                .refused,
+                "cannot resolve \(id): "
+                    + tenantPlan.problems.map { "\($0.repository): \($0.reason)" }
+                    .joined(separator: "; "))
+        }
+        if let repin = plan.repin {
+            throw ResolveError(
+                .refused,
+                "cannot resolve \(id) yet: \(plan.generalBranch)'s pins are behind its modules ("
+                    + repin.changes.map(\.module).joined(separator: ", ")
+                    + "); run `tenantctl roll` first (it re-pins \(plan.generalBranch) and rolls every tenant that "
+                    + "merges cleanly), then `tenantctl resolve \(id)`")
+        }
+    }
+
+    /// The state recorded before anything changes.
+    static func makeState(
+        tenant: Tenant, plan: RollPlan, tenantPlan: TenantPlan, snapshot: Snapshot, superOurs: String,
+        startPoints: [ResolveState.StartPoint]
+    ) -> ResolveState {
+        let general = plan.generalBranch
+        let modules = plan.moduleMerges.compactMap { merge -> ResolveState.Merge? in
+            guard let module = snapshot.project.module(named: merge.module) else { return nil }
+            return ResolveState.Merge(
+                repository: merge.module, path: module.path, branch: merge.branch,
+                generalBranch: snapshot.project.generalBranch(of: module), ours: merge.ours, theirs: merge.theirs,
+                message: RollExecutor.moduleMergeMessage(
+                    general: general, branch: merge.branch, module: merge.module, theirs: merge.theirs),
+                remote: snapshot.specs[merge.module]?.url ?? "")
+        }
+        let merged = Set(modules.map(\.repository))
+        let pins = plan.modules.compactMap { module -> ResolveState.Pin? in
+            guard let target = tenantPlan.pins[module.path] else { return nil }
+            let commit: String?
+            switch target {
+            case .commit(let id): commit = id
+            case .tenantBranch(let name, let tip): commit = merged.contains(name) ? nil : tip
+            }
+            return ResolveState.Pin(
+                module: module.name, path: module.path, old: tenantPlan.oldPins[module.path], commit: commit)
+        }
+        let superproject = ResolveState.Merge(
+            repository: ResolveState.superproject, path: "", branch: tenant.branch, generalBranch: general,
+            ours: superOurs, theirs: tenantPlan.mergeGeneral ? plan.generalTip : nil,
+            message: "Roll \(general) into \(tenant.branch)", remote: snapshot.workspace.remoteName)
+        return ResolveState(
+            tenant: tenant.id, branch: tenant.branch, generalBranch: general,
+            startedAt: ISO8601DateFormatter().string(from: Date()), phase: .starting, startPoints: startPoints,
+            modules: modules, superproject: superproject, pins: pins,
+            removedPaths: tenantPlan.removedPaths + tenantPlan.renamedPaths)
+    }
+
+    /// `git merge` of the general branch into the superproject's tenant branch, not committed (the pins are set
+    /// first); returns the paths git left unmerged.
+    func mergeSuperproject(_ merge: ResolveState.Merge) throws -> [String] {
+        guard let theirs = merge.theirs else { return [] }
+        console?.progress("superproject: merging \(merge.generalBranch) into \(merge.branch)")
+        let output = try git.run(
+            [
+                "-c", "submodule.recurse=false", "merge", "--no-ff", "--no-commit", "--no-edit", "--quiet", "-m",
+                merge.message, "--end-of-options", theirs,
+            ], in: workspace.root, context: "merge \(merge.generalBranch) into \(merge.branch) in the superproject",
+            accepting: [0, 1])
+        return try requireMergeStarted(output, path: workspace.root, what: "the superproject")
+    }
+
+    /// `git merge --no-ff` of the module's general branch into its tenant branch in the module's checkout; returns
+    /// the merge commit when clean, else the conflicted paths.
+    func mergeModule(_ merge: ResolveState.Merge) throws -> (commit: String?, conflicts: [String]) {
+        let path = workspace.path(merge.path)
+        guard let theirs = merge.theirs else { return (nil, []) }
+        try ResolveGit.ensureCommits(
+            [merge.ours, theirs], in: path, module: merge.repository, git: git, console: console)
+        let head = try git.text(["rev-parse", "HEAD"], in: path, context: "read the HEAD of \(merge.repository)")
+        if head != merge.ours {
+            // The pin is an ancestor of the remote's tenant tip (checked before anything changed).
+            try git.run(
+                ["merge", "--ff-only", "--quiet", "--end-of-options", merge.ours], in: path,
+                context: "fast-forward \(merge.branch) of \(merge.repository) to its remote tip")
+        }
+        console?.progress("\(merge.repository): merging \(merge.generalBranch) into \(merge.branch)")
+        let output = try git.run(
+            ["merge", "--no-ff", "--no-edit", "--quiet", "-m", merge.message, "--end-of-options", theirs], in: path,
+            context: "merge \(merge.generalBranch) into \(merge.branch) in \(merge.repository)", accepting: [0, 1])
+        if output.status == 0 {
+            return (
+                try git.text(["rev-parse", "HEAD"], in: path, context: "read the merge of \(merge.repository)"), []
+            )
+        }
+        return (nil, try requireMergeStarted(output, path: path, what: merge.repository))
+    }
+
+    /// The unmerged paths after a `git merge` that exited 1; throws when git did not start the merge at all.
+    func requireMergeStarted(_ output: GitOutput, path: String, what: String) throws -> [String] {
+        let conflicts = try ResolveGit.unmergedPaths(in: path, git: git, what: what)
+        if output.status != 0 && conflicts.isEmpty {
+            let state = try RepositoryState.inspect(path: path, git: git)
+            guard state.operations.contains("merge") else {
+                throw ResolveError(
+                    .refused,
+                    "git merge in \(what) stopped without starting the merge: "
+                        + output.stderr.trimmingCharacters(in: .whitespacesAndNewlines)
+                        + "; run `tenantctl resolve --abort`")
+            }
+        }
+        return conflicts
+    }
+}
+
+/// Writes the superproject's gitlinks in its index (the pin rule) during a resolution.
+enum ResolveSuperproject {
+    /// One `update-index` setting every gitlink (an unmerged gitlink is resolved by it) and removing `removing`.
+    static func stage(_ gitlinks: [(path: String, commit: String)], removing: [String], in root: String, git: Git)
+        throws
+    {
+        guard !gitlinks.isEmpty || !removing.isEmpty else { return }
+        var arguments = ["update-index", "--add"]
+        for link in gitlinks { arguments += ["--cacheinfo", "160000,\(link.commit),\(link.path)"] }
+        if !removing.isEmpty { arguments += ["--force-remove", "--"] + removing }
+        try git.run(arguments, in: root, context: "set the superproject's pins by the rule")
+    }
+}

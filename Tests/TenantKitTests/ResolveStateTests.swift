@@ -1,0 +1,48 @@
+import Foundation
+import TenantTestSupport
+import Testing
+
+@testable import TenantKit
+
+/// The pure parts of resolve: conflict markers, the state file's round trip and its absence.
+@Suite struct ResolveStateTests {
+    @Test(arguments: [
+        ("<<<<<<< HEAD\nours\n=======\ntheirs\n>>>>>>> 02ae077\n", true),
+        ("key,en\n>>>>>>> theirs\n", true),
+        ("a\r\n<<<<<<<\r\n", true),
+        ("key,en\nrow,<<<<<<< not at the start\n", false),
+        ("<<<<<< six only\n", false),
+        ("<<<<<<<<< nine, not a marker of size seven\n", false),
+        ("Title\n=======\nunderline only\n", false),
+        ("", false),
+    ])
+    func conflictMarkersAreFoundOnlyAtTheStartOfALine(text: String, expected: Bool) {
+        #expect(ResolveGit.hasMarkers(Data(text.utf8)) == expected, "\(text.debugDescription)")
+    }
+
+    @Test func stateRoundTripsThroughItsFileAndIsGoneAfterRemoval() throws {
+        let sandbox = try GitSandbox()
+        let common = sandbox.path("git")
+        #expect(try ResolveState.read(commonDirectory: common) == nil)
+        let merge = ResolveState.Merge(
+            repository: "superproject", path: "", branch: "t2", generalBranch: "general_dev",
+            ours: String(repeating: "a", count: 40), theirs: nil, message: "Roll general_dev into t2", remote: "origin")
+        let state = ResolveState(
+            tenant: "t2", branch: "t2", generalBranch: "general_dev", startedAt: "2026-01-01T00:00:00Z",
+            phase: .resolving,
+            startPoints: [
+                ResolveState.StartPoint(
+                    repository: "superproject", path: "", initialised: true, headBranch: "general_dev",
+                    head: String(repeating: "b", count: 40),
+                    branches: ["general_dev": String(repeating: "b", count: 40)])
+            ], modules: [], superproject: merge, pins: [], removedPaths: [])
+        try state.write(commonDirectory: common)
+        #expect(try ResolveState.read(commonDirectory: common) == state)
+        #expect(state.inProgressError.kind == .inProgress)
+        #expect(state.inProgressError.description.contains("tenantctl resolve --abort"))
+        try ResolveState.remove(commonDirectory: common)
+        #expect(try ResolveState.read(commonDirectory: common) == nil)
+        try "{ not json".write(toFile: ResolveState.path(commonDirectory: common), atomically: true, encoding: .utf8)
+        #expect(throws: ResolveError.self) { try ResolveState.read(commonDirectory: common) }
+    }
+}
