@@ -2,12 +2,21 @@ import ArgumentParser
 import Foundation
 import TenantKit
 
+/// What a lifecycle command says it did, or would do with `--dry-run` (the conditional: "would add tenant t5").
+struct LifecycleHeadline {
+    /// After the change: "added tenant t5".
+    var done: String
+    /// For a dry run: "would add tenant t5".
+    var wouldDo: String
+}
+
 /// Shared steps of the repository-wide lifecycle commands: lock, fetch, plan, print, execute.
 enum LifecycleRun {
     /// Takes the workspace lock (waiting for it with `--wait`), fetches the remotes, plans with `makePlan`, and
-    /// executes the plan (or only prints it with `--dry-run`). Prints the changes on stdout.
+    /// executes the plan (or only prints it with `--dry-run`). Prints the changes on stdout (as JSON with `--json`,
+    /// docs/schemas/lifecycle.schema.json).
     static func run(
-        context: CommandContext, options: WriteOptions, headline: String,
+        context: CommandContext, options: WriteOptions, command: String, headline: LifecycleHeadline,
         makePlan: (Snapshot) throws -> LifecyclePlan
     ) throws -> ExitStatus {
         let workspace = try context.workspace()
@@ -15,14 +24,70 @@ enum LifecycleRun {
         defer { lock.release() }
         let state = try context.snapshot(workspace)
         let plan = try makePlan(state)
-        if options.dryRun {
-            context.console.print("\(headline) (dry run, nothing written):")
-            for line in plan.lines { context.console.print("  " + line) }
+        if !options.dryRun {
+            try LifecycleExecutor(state: state, git: context.git).execute(plan, console: context.console)
+        }
+        if context.options.json {
+            context.console.data(
+                try JSONOutput.encode(
+                    LifecycleJSON(
+                        command: command, dryRun: options.dryRun,
+                        summary: options.dryRun ? headline.wouldDo : headline.done, plan: plan)))
             return .success
         }
-        try LifecycleExecutor(state: state, git: context.git).execute(plan, console: context.console)
-        context.console.print(headline + ":")
+        context.console.print(
+            options.dryRun ? "\(headline.wouldDo) (dry run, nothing written):" : headline.done + ":")
         for line in plan.lines { context.console.print("  " + line) }
         return .success
+    }
+}
+
+/// The JSON report of a lifecycle command (`tag`, `customize`, `uncustomize`, `tenant add|remove`,
+/// `module add|remove`).
+struct LifecycleJSON: Encodable {
+    /// One ref change (full ids).
+    struct Ref: Encodable {
+        var repository: String
+        var ref: String
+        /// Nil: created.
+        var old: String?
+        /// Nil: deleted.
+        var new: String?
+    }
+
+    /// One superproject commit.
+    struct Commit: Encodable {
+        var branch: String
+        var message: String
+        var paths: [String]
+        var alsoCreates: [String]
+    }
+
+    var schemaVersion = 1
+    var command: String
+    var dryRun: Bool
+    var summary: String
+    /// The changes as the text report lists them.
+    var changes: [String]
+    var commits: [Commit]
+    var refs: [Ref]
+
+    init(command: String, dryRun: Bool, summary: String, plan: LifecyclePlan) {
+        self.command = command
+        self.dryRun = dryRun
+        self.summary = summary
+        changes = plan.lines
+        commits = plan.commits.map {
+            Commit(branch: $0.branch, message: $0.message, paths: $0.edits.map(\.path), alsoCreates: $0.alsoCreates)
+        }
+        var refs: [Ref] = []
+        for push in plan.modulesFirst {
+            refs += push.refs.map { Ref(repository: push.module, ref: $0.ref, old: $0.old, new: $0.new) }
+        }
+        refs += plan.superprojectRefs.map { Ref(repository: "superproject", ref: $0.ref, old: $0.old, new: $0.new) }
+        for push in plan.modulesAfter {
+            refs += push.refs.map { Ref(repository: push.module, ref: $0.ref, old: $0.old, new: $0.new) }
+        }
+        self.refs = refs
     }
 }

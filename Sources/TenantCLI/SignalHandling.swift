@@ -64,9 +64,10 @@ enum SignalHandling {
         var message = "tenantctl: interrupted"
         if let result = termination.current, !result.terminated.isEmpty {
             let count = result.terminated.count
-            message += "; stopped \(count) git process\(count == 1 ? "" : "es")"
+            message += "; stopped \(English.count(count, "git process", "git processes"))"
             if !result.killed.isEmpty { message += " (\(result.killed.count) with SIGKILL)" }
         }
+        if let note = InterruptNote.current { message += "; " + note }
         FileHandle.standardError.write(Data((message + "\n").utf8))
         exit(ExitStatus.interrupted.rawValue)
     }

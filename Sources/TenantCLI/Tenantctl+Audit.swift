@@ -55,7 +55,8 @@ extension Tenantctl {
         @OptionGroup var global: GlobalOptions
 
         @Option(
-            name: .customLong("tenant"), help: ArgumentHelp("Audit only this tenant (repeatable).", valueName: "id"))
+            name: .customLong("tenant"), help: ArgumentHelp("Audit only this tenant (repeatable).", valueName: "id"),
+            completion: NameCompletion.tenants())
         var tenants: [String] = []
 
         @Option(help: "Output format: table, json, markdown, html (--json is --format json).")
@@ -176,9 +177,7 @@ extension Tenantctl {
             guard !tenants.isEmpty else { return project.tenants }
             let unknown = tenants.filter { project.tenant(id: $0) == nil && project.invalidTenant(id: $0) == nil }
             guard unknown.isEmpty else {
-                throw ValidationError(
-                    "unknown tenant\(unknown.count == 1 ? "" : "s") \(unknown.joined(separator: ", ")); known: "
-                        + project.tenants.map(\.id).joined(separator: ", "))
+                throw UnknownNameError(kind: "tenant", names: unknown, known: project.tenants.map(\.id))
             }
             let wanted = Set(tenants.compactMap { project.tenant(id: $0)?.id })
             return project.tenants.filter { wanted.contains($0.id) }

@@ -42,7 +42,9 @@ extension Tenantctl {
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: "The tenant (id or branch), read from the fetched refs; default: the working copy's tenant.")
+        @Argument(
+            help: "The tenant (id or branch), read from the fetched refs; default: the working copy's tenant.",
+            completion: NameCompletion.tenants())
         var tenant: String?
 
         @Option(

@@ -21,17 +21,17 @@ extension Tenantctl {
                 general_dev; otherwise it refuses and lists them.
 
                 Examples:
-                  tenantctl customize t3 Order
-                  tenantctl customize t3 Order --from 95c4150 --dry-run
-                  tenantctl customize --undo t3 Order
+                  tenantctl customize t1 Order --from general_dev~1 --dry-run
+                  tenantctl customize t1 Order
+                  tenantctl customize --undo t1 Order
                 """)
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: "The tenant id.")
+        @Argument(help: "The tenant id.", completion: NameCompletion.tenants())
         var tenant: String
 
-        @Argument(help: "The module name.")
+        @Argument(help: "The module name.", completion: NameCompletion.modules)
         var module: String
 
         @Option(help: ArgumentHelp("Start the branch at this module commit instead of the pin.", valueName: "commit"))
@@ -58,8 +58,15 @@ extension Tenantctl {
         ) throws -> ExitStatus {
             let headline =
                 undo
-                ? "tenant \(tenant) no longer customises \(module)" : "tenant \(tenant) customises \(module)"
-            return try LifecycleRun.run(context: context, options: options, headline: headline) { state in
+                ? LifecycleHeadline(
+                    done: "tenant \(tenant) no longer customises \(module)",
+                    wouldDo: "tenant \(tenant) would no longer customise \(module)")
+                : LifecycleHeadline(
+                    done: "tenant \(tenant) customises \(module)", wouldDo: "tenant \(tenant) would customise \(module)"
+                )
+            return try LifecycleRun.run(
+                context: context, options: options, command: undo ? "uncustomize" : "customize", headline: headline
+            ) { state in
                 undo
                     ? try Customization.planUndo(tenant: tenant, module: module, state: state, git: context.git)
                     : try Customization.plan(
@@ -78,15 +85,15 @@ extension Tenantctl {
                 listing them, when the branch or the tenant's pin has commits that are not on general_dev.
 
                 Example:
-                  tenantctl uncustomize t3 Order
+                  tenantctl uncustomize t1 Order
                 """)
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: "The tenant id.")
+        @Argument(help: "The tenant id.", completion: NameCompletion.tenants())
         var tenant: String
 
-        @Argument(help: "The module name.")
+        @Argument(help: "The module name.", completion: NameCompletion.modules)
         var module: String
 
         @OptionGroup var writeOptions: WriteOptions

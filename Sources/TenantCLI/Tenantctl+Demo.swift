@@ -16,7 +16,10 @@ extension Tenantctl {
                 and AF.6), the audit showing every tenant behind, roll --dry-run, roll, a clean audit, \
                 compose for t1 and t2 (t2's German strings, t1's QR code library), and at the end a general change \
                 that conflicts with t2's strings: roll leaves t2 conflicted, resolve t2, a scripted resolution, \
-                resolve --continue, a clean audit. No network; finishes in seconds. The directory is removed at the end unless --keep is given.
+                resolve --continue, a clean audit. No network; finishes in seconds. The directory is removed at \
+                the end unless --keep is given. With --quiet nothing is printed but errors (the exit status tells \
+                whether every step did what it should); with --json only the steps, their commands and exit \
+                statuses (docs/schemas/demo.schema.json).
 
                 Examples:
                   tenantctl demo
@@ -44,9 +47,36 @@ extension Tenantctl {
             defer {
                 if keep == nil { try? FileManager.default.removeItem(atPath: directory) }
             }
-            return try story.tell(in: directory, keep: keep != nil)
+            let status = try story.tell(in: directory, keep: keep != nil)
+            if context.options.json {
+                context.console.data(
+                    try JSONOutput.encode(
+                        DemoJSON(
+                            ok: status == .success, directory: keep == nil ? nil : directory, steps: story.steps,
+                            moduleMerges: story.moduleMerges)))
+            }
+            return status
         }
     }
+}
+
+/// `tenantctl demo --json`.
+struct DemoJSON: Encodable {
+    /// One command the demo ran.
+    struct Step: Encodable {
+        var title: String
+        var command: [String]
+        var exitStatus: Int32
+    }
+
+    var schemaVersion = 1
+    /// Every step did what it should.
+    var ok: Bool
+    /// The kept directory (`--keep`), else nil.
+    var directory: String?
+    var steps: [Step]
+    /// Module → merges the roll made.
+    var moduleMerges: [String: Int]
 }
 
 /// The demo's narration: each step prints what it shows and runs the real command in-process.
@@ -54,13 +84,24 @@ struct DemoStory {
     let context: CommandContext
     let colorFlag: String
     var step = 0
+    /// The commands run so far (for `--json`).
+    var steps: [DemoJSON.Step] = []
+    /// Module → merges the roll made.
+    var moduleMerges: [String: Int] = [:]
+    /// The current step's title.
+    private var title = ""
 
     init(context: CommandContext, colorFlag: String) {
         self.context = context
         self.colorFlag = colorFlag
     }
 
-    private var console: Console { context.console }
+    /// The narration: silent with `--quiet` and with `--json` (the JSON is printed at the end).
+    private var console: Console {
+        var console = context.console
+        console.quiet = console.quiet || context.options.json
+        return console
+    }
 
     mutating func tell(in directory: String, keep: Bool) throws -> ExitStatus {
         let started = Date()
@@ -125,7 +166,10 @@ struct DemoStory {
                 + "the superproject, each repository in one atomic push.")
         guard try command(["roll"], in: workspace) == .success else { return .failure }
         let after = try mergeCounts(example, git: git)
-        let merges = ExampleScenario.modules.map(\.name).map { "\($0) \((after[$0] ?? 0) - (before[$0] ?? 0))" }
+        for module in ExampleScenario.modules.map(\.name) {
+            moduleMerges[module] = (after[module] ?? 0) - (before[module] ?? 0)
+        }
+        let merges = ExampleScenario.modules.map(\.name).map { "\($0) \(moduleMerges[$0] ?? 0)" }
         console.print("")
         console.print(
             "Module merges this roll needed: " + merges.joined(separator: ", ")
@@ -214,6 +258,7 @@ struct DemoStory {
 
     private mutating func narrate(_ title: String, _ text: String) {
         step += 1
+        self.title = title
         console.print("")
         console.print(console.styled("\(step). \(title)", .bold))
         for line in Self.wrap(text.replacingOccurrences(of: "\n", with: " "), width: 100) {
@@ -238,19 +283,21 @@ struct DemoStory {
 
     /// Runs `tenantctl <arguments>` in-process in `directory`, printing the command and its report.
     /// Progress goes to a buffer that is shown only when the command fails.
-    private func command(_ arguments: [String], in directory: String, expect: Set<ExitStatus> = [.success]) throws
-        -> ExitStatus?
-    {
+    private mutating func command(
+        _ arguments: [String], in directory: String, expect: Set<ExitStatus> = [.success]
+    ) throws -> ExitStatus? {
         console.print("")
         console.print(console.styled("$ tenantctl " + arguments.joined(separator: " "), .cyan))
         let progress = BufferOutputSink()
         let environment = CommandEnvironment(
-            variables: context.environment.variables, currentDirectory: directory, stdout: context.console.out,
+            variables: context.environment.variables, currentDirectory: directory,
+            stdout: console.quiet ? BufferOutputSink() : context.console.out,
             stderr: progress, stdoutIsTerminal: context.environment.stdoutIsTerminal)
         var full = arguments + ["--color", colorFlag]
         if let git = context.options.git { full += ["--git", git] }
         let code = Tenantctl.run(arguments: full, environment: environment)
         let status = ExitStatus(rawValue: code)
+        steps.append(DemoJSON.Step(title: title, command: ["tenantctl"] + arguments, exitStatus: code))
         if let status, expect.contains(status) { return status }
         console.error("`tenantctl \(arguments.joined(separator: " "))` exited with \(code):")
         context.console.err.write(progress.text)

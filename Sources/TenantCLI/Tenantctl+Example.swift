@@ -57,7 +57,7 @@ extension Tenantctl {
                 return .failure
             }
             if global.json {
-                context.console.data(try JSONOutput.encode(result))
+                context.console.data(try JSONOutput.encode(ExampleJSON(result)))
                 return .success
             }
             if global.quiet { return .success }
@@ -67,9 +67,10 @@ extension Tenantctl {
             context.console.print("")
             let rows = ([ExampleBuilder.superprojectName] + ExampleScenario.modules.map(\.name)).map { name in
                 let branches = (result.branches[name] ?? [:]).sorted { Self.order($0.key) < Self.order($1.key) }
-                return [name, branches.map { "\($0.key) \($0.value.prefix(7))" }.joined(separator: "  ")]
+                return [name, branches.map { "\($0.key) \(ObjectID.short($0.value))" }.joined(separator: "  ")]
             }
-            let table = TextTable(header: ["repository", "branches"], rows: rows).render()
+            let table = TextTable(header: ["REPOSITORY", "BRANCHES"], rows: rows).render(
+                width: context.console.width - 2)
             for line in table.split(separator: "\n") { context.console.print("  " + line) }
             context.console.print("")
             context.console.print("Next: cd \(result.workspace) && tenantctl switch t2")
@@ -84,3 +85,21 @@ extension Tenantctl {
 }
 
 extension ExampleStage: ExpressibleByArgument {}
+
+/// `tenantctl example --json`: the example's paths and branches, with the format version.
+struct ExampleJSON: Encodable {
+    var schemaVersion = 1
+    var directory: String
+    var remotes: String
+    var workspace: String
+    var stage: ExampleStage
+    var branches: [String: [String: String]]
+
+    init(_ result: ExampleResult) {
+        directory = result.directory
+        remotes = result.remotes
+        workspace = result.workspace
+        stage = result.stage
+        branches = result.branches
+    }
+}

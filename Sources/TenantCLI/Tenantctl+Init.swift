@@ -84,7 +84,8 @@ extension Tenantctl {
                 return Module(name: Adoption.moduleName(forPath: path), path: path, url: url)
             }
             let specs = try ModuleRemotes.specs(for: modules, workspace: workspace, git: git)
-            context.console.progress("fetching \(specs.count) module repositor\(specs.count == 1 ? "y" : "ies")…")
+            context.console.progress(
+                "fetching \(English.count(specs.count, "module repository", "module repositories"))…")
             let mirrors = try ModuleMirrors(workspace: workspace, git: git).sync(specs, console: context.console)
             var moduleBranches: [String: Set<String>] = [:]
             for (name, mirror) in mirrors {
@@ -103,6 +104,12 @@ extension Tenantctl {
                 workspace: workspace, generalBranch: general, glob: tenants, gitmodules: gitmodules,
                 branches: branches, moduleBranches: moduleBranches, moduleDefaults: moduleDefaults)
             let written = try Adoption.write(plan)
+            if context.options.json {
+                let files = plan.files.map { InitJSON.File(path: $0.path, written: written.contains($0.path)) }
+                context.console.data(
+                    try JSONOutput.encode(InitJSON(generalBranch: general, files: files, skipped: plan.skipped)))
+                return .success
+            }
             for file in plan.files {
                 context.console.print(
                     (written.contains(file.path) ? "wrote " : "kept  ") + file.path
@@ -116,4 +123,20 @@ extension Tenantctl {
             return .success
         }
     }
+}
+
+/// `tenantctl init --json`.
+struct InitJSON: Encodable {
+    /// A file init wrote or kept.
+    struct File: Encodable {
+        var path: String
+        /// False: it existed and was kept as it is.
+        var written: Bool
+    }
+
+    var schemaVersion = 1
+    var generalBranch: String
+    var files: [File]
+    /// Branches matching the glob that cannot be tenant ids, with the reason.
+    var skipped: [String]
 }

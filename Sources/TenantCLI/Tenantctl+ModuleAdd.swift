@@ -40,7 +40,8 @@ extension Tenantctl {
 
         func run(context: CommandContext) throws -> ExitStatus {
             try LifecycleRun.run(
-                context: context, options: writeOptions, headline: "added module \(name)"
+                context: context, options: writeOptions, command: "module add",
+                headline: LifecycleHeadline(done: "added module \(name)", wouldDo: "would add module \(name)")
             ) { state in
                 try ModuleLifecycle.planAdd(
                     name: name, url: url, path: path, dependsOn: dependsOn, state: state, git: context.git)

@@ -14,19 +14,20 @@ extension Tenantctl {
                 Refuses while any tenant customises the module or another module depends on it.
 
                 Example:
-                  tenantctl module remove Article
+                  tenantctl module remove Invoice
                 """)
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: "The module name.")
+        @Argument(help: "The module name.", completion: NameCompletion.modules)
         var name: String
 
         @OptionGroup var writeOptions: WriteOptions
 
         func run(context: CommandContext) throws -> ExitStatus {
             try LifecycleRun.run(
-                context: context, options: writeOptions, headline: "removed module \(name)"
+                context: context, options: writeOptions, command: "module remove",
+                headline: LifecycleHeadline(done: "removed module \(name)", wouldDo: "would remove module \(name)")
             ) { state in
                 try ModuleLifecycle.planRemove(name: name, state: state, git: context.git)
             }

@@ -27,7 +27,7 @@ extension Tenantctl {
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: "Modules to pin (default: every module).")
+        @Argument(help: "Modules to pin (default: every module).", completion: NameCompletion.modules)
         var modules: [String] = []
 
         @Flag(help: "Push the module branches, then the superproject branch.")
@@ -49,12 +49,12 @@ extension Tenantctl {
             } text: { report in
                 if let commit = report.commit {
                     context.console.print(
-                        "pinned \(report.changes.count) module\(report.changes.count == 1 ? "" : "s") on \(report.branch) "
-                            + "in \(commit.prefix(12))\(report.pushed ? " (pushed)" : "")")
+                        "pinned \(English.count(report.changes.count, "module")) on \(report.branch) "
+                            + "in \(ObjectID.short(commit))\(report.pushed ? " (pushed)" : "")")
                     for change in report.changes {
                         context.console.print(
-                            "  \(change.module): \(change.old.map { String($0.prefix(12)) } ?? "none") → "
-                                + "\(change.new.prefix(12))\(change.pushed ? " (module pushed)" : "")")
+                            "  \(change.module): \(ObjectID.short(change.old, none: "none")) → "
+                                + "\(ObjectID.short(change.new))\(change.pushed ? " (module pushed)" : "")")
                     }
                 } else {
                     context.console.print("nothing to pin on \(report.branch): every module is at its pin")

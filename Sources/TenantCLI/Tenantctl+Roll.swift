@@ -37,24 +37,29 @@ extension Tenantctl {
                   tenantctl roll --tenant t3              roll only t3 (and general_dev's pins)
                   tenantctl roll --module Article --json  move only Article's pins; JSON report
                   tenantctl roll --accept-merged-back Order  roll Order although general_dev took t3's commits
-                  tenantctl roll --undo 20260101-120000-ab12cd
+                  tenantctl runs                          the journalled runs and their ids
+                  tenantctl roll --undo <run-id>          put back what that run changed
                 """)
 
         @OptionGroup var global: GlobalOptions
 
-        @Option(name: .customLong("tenant"), help: ArgumentHelp("Roll only this tenant (repeatable).", valueName: "id"))
+        @Option(
+            name: .customLong("tenant"), help: ArgumentHelp("Roll only this tenant (repeatable).", valueName: "id"),
+            completion: NameCompletion.tenants())
         var tenants: [String] = []
 
         @Option(
             name: .customLong("module"),
-            help: ArgumentHelp("Move only this module's pins and branches (repeatable).", valueName: "name"))
+            help: ArgumentHelp("Move only this module's pins and branches (repeatable).", valueName: "name"),
+            completion: NameCompletion.modules)
         var modules: [String] = []
 
         @Option(
             name: .customLong("accept-merged-back"),
             help: ArgumentHelp(
                 "Roll this module although its general_dev contains a tenant's commits: the customisation was "
-                    + "promoted to general on purpose (repeatable).", valueName: "module"))
+                    + "promoted to general on purpose (repeatable).", valueName: "module"),
+            completion: NameCompletion.modules)
         var acceptMergedBack: [String] = []
 
         @OptionGroup var writeOptions: WriteOptions
@@ -82,12 +87,21 @@ extension Tenantctl {
             let lock = try context.lock(workspace, wait: lockOptions.wait)
             defer { lock.release() }
             if let undo {
-                let outcomes = try RollUndo(workspace: workspace, git: context.git).run(runId: undo)
-                for outcome in outcomes {
-                    console.print(
-                        "\(outcome.repository): \(outcome.accepted ? "restored" : "rejected: \(outcome.detail)")")
+                let result = try RollUndo(workspace: workspace, git: context.git).undo(runId: undo)
+                if context.options.json {
+                    console.data(try JSONOutput.encode(result))
+                } else {
+                    for outcome in result.outcomes {
+                        console.print(
+                            "\(outcome.repository): \(outcome.accepted ? "restored" : "rejected: \(outcome.detail)")")
+                        for move in result.moved where move.repository == outcome.repository {
+                            let name = move.ref.hasPrefix("refs/heads/") ? String(move.ref.dropFirst(11)) : move.ref
+                            console.print(
+                                "  \(name): \(ObjectID.short(move.from)) → \(ObjectID.short(move.to, none: "deleted"))")
+                        }
+                    }
                 }
-                return outcomes.allSatisfy(\.accepted) ? .success : .failure
+                return result.outcomes.allSatisfy(\.accepted) ? .success : .failure
             }
             let runner = RollRunner(workspace: workspace, git: context.git, console: console)
             let report = try runner.run(
@@ -97,8 +111,11 @@ extension Tenantctl {
                     jobs: jobsOptions.jobs, fetch: fetchOptions.fetch))
             if context.options.json {
                 console.data(try JSONOutput.encode(report))
+            } else if console.quiet, let runId = report.runId {
+                // The one thing a quiet run must still say: the id `--undo` needs.
+                console.data(runId)
             } else {
-                console.print(report.renderTable())
+                console.print(report.renderTable(console: console))
             }
             return report.isComplete ? .success : .findings
         }

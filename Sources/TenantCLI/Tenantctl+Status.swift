@@ -28,7 +28,7 @@ extension Tenantctl {
             if context.options.json {
                 context.console.data(try JSONOutput.encode(report))
             } else {
-                context.console.print(report.renderTable())
+                context.console.print(report.renderTable(console: context.console))
             }
             return .success
         }

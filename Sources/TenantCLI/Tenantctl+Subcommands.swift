@@ -9,6 +9,7 @@ extension Tenantctl {
         Pin.self,
         TenantGroup.self,
         Roll.self,
+        Runs.self,
         Resolve.self,
         Verify.self,
         Audit.self,

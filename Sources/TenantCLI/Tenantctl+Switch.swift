@@ -39,7 +39,9 @@ extension Tenantctl {
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: "The tenant (id or branch), or general_dev for the development view.")
+        @Argument(
+            help: "The tenant (id or branch), or general_dev for the development view.",
+            completion: NameCompletion.tenants(general: true))
         var tenant: String
 
         @Flag(help: "Do not initialise or update the modules' own (nested) submodules.")
@@ -62,22 +64,26 @@ extension Tenantctl {
                 let rows = report.repositories.map { entry -> [String] in
                     var change = entry.change
                     if entry.aheadOfTarget > 0 {
-                        change += " (kept: \(entry.aheadOfTarget) ahead of \(entry.target.prefix(12)))"
+                        change += " (kept: \(entry.aheadOfTarget) ahead of \(ObjectID.short(entry.target)))"
                     }
                     if entry.leftCommits > 0 {
-                        let commits = "\(entry.leftCommits) commit\(entry.leftCommits == 1 ? "" : "s")"
+                        let commits = English.count(entry.leftCommits, "commit")
                         change +=
-                            " from \(commits) that \(entry.leftCommits == 1 ? "is" : "are") on \(entry.leftOn ?? "remote branches")"
+                            " from \(commits) that \(English.isAre(entry.leftCommits)) on \(entry.leftOn ?? "remote branches")"
                     }
                     if entry.nestedUpdated { change += ", nested submodules updated" }
-                    let from = entry.from.map { String($0.prefix(12)) } ?? "-"
-                    return [entry.repository, entry.branch, from, String(entry.commit.prefix(12)), change]
+                    let from = ObjectID.short(entry.from, none: "-")
+                    // A branch moved back stands out: commits are left behind (on a remote branch).
+                    if entry.change == "moved back" || entry.change == "move back" {
+                        change = context.console.styled(change, .yellow)
+                    }
+                    return [entry.repository, entry.branch, from, ObjectID.short(entry.commit), change]
                 }
                 context.console.print(
-                    TextTable(
-                        header: ["REPOSITORY", "BRANCH", "FROM", "TO", report.dryRun ? "PLAN" : "CHANGE"], rows: rows
-                    )
-                    .render())
+                    context.console.table(
+                        TextTable(
+                            header: ["REPOSITORY", "BRANCH", "FROM", "TO", report.dryRun ? "PLAN" : "CHANGE"],
+                            rows: rows)))
                 for module in report.unpinned {
                     context.console.print("\(module): not pinned on \(report.branch), left alone")
                 }

@@ -32,7 +32,9 @@ extension Tenantctl {
 
         func run(context: CommandContext) throws -> ExitStatus {
             try LifecycleRun.run(
-                context: context, options: writeOptions, headline: "tagged milestone \(milestone)"
+                context: context, options: writeOptions, command: "tag",
+                headline: LifecycleHeadline(
+                    done: "tagged milestone \(milestone)", wouldDo: "would tag milestone \(milestone)")
             ) { state in
                 try Milestone.plan(
                     milestone: milestone, pattern: pattern, state: state,

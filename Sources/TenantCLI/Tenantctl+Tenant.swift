@@ -47,11 +47,11 @@ extension Tenantctl {
                         $0.customised.isEmpty ? "-" : $0.customised.joined(separator: ", "),
                     ]
                 })
-            context.console.print(table.render())
+            context.console.print(context.console.table(table))
             for row in rows where !row.droppedModules.isEmpty {
                 for dropped in row.droppedModules {
                     context.console.print(
-                        "note: \(row.id): \(dropped.module) is inactive: it needs \(dropped.missing.joined(separator: ", ")), which \(dropped.missing.count == 1 ? "is" : "are") not active"
+                        "note: \(row.id): \(dropped.module) is inactive: it needs \(dropped.missing.joined(separator: ", ")), which \(English.isAre(dropped.missing.count)) not active"
                     )
                 }
             }

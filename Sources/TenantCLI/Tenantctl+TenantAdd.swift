@@ -21,7 +21,7 @@ extension Tenantctl {
 
                 Examples:
                   tenantctl tenant add t4 --name "Tenant Four AG"
-                  tenantctl tenant add t4 --from t2
+                  tenantctl tenant add t7 --from t2
                   tenantctl tenant add t5 --modules Infrastructure,Customer --dry-run
                   tenantctl tenant add t6 --wait       # wait for a running roll instead of failing
                 """)
@@ -47,7 +47,8 @@ extension Tenantctl {
         func run(context: CommandContext) throws -> ExitStatus {
             let request = TenantLifecycle.AddRequest(id: id, name: name, from: from, modules: modules)
             return try LifecycleRun.run(
-                context: context, options: writeOptions, headline: "added tenant \(id)"
+                context: context, options: writeOptions, command: "tenant add",
+                headline: LifecycleHeadline(done: "added tenant \(id)", wouldDo: "would add tenant \(id)")
             ) { state in
                 try TenantLifecycle.planAdd(request, state: state, git: context.git)
             }

@@ -21,7 +21,7 @@ extension Tenantctl {
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: "The tenant id.")
+        @Argument(help: "The tenant id.", completion: NameCompletion.tenants())
         var id: String
 
         @Flag(help: "Tag the branches archive/<branch> before deleting them.")
@@ -31,7 +31,8 @@ extension Tenantctl {
 
         func run(context: CommandContext) throws -> ExitStatus {
             try LifecycleRun.run(
-                context: context, options: writeOptions, headline: "removed tenant \(id)"
+                context: context, options: writeOptions, command: "tenant remove",
+                headline: LifecycleHeadline(done: "removed tenant \(id)", wouldDo: "would remove tenant \(id)")
             ) { state in
                 try TenantLifecycle.planRemove(id: id, archive: archive, state: state, git: context.git)
             }

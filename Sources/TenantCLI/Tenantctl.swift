@@ -47,7 +47,7 @@ public struct Tenantctl: ParsableCommand {
         do {
             command = try parseAsRoot(GlobalOptions.movingLeadingOptions(arguments, root: Tenantctl.self))
         } catch {
-            return report(error, environment: environment)
+            return report(error, arguments: arguments, environment: environment)
         }
         if let command = command as? any TenantctlCommand {
             return execute(command, environment: environment)
@@ -61,15 +61,58 @@ public struct Tenantctl: ParsableCommand {
         }
     }
 
-    private static func report(_ error: Error, environment: CommandEnvironment) -> Int32 {
+    /// Prints a parse error or help: help and `--version` on stdout; errors on stderr starting `error: ` (the
+    /// parser's own `Error: ` is rewritten), a mistyped subcommand with "did you mean …?"; usage errors exit 64.
+    private static func report(_ error: Error, arguments: [String] = [], environment: CommandEnvironment) -> Int32 {
         let code = exitCode(for: error)
-        let message = fullMessage(for: error)
+        var message = fullMessage(for: error)
         if code == .success {
             if !message.isEmpty { environment.stdout.write(message + "\n") }
-        } else {
-            environment.stderr.write(message + "\n")
+            return code.rawValue
         }
+        if let unknown = unknownSubcommand(in: arguments) {
+            message = "error: " + unknown + "\n" + message.split(separator: "\n").dropFirst().joined(separator: "\n")
+        } else if message.hasPrefix("Error: ") {
+            message = "error: " + message.dropFirst("Error: ".count)
+        }
+        environment.stderr.write(message + "\n")
         return code.rawValue
+    }
+
+    /// "unknown command 'swich'; did you mean switch?" when `arguments` name a subcommand that does not exist
+    /// (the first word that is not an option, under the root or a command group), else nil.
+    static func unknownSubcommand(in arguments: [String]) -> String? {
+        var command: ParsableCommand.Type = Tenantctl.self
+        var path = ["tenantctl"]
+        var index = 0
+        while index < arguments.count {
+            let word = arguments[index]
+            if word.hasPrefix("-") {
+                // A global option's value is not a subcommand.
+                index += GlobalOptions.valuedNames.contains(word) ? 2 : 1
+                continue
+            }
+            let subcommands = command.configuration.subcommands
+            guard !subcommands.isEmpty else { return nil }
+            let names = subcommands.flatMap { [$0._commandName] + $0.configuration.aliases }
+            if let next = subcommands.first(where: {
+                $0._commandName == word || $0.configuration.aliases.contains(word)
+            }) {
+                command = next
+                path.append(word)
+                index += 1
+                continue
+            }
+            // A group with a default subcommand takes arguments of its own (`tenant list`'s none): still a typo.
+            var text = "unknown command '\(word)' for '\(path.joined(separator: " "))'"
+            if let guess = NameSuggestions.closest(to: word, among: names) {
+                text += "; did you mean \(guess)?"
+            } else {
+                text += "; commands: " + names.joined(separator: ", ")
+            }
+            return text
+        }
+        return nil
     }
 
     /// Runs a parsed command: builds its context, runs it, and turns errors into messages and exit codes.
@@ -77,7 +120,9 @@ public struct Tenantctl: ParsableCommand {
         let console = Console(
             out: environment.stdout, err: environment.stderr, quiet: command.global.quiet,
             verbose: command.global.verbose,
-            color: command.global.color.enabled(environment: environment))
+            color: command.global.color.enabled(environment: environment),
+            width: TerminalWidth.columns(
+                variables: environment.variables, isTerminal: environment.stdoutIsTerminal))
         do {
             let context = try CommandContext(options: command.global, environment: environment, console: console)
             let status = try command.run(context: context)
@@ -92,8 +137,15 @@ public struct Tenantctl: ParsableCommand {
         } catch let error as ValidationError {
             console.error(error.message)
             return ExitStatus.usage.rawValue
+        } catch let error as UnknownNameError {
+            console.error(error.description)
+            return ExitStatus.usage.rawValue
         } catch {
             console.error(String(describing: error))
+            if let error = error as? GitError, error.userCommand != error.command {
+                // The runner's hardening settings, left out of the message above.
+                console.debug("  full command: " + error.command.map(GitError.quote).joined(separator: " "))
+            }
             return ExitStatus.failure.rawValue
         }
     }

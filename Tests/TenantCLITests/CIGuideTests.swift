@@ -23,21 +23,30 @@ import Testing
                 line = String(line.dropFirst(prefix.count))
                 break
             }
-            if line.contains("tenantctl ") || line.hasPrefix("git config --global user.") { commands.append(line) }
+            let runsTenantctl =
+                line.hasPrefix("tenantctl ") || line.contains("; tenantctl ") || line.contains("$(tenantctl ")
+            if runsTenantctl || line.hasPrefix("git config --global user.") { commands.append(line) }
         }
         return commands
     }
 
     /// Runs one line of the guide in `directory`; returns its exit status and output.
+    /// `shell` is `/bin/sh`, or `bash -e` as GitHub Actions runs a `run:` step; `bin` replaces the built
+    /// tenantctl's directory on PATH.
     static func run(
-        _ line: String, in directory: String, sandbox: GitSandbox, environment: [String: String] = [:]
+        _ line: String, in directory: String, sandbox: GitSandbox, environment: [String: String] = [:],
+        shell: [String] = ["/bin/sh"], bin: String? = nil
     ) throws -> (status: Int32, stdout: String, stderr: String) {
         let binary = try #require(TenantctlBinary.path())
-        let bin = URL(fileURLWithPath: binary).deletingLastPathComponent().path
+        let bin = bin ?? URL(fileURLWithPath: binary).deletingLastPathComponent().path
         return try sandbox.run(
-            "/bin/sh", ["-c", "cd \"$1\" || exit 99; shift; eval \"$1\"", "sh", directory, line],
+            shell[0],
+            Array(shell.dropFirst()) + ["-c", "cd \"$1\" || exit 99; shift; eval \"$1\"", "sh", directory, line],
             extraEnvironment: environment.merging(["PATH": bin + ":" + (sandbox.environment["PATH"] ?? "")]) { $1 })
     }
+
+    /// GitHub's default shell for `run:` steps.
+    static let githubShell = ["/bin/bash", "-e"]
 
     /// actions/checkout@v4 with its defaults on a push to `branch`.
     static func githubCheckout(_ name: String, branch: String, url: String, sandbox: GitSandbox) throws -> String {
@@ -74,7 +83,9 @@ import Testing
         let github = try Self.commands(section: "GitHub Actions", in: guide)
         let gitlab = try Self.commands(section: "GitLab CI", in: guide)
         let ghAudit = try #require(github.first { $0.hasPrefix("tenantctl audit") })
-        let ghRoll = try #require(github.first { $0.hasPrefix("tenantctl roll") })
+        let ghRoll = try #require(github.first { $0.contains("tenantctl roll") })
+        let ghHTML = try #require(github.first { $0.contains("--format html") })
+        let ghCompose = try #require(github.first { $0.hasPrefix("tenantctl compose") })
         let ghList = try #require(github.first { $0.contains("tenantctl tenant list") })
         let ghSwitch = try #require(github.first { $0.hasPrefix("tenantctl switch") })
         let glAudit = try #require(gitlab.first { $0.hasPrefix("tenantctl audit") })
@@ -102,6 +113,19 @@ import Testing
         #expect(listed.status == 0, "\(listed.stderr)")
         #expect(try String(contentsOfFile: outputs, encoding: .utf8) == "matrix=[\"t1\",\"t2\",\"t3\"]\n")
         let build = try Self.githubCheckout("gh-build", branch: "general_dev", url: url, sandbox: sandbox)
+        let composed = try Self.run(
+            ghCompose.replacingOccurrences(of: "${{ matrix.tenant }}", with: "t3"), in: build, sandbox: sandbox,
+            shell: Self.githubShell)
+        #expect(composed.status == 0, "\(composed.stderr)")
+        #expect(FileManager.default.fileExists(atPath: build + "/build/t3/ActiveModules.json"))
+        // The HTML report (audit --format html) once audit has it; the step runs after the gate.
+        if sandbox.tenantctl(["audit", "--help"]).stdout.contains("html") {
+            let html = try Self.run(ghHTML, in: gate, sandbox: sandbox, shell: Self.githubShell)
+            #expect(html.status == 0 || html.status == 2, "\(html.stderr)")
+            #expect(FileManager.default.fileExists(atPath: gate + "/audit.html"))
+        } else {
+            print("CIGuideTests: skipped `\(ghHTML)`: this build's audit has no --format html yet")
+        }
         let switched = try Self.run(
             ghSwitch.replacingOccurrences(of: "${{ matrix.tenant }}", with: "t3"), in: build, sandbox: sandbox)
         #expect(switched.status == 0, "\(switched.stderr)")
@@ -113,14 +137,15 @@ import Testing
         // GitLab: the gate's report in a detached, one-branch, depth-20 checkout equals GitHub's.
         let glGate = try Self.gitlabCheckout("gl-audit", branch: "general_dev", url: url, sandbox: sandbox)
         let glReport = try Self.run(glAudit, in: glGate, sandbox: sandbox)
-        #expect(glReport.status == 0, "\(glReport.stderr)")  // the pipe's status is tee's
+        #expect(glReport.status == 2, "the gate fails while tenants are behind: \(glReport.stderr)")
         #expect(try String(contentsOfFile: glGate + "/audit.md", encoding: .utf8) == table)
 
         // GitHub's scheduled roll rolls every tenant; GitLab's roll afterwards finds nothing to do.
         let before = try sandbox.git(["rev-parse", "t3"], in: superproject)
         let rollDir = try Self.githubCheckout("gh-roll", branch: "general_dev", url: url, sandbox: sandbox)
-        let rolled = try Self.run(ghRoll, in: rollDir, sandbox: sandbox)
+        let rolled = try Self.run(ghRoll, in: rollDir, sandbox: sandbox, shell: Self.githubShell)
         #expect(rolled.stdout.contains("exit=0"), "\(rolled.stdout)\(rolled.stderr)")
+        #expect(rolled.status == 0)
         #expect(try sandbox.git(["rev-parse", "t3"], in: superproject) != before)
         let glRollDir = try Self.gitlabCheckout("gl-roll", branch: "general_dev", url: url, sandbox: sandbox)
         for line in gitlab where line.hasPrefix("git config --global user.") {
@@ -136,5 +161,34 @@ import Testing
             ghAudit, in: try Self.githubCheckout("gh-after", branch: "general_dev", url: url, sandbox: sandbox),
             sandbox: sandbox)
         #expect(after.status == 0, "\(after.stderr)")
+    }
+
+    /// GitHub's roll step keeps the report and the exit status when the roll ends with conflicts (exit 2): with
+    /// `bash -e` a plain `tenantctl roll …; echo` would stop before the echo.
+    @Test func theRollStepReportsExit2AndKeepsTheReport() throws {
+        let guide = try String(contentsOf: Self.root.appendingPathComponent("docs/ci.md"), encoding: .utf8)
+        let roll = try #require(
+            try Self.commands(section: "GitHub Actions", in: guide).first { $0.contains("tenantctl roll") })
+        #expect(
+            guide.contains(
+                "- if: always()\n        uses: actions/upload-artifact@v4\n        with: { name: roll-report"))
+        let sandbox = try GitSandbox()
+        // A tenantctl that ends like a roll with conflicts: a report, exit 2.
+        let bin = sandbox.path("fake-bin")
+        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+        try "#!/bin/sh\necho '{\"conflicts\": 1}'\nexit 2\n".write(
+            toFile: bin + "/tenantctl", atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: bin + "/tenantctl")
+        let work = sandbox.path("work")
+        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+        let result = try Self.run(roll, in: work, sandbox: sandbox, shell: Self.githubShell, bin: bin)
+        #expect(result.status == 2)
+        #expect(result.stdout.contains("exit=2"), "\(result.stdout)")
+        #expect(try String(contentsOfFile: work + "/roll.json", encoding: .utf8).contains("conflicts"))
+        // The old step stopped before its echo: the reason for the change.
+        let old = try Self.run(
+            "tenantctl roll --json > roll.json; echo \"exit=$?\"", in: work, sandbox: sandbox,
+            shell: Self.githubShell, bin: bin)
+        #expect(!old.stdout.contains("exit="))
     }
 }

@@ -12,6 +12,10 @@ struct CLIResult {
 }
 
 extension GitSandbox {
+    /// Tests read whole table cells: tables are as wide as they need (`COLUMNS`), unless a test sets `COLUMNS`
+    /// itself (OutputConventionTests checks that tables fit 60 and 200 columns).
+    static let wideTerminal = ["COLUMNS": "250"]
+
     /// Runs `tenantctl <arguments>` in-process (through `Tenantctl.run(arguments:environment:)`).
     func tenantctl(_ arguments: [String], in directory: String? = nil, environment extra: [String: String] = [:])
         -> CLIResult
@@ -19,7 +23,8 @@ extension GitSandbox {
         let out = BufferOutputSink()
         let err = BufferOutputSink()
         let environment = CommandEnvironment(
-            variables: self.environment.merging(extra) { $1 }, currentDirectory: directory ?? root, stdout: out,
+            variables: Self.wideTerminal.merging(self.environment) { $1 }.merging(extra) { $1 },
+            currentDirectory: directory ?? root, stdout: out,
             stderr: err)
         let status = Tenantctl.run(arguments: arguments, environment: environment)
         return CLIResult(status: status, stdout: out.text, stderr: err.text)
@@ -33,7 +38,7 @@ extension GitSandbox {
         let result = try run(
             "/usr/bin/env",
             ["sh", "-c", "cd \"$1\" && shift && exec \"$@\"", "sh", directory ?? root, binary] + arguments,
-            extraEnvironment: extra)
+            extraEnvironment: Self.wideTerminal.merging(extra) { $1 })
         return CLIResult(status: result.status, stdout: result.stdout, stderr: result.stderr)
     }
 }

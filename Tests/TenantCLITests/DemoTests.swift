@@ -35,7 +35,7 @@ import Testing
         #expect(audits.count == 4)
         #expect(audits.last?.contains("3 tenants × 4 modules: 0 behind, 0 findings.") == true)
         #expect(out.contains("3 would roll, 0 up to date"))
-        #expect(out.contains("3 rolled, 0 up to date, 0 with conflicts, 0 blocked, 0 rejected; 2 module merge(s)"))
+        #expect(out.contains("3 rolled, 0 up to date, 0 with conflicts, 0 blocked, 0 rejected; 2 module merges"))
         #expect(!out.contains("\u{1B}["), "no colour without a terminal")
         // The temporary directory is gone.
         let marker = "local bare remotes in "

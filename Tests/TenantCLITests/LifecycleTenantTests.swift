@@ -66,7 +66,9 @@ import Testing
         let example = try LifecycleExample(sandbox)
         let before = try example.snapshot()
         let run = example.tenantctl(arguments)
-        #expect(run.status == 1, "\(run.stdout)\(run.stderr)")
+        // An unknown name is a usage error (exit 64); every other refusal exits 1.
+        let usage = expected.hasPrefix("unknown tenant") || expected.hasPrefix("unknown module")
+        #expect(run.status == (usage ? 64 : 1), "\(run.stdout)\(run.stderr)")
         #expect(run.stderr.contains(expected), "\(run.stderr)")
         #expect(try example.snapshot() == before)
     }

@@ -20,7 +20,7 @@ import Testing
 
     /// The commands that never take the lock.
     static let lockFreeCommands: Set<String> = [
-        "tenantctl status", "tenantctl tenant list", "tenantctl example", "tenantctl demo",
+        "tenantctl status", "tenantctl tenant list", "tenantctl example", "tenantctl demo", "tenantctl runs",
     ]
 
     @Test(arguments: lockingCommands)

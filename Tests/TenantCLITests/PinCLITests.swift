@@ -28,7 +28,7 @@ struct PinCLITests {
         #expect(try sandbox.git(["rev-parse", "HEAD~1"], in: fixture.workspace) == before)
         #expect(try sandbox.git(["rev-parse", "HEAD:Modules/Infrastructure"], in: fixture.workspace) == new)
         let message = try sandbox.git(["log", "-1", "--format=%B"], in: fixture.workspace)
-        #expect(message.contains("Infrastructure: \(old.prefix(12)) → \(new.prefix(12))"))
+        #expect(message.contains("Infrastructure: \(old.prefix(7)) → \(new.prefix(7))"))
         #expect(
             try sandbox.git(["rev-parse", "refs/heads/t2"], in: sandbox.path("remotes/Infrastructure.git")) == new)
         #expect(

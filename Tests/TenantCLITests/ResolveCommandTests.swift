@@ -115,9 +115,9 @@ struct ResolveFixture {
     /// Every remote's branches.
     func remotes() throws -> [String: [String: String]] { try roll.remoteBranches() }
 
-    /// docs/resolve-schema.json.
+    /// docs/schemas/resolve.schema.json.
     static let schema = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("docs/resolve-schema.json").path
+        .deletingLastPathComponent().appendingPathComponent("docs/schemas/resolve.schema.json").path
 
     /// Whether the resolve state file exists.
     var stateExists: Bool {

@@ -297,7 +297,10 @@ struct RollFixture {
         let moved = try fixture.commitOnRemote("Superproject", branch: "t1", file: "Notes.txt", content: "later\n")
         let refused = fixture.roll(["--undo", runId])
         #expect(refused.status == 1)
-        #expect(refused.stderr.contains("refs moved"))
+        #expect(refused.stderr.contains("1 ref moved since (nothing was restored)"), "\(refused.stderr)")
+        // What moved, and what to do.
+        #expect(refused.stderr.contains("superproject refs/heads/t1 is now \(moved.prefix(7))"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("Revert the roll's commits on those branches by hand"))
         var expected = rolled
         expected["Superproject"]?["t1"] = moved
         #expect(try fixture.remoteBranches() == expected)

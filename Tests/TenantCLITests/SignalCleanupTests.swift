@@ -53,6 +53,13 @@ import Testing
         #expect(result.status == 130, "\(result.stderr)")
         #expect(run.process.terminationReason == .exit)
         #expect(result.stderr.contains("tenantctl: interrupted"), "\(result.stderr)")
+        // The next step, only where it is true: a roll stopped before it journalled published nothing.
+        if signalCase.arguments.first == "roll" {
+            #expect(
+                result.stderr.contains("nothing was published; run `tenantctl roll` again"), "\(result.stderr)")
+        } else {
+            #expect(!result.stderr.contains("published"), "\(result.stderr)")
+        }
         let left = try FileManager.default.contentsOfDirectory(atPath: temporary).filter { $0.hasPrefix("tenantctl-") }
         #expect(left.isEmpty, "temporary directories left: \(left)")
         #expect(try lab.waitForProcesses(mentioning: copy.root + "/", seconds: 5).isEmpty, "git children left")
@@ -89,6 +96,10 @@ import Testing
         let directory = "\(copy.workspace)/.git/tenantctl/journal"
         let files = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".json") }
         let runId = String(try #require(files.first).dropLast(".json".count))
+        // Something may have been published: the message names the run and how to undo it.
+        #expect(
+            result.stderr.contains("roll \(runId) may have published part of its changes"), "\(result.stderr)")
+        #expect(result.stderr.contains("`tenantctl roll --undo \(runId)`"), "\(result.stderr)")
         let journal = try RollJournal.read(gitDirectory: "\(copy.workspace)/.git", runId: runId)
         let modules = journal.entries.filter { $0.repository != "superproject" }
         #expect(!modules.isEmpty && modules.allSatisfy { $0.published == true }, "\(journal.entries)")

@@ -29,7 +29,7 @@ struct StatusCLITests {
         #expect(table.stdout.contains("origin/t2: ahead 0, behind 0"))
         func line(_ module: String) -> String { lines.first { $0.hasPrefix(module + " ") } ?? "" }
         #expect(line("Infrastructure").contains("ahead 1"))
-        #expect(line("Infrastructure").contains(String(ahead.prefix(12))))
+        #expect(line("Infrastructure").contains(String(ahead.prefix(7))))
         #expect(line("Infrastructure").hasSuffix("clean  1"))
         #expect(line("Customer").contains("behind 1"))
         #expect(line("Customer").contains("old (expected t2)"))

@@ -80,7 +80,7 @@ struct SwitchCLITests {
         #expect(sandbox.tenantctl(["switch", "t3"], in: fixture.workspace).status == 0)
         #expect(try sandbox.git(["rev-parse", "refs/heads/t2"], in: fixture.module("Infrastructure")) == local)
         try expectRefusal(
-            fixture, mentioning: ["Infrastructure (Modules/Infrastructure)", String(local.prefix(12)), "local work"])
+            fixture, mentioning: ["Infrastructure (Modules/Infrastructure)", String(local.prefix(7)), "local work"])
         #expect(try sandbox.git(["rev-parse", "refs/heads/t2"], in: fixture.module("Infrastructure")) == local)
     }
 
@@ -99,11 +99,11 @@ struct SwitchCLITests {
 
     /// A refusal: exit 1, every problem listed, every repository byte-for-byte as before.
     func expectRefusal(
-        _ fixture: SwitchFixture, target: String = "t2", mentioning phrases: [String]
+        _ fixture: SwitchFixture, target: String = "t2", status: Int32 = 1, mentioning phrases: [String]
     ) throws {
         let before = try fixture.snapshot()
         let result = fixture.sandbox.tenantctl(["switch", target], in: fixture.workspace)
-        #expect(result.status == 1, "stdout: \(result.stdout)\nstderr: \(result.stderr)")
+        #expect(result.status == status, "stdout: \(result.stdout)\nstderr: \(result.stderr)")
         for phrase in phrases { #expect(result.stderr.contains(phrase), "stderr lacks '\(phrase)': \(result.stderr)") }
         let after = try fixture.snapshot()
         for (repository, state) in before {
@@ -190,7 +190,10 @@ struct SwitchCLITests {
     @Test func refusesAnUnknownTenant() throws {
         let sandbox = try GitSandbox()
         let fixture = try SwitchFixture(sandbox: sandbox)
-        try expectRefusal(fixture, target: "t9", mentioning: ["unknown tenant 't9'"])
+        // A usage error (exit 64) listing the known names, the general branch first.
+        try expectRefusal(
+            fixture, target: "t9", status: 64,
+            mentioning: ["error: unknown tenant t9; known tenants: t1, t2, t3, general_dev"])
     }
 
     @Test func initialisesAMissingModule() throws {
@@ -213,7 +216,7 @@ struct SwitchCLITests {
         #expect(sandbox.tenantctl(["switch", "t3"], in: fixture.workspace).status == 0)
         try sandbox.git(["submodule", "deinit", "-q", "-f", "--", "Modules/Infrastructure"], in: fixture.workspace)
         let gitDirectory = fixture.workspace + "/.git/modules/Modules/Infrastructure"  // submodule name = path
-        try expectRefusal(fixture, mentioning: ["Infrastructure (Modules/Infrastructure)", String(local.prefix(12))])
+        try expectRefusal(fixture, mentioning: ["Infrastructure (Modules/Infrastructure)", String(local.prefix(7))])
         #expect(try sandbox.git(["rev-parse", "refs/heads/t2"], in: gitDirectory) == local)
         // Positive control: published, the branch may move back to the pin.
         try sandbox.git(["push", "-q", "origin", "t2:refs/heads/mine"], in: gitDirectory)

@@ -77,7 +77,7 @@ import Testing
         try fixture.expectRefusal(
             ["switch", "t3"],
             mentioning: [
-                "Article (Modules/Article)", "general_dev", String(mine.prefix(12)), "my unpushed work",
+                "Article (Modules/Article)", "general_dev", String(mine.prefix(7)), "my unpushed work",
             ])
         // Positive control: once pushed (here to a branch of its own), the branch may move back.
         try fixture.sandbox.git(["push", "-q", "origin", "general_dev:refs/heads/mine"], in: fixture.module("Article"))
@@ -101,7 +101,7 @@ import Testing
         #expect(result.stdout.contains("create"), "\(result.stdout)")
         #expect(result.stdout.contains("move back"), "\(result.stdout)")
         let pin = try fixture.pin("Infrastructure", on: "t2")
-        #expect(result.stdout.contains(String(pin.prefix(12))), "\(result.stdout)")
+        #expect(result.stdout.contains(String(pin.prefix(7))), "\(result.stdout)")
     }
 }
 

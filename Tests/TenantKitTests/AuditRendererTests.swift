@@ -49,7 +49,7 @@ import Testing
     }()
 
     static func console(color: Bool) -> Console {
-        Console(out: BufferOutputSink(), err: BufferOutputSink(), color: color)
+        Console(out: BufferOutputSink(), err: BufferOutputSink(), color: color, width: 100)
     }
 
     @Test func tableFitsOneHundredColumnsAndShowsEveryCellKind() {
@@ -58,7 +58,7 @@ import Testing
             #expect(TextWidth.of(String(line)) <= 100, "\(line)")
         }
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        #expect(Self.cells(lines[0]) == ["tenant", "superproject"] + Self.report.modules)
+        #expect(Self.cells(lines[0]) == ["TENANT", "SUPERPROJECT"] + Self.report.modules)
         #expect(Self.cells(lines[1]) == ["tenant-long", "✎1↓12", "↓123", "↓123", "↓123", "↓123"])
         #expect(Self.cells(lines[2]) == ["t2", "·", "✎12↓345!", "(!)", "(✎3!)", "✎1!"])
         #expect(Self.cells(lines[3]) == ["t3", "!", "?", "?", "?", "?"])

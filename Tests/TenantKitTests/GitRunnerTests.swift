@@ -24,8 +24,10 @@ import Testing
         }
         let text = try #require(error).description
         #expect(text.hasPrefix("resolve branch no-such-branch failed (git exited with status 128)"))
-        #expect(text.contains("command: git -C \(repo) -c core.fsmonitor=false"))
-        #expect(text.contains("rev-parse --verify --end-of-options no-such-branch"))
+        // The command as the user would type it: the runner's hardening `-c` settings are left out.
+        #expect(text.contains("command: git -C \(repo) rev-parse --verify --end-of-options no-such-branch"), "\(text)")
+        #expect(!text.contains("core.fsmonitor"))
+        #expect(try #require(error).command.contains("core.fsmonitor=false"), "the error keeps the full vector")
         #expect(text.contains("git said:\n    fatal: Needed a single revision"))
     }
 

@@ -82,8 +82,11 @@ import Testing
         let plan = try RollPlanner.plan(try Self.state(), filter: RollFilter(tenants: ["t1"]))
         #expect(plan.tenants.map(\.tenant.id) == ["t1"])
         #expect(plan.moduleMerges.isEmpty)
-        #expect(throws: RollError.self) { try RollPlanner.plan(try Self.state(), filter: RollFilter(tenants: ["t9"])) }
-        #expect(throws: RollError.self) {
+        // Unknown names are usage errors (exit 64 in the CLI), listing the known ones.
+        #expect(throws: UnknownNameError.self) {
+            try RollPlanner.plan(try Self.state(), filter: RollFilter(tenants: ["t9"]))
+        }
+        #expect(throws: UnknownNameError.self) {
             try RollPlanner.plan(try Self.state(), filter: RollFilter(modules: ["Nope"]))
         }
     }

@@ -55,11 +55,12 @@ enum AuditCell {
 
 /// The audit as a terminal table: a tenants × modules matrix, a legend, customisations and findings.
 public enum AuditTableRenderer {
-    /// Renders `report`; colour only when `console.color` is on. Text below the matrix is wrapped to `width`
-    /// columns (the matrix itself fits 100 columns for a handful of modules with names up to 16 characters).
-    public static func render(_ report: AuditReport, console: Console, width: Int = 100) -> String {
+    /// Renders `report`; colour only when `console.color` is on. The matrix and the text below it are fitted to
+    /// `width` columns (default: the console's width); a matrix of many modules is wider (`--format html`).
+    public static func render(_ report: AuditReport, console: Console, width: Int? = nil) -> String {
+        let width = width ?? console.width
         let style: (String, Console.Style) -> String = { console.styled($0, $1) }
-        let header = ["tenant", "superproject"] + report.modules
+        let header = ["TENANT", "SUPERPROJECT"] + report.modules
         let rows = report.tenants.map { tenant -> [String] in
             var row = [tenant.id, AuditCell.text(tenant.superproject, style: style)]
             if tenant.modules.isEmpty {
@@ -69,7 +70,7 @@ public enum AuditTableRenderer {
             }
             return row
         }
-        var lines = [TextTable(header: header, rows: rows).render(), ""]
+        var lines = [TextTable(header: header, rows: rows).render(width: width, wrapLastColumn: false), ""]
         lines += AuditCell.legend(general: report.generalBranch, width: width)
         let customisations = customisationLines(report)
         if !customisations.isEmpty {

@@ -95,7 +95,8 @@ public enum Auditor {
         if !repository.pinsOnRemote.contains(pin) {
             result.findings.append(
                 AuditFinding(
-                    .missingCommit, "pinned commit \(short(pin)) is on no branch of the remote of \(module.name)"))
+                    .missingCommit,
+                    "pinned commit \(ObjectID.short(pin)) is on no branch of the remote of \(module.name)"))
         }
         let comparison = repository.comparisons[pin]
         result.ahead = comparison?.ahead
@@ -106,7 +107,7 @@ public enum Auditor {
             result.findings.append(
                 AuditFinding(
                     .undeclaredCustomisation,
-                    "pin \(short(pin)) is not on \(general) but \(tenant.file) does not declare \(module.name) "
+                    "pin \(ObjectID.short(pin)) is not on \(general) but \(tenant.file) does not declare \(module.name) "
                         + "customised"))
         }
         if declared, let branchTip, branchTip != commit, repository.graph.contains(commit) {
@@ -116,7 +117,8 @@ public enum Auditor {
             result.findings.append(
                 AuditFinding(
                     .stalePin,
-                    "pin \(short(pin)) is not the head of \(branch) (\(short(branchTip))); \(relation)"))
+                    "pin \(ObjectID.short(pin)) is not the head of \(branch) (\(ObjectID.short(branchTip))); \(relation)"
+                ))
         }
         if (declared || customisedInFact) && !active {
             result.findings.append(
@@ -139,10 +141,8 @@ public enum Auditor {
             .tenantMergedBack,
             "\(count) commit\(count == 1 ? "" : "s") of \(repository)'s branch \(tenant.branch) "
                 + "\(count == 1 ? "is" : "are") reachable from \(general) (merged back: "
-                + commits.prefix(3).map(short).joined(separator: ", ") + (count > 3 ? ", …" : "")
+                + commits.prefix(3).map { ObjectID.short($0) }.joined(separator: ", ") + (count > 3 ? ", …" : "")
                 + "); roll blocks the other tenants until it is reverted or accepted with --accept-merged-back")
     }
 
-    /// The first 10 hex digits of a commit id.
-    static func short(_ id: String) -> String { String(id.prefix(10)) }
 }

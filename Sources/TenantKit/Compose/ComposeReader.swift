@@ -45,7 +45,7 @@ public enum ComposeReader {
             let head = try git.text(["rev-parse", "HEAD"], in: directory, context: "read HEAD of \(name)")
             if let pin = pins[module.path], pin != head {
                 warnings.append(
-                    "module \(name) is at \(head.prefix(12)), not at the pin \(pin.prefix(12)); composing what is "
+                    "module \(name) is at \(ObjectID.short(head)), not at the pin \(ObjectID.short(pin)); composing what is "
                         + "checked out")
             }
             modules[name] = ComposeInput.ModuleFiles(
@@ -70,8 +70,7 @@ public enum ComposeReader {
     ) throws -> ComposeInput {
         let state = try Snapshot.load(workspace: workspace, git: git, options: options, console: console)
         guard let declared = state.project.tenant(id: id) else {
-            throw ComposeError(
-                .input, "no tenant \(id) (tenants: \(state.project.tenants.map(\.id).joined(separator: ", ")))")
+            throw UnknownNameError(kind: "tenant", names: [id], known: state.project.tenants.map(\.id))
         }
         let ref = state.ref(declared.branch)
         let tip = try state.branch(declared.branch)
@@ -96,7 +95,7 @@ public enum ComposeReader {
                 problems.append(
                     ComposeProblem(
                         .input,
-                        "module \(name): the pinned commit \(entry.pin.prefix(12)) of origin/\(declared.branch) is "
+                        "module \(name): the pinned commit \(ObjectID.short(entry.pin)) of origin/\(declared.branch) is "
                             + "not on the module's remote"))
                 return nil
             }

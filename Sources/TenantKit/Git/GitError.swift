@@ -67,6 +67,27 @@ public struct GitError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// The `-c` settings every git call gets from the runner (`Git.argumentVector`): hardening, not part of what
+    /// the user would type. Messages leave them out; `--verbose` shows the full vector.
+    static let runnerSettings = [
+        "core.fsmonitor=false", "core.hooksPath=/dev/null", "protocol.ext.allow=never", "protocol.file.allow=always",
+    ]
+
+    /// The command as the user would type it: ``command`` without the runner's own `-c` settings.
+    public var userCommand: [String] {
+        var result: [String] = []
+        var index = command.startIndex
+        while index < command.endIndex {
+            if command[index] == "-c", index + 1 < command.endIndex, Self.runnerSettings.contains(command[index + 1]) {
+                index += 2
+                continue
+            }
+            result.append(command[index])
+            index += 1
+        }
+        return result
+    }
+
     private var isUnsupportedVersion: Bool {
         if case .unsupportedVersion = kind { return true }
         return false
@@ -98,7 +119,7 @@ public struct GitError: Error, Sendable, Equatable, CustomStringConvertible {
         }
         if !command.isEmpty, !isUnsupportedVersion {
             let location = directory.map { " (in \($0))" } ?? ""
-            lines.append("  command: \(command.map(Self.quote).joined(separator: " "))\(location)")
+            lines.append("  command: \(userCommand.map(Self.quote).joined(separator: " "))\(location)")
         }
         if !stderr.isEmpty {
             lines.append("  git said:")

@@ -36,7 +36,7 @@ public enum GitRefs {
     {
         let output = try git.run(
             ["for-each-ref", "--format=%(refname)", "--contains", commit, "--end-of-options", prefix],
-            in: repository, context: "find the branches of \(what) that contain \(commit.prefix(10))")
+            in: repository, context: "find the branches of \(what) that contain \(ObjectID.short(commit))")
         var names: Set<String> = []
         for ref in output.lines where ref.hasPrefix(prefix) && ref != prefix + "HEAD" {
             names.insert(String(ref.dropFirst(prefix.count)))

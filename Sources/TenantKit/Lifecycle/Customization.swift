@@ -38,7 +38,7 @@ public enum Customization {
         if let existing, existing != start {
             throw LifecycleError(
                 "refusing to customise \(module.name) for tenant \(tenant.id): module \(module.name) already has a "
-                    + "branch \(tenant.branch) (at \(existing.prefix(10))); nothing was changed")
+                    + "branch \(tenant.branch) (at \(ObjectID.short(existing))); nothing was changed")
         }
         var updated = tenant
         updated.customised = project.manifest.modules.map(\.name).filter {
@@ -125,12 +125,10 @@ public enum Customization {
 
     static func lookUp(tenant id: String, module name: String, in project: Project) throws -> (Tenant, Module) {
         guard let tenant = project.tenant(id: id) else {
-            throw LifecycleError(
-                "unknown tenant \(id) (tenants: \(project.tenants.map(\.id).joined(separator: ", ")))")
+            throw UnknownNameError(kind: "tenant", names: [id], known: project.tenants.map(\.id))
         }
         guard let module = project.module(named: name) else {
-            throw LifecycleError(
-                "unknown module \(name) (modules: \(project.manifest.modules.map(\.name).joined(separator: ", ")))")
+            throw UnknownNameError(kind: "module", names: [name], known: project.manifest.modules.map(\.name))
         }
         return (tenant, module)
     }

@@ -66,8 +66,8 @@ public struct LifecyclePlan: Sendable, Equatable {
                 ref.ref.hasPrefix("refs/heads/")
                 ? "branch " + ref.ref.dropFirst(11)
                 : ref.ref.hasPrefix("refs/tags/") ? "tag " + ref.ref.dropFirst(10) : ref.ref
-            if let source = ref.new { return "\(repository): \(name) → \(source.prefix(10))" }
-            return "\(repository): delete \(name) (was \(ref.old.map { String($0.prefix(10)) } ?? "?"))"
+            if let source = ref.new { return "\(repository): \(name) → \(ObjectID.short(source))" }
+            return "\(repository): delete \(name) (was \(ObjectID.short(ref.old, none: "?")))"
         }
         for push in modulesFirst { lines += push.refs.map { describe($0, in: push.module) } }
         for commit in commits {

@@ -57,7 +57,7 @@ public enum ModuleLifecycle {
                     PathEdit(path: ".gitmodules", change: .file(newGitmodules)),
                     PathEdit(path: module.path, change: .gitlink(tip)),
                 ],
-                message: "add module \(name) at \(module.path), pinned to \(moduleGeneral) \(tip.prefix(10)) "
+                message: "add module \(name) at \(module.path), pinned to \(moduleGeneral) \(ObjectID.short(tip)) "
                     + "(tenantctl module add)"))
         return plan
     }
@@ -68,8 +68,7 @@ public enum ModuleLifecycle {
     public static func planRemove(name: String, state: Snapshot, git: Git) throws -> LifecyclePlan {
         let project = state.project
         guard let module = project.module(named: name) else {
-            throw LifecycleError(
-                "unknown module \(name) (modules: \(project.manifest.modules.map(\.name).joined(separator: ", ")))")
+            throw UnknownNameError(kind: "module", names: [name], known: project.manifest.modules.map(\.name))
         }
         let customisers = project.tenants.filter { $0.customised.contains(name) }.map(\.id)
         guard customisers.isEmpty else {

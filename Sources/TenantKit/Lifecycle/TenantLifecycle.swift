@@ -60,7 +60,7 @@ public enum TenantLifecycle {
         let modules = request.modules ?? source?.modules ?? project.manifest.modules.map(\.name)
         let unknown = modules.filter { project.module(named: $0) == nil }
         guard unknown.isEmpty else {
-            throw LifecycleError("--modules: unknown module \(unknown.joined(separator: ", "))")
+            throw UnknownNameError(kind: "module", names: unknown, known: project.manifest.modules.map(\.name))
         }
         var tenant = Tenant(
             id: id, name: request.name, branch: id, modules: modules, customised: [],
@@ -107,8 +107,7 @@ public enum TenantLifecycle {
     public static func planRemove(id: String, archive: Bool, state: Snapshot, git: Git) throws -> LifecyclePlan {
         let project = state.project
         guard let tenant = project.tenant(id: id) else {
-            throw LifecycleError(
-                "unknown tenant \(id) (tenants: \(project.tenants.map(\.id).joined(separator: ", ")))")
+            throw UnknownNameError(kind: "tenant", names: [id], known: project.tenants.map(\.id))
         }
         let tag = "refs/tags/archive/\(tenant.branch)"
         var unique: [String] = []
@@ -122,7 +121,7 @@ public enum TenantLifecycle {
             let count = try onlyOn(
                 tip, branchRef: state.ref(tenant.branch), glob: state.refPrefix + "*",
                 repository: state.workspace.root, git: git)
-            if count > 0 { unique.append("superproject branch \(tenant.branch): \(count) commit(s)") }
+            if count > 0 { unique.append("superproject branch \(tenant.branch): \(English.count(count, "commit"))") }
             plan.superprojectRefs.append(RefUpdate(ref: "refs/heads/\(tenant.branch)", new: nil, old: tip))
             if archive { plan.superprojectRefs.append(RefUpdate(ref: tag, new: tip, old: nil)) }
         }
@@ -132,7 +131,7 @@ public enum TenantLifecycle {
             }
             let count = try onlyOn(
                 tip, branchRef: "refs/heads/\(tenant.branch)", glob: "refs/heads/*", repository: mirror, git: git)
-            if count > 0 { unique.append("module \(name) branch \(tenant.branch): \(count) commit(s)") }
+            if count > 0 { unique.append("module \(name) branch \(tenant.branch): \(English.count(count, "commit"))") }
             if archive {
                 plan.modulesFirst.append(ModulePush(module: name, refs: [RefUpdate(ref: tag, new: tip, old: nil)]))
             }

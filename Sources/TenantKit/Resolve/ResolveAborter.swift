@@ -104,7 +104,7 @@ public struct ResolveAborter {
                 if state.head != head || dirty {
                     try git.run(
                         noRecurse + ["reset", "--quiet", "--hard", head], in: path,
-                        context: "put \(branch) of \(name) back to \(head.prefix(7))")
+                        context: "put \(branch) of \(name) back to \(ObjectID.short(head))")
                     changed = true
                 }
             } else {
@@ -116,11 +116,11 @@ public struct ResolveAborter {
                 if let tip = state.branches[branch], tip != head {
                     try git.run(
                         ["update-ref", "-m", "tenantctl resolve --abort", "refs/heads/\(branch)", head, tip], in: path,
-                        context: "put \(branch) of \(name) back to \(head.prefix(7))")
+                        context: "put \(branch) of \(name) back to \(ObjectID.short(head))")
                 } else if state.branches[branch] == nil {
                     try git.run(
                         ["update-ref", "-m", "tenantctl resolve --abort", "refs/heads/\(branch)", head], in: path,
-                        context: "recreate \(branch) of \(name) at \(head.prefix(7))")
+                        context: "recreate \(branch) of \(name) at \(ObjectID.short(head))")
                 }
                 try git.run(
                     noRecurse + ["switch", "--quiet", "--end-of-options", branch], in: path,
@@ -130,7 +130,7 @@ public struct ResolveAborter {
         } else if let head = start.head, state.currentBranch != nil || state.head != head || dirty {
             try git.run(
                 noRecurse + ["switch", "--quiet", "--discard-changes", "--detach", head], in: path,
-                context: "detach \(name) at \(head.prefix(7)) again")
+                context: "detach \(name) at \(ObjectID.short(head)) again")
             changed = true
         }
         // Every other branch: moved ones back, created ones deleted (with their upstream configuration).
@@ -140,7 +140,7 @@ public struct ResolveAborter {
                 guard old != value else { continue }
                 try git.run(
                     ["update-ref", "-m", "tenantctl resolve --abort", "refs/heads/\(branch)", old, value], in: path,
-                    context: "put \(branch) of \(name) back to \(old.prefix(7))")
+                    context: "put \(branch) of \(name) back to \(ObjectID.short(old))")
             } else {
                 try git.run(
                     ["branch", "--quiet", "-D", "--", branch], in: path,
@@ -151,7 +151,7 @@ public struct ResolveAborter {
         for (branch, old) in start.branches.sorted(by: { $0.key < $1.key }) where branches[branch] == nil {
             try git.run(
                 ["update-ref", "-m", "tenantctl resolve --abort", "refs/heads/\(branch)", old], in: path,
-                context: "recreate \(branch) of \(name) at \(old.prefix(7))")
+                context: "recreate \(branch) of \(name) at \(ObjectID.short(old))")
             changed = true
         }
         return changed

@@ -151,7 +151,7 @@ public struct ResolveContinuer {
             guard parent == state.superproject.ours else {
                 throw ResolveError(
                     .refused,
-                    "the superproject's \(state.branch) moved to \(head.prefix(7)) outside the resolution; run "
+                    "the superproject's \(state.branch) moved to \(ObjectID.short(head)) outside the resolution; run "
                         + "`tenantctl resolve --abort` and start again")
             }
             state.superproject.commit = head
@@ -249,8 +249,8 @@ public struct ResolveContinuer {
                 landed.insert(merge.repository)
             } else if current != merge.ours {
                 moved.append(
-                    "\(merge.repository) \(merge.branch) is \(current.map { String($0.prefix(7)) } ?? "missing") on "
-                        + "its remote, not \(merge.ours.prefix(7)) as when the resolution started")
+                    "\(merge.repository) \(merge.branch) is \(ObjectID.short(current, none: "missing")) on "
+                        + "its remote, not \(ObjectID.short(merge.ours)) as when the resolution started")
             }
         }
         guard moved.isEmpty else {

@@ -78,7 +78,8 @@ enum ResolveGit {
     static func isAncestor(_ ancestor: String, of descendant: String, in path: String, git: Git) throws -> Bool {
         let output = try git.run(
             ["merge-base", "--is-ancestor", "--end-of-options", ancestor, descendant], in: path,
-            context: "check whether \(ancestor.prefix(7)) is in \(descendant.prefix(7)) in \(path)", accepting: [0, 1])
+            context: "check whether \(ObjectID.short(ancestor)) is in \(ObjectID.short(descendant)) in \(path)",
+            accepting: [0, 1])
         return output.status == 0
     }
 
@@ -94,12 +95,9 @@ enum ResolveGit {
             for commit in commits where try !WorkingCopyGit.hasCommit(commit, in: path, git: git) {
                 throw ResolveError(
                     .refused,
-                    "commit \(commit.prefix(7)) is not in \(module) even after fetching origin; is it pushed?")
+                    "commit \(ObjectID.short(commit)) is not in \(module) even after fetching origin; is it pushed?")
             }
             return
         }
     }
-
-    /// The first 7 hex digits of a commit id.
-    static func short(_ id: String?) -> String { id.map { String($0.prefix(7)) } ?? "none" }
 }

@@ -100,7 +100,7 @@ public struct ResolveReport: Sendable, Equatable, Codable {
             if !entry.conflicts.isEmpty {
                 detail = entry.conflicts.joined(separator: ", ")
             } else if let from = entry.from, let to = entry.to, from != to {
-                detail = "\(from.prefix(7)) → \(to.prefix(7))"
+                detail = "\(ObjectID.short(from)) → \(ObjectID.short(to))"
             }
             return [entry.repository, entry.branch, entry.status, detail]
         }
@@ -108,7 +108,9 @@ public struct ResolveReport: Sendable, Equatable, Codable {
         if !pins.isEmpty {
             lines.append(
                 "pins: "
-                    + pins.map { "\($0.module) \(ResolveGit.short($0.old)) → \(ResolveGit.short($0.new))" }
+                    + pins.map {
+                        "\($0.module) \(ObjectID.short($0.old, none: "none")) → \(ObjectID.short($0.new, none: "none"))"
+                    }
                     .joined(separator: ", "))
         }
         for push in pushes where !push.accepted {

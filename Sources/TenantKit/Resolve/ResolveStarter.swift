@@ -29,8 +29,8 @@ public struct ResolveStarter {
             console: console)
         let project = snapshot.project
         guard let tenant = project.tenant(id: tenantName) else {
-            let known = project.tenants.map(\.id).joined(separator: ", ")
-            throw ResolveError(.unknownTenant, "unknown tenant '\(tenantName)'; known: \(known)")
+            let unknown = UnknownNameError(kind: "tenant", names: [tenantName], known: project.tenants.map(\.id))
+            throw ResolveError(.unknownTenant, unknown.description)
         }
         // The tenant's roll, planned exactly as roll plans it: merges, pins by the rule, what blocks it.
         let batch = try CatFileBatch(git: git, repository: workspace.root)
@@ -85,8 +85,8 @@ public struct ResolveStarter {
             if pin != merge.ours, try !snapshot.isAncestor(pin, of: merge.ours, module: merge.module, git: git) {
                 throw ResolveError(
                     .refused,
-                    "cannot resolve \(tenant.id): \(tenant.branch) pins \(merge.module) \(pin.prefix(7)), which is not "
-                        + "in the module's \(merge.branch) (\(merge.ours.prefix(7))) on its remote; pin the branch's "
+                    "cannot resolve \(tenant.id): \(tenant.branch) pins \(merge.module) \(ObjectID.short(pin)), which is not "
+                        + "in the module's \(merge.branch) (\(ObjectID.short(merge.ours))) on its remote; pin the branch's "
                         + "tip first (tenantctl switch \(tenant.id), then tenantctl pin --push)")
             }
         }

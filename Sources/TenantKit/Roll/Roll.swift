@@ -34,6 +34,7 @@ public struct RollRunner {
     /// Runs the roll.
     public func run(_ options: RollOptions) throws -> RollReport {
         let start = Date()
+        if !options.dryRun { InterruptNote.set("nothing was published; run `tenantctl roll` again") }
         let root = workspace.root
         let snapshot = try Snapshot.load(
             workspace: workspace, git: git,
@@ -47,7 +48,8 @@ public struct RollRunner {
         let state = try RollStateLoader.load(snapshot: snapshot, batch: batch, git: git, jobs: options.jobs)
         let plan = try RollPlanner.plan(state, filter: options.filter)
         console?.progress(
-            "planned: \(plan.tenants.count) tenant(s), \(plan.moduleMerges.count) module merge(s)"
+            "planned: \(English.count(plan.tenants.count, "tenant")), "
+                + English.count(plan.moduleMerges.count, "module merge")
                 + (plan.repin == nil ? "" : ", \(plan.generalBranch) re-pin"))
         let executor = RollExecutor(
             git: git, superproject: root, modulePaths: snapshot.mirrors,
@@ -66,6 +68,10 @@ public struct RollRunner {
         }
         // Journal every remote ref change before publishing; record each push's outcome as it lands.
         let recorder = try RollJournalRecorder(journal, gitDirectory: workspace.commonDirectory)
+        // From here on an interrupt may leave part of the run published: the message says how to find and undo it.
+        InterruptNote.set(
+            "roll \(journal.runId) may have published part of its changes: `tenantctl runs` shows it, "
+                + "`tenantctl roll --undo \(journal.runId)` puts back what landed")
         let (published, landed) = try publishModules(
             execution, plan: plan, snapshot: snapshot, recorder: recorder, jobs: options.jobs)
         var publication = published

@@ -59,8 +59,6 @@ public struct RollExecutor: Sendable {
         self.identity = identity
     }
 
-    static func short(_ id: String?) -> String { id.map { String($0.prefix(7)) } ?? "none" }
-
     /// Runs every merge of the plan and writes every commit; returns what to publish.
     public func execute(_ plan: RollPlan, batch: CatFileBatch, console: Console? = nil) throws -> RollExecution {
         let writer = TreeWriter(batch: batch, repository: superproject, git: git)
@@ -323,7 +321,7 @@ public struct RollExecutor: Sendable {
     /// The message of a module merge: `Roll general_dev into t2: merge Infrastructure general_dev 8c1e2aa`
     /// (also `tenantctl resolve`'s).
     static func moduleMergeMessage(general: String, branch: String, module: String, theirs: String) -> String {
-        "Roll \(general) into \(branch): merge \(module) \(general) \(short(theirs))"
+        "Roll \(general) into \(branch): merge \(module) \(general) \(ObjectID.short(theirs))"
     }
 
     /// The message of a tenant's superproject commit: `Roll general_dev into t2: Infrastructure 40d609f → 8c1e2aa`
@@ -334,6 +332,7 @@ public struct RollExecutor: Sendable {
 
     /// `Infrastructure 40d609f → 8c1e2aa, Article …`
     static func describe(_ changes: [PinChange]) -> String {
-        changes.map { "\($0.module) \(short($0.old)) → \(short($0.new))" }.joined(separator: ", ")
+        changes.map { "\($0.module) \(ObjectID.short($0.old, none: "none")) → \(ObjectID.short($0.new, none: "none"))" }
+            .joined(separator: ", ")
     }
 }

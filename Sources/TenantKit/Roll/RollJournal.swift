@@ -99,6 +99,25 @@ public struct RollJournal: Sendable, Equatable, Codable {
         }
     }
 
+    /// Every journalled run, oldest first (run ids sort by time). A journal that cannot be read is reported in
+    /// `unreadable` (path → reason), not skipped silently.
+    public static func all(gitDirectory: String) throws -> (runs: [RollJournal], unreadable: [String: String]) {
+        let directory = directory(gitDirectory: gitDirectory)
+        guard FileManager.default.fileExists(atPath: directory) else { return ([], [:]) }
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory)
+            .filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }.sorted()
+        var runs: [RollJournal] = []
+        var unreadable: [String: String] = [:]
+        for name in names {
+            do {
+                runs.append(try read(gitDirectory: gitDirectory, runId: String(name.dropLast(5))))
+            } catch {
+                unreadable[(directory as NSString).appendingPathComponent(name)] = String(describing: error)
+            }
+        }
+        return (runs, unreadable)
+    }
+
     /// Reads the journal of a run.
     public static func read(gitDirectory: String, runId: String) throws -> RollJournal {
         guard !runId.contains("/"), !runId.hasPrefix("."), !runId.isEmpty else {

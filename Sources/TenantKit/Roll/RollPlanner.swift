@@ -228,12 +228,15 @@ public enum RollPlanner {
             !project.tenants.contains { $0.id == id } && !project.invalidTenants.contains { $0.id == id }
         }
         guard unknownTenants.isEmpty else {
-            throw RollError("unknown tenant \(unknownTenants.joined(separator: ", ")) (not in Tenants/ on \(general))")
+            throw UnknownNameError(
+                kind: "tenant", names: unknownTenants,
+                known: project.tenants.map(\.id) + project.invalidTenants.map(\.id), place: "Tenants/ on \(general)")
         }
         let unknownModules = (filter.modules + filter.acceptMergedBack).filter { project.module(named: $0) == nil }
         guard unknownModules.isEmpty else {
-            throw RollError(
-                "unknown module \(unknownModules.joined(separator: ", ")) (not in modules.json on \(general))")
+            throw UnknownNameError(
+                kind: "module", names: unknownModules, known: project.manifest.modules.map(\.name),
+                place: "modules.json on \(general)")
         }
     }
 
@@ -368,17 +371,19 @@ public enum RollPlanner {
             reasons.append(
                 BlockReason(
                     code: .missingCommit, module: module.name,
-                    message: "\(tenant.branch) pins \(module.name) \(short(pin)), which is on no branch or tag of "
+                    message:
+                        "\(tenant.branch) pins \(module.name) \(ObjectID.short(pin)), which is on no branch or tag of "
                         + "the module's remote (not pushed?); rolling would move the pin back",
                     fix: fix))
         } else if let pin, !declared, repository.pinsOffGeneral.contains(pin) {
             reasons.append(
                 BlockReason(
                     code: .undeclaredCustomisation, module: module.name,
-                    message: "\(tenant.branch) pins its own commit \(short(pin)) of \(module.name), which \(general) "
+                    message:
+                        "\(tenant.branch) pins its own commit \(ObjectID.short(pin)) of \(module.name), which \(general) "
                         + "does not contain, but \(tenant.file) does not declare \(module.name) customised; rolling "
                         + "would drop it",
-                    fix: "tenantctl customize \(tenant.id) \(module.name) --from \(short(pin))"))
+                    fix: "tenantctl customize \(tenant.id) \(module.name) --from \(ObjectID.short(pin))"))
         }
         if !context.accepted.contains(module.name), let taken = repository.mergedBack[tenant.branch], !taken.isEmpty {
             let from = taken.keys.sorted()
@@ -388,7 +393,7 @@ public enum RollPlanner {
                     code: .tenantMergedBack, module: module.name,
                     message: "\(module.name)'s \(general) contains \(count) commit\(count == 1 ? "" : "s") of the "
                         + "tenant branch\(from.count == 1 ? "" : "es") \(from.joined(separator: ", ")) (merged back: "
-                        + taken.values.flatMap { $0 }.prefix(3).map(short).joined(separator: ", ")
+                        + taken.values.flatMap { $0 }.prefix(3).map { ObjectID.short($0) }.joined(separator: ", ")
                         + "); rolling would ship that customisation to \(tenant.id). Revert the merge on \(general), "
                         + "or, if it was promoted to general on purpose, accept it",
                     fix: "tenantctl roll --accept-merged-back \(module.name)"))
@@ -396,6 +401,4 @@ public enum RollPlanner {
         return reasons
     }
 
-    /// The first 7 hex digits of a commit id.
-    static func short(_ id: String) -> String { String(id.prefix(7)) }
 }

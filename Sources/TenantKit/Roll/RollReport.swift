@@ -95,12 +95,13 @@ public struct RollReport: Sendable, Equatable, Codable {
             && unreachable.isEmpty
     }
 
-    /// A table a person reads at a glance, plus totals.
-    public func renderTable() -> String {
+    /// A table a person reads at a glance, plus totals, fitted to `console.width` (details wrap); with colour,
+    /// conflicts, blocked and rejected branches stand out.
+    public func renderTable(console: Console = Console(out: BufferOutputSink(), err: BufferOutputSink())) -> String {
         var rows: [[String]] = []
-        let short: (String?) -> String = { $0.map { String($0.prefix(7)) } ?? "-" }
+        let short: (String?) -> String = { ObjectID.short($0, none: "-") }
         rows.append([
-            generalBranch, general.status,
+            generalBranch, Self.styled(general.status, console: console),
             general.to.map { short(general.from) + " → " + short($0) } ?? short(general.from),
             general.pins.map { "\($0.module) \(short($0.old)) → \(short($0.new))" }.joined(separator: ", "),
         ])
@@ -128,9 +129,9 @@ public struct RollReport: Sendable, Equatable, Codable {
                 detail.append("files only: \(generalBranch)'s file changes merged, no pin moved")
             }
             let move = tenant.to.map { short(tenant.from) + " → " + short($0) } ?? short(tenant.from)
-            rows.append([tenant.id, tenant.status, move, detail.joined(separator: "; ")])
+            rows.append([tenant.id, Self.styled(tenant.status, console: console), move, detail.joined(separator: "; ")])
         }
-        var text = TextTable(header: ["branch", "status", "commit", "details"], rows: rows).render()
+        var text = console.table(TextTable(header: ["BRANCH", "STATUS", "COMMIT", "DETAILS"], rows: rows))
         var next: [String] = []
         for tenant in tenants {
             if let command = tenant.next { next.append("\(tenant.id): \(command)") }
@@ -144,11 +145,22 @@ public struct RollReport: Sendable, Equatable, Codable {
         if !next.isEmpty { text += "\nnext steps:\n" + next.map { "  " + $0 }.joined(separator: "\n") }
         text +=
             "\n\(totals.rolled) \(dryRun ? "would roll" : "rolled"), \(totals.upToDate) up to date, \(totals.conflicts) with conflicts, "
-        text += "\(totals.blocked) blocked, \(totals.rejected) rejected; \(totals.moduleMerges) module merge(s); "
+        text += "\(totals.blocked) blocked, \(totals.rejected) rejected; "
+        text += "\(English.count(totals.moduleMerges, "module merge")); "
         text += String(format: "%.1f s", elapsedSeconds)
         if dryRun { text += " (dry run: nothing was written)" }
         if let runId { text += "\njournal: \(runId) (undo with `tenantctl roll --undo \(runId)`)" }
-        return text
+        return TextTable.fit(text, width: console.width)
+    }
+
+    /// A branch's status, coloured when it needs attention (conflict, blocked, rejected) or rolled.
+    static func styled(_ status: String, console: Console) -> String {
+        switch status {
+        case "conflict", "would-conflict", "rejected": return console.styled(status, .red)
+        case "blocked": return console.styled(status, .yellow)
+        case "rolled", "would-roll": return console.styled(status, .green)
+        default: return status
+        }
     }
 }
 

@@ -15,7 +15,34 @@ public struct RollUndo {
     /// is restored first (so it never pins a module commit that is gone from the module's remote), then the modules;
     /// each repository's outcome is recorded in the journal as it lands, so a rejected or interrupted undo can be
     /// run again and goes on where it stopped.
-    public func run(runId: String) throws -> [PushOutcome] {
+    public func run(runId: String) throws -> [PushOutcome] { try undo(runId: runId).outcomes }
+
+    /// What an undo did: each repository's push, and every ref it moved back (from the roll's value to the old one).
+    public struct Result: Sendable, Equatable, Encodable {
+        /// One ref moved back.
+        public struct Move: Sendable, Equatable, Encodable {
+            /// `superproject` or a module name.
+            public var repository: String
+            /// Full ref name on the remote.
+            public var ref: String
+            /// The value the roll had pushed.
+            public var from: String
+            /// The value put back (nil: the roll created the ref, so it was deleted).
+            public var to: String?
+        }
+
+        /// Format version of this JSON.
+        public var schemaVersion = 1
+        /// The run undone.
+        public var runId: String
+        /// Each repository's restore push.
+        public var outcomes: [PushOutcome]
+        /// Every ref moved back (only of accepted pushes).
+        public var moved: [Move]
+    }
+
+    /// Restores every ref of the run that landed (see ``run(runId:)``) and reports every ref it moved.
+    public func undo(runId: String) throws -> Result {
         var journal = try RollJournal.read(gitDirectory: workspace.commonDirectory, runId: runId)
         guard journal.undoneAt == nil else { throw RollError("roll \(runId) was already undone") }
         // Entries that may have landed: published, or unknown (the push broke off); not the ones already undone.
@@ -37,20 +64,24 @@ public struct RollUndo {
                     journal.entries[index].published = false  // it never landed
                 } else {
                     moved.append(
-                        "\(repository) \(entry.ref) is \(value.map { String($0.prefix(7)) } ?? "missing"), "
-                            + "not \(entry.new.prefix(7))")
+                        "\(repository) \(entry.ref) is now \(ObjectID.short(value, none: "deleted")), "
+                            + "the roll left it at \(ObjectID.short(entry.new))")
                 }
             }
         }
         guard moved.isEmpty else {
             throw RollError(
-                "refusing to undo roll \(runId): refs moved since:\n" + moved.map { "  " + $0 }.joined(separator: "\n"))
+                "refusing to undo roll \(runId): \(English.count(moved.count, "ref")) moved since (nothing was "
+                    + "restored):\n" + moved.map { "  " + $0 }.joined(separator: "\n")
+                    + "\nsomeone pushed on top of the roll; undoing would throw that work away. Revert the roll's "
+                    + "commits on those branches by hand (git revert), or roll again.")
         }
         guard !toRestore.isEmpty else {
             try journal.write(gitDirectory: workspace.commonDirectory)
             throw RollError("roll \(runId) published nothing; nothing to undo")
         }
         var outcomes: [PushOutcome] = []
+        var movedBack: [Result.Move] = []
         for repository in order {
             let group = toRestore.filter { journal.entries[$0].repository == repository }
             guard !group.isEmpty else { continue }
@@ -64,6 +95,7 @@ public struct RollUndo {
             outcomes.append(outcome)
             if outcome.accepted {
                 for index in group { journal.entries[index].undone = true }
+                movedBack += entries.map { Result.Move(repository: repository, ref: $0.ref, from: $0.new, to: $0.old) }
             }
             try journal.write(gitDirectory: workspace.commonDirectory)
             // Modules must not go back while the superproject still pins their commits.
@@ -73,7 +105,7 @@ public struct RollUndo {
             journal.undoneAt = ISO8601DateFormatter().string(from: Date())
             try journal.write(gitDirectory: workspace.commonDirectory)
         }
-        return outcomes
+        return Result(runId: runId, outcomes: outcomes, moved: movedBack)
     }
 
     /// The superproject first, then the modules in reverse publishing order.

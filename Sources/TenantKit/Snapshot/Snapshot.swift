@@ -217,7 +217,7 @@ public struct Snapshot: Sendable {
     public func isAncestor(_ ancestor: String, of descendant: String, module: String, git: Git) throws -> Bool {
         let output = try git.run(
             ["merge-base", "--is-ancestor", "--end-of-options", ancestor, descendant], in: try mirror(module),
-            context: "check whether \(ancestor.prefix(10)) is on \(descendant.prefix(10)) in \(module)",
+            context: "check whether \(ObjectID.short(ancestor)) is on \(ObjectID.short(descendant)) in \(module)",
             accepting: [0, 1])
         return output.status == 0
     }
@@ -226,7 +226,7 @@ public struct Snapshot: Sendable {
     public func hasCommit(_ commit: String, module: String, git: Git) throws -> Bool {
         let output = try git.run(
             ["cat-file", "-e", "--end-of-options", commit + "^{commit}"], in: try mirror(module),
-            context: "look up \(commit.prefix(10)) in \(module)", accepting: [0, 1, 128])
+            context: "look up \(ObjectID.short(commit)) in \(module)", accepting: [0, 1, 128])
         return output.status == 0
     }
 

@@ -41,16 +41,23 @@ public struct Console: Sendable {
     public var verbose: Bool
     /// ANSI colour allowed on stdout.
     public var color: Bool
+    /// The width tables are fitted to (``TerminalWidth``).
+    public var width: Int
 
     public init(
-        out: any OutputSink, err: any OutputSink, quiet: Bool = false, verbose: Bool = false, color: Bool = false
+        out: any OutputSink, err: any OutputSink, quiet: Bool = false, verbose: Bool = false, color: Bool = false,
+        width: Int = TerminalWidth.fallback
     ) {
         self.out = out
         self.err = err
         self.quiet = quiet
         self.verbose = verbose
         self.color = color
+        self.width = width
     }
+
+    /// `table` rendered to fit ``width``.
+    public func table(_ table: TextTable) -> String { table.render(width: width) }
 
     /// A report line on stdout (silent with `--quiet`: the exit status then says everything).
     public func print(_ line: String = "") {

@@ -128,7 +128,7 @@ public enum GitVerifier {
                     VerifyFinding(
                         code: .missingCommit,
                         message:
-                            "\(who): commit \(pin.prefix(10)) of module \(module.name), pinned by branch \(branch), "
+                            "\(who): commit \(ObjectID.short(pin)) of module \(module.name), pinned by branch \(branch), "
                             + "is on no branch or tag of the module's remote",
                         tenant: tenant?.id, module: module.name, repository: module.name, branch: expected))
                 continue
@@ -140,7 +140,7 @@ public enum GitVerifier {
                     VerifyFinding(
                         code: customised ? .stalePin : .undeclaredCustomisation,
                         message:
-                            "\(who): commit \(pin.prefix(10)) of module \(module.name), pinned by branch \(branch), "
+                            "\(who): commit \(ObjectID.short(pin)) of module \(module.name), pinned by branch \(branch), "
                             + "is not on \(module.name)'s branch \(expected)"
                             + (customised ? "" : " (an undeclared customisation?)"),
                         tenant: tenant?.id, module: module.name, repository: module.name, branch: expected))
@@ -200,7 +200,7 @@ public enum GitVerifier {
                 "tenant \(tenant.id): \(commits.count) commit\(commits.count == 1 ? "" : "s") of \(repository)'s branch "
                 + "\(tenant.branch) \(commits.count == 1 ? "is" : "are") reachable from \(general) (tenant changes "
                 + "must not flow back): "
-                + commits.prefix(5).map { String($0.prefix(10)) }.joined(separator: ", ")
+                + commits.prefix(5).map { ObjectID.short($0) }.joined(separator: ", ")
                 + (commits.count > 5 ? ", …" : ""),
             tenant: tenant.id, module: module, repository: repository, branch: tenant.branch)
     }

@@ -173,7 +173,7 @@ public struct RepositoryState: Sendable, Equatable {
             problems.append(
                 WorkingCopyProblem(
                     repository: repository, path: relativePath,
-                    reason: "detached HEAD at \(head.map { String($0.prefix(12)) } ?? "?") holds \(orphanCommits) "
+                    reason: "detached HEAD at \(ObjectID.short(head, none: "?")) holds \(orphanCommits) "
                         + "commit\(orphanCommits == 1 ? "" : "s") that no branch or remote contains; "
                         + "create a branch for them (git branch <name>) first"))
         }
@@ -219,7 +219,7 @@ enum WorkingCopyGit {
         if left == right { return (0, 0) }
         let text = try git.text(
             ["rev-list", "--left-right", "--count", "--end-of-options", "\(left)...\(right)"], in: path,
-            context: "compare \(left.prefix(12)) with \(right.prefix(12)) in \(path)")
+            context: "compare \(ObjectID.short(left)) with \(ObjectID.short(right)) in \(path)")
         let parts = text.split(whereSeparator: { $0 == "\t" || $0 == " " })
         guard parts.count == 2, let a = Int(parts[0]), let b = Int(parts[1]) else {
             throw GitError(

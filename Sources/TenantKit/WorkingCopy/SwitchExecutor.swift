@@ -166,8 +166,7 @@ public struct WorkingCopySwitch: Sendable {
                 ).tenant(id: name)
             }
             guard lookedUp != nil else {
-                let known = ([general] + current.tenants.map(\.id)).joined(separator: ", ")
-                throw WorkspaceError("unknown tenant '\(name)'; known: \(known)")
+                throw UnknownNameError(kind: "tenant", names: [name], known: [general] + current.tenants.map(\.id))
             }
         }
         let branch = lookedUp?.branch ?? general
@@ -457,7 +456,7 @@ public struct WorkingCopySwitch: Sendable {
                 context: "check out \(plan.branch) in \(name)")
             return "checked out"
         case .fastForward(let from):
-            console?.progress("\(name): fast-forwarding \(plan.branch) to \(plan.target.prefix(12))")
+            console?.progress("\(name): fast-forwarding \(plan.branch) to \(ObjectID.short(plan.target))")
             if try currentBranchRef(path, name: name) == branchRef {
                 try git.run(
                     ["merge", "--ff-only", "--quiet", "--end-of-options", plan.target], in: path,
@@ -469,7 +468,7 @@ public struct WorkingCopySwitch: Sendable {
             }
             return "fast-forwarded"
         case .moveBack(let from, _, _):
-            console?.progress("\(name): moving \(plan.branch) back to \(plan.target.prefix(12))")
+            console?.progress("\(name): moving \(plan.branch) back to \(ObjectID.short(plan.target))")
             if try currentBranchRef(path, name: name) == branchRef {
                 // The working tree is clean (pre-flight): branch, index and files move together. The target is an
                 // object id git printed (`rev-parse …^{commit}`); `reset` rejects `--end-of-options` before it.
@@ -483,7 +482,7 @@ public struct WorkingCopySwitch: Sendable {
             }
             return "moved back"
         case .create(let upstream):
-            console?.progress("\(name): creating \(plan.branch) at \(plan.target.prefix(12))")
+            console?.progress("\(name): creating \(plan.branch) at \(ObjectID.short(plan.target))")
             // The upstream is configured before the branch exists: a run stopped between the two calls then
             // leaves no branch without its upstream (a re-run only checks the branch out); see docs/GUARANTEES.md.
             if let upstream, let slash = upstream.firstIndex(of: "/") {

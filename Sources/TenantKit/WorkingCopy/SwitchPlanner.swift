@@ -139,7 +139,7 @@ public enum SwitchPlanner {
         }
         guard o.targetAvailable else {
             return problem(
-                "commit \(o.target.prefix(12)) is not in the repository, not even after a fetch; "
+                "commit \(ObjectID.short(o.target)) is not in the repository, not even after a fetch; "
                     + "is it pushed to the module's remote?")
         }
         guard let tip = o.branchTip else {
@@ -150,7 +150,7 @@ public enum SwitchPlanner {
             return plan(onBranch ? .none : .checkout, final: tip)
         }
         guard let counts = o.tipVersusTarget else {
-            return problem("cannot compare branch \(o.branch) with \(o.target.prefix(12))")
+            return problem("cannot compare branch \(o.branch) with \(ObjectID.short(o.target))")
         }
         switch (counts.ahead, counts.behind) {
         case (0, 0):
@@ -169,8 +169,11 @@ public enum SwitchPlanner {
             return plan(onBranch ? .none : .checkout, final: tip, ahead: ahead)
         case (let ahead, let behind):
             return problem(
-                "local branch \(o.branch) has diverged from \(o.target.prefix(12)) (\(ahead) commit\(ahead == 1 ? "" : "s") "
-                    + "of its own, \(behind) missing); it would have to move backwards. Merge or rebase it first")
+                "local branch \(o.branch) has diverged from \(ObjectID.short(o.target)) "
+                    + "(\(English.count(ahead, "commit")) of its own, \(behind) missing); it would have to move "
+                    + "backwards. Next: in that repository `git merge \(ObjectID.short(o.target))` (or `git rebase "
+                    + "\(ObjectID.short(o.target))`), push \(o.branch), record it with `tenantctl pin`, then switch again"
+            )
         }
     }
 
@@ -178,7 +181,7 @@ public enum SwitchPlanner {
     public static func unpublishedReason(branch: String, target: String, count: Int, listed: [String]) -> String {
         let more = count > listed.count ? "; and \(count - listed.count) more" : ""
         return "local branch \(branch) has \(count) commit\(count == 1 ? "" : "s") that no remote branch holds "
-            + "(\(listed.joined(separator: "; "))\(more)); switching would move it back to the pin \(target.prefix(12)). "
+            + "(\(listed.joined(separator: "; "))\(more)); switching would move it back to the pin \(ObjectID.short(target)). "
             + "Push them (and pin them with tenantctl pin), or keep them on another branch "
             + "(git branch <name> \(branch)) and reset \(branch) to the pin yourself"
     }

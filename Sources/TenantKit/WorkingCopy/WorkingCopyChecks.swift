@@ -41,11 +41,11 @@ extension WorkingCopyGit {
         let output = try git.run(
             ["log", "--format=%H %s", tip, "--not"] + (target.map { [$0] } ?? [])
                 + ["--remotes", "--glob=refs/tenantctl/remotes/*", "--"], in: path,
-            context: "look for commits of \(tip.prefix(12)) that no remote branch holds in \(path)")
+            context: "look for commits of \(ObjectID.short(tip)) that no remote branch holds in \(path)")
         let lines = output.lines.filter { !$0.isEmpty }
         let listed = lines.prefix(10).map { line -> String in
-            guard let space = line.firstIndex(of: " ") else { return String(line.prefix(12)) }
-            return "\(line[..<space].prefix(12)) \(line[line.index(after: space)...])"
+            guard let space = line.firstIndex(of: " ") else { return ObjectID.short(line) }
+            return "\(ObjectID.short(String(line[..<space]))) \(line[line.index(after: space)...])"
         }
         return (lines.count, Array(listed))
     }
@@ -71,10 +71,10 @@ extension WorkingCopyGit {
         guard !files.isEmpty else { return [] }
         let listing = try git.run(
             ["ls-tree", "-r", "-z", "--full-tree", "--end-of-options", target], in: path,
-            context: "list the files of \(target.prefix(12)) in \(path)")
+            context: "list the files of \(ObjectID.short(target)) in \(path)")
         guard let entries = GitParse.lsTree(listing.stdout) else {
             throw GitError(
-                context: "list the files of \(target.prefix(12)) in \(path)",
+                context: "list the files of \(ObjectID.short(target)) in \(path)",
                 kind: .unparseableOutput(detail: "ls-tree output"), command: ["git", "ls-tree"], directory: path,
                 stderr: listing.stderr)
         }

@@ -16,6 +16,8 @@ public struct PinReport: Sendable, Codable, Equatable {
         public var pushed: Bool
     }
 
+    /// Format version of this JSON.
+    public var schemaVersion = 1
     /// The superproject branch.
     public var branch: String
     /// The new superproject commit; nil when nothing changed.
@@ -57,7 +59,7 @@ public struct WorkingCopyPin: Sendable {
     public static func message(branch: String, changes: [PinReport.Change]) -> String {
         let names = changes.map(\.module).joined(separator: ", ")
         return "Pin \(names) on \(branch)\n\n"
-            + changes.map { "\($0.module): \($0.old.map { String($0.prefix(12)) } ?? "none") → \($0.new.prefix(12))" }
+            + changes.map { "\($0.module): \(ObjectID.short($0.old, none: "none")) → \(ObjectID.short($0.new))" }
             .joined(separator: "\n") + "\n"
     }
 
@@ -146,7 +148,7 @@ public struct WorkingCopyPin: Sendable {
                 problems.append(
                     WorkingCopyProblem(
                         repository: module.name, path: module.path,
-                        reason: "commit \(head.prefix(12)) is not on the module's remote (\(unpushed) unpushed); "
+                        reason: "commit \(ObjectID.short(head)) is not on the module's remote (\(unpushed) unpushed); "
                             + "push it first or run with --push"))
             }
             if unpushed != "0" && push {

@@ -157,8 +157,9 @@ public struct StatusReport: Sendable, Codable, Equatable {
             modules: modules, resolution: try ResolutionStatus.inspect(workspace: workspace, git: git))
     }
 
-    /// The report as a table a person reads at a glance.
-    public func renderTable() -> String {
+    /// The report as a table a person reads at a glance, fitted to `console.width`; with colour, dirty and
+    /// diverged stand out.
+    public func renderTable(console: Console = Console(out: BufferOutputSink(), err: BufferOutputSink())) -> String {
         var lines: [String] = []
         let location = superproject.branch ?? "(detached HEAD)"
         lines.append("tenant: \(tenant ?? "none (superproject branch \(location) is no tenant's)")")
@@ -171,15 +172,15 @@ public struct StatusReport: Sendable, Codable, Equatable {
                 : "\(upstream): ahead \(superproject.ahead ?? 0), behind \(superproject.behind ?? 0)"
         }
         lines.append(
-            "superproject: \(location) at \(superproject.head.map { String($0.prefix(12)) } ?? "-") (\(remote))"
-                + (superproject.dirty ? ", dirty" : ""))
+            "superproject: \(location) at \(ObjectID.short(superproject.head, none: "-")) (\(remote))"
+                + (superproject.dirty ? ", " + console.styled("dirty", .yellow) : ""))
         let rows = modules.map { module -> [String] in
             var relation: String
             switch module.relation {
             case .atPin: relation = "at pin"
             case .ahead: relation = "ahead \(module.ahead)"
             case .behind: relation = module.behind > 0 ? "behind \(module.behind)" : "behind (pin not fetched)"
-            case .diverged: relation = "diverged (+\(module.ahead)/-\(module.behind))"
+            case .diverged: relation = console.styled("diverged (+\(module.ahead)/-\(module.behind))", .red)
             case .notInitialised: relation = "not initialised"
             case .unpinned: relation = "no pin"
             }
@@ -189,22 +190,23 @@ public struct StatusReport: Sendable, Codable, Equatable {
                 branch += " (expected \(module.expectedBranch))"
             }
             return [
-                module.module, branch, module.head.map { String($0.prefix(12)) } ?? "-",
-                module.pin.map { String($0.prefix(12)) } ?? "-", relation, module.dirty ? "dirty" : "clean",
+                module.module, branch, ObjectID.short(module.head, none: "-"),
+                ObjectID.short(module.pin, none: "-"), relation,
+                module.dirty ? console.styled("dirty", .yellow) : "clean",
                 "\(module.unpushed)",
             ]
         }
         lines.append(
-            TextTable(header: ["MODULE", "BRANCH", "HEAD", "PIN", "RELATION", "FILES", "UNPUSHED"], rows: rows)
-                .render())
+            console.table(
+                TextTable(header: ["MODULE", "BRANCH", "HEAD", "PIN", "RELATION", "FILES", "UNPUSHED"], rows: rows)))
         for module in modules {
             for nested in module.nested {
-                let head = nested.head.map { "at \($0.prefix(12))" } ?? "not initialised"
+                let head = nested.head.map { "at \(ObjectID.short($0))" } ?? "not initialised"
                 lines.append(
-                    "\(nested.path): nested submodule not at its recorded commit \(nested.recorded.prefix(12)) (\(head))"
+                    "\(nested.path): nested submodule not at its recorded commit \(ObjectID.short(nested.recorded)) (\(head))"
                 )
             }
         }
-        return lines.joined(separator: "\n")
+        return TextTable.fit(lines.joined(separator: "\n"), width: console.width)
     }
 }
