@@ -32,7 +32,8 @@ extension Tenantctl {
 
                 Examples (the example's conflict: t2's German strings against a general rewording):
                   tenantctl example /tmp/erp-conflict --stage conflict
-                  cd /tmp/erp-conflict/workspace && tenantctl roll      (exit 2: t2 conflicts)
+                  cd /tmp/erp-conflict/workspace
+                  tenantctl roll                                  (exit 2: t2 conflicts)
                   tenantctl resolve t2
                   git -C Modules/Infrastructure add Strings.csv   (once resolved in your editor or git mergetool)
                   tenantctl status

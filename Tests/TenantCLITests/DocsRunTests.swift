@@ -83,6 +83,10 @@ import Testing
     func helpExamplesRunOnTheExample(_ name: String) throws {
         let lines = try #require(Self.helpExamples().first { $0.0 == name }?.1)
         let sandbox = try GitSandbox()
+        if name == "tenantctl resolve" {
+            try Self.runResolveExamples(lines, sandbox: sandbox)
+            return
+        }
         let example = try LifecycleExample(sandbox, stage: .afterUpdates)
         let workspace = example.workspace
         // What an example needs to exist first (the help shows the command, not its preparation).
@@ -120,6 +124,43 @@ import Testing
         }
     }
 
+    /// resolve's examples tell one story on the example's conflict stage: once ending with `--continue`, once with
+    /// `--abort` ("instead of --continue"). roll and `resolve t2` exit 2 (t2 conflicts); between `resolve t2` and
+    /// the next step the test plays the user who resolves Strings.csv in an editor and stages it (the help's
+    /// `git -C … add` line).
+    static func runResolveExamples(_ lines: [String], sandbox: GitSandbox) throws {
+        #expect(
+            lines.contains { $0.contains("resolve --continue") } && lines.contains { $0.contains("resolve --abort") })
+        for ending in ["--continue", "--abort"] {
+            let base = sandbox.path("erp-conflict\(ending)")
+            let workspace = base + "/workspace"
+            var ran = 0
+            for line in lines where !(line.contains("resolve --") && !line.contains("resolve \(ending)")) {
+                let directory = line.hasPrefix("tenantctl example") ? sandbox.root : workspace
+                let results = Self.runExample(
+                    line, in: directory, sandbox: sandbox, substitute: ["/tmp/erp-conflict": base])
+                #expect(!results.isEmpty, "\(line): nothing ran")
+                for (command, result) in results {
+                    let expected: Int32 = command == "tenantctl roll" || command == "tenantctl resolve t2" ? 2 : 0
+                    #expect(
+                        result.status == expected, "`\(command)` → \(result.status)\n\(result.stdout)\(result.stderr)")
+                    ran += 1
+                }
+                if line == "tenantctl resolve t2" {
+                    let resolution = ExampleScenario.conflictResolution
+                    let module = "\(workspace)/Modules/\(resolution.module)"
+                    try resolution.content.write(
+                        toFile: "\(module)/\(resolution.file)", atomically: true, encoding: .utf8)
+                    try sandbox.git(["add", "--", resolution.file], in: module)
+                }
+            }
+            #expect(ran == lines.count - 1, "\(ending): not every example ran")
+            let status = sandbox.tenantctl(["audit", "--check", "--tenant", "t2"], in: workspace)
+            // --continue: t2 is rolled and published, the audit is clean; --abort: t2 is as before, still behind.
+            #expect(status.status == (ending == "--continue" ? 0 : 2), "\(ending): \(status.stdout)")
+        }
+    }
+
     @Test func theTutorialRunsAsWritten() throws {
         let sandbox = try GitSandbox()
         let guide = try String(contentsOf: Self.root.appendingPathComponent("docs/tutorial.md"), encoding: .utf8)
@@ -133,7 +174,13 @@ import Testing
         for block in blocks {
             for raw in block.split(separator: "\n") where !raw.trimmingCharacters(in: .whitespaces).isEmpty {
                 let line = raw.replacingOccurrences(of: "/tmp/erp", with: base)
-                let command = line.hasPrefix("cd ") ? "\(line) || exit 98" : line
+                var command = line.hasPrefix("cd ") ? "\(line) || exit 98" : line
+                if line.hasPrefix("git -C Modules/Infrastructure add Strings.csv") {
+                    // The tutorial's reader resolves the conflict in an editor first; the test writes the result.
+                    command =
+                        "cat > Modules/Infrastructure/Strings.csv <<'TENANTCTL_EOF'\n"
+                        + ExampleScenario.conflictResolution.content + "TENANTCTL_EOF\n" + command
+                }
                 script += "\(command)\necho \"exit=$? :: \(line.replacingOccurrences(of: "\"", with: "'"))\"\n"
                 count += 1
             }
@@ -143,11 +190,14 @@ import Testing
         let statuses = result.stdout.split(separator: "\n").filter { $0.hasPrefix("exit=") }
         #expect(statuses.count == count, "\(result.stdout)\n\(result.stderr)")
         for status in statuses {
-            #expect(status.hasPrefix("exit=0 "), "\(status)\n\(result.stderr)")
+            // `resolve t2` starts with a conflict: exit 2 is what the tutorial explains.
+            let expected = status.contains(":: tenantctl resolve t2 ") ? "exit=2 " : "exit=0 "
+            #expect(status.hasPrefix(expected), "\(status)\n\(result.stderr)")
         }
-        // The gate's status, echoed by the tutorial: 2 while t1 and t3 are behind in Order, 0 after the roll.
+        // The statuses the tutorial echoes: the gate 2 while t1 and t3 are behind in Order, 0 after the roll; the
+        // conflict's roll 2 (t2 conflicts), and the gate 0 after resolve --continue.
         let echoed = result.stdout.split(separator: "\n").filter { $0 == "0" || $0 == "2" }
-        #expect(echoed == ["2", "0"], "\(result.stdout)")
+        #expect(echoed == ["2", "0", "2", "0"], "\(result.stdout)")
         #expect(!result.stderr.contains("error:"), "\(result.stderr)")
     }
 

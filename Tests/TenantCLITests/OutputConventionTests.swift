@@ -278,12 +278,17 @@ import Testing
         let tenants = sandbox.tenantctl(
             ["---completion", "switch", "--", "positional@0", "2", "0", "tenantctl", "switch", ""],
             in: example.workspace)
-        #expect(tenants.stdout.split(separator: "\n").map(String.init) == ["general_dev", "t1", "t2", "t3"])
+        // In-process runs share ArgumentParser's global `CompletionShell.requesting`: after another test generated
+        // the zsh script it stays zsh, and zsh answers end with a " " pseudo-completion that the zsh script drops.
+        func names(_ output: String) -> [String] {
+            output.split(separator: "\n").map(String.init).filter { $0 != " " }
+        }
+        #expect(names(tenants.stdout) == ["general_dev", "t1", "t2", "t3"])
         let modules = sandbox.tenantctl(
             ["---completion", "customize", "--", "positional@1", "3", "0", "tenantctl", "customize", "t1", ""],
             in: example.workspace)
         #expect(
-            modules.stdout.split(separator: "\n").map(String.init) == [
+            names(modules.stdout) == [
                 "Infrastructure", "Article", "Customer", "Order",
             ])
         #expect(NameCompletion.tenantNames(in: example.workspace + "/Tenants") == ["t1", "t2", "t3"])

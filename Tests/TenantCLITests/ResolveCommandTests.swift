@@ -361,7 +361,7 @@ struct ResolveFixture {
         let fixture = try ResolveFixture(wide: false)
         let unknown = fixture.resolve(["t9"])
         #expect(unknown.status == 64, "\(unknown.stderr)")
-        #expect(unknown.stderr.contains("unknown tenant 't9'"), "\(unknown.stderr)")
+        #expect(unknown.stderr.contains("unknown tenant t9; known tenants: t1, t2, t3"), "\(unknown.stderr)")
 
         try "dirty\n".write(toFile: "\(fixture.workspace)/AppName", atomically: true, encoding: .utf8)
         let before = try fixture.workingCopy()
