@@ -179,17 +179,7 @@ public struct Git: Sendable {
         } catch {
             throw Self.notStarted(error, context: context, command: ["git"] + vector, directory: directory)
         }
-        if output.status < 0 {
-            throw GitError(
-                context: context, kind: .killed(signal: -output.status), command: ["git"] + vector,
-                directory: directory, output: output)
-        }
-        guard accepting.contains(output.status) else {
-            throw GitError(
-                context: context, kind: .failed(status: output.status), command: ["git"] + vector, directory: directory,
-                output: output)
-        }
-        return output
+        return try Self.checked(output, accepting: accepting, context: context, vector: vector, directory: directory)
     }
 
     /// Runs a git call that talks to a remote (fetch, clone, push, ls-remote, `submodule update` cloning), like
@@ -220,6 +210,13 @@ public struct Git: Sendable {
                 context: context, kind: .timedOut(seconds: seconds, remote: describe(remote: remote, in: directory)),
                 command: ["git"] + vector, directory: directory, output: output)
         }
+        return try Self.checked(output, accepting: accepting, context: context, vector: vector, directory: directory)
+    }
+
+    /// `output` if git exited with a status in `accepting`; else the error of a call killed by a signal or failed.
+    static func checked(
+        _ output: GitOutput, accepting: Set<Int32>, context: String, vector: [String], directory: String?
+    ) throws(GitError) -> GitOutput {
         if output.status < 0 {
             throw GitError(
                 context: context, kind: .killed(signal: -output.status), command: ["git"] + vector,
