@@ -31,9 +31,32 @@ public final class GitSSHServer: Sendable {
     /// Why the server cannot run on this machine, or nil when it can.
     public static var unavailableReason: String? {
         let missing = ["sshd", "ssh", "ssh-keygen"].filter { TestDaemon.find([$0]) == nil }
-        guard !missing.isEmpty else { return nil }
-        return "ssh server tests skipped: \(missing.joined(separator: ", ")) not installed "
-            + "(apt-get install openssh-server openssh-client; .ci/run installs them)"
+        guard missing.isEmpty else {
+            return "ssh server tests skipped: \(missing.joined(separator: ", ")) not installed "
+                + "(apt-get install openssh-server openssh-client; .ci/run installs them)"
+        }
+        if let user = lockedAccount() {
+            return "ssh server tests skipped: the account \(user) the tests log in as is locked in /etc/shadow "
+                + "(a password field starting with '!'), and sshd without PAM refuses locked accounts"
+        }
+        return nil
+    }
+
+    /// The user running the tests when /etc/shadow marks the account locked, else nil (also when the file cannot be
+    /// read: then sshd decides, and a refusal fails the test with sshd's log).
+    static func lockedAccount() -> String? {
+        let user = NSUserName()
+        guard let shadow = FileManager.default.contents(atPath: "/etc/shadow") else { return nil }
+        return isLocked(user, shadow: String(decoding: shadow, as: UTF8.self)) ? user : nil
+    }
+
+    /// Whether `shadow` (the text of /etc/shadow) marks `user` locked: `!` before the password field.
+    public static func isLocked(_ user: String, shadow: String) -> Bool {
+        for line in shadow.split(separator: "\n") {
+            let fields = line.split(separator: ":", omittingEmptySubsequences: false)
+            if fields.count > 1, fields[0] == user { return fields[1].hasPrefix("!") }
+        }
+        return false
     }
 
     /// Starts sshd in `sandbox`.

@@ -120,6 +120,18 @@ final class ServedExample {
     }
 }
 
+/// The ssh tests skip (with the reason) where sshd would refuse the login: a locked account.
+@Suite struct SSHAccountTests {
+    @Test func aLockedAccountIsRecognised() {
+        let shadow = "root:*:20228:0:99999:7:::\nalice:!$y$j9T$abc:20228::::::\nbob:!:20228::::::\ncarol:$y$x:1::::::\n"
+        #expect(!GitSSHServer.isLocked("root", shadow: shadow))
+        #expect(GitSSHServer.isLocked("alice", shadow: shadow))
+        #expect(GitSSHServer.isLocked("bob", shadow: shadow))
+        #expect(!GitSSHServer.isLocked("carol", shadow: shadow))
+        #expect(!GitSSHServer.isLocked("dave", shadow: shadow))
+    }
+}
+
 /// Whether the test servers can run here; a skipped test prints why.
 enum ServerAvailability {
     static let http: Bool = {
