@@ -163,4 +163,24 @@ public final class GitSandbox: Sendable {
         refs["HEAD"] = head.status == 0 ? head.stdout.trimmingCharacters(in: .newlines) : "detached"
         return refs
     }
+
+    /// Branch → commit of every branch of `repository` (`refs/heads/*`), read with plain git.
+    public func branches(_ repository: String) throws -> [String: String] {
+        var branches: [String: String] = [:]
+        for (ref, id) in try refs(repository) where ref.hasPrefix("refs/heads/") {
+            branches[String(ref.dropFirst("refs/heads/".count))] = id
+        }
+        return branches
+    }
+
+    /// Path → commit of every gitlink (mode 160000) on `branch` of `repository`, from plain `ls-tree -r -z`.
+    public func gitlinks(on branch: String, in repository: String) throws -> [String: String] {
+        var pins: [String: String] = [:]
+        for entry in try git(["ls-tree", "-r", "-z", branch], in: repository).split(separator: "\0") {
+            let fields = entry.split(separator: "\t", maxSplits: 1)
+            let meta = fields[0].split(separator: " ")
+            if fields.count == 2, meta.count == 3, meta[0] == "160000" { pins[String(fields[1])] = String(meta[2]) }
+        }
+        return pins
+    }
 }

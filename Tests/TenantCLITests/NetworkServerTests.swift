@@ -79,25 +79,13 @@ final class ServedExample {
     /// Repository → branch → commit, read from the bare repositories behind the server.
     func remoteBranches() throws -> [String: [String: String]] {
         var result: [String: [String: String]] = [:]
-        for repository in Self.repositories {
-            var branches: [String: String] = [:]
-            for (ref, id) in try sandbox.refs(remote(repository)) where ref.hasPrefix("refs/heads/") {
-                branches[String(ref.dropFirst("refs/heads/".count))] = id
-            }
-            result[repository] = branches
-        }
+        for repository in Self.repositories { result[repository] = try sandbox.branches(remote(repository)) }
         return result
     }
 
     /// Module path → pin of a superproject branch on the server.
     func pins(_ branch: String) throws -> [String: String] {
-        var pins: [String: String] = [:]
-        for line in try sandbox.git(["ls-tree", "-r", branch], in: remote("Superproject")).split(separator: "\n") {
-            let fields = line.split(separator: "\t", maxSplits: 1)
-            let meta = fields[0].split(separator: " ")
-            if meta[0] == "160000" { pins[String(fields[1])] = String(meta[2]) }
-        }
-        return pins
+        try sandbox.gitlinks(on: branch, in: remote("Superproject"))
     }
 
     /// Writes a hook into a repository behind the server.

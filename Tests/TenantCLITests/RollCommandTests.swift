@@ -30,26 +30,13 @@ struct RollFixture {
     /// Repository → branch → commit of every remote.
     func remoteBranches() throws -> [String: [String: String]] {
         var result: [String: [String: String]] = [:]
-        for repository in Self.repositories {
-            var branches: [String: String] = [:]
-            for (ref, id) in try sandbox.refs(remote(repository)) where ref.hasPrefix("refs/heads/") {
-                branches[String(ref.dropFirst("refs/heads/".count))] = id
-            }
-            result[repository] = branches
-        }
+        for repository in Self.repositories { result[repository] = try sandbox.branches(remote(repository)) }
         return result
     }
 
     /// Module path → pinned commit of a superproject branch on the remote (plain `ls-tree`).
     func pins(_ branch: String) throws -> [String: String] {
-        var pins: [String: String] = [:]
-        let listing = try sandbox.git(["ls-tree", "-r", branch], in: remote("Superproject"))
-        for line in listing.split(separator: "\n") {
-            let fields = line.split(separator: "\t", maxSplits: 1)
-            let meta = fields[0].split(separator: " ")
-            if meta[0] == "160000" { pins[String(fields[1])] = String(meta[2]) }
-        }
-        return pins
+        try sandbox.gitlinks(on: branch, in: remote("Superproject"))
     }
 
     /// The user's view: status of the superproject and every submodule, HEADs and local branches.

@@ -30,13 +30,7 @@ import Testing
 
     /// Path → gitlink commit of a superproject branch, from `ls-tree`.
     static func pins(_ sandbox: GitSandbox, _ repository: String, _ branch: String) throws -> [String: String] {
-        var pins: [String: String] = [:]
-        for line in try sandbox.git(["ls-tree", branch, "Modules/"], in: repository).split(separator: "\n") {
-            let fields = line.split(separator: "\t", maxSplits: 1)
-            let meta = fields[0].split(separator: " ")
-            if meta[0] == "160000" { pins[String(fields[1])] = String(meta[2]) }
-        }
-        return pins
+        try sandbox.gitlinks(on: branch, in: repository).filter { $0.key.hasPrefix("Modules/") }
     }
 
     @Test func createsTheBranchesAndPinsOfTheThesisExample() throws {
