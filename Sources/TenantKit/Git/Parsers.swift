@@ -49,6 +49,39 @@ public enum GitParse {
         return entries
     }
 
+    /// The gitlinks of a raw tree object: entry name → pinned commit (the first entry of a name), the entries of
+    /// ``treeObject(_:idLength:)`` whose mode is `160000`; nil when ``treeObject(_:idLength:)`` rejects the data.
+    /// No String for the other entries: the audit reads the module directory of 1000 tenant branches.
+    public static func treeGitlinks(_ data: [UInt8], idLength: Int = 20) -> [String: String]? {
+        data.withUnsafeBufferPointer { bytes -> [String: String]? in
+            let count = bytes.count
+            var gitlinks: [String: String] = [:]
+            var index = 0
+            while index < count {
+                var space = index
+                while space < count && bytes[space] != UInt8(ascii: " ") { space += 1 }
+                guard space < count else { return nil }
+                var nul = space
+                while nul < count && bytes[nul] != 0 { nul += 1 }
+                let idEnd = nul + 1 + idLength
+                guard nul < count, idEnd <= count else { return nil }
+                // "160000": a gitlink's mode.
+                let isGitlink =
+                    space - index == 6 && bytes[index] == UInt8(ascii: "1") && bytes[index + 1] == UInt8(ascii: "6")
+                    && bytes[index + 2] == UInt8(ascii: "0") && bytes[index + 3] == UInt8(ascii: "0")
+                    && bytes[index + 4] == UInt8(ascii: "0") && bytes[index + 5] == UInt8(ascii: "0")
+                if isGitlink {
+                    let name = String(decoding: UnsafeBufferPointer(rebasing: bytes[(space + 1)..<nul]), as: UTF8.self)
+                    if gitlinks[name] == nil {
+                        gitlinks[name] = hex(UnsafeBufferPointer(rebasing: bytes[(nul + 1)..<idEnd]))
+                    }
+                }
+                index = idEnd
+            }
+            return gitlinks
+        }
+    }
+
     /// Parses `git ls-tree -z` output: `<mode> SP <type> SP <id> TAB <path> NUL`.
     public static func lsTree(_ data: Data) -> [(entry: TreeEntry, path: String)]? {
         var result: [(entry: TreeEntry, path: String)] = []
