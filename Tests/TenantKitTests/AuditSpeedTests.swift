@@ -77,6 +77,29 @@ import Testing
         #expect(alone == (try sandbox.gitlinks(on: "t5", in: sup)))
     }
 
+    @Test func refsParserReadsForEachRefBytes() throws {
+        let sandbox = try GitSandbox()
+        let repo = try sandbox.makeRepository("repo")
+        for index in 0..<40 { try sandbox.git(["branch", "t\(index)"], in: repo) }
+        try sandbox.git(["tag", "v1"], in: repo)
+        let git = try sandbox.gitRunner()
+        let output = try git.run(
+            ["for-each-ref", "--format=%(refname)%00%(objectname)", "refs/heads/", "refs/tags/"], in: repo)
+        let refs = try #require(GitParse.refs(bytes: output.stdout))
+        #expect(refs == (try sandbox.refs(repo)).filter { $0.key.hasPrefix("refs/heads/") || $0.key == "refs/tags/v1" })
+        #expect(refs.count == 42)
+        #expect(try GitRefs.branches(under: "refs/heads/", in: repo, git: git, what: "repo").count == 41)
+        // The text form and the byte form agree, malformed lines included.
+        for text in [
+            "refs/heads/a\0abc\nrefs/heads/b c\0def\n", "\n\nrefs/heads/a\0abc\n\n", "", "garbage", "a\0b\0c\n",
+            "\0abc\n", "abc\0\n", "refs/heads/a\0abc\nbroken\n",
+        ] {
+            #expect(GitParse.refs(bytes: Data(text.utf8)) == GitParse.refs(text), "\(text.debugDescription)")
+        }
+        #expect(GitParse.refs(bytes: Data("\n\nrefs/heads/a\0abc\n\n".utf8)) == ["refs/heads/a": "abc"])
+        #expect(GitParse.refs(bytes: Data("a\0b\0c\n".utf8)) == nil)
+    }
+
     @Test(arguments: [1, 2, 3, 8])
     func chunkedMapKeepsTheOrder(jobs: Int) {
         for count in [0, 1, 31, 32, 64, 65, 100, 1001] {

@@ -101,14 +101,37 @@ public enum GitParse {
 
     /// Parses `for-each-ref --format=%(refname)%00%(objectname)` output into a map ref → id.
     public static func refs(_ text: String) -> [String: String]? {
-        // Split on the bytes, not on Characters (thousands of refs per repository at 1000 tenants).
-        var refs: [String: String] = [:]
-        for line in text.utf8.split(separator: UInt8(ascii: "\n")) {
-            let parts = line.split(separator: 0, omittingEmptySubsequences: false)
-            guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else { return nil }
-            refs[String(decoding: parts[0], as: UTF8.self)] = String(decoding: parts[1], as: UTF8.self)
+        refs(bytes: Data(text.utf8))
+    }
+
+    /// ``refs(_:)`` on git's bytes in one pass: per ref one String for the name and one for the id, nothing per
+    /// line or field besides (50 mirrors of hundreds of tenant branches at 1000 × 50).
+    public static func refs(bytes data: Data) -> [String: String]? {
+        data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> [String: String]? in
+            let bytes = buffer.bindMemory(to: UInt8.self)
+            let count = bytes.count
+            var refs: [String: String] = [:]
+            var start = 0
+            while start < count {
+                var end = start
+                var nul = -1
+                var nuls = 0
+                while end < count && bytes[end] != UInt8(ascii: "\n") {
+                    if bytes[end] == 0 {
+                        nuls += 1
+                        nul = end
+                    }
+                    end += 1
+                }
+                if end > start {  // empty lines are skipped
+                    guard nuls == 1, nul > start, nul + 1 < end else { return nil }
+                    refs[String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<nul]), as: UTF8.self)] = String(
+                        decoding: UnsafeBufferPointer(rebasing: bytes[(nul + 1)..<end]), as: UTF8.self)
+                }
+                start = end + 1
+            }
+            return refs
         }
-        return refs
     }
 
     /// Parses `rev-list --parents` output: each line `<commit> <parent>…`.
