@@ -10,23 +10,27 @@ import Testing
         var arguments: [String]
         /// A substring of the git call the shim sleeps in (the first one that has it).
         var call: String
-        /// The temporary directory that exists during that call.
-        var temporary: String
+        /// The temporary directory that exists during that call (nil: the command has none).
+        var temporary: String?
+        /// Whether the copy needs a module remote `Invoice.git` (for `module add`).
+        var invoiceRemote = false
         var testDescription: String { "\(arguments.joined(separator: " ")) at \(call)" }
     }
 
     @Test(arguments: [
+        // roll and customize write their commits through fast-import's standard input: no temporary directory.
+        Case(arguments: ["roll", "--jobs", "1"], call: "fast-import", temporary: nil),
+        Case(arguments: ["customize", "t1", "Article"], call: "fast-import", temporary: nil),
+        // module add edits .gitmodules with `git config --file` on a temporary copy.
         Case(
-            arguments: ["roll", "--jobs", "1"], call: "hash-object -t commit",
-            temporary: "tenantctl-commits-"),
-        Case(
-            arguments: ["customize", "t1", "Article"], call: "hash-object -t commit",
-            temporary: "tenantctl-commits-"),
+            arguments: ["module", "add", "Invoice", "--url", "../Invoice.git"], call: "config -z --file",
+            temporary: "tenantctl-gitmodules-", invoiceRemote: true),
     ])
     func sigtermMidCommandLeavesNoTemporaryDirectoryAndNoChild(_ signalCase: Case) throws {
         let lab = try FaultLab()
         // An uninterrupted run of a copy: the number of the call to sleep in.
         let reference = try lab.copy("reference")
+        if signalCase.invoiceRemote { try Self.invoiceRemote(reference.remotes, lab: lab) }
         let referenceShim = try GitShim(in: lab.sandbox, name: "shim-reference")
         let done = try lab.sandbox.tenantctlProcess(
             signalCase.arguments + ["--git", referenceShim.path], in: reference.workspace, environment: FaultLab.dates)
@@ -34,6 +38,7 @@ import Testing
         let index = try #require(try referenceShim.calls().firstIndex { $0.contains(signalCase.call) }) + 1
 
         let copy = try lab.copy("signalled")
+        if signalCase.invoiceRemote { try Self.invoiceRemote(copy.remotes, lab: lab) }
         let temporary = lab.sandbox.path("tmp-signalled")
         try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
         let shim = try GitShim(in: lab.sandbox, name: "shim-signal")
@@ -44,9 +49,14 @@ import Testing
             ]) { $1 })
         try BackgroundTenantctl.waitForCalls(shim, index)
         // Positive control: the command is inside the call and its temporary directory exists now.
-        let during = try FileManager.default.contentsOfDirectory(atPath: temporary)
-        #expect(during.contains { $0.hasPrefix(signalCase.temporary) }, "\(during)")
-        #expect(!(try lab.processes(mentioning: copy.root + "/").isEmpty))
+        if let expected = signalCase.temporary {
+            let during = try FileManager.default.contentsOfDirectory(atPath: temporary)
+            #expect(during.contains { $0.hasPrefix(expected) }, "\(during)")
+        }
+        // (The git child runs in the copy, or on a file in the temporary directory: `config --file`.)
+        let inCopy = try lab.processes(mentioning: copy.root + "/")
+        let onTemporary = try lab.processes(mentioning: temporary + "/")
+        #expect(!inCopy.isEmpty || !onTemporary.isEmpty)
 
         kill(run.pid, SIGTERM)
         let result = try #require(run.wait(seconds: 20), "tenantctl did not stop on SIGTERM")
@@ -63,7 +73,18 @@ import Testing
         let left = try FileManager.default.contentsOfDirectory(atPath: temporary).filter { $0.hasPrefix("tenantctl-") }
         #expect(left.isEmpty, "temporary directories left: \(left)")
         #expect(try lab.waitForProcesses(mentioning: copy.root + "/", seconds: 5).isEmpty, "git children left")
+        #expect(try lab.waitForProcesses(mentioning: temporary + "/", seconds: 5).isEmpty, "git children left")
         #expect(lab.staleLocks(copy.root).isEmpty, "\(lab.staleLocks(copy.root))")
+    }
+
+    /// A module remote `Invoice.git` with a general_dev branch in `remotes`.
+    static func invoiceRemote(_ remotes: String, lab: FaultLab) throws {
+        let source = remotes + "/../invoice-src"
+        try lab.sandbox.git(["init", "-q", "-b", "general_dev", source])
+        try "// invoice\n".write(toFile: source + "/Invoice.swift", atomically: true, encoding: .utf8)
+        try lab.sandbox.git(["add", "-A"], in: source)
+        try lab.sandbox.git(["commit", "-q", "-m", "Invoice"], in: source)
+        try lab.sandbox.git(["clone", "-q", "--bare", source, remotes + "/Invoice.git"])
     }
 
     /// SIGTERM while roll pushes the superproject, after both module pushes landed: exit 130, and the journal lists

@@ -1,0 +1,151 @@
+import Foundation
+import TenantKit
+import TenantTestSupport
+import Testing
+
+/// AtomicPush sends the branches it sets from staged refs with one pattern refspec: the remote gets exactly the
+/// updates asked for, all or none, and the pushing repository keeps no staged ref.
+@Suite struct AtomicPushTests {
+    /// A remote with `count` branches b00…, a clone of it (the pushing repository) with one new commit per branch.
+    struct Fixture {
+        let sandbox: GitSandbox
+        let remote: String
+        let local: String
+        let git: Git
+        /// Branch → (old, new).
+        let commits: [String: (old: String, new: String)]
+
+        func remoteBranches() throws -> [String: String] { try sandbox.branches(remote) }
+
+        func localRefs() throws -> [String] {
+            try sandbox.git(["for-each-ref", "--format=%(refname)"], in: local).split(separator: "\n").map(String.init)
+        }
+
+        func updates(_ names: [String]) -> [RefUpdate] {
+            names.map { RefUpdate(ref: "refs/heads/" + $0, new: commits[$0]?.new, old: commits[$0]?.old) }
+        }
+    }
+
+    func fixture(count: Int, function: String = #function) throws -> Fixture {
+        let sandbox = try GitSandbox(function: function)
+        let work = try sandbox.makeRepository("work")
+        let base = try sandbox.git(["rev-parse", "HEAD"], in: work)
+        let names = (0..<count).map { String(format: "b%02d", $0) }
+        for name in names { try sandbox.git(["branch", name, base], in: work) }
+        let remote = sandbox.path("remote.git")
+        try sandbox.git(["clone", "-q", "--bare", work, remote])
+        let local = sandbox.path("local.git")
+        try sandbox.git(["clone", "-q", "--bare", remote, local])
+        var commits: [String: (old: String, new: String)] = [:]
+        let tree = try sandbox.git(["rev-parse", base + "^{tree}"], in: local)
+        for name in names {
+            let new = try sandbox.git(["commit-tree", tree, "-p", base, "-m", "on " + name], in: local)
+            commits[name] = (base, new)
+        }
+        return Fixture(sandbox: sandbox, remote: remote, local: local, git: try sandbox.gitRunner(), commits: commits)
+    }
+
+    @Test func manyBranchesLandExactlyAndNothingStaysStaged() throws {
+        let f = try fixture(count: 40)
+        let refsBefore = try f.localRefs()
+        let chosen = (0..<30).map { String(format: "b%02d", $0) }
+        let outcome = try AtomicPush.push(
+            f.updates(chosen), repository: "remote", from: f.local, to: f.remote, git: f.git)
+        #expect(outcome.accepted)
+        let branches = try f.remoteBranches()
+        for name in chosen { #expect(branches[name] == f.commits[name]?.new) }
+        // Branches not asked for are untouched, although the pattern could name every staged ref.
+        for index in 30..<40 {
+            let name = String(format: "b%02d", index)
+            #expect(branches[name] == f.commits[name]?.old)
+        }
+        #expect(branches.count == 41)  // main + 40
+        #expect(try f.localRefs() == refsBefore)
+    }
+
+    @Test func oneRefusedBranchPublishesNothingAndNothingStaysStaged() throws {
+        let f = try fixture(count: 20)
+        let refsBefore = try f.localRefs()
+        // Somebody else moves b07 on the remote: our update of b07 is no longer a fast-forward.
+        let tree = try f.sandbox.git(["rev-parse", "main^{tree}"], in: f.remote)
+        let theirs = try f.sandbox.git(
+            ["commit-tree", tree, "-p", f.commits["b07"]?.old ?? "", "-m", "theirs"], in: f.remote)
+        try f.sandbox.git(["update-ref", "refs/heads/b07", theirs], in: f.remote)
+        let before = try f.remoteBranches()
+        let names = (0..<20).map { String(format: "b%02d", $0) }
+        let outcome = try AtomicPush.push(
+            f.updates(names), repository: "remote", from: f.local, to: f.remote, git: f.git)
+        #expect(!outcome.accepted)
+        #expect(outcome.detail.contains("refs/heads/b07"))
+        #expect(try f.remoteBranches() == before)
+        #expect(try f.localRefs() == refsBefore)
+        // Positive control: without b07 the same push lands.
+        let landed = try AtomicPush.push(
+            f.updates(names.filter { $0 != "b07" }), repository: "remote", from: f.local, to: f.remote, git: f.git)
+        #expect(landed.accepted)
+        #expect(try f.remoteBranches()["b06"] == f.commits["b06"]?.new)
+    }
+
+    @Test func leasesAndDeletionsGoWithStagedBranches() throws {
+        let f = try fixture(count: 14)
+        let refsBefore = try f.localRefs()
+        // Restore mode: b00 moves back to main's commit (not a fast-forward) under a lease, b01 is deleted under a
+        // lease, b02…b11 move forward: ten branches to set, so they are staged.
+        let base = f.commits["b00"]?.old ?? ""
+        let forward = try AtomicPush.push(
+            f.updates(["b00"]), repository: "remote", from: f.local, to: f.remote, git: f.git)
+        #expect(forward.accepted)
+        let onward = (2..<12).map { String(format: "b%02d", $0) }
+        let updates =
+            [
+                RefUpdate(ref: "refs/heads/b00", new: base, old: f.commits["b00"]?.new),
+                RefUpdate(ref: "refs/heads/b01", new: nil, old: base),
+            ] + f.updates(onward)
+        let outcome = try AtomicPush.push(
+            updates, repository: "remote", from: f.local, to: f.remote, mode: .restore, git: f.git)
+        #expect(outcome.accepted)
+        let branches = try f.remoteBranches()
+        #expect(branches["b00"] == base)
+        #expect(branches["b01"] == nil)
+        for name in onward { #expect(branches[name] == f.commits[name]?.new) }
+        #expect(try f.localRefs() == refsBefore)
+        // A stale lease refuses the whole push, staged (9 branches) or named (2 branches).
+        for count in [9, 2] {
+            // b11's lease expects main's commit, but the remote has b11's new commit; the others would be created.
+            var stale = [RefUpdate(ref: "refs/heads/b11", new: base, old: base)]
+            for index in 1..<count { stale.append(RefUpdate(ref: "refs/heads/c\(index)", new: base, old: nil)) }
+            let refused = try AtomicPush.push(
+                stale, repository: "remote", from: f.local, to: f.remote, mode: .restore, git: f.git)
+            #expect(!refused.accepted, "\(count) branches")
+            #expect(try f.remoteBranches() == branches, "\(count) branches")
+            #expect(try f.localRefs() == refsBefore)
+        }
+    }
+
+    @Test func manyBranchesGoAsOnePatternAFewByName() throws {
+        let f = try fixture(count: 20)
+        let pushes = Locked<[[String]]>([])
+        let git = try Git(
+            environment: f.sandbox.environment, allowLocalRemotes: true,
+            trace: { vector, _ in if vector.contains("push") { pushes.withLock { $0.append(vector) } } })
+        let few = (0..<(AtomicPush.stagingThreshold - 1)).map { String(format: "b%02d", $0) }
+        let many = (few.count..<20).map { String(format: "b%02d", $0) }
+        #expect(many.count >= AtomicPush.stagingThreshold)
+        for names in [few, many] {
+            let outcome = try AtomicPush.push(
+                f.updates(names), repository: "remote", from: f.local, to: f.remote, git: git)
+            #expect(outcome.accepted)
+        }
+        let vectors = pushes.current
+        #expect(vectors.count == 2)
+        let refspecs = vectors.map { vector in Array(vector.drop { $0 != "--" }.dropFirst(2)) }
+        #expect(refspecs.first?.count == few.count)
+        // A few: `<commit>:refs/heads/<branch>` each.
+        #expect(refspecs.first == f.updates(few).map { ($0.new ?? "") + ":" + $0.ref })
+        #expect(refspecs.last?.count == 1)
+        #expect(refspecs.last?.first?.hasPrefix("refs/tenantctl/push/") == true)
+        #expect(refspecs.last?.first?.hasSuffix("/*:refs/*") == true)
+        let branches = try f.remoteBranches()
+        for name in few + many { #expect(branches[name] == f.commits[name]?.new) }
+    }
+}
