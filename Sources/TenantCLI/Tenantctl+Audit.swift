@@ -120,7 +120,7 @@ extension Tenantctl {
             } else {
                 switch chosen {
                 case .table: context.console.print(AuditTableRenderer.render(report, console: context.console))
-                case .json: context.console.data(try AuditJSONRenderer.render(report))
+                case .json: context.console.data(bytes: AuditJSONRenderer.renderBytes(report))
                 case .markdown: context.console.print(AuditMarkdownRenderer.render(report))
                 case .html: context.console.data(html(report, project: project))
                 }

@@ -34,13 +34,15 @@ import Testing
             findings: [AuditFinding(.unreachableRemote, awkward)])
     }
 
-    @Test(arguments: [0, 1, 3])
+    /// 40 and 200 tenants: the tenants are written on several threads and joined.
+    @Test(arguments: [0, 1, 3, 40, 200])
     func sameBytesAsJSONEncoder(tenants: Int) throws {
         let report = Self.report(tenants: tenants)
         let expected = try JSONOutput.encode(report)
         let written = AuditJSONWriter.render(report)
         #expect(written == expected)
         #expect(try AuditJSONRenderer.render(report) == expected)
+        #expect(AuditJSONRenderer.renderBytes(report) == Array(expected.utf8))
     }
 
     @Test func emptyReport() throws {

@@ -162,6 +162,11 @@ public enum AuditJSONRenderer {
     public static func render(_ report: AuditReport) throws -> String {
         AuditJSONWriter.render(report)
     }
+
+    /// ``render(_:)``'s text as UTF-8 bytes, without making a String of them (for writing it out).
+    public static func renderBytes(_ report: AuditReport) -> [UInt8] {
+        AuditJSONWriter.bytes(report)
+    }
 }
 
 /// The audit as Markdown for a pull-request comment: the matrix as a table, then the findings.

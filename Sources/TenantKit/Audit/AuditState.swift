@@ -65,6 +65,12 @@ public struct AuditState: Sendable {
         let pins = try readPins(snapshot: snapshot, tenantTips: tips.tenantTips, git: git)
         let fetched = project.manifest.modules.filter { snapshot.unreachable[$0.name] == nil }
         let tenantBranches = project.tenants.map(\.branch) + project.invalidTenants.map(\.branch)
+        // Module path → the distinct pins of the tenants, in one pass over the tenants' pins.
+        var distinctPins: [String: Set<String>] = [:]
+        for tenant in tenants {
+            for (path, pin) in pins[tenant.branch] ?? [:] { distinctPins[path, default: []].insert(pin) }
+        }
+        let pinsByPath = distinctPins
         enum Job: Sendable {
             case superproject
             case module(Module)
@@ -81,10 +87,7 @@ public struct AuditState: Sendable {
                         snapshot: snapshot, generalTip: tips.generalTip, tenantTips: tips.tenantTips, pins: pins,
                         git: git))
             case .module(let module):
-                var modulePins = Set<String>()
-                for tenant in tenants {
-                    if let pin = pins[tenant.branch]?[module.path] { modulePins.insert(pin) }
-                }
+                let modulePins = pinsByPath[module.path] ?? []
                 return .module(
                     module.name,
                     try loadModule(
@@ -202,9 +205,10 @@ public struct AuditState: Sendable {
         // A module's own submodules (nested gitlinks) are part of what a customisation changes.
         let changed = try changedPaths(pairs, repository: repository, what: what, gitlinks: true, git: git)
         var changedFiles: [String: [String]] = [:]
+        let diffed = Set(pairs.map(\.commit))  // a set: one lookup per pin, not a scan of the pairs
         for pin in pins where comparisons[pin] != nil {
             let commit = resolved.commit(pin)
-            if pairs.contains(where: { $0.commit == commit }) { changedFiles[pin] = changed[commit] ?? [] }
+            if diffed.contains(commit) { changedFiles[pin] = changed[commit] ?? [] }
         }
         var state = AuditModuleState(
             branches: branches, graph: graph, pinsOnRemote: resolved.onRemote, comparisons: comparisons,

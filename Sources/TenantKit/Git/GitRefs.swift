@@ -9,7 +9,7 @@ public enum GitRefs {
         let output = try git.run(
             ["for-each-ref", "--format=%(refname)%00%(objectname)", "--end-of-options"] + prefixes, in: repository,
             context: "read the refs of \(what)")
-        guard let refs = GitParse.refs(output.text) else {
+        guard let refs = GitParse.refs(bytes: output.stdout) else {
             throw GitError(
                 context: "read the refs of \(what)", kind: .unparseableOutput(detail: "for-each-ref output"),
                 command: ["git", "for-each-ref"], directory: repository, stderr: output.stderr)

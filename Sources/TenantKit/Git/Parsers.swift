@@ -49,6 +49,39 @@ public enum GitParse {
         return entries
     }
 
+    /// The gitlinks of a raw tree object: entry name → pinned commit (the first entry of a name), the entries of
+    /// ``treeObject(_:idLength:)`` whose mode is `160000`; nil when ``treeObject(_:idLength:)`` rejects the data.
+    /// No String for the other entries: the audit reads the module directory of 1000 tenant branches.
+    public static func treeGitlinks(_ data: [UInt8], idLength: Int = 20) -> [String: String]? {
+        data.withUnsafeBufferPointer { bytes -> [String: String]? in
+            let count = bytes.count
+            var gitlinks: [String: String] = [:]
+            var index = 0
+            while index < count {
+                var space = index
+                while space < count && bytes[space] != UInt8(ascii: " ") { space += 1 }
+                guard space < count else { return nil }
+                var nul = space
+                while nul < count && bytes[nul] != 0 { nul += 1 }
+                let idEnd = nul + 1 + idLength
+                guard nul < count, idEnd <= count else { return nil }
+                // "160000": a gitlink's mode.
+                let isGitlink =
+                    space - index == 6 && bytes[index] == UInt8(ascii: "1") && bytes[index + 1] == UInt8(ascii: "6")
+                    && bytes[index + 2] == UInt8(ascii: "0") && bytes[index + 3] == UInt8(ascii: "0")
+                    && bytes[index + 4] == UInt8(ascii: "0") && bytes[index + 5] == UInt8(ascii: "0")
+                if isGitlink {
+                    let name = String(decoding: UnsafeBufferPointer(rebasing: bytes[(space + 1)..<nul]), as: UTF8.self)
+                    if gitlinks[name] == nil {
+                        gitlinks[name] = hex(UnsafeBufferPointer(rebasing: bytes[(nul + 1)..<idEnd]))
+                    }
+                }
+                index = idEnd
+            }
+            return gitlinks
+        }
+    }
+
     /// Parses `git ls-tree -z` output: `<mode> SP <type> SP <id> TAB <path> NUL`.
     public static func lsTree(_ data: Data) -> [(entry: TreeEntry, path: String)]? {
         var result: [(entry: TreeEntry, path: String)] = []
@@ -68,14 +101,37 @@ public enum GitParse {
 
     /// Parses `for-each-ref --format=%(refname)%00%(objectname)` output into a map ref → id.
     public static func refs(_ text: String) -> [String: String]? {
-        // Split on the bytes, not on Characters (thousands of refs per repository at 1000 tenants).
-        var refs: [String: String] = [:]
-        for line in text.utf8.split(separator: UInt8(ascii: "\n")) {
-            let parts = line.split(separator: 0, omittingEmptySubsequences: false)
-            guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else { return nil }
-            refs[String(decoding: parts[0], as: UTF8.self)] = String(decoding: parts[1], as: UTF8.self)
+        refs(bytes: Data(text.utf8))
+    }
+
+    /// ``refs(_:)`` on git's bytes in one pass: per ref one String for the name and one for the id, nothing per
+    /// line or field besides (50 mirrors of hundreds of tenant branches at 1000 × 50).
+    public static func refs(bytes data: Data) -> [String: String]? {
+        data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> [String: String]? in
+            let bytes = buffer.bindMemory(to: UInt8.self)
+            let count = bytes.count
+            var refs: [String: String] = [:]
+            var start = 0
+            while start < count {
+                var end = start
+                var nul = -1
+                var nuls = 0
+                while end < count && bytes[end] != UInt8(ascii: "\n") {
+                    if bytes[end] == 0 {
+                        nuls += 1
+                        nul = end
+                    }
+                    end += 1
+                }
+                if end > start {  // empty lines are skipped
+                    guard nuls == 1, nul > start, nul + 1 < end else { return nil }
+                    refs[String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<nul]), as: UTF8.self)] = String(
+                        decoding: UnsafeBufferPointer(rebasing: bytes[(nul + 1)..<end]), as: UTF8.self)
+                }
+                start = end + 1
+            }
+            return refs
         }
-        return refs
     }
 
     /// Parses `rev-list --parents` output: each line `<commit> <parent>…`.

@@ -9,30 +9,38 @@ public enum PinReader {
     public static func pins(of commits: [String], paths: [String], batch: CatFileBatch) throws(GitError)
         -> [String: [String: String]]
     {
-        let directories = Array(Set(paths.map { TreePath.split($0).directory })).sorted()
+        // Each path split once; per commit one tree per directory, its gitlinks looked up by name (at 1000 tenant
+        // branches × 50 modules the per-path string work was most of reading the pins).
+        var namesByDirectory: [String: [(path: String, name: String)]] = [:]
+        for path in paths {
+            let (directory, name) = TreePath.split(path)
+            namesByDirectory[directory, default: []].append((path, name))
+        }
+        let directories = namesByDirectory.keys.sorted()
         let distinct = Array(Set(commits)).sorted()
         var names: [String] = []
+        names.reserveCapacity(distinct.count * directories.count)
         for commit in distinct {
             for directory in directories {
                 names.append(directory.isEmpty ? "\(commit)^{tree}" : "\(commit):\(directory)")
             }
         }
         let objects = try batch.objects(names)
-        var trees: [String: [TreeEntry]] = [:]
-        for (name, object) in zip(names, objects) {
-            guard let object else { continue }  // the directory does not exist in that commit
-            guard object.type == "tree",
-                let entries = GitParse.treeObject(object.data, idLength: ObjectID.byteLength(ofHex: object.id))
-            else { continue }  // a file where a directory was expected: no gitlink below it
-            trees[name] = entries
-        }
         var result: [String: [String: String]] = [:]
+        result.reserveCapacity(distinct.count)
+        var index = 0
         for commit in distinct {
             var pins: [String: String] = [:]
-            for path in paths {
-                let (directory, name) = TreePath.split(path)
-                let key = directory.isEmpty ? "\(commit)^{tree}" : "\(commit):\(directory)"
-                if let entry = trees[key]?.first(where: { $0.name == name && $0.isGitlink }) { pins[path] = entry.id }
+            pins.reserveCapacity(paths.count)
+            for directory in directories {
+                defer { index += 1 }
+                guard let object = objects[index] else { continue }  // the directory does not exist in that commit
+                guard object.type == "tree",
+                    let gitlinks = GitParse.treeGitlinks(object.data, idLength: ObjectID.byteLength(ofHex: object.id))
+                else { continue }  // a file where a directory was expected: no gitlink below it
+                for (path, name) in namesByDirectory[directory] ?? [] {
+                    if let id = gitlinks[name] { pins[path] = id }
+                }
             }
             result[commit] = pins
         }

@@ -328,6 +328,8 @@ private struct Parser {
                 throw error("invalid escape sequence", at: escapePosition)
             }
         }
+        // ASCII (names, ids, paths: nearly every string of 1000 tenant files) needs no validation.
+        if buffer.allSatisfy({ $0 < 0x80 }) { return String(decoding: buffer, as: UTF8.self) }
         guard let string = String(bytes: buffer, encoding: .utf8) else {
             throw error("string is not valid UTF-8", at: start)
         }

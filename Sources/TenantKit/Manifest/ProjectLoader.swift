@@ -10,14 +10,22 @@ public enum ProjectLoader {
         let decodedManifest = manifestChecks(manifest, options: options, problems: &problems)
         var tenants: [Tenant] = []
         var tenantPositions: [String: [String: JSONPosition]] = [:]
-        for file in tenantFiles.sorted(by: { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }) {
+        // Each file is decoded and validated on its own, so the files are shared out over the cores (1000 tenant
+        // files took a fifth of `audit --no-fetch`); the results are taken in file order.
+        let sorted = tenantFiles.sorted(by: { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) })
+        let decoded = Concurrent.chunkedMap(sorted) { file -> DecodedTenantFile in
             var decoder = FieldDecoder(file: file.path)
-            if let tenant = decodeTenant(file, decoder: &decoder) {
+            let tenant = decodeTenant(file, decoder: &decoder)
+            let positions = decoder.positions
+            if let tenant { validateTenant(tenant, manifest: decodedManifest, decoder: &decoder) }
+            return DecodedTenantFile(tenant: tenant, positions: positions, problems: decoder.problems)
+        }
+        for (file, result) in zip(sorted, decoded) {
+            if let tenant = result.tenant {
                 tenants.append(tenant)
-                tenantPositions[file.path] = decoder.positions
-                validateTenant(tenant, manifest: decodedManifest, decoder: &decoder)
+                tenantPositions[file.path] = result.positions
             }
-            problems += decoder.problems
+            problems += result.problems
         }
         var crossDecoder = FieldDecoder(file: "")
         validateAcrossTenants(tenants, manifest: decodedManifest, positions: tenantPositions, into: &crossDecoder)
@@ -40,6 +48,14 @@ public enum ProjectLoader {
         var project = Project(manifest: decodedManifest, tenants: tenants, graph: graph)
         project.invalidTenants = invalid
         return project
+    }
+
+    /// One tenant file decoded and validated on its own.
+    struct DecodedTenantFile: Sendable {
+        var tenant: Tenant?
+        /// The positions of the values read, recorded before validation (what the cross-tenant checks point at).
+        var positions: [String: JSONPosition]
+        var problems: [ManifestProblem]
     }
 
     /// Decodes and validates `modules.json` alone, throwing once with every problem found.

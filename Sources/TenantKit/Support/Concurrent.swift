@@ -59,4 +59,25 @@ public enum Concurrent {
         try outcome.withLock { $0 }?.get()
         return value
     }
+
+    /// Maps `items` in order, in contiguous chunks on up to `jobs` threads: CPU work on many small items (decoding
+    /// 1000 tenant files, auditing 50,000 cells). Runs on the calling thread when there are too few items to be
+    /// worth a thread.
+    public static func chunkedMap<Item: Sendable, Result: Sendable>(
+        _ items: [Item], jobs: Int = ProcessInfo.processInfo.activeProcessorCount, minimumChunk: Int = 32,
+        _ body: @escaping @Sendable (Item) -> Result
+    ) -> [Result] {
+        let chunkCount = min(max(jobs, 1) * 4, items.count / max(minimumChunk, 1))
+        guard chunkCount > 1, jobs > 1 else { return items.map(body) }
+        let size = (items.count + chunkCount - 1) / chunkCount
+        let ranges = stride(from: 0, to: items.count, by: size).map { $0..<min($0 + size, items.count) }
+        let chunks = outcomes(ranges, jobs: jobs) { range in items[range].map(body) }
+        var results: [Result] = []
+        results.reserveCapacity(items.count)
+        for chunk in chunks {
+            // The body does not throw, so every chunk has a value.
+            if case .success(let values) = chunk { results += values }
+        }
+        return results
+    }
 }

@@ -4,6 +4,12 @@ import Foundation
 public protocol OutputSink: Sendable {
     /// Writes text as is.
     func write(_ text: String)
+    /// Writes UTF-8 bytes as they are (a large report without a String copy).
+    func write(bytes: [UInt8])
+}
+
+extension OutputSink {
+    public func write(bytes: [UInt8]) { write(String(decoding: bytes, as: UTF8.self)) }
 }
 
 /// Writes to a file descriptor (stdout, stderr).
@@ -13,7 +19,14 @@ public struct FileOutputSink: OutputSink {
     public init(_ handle: FileHandle) { self.handle = handle }
 
     public func write(_ text: String) {
-        try? handle.write(contentsOf: Data(text.utf8))  // a closed stdout is not worth failing the run for
+        // The UTF-8 bytes in place (`Data(text.utf8)` copied a 19 MB audit report byte by byte). A closed stdout
+        // is not worth failing the run for.
+        var text = text
+        text.withUTF8 { bytes in try? handle.write(contentsOf: UnsafeRawBufferPointer(bytes)) }
+    }
+
+    public func write(bytes: [UInt8]) {
+        bytes.withUnsafeBytes { buffer in try? handle.write(contentsOf: buffer) }
     }
 }
 
@@ -66,6 +79,12 @@ public struct Console: Sendable {
 
     /// Data the user asked for explicitly (`--json`) on stdout: printed even with `--quiet`.
     public func data(_ text: String) { out.write(text + "\n") }
+
+    /// ``data(_:)`` for a report rendered as UTF-8 bytes (the 19 MB JSON audit of 1000 tenants × 50 modules).
+    public func data(bytes: [UInt8]) {
+        out.write(bytes: bytes)
+        out.write("\n")
+    }
 
     /// A progress line on stderr (silent with `--quiet`).
     public func progress(_ line: String) {
