@@ -131,41 +131,9 @@ enum AuditJSONWriter {
         mutating func bool(_ value: Bool) { value ? raw("true") : raw("false") }
 
         mutating func string(_ value: String?) {
-            guard var value else { return raw("null") }
-            bytes.append(UInt8(ascii: "\""))
-            // The runs between the bytes that need escaping are copied whole (ids, names and paths have none).
-            value.withUTF8 { utf8 in
-                var start = 0
-                for index in 0..<utf8.count {
-                    let byte = utf8[index]
-                    guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-                    bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index]))
-                    escape(byte)
-                    start = index + 1
-                }
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<utf8.count]))
-            }
-            bytes.append(UInt8(ascii: "\""))
+            guard let value else { return raw("null") }
+            JSONBytes.appendString(value, to: &bytes)
         }
-
-        /// The escape of a quote, a backslash or a control character, as `JSONEncoder` writes it.
-        mutating func escape(_ byte: UInt8) {
-            switch byte {
-            case UInt8(ascii: "\""): raw("\\\"")
-            case UInt8(ascii: "\\"): raw("\\\\")
-            case 0x08: raw("\\b")
-            case 0x0C: raw("\\f")
-            case 0x0A: raw("\\n")
-            case 0x0D: raw("\\r")
-            case 0x09: raw("\\t")
-            default:
-                raw("\\u00")
-                bytes.append(Self.hex[Int(byte >> 4)])
-                bytes.append(Self.hex[Int(byte & 0xF)])
-            }
-        }
-
-        static let hex = Array("0123456789abcdef".utf8)
 
         mutating func strings(_ values: [String], indent: Int) {
             array(values, indent: indent) { w, value, _ in w.string(value) }
