@@ -76,16 +76,19 @@ public struct RollRunner {
             execution, plan: plan, snapshot: snapshot, recorder: recorder, jobs: options.jobs)
         var publication = published
         // The mirrors record what their remotes now have while the superproject's push runs: the bookkeeping is not
-        // on the path to the last push.
+        // on the path to the last push. (With `--jobs 1`, after it: one git process at a time, in a fixed order.)
         let git = self.git
         let jobs = options.jobs
-        try Concurrent.alongside({
-            try Concurrent.map(landed, jobs: jobs) { job in
-                try RefTransaction.apply(
-                    job.updates, in: job.path, git: git,
-                    context: "record the pushed branches of \(job.name) in its mirror")
+        try Concurrent.alongside(
+            jobs: jobs,
+            {
+                try Concurrent.map(landed, jobs: jobs) { job in
+                    try RefTransaction.apply(
+                        job.updates, in: job.path, git: git,
+                        context: "record the pushed branches of \(job.name) in its mirror")
+                }
             }
-        }) {
+        ) {
             try publishSuperproject(execution, plan: plan, recorder: recorder, into: &publication)
         }
         return RollReport.make(

@@ -42,10 +42,18 @@ public enum Concurrent {
 
     /// Runs `background` on another thread while `foreground` runs on this one, and returns when both have
     /// finished: work that must be done but need not delay what comes next (a mirror's bookkeeping while the next
-    /// push runs). Throws `foreground`'s error first, else `background`'s.
+    /// push runs). Throws `foreground`'s error first, else `background`'s. With `jobs` 1 (`--jobs 1`: one git process
+    /// at a time, in a fixed order) `foreground` runs first and `background` after it, on this thread.
     public static func alongside<Result>(
-        _ background: @escaping @Sendable () throws -> Void, _ foreground: () throws -> Result
+        jobs: Int = 2, _ background: @escaping @Sendable () throws -> Void, _ foreground: () throws -> Result
     ) throws -> Result {
+        guard jobs > 1 else {
+            let result = Swift.Result { try foreground() }
+            let backgroundResult = Swift.Result { try background() }
+            let value = try result.get()
+            try backgroundResult.get()
+            return value
+        }
         let outcome = Locked<Swift.Result<Void, any Error>?>(nil)
         let done = DispatchSemaphore(value: 0)
         Thread.detachNewThread {
