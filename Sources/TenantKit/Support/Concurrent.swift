@@ -82,9 +82,13 @@ public enum Concurrent {
         let chunks = outcomes(ranges, jobs: jobs) { range in items[range].map(body) }
         var results: [Result] = []
         results.reserveCapacity(items.count)
-        for chunk in chunks {
-            // The body does not throw, so every chunk has a value.
-            if case .success(let values) = chunk { results += values }
+        for (range, chunk) in zip(ranges, chunks) {
+            switch chunk {
+            case .success(let values): results += values
+            // The body cannot throw and `outcomes` runs every item, so this does not happen; were a chunk ever
+            // missing, it is made here rather than left out (a shorter result would misalign every caller).
+            case .failure: results += items[range].map(body)
+            }
         }
         return results
     }
