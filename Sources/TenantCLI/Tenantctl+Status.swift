@@ -12,9 +12,11 @@ extension Tenantctl {
                 The tenant is the one whose superproject branch is checked out (general_dev is the development \
                 view). Per module: the branch (and the one expected for this tenant), HEAD, the commit the \
                 superproject's HEAD pins, the relation (at pin / ahead n / behind n / diverged / detached), \
-                whether tracked files are changed, and how many commits no remote branch contains. The \
-                superproject line shows ahead/behind its upstream as last fetched. Read-only: nothing is \
-                fetched or changed. Exit status 0.
+                whether tracked files are changed, how many commits no remote branch contains, and the \
+                branch against its remote branch as last fetched (REMOTE: up to date, ahead n, behind n, \
+                diverged +a/-b, gone). The superproject line shows its branch against the remote branch that \
+                switch and roll last fetched (tenantctl's own refs, not a stale origin/<branch>), or gone. \
+                Read-only: nothing is fetched or changed. Exit status 0.
 
                 Examples:
                   tenantctl status

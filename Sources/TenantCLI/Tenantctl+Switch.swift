@@ -25,10 +25,22 @@ extension Tenantctl {
                 no merge/rebase/cherry-pick/revert/bisect in progress, no stale lock file, no detached HEAD \
                 holding commits no branch or remote contains, no local branch with commits no remote holds that \
                 would have to move back, no untracked file the target would overwrite, no target branch checked \
-                out in another worktree, no module directory that has files but is not its own repository. On \
-                any finding every problem is listed, nothing is changed, and the exit status is 1. Other \
-                untracked files are preserved. --dry-run prints the plan per repository (branch, from → to, \
-                what would happen) and changes nothing.
+                out in another worktree, no module directory that has files but is not its own repository or is \
+                a symbolic link, no local branch whose name clashes with one to create (t3/wip blocks t3), no \
+                untracked or ignored file in a module checkout that the target replaces by a file, no \
+                tenantctl resolve in progress (finish it with `tenantctl resolve --continue` or undo it with \
+                `tenantctl resolve --abort`). On any finding every problem is listed, nothing is changed, and \
+                the exit status is 1. Other untracked files are preserved. --dry-run prints the plan per \
+                repository (branch, from → to, what would happen) and changes nothing.
+
+                All or nothing: a journal (.git/tenantctl/switch-journal.json) is written before the first \
+                change. When a step fails, every repository changed so far is put back where it was. When the \
+                switch is interrupted (Ctrl-C, SIGTERM, a kill), the message says what was left, and running \
+                the same tenantctl switch again puts that back and then switches; it refuses, naming the file, \
+                if a repository holds changes the switch did not make. Module URLs come from modules.json (a \
+                differing .gitmodules URL is reported), module clones use the remote origin whatever \
+                clone.defaultRemoteName says, and a module leaving a branch with commits no remote has names \
+                them and the push that publishes them.
 
                 Examples:
                   tenantctl switch t2
@@ -86,6 +98,22 @@ extension Tenantctl {
                             rows: rows)))
                 for module in report.unpinned {
                     context.console.print("\(module): not pinned on \(report.branch), left alone")
+                }
+                for entry in report.repositories {
+                    if let url = entry.gitmodulesURL {
+                        context.console.print(
+                            "\(entry.repository): .gitmodules on \(report.branch) names \(RemoteURL.redacted(url)), "
+                                + "modules.json another URL; \(report.dryRun ? "would use" : "used") modules.json's")
+                    }
+                    guard let kept = entry.keptBranch, entry.keptUnpushed > 0 else { continue }
+                    let commits = English.count(entry.keptUnpushed, "commit")
+                    context.console.print(
+                        "\(entry.repository): branch \(kept) \(report.dryRun ? "will keep" : "keeps") \(commits) "
+                            + "that no remote has; publish with: git -C \(entry.path) push origin \(kept)")
+                    for commit in entry.keptCommits { context.console.print("  \(commit)") }
+                    if entry.keptUnpushed > entry.keptCommits.count {
+                        context.console.print("  … and \(entry.keptUnpushed - entry.keptCommits.count) more")
+                    }
                 }
             }
         }

@@ -307,7 +307,8 @@ public struct ExampleBuilder: Sendable {
             ["clone", "--quiet", "--origin", "origin", "--branch", general, "--", superproject, workspace], in: nil,
             context: "clone the example superproject")
         try local.run(
-            ["submodule", "update", "--init", "--quiet", "--jobs", "4"], in: workspace,
+            ["-c", "clone.defaultRemoteName=origin", "submodule", "update", "--init", "--quiet", "--jobs", "4"],
+            in: workspace,
             context: "initialise the example's submodules")
         // The remotes are local directories this run created: let tenantctl use them from this workspace
         // (local config only; a clone of the workspace does not inherit it).

@@ -6,7 +6,9 @@ import Foundation
 /// - `SHIM_FAIL_AT=N`: call N prints an error and exits `SHIM_FAIL_STATUS` (default 1) without running git (use 128,
 ///   git's fatal status, where exit 1 is a legitimate answer: `config --get`, `rev-parse --verify --quiet`);
 /// - `SHIM_KILL_AT=N`: call N sends SIGKILL to its parent (the tenantctl process) and exits;
-/// - `SHIM_SLEEP_AT=N` with `SHIM_SLEEP_SECONDS=S`: call N sleeps S seconds, then runs git.
+/// - `SHIM_SLEEP_AT=N` with `SHIM_SLEEP_SECONDS=S`: call N sleeps S seconds, then runs git;
+/// - `SHIM_FILL_AT=N` with `SHIM_FILL_FILE=F`: call N first fills the file system of `F` (writes zeros to `F` until
+///   it is full), then runs git: a disk that fills up while git writes.
 /// Every call appends its arguments as one line to ``log`` (numbered by line, under a mutex, so that concurrent
 /// calls such as parallel mirror fetches never share a number).
 public struct GitShim: Sendable {
@@ -36,6 +38,9 @@ public struct GitShim: Sendable {
             if [ -n "$SHIM_KILL_AT" ] && [ "$n" -eq "$SHIM_KILL_AT" ]; then
                 kill -9 "$PPID"
                 exit 137
+            fi
+            if [ -n "$SHIM_FILL_AT" ] && [ "$n" -eq "$SHIM_FILL_AT" ]; then
+                dd if=/dev/zero of="$SHIM_FILL_FILE" bs=4096 2>/dev/null
             fi
             if [ -n "$SHIM_SLEEP_AT" ] && [ "$n" -eq "$SHIM_SLEEP_AT" ]; then
                 sleep "${SHIM_SLEEP_SECONDS:-5}"

@@ -94,12 +94,19 @@ struct SwitchFixture {
         try sandbox.git(["rev-parse", "origin/\(branch):Modules/\(module)"], in: workspace)
     }
 
-    /// Everything that must not change on a refusal: per repository, `status --porcelain=v2` with untracked files,
-    /// HEAD, the index, every ref and the local config.
-    func snapshot() throws -> [String: String] {
+    /// Everything that must not change on a refusal: per repository, `status --porcelain=v2` with untracked and
+    /// ignored files, HEAD, the index, every ref and the local config (of the superproject and `modules`).
+    /// `superprojectStatus: false` leaves out the superproject's `status` (git refuses it while a module path is
+    /// a symbolic link).
+    func snapshot(modules: [String] = SwitchFixture.modules, superprojectStatus: Bool = true) throws -> [String: String]
+    {
         var result: [String: String] = [:]
-        for (name, path) in [("superproject", workspace)] + Self.modules.map({ ($0, module($0)) }) {
-            let status = try sandbox.git(["status", "--porcelain=v2", "--branch", "--untracked-files=all"], in: path)
+        for (name, path) in [("superproject", workspace)] + modules.map({ ($0, module($0)) }) {
+            let status =
+                name == "superproject" && !superprojectStatus
+                ? try sandbox.git(["ls-files", "--others", "--ignored", "--exclude-standard"], in: path)
+                : try sandbox.git(
+                    ["status", "--porcelain=v2", "--branch", "--untracked-files=all", "--ignored"], in: path)
             let head = try sandbox.git(["rev-parse", "HEAD"], in: path)
             let index = try sandbox.git(["ls-files", "--stage"], in: path)
             let refs = try sandbox.refs(path).sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }

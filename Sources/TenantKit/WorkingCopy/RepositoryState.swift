@@ -238,6 +238,16 @@ enum WorkingCopyGit {
 
     static func presence(of path: String, git: Git) throws(GitError) -> Presence {
         let fileManager = FileManager.default
+        // A symbolic link is never followed: git would refuse to check out through it, and replacing it would
+        // lose whatever it points at.
+        if let type = try? fileManager.attributesOfItem(atPath: path)[.type] as? FileAttributeType,
+            type == .typeSymbolicLink
+        {
+            let destination = (try? fileManager.destinationOfSymbolicLink(atPath: path)) ?? "?"
+            return .notARepository(
+                "is a symbolic link (to \(destination)), not the module's own checkout; not touched: replace it "
+                    + "with the module's directory yourself (remove the link, then run tenantctl switch again)")
+        }
         var isDirectory: ObjCBool = false
         guard fileManager.fileExists(atPath: path, isDirectory: &isDirectory) else { return .notInitialised }
         guard isDirectory.boolValue else { return .notARepository("exists but is not a directory") }

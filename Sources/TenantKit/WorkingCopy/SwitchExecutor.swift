@@ -27,6 +27,15 @@ public struct SwitchReport: Sendable, Equatable, Codable {
         public var leftOn: String?
         /// Nested submodules initialised or moved to their recorded commits.
         public var nestedUpdated: Bool
+        /// The branch the module left that keeps commits no remote holds (nil: none).
+        public var keptBranch: String? = nil
+        /// How many commits `keptBranch` has that no remote holds.
+        public var keptUnpushed: Int = 0
+        /// The first ten of them, as `<short id> <subject>`.
+        public var keptCommits: [String] = []
+        /// The URL the target's `.gitmodules` gives this module when it differs from `modules.json`'s (switch
+        /// uses `modules.json`'s).
+        public var gitmodulesURL: String? = nil
     }
 
     /// Report format version.
@@ -80,17 +89,63 @@ public struct WorkingCopySwitch: Sendable {
         public var unpinned: [String]
         /// HEAD before the switch, per repository name (nil: not initialised).
         public var heads: [String: String]
+        /// Per module: the branch it leaves that keeps commits no remote holds (said in the report).
+        public var leftUnpushed: [String: UnpushedBranch] = [:]
+        /// Per module: the URL `.gitmodules` of the target names when it differs from `modules.json`'s.
+        public var urlDrift: [String: String] = [:]
+        /// Per module: the URL switch gives it (`modules.json`'s, relative URLs resolved).
+        public var urls: [String: String] = [:]
+        /// Per repository name: the branch checked out before (for putting it back).
+        public var before: [String: Before] = [:]
+    }
+
+    /// Where a repository was before the switch.
+    public struct Before: Sendable, Equatable {
+        /// The branch checked out (nil: detached).
+        public var branch: String?
+    }
+
+    /// A branch a module leaves that holds commits no remote-tracking branch has.
+    public struct UnpushedBranch: Sendable, Equatable, Codable {
+        /// The branch.
+        public var branch: String
+        /// How many commits no remote holds.
+        public var count: Int
+        /// The first ten, as `<short id> <subject>`.
+        public var commits: [String]
     }
 
     /// Switches the working copy to `target` (a tenant id or branch, or the general branch); with `dryRun`, only
     /// plans and reports what it would do.
     public func run(target name: String, dryRun: Bool = false) throws -> SwitchReport {
+        if let journal = try SwitchJournal.read(workspace) {
+            if dryRun {
+                throw WorkingCopyRefusal(
+                    action: "plan a switch to \(name)",
+                    problems: [
+                        WorkingCopyProblem(
+                            repository: "superproject", path: "",
+                            reason: "a switch to \(journal.target) stopped part-way (it changed "
+                                + "\(journal.moved.isEmpty ? "nothing yet" : journal.moved.joined(separator: ", "))); "
+                                + "run tenantctl switch \(name) without --dry-run: it puts that back first")
+                    ])
+            }
+            try recover(journal)
+        }
         let plan = try makePlan(target: name)
         if dryRun {
             return SwitchReport(
                 tenant: plan.tenant, branch: plan.superproject.branch, dryRun: true,
                 repositories: ([plan.superproject] + plan.modules).map {
-                    entry($0, change: Self.plannedChange($0.action), from: plan.heads[$0.repository], nested: false)
+                    var planned = entry(
+                        $0, change: Self.plannedChange($0.action), from: plan.heads[$0.repository], nested: false)
+                    if let kept = plan.leftUnpushed[$0.repository] {
+                        planned.keptBranch = kept.branch
+                        planned.keptUnpushed = kept.count
+                        planned.keptCommits = kept.commits
+                    }
+                    planned.gitmodulesURL = plan.urlDrift[$0.repository]
+                    return planned
                 }, unpinned: plan.unpinned)
         }
         return try execute(plan)
@@ -142,6 +197,17 @@ public struct WorkingCopySwitch: Sendable {
         let general = current.manifest.generalBranch
 
         // 1. Local pre-flight: nothing is fetched or changed when the working copy is not safe.
+        if let resolution = try ResolutionStatus.inspect(workspace: workspace, git: git) {
+            // Its conflicted and staged files are the resolution's, not changes to commit or stash.
+            throw WorkingCopyRefusal(
+                action: "switch to \(name)",
+                problems: [
+                    WorkingCopyProblem(
+                        repository: "superproject", path: "",
+                        reason: "a resolution of \(resolution.tenant) is in progress (tenantctl resolve); finish it "
+                            + "with `tenantctl resolve --continue` or undo it with `tenantctl resolve --abort` first")
+                ])
+        }
         var problems: [WorkingCopyProblem] = []
         let superState = try RepositoryState.inspect(path: workspace.root, git: git, superproject: true)
         problems += superState.problems(repository: "superproject", relativePath: "")
@@ -194,6 +260,7 @@ public struct WorkingCopySwitch: Sendable {
         if plannedSuper.changes {
             problems += try preflight(
                 plannedSuper, absolutePath: workspace.root, state: superproject, repository: "superproject")
+            problems += try replacedModuleProblems(contexts.values, target: plannedSuper.finalCommit)
         }
 
         // 3. The project and pins at the target commit; fetch and plan every module it has.
@@ -205,13 +272,25 @@ public struct WorkingCopySwitch: Sendable {
         var modulePlans: [RepositoryPlan] = []
         var unpinned: [String] = []
         var heads: [String: String] = [:]
+        var leftUnpushed: [String: UnpushedBranch] = [:]
+        let urlDrift = try gitmodulesDrift(
+            target.manifest.modules, at: plannedSuper.finalCommit, superOrigin: superOrigin)
         if let head = superproject.head { heads["superproject"] = head }
+        var before: [String: Before] = ["superproject": Before(branch: superproject.currentBranch)]
         for module in target.manifest.modules {
             var context: ModuleContext
             if let known = contexts[module.path], known.module.name == module.name {
                 context = known
             } else {
-                let (inspected, found) = try inspectModule(module, superOrigin: superOrigin)
+                var (inspected, found) = try inspectModule(module, superOrigin: superOrigin)
+                if case .notARepository = inspected.presence, plannedSuper.changes,
+                    try trackedAsFile(module.path, at: superproject.head)
+                {
+                    // A file the superproject tracks stands where the target has this module: the superproject's
+                    // checkout replaces it, then the module is set up.
+                    inspected.presence = .notInitialised
+                    found = []
+                }
                 problems += found
                 context = inspected
                 if !found.isEmpty { continue }
@@ -232,6 +311,14 @@ public struct WorkingCopySwitch: Sendable {
                 continue
             }
             if let head = state.head { heads[module.name] = head }
+            before[module.name] = Before(branch: state.currentBranch)
+            if let current = state.currentBranch, current != moduleBranch, let tip = state.branches[current] {
+                let unpushed = try WorkingCopyGit.unpublished(tip, beyond: nil, in: context.absolutePath, git: git)
+                if unpushed.count > 0 {
+                    leftUnpushed[module.name] = UnpushedBranch(
+                        branch: current, count: unpushed.count, commits: unpushed.listed)
+                }
+            }
             if state.currentBranch == moduleBranch && state.head == pin && state.branches[moduleBranch] == pin {
                 // Already on its branch at the pin: nothing to fetch, nothing to ask git (switching between tenants
                 // that share most pins touches only the modules that differ).
@@ -264,7 +351,10 @@ public struct WorkingCopySwitch: Sendable {
         guard problems.isEmpty else { throw WorkingCopyRefusal(action: action, problems: problems) }
         return Plan(
             tenant: tenant?.id ?? branch, superproject: plannedSuper, modules: modulePlans, unpinned: unpinned,
-            heads: heads)
+            heads: heads, leftUnpushed: leftUnpushed, urlDrift: urlDrift,
+            urls: target.manifest.modules.reduce(into: [:]) { urls, module in
+                if !module.url.isEmpty { urls[module.name] = Self.resolved(module.url, superOrigin: superOrigin) }
+            }, before: before)
     }
 
     /// What would make git stop half-way in a repository that changes: untracked files the target would
@@ -282,6 +372,16 @@ public struct WorkingCopySwitch: Sendable {
                         repository: repository, path: join(file),
                         reason: "untracked file that checking out \(plan.branch) would overwrite; "
                             + "move it away or commit it first"))
+            }
+        }
+        if case .create = plan.action {
+            for clash in try WorkingCopyGit.branchNameClashes(plan.branch, in: absolutePath, git: git) {
+                problems.append(
+                    WorkingCopyProblem(
+                        repository: repository, path: plan.path,
+                        reason: "local branch \(clash) blocks creating branch \(plan.branch) (git keeps branch "
+                            + "names as paths); rename it first, e.g. git -C \(plan.path.isEmpty ? "." : plan.path) "
+                            + "branch -m \(clash) \(Self.renamed(clash))"))
             }
         }
         if let elsewhere = try WorkingCopyGit.branchesInOtherWorktrees(
@@ -316,7 +416,8 @@ public struct WorkingCopySwitch: Sendable {
                 repository: module.name, path: module.path,
                 reason:
                     "its origin is \(actual.isEmpty ? "not set" : RemoteURL.redacted(actual)), but modules.json names "
-                    + "\(RemoteURL.redacted(expected)); not touched (if modules.json is right: git submodule sync)")
+                    + "\(RemoteURL.redacted(expected)); not touched (if modules.json is right: git -C \(module.path) remote "
+                    + "set-url origin \(RemoteURL.redacted(expected)))")
         }
         return nil
     }
@@ -362,16 +463,73 @@ public struct WorkingCopySwitch: Sendable {
     }
 
     /// Carries out a plan. Only repositories whose plan changes something are touched; no git command runs in a
-    /// module directory that is not the module's own repository.
+    /// module directory that is not the module's own repository. All or nothing: the journal is written before
+    /// the first change; when a step fails, every repository changed so far is put back (they were clean), and
+    /// when that is impossible (interrupted, disk full) the journal stays for the re-run.
     public func execute(_ plan: Plan) throws -> SwitchReport {
+        let changing = ([plan.superproject] + plan.modules).filter(\.changes)
+        var journal = SwitchJournal(
+            target: plan.tenant,
+            repositories: changing.map { repository in
+                var tip: String?
+                switch repository.action {
+                case .fastForward(let from), .moveBack(let from, _, _): tip = from
+                case .checkout: tip = repository.finalCommit
+                case .none, .create, .initialise: tip = nil
+                }
+                let state = plan.before[repository.repository]
+                return SwitchJournal.Repository(
+                    repository: repository.repository, path: repository.path, branchBefore: state?.branch,
+                    headBefore: plan.heads[repository.repository], branch: repository.branch, branchTipBefore: tip,
+                    target: repository.finalCommit, initialises: repository.initialises, started: false)
+            })
+        let rerun = "tenantctl switch \(plan.tenant)"
+        if !changing.isEmpty { try journal.write(workspace) }
+        func start(_ repository: String) throws {
+            guard let index = journal.repositories.firstIndex(where: { $0.repository == repository }) else { return }
+            journal.repositories[index].started = true
+            try journal.write(workspace)
+            InterruptNote.set(
+                "the switch to \(plan.tenant) stopped part-way (changed: \(journal.moved.joined(separator: ", "))); "
+                    + "run `\(rerun)` again: it puts that back, then switches")
+        }
+        do {
+            let report = try executeSteps(plan, start: start)
+            try SwitchJournal.remove(workspace)
+            InterruptNote.set(nil)
+            return report
+        } catch {
+            let cause = "\(error)"
+            if Cancellator.shared.isCancelled || journal.moved.isEmpty {
+                if journal.moved.isEmpty { try? SwitchJournal.remove(workspace) }
+                if !journal.moved.isEmpty {
+                    throw SwitchStoppedError(
+                        cause: cause, putBack: [], left: journal.moved, rollbackFailure: "interrupted", rerun: rerun)
+                }
+                throw error
+            }
+            console?.progress("putting back what the switch changed (\(journal.moved.joined(separator: ", ")))")
+            do {
+                try rollBack(journal)
+                try SwitchJournal.remove(workspace)
+                InterruptNote.set(nil)
+            } catch let rollbackError {
+                throw SwitchStoppedError(
+                    cause: cause, putBack: [], left: journal.moved, rollbackFailure: "\(rollbackError)", rerun: rerun)
+            }
+            throw SwitchStoppedError(cause: cause, putBack: journal.moved, left: [], rollbackFailure: nil, rerun: rerun)
+        }
+    }
+
+    /// The steps of ``execute(_:)``; `start` records in the journal that a repository is about to change.
+    private func executeSteps(_ plan: Plan, start: (String) throws -> Void) throws -> SwitchReport {
         var entries: [SwitchReport.Entry] = []
+        if plan.superproject.changes { try start("superproject") }
         let superChange = try apply(plan.superproject, in: workspace.root, superproject: true)
         entries.append(entry(plan.superproject, change: superChange, from: plan.heads["superproject"], nested: false))
-        let modulePaths = plan.modules.filter(\.changes).map(\.path)
-        if !modulePaths.isEmpty {
-            try git.run(
-                ["submodule", "--quiet", "sync", "--"] + modulePaths, in: workspace.root,
-                context: "sync the module URLs from .gitmodules")
+        let changed = plan.modules.filter(\.changes)
+        if !changed.isEmpty {
+            try setModuleURLs(changed, urls: plan.urls)
         }
         for module in plan.modules {
             let path = workspace.path(module.path)
@@ -382,16 +540,68 @@ public struct WorkingCopySwitch: Sendable {
                     "\(module.path) is no longer the repository of module \(module.repository); "
                         + "nothing was run in it (run tenantctl switch again)")
             }
+            if module.changes { try start(module.repository) }
             let change = try apply(module, in: path, superproject: false)
             var nested = false
             if recursive {
                 nested = try updateNested(of: module, at: path)
             }
-            entries.append(entry(module, change: change, from: plan.heads[module.repository], nested: nested))
+            var reported = entry(module, change: change, from: plan.heads[module.repository], nested: nested)
+            if let kept = plan.leftUnpushed[module.repository] {
+                reported.keptBranch = kept.branch
+                reported.keptUnpushed = kept.count
+                reported.keptCommits = kept.commits
+            }
+            reported.gitmodulesURL = plan.urlDrift[module.repository]
+            entries.append(reported)
         }
         return SwitchReport(
             tenant: plan.tenant, branch: plan.superproject.branch, dryRun: false, repositories: entries,
             unpinned: plan.unpinned)
+    }
+
+    /// Points the modules' URLs (the superproject's `submodule.<name>.url` and each checkout's `origin`) at
+    /// `modules.json`'s URLs, whatever the target's `.gitmodules` says; modules `modules.json` gives no URL get
+    /// `.gitmodules`' (`git submodule sync`).
+    private func setModuleURLs(_ modules: [RepositoryPlan], urls: [String: String]) throws {
+        let names = try submoduleNames()
+        var synced: [String] = []
+        for module in modules {
+            guard let url = urls[module.repository], let name = names[module.path] else {
+                synced.append(module.path)
+                continue
+            }
+            try git.run(
+                ["config", "submodule.\(name).url", url], in: workspace.root,
+                context: "set the URL of module \(module.repository) from modules.json")
+            let path = workspace.path(module.path)
+            if !module.initialises, try WorkingCopyGit.presence(of: path, git: git) == .repository {
+                try git.run(
+                    ["config", "remote.\(Workspace.defaultRemoteName).url", url], in: path,
+                    context: "set the origin of module \(module.repository) from modules.json")
+            }
+        }
+        if !synced.isEmpty {
+            try git.run(
+                ["submodule", "--quiet", "sync", "--"] + synced, in: workspace.root,
+                context: "sync the module URLs from .gitmodules")
+        }
+    }
+
+    /// The submodule names of the working tree's `.gitmodules`, by path.
+    func submoduleNames() throws -> [String: String] {
+        let output = try git.run(
+            ["config", "--file", ".gitmodules", "-z", "--get-regexp", "^submodule\\..*\\.path$"], in: workspace.root,
+            context: "read the submodule names of .gitmodules", accepting: [0, 1])
+        var names: [String: String] = [:]
+        for record in output.stdout.split(separator: 0) {
+            let text = String(decoding: record, as: UTF8.self)
+            guard let newline = text.firstIndex(of: "\n") else { continue }
+            let key = text[..<newline]
+            names[String(text[text.index(after: newline)...])] = String(
+                key.dropFirst("submodule.".count).dropLast(".path".count))
+        }
+        return names
     }
 
     /// Initialises and updates the module's nested submodules to the commits it records, when any is not there.
@@ -458,9 +668,12 @@ public struct WorkingCopySwitch: Sendable {
         case .fastForward(let from):
             console?.progress("\(name): fast-forwarding \(plan.branch) to \(ObjectID.short(plan.target))")
             if try currentBranchRef(path, name: name) == branchRef {
+                // The planner proved a fast-forward and the working tree is clean (pre-flight): `reset --keep`
+                // moves branch, index and files together, and, unlike `merge --ff-only`, no merge configuration
+                // (`merge.verifySignatures`) can refuse it half-way through a switch.
                 try git.run(
-                    ["merge", "--ff-only", "--quiet", "--end-of-options", plan.target], in: path,
-                    context: "fast-forward \(plan.branch) in \(name)")
+                    ["reset", "--quiet", "--keep"] + (superproject ? ["--no-recurse-submodules"] : []) + [plan.target],
+                    in: path, context: "fast-forward \(plan.branch) in \(name)")
             } else {
                 try setAndCheckOut(
                     branchRef, to: plan.target, from: from, reason: "fast-forward", plan: plan, path: path, name: name,
@@ -473,8 +686,8 @@ public struct WorkingCopySwitch: Sendable {
                 // The working tree is clean (pre-flight): branch, index and files move together. The target is an
                 // object id git printed (`rev-parse …^{commit}`); `reset` rejects `--end-of-options` before it.
                 try git.run(
-                    ["reset", "--quiet", "--keep", plan.target], in: path,
-                    context: "move \(plan.branch) back to the pin in \(name)")
+                    ["reset", "--quiet", "--keep"] + (superproject ? ["--no-recurse-submodules"] : []) + [plan.target],
+                    in: path, context: "move \(plan.branch) back to the pin in \(name)")
             } else {
                 try setAndCheckOut(
                     branchRef, to: plan.target, from: from, reason: "back to the pin", plan: plan, path: path,
@@ -503,8 +716,13 @@ public struct WorkingCopySwitch: Sendable {
         case .initialise:
             console?.progress("\(name): cloning")
             // `--checkout` overrides `update = none` (and any other update mode) for this explicit set-up.
+            // The clone's remote is `origin`, the name every module checkout uses, whatever
+            // `clone.defaultRemoteName` says.
             try git.runNetwork(
-                ["submodule", "--quiet", "update", "--init", "--checkout", "--", plan.path], in: workspace.root,
+                [
+                    "-c", "clone.defaultRemoteName=\(Workspace.defaultRemoteName)", "submodule", "--quiet", "update",
+                    "--init", "--checkout", "--", plan.path,
+                ], in: workspace.root,
                 remote: "the remote of module \(name)", context: "initialise and clone module \(name)")
             guard case .repository = try WorkingCopyGit.presence(of: path, git: git) else {
                 throw WorkspaceError(

@@ -219,3 +219,130 @@ enum NestedSubmodules {
         return result
     }
 }
+
+extension WorkingCopyGit {
+    /// Local branches whose names clash with creating `branch` in the repository at `path`: a branch below it
+    /// (`t3/wip` blocks `t3`) or above it (`t3` blocks `t3/wip`). git would refuse the creation half-way.
+    static func branchNameClashes(_ branch: String, in path: String, git: Git) throws(GitError) -> [String] {
+        let below = try GitRefs.branches(under: "refs/heads/\(branch)/", in: path, git: git, what: path)
+            .keys.map { "\(branch)/\($0)" }
+        var above: [String] = []
+        var components = branch.split(separator: "/").dropLast()
+        while !components.isEmpty {
+            let name = components.joined(separator: "/")
+            let found = try git.run(
+                ["rev-parse", "--verify", "--quiet", "--end-of-options", "refs/heads/\(name)"], in: path,
+                context: "look for branch \(name) in \(path)", accepting: [0, 1])
+            if found.status == 0 { above.append(name) }
+            components = components.dropLast()
+        }
+        return (below + above).sorted()
+    }
+
+    /// Untracked files, ignored ones included, in the repository at `path` (relative to its root, sorted): what a
+    /// checkout that replaces the whole directory would delete.
+    static func untrackedAndIgnored(in path: String, git: Git) throws(GitError) -> [String] {
+        let output = try git.run(
+            ["ls-files", "-z", "--others", "--directory", "--no-empty-directory"], in: path,
+            context: "list the untracked and ignored files of \(path)")
+        return output.stdout.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }.sorted()
+    }
+
+    /// The mode of `path` in the tree of `commit` (`160000` for a gitlink, `100644` for a file, `040000` for a
+    /// directory), nil when the commit has nothing there.
+    static func mode(of path: String, at commit: String, in repository: String, git: Git) throws(GitError)
+        -> String?
+    {
+        let output = try git.run(
+            ["ls-tree", "-z", "--full-tree", "--end-of-options", commit, "--", path], in: repository,
+            context: "look up \(path) in \(ObjectID.short(commit))")
+        for record in output.stdout.split(separator: 0) {
+            let text = String(decoding: record, as: UTF8.self)
+            guard let tab = text.firstIndex(of: "\t"), text[text.index(after: tab)...] == path else { continue }
+            return text.split(separator: " ").first.map(String.init)
+        }
+        return nil
+    }
+
+    /// Whether `key` is set to true in the repository at `path` (git's own boolean rules, `--type=bool`).
+    static func isTrue(_ key: String, in path: String, git: Git) throws(GitError) -> Bool {
+        let output = try git.run(
+            ["config", "--type=bool", "--get", key], in: path, context: "read \(key) in \(path)", accepting: [0, 1])
+        return output.status == 0 && output.text == "true"
+    }
+}
+
+extension WorkingCopySwitch {
+    /// A free-standing name for a branch whose name clashes (`t3/wip` → `t3-wip`, `t3` → `t3-renamed`).
+    static func renamed(_ branch: String) -> String {
+        branch.contains("/") ? branch.replacingOccurrences(of: "/", with: "-") : branch + "-renamed"
+    }
+
+    /// Module checkouts that the target superproject commit replaces by a file or a directory of its own: the
+    /// superproject's checkout deletes the module's working tree, so its untracked and ignored files are problems
+    /// (its commits stay in its git directory). Modules that stay gitlinks are not asked.
+    func replacedModuleProblems(_ contexts: some Sequence<ModuleContext>, target: String) throws
+        -> [WorkingCopyProblem]
+    {
+        var problems: [WorkingCopyProblem] = []
+        for context in contexts.sorted(by: { $0.module.path < $1.module.path }) {
+            guard context.presence == .repository else { continue }
+            guard
+                let mode = try WorkingCopyGit.mode(
+                    of: context.module.path, at: target, in: workspace.root, git: git), mode != "160000"
+            else { continue }
+            for file in try WorkingCopyGit.untrackedAndIgnored(in: context.absolutePath, git: git) {
+                problems.append(
+                    WorkingCopyProblem(
+                        repository: context.module.name, path: context.module.path + "/" + file,
+                        reason: "untracked or ignored file in the checkout of module \(context.module.name), which "
+                            + "the target replaces by a \(mode == "040000" ? "directory" : "file") of its own "
+                            + "(switching would delete it); move it away first"))
+            }
+        }
+        return problems
+    }
+
+    /// Whether the superproject's `commit` tracks `path` as a file or directory (not a gitlink).
+    func trackedAsFile(_ path: String, at commit: String?) throws -> Bool {
+        guard let commit, let mode = try WorkingCopyGit.mode(of: path, at: commit, in: workspace.root, git: git)
+        else { return false }
+        return mode != "160000"
+    }
+
+    /// Modules whose URL in the `.gitmodules` of `commit` differs from `modules.json`'s (relative URLs resolved
+    /// against the superproject's origin): module name → the `.gitmodules` URL. switch uses `modules.json`'s.
+    func gitmodulesDrift(_ modules: [Module], at commit: String, superOrigin: String) throws -> [String: String] {
+        let output = try git.run(
+            ["config", "--blob", "\(commit):.gitmodules", "-z", "--get-regexp", "^submodule\\..*\\.(path|url)$"],
+            in: workspace.root, context: "read .gitmodules of \(ObjectID.short(commit))", accepting: [0, 1])
+        guard output.status == 0 else { return [:] }
+        var paths: [String: String] = [:]
+        var urls: [String: String] = [:]
+        for record in output.stdout.split(separator: 0) {
+            let text = String(decoding: record, as: UTF8.self)
+            guard let newline = text.firstIndex(of: "\n") else { continue }
+            let key = String(text[..<newline])
+            let value = String(text[text.index(after: newline)...])
+            if key.hasSuffix(".path") {
+                paths[String(key.dropFirst("submodule.".count).dropLast(".path".count))] = value
+            } else if key.hasSuffix(".url") {
+                urls[String(key.dropFirst("submodule.".count).dropLast(".url".count))] = value
+            }
+        }
+        var drift: [String: String] = [:]
+        for (name, path) in paths {
+            guard let module = modules.first(where: { $0.path == path }), !module.url.isEmpty, let url = urls[name],
+                let expected = Self.resolved(module.url, superOrigin: superOrigin),
+                let actual = Self.resolved(url, superOrigin: superOrigin), !Self.sameRemote(actual, expected)
+            else { continue }
+            drift[module.name] = url
+        }
+        return drift
+    }
+
+    /// A module URL as git uses it: relative URLs resolved against the superproject's origin.
+    static func resolved(_ url: String, superOrigin: String) -> String? {
+        RemoteURL.classify(url) == .relative ? RemoteURL.resolve(relative: url, against: superOrigin) : url
+    }
+}

@@ -44,6 +44,50 @@ public struct StatusReport: Sendable, Codable, Equatable {
         public var upstreamGone: Bool
         /// Tracked files modified, staged or conflicted (module checkouts at other commits do not count).
         public var dirty: Bool
+        /// The branch against the remote branch as switch and roll last fetched it (nil: no remote branch).
+        public var remote: RemoteStatus? = nil
+    }
+
+    /// A local branch against its remote branch.
+    public struct RemoteStatus: Sendable, Codable, Equatable {
+        /// The remote branch compared with (`origin/t2`).
+        public var upstream: String
+        /// Commits the local branch has that the remote branch lacks.
+        public var ahead: Int
+        /// Commits the remote branch has that the local branch lacks.
+        public var behind: Int
+        /// The remote branch is gone (deleted on the remote and pruned).
+        public var gone: Bool
+        /// `up-to-date`, `ahead`, `behind`, `diverged` or `gone`.
+        public var relation: String
+
+        init(upstream: String, ahead: Int, behind: Int, gone: Bool) {
+            self.upstream = upstream
+            self.ahead = ahead
+            self.behind = behind
+            self.gone = gone
+            if gone {
+                relation = "gone"
+            } else {
+                switch (ahead, behind) {
+                case (0, 0): relation = "up-to-date"
+                case (_, 0): relation = "ahead"
+                case (0, _): relation = "behind"
+                default: relation = "diverged"
+                }
+            }
+        }
+
+        /// A few words for the table: `up to date`, `ahead 1`, `behind 2`, `diverged +1/-2`, `gone`.
+        var words: String {
+            switch relation {
+            case "up-to-date": return "up to date"
+            case "ahead": return "ahead \(ahead)"
+            case "behind": return "behind \(behind)"
+            case "diverged": return "diverged +\(ahead)/-\(behind)"
+            default: return "gone"
+            }
+        }
     }
 
     /// One module's state.
@@ -76,6 +120,8 @@ public struct StatusReport: Sendable, Codable, Equatable {
         public var unpushed: Int
         /// The module's own (nested) submodules that are not initialised at the commit the module records.
         public var nested: [NestedSubmodule]
+        /// The checked-out branch against its remote branch as last fetched (nil: no remote branch).
+        public var remote: RemoteStatus? = nil
     }
 
     /// Report format version.
@@ -129,6 +175,9 @@ public struct StatusReport: Sendable, Codable, Equatable {
                 }
                 status.unpushed = unpushed
             }
+            if let current = moduleState.currentBranch, let tip = moduleState.branches[current] {
+                status.remote = try moduleRemote(branch: current, tip: tip, in: path, git: git)
+            }
             status.nested = try NestedSubmodules.inspect(path, prefix: module.path, git: git).filter { !$0.atRecorded }
             if let recorded = status.pin, let head = moduleState.head {
                 if let pin = try WorkingCopyGit.commit(of: recorded, in: path, git: git) {
@@ -148,13 +197,65 @@ public struct StatusReport: Sendable, Codable, Equatable {
             }
             modules.append(status)
         }
+        var superproject = Superproject(
+            branch: branch, head: state.head, upstream: state.status.upstream, ahead: state.status.ahead,
+            behind: state.status.behind, upstreamGone: state.status.upstream != nil && state.status.ahead == nil,
+            dirty: !state.status.blockingEntries.isEmpty)
+        if let branch, let head = state.head {
+            superproject.remote = try superprojectRemote(
+                branch: branch, head: head, upstream: state.status.upstream, workspace: workspace, git: git)
+            if let remote = superproject.remote {
+                superproject.upstream = remote.upstream
+                superproject.ahead = remote.gone ? nil : remote.ahead
+                superproject.behind = remote.gone ? nil : remote.behind
+                superproject.upstreamGone = remote.gone
+            }
+        }
         return StatusReport(
             tenant: tenantName,
-            superproject: Superproject(
-                branch: branch, head: state.head, upstream: state.status.upstream, ahead: state.status.ahead,
-                behind: state.status.behind, upstreamGone: state.status.upstream != nil && state.status.ahead == nil,
-                dirty: !state.status.blockingEntries.isEmpty),
+            superproject: superproject,
             modules: modules, resolution: try ResolutionStatus.inspect(workspace: workspace, git: git))
+    }
+
+    /// The superproject's branch against the remote branch tenantctl last fetched (`refs/tenantctl/remotes/…`,
+    /// which switch and roll fetch), never the clone's possibly stale `refs/remotes/…`. The remote branch is the
+    /// upstream's when the upstream is on the workspace's remote, else the branch of the same name. nil when
+    /// tenantctl has fetched nothing yet (the clone's upstream counts are kept) or the remote never had it.
+    static func superprojectRemote(
+        branch: String, head: String, upstream: String?, workspace: Workspace, git: Git
+    ) throws -> RemoteStatus? {
+        let fetched = try SuperprojectRemote.branches(workspace, git: git)
+        guard !fetched.isEmpty else { return nil }
+        var remoteBranch = branch
+        if let upstream, upstream.hasPrefix(workspace.remoteName + "/") {
+            remoteBranch = String(upstream.dropFirst(workspace.remoteName.count + 1))
+        }
+        let name = "\(workspace.remoteName)/\(remoteBranch)"
+        guard let tip = fetched[remoteBranch] else {
+            // Gone when the clone knew it (an upstream is configured); never there otherwise.
+            return upstream == nil ? nil : RemoteStatus(upstream: name, ahead: 0, behind: 0, gone: true)
+        }
+        let counts = try WorkingCopyGit.counts(head, tip, in: workspace.root, git: git)
+        return RemoteStatus(upstream: name, ahead: counts.left, behind: counts.right, gone: false)
+    }
+
+    /// A module branch against its upstream (or `origin/<branch>` when none is set), as the module's last fetch
+    /// (switch fetches each module it moves) left it; gone when the upstream is set but its remote branch is not.
+    static func moduleRemote(branch: String, tip: String, in path: String, git: Git) throws -> RemoteStatus? {
+        let configured = try git.text(
+            ["for-each-ref", "--format=%(upstream)", "--end-of-options", "refs/heads/\(branch)"], in: path,
+            context: "read the upstream of \(branch) in \(path)")
+        let upstreamRef = configured.isEmpty ? "refs/remotes/\(Workspace.defaultRemoteName)/\(branch)" : configured
+        let shortName =
+            upstreamRef.hasPrefix("refs/remotes/") ? String(upstreamRef.dropFirst("refs/remotes/".count)) : upstreamRef
+        let found = try git.run(
+            ["rev-parse", "--verify", "--quiet", "--end-of-options", upstreamRef + "^{commit}"], in: path,
+            context: "look up \(shortName) in \(path)", accepting: [0, 1])
+        guard found.status == 0 else {
+            return configured.isEmpty ? nil : RemoteStatus(upstream: shortName, ahead: 0, behind: 0, gone: true)
+        }
+        let counts = try WorkingCopyGit.counts(tip, found.text, in: path, git: git)
+        return RemoteStatus(upstream: shortName, ahead: counts.left, behind: counts.right, gone: false)
     }
 
     /// The report as a table a person reads at a glance, fitted to `console.width`; with colour, dirty and
@@ -194,11 +295,14 @@ public struct StatusReport: Sendable, Codable, Equatable {
                 ObjectID.short(module.pin, none: "-"), relation,
                 module.dirty ? console.styled("dirty", .yellow) : "clean",
                 "\(module.unpushed)",
+                module.remote.map { "\($0.upstream): \($0.words)" } ?? "-",
             ]
         }
         lines.append(
             console.table(
-                TextTable(header: ["MODULE", "BRANCH", "HEAD", "PIN", "RELATION", "FILES", "UNPUSHED"], rows: rows)))
+                TextTable(
+                    header: ["MODULE", "BRANCH", "HEAD", "PIN", "RELATION", "FILES", "UNPUSHED", "REMOTE"], rows: rows))
+        )
         for module in modules {
             for nested in module.nested {
                 let head = nested.head.map { "at \(ObjectID.short($0))" } ?? "not initialised"

@@ -1,0 +1,102 @@
+import Foundation
+
+extension WorkingCopySwitch {
+    /// Puts back what an interrupted switch (its journal) changed, then removes the journal. Refuses, changing
+    /// nothing, when a repository holds anything but the interrupted switch's own leftovers: changes to files the
+    /// switch did not touch are someone's work.
+    func recover(_ journal: SwitchJournal) throws {
+        console?.progress(
+            "a switch to \(journal.target) stopped part-way; putting back what it changed"
+                + (journal.moved.isEmpty ? "" : " (\(journal.moved.joined(separator: ", ")))"))
+        var problems: [WorkingCopyProblem] = []
+        for repository in journal.repositories where repository.started && !repository.initialises {
+            problems += try foreignChanges(repository)
+        }
+        guard problems.isEmpty else {
+            throw WorkingCopyRefusal(action: "put back the stopped switch to \(journal.target)", problems: problems)
+        }
+        try rollBack(journal)
+        try SwitchJournal.remove(workspace)
+    }
+
+    /// Changes in a repository the journal names that the switch cannot have made: tracked changes and untracked
+    /// files outside the paths that differ between where it was and where the switch was taking it.
+    private func foreignChanges(_ repository: SwitchJournal.Repository) throws -> [WorkingCopyProblem] {
+        let path = workspace.path(repository.path)
+        guard try WorkingCopyGit.presence(of: path, git: git) == .repository, let before = repository.headBefore
+        else { return [] }
+        let diff = try git.run(
+            ["diff", "--name-only", "-z", "--no-renames", before, repository.target, "--"], in: path,
+            context: "list the files the switch changes in \(repository.repository)")
+        let touched = Set(diff.stdout.split(separator: 0).map { String(decoding: $0, as: UTF8.self) })
+        let superproject = repository.path.isEmpty
+        let state = try RepositoryState.inspect(path: path, git: git, superproject: superproject)
+        var files = state.status.blockingEntries.filter { $0.submodule == nil || !superproject }.map(\.path)
+        let untracked = try git.run(
+            ["ls-files", "-z", "--others", "--exclude-standard"], in: path,
+            context: "list the untracked files of \(repository.repository)")
+        files += untracked.stdout.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+        func join(_ file: String) -> String { repository.path.isEmpty ? file : repository.path + "/" + file }
+        return files.filter { !touched.contains($0) }.sorted().map { file in
+            WorkingCopyProblem(
+                repository: repository.repository, path: join(file),
+                reason: "changed since the switch stopped, and not by it; commit or stash it, then run the switch "
+                    + "again")
+        }
+    }
+
+    /// Puts every repository the journal says was started back where it was, modules first (last changed first),
+    /// the superproject last.
+    func rollBack(_ journal: SwitchJournal) throws {
+        for repository in journal.repositories.reversed() where repository.started {
+            try putBack(repository)
+        }
+    }
+
+    /// One repository back to its branch and commit: the branch the switch moved or created is reset or deleted,
+    /// HEAD, index and files return to the commit it had, and files of the target that a stopped checkout wrote
+    /// (untracked now) are removed. The repository was clean before the switch.
+    private func putBack(_ repository: SwitchJournal.Repository) throws {
+        let name = repository.repository
+        if repository.initialises {
+            // A module the switch cloned: not initialised again (its git directory stays, as after deinit).
+            try git.run(
+                ["submodule", "--quiet", "deinit", "--force", "--", repository.path], in: workspace.root,
+                context: "put module \(name) back to not initialised")
+            return
+        }
+        let path = workspace.path(repository.path)
+        guard try WorkingCopyGit.presence(of: path, git: git) == .repository, let head = repository.headBefore else {
+            return
+        }
+        let superproject = repository.path.isEmpty
+        let branchRef = "refs/heads/\(repository.branch)"
+        if let tip = repository.branchTipBefore {
+            try git.run(
+                ["update-ref", "-m", "tenantctl switch: put back", branchRef, tip], in: path,
+                context: "put \(repository.branch) back in \(name)")
+        }
+        if let branch = repository.branchBefore {
+            try git.run(
+                ["symbolic-ref", "-m", "tenantctl switch: put back", "HEAD", "refs/heads/\(branch)"], in: path,
+                context: "put HEAD of \(name) back on \(branch)")
+        } else {
+            try git.run(
+                ["update-ref", "--no-deref", "-m", "tenantctl switch: put back", "HEAD", head], in: path,
+                context: "put HEAD of \(name) back at \(ObjectID.short(head))")
+        }
+        try git.run(
+            ["reset", "--quiet", "--hard"] + (superproject ? ["--no-recurse-submodules"] : []) + [head], in: path,
+            context: "put the files of \(name) back at \(ObjectID.short(head))")
+        // A checkout stopped before it wrote the index leaves the target's new files untracked: the pre-flight
+        // found no untracked file there before, so they are the switch's.
+        for file in try WorkingCopyGit.untrackedOverwrites(to: repository.target, in: path, git: git) {
+            try? FileManager.default.removeItem(atPath: (path as NSString).appendingPathComponent(file))
+        }
+        if repository.branchTipBefore == nil && repository.branchBefore != repository.branch {
+            try git.run(
+                ["update-ref", "-d", branchRef], in: path, context: "delete \(repository.branch) again in \(name)",
+                accepting: [0, 1])
+        }
+    }
+}

@@ -1,0 +1,130 @@
+import Foundation
+import TenantKit
+import TenantTestSupport
+import Testing
+
+/// The switch fault sweep beyond SIGKILL: SIGTERM at sampled git calls, and a disk that fills up (a small tmpfs)
+/// at sampled git calls. Each run ends with every repository old or new, says what it left, and the re-run of the
+/// same command converges to the uninterrupted end state.
+@Suite struct SwitchSignalFaultTests {
+    /// An uninterrupted `switch t2` of a copy: its git calls and the working copy after it.
+    static func reference(_ lab: FaultLab) throws -> (
+        calls: [String], before: [String: [String]], after: [String: [String]]
+    ) {
+        let reference = try lab.copy("reference")
+        let before = try lab.workingCopy(reference.root)
+        let shim = try GitShim(in: lab.sandbox, name: "shim-reference")
+        let result = try lab.sandbox.tenantctlProcess(["switch", "t2", "--git", shim.path], in: reference.workspace)
+        #expect(result.status == 0, "\(result.stderr)")
+        let after = try lab.workingCopy(reference.root)
+        #expect(after != before)
+        return (try shim.calls(), before, after)
+    }
+
+    /// HEAD, its commit and the working tree of every repository are the old or the new ones.
+    static func expectOldOrNew(
+        _ state: [String: [String]], before: [String: [String]], after: [String: [String]], label: String
+    ) {
+        for (repository, now) in state {
+            let core = [now[0], now[1], now[3]]
+            let old = before[repository].map { [$0[0], $0[1], $0[3]] }
+            let new = after[repository].map { [$0[0], $0[1], $0[3]] }
+            #expect(core == old || core == new, "\(label): \(repository) is \(now)")
+        }
+    }
+
+    @Test func switchSigtermAtSampledGitCallsSaysWhatItLeftAndTheRerunConverges() throws {
+        let lab = try FaultLab()
+        let (calls, before, after) = try Self.reference(lab)
+        let indices = FaultLab.indices(for: calls)
+        var leftSomething = 0
+        for index in indices {
+            let copy = try lab.copy("term-\(index)")
+            let shim = try GitShim(in: lab.sandbox, name: "shim-term-\(index)")
+            let run = try BackgroundTenantctl(
+                ["switch", "t2", "--git", shim.path], in: copy.workspace, sandbox: lab.sandbox,
+                environment: ["SHIM_SLEEP_AT": "\(index)", "SHIM_SLEEP_SECONDS": "30"])
+            try BackgroundTenantctl.waitForCalls(shim, index)
+            kill(run.pid, SIGTERM)
+            let label = "SIGTERM at call \(index) (\(FaultLab.subcommand(calls[index - 1])))"
+            let result = try #require(run.wait(seconds: 30), "\(label): tenantctl did not stop")
+            #expect(result.status == 130, "\(label): \(result.stderr)")
+            #expect(result.stderr.contains("tenantctl: interrupted"), "\(label): \(result.stderr)")
+            #expect(try lab.waitForProcesses(mentioning: copy.root + "/").isEmpty, "\(label)")
+            #expect(lab.staleLocks(copy.root).isEmpty, "\(label): \(lab.staleLocks(copy.root))")
+            Self.expectOldOrNew(try lab.workingCopy(copy.root), before: before, after: after, label: label)
+            let journal = "\(copy.workspace)/.git/tenantctl/switch-journal.json"
+            if FileManager.default.fileExists(atPath: journal) {
+                leftSomething += 1
+                // It says what it left and the next step.
+                #expect(result.stderr.contains("stopped part-way (changed: "), "\(label): \(result.stderr)")
+                #expect(result.stderr.contains("run `tenantctl switch t2` again"), "\(label): \(result.stderr)")
+            }
+            let rerun = lab.sandbox.tenantctl(["switch", "t2"], in: copy.workspace)
+            #expect(rerun.status == 0, "\(label): re-run: \(rerun.stderr)")
+            #expect(try lab.workingCopy(copy.root) == after, "\(label): the re-run did not converge")
+            #expect(!FileManager.default.fileExists(atPath: journal), "\(label): journal left")
+        }
+        // Positive control: some interruptions came after the first change.
+        #expect(leftSomething > 0)
+        print("switch SIGTERM sweep: \(indices.count) of \(calls.count) git calls")
+    }
+
+    /// A 2 MB-headroom tmpfs holds the working copy; the shim fills it just before a sampled git call.
+    @Test func switchOnAFullDiskAtSampledGitCallsFailsCleanlyAndTheRerunConverges() throws {
+        let lab = try FaultLab()
+        let (calls, before, after) = try Self.reference(lab)
+        let probe = lab.sandbox.path("probe-mount")
+        try FileManager.default.createDirectory(atPath: probe, withIntermediateDirectories: true)
+        let mounted = try lab.sandbox.run("/bin/mount", ["-t", "tmpfs", "-o", "size=2m", "tmpfs", probe])
+        guard mounted.status == 0 else {
+            print("switch disk-full sweep skipped: cannot mount a tmpfs here (\(mounted.stderr))")
+            return
+        }
+        _ = try lab.sandbox.run("/bin/umount", [probe])
+        let indices = FaultLab.indices(for: calls).filter { index in
+            ["switch", "update-ref", "reset", "config", "submodule"].contains(FaultLab.subcommand(calls[index - 1]))
+        }
+        var failed = 0
+        for index in indices {
+            let copy = try lab.copy("full-\(index)")
+            let size = try lab.sandbox.run("/usr/bin/du", ["-sk", copy.workspace])
+            let kilobytes = (Int(size.stdout.split(separator: "\t").first ?? "") ?? 20_000) * 2 + 2048
+            let root = lab.sandbox.path("mnt-\(index)")
+            try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+            let mount = try lab.sandbox.run("/bin/mount", ["-t", "tmpfs", "-o", "size=\(kilobytes)k", "tmpfs", root])
+            try #require(mount.status == 0, "\(mount.stderr)")
+            defer { _ = try? lab.sandbox.run("/bin/umount", [root]) }
+            let copied = try lab.sandbox.run("/bin/cp", ["-a", copy.workspace, root + "/workspace"])
+            try #require(copied.status == 0, "\(copied.stderr)")
+            let workspace = root + "/workspace"
+            let filler = root + "/filler"
+            let shim = try GitShim(in: lab.sandbox, name: "shim-full-\(index)")
+            let label = "disk full at call \(index) (\(FaultLab.subcommand(calls[index - 1])))"
+            let result = try lab.sandbox.tenantctlProcess(
+                ["switch", "t2", "--git", shim.path], in: workspace,
+                environment: ["SHIM_FILL_AT": "\(index)", "SHIM_FILL_FILE": filler])
+            #expect(result.status == 0 || result.status == 1, "\(label): \(result.status) \(result.stderr)")
+            #expect(!result.stderr.contains("Error Domain="), "\(label): \(result.stderr)")
+            if result.status == 1 {
+                failed += 1
+                // Either everything is back, or it names what it left and the command that finishes.
+                #expect(
+                    result.stderr.contains("back where it was") || result.stderr.contains("run: tenantctl switch t2"),
+                    "\(label): \(result.stderr)")
+            }
+            #expect(lab.staleLocks(root).isEmpty, "\(label): \(lab.staleLocks(root))")
+            Self.expectOldOrNew(try lab.workingCopy(root), before: before, after: after, label: label)
+            let leftovers = (try? FileManager.default.contentsOfDirectory(atPath: workspace + "/.git/tenantctl")) ?? []
+            #expect(!leftovers.contains { $0.hasSuffix(".tmp") }, "\(label): \(leftovers)")
+
+            try? FileManager.default.removeItem(atPath: filler)
+            let rerun = lab.sandbox.tenantctl(["switch", "t2"], in: workspace)
+            #expect(rerun.status == 0, "\(label): re-run: \(rerun.stderr)")
+            #expect(try lab.workingCopy(root) == after, "\(label): the re-run did not converge")
+        }
+        // Positive control: the full disk made some runs fail.
+        #expect(failed > 0)
+        print("switch disk-full sweep: \(indices.count) git calls, \(failed) failed")
+    }
+}
