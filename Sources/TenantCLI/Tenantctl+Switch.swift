@@ -65,10 +65,11 @@ extension Tenantctl {
 
         func run(context: CommandContext) throws -> ExitStatus {
             try context.runOnWorkingCopy(wait: lockOptions.wait) { workspace in
-                try WorkingCopySwitch(
+                let switcher = WorkingCopySwitch(
                     workspace: workspace, git: context.git, fetch: fetchOptions.fetch, recursive: !noRecursive,
-                    console: context.console
-                ).run(target: tenant, dryRun: writeOptions.dryRun)
+                    console: context.console)
+                try switcher.refuseDuringResolution(target: tenant)
+                return try switcher.run(target: tenant, dryRun: writeOptions.dryRun)
             } text: { report in
                 context.console.print(
                     "\(report.dryRun ? "would switch" : "switched") to \(report.tenant) "

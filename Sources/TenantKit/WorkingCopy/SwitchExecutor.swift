@@ -151,6 +151,21 @@ public struct WorkingCopySwitch: Sendable {
         return try execute(plan)
     }
 
+    /// Refuses while a `tenantctl resolve` is in progress, naming its two ways out: its conflicted and staged
+    /// files are the resolution's, not changes to commit or stash. (For the switch command; resolve itself
+    /// switches while its resolution is open.)
+    public func refuseDuringResolution(target name: String) throws {
+        guard let resolution = try ResolutionStatus.inspect(workspace: workspace, git: git) else { return }
+        throw WorkingCopyRefusal(
+            action: "switch to \(name)",
+            problems: [
+                WorkingCopyProblem(
+                    repository: "superproject", path: "",
+                    reason: "a resolution of \(resolution.tenant) is in progress (tenantctl resolve); finish it "
+                        + "with `tenantctl resolve --continue` or undo it with `tenantctl resolve --abort` first")
+            ])
+    }
+
     /// The words `--dry-run` uses for an action.
     static func plannedChange(_ action: BranchAction) -> String {
         switch action {
@@ -197,17 +212,6 @@ public struct WorkingCopySwitch: Sendable {
         let general = current.manifest.generalBranch
 
         // 1. Local pre-flight: nothing is fetched or changed when the working copy is not safe.
-        if let resolution = try ResolutionStatus.inspect(workspace: workspace, git: git) {
-            // Its conflicted and staged files are the resolution's, not changes to commit or stash.
-            throw WorkingCopyRefusal(
-                action: "switch to \(name)",
-                problems: [
-                    WorkingCopyProblem(
-                        repository: "superproject", path: "",
-                        reason: "a resolution of \(resolution.tenant) is in progress (tenantctl resolve); finish it "
-                            + "with `tenantctl resolve --continue` or undo it with `tenantctl resolve --abort` first")
-                ])
-        }
         var problems: [WorkingCopyProblem] = []
         let superState = try RepositoryState.inspect(path: workspace.root, git: git, superproject: true)
         problems += superState.problems(repository: "superproject", relativePath: "")

@@ -19,8 +19,9 @@ extension WorkingCopySwitch {
         try SwitchJournal.remove(workspace)
     }
 
-    /// Changes in a repository the journal names that the switch cannot have made: tracked changes and untracked
-    /// files outside the paths that differ between where it was and where the switch was taking it.
+    /// Changes in a repository the journal names that the switch cannot have made: tracked changes outside the
+    /// paths that differ between where it was and where the switch was taking it. (Untracked files are kept by
+    /// putting back, except new files at the target's paths, which the pre-flight found free.)
     private func foreignChanges(_ repository: SwitchJournal.Repository) throws -> [WorkingCopyProblem] {
         let path = workspace.path(repository.path)
         guard try WorkingCopyGit.presence(of: path, git: git) == .repository, let before = repository.headBefore
@@ -31,11 +32,7 @@ extension WorkingCopySwitch {
         let touched = Set(diff.stdout.split(separator: 0).map { String(decoding: $0, as: UTF8.self) })
         let superproject = repository.path.isEmpty
         let state = try RepositoryState.inspect(path: path, git: git, superproject: superproject)
-        var files = state.status.blockingEntries.filter { $0.submodule == nil || !superproject }.map(\.path)
-        let untracked = try git.run(
-            ["ls-files", "-z", "--others", "--exclude-standard"], in: path,
-            context: "list the untracked files of \(repository.repository)")
-        files += untracked.stdout.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+        let files = state.status.blockingEntries.filter { $0.submodule == nil || !superproject }.map(\.path)
         func join(_ file: String) -> String { repository.path.isEmpty ? file : repository.path + "/" + file }
         return files.filter { !touched.contains($0) }.sorted().map { file in
             WorkingCopyProblem(
@@ -69,7 +66,6 @@ extension WorkingCopySwitch {
         guard try WorkingCopyGit.presence(of: path, git: git) == .repository, let head = repository.headBefore else {
             return
         }
-        let superproject = repository.path.isEmpty
         let branchRef = "refs/heads/\(repository.branch)"
         if let tip = repository.branchTipBefore {
             try git.run(
@@ -86,7 +82,7 @@ extension WorkingCopySwitch {
                 context: "put HEAD of \(name) back at \(ObjectID.short(head))")
         }
         try git.run(
-            ["reset", "--quiet", "--hard"] + (superproject ? ["--no-recurse-submodules"] : []) + [head], in: path,
+            ["reset", "--quiet", "--hard", "--no-recurse-submodules", head], in: path,
             context: "put the files of \(name) back at \(ObjectID.short(head))")
         // A checkout stopped before it wrote the index leaves the target's new files untracked: the pre-flight
         // found no untracked file there before, so they are the switch's.
