@@ -182,3 +182,34 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: journal))
     }
 }
+
+/// A git call that fails part-way through a switch (what `merge.verifySignatures` did to `merge --ff-only`, or any
+/// configuration that makes git refuse): every repository the switch had changed is put back, the message says
+/// so, no journal is left, and the re-run converges.
+@Suite struct SwitchFailureSweepTests {
+    @Test func switchFailingAtSampledGitCallsPutsEverythingBack() throws {
+        let lab = try FaultLab()
+        let (calls, before, after) = try SwitchSignalFaultTests.reference(lab)
+        let indices = FaultLab.indices(for: calls)
+        var putBack = 0
+        for index in indices {
+            let copy = try lab.copy("fail-\(index)")
+            let shim = try GitShim(in: lab.sandbox, name: "shim-fail-\(index)")
+            let label = "failure at call \(index) (\(FaultLab.subcommand(calls[index - 1])))"
+            let failed = try lab.sandbox.tenantctlProcess(
+                ["switch", "t2", "--git", shim.path], in: copy.workspace,
+                environment: ["SHIM_FAIL_AT": "\(index)", "SHIM_FAIL_STATUS": "128"])
+            #expect(failed.status == 1, "\(label): \(failed.stderr)")
+            #expect(try lab.workingCopy(copy.root) == before, "\(label): not put back")
+            #expect(!FileManager.default.fileExists(atPath: "\(copy.workspace)/.git/tenantctl/switch-journal.json"))
+            #expect(lab.staleLocks(copy.root).isEmpty, "\(label): \(lab.staleLocks(copy.root))")
+            if failed.stderr.contains("every repository it had changed is back where it was") { putBack += 1 }
+            let rerun = lab.sandbox.tenantctl(["switch", "t2"], in: copy.workspace)
+            #expect(rerun.status == 0, "\(label): re-run: \(rerun.stderr)")
+            #expect(try lab.workingCopy(copy.root) == after, "\(label): the re-run did not converge")
+        }
+        // Positive control: some failures came after the first change and were put back.
+        #expect(putBack > 0)
+        print("switch failure sweep: \(indices.count) of \(calls.count) git calls, \(putBack) put back")
+    }
+}
