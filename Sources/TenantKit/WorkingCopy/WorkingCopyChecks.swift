@@ -248,20 +248,24 @@ extension WorkingCopyGit {
         return output.stdout.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }.sorted()
     }
 
-    /// The mode of `path` in the tree of `commit` (`160000` for a gitlink, `100644` for a file, `040000` for a
-    /// directory), nil when the commit has nothing there.
-    static func mode(of path: String, at commit: String, in repository: String, git: Git) throws(GitError)
-        -> String?
+    /// The modes of `paths` in the tree of `commit` (`160000` for a gitlink, `100644` for a file, `040000` for a
+    /// directory), by path; a path the commit has nothing at is absent. One git call for all of them.
+    static func modes(of paths: [String], at commit: String, in repository: String, git: Git) throws(GitError)
+        -> [String: String]
     {
+        guard !paths.isEmpty else { return [:] }
         let output = try git.run(
-            ["ls-tree", "-z", "--full-tree", "--end-of-options", commit, "--", path], in: repository,
-            context: "look up \(path) in \(ObjectID.short(commit))")
+            ["ls-tree", "-z", "--full-tree", "--end-of-options", commit, "--"] + paths, in: repository,
+            context: "look up the module paths in \(ObjectID.short(commit))")
+        let wanted = Set(paths)
+        var result: [String: String] = [:]
         for record in output.stdout.split(separator: 0) {
             let text = String(decoding: record, as: UTF8.self)
-            guard let tab = text.firstIndex(of: "\t"), text[text.index(after: tab)...] == path else { continue }
-            return text.split(separator: " ").first.map(String.init)
+            guard let tab = text.firstIndex(of: "\t") else { continue }
+            let path = String(text[text.index(after: tab)...])
+            if wanted.contains(path), let mode = text.split(separator: " ").first { result[path] = String(mode) }
         }
-        return nil
+        return result
     }
 
     /// Whether `key` is set to true in the repository at `path` (git's own boolean rules, `--type=bool`).
@@ -285,12 +289,11 @@ extension WorkingCopySwitch {
         -> [WorkingCopyProblem]
     {
         var problems: [WorkingCopyProblem] = []
-        for context in contexts.sorted(by: { $0.module.path < $1.module.path }) {
-            guard context.presence == .repository else { continue }
-            guard
-                let mode = try WorkingCopyGit.mode(
-                    of: context.module.path, at: target, in: workspace.root, git: git), mode != "160000"
-            else { continue }
+        let checkouts = contexts.filter { $0.presence == .repository }.sorted { $0.module.path < $1.module.path }
+        let modes = try WorkingCopyGit.modes(
+            of: checkouts.map(\.module.path), at: target, in: workspace.root, git: git)
+        for context in checkouts {
+            guard let mode = modes[context.module.path], mode != "160000" else { continue }
             for file in try WorkingCopyGit.untrackedAndIgnored(in: context.absolutePath, git: git) {
                 problems.append(
                     WorkingCopyProblem(
@@ -305,7 +308,8 @@ extension WorkingCopySwitch {
 
     /// Whether the superproject's `commit` tracks `path` as a file or directory (not a gitlink).
     func trackedAsFile(_ path: String, at commit: String?) throws -> Bool {
-        guard let commit, let mode = try WorkingCopyGit.mode(of: path, at: commit, in: workspace.root, git: git)
+        guard let commit,
+            let mode = try WorkingCopyGit.modes(of: [path], at: commit, in: workspace.root, git: git)[path]
         else { return false }
         return mode != "160000"
     }
