@@ -163,6 +163,11 @@ extension RollFixture {
 
         let audit = try fixture.audit()
         #expect(RollFixture.has(RollFixture.cells(audit.json)["t1"]?["Article"], "undeclared-customisation"))
+        // The printed fix runs as printed, and then t1 rolls.
+        let fix = fixture.sandbox.tenantctl(
+            ["customize", "t1", "Article", "--from", String(own.prefix(7))], in: fixture.workspace)
+        #expect(fix.status == 0, "\(fix.stdout)\(fix.stderr)")
+        #expect(fixture.roll().status == 0, "after the fix t1 rolls")
     }
 
     /// Case 3 (RELIABILITY 47): t3's Order branch merged back into Order's general_dev.
