@@ -230,9 +230,10 @@ public struct CommandContext: Sendable {
     /// The remotes as fetched (unless `fetch` is false): the one pipeline every repository-wide command starts with.
     /// `partial`: keep invalid tenant files and unreachable module remotes in the snapshot instead of failing
     /// (audit and verify report them as findings). `project`: use it instead of the files on the remote's general
-    /// branch (verify before the files' first push).
+    /// branch (verify before the files' first push). `checkNames`: refuse unknown names before any module is fetched.
     public func snapshot(
-        _ workspace: Workspace, fetch: Bool = true, jobs: Int = 4, partial: Bool = false, project: Project? = nil
+        _ workspace: Workspace, fetch: Bool = true, jobs: Int = 4, partial: Bool = false, project: Project? = nil,
+        checkNames: (@Sendable (Project) throws -> Void)? = nil
     ) throws
         -> Snapshot
     {
@@ -241,7 +242,7 @@ public struct CommandContext: Sendable {
             options: Snapshot.Options(
                 fetch: fetch, jobs: jobs,
                 validation: ValidationOptions(allowLocalRemotes: allowLocalRemotes, keepInvalidTenants: partial),
-                allowUnreachableModules: partial, project: project),
+                allowUnreachableModules: partial, project: project, checkNames: checkNames),
             console: console)
     }
 }

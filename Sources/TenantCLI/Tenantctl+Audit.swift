@@ -92,11 +92,13 @@ extension Tenantctl {
             let snapshot: Snapshot
             do {
                 defer { lock?.release() }
+                let names = tenants
                 snapshot = try context.snapshot(
-                    workspace, fetch: fetchOptions.fetch, jobs: jobsOptions.jobs, partial: true)
+                    workspace, fetch: fetchOptions.fetch, jobs: jobsOptions.jobs, partial: true,
+                    checkNames: { _ = try Self.selectTenants(names, in: $0) })
             }
             let project = snapshot.project
-            let selected = try selectTenants(project)
+            let selected = try Self.selectTenants(tenants, in: project)
             let invalid = project.invalidTenants.filter { tenants.isEmpty || tenants.contains($0.id) }
             let state = try AuditState.load(snapshot: snapshot, tenants: selected, git: git, jobs: jobsOptions.jobs)
             let report = Auditor.report(
@@ -115,7 +117,7 @@ extension Tenantctl {
                 case .html: text = html(report, project: project)
                 }
                 let path = try ReportFile.write(
-                    text + "\n", to: output, relativeTo: context.environment.currentDirectory)
+                    text + "\n", to: output, relativeTo: context.directory)
                 context.console.print("wrote \(path)")
             } else {
                 switch chosen {
@@ -173,7 +175,7 @@ extension Tenantctl {
         }
 
         /// The tenants named with `--tenant` (by id or branch), in file order; all when none is named.
-        private func selectTenants(_ project: Project) throws -> [Tenant] {
+        private static func selectTenants(_ tenants: [String], in project: Project) throws -> [Tenant] {
             guard !tenants.isEmpty else { return project.tenants }
             let unknown = tenants.filter { project.tenant(id: $0) == nil && project.invalidTenant(id: $0) == nil }
             guard unknown.isEmpty else {

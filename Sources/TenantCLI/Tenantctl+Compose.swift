@@ -6,19 +6,27 @@ extension Tenantctl {
     /// `tenantctl compose [<tenant>]`: a tenant's build inputs from its active modules (SPEC §4b).
     struct Compose: LockingCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Generate a tenant's strings, ActiveModules.json and dependency files from its active modules.",
+            abstract:
+                "Generate a tenant's strings, ActiveModules.json, dependency files and Tenant.xcconfig from its active "
+                + "modules.",
             discussion: """
                 The thesis' stringsbuilder and combinepods for today's Xcode. From the tenant's effective \
                 active modules (dropped modules are reported) it writes into --out:
                   ActiveModules.json                active modules in dependency order, dropped ones and why
                   <lang>.lproj/Localizable.strings  the strings, one file per language
                   Localizable.xcstrings             the same strings as one String Catalog
-                  TenantDependencies/Package.swift  an umbrella package of every product in `packages`
+                  TenantDependencies/Package.swift  an umbrella package of every product in `packages`, with \
+                the strictest `platforms` of the active modules and the tenant
                   Podfile                           only when an active module lists `pods`
+                  Tenant.xcconfig                   the tenant file's `build` section (bundle id, display \
+                name, app icon set, marketing version, settings) and the platforms' deployment targets
                 Strings: every active module's Strings.csv in dependency order, then the tenant's `strings` \
                 files; a later table overrides a key (reported); a key without a value in a language is \
                 reported, never written empty. Dependencies: the active modules' ModuleDescription.json; two \
-                modules requiring one package incompatibly is an error naming both, and nothing is written.
+                modules requiring one package incompatibly is an error naming both, and nothing is written. \
+                Exports.swift re-exports only the modules a product is declared to bring \
+                ({"name": "GoogleSignInSwift", "modules": ["GoogleSignIn", "GoogleSignInSwift"]}); a product \
+                named alone is linked, not imported. A pod is a name ("SBJson") or {"name", "version"}.
 
                 Without a tenant: the working copy's tenant (the superproject branch checked out), with each \
                 active module's files as checked out. With a tenant: read from the fetched refs, no working \
@@ -38,6 +46,7 @@ extension Tenantctl {
                   tenantctl compose t1 --out /tmp/erp/build/t1
                   tenantctl compose t2 --out /tmp/erp/build/t2 --json
                   tenantctl compose t2 --out /tmp/erp/build/t2 --check    # CI gate
+                  grep BUNDLE /tmp/erp/build/t2/Tenant.xcconfig           # com.example.erp.t2
                 """)
 
         @OptionGroup var global: GlobalOptions

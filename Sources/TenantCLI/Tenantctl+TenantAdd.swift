@@ -44,6 +44,17 @@ extension Tenantctl {
 
         @OptionGroup var writeOptions: WriteOptions
 
+        /// A tenant id that cannot be a branch or a file name is a usage error, found before anything is fetched.
+        func validate() throws {
+            if let problem = RefName.validateBranch(id) {
+                throw ValidationError("invalid tenant id \"\(id)\": \(problem) (the id is the tenant's branch name)")
+            }
+            if id.contains("/") {
+                throw ValidationError(
+                    "invalid tenant id \"\(id)\": it names the file Tenants/<id>.json and cannot contain /")
+            }
+        }
+
         func run(context: CommandContext) throws -> ExitStatus {
             let request = TenantLifecycle.AddRequest(id: id, name: name, from: from, modules: modules)
             return try LifecycleRun.run(

@@ -137,7 +137,11 @@ public enum ExampleScenario {
               "name": "Tenant One AG",
               "branch": "t1",
               "modules": ["Infrastructure", "Article", "Customer", "Order"],
-              "customised": []
+              "customised": [],
+              "build": {
+                "bundleIdentifier": "com.example.erp.t1",
+                "displayName": "Tenant One AG"
+              }
             }
 
             """
@@ -151,7 +155,11 @@ public enum ExampleScenario {
               "branch": "t2",
               "modules": ["Infrastructure", "Customer"],
               "customised": ["Infrastructure", "Customer"],
-              "strings": ["Modules/Customer/MyStrings.csv"]
+              "strings": ["Modules/Customer/MyStrings.csv"],
+              "build": {
+                "bundleIdentifier": "com.example.erp.t2",
+                "displayName": "Tenant Two GmbH"
+              }
             }
 
             """
@@ -164,7 +172,11 @@ public enum ExampleScenario {
               "name": "Tenant Three KG",
               "branch": "t3",
               "modules": ["Infrastructure", "Article", "Customer", "Order"],
-              "customised": ["Order"]
+              "customised": ["Order"],
+              "build": {
+                "bundleIdentifier": "com.example.erp.t3",
+                "displayName": "Tenant Three KG"
+              }
             }
 
             """
@@ -236,14 +248,14 @@ public enum ExampleScenario {
     /// `ModuleDescription.json` (SPEC §2.3). One line per key, `packages` and `pods` apart, so a tenant branch that
     /// adds a pod and a general change that adds a package merge without a conflict.
     static func moduleDescription(
-        _ name: String, dependsOn: [String], packages: [String] = [], pods: [String] = []
+        _ name: String, dependsOn: [String], packages: [String] = [], pods: [String] = [], platforms: String? = nil
     ) -> String {
         func list(_ values: [String]) -> String { "[" + values.map { "\"\($0)\"" }.joined(separator: ", ") + "]" }
         return """
             {
               "name": "\(name)",
               "packages": [\(packages.joined(separator: ", "))],
-              "dependsOn": \(list(dependsOn)),
+              "dependsOn": \(list(dependsOn)),\(platforms.map { "\n  \"platforms\": \($0)," } ?? "")
               "pods": [\(pods.joined(separator: ", "))]
             }
 
@@ -253,11 +265,14 @@ public enum ExampleScenario {
     /// The network library of Infrastructure (the thesis' AFNetworking, today as a package).
     static let networkPackage =
         #"{ "url": "https://github.com/Alamofire/Alamofire.git", "from": "5.8.0", "products": ["Alamofire"] }"#
-    /// The QR code library AF.6 adds to Order.
+    /// The QR code library AF.6 adds to Order; its product brings the module `QRCode`, which the umbrella package
+    /// re-exports.
     static let qrCodePackage =
-        #"{ "url": "https://github.com/dagronf/QRCode.git", "from": "20.0.0", "products": ["QRCode"] }"#
-    /// T3's JSON parser (AF.4), a pod as in the thesis.
-    static let jsonPod = #"{ "name": "SBJson", "version": "~> 5.0" }"#
+        #"{ "url": "https://github.com/dagronf/QRCode.git", "from": "20.0.0", "products": [ { "name": "QRCode", "modules": ["QRCode"] } ] }"#
+    /// T3's JSON parser (AF.4), a pod named alone as in the thesis.
+    static let jsonPod = #""SBJson""#
+    /// The platform every module of the app builds for (Infrastructure declares it for all).
+    static let platforms = #"{ "iOS": "15.0" }"#
 
     static func project(_ name: String, links: [String], comment: String) -> String {
         """
@@ -289,7 +304,7 @@ public enum ExampleScenario {
                         files: [
                             "Project.yml": project("Infrastructure", links: [], comment: "the base of every module"),
                             "ModuleDescription.json": moduleDescription(
-                                "Infrastructure", dependsOn: [], packages: [networkPackage]),
+                                "Infrastructure", dependsOn: [], packages: [networkPackage], platforms: platforms),
                             "Sources/Infrastructure/Module.swift": """
                             public protocol Module {
                                 var moduleDescription: String { get }

@@ -209,6 +209,7 @@ import Testing
         ["switch", "t9"], ["roll", "--tenant", "t9"], ["roll", "--module", "Ordr"], ["audit", "--tenant", "t9"],
         ["customize", "t9", "Order"], ["customize", "t1", "Ordr"], ["tenant", "remove", "t9"],
         ["module", "remove", "Ordr"], ["compose", "t9", "--out", "/nonexistent/x"], ["uncustomize", "t9", "Order"],
+        ["pin", "Ordr"],
     ])
     func unknownNamesAreUsageErrors(_ arguments: [String]) throws {
         let sandbox = try GitSandbox()

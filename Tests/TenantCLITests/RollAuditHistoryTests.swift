@@ -115,7 +115,9 @@ extension RollFixture {
         #expect(tenants["t2"]?["status"] as? String == "blocked")
         let reasons = RollFixture.reasons(tenants["t2"])
         #expect(reasons.contains { $0["code"] == "missing-commit" && $0["module"] == "Customer" }, "\(reasons)")
-        #expect(reasons.contains { $0["fix"] == "git -C Modules/Customer push origin t2" }, "\(reasons)")
+        #expect(
+            reasons.contains { $0["fix"] == "git -C Modules/Customer push origin \(unpushed):refs/heads/t2" },
+            "\(reasons)")
         #expect(tenants["t1"]?["status"] as? String == "rolled")
         #expect(tenants["t3"]?["status"] as? String == "rolled")
         let after = try fixture.remoteBranches()
@@ -126,7 +128,13 @@ extension RollFixture {
         let table = fixture.roll()
         #expect(table.status == 2)
         #expect(table.stdout.contains("blocked"), "\(table.stdout)")
-        #expect(table.stdout.contains("git -C Modules/Customer push origin t2"), "\(table.stdout)")
+        #expect(
+            table.stdout.contains("git -C Modules/Customer push origin \(unpushed):refs/heads/t2"), "\(table.stdout)")
+        // The printed fix runs where the commit is, without a local branch t2 (the clone is on a detached copy).
+        try fixture.sandbox.git(["checkout", "-q", "--detach"], in: clone)
+        try fixture.sandbox.git(["branch", "-D", "t2"], in: clone)
+        try fixture.sandbox.git(["push", "-q", "origin", "\(unpushed):refs/heads/t2"], in: clone)
+        #expect(fixture.roll().status == 0, "after the fix t2 rolls")
     }
 
     /// Case 2 (RELIABILITY 46): t1 pins its own Article commit without declaring it.
@@ -155,6 +163,11 @@ extension RollFixture {
 
         let audit = try fixture.audit()
         #expect(RollFixture.has(RollFixture.cells(audit.json)["t1"]?["Article"], "undeclared-customisation"))
+        // The printed fix runs as printed, and then t1 rolls.
+        let fix = fixture.sandbox.tenantctl(
+            ["customize", "t1", "Article", "--from", String(own.prefix(7))], in: fixture.workspace)
+        #expect(fix.status == 0, "\(fix.stdout)\(fix.stderr)")
+        #expect(fixture.roll().status == 0, "after the fix t1 rolls")
     }
 
     /// Case 3 (RELIABILITY 47): t3's Order branch merged back into Order's general_dev.

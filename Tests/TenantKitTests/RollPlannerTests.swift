@@ -102,11 +102,18 @@ import Testing
         #expect(plan.tenants.first { $0.tenant.id == "t1" }?.problems.isEmpty == true)
     }
 
-    @Test func aMissingTenantBranchIsReported() throws {
+    @Test func aMissingTenantBranchIsReportedAsMissingNotAsAConflict() throws {
         var state = try Self.state()
         state.repositories["Infrastructure"]?.branches["t2"] = nil
         let plan = try RollPlanner.plan(state)
-        #expect(plan.tenants.first { $0.tenant.id == "t2" }?.problems.first?.reason.contains("no branch t2") == true)
+        let t2 = try #require(plan.tenants.first { $0.tenant.id == "t2" })
+        #expect(t2.problems.isEmpty, "nothing to resolve")
+        let reason = try #require(t2.blocked.first)
+        #expect(reason.code == .missingBranch && reason.module == "Infrastructure")
+        #expect(reason.message.contains("module Infrastructure has no branch t2 on its remote"))
+        #expect(reason.fix.hasPrefix("git -C Modules/Infrastructure push origin "))
+        #expect(reason.fix.hasSuffix(":refs/heads/t2"))
+        #expect(plan.tenants.first { $0.tenant.id == "t1" }?.blocked.isEmpty == true, "positive control")
     }
 }
 

@@ -84,6 +84,8 @@ public struct ComposeResult: Sendable {
     public var strings: ComposedStrings
     /// The merged dependencies.
     public var dependencies: ComposedDependencies
+    /// The settings of `Tenant.xcconfig`, in the order written.
+    public var buildSettings: [(name: String, value: String)]
     /// Warnings (inputs and descriptions).
     public var warnings: [String]
 }
@@ -154,7 +156,13 @@ public enum ComposePlanner {
         }
         var dependencies = ComposedDependencies(packages: [], pods: [])
         do {
-            dependencies = try DependencyComposer.compose(descriptions)
+            dependencies = try DependencyComposer.compose(descriptions, tenant: tenant)
+        } catch {
+            problems += error.problems
+        }
+        var buildSettings: [(name: String, value: String)] = []
+        do {
+            buildSettings = try TenantXcconfigWriter.settings(tenant: tenant, platforms: dependencies.platforms)
         } catch {
             problems += error.problems
         }
@@ -177,10 +185,11 @@ public enum ComposePlanner {
         if !dependencies.pods.isEmpty {
             files[ComposeLayout.podfile] = PodfileWriter.podfile(dependencies.pods, tenant: tenant.id)
         }
+        files[ComposeLayout.xcconfig] = TenantXcconfigWriter.file(tenant: tenant, settings: buildSettings)
         return ComposeResult(
             plan: ComposePlan(files: files), active: active, dropped: activeSet.dropped,
             stringTables: tables.map(\.source), strings: strings,
-            dependencies: dependencies, warnings: warnings)
+            dependencies: dependencies, buildSettings: buildSettings, warnings: warnings)
     }
 
     /// `ActiveModules.json`: the tenant, its effective active modules in dependency order, the dropped ones.
@@ -220,6 +229,8 @@ public enum ComposeLayout {
     public static let packageExports = "TenantDependencies/Sources/TenantDependencies/Exports.swift"
     /// The Podfile.
     public static let podfile = "Podfile"
+    /// The tenant's build settings.
+    public static let xcconfig = "Tenant.xcconfig"
     /// The default output directory, relative to the superproject root.
     public static let defaultOutput = "Generated"
 }

@@ -68,6 +68,12 @@ public enum ComposeReader {
     public static func fetched(
         tenant id: String, workspace: Workspace, git: Git, options: Snapshot.Options, console: Console?
     ) throws -> ComposeInput {
+        var options = options
+        options.checkNames = { project in  // a typo costs the superproject's fetch, not every module's
+            guard project.tenant(id: id) != nil else {
+                throw UnknownNameError(kind: "tenant", names: [id], known: project.tenants.map(\.id))
+            }
+        }
         let state = try Snapshot.load(workspace: workspace, git: git, options: options, console: console)
         guard let declared = state.project.tenant(id: id) else {
             throw UnknownNameError(kind: "tenant", names: [id], known: state.project.tenants.map(\.id))

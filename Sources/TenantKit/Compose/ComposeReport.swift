@@ -18,6 +18,8 @@ public struct ComposeReport: Sendable, Equatable, Codable {
         public var requirement: String
         /// The products.
         public var products: [String]
+        /// The Swift modules `Exports.swift` re-exports from it (only those its products are declared to bring).
+        public var imports: [String]
         /// The modules needing it.
         public var requiredBy: [String]
     }
@@ -30,6 +32,37 @@ public struct ComposeReport: Sendable, Equatable, Codable {
         public var version: String?
         /// The modules needing it.
         public var requiredBy: [String]
+    }
+
+    /// A platform of `TenantDependencies/Package.swift` (and a deployment target of `Tenant.xcconfig`).
+    public struct Platform: Sendable, Equatable, Codable {
+        /// `iOS`, `macOS`, ….
+        public var platform: String
+        /// The strictest minimum version.
+        public var version: String
+        /// The modules (and `tenant <id>`) requiring that version.
+        public var requiredBy: [String]
+
+        /// Creates a platform entry.
+        public init(platform: String, version: String, requiredBy: [String]) {
+            self.platform = platform
+            self.version = version
+            self.requiredBy = requiredBy
+        }
+    }
+
+    /// A line of `Tenant.xcconfig`.
+    public struct BuildSetting: Sendable, Equatable, Codable {
+        /// The setting's name.
+        public var name: String
+        /// Its value, as the tenant file gives it.
+        public var value: String
+
+        /// Creates a setting entry.
+        public init(name: String, value: String) {
+            self.name = name
+            self.value = value
+        }
     }
 
     /// The JSON format's version.
@@ -58,6 +91,10 @@ public struct ComposeReport: Sendable, Equatable, Codable {
     public var packages: [Package]
     /// The pods of the `Podfile` (empty: no Podfile).
     public var pods: [Pod]
+    /// The platforms of `TenantDependencies/Package.swift` (empty: none declared).
+    public var platforms: [Platform]
+    /// The settings of `Tenant.xcconfig`, in the order written.
+    public var buildSettings: [BuildSetting]
     /// Warnings about the inputs.
     public var warnings: [String]
     /// The output directory.
@@ -85,9 +122,15 @@ public struct ComposeReport: Sendable, Equatable, Codable {
         overrides = result.strings.overrides
         missingTranslations = result.strings.missing
         packages = result.dependencies.packages.map {
-            Package(url: $0.url, requirement: $0.rule.summary, products: $0.products, requiredBy: $0.requiredBy)
+            Package(
+                url: $0.url, requirement: $0.rule.summary, products: $0.products, imports: $0.imports,
+                requiredBy: $0.requiredBy)
         }
         pods = result.dependencies.pods.map { Pod(name: $0.name, version: $0.version, requiredBy: $0.requiredBy) }
+        platforms = result.dependencies.platforms.map {
+            Platform(platform: $0.platform, version: $0.version, requiredBy: $0.requiredBy)
+        }
+        buildSettings = result.buildSettings.map { BuildSetting(name: $0.name, value: $0.value) }
         warnings = result.warnings
         self.outputDirectory = outputDirectory
         self.check = check
@@ -123,11 +166,19 @@ public struct ComposeReport: Sendable, Equatable, Codable {
         for package in packages {
             lines.append(
                 "  package \(package.url) \(package.requirement) → \(package.products.joined(separator: ", ")) "
-                    + "(\(package.requiredBy.joined(separator: ", ")))")
+                    + "(\(package.requiredBy.joined(separator: ", ")))"
+                    + (package.imports.isEmpty ? "" : "; imports \(package.imports.joined(separator: ", "))"))
         }
         if pods.isEmpty {
             lines.append("  pods: none (no Podfile)")
         }
+        for platform in platforms {
+            lines.append(
+                "  platform \(platform.platform) \(platform.version) (\(platform.requiredBy.joined(separator: ", ")))")
+        }
+        lines.append(
+            buildSettings.isEmpty
+                ? "  build settings: none" : "  build settings: \(buildSettings.map(\.name).joined(separator: ", "))")
         for pod in pods {
             lines.append(
                 "  pod \(pod.name)\(pod.version.map { " \($0)" } ?? "") (\(pod.requiredBy.joined(separator: ", ")))")

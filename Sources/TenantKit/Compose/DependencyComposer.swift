@@ -12,6 +12,28 @@ public struct ComposedPackage: Sendable, Equatable {
     public var products: [String]
     /// The modules that need it, in dependency order.
     public var requiredBy: [String]
+    /// Product → the Swift modules it brings, for the products a description says it of (united over the modules).
+    public var modules: [String: [String]] = [:]
+
+    /// The Swift modules to re-export: every module a product is declared to bring, sorted.
+    public var imports: [String] { Array(Set(modules.values.joined())).sorted() }
+}
+
+/// The strictest minimum version of one platform over the active modules and the tenant.
+public struct ComposedPlatform: Sendable, Equatable {
+    /// The platform as `Package.swift` spells it (`iOS`).
+    public var platform: String
+    /// The highest minimum version required.
+    public var version: String
+    /// Who requires that version: modules in dependency order, then `tenant <id>`.
+    public var requiredBy: [String]
+
+    /// Creates a platform requirement.
+    public init(platform: String, version: String, requiredBy: [String]) {
+        self.platform = platform
+        self.version = version
+        self.requiredBy = requiredBy
+    }
 }
 
 /// One pod of the tenant's Podfile.
@@ -30,15 +52,18 @@ public struct ComposedDependencies: Sendable, Equatable {
     public var packages: [ComposedPackage]
     /// Pods sorted by name.
     public var pods: [ComposedPod]
+    /// The strictest minimum version of every platform named, in ``PlatformVersions/names`` order.
+    public var platforms: [ComposedPlatform] = []
 }
 
 /// Merges the active modules' `packages` and `pods`; incompatible requirements are an error naming both modules.
 public enum DependencyComposer {
     /// Merges `descriptions` (module name and description, active modules in dependency order). Inactive modules
     /// must not be passed: only what is given appears.
-    public static func compose(_ descriptions: [(module: String, description: ModuleDescription)]) throws(ComposeError)
-        -> ComposedDependencies
-    {
+    /// The tenant's own `platforms` count too, when `tenant` is given.
+    public static func compose(
+        _ descriptions: [(module: String, description: ModuleDescription)], tenant: Tenant? = nil
+    ) throws(ComposeError) -> ComposedDependencies {
         var problems: [ComposeProblem] = []
         var packages: [String: ComposedPackage] = [:]
         var locations: [String: String] = [:]  // identity → location of the first URL
@@ -50,7 +75,8 @@ public enum DependencyComposer {
                 guard var merged = packages[identity], let first = firstRule[identity] else {
                     packages[identity] = ComposedPackage(
                         url: package.url, identity: identity, rule: package.rule,
-                        products: Array(Set(package.products)).sorted(), requiredBy: [module])
+                        products: Array(Set(package.products)).sorted(), requiredBy: [module],
+                        modules: package.modules)
                     locations[identity] = package.location
                     firstRule[identity] = (module, package.rule)
                     continue
@@ -79,6 +105,9 @@ public enum DependencyComposer {
                 }
                 merged.rule = rule
                 merged.products = Array(Set(merged.products + package.products)).sorted()
+                for (product, modules) in package.modules {
+                    merged.modules[product] = Array(Set((merged.modules[product] ?? []) + modules)).sorted()
+                }
                 if !merged.requiredBy.contains(module) { merged.requiredBy.append(module) }
                 packages[identity] = merged
             }
@@ -103,9 +132,28 @@ public enum DependencyComposer {
             }
         }
         guard problems.isEmpty else { throw ComposeError(problems: problems) }
+        var platforms = descriptions.map { (requirer: $0.module, platforms: $0.description.platforms) }
+        if let tenant { platforms.append(("tenant \(tenant.id)", tenant.platforms)) }
         return ComposedDependencies(
             packages: packages.values.sorted { $0.identity < $1.identity },
-            pods: pods.values.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) })
+            pods: pods.values.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) },
+            platforms: strictest(platforms))
+    }
+
+    /// Per platform, the highest minimum version and who requires it.
+    static func strictest(_ requirements: [(requirer: String, platforms: [String: String])]) -> [ComposedPlatform] {
+        PlatformVersions.names.compactMap { name in
+            var result: ComposedPlatform?
+            for (requirer, platforms) in requirements {
+                guard let version = platforms[name] else { continue }
+                if let current = result, !PlatformVersions.precedes(current.version, version) {
+                    if !PlatformVersions.precedes(version, current.version) { result?.requiredBy.append(requirer) }
+                } else {
+                    result = ComposedPlatform(platform: name, version: version, requiredBy: [requirer])
+                }
+            }
+            return result
+        }
     }
 
     /// The rule satisfying both, or nil when no version does. `from` means up to the next major version.
@@ -151,6 +199,12 @@ public enum PackageManifestWriter {
         out += "import PackageDescription\n\n"
         out += "let package = Package(\n"
         out += "    name: \(literal(name)),\n"
+        if !dependencies.platforms.isEmpty {
+            out +=
+                "    platforms: ["
+                + dependencies.platforms.map { ".\($0.platform)(\(literal($0.version)))" }.joined(separator: ", ")
+                + "],\n"
+        }
         out += "    products: [\n"
         out += "        .library(name: \(literal(name)), targets: [\(literal(name))])\n"
         out += "    ],\n"
@@ -186,13 +240,16 @@ public enum PackageManifestWriter {
         return Data(out.utf8)
     }
 
-    /// `Sources/TenantDependencies/Exports.swift`: re-exports every product whose name is a Swift identifier
-    /// (SwiftPM names a library's module after its target; for most packages that is the product name).
+    /// `Sources/TenantDependencies/Exports.swift`: re-exports the Swift modules the descriptions say their
+    /// products bring. A product named without its modules is linked, not imported: a product's name is not always
+    /// a module's, and a guessed import breaks the build.
     public static func exports(_ dependencies: ComposedDependencies) -> Data {
         var out = "// Generated by `tenantctl compose`. Do not edit.\n"
-        let modules = Set(dependencies.packages.flatMap(\.products)).filter(isIdentifier).sorted()
-        if modules.isEmpty {
+        let modules = Set(dependencies.packages.flatMap(\.imports)).filter(isIdentifier).sorted()
+        if dependencies.packages.isEmpty {
             out += "// The tenant's active modules need no package.\n"
+        } else if modules.isEmpty {
+            out += "// No product declares the modules it brings, so nothing is re-exported: import them where used.\n"
         }
         for module in modules { out += "@_exported import \(module)\n" }
         return Data(out.utf8)

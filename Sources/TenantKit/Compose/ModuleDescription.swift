@@ -11,16 +11,19 @@ public struct ModuleDescription: Sendable, Equatable {
     public var packages: [PackageRequirement]
     /// CocoaPods the module needs.
     public var pods: [PodRequirement]
+    /// The module's minimum platform versions, platform (`iOS`) → version (`15.0`).
+    public var platforms: [String: String]
 
     /// Creates a description.
     public init(
         name: String? = nil, dependsOn: [String]? = nil, packages: [PackageRequirement] = [],
-        pods: [PodRequirement] = []
+        pods: [PodRequirement] = [], platforms: [String: String] = [:]
     ) {
         self.name = name
         self.dependsOn = dependsOn
         self.packages = packages
         self.pods = pods
+        self.platforms = platforms
     }
 
     /// Decodes and validates a description of `module`; throws once with every problem, each naming `source`.
@@ -39,7 +42,7 @@ public struct ModuleDescription: Sendable, Equatable {
         guard let root = decoder.parse(data) else { return nil }
         guard
             let fields = decoder.object(
-                root, at: nil, allowed: ["name", "dependsOn", "packages", "pods"], required: [])
+                root, at: nil, allowed: ["name", "dependsOn", "packages", "pods", "platforms"], required: [])
         else { return nil }
         let before = decoder.problems.count
         let name = fields["name"].flatMap { decoder.string($0, at: "name") }
@@ -54,7 +57,9 @@ public struct ModuleDescription: Sendable, Equatable {
                         required: ["url", "products"])
                 else { continue }
                 let url = entry["url"].flatMap { decoder.string($0, at: path + ".url") }
-                let products = entry["products"].flatMap { decoder.stringArray($0, at: path + ".products") }
+                let products = entry["products"].flatMap {
+                    decodeProducts($0, at: path + ".products", decoder: &decoder)
+                }
                 var rules: [PackageRequirement.Rule] = []
                 for kind in ["from", "exact", "branch", "revision"] {
                     guard let value = entry[kind], let text = decoder.string(value, at: "\(path).\(kind)") else {
@@ -74,7 +79,10 @@ public struct ModuleDescription: Sendable, Equatable {
                     continue
                 }
                 if let url, let products {
-                    packages.append(PackageRequirement(url: url, rule: rules[0], products: products))
+                    packages.append(
+                        PackageRequirement(
+                            url: url, rule: rules[0], products: products.map(\.name),
+                            modules: products.reduce(into: [:]) { $0[$1.name] = $1.modules }))
                 }
             }
         }
@@ -82,6 +90,10 @@ public struct ModuleDescription: Sendable, Equatable {
         if let value = fields["pods"], let elements = decoder.array(value, at: "pods") {
             for (offset, element) in elements.enumerated() {
                 let path = "pods[\(offset)]"
+                if case .string(let name, _) = element {  // the thesis' form: the pod's name alone
+                    pods.append(PodRequirement(name: name))
+                    continue
+                }
                 guard let entry = decoder.object(element, at: path, allowed: ["name", "version"], required: ["name"])
                 else { continue }
                 let name = entry["name"].flatMap { decoder.string($0, at: path + ".name") }
@@ -90,8 +102,44 @@ public struct ModuleDescription: Sendable, Equatable {
                 if let name { pods.append(PodRequirement(name: name, version: version)) }
             }
         }
+        let platforms =
+            fields["platforms"].flatMap { PlatformVersions.decode($0, at: "platforms", decoder: &decoder) } ?? [:]
         guard decoder.problems.count == before else { return nil }
-        return ModuleDescription(name: name, dependsOn: dependsOn, packages: packages, pods: pods)
+        return ModuleDescription(
+            name: name, dependsOn: dependsOn, packages: packages, pods: pods, platforms: platforms)
+    }
+
+    /// `products`: each a product name (`"QRCode"`), or an object naming the modules the product brings
+    /// (`{ "name": "GoogleSignIn", "modules": ["GoogleSignIn", "GoogleSignInSwift"] }`, `"modules": []` for none).
+    static func decodeProducts(
+        _ value: JSONValue, at field: String, decoder: inout FieldDecoder
+    ) -> [(name: String, modules: [String]?)]? {
+        guard let elements = decoder.array(value, at: field) else { return nil }
+        var products: [(name: String, modules: [String]?)] = []
+        var ok = true
+        for (offset, element) in elements.enumerated() {
+            let path = "\(field)[\(offset)]"
+            if case .string(let name, _) = element {
+                decoder.positions[path] = element.position
+                products.append((name, nil))
+                continue
+            }
+            guard
+                let entry = decoder.object(
+                    element, at: path, allowed: ["name", "modules"], required: ["name", "modules"])
+            else {
+                ok = false
+                continue
+            }
+            let name = entry["name"].flatMap { decoder.string($0, at: path + ".name") }
+            let modules = entry["modules"].flatMap { decoder.stringArray($0, at: path + ".modules") }
+            guard let name, let modules else {
+                ok = false
+                continue
+            }
+            products.append((name, modules))
+        }
+        return ok ? products : nil
     }
 
     static func validate(_ description: ModuleDescription, module: String, decoder: inout FieldDecoder) {
@@ -112,6 +160,13 @@ public struct ModuleDescription: Sendable, Equatable {
             for (index, product) in package.products.enumerated() {
                 if let reason = PackageRequirement.validateName(product) {
                     decoder.report("\(path).products[\(index)]", "invalid product name \"\(product)\": \(reason)")
+                }
+                for (position, module) in (package.modules[product] ?? []).enumerated()
+                where !PackageManifestWriter.isIdentifier(module) {
+                    decoder.report(
+                        "\(path).products[\(index)].modules[\(position)]",
+                        "invalid module name \"\(module)\" of product \(product) (a Swift module name: ASCII letters, "
+                            + "digits and '_', not starting with a digit)")
                 }
             }
         }
@@ -174,12 +229,16 @@ public struct PackageRequirement: Sendable, Equatable {
     public var rule: Rule
     /// The library products used.
     public var products: [String]
+    /// The modules a product brings, for the products whose description says so (an empty list: nothing to
+    /// import). A product without an entry is linked but not imported.
+    public var modules: [String: [String]]
 
     /// Creates a requirement.
-    public init(url: String, rule: Rule, products: [String]) {
+    public init(url: String, rule: Rule, products: [String], modules: [String: [String]] = [:]) {
         self.url = url
         self.rule = rule
         self.products = products
+        self.modules = modules
     }
 
     /// SwiftPM's identity of the package: the last path component of the URL without `.git`, lowercased.

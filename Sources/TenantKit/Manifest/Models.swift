@@ -89,13 +89,17 @@ public struct Tenant: Sendable, Equatable {
     /// Extra string tables applied after the modules' own (the thesis' TenantSpecificStrings): paths relative to
     /// the superproject root, in order. Empty when the file has no `strings`.
     public var strings: [String]
+    /// Minimum platform versions of the tenant's app (`"platforms": { "iOS": "16.0" }`), platform → version.
+    public var platforms: [String: String]
+    /// The app build settings compose writes to `Tenant.xcconfig`, when the file has a `build` section.
+    public var build: TenantBuild?
     /// The display path of the file the tenant came from.
     public var file: String
 
     /// Creates a tenant; `branch` defaults to `id`.
     public init(
         id: String, name: String? = nil, branch: String? = nil, modules: [String], customised: [String],
-        strings: [String] = [], file: String
+        strings: [String] = [], platforms: [String: String] = [:], build: TenantBuild? = nil, file: String
     ) {
         self.id = id
         self.name = name
@@ -103,13 +107,16 @@ public struct Tenant: Sendable, Equatable {
         self.modules = modules
         self.customised = customised
         self.strings = strings
+        self.platforms = platforms
+        self.build = build
         self.file = file
     }
 
     /// Whether the tenant declares `module` customised (has a tenant branch in it).
     public func customises(_ module: String) -> Bool { customised.contains(module) }
 
-    /// Stable pretty JSON (keys id, name if any, branch, modules, customised, strings if any), ending with a newline.
+    /// Stable pretty JSON (keys id, name if any, branch, modules, customised, then strings, platforms and build if
+    /// any), ending with a newline.
     public func encoded() -> Data {
         var lines = ["  \"id\": \(JSONText.quoted(id))"]
         if let name { lines.append("  \"name\": \(JSONText.quoted(name))") }
@@ -117,6 +124,8 @@ public struct Tenant: Sendable, Equatable {
         lines.append("  \"modules\": \(JSONText.inlineArray(modules))")
         lines.append("  \"customised\": \(JSONText.inlineArray(customised))")
         if !strings.isEmpty { lines.append("  \"strings\": \(JSONText.inlineArray(strings))") }
+        if !platforms.isEmpty { lines.append("  \"platforms\": \(PlatformVersions.inlineObject(platforms))") }
+        if let build { lines.append("  \"build\": \(build.encodedLines())") }
         return Data(("{\n" + lines.joined(separator: ",\n") + "\n}\n").utf8)
     }
 }

@@ -211,7 +211,8 @@ public enum ProjectLoader {
         guard let root = decoder.parse(file.data) else { return nil }
         guard
             let fields = decoder.object(
-                root, at: nil, allowed: ["id", "name", "branch", "modules", "customised", "strings"],
+                root, at: nil,
+                allowed: ["id", "name", "branch", "modules", "customised", "strings", "platforms", "build"],
                 required: ["id", "modules", "customised"])
         else { return nil }
         let before = decoder.problems.count
@@ -224,10 +225,15 @@ public enum ProjectLoader {
         let modules = fields["modules"].flatMap { decoder.stringArray($0, at: "modules") }
         let customised = fields["customised"].flatMap { decoder.stringArray($0, at: "customised") }
         let strings = fields["strings"].map { decoder.stringArray($0, at: "strings") } ?? []
-        guard decoder.problems.count == before, let id, let modules, let customised, let strings else { return nil }
+        let platforms =
+            fields["platforms"].map { PlatformVersions.decode($0, at: "platforms", decoder: &decoder) } ?? [:]
+        let build = fields["build"].map { TenantBuild.decode($0, decoder: &decoder) }
+        guard decoder.problems.count == before, let id, let modules, let customised, let strings, let platforms else {
+            return nil
+        }
         return Tenant(
             id: id, name: name, branch: branch, modules: modules, customised: customised, strings: strings,
-            file: file.path)
+            platforms: platforms, build: build ?? nil, file: file.path)
     }
 
     /// The file name without directories, `branch:` prefix and `.json` extension.
@@ -265,6 +271,7 @@ public enum ProjectLoader {
                         + "the superproject root and stay inside the repository)")
             }
         }
+        if let build = tenant.build { TenantBuild.validate(build, who: who, decoder: &decoder) }
         for list in ["modules", "customised", "strings"] {
             var seen: Set<String> = []
             let entries = list == "modules" ? tenant.modules : list == "customised" ? tenant.customised : tenant.strings

@@ -275,10 +275,14 @@ public enum RollPlanner {
         var blocked: [BlockReason] = []
         let tip = state.superproject.branches[tenant.branch]
         if tip == nil {
-            problems.append(
-                RollConflict(
-                    repository: "superproject", paths: [],
-                    reason: "branch \(tenant.branch) is missing on the superproject's remote"))
+            // Missing, not a conflict: there is nothing to resolve, only a branch to restore or a tenant to remove.
+            blocked.append(
+                BlockReason(
+                    code: .missingBranch, module: nil,
+                    message: "branch \(tenant.branch) is missing on the superproject's remote; push it again from a "
+                        + "clone that still has it, or remove the tenant (its module branches are tagged "
+                        + "archive/\(tenant.branch))",
+                    fix: "tenantctl tenant remove \(tenant.id) --archive"))
         }
         for name in tenant.customised where project.module(named: name) == nil {
             problems.append(
@@ -324,10 +328,14 @@ public enum RollPlanner {
                 continue
             }
             guard let branchTip = repository?.branches[branch] else {
-                problems.append(
-                    RollConflict(
-                        repository: module.name, paths: [],
-                        reason: "module \(module.name) has no branch \(branch) on its remote"))
+                blocked.append(
+                    BlockReason(
+                        code: .missingBranch, module: module.name,
+                        message: "module \(module.name) has no branch \(branch) on its remote, although \(tenant.file) "
+                            + "declares it customised"
+                            + (oldPin.map { "; push it again at the pin \(ObjectID.short($0))" } ?? ""),
+                        fix: oldPin.map { "git -C \(module.path) push origin \($0):refs/heads/\(branch)" }
+                            ?? "tenantctl uncustomize \(tenant.id) \(module.name)"))
                 continue
             }
             pins[module.path] = .tenantBranch(module: module.name, tip: branchTip)
@@ -364,10 +372,8 @@ public enum RollPlanner {
         let declared = tenant.customises(module.name)
         var reasons: [BlockReason] = []
         if let pin, repository.pinsOffRemote.contains(pin) {
-            let fix =
-                declared
-                ? "git -C \(module.path) push origin \(tenant.branch)"
-                : "git -C \(module.path) push origin \(pin):refs/heads/\(tenant.branch)"
+            // The commit, not the local branch: the clone that shows the pin need not have a branch of that name.
+            let fix = "git -C \(module.path) push origin \(pin):refs/heads/\(tenant.branch)"
             reasons.append(
                 BlockReason(
                     code: .missingCommit, module: module.name,

@@ -29,16 +29,21 @@ public struct Snapshot: Sendable {
         /// The project to use instead of the one committed on the remote's general branch: `verify` before the
         /// files' first push checks the working tree's files against the remotes.
         public var project: Project?
+        /// Checks the names a command was given against the project read from the superproject, before any module
+        /// is fetched: an unknown tenant or module costs one fetch, not one per module.
+        public var checkNames: (@Sendable (Project) throws -> Void)?
 
         public init(
             fetch: Bool = true, jobs: Int = 4, validation: ValidationOptions = .init(),
-            allowUnreachableModules: Bool = false, project: Project? = nil
+            allowUnreachableModules: Bool = false, project: Project? = nil,
+            checkNames: (@Sendable (Project) throws -> Void)? = nil
         ) {
             self.fetch = fetch
             self.jobs = jobs
             self.validation = validation
             self.allowUnreachableModules = allowUnreachableModules
             self.project = project
+            self.checkNames = checkNames
         }
     }
 
@@ -111,6 +116,7 @@ public struct Snapshot: Sendable {
             try options.project
             ?? readProject(
                 workspace: workspace, branches: branches, refPrefix: refPrefix, git: git, options: options.validation)
+        try options.checkNames?(project)
         let specList = try ModuleRemotes.specs(for: project.manifest.modules, base: originURL, git: git)
         let store = ModuleMirrors(workspace: workspace, git: git)
         let synced: (mirrors: [String: String], failures: [(module: String, error: String)])

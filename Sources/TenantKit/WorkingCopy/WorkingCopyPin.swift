@@ -67,6 +67,10 @@ public struct WorkingCopyPin: Sendable {
     public func run(modules names: [String]) throws -> PinReport {
         let project = try ProjectReader.workingTree(
             workspace, options: ValidationOptions(allowLocalRemotes: git.allowLocalRemotes))
+        let unknown = names.filter { project.module(named: $0) == nil }
+        guard unknown.isEmpty else {
+            throw UnknownNameError(kind: "module", names: unknown, known: project.manifest.modules.map(\.name))
+        }
         var problems: [WorkingCopyProblem] = []
         let superState = try RepositoryState.inspect(path: workspace.root, git: git, superproject: true)
         problems += superState.problems(repository: "superproject", relativePath: "")
