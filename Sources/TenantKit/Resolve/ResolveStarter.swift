@@ -230,7 +230,7 @@ public struct ResolveStarter {
                 generalBranch: snapshot.project.generalBranch(of: module), ours: merge.ours, theirs: merge.theirs,
                 message: RollExecutor.moduleMergeMessage(
                     general: general, branch: merge.branch, module: merge.module, theirs: merge.theirs),
-                remote: snapshot.specs[merge.module]?.url ?? "")
+                remote: RemoteURL.redacted(snapshot.specs[merge.module]?.url ?? ""))
         }
         let merged = Set(modules.map(\.repository))
         let pins = plan.modules.compactMap { module -> ResolveState.Pin? in
