@@ -127,4 +127,21 @@ struct PublishIdentityTests {
             sandbox, remote: example.remote("Superproject"), before: before, after: after, signers: signers)
         #expect(count >= 1)
     }
+
+    @Test func resolveWithoutAnEmailRefusesBeforeItMergesAnything() throws {
+        let fixture = try RollFixture(stage: .conflict)
+        let roll = fixture.roll()
+        try #require(roll.status == 2, "\(roll.stdout)\(roll.stderr)")
+        let environment = try Self.configWithoutEmail(fixture.sandbox)
+        let state = try fixture.userState()
+        let start = fixture.sandbox.tenantctl(["resolve", "t2"], in: fixture.workspace, environment: environment)
+        #expect(start.status != 0)
+        #expect(start.stderr.contains("Please tell me who you are"), "\(start.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: fixture.workspace + "/.git/tenantctl/resolve.json"))
+        #expect(try fixture.userState() == state)
+        // Positive control: with the email, the resolution starts (and stops at the conflict).
+        let started = fixture.sandbox.tenantctl(["resolve", "t2"], in: fixture.workspace)
+        #expect(started.status == 2, "\(started.stdout)\(started.stderr)")
+        #expect(FileManager.default.fileExists(atPath: fixture.workspace + "/.git/tenantctl/resolve.json"))
+    }
 }

@@ -84,6 +84,34 @@ struct PublishLFSTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: clone + "/Modules/Order/manual.png")) == Self.image)
     }
 
+    @Test(.enabled(if: PublishLFSTests.installed, "git-lfs is not installed"))
+    func withoutGitLFSARepositoryWithLFSObjectsIsNotPushed() throws {
+        let sandbox = try GitSandbox()
+        let example = try LifecycleExample(sandbox)
+        try Self.installLFS(sandbox)
+        try #require(example.tenantctl(["switch", "t3"]).status == 0)
+        let order = example.workspace + "/Modules/Order"
+        try sandbox.git(["lfs", "track", "*.png"], in: order)
+        try Self.image.write(to: URL(fileURLWithPath: order + "/logo.png"))
+        try sandbox.git(["add", ".gitattributes", "logo.png"], in: order)
+        try sandbox.git(["commit", "-q", "-m", "t3 logo"], in: order)
+        let before = try example.snapshot()["Order"]
+        // Then a machine without git-lfs: no filter configured, a PATH with git but without git-lfs.
+        try sandbox.git(["config", "--global", "--remove-section", "filter.lfs"])
+        let bin = sandbox.path("git-only-bin")
+        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+        let git = try #require(
+            (sandbox.environment["PATH"] ?? "").split(separator: ":").map { "\($0)/git" }.first {
+                FileManager.default.isExecutableFile(atPath: $0)
+            })
+        try FileManager.default.createSymbolicLink(atPath: bin + "/git", withDestinationPath: git)
+        let pin = sandbox.tenantctl(
+            ["pin", "--push", "-C", example.workspace], environment: ["PATH": bin, "TENANTCTL_GIT": bin + "/git"])
+        #expect(pin.status != 0)
+        #expect(pin.stderr.contains("git-lfs is not installed"), "\(pin.stderr)")
+        #expect(try example.snapshot()["Order"] == before)
+    }
+
     @Test func aRepositoryStoresLFSObjectsOnlyWithAnLFSDirectory() throws {
         let sandbox = try GitSandbox()
         try sandbox.makeRepository("plain")

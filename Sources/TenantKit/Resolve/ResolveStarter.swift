@@ -23,6 +23,9 @@ public struct ResolveStarter {
         if let state = try ResolveState.read(commonDirectory: workspace.commonDirectory) {
             throw state.inProgressError
         }
+        // The merges and --continue commit with git itself: without the identity git commit needs, refuse now
+        // (git's hint), not halfway through the repositories.
+        _ = try CommitIdentity.read(in: workspace.root, git: git)
         let options = ValidationOptions(allowLocalRemotes: git.allowLocalRemotes)
         let snapshot = try Snapshot.load(
             workspace: workspace, git: git, options: Snapshot.Options(fetch: fetch, jobs: jobs, validation: options),
