@@ -37,7 +37,7 @@ enum LifecycleRun {
         }
         context.console.print(
             options.dryRun ? "\(headline.wouldDo) (dry run, nothing written):" : headline.done + ":")
-        for line in plan.lines { context.console.print("  " + line) }
+        for line in plan.lines { context.console.print("  " + TerminalText.escaped(line)) }
         return .success
     }
 }

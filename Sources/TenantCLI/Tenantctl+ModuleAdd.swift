@@ -13,7 +13,9 @@ extension Tenantctl {
                 modules.json and .gitmodules and pins it to the tip of the module's own general_dev. Tenants \
                 receive it with their next `tenantctl roll`; a tenant uses it once its Tenants/<id>.json lists it. \
                 Refuses invalid or duplicate names, paths and URLs, unknown dependencies, an occupied path, and a \
-                module remote without general_dev.
+                module remote without general_dev. A URL with a password or token in it \
+                (https://user:secret@host/...) is refused: it would be committed and pushed for everyone to read. \
+                Give the URL without it and let a credential helper supply it, or pass --allow-credentials-in-url.
 
                 Examples:
                   tenantctl module add Invoice --url ../Invoice.git --depends-on Infrastructure,Customer
@@ -36,7 +38,21 @@ extension Tenantctl {
             transform: { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } })
         var dependsOn: [String] = []
 
+        @Flag(
+            name: .customLong("allow-credentials-in-url"),
+            help: "Commit a URL that carries a password or token (it is published with modules.json).")
+        var allowCredentialsInURL = false
+
         @OptionGroup var writeOptions: WriteOptions
+
+        func validate() throws {
+            if !allowCredentialsInURL, let redacted = RemoteURL.credentialsRedacted(url) {
+                throw ValidationError(
+                    "the --url \(redacted) carries a password or token: modules.json and .gitmodules would publish it "
+                        + "on general_dev. Give the URL without it (a credential helper supplies the password), "
+                        + "or pass --allow-credentials-in-url to commit it anyway.")
+            }
+        }
 
         func run(context: CommandContext) throws -> ExitStatus {
             try LifecycleRun.run(

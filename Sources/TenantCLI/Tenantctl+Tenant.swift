@@ -43,7 +43,7 @@ extension Tenantctl {
                 header: ["TENANT", "BRANCH", "NAME", "ACTIVE MODULES", "CUSTOMISED"],
                 rows: rows.map {
                     [
-                        $0.id, $0.branch, $0.name ?? "", $0.activeModules.joined(separator: ", "),
+                        $0.id, $0.branch, TerminalText.escaped($0.name ?? ""), $0.activeModules.joined(separator: ", "),
                         $0.customised.isEmpty ? "-" : $0.customised.joined(separator: ", "),
                     ]
                 })

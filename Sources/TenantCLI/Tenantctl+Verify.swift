@@ -92,10 +92,13 @@ extension Tenantctl {
                         finding.module.map { "module \($0)" },
                     ].compactMap { $0 }
                     context.console.print(
-                        context.console.styled("✗ ", .red) + finding.message
-                            + (location.isEmpty ? "" : " [\(finding.code): \(location.joined(separator: ", "))]"))
+                        context.console.styled("✗ ", .red)
+                            + TerminalText.escaped(
+                                finding.message
+                                    + (location.isEmpty
+                                        ? "" : " [\(finding.code): \(location.joined(separator: ", "))]")))
                 }
-                for note in notes { context.console.print("note: " + note) }
+                for note in notes { context.console.print("note: " + TerminalText.escaped(note)) }
                 for tenant in tenants {
                     for dropped in tenant.droppedModules {
                         context.console.print(

@@ -75,19 +75,22 @@ public enum AuditTableRenderer {
         let customisations = customisationLines(report)
         if !customisations.isEmpty {
             lines += ["", console.styled("Customisations:", .bold)]
-            lines += customisations.flatMap { wrap($0, width: width, first: "  ", rest: "      ") }
+            lines += customisations.flatMap {
+                wrap(TerminalText.escaped($0), width: width, first: "  ", rest: "      ")
+            }
         }
         let findings = report.allFindings
         if !findings.isEmpty || !report.findings.isEmpty {
             lines += ["", console.styled("Findings:", .bold)]
             for finding in report.findings {
                 lines += wrap(
-                    "\(console.styled(finding.code.rawValue, .red)): \(finding.message)", width: width, first: "  ",
+                    "\(console.styled(finding.code.rawValue, .red)): \(TerminalText.escaped(finding.message))",
+                    width: width, first: "  ",
                     rest: "      ")
             }
             for item in findings {
                 let place = item.module.map { "\(item.tenant)/\($0)" } ?? "\(item.tenant) (superproject)"
-                let text = "\(place): \(item.finding.code.rawValue): \(item.finding.message)"
+                let text = "\(place): \(item.finding.code.rawValue): \(TerminalText.escaped(item.finding.message))"
                 let wrapped = wrap(text, width: width, first: "  ", rest: "      ")
                 let code = item.finding.code.rawValue
                 lines += wrapped.enumerated().map { index, line in
@@ -207,10 +210,11 @@ public enum AuditMarkdownRenderer {
         return lines.joined(separator: "\n")
     }
 
-    /// Escapes characters that would break a table cell or start Markdown formatting.
+    /// Escapes characters that would break a table cell or start Markdown formatting, and control characters
+    /// (``TerminalText``).
     static func escape(_ text: String) -> String {
         var out = ""
-        for character in text {
+        for character in TerminalText.escaped(text) {
             if "|\\*_`[]<>".contains(character) { out.append("\\") }
             out.append(character)
         }

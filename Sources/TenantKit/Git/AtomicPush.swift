@@ -42,7 +42,7 @@ public enum PushMode: Sendable, Equatable {
 }
 
 /// One atomic push per repository: every ref of the repository changes, or none does. The one place tenantctl
-/// writes to a remote.
+/// writes to a remote; Git LFS objects the pushed commits need are uploaded first (``LFSUpload``).
 public enum AtomicPush {
     /// From this many branches to set on, a push stages them and sends them with one pattern refspec
     /// (``PushStaging``).
@@ -71,6 +71,8 @@ public enum AtomicPush {
             }
         }
         arguments += ["--", remote]
+        // The LFS objects the pushed commits need reach the server before the refs that need them.
+        try LFSUpload.upload(updates, repository: name, from: repository, to: remote, git: git)
         // Many branches to set are pushed from refs of their own in the pushing repository, with one pattern refspec:
         // git 2.39 compares every explicit refspec with every local ref (formatting six candidate names each time),
         // so a push of 1000 branches named one by one spends seconds of CPU before it sends anything; a pattern is

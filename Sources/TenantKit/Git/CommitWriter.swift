@@ -16,28 +16,58 @@ public struct CommitSpec: Sendable, Equatable {
     }
 }
 
-/// The author and committer of the commits tenantctl writes (`Name <email> <time> <zone>`).
+/// The author and committer of the commits tenantctl writes (`Name <email> <time> <zone>`), and whether the user's
+/// config asks for them to be signed.
 public struct CommitIdentity: Sendable, Equatable {
     public var author: String
     public var committer: String
+    /// `commit.gpgSign` is true: every commit is signed as `git commit` would sign it (`gpg.format`,
+    /// `user.signingKey`, `gpg.<format>.program`).
+    public var signs: Bool
 
-    public init(author: String, committer: String) {
+    public init(author: String, committer: String, signs: Bool = false) {
         self.author = author
         self.committer = committer
+        self.signs = signs
     }
 
-    /// Read with `git var -l` in `repository`, honouring `GIT_AUTHOR_*` / `GIT_COMMITTER_*` and the user's config.
+    /// Read the way `git commit` reads them in `repository`: `git var GIT_AUTHOR_IDENT` and `GIT_COMMITTER_IDENT`
+    /// (strict: they fail where `git commit` would, with no email configured or `user.useConfigOnly` set, and the
+    /// error carries git's own hint), honouring `GIT_AUTHOR_*` / `GIT_COMMITTER_*`; and `commit.gpgSign`. Call it
+    /// before the first write, so that a missing identity changes nothing.
     public static func read(in repository: String, git: Git) throws -> CommitIdentity {
-        let lines = try git.run(["var", "-l"], in: repository, context: "read the author and committer identities")
-            .lines
-        func value(_ name: String) -> String? {
-            lines.first { $0.hasPrefix(name + "=") }.map { String($0.dropFirst(name.count + 1)) }
+        func ident(_ name: String) throws -> String {
+            let value = try git.run(
+                ["var", name], in: repository,
+                context: "read the \(name == "GIT_AUTHOR_IDENT" ? "author" : "committer") identity "
+                    + "(the one git commit would use; set user.name and user.email)"
+            ).text.trimmingCharacters(in: .newlines)
+            guard !value.isEmpty else {
+                throw CommitWriterError(
+                    "git var \(name) printed no identity in \(repository); set user.name and user.email")
+            }
+            return value
         }
-        guard let author = value("GIT_AUTHOR_IDENT"), let committer = value("GIT_COMMITTER_IDENT") else {
-            throw CommitWriterError(
-                "git var -l printed no author or committer identity in \(repository); set user.name and user.email")
+        let author = try ident("GIT_AUTHOR_IDENT")
+        let committer = try ident("GIT_COMMITTER_IDENT")
+        let sign = try git.run(
+            ["config", "--type=bool", "--get", "commit.gpgsign"], in: repository,
+            context: "read commit.gpgSign", accepting: [0, 1])
+        return CommitIdentity(author: author, committer: committer, signs: sign.text.hasPrefix("true"))
+    }
+
+    /// `GIT_AUTHOR_NAME`, `_EMAIL`, `_DATE` and the committer's: the identity for `git commit-tree`.
+    func environment() throws -> [String: String] {
+        var result: [String: String] = [:]
+        for (role, line) in [("AUTHOR", author), ("COMMITTER", committer)] {
+            guard let open = line.lastIndex(of: "<"), let close = line.lastIndex(of: ">"), open < close else {
+                throw CommitWriterError("the commit identity \(line.debugDescription) is not Name <email> date")
+            }
+            result["GIT_\(role)_NAME"] = String(line[..<open]).trimmingCharacters(in: .whitespaces)
+            result["GIT_\(role)_EMAIL"] = String(line[line.index(after: open)..<close])
+            result["GIT_\(role)_DATE"] = String(line[line.index(after: close)...]).trimmingCharacters(in: .whitespaces)
         }
-        return CommitIdentity(author: author, committer: committer)
+        return result
     }
 }
 
@@ -54,6 +84,7 @@ public enum CommitWriter {
         throws -> [String]
     {
         guard !commits.isEmpty else { return [] }
+        if identity.signs { return try writeSigned(commits, in: repository, identity: identity, git: git) }
         let stream = try fastImportStream(commits, identity: identity)
         let output = try git.run(
             ["fast-import", "--quiet", "--done"], in: repository, input: stream,
@@ -94,6 +125,31 @@ public enum CommitWriter {
         end += "reset \(scratchRef)\n\ndone\n"
         stream.append(contentsOf: end.utf8)
         return stream
+    }
+
+    /// Signed commits: git 2.39's fast-import cannot sign, so each is written with `git commit-tree -S`, which signs
+    /// as `git commit` does (the user's `gpg.format`, key and program). One process per commit, plus the signing
+    /// program's: the cost docs/PERFORMANCE.md gives.
+    static func writeSigned(_ commits: [CommitSpec], in repository: String, identity: CommitIdentity, git: Git)
+        throws -> [String]
+    {
+        let signing = git.with(environment: try identity.environment())
+        return try commits.map { commit in
+            guard ObjectID.isValid(commit.tree), commit.parents.allSatisfy(ObjectID.isValid) else {
+                throw CommitWriterError("refusing to write a commit of tree \(commit.tree): not object ids")
+            }
+            var arguments = ["commit-tree", "-S"]
+            for parent in commit.parents { arguments += ["-p", parent] }
+            arguments += ["-F", "-", commit.tree]
+            let id = try signing.run(
+                arguments, in: repository, input: Data((commit.message + "\n").utf8),
+                context: "write a signed commit (commit.gpgSign is set; check gpg.format and user.signingKey)"
+            ).text.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard ObjectID.isValid(id) else {
+                throw CommitWriterError("git commit-tree printed \(id.debugDescription), not a commit id")
+            }
+            return id
+        }
     }
 
     /// Writes one commit.

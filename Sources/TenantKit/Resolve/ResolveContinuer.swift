@@ -302,7 +302,8 @@ public struct ResolveContinuer {
             do {
                 outcome = try AtomicPush.push(
                     [RefUpdate(ref: ref, new: new, old: merge.ours)], repository: merge.repository, from: from,
-                    to: merge.remote, mode: .leased, git: git)
+                    to: try ModuleRemotes.reachable(merge.remote, workspace: workspace, git: git), mode: .leased,
+                    git: git)
             } catch {
                 try recorder.record(repository: merge.repository, refs: [ref], published: nil)
                 throw error

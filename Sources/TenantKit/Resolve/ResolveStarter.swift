@@ -23,6 +23,9 @@ public struct ResolveStarter {
         if let state = try ResolveState.read(commonDirectory: workspace.commonDirectory) {
             throw state.inProgressError
         }
+        // The merges and --continue commit with git itself: without the identity git commit needs, refuse now
+        // (git's hint), not halfway through the repositories.
+        _ = try CommitIdentity.read(in: workspace.root, git: git)
         let options = ValidationOptions(allowLocalRemotes: git.allowLocalRemotes)
         let snapshot = try Snapshot.load(
             workspace: workspace, git: git, options: Snapshot.Options(fetch: fetch, jobs: jobs, validation: options),
@@ -230,7 +233,7 @@ public struct ResolveStarter {
                 generalBranch: snapshot.project.generalBranch(of: module), ours: merge.ours, theirs: merge.theirs,
                 message: RollExecutor.moduleMergeMessage(
                     general: general, branch: merge.branch, module: merge.module, theirs: merge.theirs),
-                remote: snapshot.specs[merge.module]?.url ?? "")
+                remote: RemoteURL.redacted(snapshot.specs[merge.module]?.url ?? ""))
         }
         let merged = Set(modules.map(\.repository))
         let pins = plan.modules.compactMap { module -> ResolveState.Pin? in

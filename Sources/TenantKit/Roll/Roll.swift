@@ -36,6 +36,10 @@ public struct RollRunner {
         let start = Date()
         if !options.dryRun { InterruptNote.set("nothing was published; run `tenantctl roll` again") }
         let root = workspace.root
+        // The identity git commit would use, read before anything is fetched or written: without one (no email,
+        // user.useConfigOnly) the roll refuses with git's hint. A dry run's commits are never published: unsigned.
+        var identity = try CommitIdentity.read(in: root, git: git)
+        if options.dryRun { identity.signs = false }
         let snapshot = try Snapshot.load(
             workspace: workspace, git: git,
             options: Snapshot.Options(
@@ -53,7 +57,7 @@ public struct RollRunner {
                 + (plan.repin == nil ? "" : ", \(plan.generalBranch) re-pin"))
         let executor = RollExecutor(
             git: git, superproject: root, modulePaths: snapshot.mirrors,
-            identity: try CommitIdentity.read(in: root, git: git), jobs: options.jobs)
+            identity: identity, jobs: options.jobs)
         let execution = try executor.execute(plan, batch: batch, console: console)
         guard !options.dryRun else {
             return RollReport.make(
@@ -104,7 +108,8 @@ public struct RollRunner {
             for update in execution.moduleUpdates[module.name] ?? [] {
                 journal.entries.append(
                     .init(
-                        repository: module.name, remote: snapshot.specs[module.name]?.url ?? "", ref: update.ref,
+                        repository: module.name, remote: RemoteURL.redacted(snapshot.specs[module.name]?.url ?? ""),
+                        ref: update.ref,
                         old: update.old, new: update.new ?? ""))
             }
         }

@@ -129,7 +129,11 @@ public struct RollReport: Sendable, Equatable, Codable {
                 detail.append("files only: \(generalBranch)'s file changes merged, no pin moved")
             }
             let move = tenant.to.map { short(tenant.from) + " → " + short($0) } ?? short(tenant.from)
-            rows.append([tenant.id, Self.styled(tenant.status, console: console), move, detail.joined(separator: "; ")])
+            // Paths, reasons and what a remote said come from repositories: control characters escaped.
+            rows.append([
+                tenant.id, Self.styled(tenant.status, console: console), move,
+                TerminalText.escaped(detail.joined(separator: "; ")),
+            ])
         }
         var text = console.table(TextTable(header: ["BRANCH", "STATUS", "COMMIT", "DETAILS"], rows: rows))
         var next: [String] = []
@@ -140,7 +144,7 @@ public struct RollReport: Sendable, Equatable, Codable {
         for (module, error) in unreachable.sorted(by: { $0.key < $1.key }) {
             next.append(
                 "\(module) could not be fetched, so its pins were kept everywhere; roll again once its remote answers ("
-                    + error.split(separator: "\n").joined(separator: " ") + ")")
+                    + TerminalText.escaped(error.split(separator: "\n").joined(separator: " ")) + ")")
         }
         if !next.isEmpty { text += "\nnext steps:\n" + next.map { "  " + $0 }.joined(separator: "\n") }
         text +=

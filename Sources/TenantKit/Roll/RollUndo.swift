@@ -91,7 +91,9 @@ public struct RollUndo {
                 repository == RollPublication.superproject
                 ? workspace.root : ModuleMirrors(workspace: workspace, git: git).path(for: repository)
             let outcome = try AtomicPush.push(
-                updates, repository: repository, from: from, to: entries[0].remote, mode: .restore, git: git)
+                updates, repository: repository, from: from,
+                to: try ModuleRemotes.reachable(entries[0].remote, workspace: workspace, git: git), mode: .restore,
+                git: git)
             outcomes.append(outcome)
             if outcome.accepted {
                 for index in group { journal.entries[index].undone = true }
@@ -121,7 +123,8 @@ public struct RollUndo {
 
     /// The remote's current value of every entry's ref, from one `ls-remote`.
     func remoteValues(of entries: [RollJournal.Entry], repository: String) throws -> [String: String] {
-        guard let remote = entries.first?.remote else { return [:] }
+        guard let recorded = entries.first?.remote else { return [:] }
+        let remote = try ModuleRemotes.reachable(recorded, workspace: workspace, git: git)
         let output = try git.runNetwork(
             ["ls-remote", "--end-of-options", remote] + entries.map(\.ref), in: workspace.root, remote: remote,
             context: "read the branches of \(repository) on its remote")

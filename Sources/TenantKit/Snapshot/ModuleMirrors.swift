@@ -104,20 +104,38 @@ public struct ModuleMirrors: Sendable {
         let context = "fetch module \(spec.name) from \(Redaction.redact(spec.url))"
         if !FileManager.default.fileExists(atPath: mirror + "/HEAD") {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            // One process creates and fills the mirror. Objects written by roll are only reachable from refs after
-            // a push; gc.pruneExpire keeps git from pruning them early.
+            // Made under a name of its own and renamed when fetched, so a half-made mirror never passes for a fetched
+            // one (also when a time limit had to SIGKILL git). Not `git clone`: it would store the URL, and with it a
+            // password the URL carries, in the mirror's config; the URL is given to every fetch instead. Objects
+            // written by roll are only reachable from refs after a push; gc.pruneExpire keeps git from pruning them.
+            let partial = mirror + ".partial-" + UUID().uuidString.prefix(8).lowercased()
             do {
-                try git.runNetwork(
-                    ["clone", "--bare", "--quiet", "--config", "gc.pruneExpire=2.weeks.ago", "--", spec.url, mirror],
-                    in: nil, remote: spec.url, context: context)
+                try git.run(
+                    ["init", "--bare", "--quiet", "--", partial], in: nil, context: "create the mirror of \(spec.name)")
+                try git.run(
+                    ["config", "gc.pruneExpire", "2.weeks.ago"], in: partial,
+                    context: "configure the mirror of \(spec.name)")
+                try fetchAll(spec, into: partial, context: context)
+                try FileManager.default.moveItem(atPath: partial, toPath: mirror)
             } catch {
-                // git removes a failed clone itself, but not when a time limit had to SIGKILL it: a half-made mirror
-                // with a HEAD would pass for a fetched one.
-                try? FileManager.default.removeItem(atPath: mirror)
+                try? FileManager.default.removeItem(atPath: partial)
                 throw error
             }
             return
         }
+        // A mirror made by an older tenantctl with `git clone` has the URL in its config: remove it (with any
+        // password in it); fetches name the URL themselves.
+        if let config = try? String(contentsOfFile: mirror + "/config", encoding: .utf8),
+            config.contains("[remote \"origin\"]")
+        {
+            try git.run(
+                ["config", "--remove-section", "remote.origin"], in: mirror,
+                context: "remove the stored URL of the mirror of \(spec.name)")
+        }
+        try fetchAll(spec, into: mirror, context: context)
+    }
+
+    private func fetchAll(_ spec: MirrorSpec, into mirror: String, context: String) throws {
         try git.runNetwork(
             [
                 "fetch", "--quiet", "--prune", "--no-tags", "--no-write-fetch-head", "--", spec.url,

@@ -40,3 +40,39 @@ public enum ModuleRemotes {
         return specs
     }
 }
+
+extension ModuleRemotes {
+    /// The URL to reach a remote that a journal or resolve state recorded: tenantctl records URLs with their
+    /// password or token hidden (``RemoteURL/redacted(_:)``), so the secret comes back from where the user keeps
+    /// it — the superproject's remote URL (relative module URLs carry its authority) or an absolute module URL in
+    /// the working tree's modules.json. When neither supplies it, the URL keeps its user name without the hidden
+    /// part, for a credential helper to answer.
+    public static func reachable(_ recorded: String, workspace: Workspace, git: Git) throws -> String {
+        guard recorded.contains("***@") else { return recorded }
+        var sources: [String] = []
+        if let origin = try SuperprojectRemote.originURL(workspace, git: git) { sources.append(origin) }
+        // Only candidates: a modules.json that cannot be read supplies none.
+        if let project = try? ProjectReader.workingTree(
+            workspace, options: ValidationOptions(allowLocalRemotes: true, keepInvalidTenants: true))
+        {
+            sources += project.manifest.modules.map(\.url)
+        }
+        return restoringCredentials(recorded, from: sources)
+    }
+
+    /// `recorded` with the authority of the first source whose redacted authority it starts with; else with the
+    /// hidden password or token left out.
+    static func restoringCredentials(_ recorded: String, from sources: [String]) -> String {
+        for source in sources {
+            guard let scheme = source.range(of: "://") else { continue }
+            let authorityEnd = source[scheme.upperBound...].firstIndex(of: "/") ?? source.endIndex
+            let prefix = String(source[..<authorityEnd])
+            let redacted = Redaction.redact(prefix)
+            guard redacted != prefix, recorded.hasPrefix(redacted) else { continue }
+            let rest = recorded.dropFirst(redacted.count)
+            guard rest.isEmpty || rest.hasPrefix("/") else { continue }
+            return prefix + rest
+        }
+        return recorded.replacingOccurrences(of: ":***@", with: "@").replacingOccurrences(of: "//***@", with: "//")
+    }
+}

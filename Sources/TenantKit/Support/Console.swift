@@ -88,20 +88,20 @@ public struct Console: Sendable {
 
     /// A progress line on stderr (silent with `--quiet`).
     public func progress(_ line: String) {
-        if !quiet { err.write(line + "\n") }
+        if !quiet { err.write(TerminalText.escaped(line, keepingLayout: true) + "\n") }
     }
 
-    /// A warning on stderr (silent with `--quiet`).
+    /// A warning on stderr (silent with `--quiet`); control characters (from repositories) escaped.
     public func warn(_ line: String) {
-        if !quiet { err.write("warning: " + line + "\n") }
+        if !quiet { err.write("warning: " + TerminalText.escaped(line, keepingLayout: true) + "\n") }
     }
 
-    /// An error on stderr (always shown).
-    public func error(_ line: String) { err.write("error: " + line + "\n") }
+    /// An error on stderr (always shown); control characters (from repositories, git, a remote) escaped.
+    public func error(_ line: String) { err.write("error: " + TerminalText.escaped(line, keepingLayout: true) + "\n") }
 
-    /// Detail on stderr, only with `--verbose`.
+    /// Detail on stderr, only with `--verbose`; control characters escaped.
     public func debug(_ line: String) {
-        if verbose && !quiet { err.write(line + "\n") }
+        if verbose && !quiet { err.write(TerminalText.escaped(line, keepingLayout: true) + "\n") }
     }
 
     /// Text wrapped in an ANSI style when colour is on.

@@ -142,6 +142,13 @@ public enum RemoteURL {
         Redaction.redact(url)
     }
 
+    /// `url` redacted when it carries a secret (a password, or a lone token as user name over http(s)); nil when it
+    /// carries none.
+    public static func credentialsRedacted(_ url: String) -> String? {
+        let redacted = Redaction.redact(url)
+        return redacted == url ? nil : redacted
+    }
+
     // MARK: - Helpers
 
     /// `transport` of `transport::address`, as git's `transport_get` detects it.

@@ -199,6 +199,8 @@ public struct WorkingCopyPin: Sendable {
 
         // Modules first: a superproject commit never reaches the remote before the module commits it pins.
         if push {
+            // The pin commit comes after the module pushes: an identity git commit would refuse stops it before them.
+            _ = try CommitIdentity.read(in: workspace.root, git: git)
             for index in changes.indices {
                 guard let moduleBranch = moduleBranches[changes[index].module] else { continue }
                 console?.progress("pushing \(changes[index].module) \(moduleBranch)")

@@ -262,11 +262,12 @@ public struct StatusReport: Sendable, Codable, Equatable {
     /// diverged stand out.
     public func renderTable(console: Console = Console(out: BufferOutputSink(), err: BufferOutputSink())) -> String {
         var lines: [String] = []
-        let location = superproject.branch ?? "(detached HEAD)"
+        // Branch names and paths come from repositories: control characters escaped.
+        let location = TerminalText.escaped(superproject.branch ?? "(detached HEAD)")
         lines.append("tenant: \(tenant ?? "none (superproject branch \(location) is no tenant's)")")
         if let resolution { lines += resolution.render() }
         var remote = "no upstream"
-        if let upstream = superproject.upstream {
+        if let upstream = superproject.upstream.map({ TerminalText.escaped($0) }) {
             remote =
                 superproject.upstreamGone
                 ? "\(upstream): gone (deleted on the remote)"
@@ -286,7 +287,7 @@ public struct StatusReport: Sendable, Codable, Equatable {
             case .unpinned: relation = "no pin"
             }
             if module.detached { relation = "detached, " + relation }
-            var branch = module.branch ?? (module.detached ? "(detached)" : "-")
+            var branch = TerminalText.escaped(module.branch ?? (module.detached ? "(detached)" : "-"))
             if let current = module.branch, current != module.expectedBranch {
                 branch += " (expected \(module.expectedBranch))"
             }
@@ -307,7 +308,7 @@ public struct StatusReport: Sendable, Codable, Equatable {
             for nested in module.nested {
                 let head = nested.head.map { "at \(ObjectID.short($0))" } ?? "not initialised"
                 lines.append(
-                    "\(nested.path): nested submodule not at its recorded commit \(ObjectID.short(nested.recorded)) (\(head))"
+                    "\(TerminalText.escaped(nested.path)): nested submodule not at its recorded commit \(ObjectID.short(nested.recorded)) (\(head))"
                 )
             }
         }
