@@ -97,6 +97,43 @@ struct SwitchCLITests {
         #expect(result.stdout.contains("fast-forwarded"))
     }
 
+    /// The checked-out module branch is fast-forwarded although its files' stat data changed (touched, copied or
+    /// restored with the same content): the index is refreshed first, as `git switch` and `git merge` do on their
+    /// own. Before, the fast-forward (`reset --keep`) refused half-way with "Entry '…' not uptodate".
+    @Test func fastForwardsTheCheckedOutBranchWhenOnlyFileTimesChanged() throws {
+        let sandbox = try GitSandbox()
+        let fixture = try SwitchFixture(sandbox: sandbox)
+        #expect(sandbox.tenantctl(["switch", "t1"], in: fixture.workspace).status == 0)
+        let article = fixture.module("Article")
+        #expect(try sandbox.git(["symbolic-ref", "HEAD"], in: article) == "refs/heads/general_dev")
+
+        // A new general commit of Article, pinned on the remote's t1.
+        let tip = try sandbox.commit(
+            in: "src/Article", file: "Article.swift", content: "// Article, second\n", message: "Article: second")
+        try sandbox.git(
+            ["push", "-q", sandbox.path("remotes/Article.git"), "general_dev"], in: sandbox.path("src/Article"))
+        let build = sandbox.path("src/Superproject")
+        try sandbox.git(["switch", "-q", "t1"], in: build)
+        try sandbox.git(["fetch", "-q"], in: build + "/Modules/Article")
+        try sandbox.git(["checkout", "-q", "--detach", tip], in: build + "/Modules/Article")
+        try sandbox.git(["commit", "-q", "-am", "t1: pin Article's second commit"], in: build)
+        try sandbox.git(["push", "-q", "origin", "t1"], in: build)
+
+        // Same content, new stat data: git's index now needs a refresh.
+        let file = article + "/Article.swift"
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: 60)], ofItemAtPath: file)
+        let stale = try sandbox.git(["diff-files", "--name-only"], in: article)
+        #expect(stale == "Article.swift", "the index should be stale before the switch: \(stale)")
+
+        let result = sandbox.tenantctl(["switch", "t1"], in: fixture.workspace)
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("fast-forwarded"), "\(result.stdout)")
+        #expect(try sandbox.git(["rev-parse", "HEAD"], in: article) == tip)
+        #expect(try sandbox.git(["symbolic-ref", "HEAD"], in: article) == "refs/heads/general_dev")
+        #expect(try sandbox.git(["status", "--porcelain"], in: article).isEmpty)
+        #expect(try String(contentsOfFile: file, encoding: .utf8) == "// Article, second\n")
+    }
+
     /// A refusal: exit 1, every problem listed, every repository byte-for-byte as before.
     func expectRefusal(
         _ fixture: SwitchFixture, target: String = "t2", status: Int32 = 1, mentioning phrases: [String]

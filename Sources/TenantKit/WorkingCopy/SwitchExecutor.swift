@@ -644,6 +644,16 @@ public struct WorkingCopySwitch: Sendable {
         ).text
     }
 
+    /// Refreshes the index's stat information. `reset --keep`, unlike `switch` and `merge`, does not: an index whose
+    /// files were only touched, copied or restored (same content, new stat data) makes it refuse with "Entry '…' not
+    /// uptodate. Cannot merge." half-way through a switch. Content changes were refused by the pre-flight; `-q` lets
+    /// git report them with exit 1 instead of stopping, and the reset that follows refuses them as before.
+    private func refreshIndex(_ path: String, name: String, superproject: Bool) throws {
+        try git.run(
+            ["update-index", "-q", "--refresh"] + (superproject ? ["--ignore-submodules"] : []), in: path,
+            context: "refresh the index of \(name)", accepting: [0, 1])
+    }
+
     /// Moves a branch that is not checked out from `from` to `target` (a lease on `from`), then checks it out.
     private func setAndCheckOut(
         _ branchRef: String, to target: String, from: String, reason: String, plan: RepositoryPlan, path: String,
@@ -675,6 +685,7 @@ public struct WorkingCopySwitch: Sendable {
                 // The planner proved a fast-forward and the working tree is clean (pre-flight): `reset --keep`
                 // moves branch, index and files together, and, unlike `merge --ff-only`, no merge configuration
                 // (`merge.verifySignatures`) can refuse it half-way through a switch.
+                try refreshIndex(path, name: name, superproject: superproject)
                 try git.run(
                     ["reset", "--quiet", "--keep"] + (superproject ? ["--no-recurse-submodules"] : []) + [plan.target],
                     in: path, context: "fast-forward \(plan.branch) in \(name)")
@@ -689,6 +700,7 @@ public struct WorkingCopySwitch: Sendable {
             if try currentBranchRef(path, name: name) == branchRef {
                 // The working tree is clean (pre-flight): branch, index and files move together. The target is an
                 // object id git printed (`rev-parse …^{commit}`); `reset` rejects `--end-of-options` before it.
+                try refreshIndex(path, name: name, superproject: superproject)
                 try git.run(
                     ["reset", "--quiet", "--keep"] + (superproject ? ["--no-recurse-submodules"] : []) + [plan.target],
                     in: path, context: "move \(plan.branch) back to the pin in \(name)")
