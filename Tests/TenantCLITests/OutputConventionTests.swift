@@ -117,14 +117,20 @@ import Testing
     @Test func quietRollStillPrintsTheRunIdAndUndoReportsEveryRef() throws {
         let sandbox = try GitSandbox()
         let example = try LifecycleExample(sandbox, stage: .afterUpdates)
+        let remotesBefore = try example.snapshot().filter { !$0.key.hasPrefix("workspace") }
         let roll = example.tenantctl(["roll", "-q"])
         #expect(roll.status == 0, "\(roll.stderr)")
         let runId = roll.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(runId.range(of: #"^\d{8}-\d{6}-[0-9a-f]{6}$"#, options: .regularExpression) != nil, "\(roll.stdout)")
         let journal = try RollJournal.read(
             gitDirectory: example.workspace + "/.git", runId: runId)
+        // The roll published something (an empty journal would make the loop below check nothing).
+        #expect(!journal.entries.isEmpty)
+        #expect(try example.snapshot().filter { !$0.key.hasPrefix("workspace") } != remotesBefore)
         let undo = example.tenantctl(["roll", "--undo", runId])
         #expect(undo.status == 0, "\(undo.stderr)")
+        // Every remote ref is back where it was before the roll.
+        #expect(try example.snapshot().filter { !$0.key.hasPrefix("workspace") } == remotesBefore)
         for entry in journal.entries {
             let name = entry.ref.replacingOccurrences(of: "refs/heads/", with: "")
             let line = "  \(name): \(ObjectID.short(entry.new)) → \(ObjectID.short(entry.old, none: "deleted"))"

@@ -98,6 +98,10 @@ struct PublishLFSTests {
         let before = try example.snapshot()["Order"]
         // Then a machine without git-lfs: no filter configured, a PATH with git but without git-lfs.
         try sandbox.git(["config", "--global", "--remove-section", "filter.lfs"])
+        // Such a machine's checkout holds the pointer file, not the image: without it the working tree would look
+        // modified (whenever git re-reads the file) and pin would refuse for that reason instead.
+        try sandbox.git(["checkout", "--", "logo.png"], in: order)
+        #expect(try sandbox.git(["status", "--porcelain"], in: order).isEmpty)
         let bin = sandbox.path("git-only-bin")
         try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
         let git = try #require(

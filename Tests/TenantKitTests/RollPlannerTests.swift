@@ -67,7 +67,15 @@ import Testing
         let plan = try RollPlanner.plan(state)
         #expect(plan.repin == nil)
         #expect(plan.moduleMerges.isEmpty)
+        // Both tenants are planned (an empty plan would satisfy `allSatisfy`), with nothing to merge and their pins
+        // as they are.
+        #expect(plan.tenants.map(\.tenant.id).sorted() == ["t1", "t2"])
         #expect(plan.tenants.allSatisfy { !$0.mergeGeneral && $0.problems.isEmpty })
+        let t1 = try #require(plan.tenants.first { $0.tenant.id == "t1" })
+        let t2 = try #require(plan.tenants.first { $0.tenant.id == "t2" })
+        #expect(t1.pins["Modules/Infrastructure"] == .commit(Self.a))
+        #expect(t1.pins["Modules/Article"] == .commit(Self.c))
+        #expect(t2.pins["Modules/Infrastructure"] == .tenantBranch(module: "Infrastructure", tip: Self.d))
     }
 
     @Test func moduleFilterKeepsTheOtherPins() throws {
