@@ -56,7 +56,7 @@ enum HeadlessBrowser {
 
 /// `tenantctl audit --format html` on real repositories: the page's bytes with hostile names (RELIABILITY 60) and,
 /// where a browser is installed, the DOM after the script ran and a screenshot.
-@Suite struct AuditHTMLTests {
+@Suite(.tags(.slow), .notInTheFastSet) struct AuditHTMLTests {
     static let displayName =
         "</script><script>alert(1)</script> \"Evil\" 'Tenant' &amp; \u{202E}gnp.exe\u{2066}x\u{2069} <b>bold</b>"
     static let tenantId = "e<b>&\"'"

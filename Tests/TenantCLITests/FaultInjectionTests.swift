@@ -5,7 +5,7 @@ import Testing
 
 /// RELIABILITY 32–33: a roll killed (SIGKILL) or failing at a git call, one run per call index, through the
 /// `GitShim`. Sampled by default (`FaultLab.indices`); `scripts/fault-sweep` runs every index.
-@Suite(.serialized) struct FaultInjectionTests {
+@Suite(.serialized, .tags(.slow), .notInTheFastSet) struct FaultInjectionTests {
     /// The uninterrupted roll of one copy: its git calls and the end state every faulted copy must converge to.
     struct Reference {
         var calls: [String]
@@ -99,7 +99,7 @@ import Testing
 
 /// `switch` killed at a git call: each repository's working tree is as before or as after, no HEAD is left
 /// detached on a commit that no ref reaches, and a re-run converges.
-@Suite struct SwitchFaultInjectionTests {
+@Suite(.tags(.slow), .notInTheFastSet) struct SwitchFaultInjectionTests {
     @Test func switchKilledAtSampledGitCallsLeavesEachRepositoryBeforeOrAfter() throws {
         let lab = try FaultLab()
         let reference = try lab.copy("reference")
@@ -147,7 +147,7 @@ import Testing
 
 /// `customize` killed at a git call (RELIABILITY 33 for the lifecycle commands): refs old or new everywhere, the
 /// working copy untouched, and a re-run of the same command converges to the uninterrupted end state.
-@Suite struct CustomizeFaultInjectionTests {
+@Suite(.tags(.slow), .notInTheFastSet) struct CustomizeFaultInjectionTests {
     @Test func customizeKilledAtSampledGitCallsConverges() throws {
         let lab = try FaultLab()
         let arguments = ["customize", "t1", "Article"]

@@ -109,7 +109,7 @@ final class ServedExample {
 }
 
 /// The ssh tests skip (with the reason) where sshd would refuse the login: a locked account.
-@Suite struct SSHAccountTests {
+@Suite(.tags(.slow), .notInTheFastSet) struct SSHAccountTests {
     @Test func aLockedAccountIsRecognised() {
         let shadow = "root:*:20228:0:99999:7:::\nalice:!$y$j9T$abc:20228::::::\nbob:!:20228::::::\ncarol:$y$x:1::::::\n"
         #expect(!GitSSHServer.isLocked("root", shadow: shadow))
@@ -134,7 +134,7 @@ enum ServerAvailability {
 
 /// roll, audit and switch end to end against real servers (issue 20 §1), credentials (RELIABILITY 54), hooks
 /// (RELIABILITY 55) and atomic pushes (RELIABILITY 27) over the network.
-@Suite(.serialized, .timeLimit(.minutes(10))) struct NetworkServerTests {
+@Suite(.serialized, .timeLimit(.minutes(10)), .tags(.slow), .notInTheFastSet) struct NetworkServerTests {
     /// audit, roll (twice: the second finds nothing to do), switch, all over the network; the pins follow the rule.
     static func rollAuditSwitch(_ served: ServedExample) throws {
         let before = try served.remoteBranches()
@@ -375,7 +375,7 @@ enum ServerAvailability {
 /// `--network-timeout 2` the call is stopped after 2 s, the message names the repository and the setting, and
 /// nothing is written (no ref, no half-made mirror).
 /// A time limit: without the network timeout these calls would wait forever; broken code fails instead of hanging.
-@Suite(.timeLimit(.minutes(2))) struct NetworkTimeoutCLITests {
+@Suite(.timeLimit(.minutes(2)), .tags(.slow), .notInTheFastSet) struct NetworkTimeoutCLITests {
     /// The workspace's refs, its modules' refs and the mirrors that exist.
     static func localState(_ fixture: RollFixture) throws -> [String] {
         var state: [String] = []

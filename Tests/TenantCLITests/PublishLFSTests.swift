@@ -7,7 +7,7 @@ import Testing
 
 /// Git LFS: the objects a pushed commit needs reach the server before the ref, though the repositories' hooks (and
 /// so git-lfs's pre-push hook) never run.
-@Suite("PublishLFSTests")
+@Suite("PublishLFSTests", .tags(.slow), .notInTheFastSet)
 struct PublishLFSTests {
     static let installed: Bool = {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"

@@ -9,7 +9,7 @@ import Testing
 /// working copy), `--abort` to the state before `resolve t2` (working copy and remotes). Every index that writes
 /// something is covered (commit, update-index, push, update-ref, switch, fetch, merge, reset, branch), plus the
 /// first and the last; `TENANTCTL_FAULT_SWEEP=all` covers every index.
-@Suite(.serialized) struct ResolveFaultTests {
+@Suite(.serialized, .tags(.slow), .notInTheFastSet) struct ResolveFaultTests {
     /// The lab: the example at stage `conflict`, rolled, `resolve t2` started and its conflict resolved and staged
     /// in the template; the working copy and remotes before `resolve t2`.
     struct Lab {

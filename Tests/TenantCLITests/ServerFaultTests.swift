@@ -4,7 +4,7 @@ import TenantTestSupport
 import Testing
 
 /// RELIABILITY 21, 26–29: faults on the receiving side of a roll's pushes, and stale lock files.
-@Suite struct ServerFaultTests {
+@Suite(.tags(.slow), .notInTheFastSet) struct ServerFaultTests {
     static func hook(_ fixture: RollFixture, _ repository: String, _ name: String, _ body: String) throws {
         let path = "\(fixture.remote(repository))/hooks/\(name)"
         let relative = String(path.dropFirst(fixture.sandbox.root.count + 1))

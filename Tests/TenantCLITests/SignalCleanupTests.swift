@@ -5,7 +5,7 @@ import Testing
 
 /// RELIABILITY 34 and 57: SIGTERM while a command has a temporary directory and a git child → the child is stopped
 /// and reaped, the main thread unwinds (its cleanups run), exit 130 with "interrupted".
-@Suite struct SignalCleanupTests {
+@Suite(.tags(.slow), .notInTheFastSet) struct SignalCleanupTests {
     struct Case: Sendable, CustomTestStringConvertible {
         var arguments: [String]
         /// A substring of the git call the shim sleeps in (the first one that has it).

@@ -6,7 +6,7 @@ import Testing
 /// The switch fault sweep beyond SIGKILL: SIGTERM at sampled git calls, and a disk that fills up (a small tmpfs)
 /// at sampled git calls. Each run ends with every repository old or new, says what it left, and the re-run of the
 /// same command converges to the uninterrupted end state.
-@Suite struct SwitchSignalFaultTests {
+@Suite(.tags(.slow), .notInTheFastSet) struct SwitchSignalFaultTests {
     /// An uninterrupted `switch t2` of a copy: its git calls and the working copy after it.
     static func reference(_ lab: FaultLab) throws -> (
         calls: [String], before: [String: [String]], after: [String: [String]]
@@ -186,7 +186,7 @@ import Testing
 /// A git call that fails part-way through a switch (what `merge.verifySignatures` did to `merge --ff-only`, or any
 /// configuration that makes git refuse): every repository the switch had changed is put back, the message says
 /// so, no journal is left, and the re-run converges.
-@Suite struct SwitchFailureSweepTests {
+@Suite(.tags(.slow), .notInTheFastSet) struct SwitchFailureSweepTests {
     @Test func switchFailingAtSampledGitCallsPutsEverythingBack() throws {
         let lab = try FaultLab()
         let (calls, before, after) = try SwitchSignalFaultTests.reference(lab)
