@@ -47,7 +47,11 @@ extension Tenantctl {
                     console: context.console
                 ).run(modules: modules)
             } text: { report in
-                if let commit = report.commit {
+                if let commit = report.commit, report.changes.isEmpty {
+                    context.console.print(
+                        "published \(report.branch) at \(ObjectID.short(commit)): its pins were committed by an "
+                            + "earlier run whose push had not landed")
+                } else if let commit = report.commit {
                     context.console.print(
                         "pinned \(English.count(report.changes.count, "module")) on \(report.branch) "
                             + "in \(ObjectID.short(commit))\(report.pushed ? " (pushed)" : "")")
@@ -55,6 +59,16 @@ extension Tenantctl {
                         context.console.print(
                             "  \(change.module): \(ObjectID.short(change.old, none: "none")) → "
                                 + "\(ObjectID.short(change.new))\(change.pushed ? " (module pushed)" : "")")
+                    }
+                    if let landedOn = report.landedOn {
+                        context.console.print(
+                            "\(report.branch) had moved on the remote; the pin landed on its tip "
+                                + "\(ObjectID.short(landedOn))")
+                    }
+                    if let behind = report.behind, !behind.isEmpty {
+                        context.console.print(
+                            "\(behind.joined(separator: ", ")) \(behind.count == 1 ? "is" : "are") behind the new "
+                                + "pins; bring the working copy up: tenantctl switch \(report.branch)")
                     }
                 } else {
                     context.console.print("nothing to pin on \(report.branch): every module is at its pin")

@@ -17,13 +17,14 @@ struct LifecycleKillLab {
     /// reference run.
     init(
         _ arguments: [String], prepare: [[String]] = [], environment: [String: String] = FaultLab.dates,
-        function: String = #function
+        setUp: (FaultLab) throws -> Void = { _ in }, function: String = #function
     ) throws {
         lab = try FaultLab(function: function)
         for command in prepare {
             let run = lab.sandbox.tenantctl(command, in: lab.template + "/workspace", environment: environment)
             try #require(run.status == 0, "\(command): \(run.stderr)")
         }
+        try setUp(lab)
         self.arguments = arguments
         let reference = try lab.copy("reference")
         before = try lab.refs(reference.root)
@@ -33,8 +34,12 @@ struct LifecycleKillLab {
             arguments + ["--git", shim.path], in: reference.workspace, environment: environment)
         try #require(result.status == 0, "\(result.stderr)")
         after = try lab.refs(reference.root)
+        workingCopyAfter = try lab.workingCopy(reference.root)
         calls = try shim.calls()
     }
+
+    /// The working copy after the uninterrupted run.
+    let workingCopyAfter: [String: [String]]
 
     /// The remotes' refs after the uninterrupted run.
     var remotesAfter: [String: [String: String]] { after.filter { $0.key.hasPrefix("remote/") } }
@@ -47,10 +52,10 @@ struct LifecycleKillLab {
     }
 
     /// A fresh copy in which the command was killed at git call `index`.
-    func killed(at index: Int, environment: [String: String] = FaultLab.dates) throws -> (
+    func killed(at index: Int, copy name: String? = nil, environment: [String: String] = FaultLab.dates) throws -> (
         root: String, workspace: String, remotes: String
     ) {
-        let copy = try lab.copy("kill-\(index)")
+        let copy = try lab.copy(name ?? "kill-\(index)")
         let shim = try GitShim(in: lab.sandbox, name: "shim-kill-\(index)")
         let killed = try lab.sandbox.tenantctlProcess(
             arguments + ["--git", shim.path], in: copy.workspace,
@@ -63,22 +68,28 @@ struct LifecycleKillLab {
     /// Kills the command at every sampled git call (`FaultLab.indices`); after each: refs old or new everywhere, the
     /// working copy as before, no lock left, and the re-run (same arguments) reaches the uninterrupted end state.
     /// Returns the calls whose re-run did not converge.
-    func sweep(environment: [String: String] = FaultLab.dates) throws -> [String] {
+    /// A command that changes the working copy (`pin`) is checked after its re-run only: there, the working copy
+    /// must equal the uninterrupted run's (`workingCopyAfter`). `everyCall` kills at every call, not a sample.
+    func sweep(environment: [String: String] = FaultLab.dates, everyCall: Bool = false) throws -> [String] {
         var unconverged: [String] = []
-        for index in FaultLab.indices(for: calls) {
+        let indices = everyCall ? Array(1...calls.count) : FaultLab.indices(for: calls)
+        for index in indices {
             let copy = try killed(at: index, environment: environment)
             let label = "SIGKILL at call \(index) (\(FaultLab.subcommand(calls[index - 1])))"
             let bad = FaultLab.refsNeitherOldNorNew(now: try lab.refs(copy.root), old: before, new: after)
             #expect(bad.isEmpty, "\(label): \(bad)")
-            #expect(try lab.workingCopy(copy.root) == workingCopy, "\(label): the working copy changed")
+            if workingCopy == workingCopyAfter {
+                #expect(try lab.workingCopy(copy.root) == workingCopy, "\(label): the working copy changed")
+            }
             #expect(lab.staleLocks(copy.root).isEmpty, "\(label): \(lab.staleLocks(copy.root))")
             let rerun = lab.sandbox.tenantctl(arguments, in: copy.workspace, environment: environment)
             let remotes = try lab.remoteRefs(copy.root)
-            if rerun.status != 0 || remotes != remotesAfter {
+            let local = try lab.workingCopy(copy.root)
+            if rerun.status != 0 || remotes != remotesAfter || local != workingCopyAfter {
                 unconverged.append("\(label): re-run exit \(rerun.status): \(rerun.stderr)")
             }
         }
-        print("\(arguments.joined(separator: " ")) kill sweep: \(FaultLab.indices(for: calls).count) of \(calls.count)")
+        print("\(arguments.joined(separator: " ")) kill sweep: \(indices.count) of \(calls.count)")
         return unconverged
     }
 }
