@@ -19,6 +19,13 @@ extension Tenantctl {
                 which every tenant shares: pushing it is refused unless --to-general says that is meant. An \
                 annotated tag as pin counts as the commit it names.
 
+                Stopped half-way (killed, a failed push), pin --push is finished by running it again: a gitlink \
+                it staged is taken as its own, and a pin commit whose push did not land is published. When the \
+                remote branch moved on (a roll ran) and changed no pin this pin changes, the pin lands on the \
+                remote's new tip; the modules whose pins the roll moved are named, and `tenantctl switch \
+                <branch>` brings them up. When the roll moved a pin this pin changes, or the branch has commits \
+                of its own, it refuses before any push and prints the git command that merges the new state in.
+
                 Examples:
                   tenantctl pin Infrastructure
                   tenantctl pin --push
