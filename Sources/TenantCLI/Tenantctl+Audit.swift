@@ -144,7 +144,7 @@ extension Tenantctl {
         /// the general branch's own pins) are added to the report.
         private func verifyOnlyFindings(_ snapshot: Snapshot, git: Git) throws -> [AuditFinding] {
             try GitVerifier.findings(snapshot: snapshot, git: git).filter { finding in
-                finding.code == .gitmodulesDrift
+                finding.code == .gitmodulesDrift || finding.code == .orphanBranch
                     || (finding.tenant == nil && finding.code != .unreachableRemote
                         && finding.code != .invalidTenantFile)
             }.map { AuditFinding($0.code, $0.message) }

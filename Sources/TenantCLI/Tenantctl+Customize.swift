@@ -20,6 +20,10 @@ extension Tenantctl {
                 --undo gives the fork back: only when the module's tenant branch has no commits beyond \
                 general_dev; otherwise it refuses and lists them.
 
+                A run stopped between its pushes is finished by running it again: customize takes over a module \
+                branch at the commit it would create it at, and --undo deletes a module branch that the tenant \
+                no longer declares. verify reports such a branch meanwhile, with both commands.
+
                 Examples:
                   tenantctl customize t1 Order --from general_dev~1 --dry-run
                   tenantctl customize t1 Order

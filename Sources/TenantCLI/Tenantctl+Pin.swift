@@ -19,6 +19,13 @@ extension Tenantctl {
                 which every tenant shares: pushing it is refused unless --to-general says that is meant. An \
                 annotated tag as pin counts as the commit it names.
 
+                Stopped half-way (killed, a failed push), pin --push is finished by running it again: a gitlink \
+                it staged is taken as its own, and a pin commit whose push did not land is published. When the \
+                remote branch moved on (a roll ran) and changed no pin this pin changes, the pin lands on the \
+                remote's new tip; the modules whose pins the roll moved are named, and `tenantctl switch \
+                <branch>` brings them up. When the roll moved a pin this pin changes, or the branch has commits \
+                of its own, it refuses before any push and prints the git command that merges the new state in.
+
                 Examples:
                   tenantctl pin Infrastructure
                   tenantctl pin --push
@@ -47,7 +54,11 @@ extension Tenantctl {
                     console: context.console
                 ).run(modules: modules)
             } text: { report in
-                if let commit = report.commit {
+                if let commit = report.commit, report.changes.isEmpty {
+                    context.console.print(
+                        "published \(report.branch) at \(ObjectID.short(commit)): its pins were committed by an "
+                            + "earlier run whose push had not landed")
+                } else if let commit = report.commit {
                     context.console.print(
                         "pinned \(English.count(report.changes.count, "module")) on \(report.branch) "
                             + "in \(ObjectID.short(commit))\(report.pushed ? " (pushed)" : "")")
@@ -55,6 +66,16 @@ extension Tenantctl {
                         context.console.print(
                             "  \(change.module): \(ObjectID.short(change.old, none: "none")) → "
                                 + "\(ObjectID.short(change.new))\(change.pushed ? " (module pushed)" : "")")
+                    }
+                    if let landedOn = report.landedOn {
+                        context.console.print(
+                            "\(report.branch) had moved on the remote; the pin landed on its tip "
+                                + "\(ObjectID.short(landedOn))")
+                    }
+                    if let behind = report.behind, !behind.isEmpty {
+                        context.console.print(
+                            "\(behind.joined(separator: ", ")) \(behind.count == 1 ? "is" : "are") behind the new "
+                                + "pins; bring the working copy up: tenantctl switch \(report.branch)")
                     }
                 } else {
                     context.console.print("nothing to pin on \(report.branch): every module is at its pin")

@@ -17,7 +17,8 @@ extension Tenantctl {
 
                 Works on the remotes with plumbing (modules pushed first, then the superproject, atomic); the \
                 working copy is not touched. Refuses an invalid or existing id, an existing branch <id> in the \
-                superproject or any module, and unknown modules.
+                superproject or any module, and unknown modules. A module branch <id> exactly at the source's pin \
+                is what a run stopped before its superproject push leaves: the re-run takes it over and finishes.
 
                 Examples:
                   tenantctl tenant add t4 --name "Tenant Four AG"

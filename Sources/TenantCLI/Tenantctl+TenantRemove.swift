@@ -14,6 +14,10 @@ extension Tenantctl {
                 while any of these branches holds commits that no other branch of the same remote has, unless \
                 --archive: then each such branch is first tagged archive/<branch> in its repository.
 
+                A removal stopped after the superproject push (the tenant file is gone) is finished by running \
+                it again: the module branches of the removed tenant are deleted (tagged first with --archive). \
+                verify reports such branches meanwhile.
+
                 Examples:
                   tenantctl tenant remove t4
                   tenantctl tenant remove t2 --archive

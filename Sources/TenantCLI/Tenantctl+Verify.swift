@@ -22,8 +22,11 @@ extension Tenantctl {
                 remote (missing-branch); every module a tenant uses is pinned (missing-pin); every pin is on the \
                 module's remote (missing-commit) and reachable from the branch it should come from: the tenant \
                 branch when customised, else general_dev (pin-off-branch); no commit made on a tenant branch is \
-                reachable from general_dev (tenant-merged-back). Every finding names repository, branch and, \
-                where it applies, tenant and module.
+                reachable from general_dev (tenant-merged-back); no module branch is named after a tenant that \
+                does not declare the module customised, or after a removed tenant (orphan-branch: what a \
+                customize, customize --undo or tenant remove stopped between its pushes leaves; the finding \
+                names the command that finishes the job). Every finding names repository, branch and, where it \
+                applies, tenant and module.
 
                 Exit status: 0 no findings, 2 findings, 1 verify itself could not run.
 

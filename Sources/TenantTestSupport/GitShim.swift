@@ -26,9 +26,10 @@ public struct GitShim: Sendable {
         }
         let script = """
             #!/bin/sh
-            # Log and number the call under a mutex (mkdir is atomic), so concurrent calls never share a number.
+            # Log and number the call under a mutex (mkdir is atomic), so concurrent calls never share a number; one
+            # line per call (newlines in arguments, such as a commit message, become spaces).
             while ! mkdir '\(log).mutex' 2>/dev/null; do sleep 0.01; done
-            printf '%s\\n' "$*" >> '\(log)'
+            { printf '%s' "$*" | tr '\\n' ' '; echo; } >> '\(log)'
             n=$(wc -l < '\(log)')
             rmdir '\(log).mutex'
             if [ -n "$SHIM_FAIL_AT" ] && [ "$n" -eq "$SHIM_FAIL_AT" ]; then

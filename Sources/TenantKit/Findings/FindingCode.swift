@@ -26,4 +26,6 @@ public enum FindingCode: String, Sendable, Equatable, Hashable, Codable, CaseIte
     case unreachableRemote = "unreachable-remote"
     /// `.gitmodules` disagrees with `modules.json`.
     case gitmodulesDrift = "gitmodules-drift"
+    /// A module branch named after a tenant that does not declare the module customised, or after a removed tenant.
+    case orphanBranch = "orphan-branch"
 }

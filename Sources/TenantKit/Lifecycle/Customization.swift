@@ -76,6 +76,11 @@ public enum Customization {
     {
         let project = state.project
         let (tenant, module) = try lookUp(tenant: tenantID, module: moduleName, in: project)
+        if !tenant.customised.contains(module.name), let leftover = state.moduleBranches[module.name]?[tenant.branch],
+            tenant.branch != project.generalBranch(of: module)
+        {
+            return try planLeftoverDeletion(tenant: tenant, module: module, tip: leftover, state: state, git: git)
+        }
         guard tenant.customised.contains(module.name) else {
             throw LifecycleError(
                 "refusing to undo: tenant \(tenant.id) does not customise \(module.name) "
@@ -120,6 +125,30 @@ public enum Customization {
                     refs: [RefUpdate(ref: "refs/heads/\(tenant.branch)", new: nil, old: branchTip)])
             ]
         }
+        return plan
+    }
+
+    /// The module branch of a tenant that does not declare the module customised: what an undo stopped between the
+    /// superproject push and the branch deletion leaves (or a customisation stopped before its superproject push).
+    /// Plans only its deletion, with a lease, under the same rule as the undo: no commits beyond the general branch.
+    static func planLeftoverDeletion(tenant: Tenant, module: Module, tip: String, state: Snapshot, git: Git) throws
+        -> LifecyclePlan
+    {
+        let moduleGeneral = state.project.generalBranch(of: module)
+        guard let general = state.moduleBranches[module.name]?[moduleGeneral] else {
+            throw LifecycleError("module \(module.name) has no branch \(moduleGeneral) on its remote")
+        }
+        let extra = try commits([tip], notOn: general, module: module.name, state: state, git: git)
+        guard extra.isEmpty else {
+            throw LifecycleError(
+                "refusing to delete branch \(tenant.branch) of \(module.name), which tenant \(tenant.id) does not "
+                    + "declare customised: it has \(English.count(extra.count, "commit")) not on \(moduleGeneral):\n"
+                    + extra.map { "  " + $0 }.joined(separator: "\n"))
+        }
+        var plan = LifecyclePlan()
+        plan.modulesAfter = [
+            ModulePush(module: module.name, refs: [RefUpdate(ref: "refs/heads/\(tenant.branch)", new: nil, old: tip)])
+        ]
         return plan
     }
 

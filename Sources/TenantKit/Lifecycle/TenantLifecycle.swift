@@ -41,13 +41,6 @@ public enum TenantLifecycle {
         guard id != state.generalBranch, state.branches[id] == nil else {
             throw LifecycleError("refusing to add tenant \(id): the superproject already has a branch \(id)")
         }
-        let clashes = project.manifest.modules.map(\.name).filter { state.moduleBranches[$0]?[id] != nil }
-        guard clashes.isEmpty else {
-            throw LifecycleError(
-                "refusing to add tenant \(id): module\(clashes.count == 1 ? "" : "s") "
-                    + "\(clashes.joined(separator: ", ")) already \(clashes.count == 1 ? "has" : "have") a branch \(id)"
-            )
-        }
         var source: Tenant?
         if let from = request.from, from != state.generalBranch {
             guard let tenant = project.tenant(id: from) else {
@@ -70,16 +63,37 @@ public enum TenantLifecycle {
         tenant.strings = source?.strings ?? []
         try validate(adding: tenant, state: state)
 
+        // The module branches the new tenant starts with: the source's pins of the modules it customises.
+        var starts: [String: String] = [:]
+        if let source {
+            let pins = try state.pins(at: try state.branch(source.branch), git: git)
+            for name in tenant.customised {
+                guard let module = project.module(named: name), let pin = pins[module.path] else {
+                    throw LifecycleError("refusing to add tenant \(id): \(source.branch) pins no commit of \(name)")
+                }
+                starts[name] = pin
+            }
+        }
+        // A module branch exactly at its planned start is what a run stopped between the module pushes and the
+        // superproject push leaves behind: it is taken over, so that the re-run finishes. Any other is refused.
+        let clashes = project.manifest.modules.map(\.name).filter {
+            guard let existing = state.moduleBranches[$0]?[id] else { return false }
+            return existing != starts[$0]
+        }
+        guard clashes.isEmpty else {
+            throw LifecycleError(
+                "refusing to add tenant \(id): module\(clashes.count == 1 ? "" : "s") "
+                    + "\(clashes.joined(separator: ", ")) already \(clashes.count == 1 ? "has" : "have") a branch \(id)"
+            )
+        }
+
         let generalTip = try state.branch(state.generalBranch)
         let file = PathEdit(path: ProjectReader.tenantPath(id), change: .file(tenant.encoded()))
         var plan = LifecyclePlan()
         if let source {
             let sourceTip = try state.branch(source.branch)
-            let pins = try state.pins(at: sourceTip, git: git)
-            for name in tenant.customised {
-                guard let module = project.module(named: name), let pin = pins[module.path] else {
-                    throw LifecycleError("refusing to add tenant \(id): \(source.branch) pins no commit of \(name)")
-                }
+            for name in tenant.customised where state.moduleBranches[name]?[id] == nil {
+                guard let pin = starts[name] else { continue }
                 plan.modulesFirst.append(
                     ModulePush(module: name, refs: [RefUpdate(ref: "refs/heads/\(id)", new: pin, old: nil)]))
             }
@@ -107,6 +121,7 @@ public enum TenantLifecycle {
     public static func planRemove(id: String, archive: Bool, state: Snapshot, git: Git) throws -> LifecyclePlan {
         let project = state.project
         guard let tenant = project.tenant(id: id) else {
+            if let plan = try planRemoveLeftovers(id: id, archive: archive, state: state, git: git) { return plan }
             throw UnknownNameError(kind: "tenant", names: [id], known: project.tenants.map(\.id))
         }
         let tag = "refs/tags/archive/\(tenant.branch)"
@@ -143,6 +158,42 @@ public enum TenantLifecycle {
             throw LifecycleError(
                 "refusing to remove tenant \(tenant.id): these branches hold commits found on no other branch; "
                     + "pass --archive to tag them archive/\(tenant.branch) before deleting:\n"
+                    + unique.map { "  " + $0 }.joined(separator: "\n"))
+        }
+        return plan
+    }
+
+    /// The re-run of a `tenant remove` that stopped after the superproject push: the tenant file is gone from the
+    /// general branch (its history shows the deletion), the superproject has no branch `id`, and module branches
+    /// `id` are left. Plans what the stopped run had left to do: the archive tags (with `archive`) and the deletion
+    /// of those module branches, with the same refusal of unique commits without `archive`. Nil when `id` never was
+    /// a tenant that left such branches.
+    static func planRemoveLeftovers(id: String, archive: Bool, state: Snapshot, git: Git) throws -> LifecyclePlan? {
+        let leftovers = try OrphanBranches.ofRemovedTenants(state: state, git: git).filter { $0.branch == id }
+        guard !leftovers.isEmpty, state.branches[id] == nil else { return nil }
+        var plan = LifecyclePlan()
+        var unique: [String] = []
+        for leftover in leftovers {
+            guard let mirror = state.mirrors[leftover.module] else { continue }
+            let count = try onlyOn(
+                leftover.tip, branchRef: "refs/heads/\(id)", glob: "refs/heads/*", repository: mirror, git: git)
+            if count > 0 {
+                unique.append("module \(leftover.module) branch \(id): \(English.count(count, "commit"))")
+            }
+            if archive {
+                plan.modulesFirst.append(
+                    ModulePush(
+                        module: leftover.module,
+                        refs: [RefUpdate(ref: "refs/tags/archive/\(id)", new: leftover.tip, old: nil)]))
+            }
+            plan.modulesAfter.append(
+                ModulePush(
+                    module: leftover.module, refs: [RefUpdate(ref: "refs/heads/\(id)", new: nil, old: leftover.tip)]))
+        }
+        if !unique.isEmpty && !archive {
+            throw LifecycleError(
+                "refusing to finish removing tenant \(id): these branches left by its removal hold commits found on "
+                    + "no other branch; pass --archive to tag them archive/\(id) before deleting:\n"
                     + unique.map { "  " + $0 }.joined(separator: "\n"))
         }
         return plan

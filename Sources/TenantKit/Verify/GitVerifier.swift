@@ -9,7 +9,9 @@ import Foundation
 /// - `undeclared-customisation`: a module the tenant does not declare customised is pinned off its general branch;
 /// - `stale-pin`: a customised module is pinned off its tenant branch;
 /// - `tenant-merged-back`: commits made on a tenant branch (its first-parent line, merges excluded) are reachable
-///   from the general branch of the same repository.
+///   from the general branch of the same repository;
+/// - `orphan-branch`: a module branch named after a tenant that does not declare the module customised, or after a
+///   removed tenant (what a stopped `customize`, `customize --undo` or `tenant remove` leaves).
 ///
 /// git processes: one `cat-file --batch` and one `config --blob` per superproject branch with a `.gitmodules`, one
 /// `rev-list` for the superproject and one per module (``CommitGraph``); no checkout.
@@ -98,6 +100,41 @@ public enum GitVerifier {
                 resolved: resolved)
         }
         findings += try mergedBackFindings(snapshot: snapshot, graphs: graphs, git: git)
+        findings += try orphanFindings(snapshot: snapshot, pins: pins, git: git)
+        return findings
+    }
+
+    /// Module branches that no tenant declares (``OrphanBranches``), each with the command that finishes the job.
+    static func orphanFindings(snapshot: Snapshot, pins: [String: [String: String]], git: Git) throws
+        -> [VerifyFinding]
+    {
+        var findings: [VerifyFinding] = []
+        for orphan in try OrphanBranches.all(state: snapshot, git: git) {
+            let message: String
+            if let id = orphan.tenant, let tenant = snapshot.project.tenant(id: id) {
+                let path = snapshot.project.module(named: orphan.module)?.path ?? ""
+                let pin = snapshot.branches[tenant.branch].flatMap { pins[$0]?[path] }
+                message =
+                    "module \(orphan.module)'s remote has a branch \(orphan.branch), but tenant \(id) does not "
+                    + "declare \(orphan.module) customised (a customize or customize --undo that stopped?); "
+                    + "delete it: tenantctl customize --undo \(id) \(orphan.module)"
+                    + (pin == orphan.tip ? "; or keep it: tenantctl customize \(id) \(orphan.module)" : "")
+            } else {
+                let unique = try snapshot.mirrors[orphan.module].map {
+                    try TenantLifecycle.onlyOn(
+                        orphan.tip, branchRef: "refs/heads/\(orphan.branch)", glob: "refs/heads/*", repository: $0,
+                        git: git)
+                }
+                message =
+                    "module \(orphan.module)'s remote has a branch \(orphan.branch) of the removed tenant "
+                    + "\(orphan.branch) (a tenant remove that stopped?); finish the removal: tenantctl tenant remove "
+                    + "\(orphan.branch)" + ((unique ?? 0) > 0 ? " --archive" : "")
+            }
+            findings.append(
+                VerifyFinding(
+                    code: .orphanBranch, message: message, tenant: orphan.tenant, module: orphan.module,
+                    repository: orphan.module, branch: orphan.branch))
+        }
         return findings
     }
 

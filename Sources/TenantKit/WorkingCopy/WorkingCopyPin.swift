@@ -26,6 +26,11 @@ public struct PinReport: Sendable, Codable, Equatable {
     public var pushed: Bool
     /// Changed pins in manifest order.
     public var changes: [Change]
+    /// The remote tip the pin commit was made on when the remote branch had moved on (a roll ran); nil otherwise.
+    public var landedOn: String?
+    /// Modules whose pins moved with the remote branch the pin landed on: their checkouts are behind their new pins
+    /// until `tenantctl switch <branch>`.
+    public var behind: [String]?
 }
 
 /// `tenantctl pin`: record module HEADs as the pins of the current superproject branch, in one commit.
@@ -103,9 +108,20 @@ public struct WorkingCopyPin: Sendable {
                 }
             }
         }
+        // A gitlink staged at the module's HEAD is what a pin stopped between staging and committing leaves (and
+        // exactly what this pin stages): it never blocks the re-run. Any other staged or modified path does.
+        let ownStaged = Set(
+            superState.status.entries.filter {
+                $0.kind == .changed && $0.indexStatus == "M" && $0.worktreeStatus == "."
+                    && $0.submodule.map { !$0.modified } == true
+            }.map(\.path)
+        ).intersection(selected.map(\.path))
+        problems.removeAll { $0.repository == "superproject" && ownStaged.contains($0.path) }
         let pins =
             superState.head == nil
-            ? [:] : try PinReader.pins(at: "HEAD", paths: selected.map(\.path), in: workspace.root, git: git)
+            ? [:]
+            : try PinReader.pins(
+                at: "HEAD", paths: project.manifest.modules.map(\.path), in: workspace.root, git: git)
         var changes: [PinReport.Change] = []
         var moduleBranches: [String: String] = [:]
         for module in selected {
@@ -181,9 +197,21 @@ public struct WorkingCopyPin: Sendable {
                 PinReport.Change(
                     module: module.name, path: module.path, old: pins[module.path], new: head, pushed: false))
         }
-        if push && !changes.isEmpty && !branch.isEmpty {
+        var landing: PinLanding?
+        var unpublished: String?
+        if push && !branch.isEmpty, let head = superState.head {
             let remote = try WorkingCopyRemote.branches(workspace, git: git, fetch: fetch, console: console)
-            if remote[branch] == nil {
+            if let remoteTip = remote[branch] {
+                let relation = try PinLanding.relation(
+                    head: head, remoteTip: remoteTip, branch: branch, changes: changes, pins: pins,
+                    modules: project.manifest.modules, workspace: workspace, git: git)
+                switch relation {
+                case .published, .behindWithNothingToPin: break
+                case .ahead: unpublished = changes.isEmpty ? head : nil
+                case .moved(let target): landing = target
+                case .refused(let problem): problems.append(problem)
+                }
+            } else if !changes.isEmpty {
                 problems.append(
                     WorkingCopyProblem(
                         repository: "superproject", path: "",
@@ -195,7 +223,15 @@ public struct WorkingCopyPin: Sendable {
             throw WorkingCopyRefusal(
                 action: "pin on \(branch.isEmpty ? "a detached HEAD" : branch)", problems: problems)
         }
-        guard !changes.isEmpty else { return PinReport(branch: branch, commit: nil, pushed: false, changes: []) }
+        if let landing { changes = landing.changes }
+        guard !changes.isEmpty else {
+            // A pin commit of an earlier run whose superproject push failed or was interrupted: publish it.
+            if let unpublished {
+                try publish(unpublished, branch: branch)
+                return PinReport(branch: branch, commit: unpublished, pushed: true, changes: [])
+            }
+            return PinReport(branch: branch, commit: nil, pushed: false, changes: [])
+        }
 
         // Modules first: a superproject commit never reaches the remote before the module commits it pins.
         if push {
@@ -212,6 +248,18 @@ public struct WorkingCopyPin: Sendable {
                 changes[index].pushed = true
             }
         }
+        if let landing {
+            // The remote branch moved on (a roll ran) and changed no pin this pin changes: the local branch is
+            // fast-forwarded to it (`reset --keep`: the superproject is clean; module checkouts are not touched),
+            // and the pin commit is made on top of it. (`reset` takes no --end-of-options; the tip is a full id.)
+            console?.progress("moving \(branch) to the remote's \(ObjectID.short(landing.remoteTip))")
+            try git.run(
+                ["update-index", "-q", "--refresh", "--ignore-submodules"], in: workspace.root,
+                context: "refresh the index of the superproject", accepting: [0, 1])
+            try git.run(
+                ["reset", "--quiet", "--keep", "--no-recurse-submodules", landing.remoteTip],
+                in: workspace.root, context: "move \(branch) to the remote's new tip")
+        }
         for change in changes {
             try git.run(
                 ["update-index", "--cacheinfo", "160000,\(change.new),\(change.path)"], in: workspace.root,
@@ -221,13 +269,25 @@ public struct WorkingCopyPin: Sendable {
             ["commit", "--quiet", "--no-verify", "-m", Self.message(branch: branch, changes: changes)],
             in: workspace.root, context: "commit the new pins on \(branch)")
         let commit = try git.text(["rev-parse", "HEAD"], in: workspace.root, context: "read the new pin commit")
-        if push {
-            console?.progress("pushing superproject \(branch)")
+        if push { try publish(commit, branch: branch) }
+        return PinReport(
+            branch: branch, commit: commit, pushed: push, changes: changes, landedOn: landing?.remoteTip,
+            behind: landing.map(\.behind))
+    }
+
+    /// Pushes the superproject branch at `commit` (a fast-forward). A failure leaves the commit on the local
+    /// branch only, and says that the re-run publishes it.
+    private func publish(_ commit: String, branch: String) throws {
+        console?.progress("pushing superproject \(branch)")
+        do {
             try AtomicPush.push(
                 [RefUpdate(ref: "refs/heads/\(branch)", new: commit, old: nil)], repository: "the superproject",
                 from: workspace.root, to: workspace.remoteName, git: git
             ).requireAccepted()
+        } catch {
+            throw PushError(
+                "\(error)\nthe pin commit \(ObjectID.short(commit)) is on the local branch \(branch) only (the module "
+                    + "branches it pins are pushed); to publish it, run: tenantctl pin --push")
         }
-        return PinReport(branch: branch, commit: commit, pushed: push, changes: changes)
     }
 }

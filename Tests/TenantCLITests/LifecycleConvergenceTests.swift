@@ -1,0 +1,188 @@
+import Foundation
+import TenantKit
+import TenantTestSupport
+import Testing
+
+/// A lifecycle command run once uninterrupted (the reference: its git calls and the end state), and copies of the
+/// same example killed (SIGKILL, through the `GitShim`) at a chosen git call.
+struct LifecycleKillLab {
+    let lab: FaultLab
+    let arguments: [String]
+    let before: [String: [String: String]]
+    let after: [String: [String: String]]
+    let workingCopy: [String: [String]]
+    let calls: [String]
+
+    /// Builds the example, runs `prepare` in the template's workspace (every copy starts from there), then the
+    /// reference run.
+    init(
+        _ arguments: [String], prepare: [[String]] = [], environment: [String: String] = FaultLab.dates,
+        setUp: (FaultLab) throws -> Void = { _ in }, function: String = #function
+    ) throws {
+        lab = try FaultLab(function: function)
+        for command in prepare {
+            let run = lab.sandbox.tenantctl(command, in: lab.template + "/workspace", environment: environment)
+            try #require(run.status == 0, "\(command): \(run.stderr)")
+        }
+        try setUp(lab)
+        self.arguments = arguments
+        let reference = try lab.copy("reference")
+        before = try lab.refs(reference.root)
+        workingCopy = try lab.workingCopy(reference.root)
+        let shim = try GitShim(in: lab.sandbox, name: "shim-reference")
+        let result = try lab.sandbox.tenantctlProcess(
+            arguments + ["--git", shim.path], in: reference.workspace, environment: environment)
+        try #require(result.status == 0, "\(result.stderr)")
+        after = try lab.refs(reference.root)
+        workingCopyAfter = try lab.workingCopy(reference.root)
+        calls = try shim.calls()
+    }
+
+    /// The working copy after the uninterrupted run.
+    let workingCopyAfter: [String: [String]]
+
+    /// The remotes' refs after the uninterrupted run.
+    var remotesAfter: [String: [String: String]] { after.filter { $0.key.hasPrefix("remote/") } }
+
+    /// 1-based indices of the pushes: `superproject` true for the pushes to `origin`, false for the module pushes.
+    func pushes(superproject: Bool) -> [Int] {
+        calls.indices.filter {
+            FaultLab.subcommand(calls[$0]) == "push" && calls[$0].contains(" -- origin ") == superproject
+        }.map { $0 + 1 }
+    }
+
+    /// A fresh copy in which the command was killed at git call `index`.
+    func killed(at index: Int, copy name: String? = nil, environment: [String: String] = FaultLab.dates) throws -> (
+        root: String, workspace: String, remotes: String
+    ) {
+        let copy = try lab.copy(name ?? "kill-\(index)")
+        let shim = try GitShim(in: lab.sandbox, name: "shim-kill-\(index)")
+        let killed = try lab.sandbox.tenantctlProcess(
+            arguments + ["--git", shim.path], in: copy.workspace,
+            environment: environment.merging(["SHIM_KILL_AT": "\(index)"]) { $1 })
+        #expect(killed.status == -SIGKILL, "call \(index): \(killed.status) \(killed.stderr)")
+        #expect(try lab.waitForProcesses(mentioning: copy.root + "/").isEmpty)
+        return copy
+    }
+
+    /// Kills the command at every sampled git call (`FaultLab.indices`); after each: refs old or new everywhere, the
+    /// working copy as before, no lock left, and the re-run (same arguments) reaches the uninterrupted end state.
+    /// Returns the calls whose re-run did not converge.
+    /// A command that changes the working copy (`pin`) is checked after its re-run only: there, the working copy
+    /// must equal the uninterrupted run's (`workingCopyAfter`). `everyCall` kills at every call, not a sample.
+    func sweep(environment: [String: String] = FaultLab.dates, everyCall: Bool = false) throws -> [String] {
+        var unconverged: [String] = []
+        let indices = everyCall ? Array(1...calls.count) : FaultLab.indices(for: calls)
+        for index in indices {
+            let copy = try killed(at: index, environment: environment)
+            let label = "SIGKILL at call \(index) (\(FaultLab.subcommand(calls[index - 1])))"
+            let bad = FaultLab.refsNeitherOldNorNew(now: try lab.refs(copy.root), old: before, new: after)
+            #expect(bad.isEmpty, "\(label): \(bad)")
+            if workingCopy == workingCopyAfter {
+                #expect(try lab.workingCopy(copy.root) == workingCopy, "\(label): the working copy changed")
+            }
+            #expect(lab.staleLocks(copy.root).isEmpty, "\(label): \(lab.staleLocks(copy.root))")
+            let rerun = lab.sandbox.tenantctl(arguments, in: copy.workspace, environment: environment)
+            let remotes = try lab.remoteRefs(copy.root)
+            let local = try lab.workingCopy(copy.root)
+            if rerun.status != 0 || remotes != remotesAfter || local != workingCopyAfter {
+                unconverged.append("\(label): re-run exit \(rerun.status): \(rerun.stderr)")
+            }
+        }
+        print("\(arguments.joined(separator: " ")) kill sweep: \(indices.count) of \(calls.count)")
+        return unconverged
+    }
+}
+
+/// Lifecycle commands stopped between their pushes: the re-run of the same command finishes, and `verify` reports
+/// the module branches they leave meanwhile, with a command that finishes the job as printed.
+@Suite struct LifecycleConvergenceTests {
+    @Test func tenantAddKilledBeforeTheSuperprojectPushFinishesOnReRun() throws {
+        let run = try LifecycleKillLab(["tenant", "add", "t4", "--from", "t2"])
+        let modulePushes = run.pushes(superproject: false)
+        let superprojectPush = try #require(run.pushes(superproject: true).last)
+        #expect(modulePushes.count == 2 && modulePushes.allSatisfy { $0 < superprojectPush })
+        let copy = try run.killed(at: superprojectPush)
+        let remotes = try run.lab.remoteRefs(copy.root)
+        #expect(remotes["remote/Infrastructure"]?["refs/heads/t4"] != nil)
+        #expect(remotes["remote/Superproject"]?["refs/heads/t4"] == nil)
+        let rerun = run.lab.sandbox.tenantctl(run.arguments, in: copy.workspace, environment: FaultLab.dates)
+        #expect(rerun.status == 0, "\(rerun.stderr)")
+        #expect(try run.lab.remoteRefs(copy.root) == run.remotesAfter)
+        // Positive control: a module branch t4 somewhere else than the source's pin is still refused.
+        let other = try run.lab.copy("other")
+        try run.lab.sandbox.git(["branch", "t4", "general_dev"], in: other.remotes + "/Infrastructure.git")
+        let refused = run.lab.sandbox.tenantctl(run.arguments, in: other.workspace, environment: FaultLab.dates)
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("module Infrastructure already has a branch t4"), "\(refused.stderr)")
+    }
+
+    @Test func tenantRemoveKilledBeforeTheModuleDeletionsFinishesOnReRunAndVerifyReportsTheOrphans() throws {
+        let run = try LifecycleKillLab(["tenant", "remove", "t2", "--archive"])
+        let superprojectPush = try #require(run.pushes(superproject: true).last)
+        let deletions = run.pushes(superproject: false).filter { $0 > superprojectPush }
+        #expect(deletions.count == 2)
+        let copy = try run.killed(at: try #require(deletions.first))
+        #expect(try run.lab.remoteRefs(copy.root)["remote/Infrastructure"]?["refs/heads/t2"] != nil)
+        let verify = run.lab.sandbox.tenantctl(["verify"], in: copy.workspace)
+        #expect(verify.status == 2, "\(verify.stdout)\(verify.stderr)")
+        for module in ["Infrastructure", "Customer"] {
+            #expect(
+                verify.stdout.contains("module \(module)'s remote has a branch t2 of the removed tenant t2"),
+                "\(verify.stdout)")
+        }
+        #expect(verify.stdout.contains("finish the removal: tenantctl tenant remove t2 --archive"), "\(verify.stdout)")
+        let rerun = run.lab.sandbox.tenantctl(run.arguments, in: copy.workspace, environment: FaultLab.dates)
+        #expect(rerun.status == 0, "\(rerun.stderr)")
+        #expect(try run.lab.remoteRefs(copy.root) == run.remotesAfter)
+        let clean = run.lab.sandbox.tenantctl(["verify"], in: copy.workspace)
+        #expect(!clean.stdout.contains("orphan"), "\(clean.stdout)")
+        // Positive control: a name that never was a tenant is still unknown.
+        let unknown = run.lab.sandbox.tenantctl(["tenant", "remove", "t9"], in: copy.workspace)
+        #expect(unknown.status == 64, "\(unknown.stderr)")
+    }
+
+    @Test func undoKilledBeforeTheBranchDeletionFinishesOnReRunAndVerifyReportsTheOrphan() throws {
+        let run = try LifecycleKillLab(
+            ["customize", "--undo", "t1", "Article"], prepare: [["customize", "t1", "Article"]])
+        let superprojectPush = try #require(run.pushes(superproject: true).last)
+        let deletion = try #require(run.pushes(superproject: false).last)
+        #expect(deletion > superprojectPush)
+        let copy = try run.killed(at: deletion)
+        #expect(try run.lab.remoteRefs(copy.root)["remote/Article"]?["refs/heads/t1"] != nil)
+        let verify = run.lab.sandbox.tenantctl(["verify"], in: copy.workspace)
+        #expect(verify.status == 2, "\(verify.stdout)\(verify.stderr)")
+        let fix = "tenantctl customize --undo t1 Article"
+        #expect(
+            verify.stdout.contains("module Article's remote has a branch t1, but tenant t1 does not declare Article"),
+            "\(verify.stdout)")
+        #expect(verify.stdout.contains("delete it: \(fix)"), "\(verify.stdout)")
+        // The printed command, run as printed, finishes the undo.
+        let rerun = run.lab.sandbox.tenantctl(
+            Array(fix.split(separator: " ").dropFirst().map(String.init)), in: copy.workspace,
+            environment: FaultLab.dates)
+        #expect(rerun.status == 0, "\(rerun.stderr)")
+        #expect(try run.lab.remoteRefs(copy.root) == run.remotesAfter)
+        #expect(run.lab.sandbox.tenantctl(["verify"], in: copy.workspace).status == 0)
+        // Positive control: the undo of a module that is neither declared nor branched is still refused.
+        let refused = run.lab.sandbox.tenantctl(["customize", "--undo", "t1", "Order"], in: copy.workspace)
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("does not customise Order"), "\(refused.stderr)")
+    }
+
+    @Test(arguments: [
+        ["tenant", "add", "t4", "--from", "t2"], ["tenant", "remove", "t2", "--archive"],
+    ])
+    func killedAtSampledGitCallsConverges(_ arguments: [String]) throws {
+        let run = try LifecycleKillLab(arguments)
+        let unconverged = try run.sweep()
+        #expect(unconverged.isEmpty, "\(unconverged.joined(separator: "\n"))")
+    }
+
+    @Test func undoKilledAtSampledGitCallsConverges() throws {
+        let run = try LifecycleKillLab(
+            ["customize", "--undo", "t1", "Article"], prepare: [["customize", "t1", "Article"]])
+        let unconverged = try run.sweep()
+        #expect(unconverged.isEmpty, "\(unconverged.joined(separator: "\n"))")
+    }
+}

@@ -1,0 +1,152 @@
+import Foundation
+import TenantKit
+import TenantTestSupport
+import Testing
+
+/// `pin --push` stopped half-way (killed, a failed push) and after a roll moved the remote tenant branch: the re-run
+/// publishes the pin, and never leaves the local branch diverged from its remote.
+@Suite struct PinConvergenceTests {
+    /// The template is on t2 with a new local commit in Customer (customised by t2; the example's roll leaves it).
+    static func commitInCustomer(_ lab: FaultLab) throws {
+        let switched = lab.sandbox.tenantctl(["switch", "t2"], in: lab.template + "/workspace")
+        try #require(switched.status == 0, "\(switched.stderr)")
+        try lab.sandbox.commit(
+            in: "template/workspace/Modules/Customer", file: "Fix.swift", content: "// fix\n", message: "t2 fix")
+    }
+
+    static func pinRun(function: String = #function) throws -> LifecycleKillLab {
+        try LifecycleKillLab(["pin", "--push"], setUp: commitInCustomer, function: function)
+    }
+
+    @Test func killedBetweenStagingAndCommitThenReRunPublishes() throws {
+        let run = try Self.pinRun()
+        let commit = try #require(run.calls.indices.last { FaultLab.subcommand(run.calls[$0]) == "commit" })
+        #expect(FaultLab.subcommand(run.calls[commit - 1]) == "update-index")
+        let copy = try run.killed(at: commit + 1)
+        let staged = try run.lab.sandbox.git(["diff", "--cached", "--name-only"], in: copy.workspace)
+        #expect(staged == "Modules/Customer")
+        let rerun = run.lab.sandbox.tenantctl(run.arguments, in: copy.workspace, environment: FaultLab.dates)
+        #expect(rerun.status == 0, "\(rerun.stderr)")
+        #expect(try run.lab.remoteRefs(copy.root) == run.remotesAfter)
+        #expect(try run.lab.workingCopy(copy.root) == run.workingCopyAfter)
+        // Positive control: a staged change of the user's own is still refused.
+        let other = try run.killed(at: commit + 1, copy: "user-staged")
+        try "{}\n".write(toFile: other.workspace + "/extra.json", atomically: true, encoding: .utf8)
+        try run.lab.sandbox.git(["add", "extra.json"], in: other.workspace)
+        let refused = run.lab.sandbox.tenantctl(run.arguments, in: other.workspace, environment: FaultLab.dates)
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("extra.json"), "\(refused.stderr)")
+    }
+
+    @Test func killedAtEveryGitCallConverges() throws {
+        let run = try Self.pinRun()
+        let unconverged = try run.sweep(everyCall: true)
+        #expect(unconverged.isEmpty, "\(unconverged.joined(separator: "\n"))")
+    }
+
+    @Test func aFailedSuperprojectPushIsPublishedByTheReRun() throws {
+        let run = try Self.pinRun()
+        let push = try #require(run.pushes(superproject: true).last)
+        let copy = try run.lab.copy("failed-push")
+        let shim = try GitShim(in: run.lab.sandbox, name: "shim-fail")
+        let failed = run.lab.sandbox.tenantctl(
+            run.arguments + ["--git", shim.path], in: copy.workspace,
+            environment: FaultLab.dates.merging(["SHIM_FAIL_AT": "\(push)", "SHIM_FAIL_STATUS": "128"]) { $1 })
+        #expect(failed.status == 1, "\(failed.stderr)")
+        #expect(failed.stderr.contains("tenantctl pin --push"), "\(failed.stderr)")
+        #expect(try run.lab.remoteRefs(copy.root) != run.remotesAfter)
+        let rerun = run.lab.sandbox.tenantctl(run.arguments, in: copy.workspace, environment: FaultLab.dates)
+        #expect(rerun.status == 0, "\(rerun.stderr)")
+        #expect(rerun.stdout.contains("published"), "\(rerun.stdout)")
+        #expect(try run.lab.remoteRefs(copy.root) == run.remotesAfter)
+        #expect(try run.lab.workingCopy(copy.root) == run.workingCopyAfter)
+        // Positive control: with everything published, the next run has nothing to do.
+        let again = run.lab.sandbox.tenantctl(run.arguments, in: copy.workspace, environment: FaultLab.dates)
+        #expect(again.status == 0)
+        #expect(again.stdout.contains("nothing to pin"), "\(again.stdout)")
+    }
+
+    @Test func afterARollThePinLandsOnTheNewTipAndTheSwitchItNamesBringsTheModulesUp() throws {
+        let lab = try FaultLab()
+        try Self.commitInCustomer(lab)
+        let copy = try lab.copy("rolled")
+        let roll = lab.sandbox.tenantctl(["roll"], in: copy.workspace, environment: FaultLab.dates)
+        #expect(roll.status == 0, "\(roll.stderr)")
+        let superRemote = copy.remotes + "/Superproject.git"
+        let rolled = try lab.sandbox.git(["rev-parse", "refs/heads/t2"], in: superRemote)
+        let customer = try lab.sandbox.git(["rev-parse", "HEAD"], in: copy.workspace + "/Modules/Customer")
+        let pin = lab.sandbox.tenantctl(["pin", "--push"], in: copy.workspace, environment: FaultLab.dates)
+        #expect(pin.status == 0, "\(pin.stderr)")
+        let tip = try lab.sandbox.git(["rev-parse", "refs/heads/t2"], in: superRemote)
+        #expect(try lab.sandbox.git(["rev-parse", "HEAD"], in: copy.workspace) == tip)
+        #expect(try lab.sandbox.git(["rev-parse", "\(tip)^"], in: superRemote) == rolled)
+        #expect(try lab.sandbox.git(["rev-parse", "\(tip):Modules/Customer"], in: superRemote) == customer)
+        #expect(
+            try lab.sandbox.git(["rev-parse", "\(tip):Modules/Infrastructure"], in: superRemote)
+                == lab.sandbox.git(["rev-parse", "\(rolled):Modules/Infrastructure"], in: superRemote))
+        #expect(pin.stdout.contains("landed on"), "\(pin.stdout)")
+        let fix = "tenantctl switch t2"
+        #expect(pin.stdout.contains(fix), "\(pin.stdout)")
+        let switched = lab.sandbox.tenantctl(
+            fix.split(separator: " ").dropFirst().map(String.init), in: copy.workspace, environment: FaultLab.dates)
+        #expect(switched.status == 0, "\(switched.stderr)")
+        #expect(try lab.sandbox.git(["status", "--porcelain"], in: copy.workspace) == "")
+    }
+
+    @Test func afterARollThatMovedTheSamePinItRefusesBeforeAnyPushWithACommandThatRuns() throws {
+        let lab = try FaultLab()
+        let copy = try lab.copy("rolled")
+        let switched = lab.sandbox.tenantctl(["switch", "t2"], in: copy.workspace)
+        try #require(switched.status == 0, "\(switched.stderr)")
+        try lab.sandbox.commit(
+            in: "rolled/workspace/Modules/Infrastructure", file: "Fix.swift", content: "// fix\n", message: "fix")
+        let roll = lab.sandbox.tenantctl(["roll"], in: copy.workspace, environment: FaultLab.dates)
+        #expect(roll.status == 0, "\(roll.stderr)")
+        let before = try lab.remoteRefs(copy.root)
+        let refused = lab.sandbox.tenantctl(["pin", "--push"], in: copy.workspace, environment: FaultLab.dates)
+        #expect(refused.status == 1, "\(refused.stdout)\(refused.stderr)")
+        #expect(try lab.remoteRefs(copy.root) == before)
+        let command = try #require(
+            refused.stderr.components(separatedBy: "`").first { $0.hasPrefix("git -C Modules/Infrastructure merge") },
+            "\(refused.stderr)")
+        let merged = try lab.sandbox.run(
+            "/bin/sh", ["-c", "cd '\(copy.workspace)' && " + command])
+        #expect(merged.status == 0, "\(command): \(merged.stderr)")
+        let pin = lab.sandbox.tenantctl(["pin", "--push"], in: copy.workspace, environment: FaultLab.dates)
+        #expect(pin.status == 0, "\(pin.stderr)")
+        let tip = try lab.sandbox.git(["rev-parse", "refs/heads/t2"], in: copy.remotes + "/Superproject.git")
+        #expect(try lab.sandbox.git(["rev-parse", "HEAD"], in: copy.workspace) == tip)
+    }
+
+    @Test func aDivergedBranchIsRefusedBeforeAnyPushWithCommandsThatRun() throws {
+        let lab = try FaultLab()
+        try Self.commitInCustomer(lab)
+        let copy = try lab.copy("diverged")
+        try "local\n".write(toFile: copy.workspace + "/Notes.txt", atomically: true, encoding: .utf8)
+        try lab.sandbox.git(["add", "Notes.txt"], in: copy.workspace)
+        try lab.sandbox.git(["commit", "-q", "-m", "local notes"], in: copy.workspace)
+        let roll = lab.sandbox.tenantctl(["roll"], in: copy.workspace, environment: FaultLab.dates)
+        #expect(roll.status == 0, "\(roll.stderr)")
+        let before = try lab.remoteRefs(copy.root)
+        let refused = lab.sandbox.tenantctl(["pin", "--push"], in: copy.workspace, environment: FaultLab.dates)
+        #expect(refused.status == 1, "\(refused.stdout)\(refused.stderr)")
+        #expect(refused.stderr.contains("diverged"), "\(refused.stderr)")
+        #expect(try lab.remoteRefs(copy.root) == before)
+        let commands = refused.stderr.components(separatedBy: "`").filter {
+            $0.hasPrefix("git pull") || $0.hasPrefix("tenantctl pin")
+        }
+        try #require(commands.count == 2, "\(refused.stderr)")
+        let pulled = try lab.sandbox.run("/bin/sh", ["-c", "cd '\(copy.workspace)' && " + commands[0]])
+        #expect(pulled.status == 0, "\(commands[0]): \(pulled.stderr)")
+        let customer = try lab.sandbox.git(["rev-parse", "HEAD"], in: copy.workspace + "/Modules/Customer")
+        let pin = lab.sandbox.tenantctl(
+            commands[1].split(separator: " ").dropFirst().map(String.init), in: copy.workspace,
+            environment: FaultLab.dates)
+        #expect(pin.status == 0, "\(pin.stderr)")
+        let superRemote = copy.remotes + "/Superproject.git"
+        let tip = try lab.sandbox.git(["rev-parse", "refs/heads/t2"], in: superRemote)
+        #expect(try lab.sandbox.git(["rev-parse", "HEAD"], in: copy.workspace) == tip)
+        #expect(try lab.sandbox.git(["rev-parse", "\(tip):Modules/Customer"], in: superRemote) == customer)
+        #expect(try lab.sandbox.git(["rev-parse", "\(tip):Notes.txt"], in: superRemote).count == 40)
+    }
+}
