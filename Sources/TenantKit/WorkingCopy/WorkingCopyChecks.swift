@@ -62,7 +62,9 @@ extension WorkingCopyGit {
     }
 
     /// Untracked (not ignored) files that checking out `target` would overwrite or that stand where `target` has
-    /// a directory, or below where it has a file. Relative to the repository root.
+    /// a directory, or below where it has a file. Relative to the repository root. A repository of its own where
+    /// `target` has a gitlink (a module's checkout left by a branch that did not have the module) is no conflict:
+    /// git checks the gitlink out around it.
     static func untrackedOverwrites(to target: String, in path: String, git: Git) throws(GitError) -> [String] {
         let untracked = try git.run(
             ["ls-files", "-z", "--others", "--exclude-standard"], in: path,
@@ -79,6 +81,7 @@ extension WorkingCopyGit {
                 stderr: listing.stderr)
         }
         let targetFiles = Set(entries.map(\.path))
+        let targetGitlinks = Set(entries.filter(\.entry.isGitlink).map(\.path))
         var targetDirectories: Set<String> = []
         for entry in entries {
             var components = entry.path.split(separator: "/", omittingEmptySubsequences: false).dropLast()
@@ -88,6 +91,7 @@ extension WorkingCopyGit {
             }
         }
         return files.filter { file in
+            if file.hasSuffix("/"), targetGitlinks.contains(String(file.dropLast())) { return false }
             if targetFiles.contains(file) || targetDirectories.contains(file) { return true }
             var components = file.split(separator: "/", omittingEmptySubsequences: false).dropLast()
             while !components.isEmpty {

@@ -137,8 +137,8 @@ public struct StatusReport: Sendable, Codable, Equatable {
 
     /// Inspects the working copy (read-only; no fetch).
     public static func inspect(workspace: Workspace, git: Git) throws -> StatusReport {
-        let project = try ProjectReader.workingTree(
-            workspace, options: ValidationOptions(allowLocalRemotes: git.allowLocalRemotes))
+        let project = try BranchProject.workingTree(
+            workspace, git: git, options: ValidationOptions(allowLocalRemotes: git.allowLocalRemotes))
         let state = try RepositoryState.inspect(path: workspace.root, git: git, superproject: true)
         let branch = state.currentBranch
         let tenant = branch.flatMap { project.tenant(onBranch: $0) }
