@@ -180,3 +180,66 @@ struct AdoptedTenantBranchTests {
             ])
     }
 }
+
+/// A superproject that moved a module: `main` has Cap at `deps/cap/src`, the older release line `release/1.0`
+/// pins it at `plugins/cap` (same submodule name, same URL: `git mv`). Adopted with `init` on `main`.
+struct MovedModuleSuperproject {
+    let sandbox: GitSandbox
+    /// The developer's clone (on `main`).
+    let dev: String
+    /// Cap's commit `release/1.0` pins, and the one `main` pins.
+    let old: String
+    let new: String
+
+    init(sandbox: GitSandbox) throws {
+        self.sandbox = sandbox
+        let remotes = sandbox.path("remotes")
+        let seed = try AdoptedReleaseLines.seed(sandbox, remotes, "Cap")
+        try sandbox.git(["push", "-q", "origin", "master"], in: seed)
+        old = try sandbox.git(["rev-parse", "HEAD"], in: seed)
+        try sandbox.git(["init", "-q", "--bare", "-b", "main", "\(remotes)/App.git"])
+        let work = sandbox.path("app")
+        try sandbox.git(["clone", "-q", "\(remotes)/App.git", work])
+        try sandbox.git(["submodule", "add", "-q", "../Cap.git", "plugins/cap"], in: work)
+        try sandbox.git(["commit", "-q", "-m", "App with Cap"], in: work)
+        try sandbox.git(["branch", "release/1.0"], in: work)
+        new = try sandbox.commit(in: "seed-Cap", file: "Two.txt", content: "2\n", message: "Cap 2")
+        try sandbox.git(["push", "-q", "origin", "master"], in: seed)
+        try sandbox.git(["-C", "plugins/cap", "fetch", "-q", "origin"], in: work)
+        try sandbox.git(["-C", "plugins/cap", "checkout", "-q", new], in: work)
+        try sandbox.git(["add", "plugins/cap"], in: work)
+        try sandbox.git(["commit", "-q", "-m", "Cap 2"], in: work)
+        try FileManager.default.createDirectory(atPath: work + "/deps/cap", withIntermediateDirectories: true)
+        try sandbox.git(["mv", "plugins/cap", "deps/cap/src"], in: work)
+        try sandbox.git(["commit", "-q", "-m", "move Cap to deps/cap/src"], in: work)
+        try sandbox.git(["push", "-q", "origin", "main", "release/1.0"], in: work)
+        let adopted = sandbox.tenantctl(["init"], in: work)
+        guard adopted.status == 0 else { throw SandboxError(description: "init: \(adopted.stderr)") }
+        try sandbox.git(["add", "modules.json", "Tenants"], in: work)
+        try sandbox.git(["commit", "-q", "-m", "Describe modules and tenants for tenantctl"], in: work)
+        try sandbox.git(["push", "-q", "origin", "main"], in: work)
+        dev = sandbox.path("dev")
+        try sandbox.git(["clone", "-q", "--recurse-submodules", "\(remotes)/App.git", dev])
+    }
+}
+
+@Suite("moved module paths")
+struct MovedModulePathTests {
+    /// A fresh clone of the release line has Cap at the old path: status finds it there (at its pin), not
+    /// "not initialised" at main's path.
+    @Test func statusFindsTheModuleWhereTheReleaseLineHasIt() throws {
+        let sandbox = try GitSandbox()
+        let app = try MovedModuleSuperproject(sandbox: sandbox)
+        let line = sandbox.path("line")
+        try sandbox.git(
+            ["clone", "-q", "--recurse-submodules", "-b", "release/1.0", sandbox.path("remotes/App.git"), line])
+        let status = sandbox.tenantctl(["status", "--json"], in: line)
+        #expect(status.status == 0, "\(status.stderr)")
+        let report = try JSONDecoder().decode(StatusReport.self, from: Data(status.stdout.utf8))
+        #expect(report.tenant == "release-1.0")
+        let cap = try #require(report.modules.first)
+        #expect(cap.path == "plugins/cap")
+        #expect(cap.pin == app.old)
+        #expect(cap.relation == .atPin, "\(cap)")
+    }
+}

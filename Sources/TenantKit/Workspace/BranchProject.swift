@@ -17,7 +17,8 @@ public enum BranchProject {
                 "\(workspace.root) has no \(ProjectReader.manifestPath), and no branch of the superproject has one; "
                     + "is this a tenantctl superproject? (tenantctl init writes the files)")
         }
-        return try ProjectReader.revision(general.ref, repository: workspace.root, git: git, options: options)
+        let project = try ProjectReader.revision(general.ref, repository: workspace.root, git: git, options: options)
+        return try placed(project, generalRef: general.ref, at: "HEAD", workspace: workspace, git: git)
     }
 
     /// The files at `revision`: its own, or — when it has no `modules.json` — those of the general branch
@@ -34,7 +35,42 @@ public enum BranchProject {
                     + "the general branch \(general), locally or on \(workspace.remoteName); is this a tenantctl "
                     + "superproject? (tenantctl init writes the files)")
         }
-        return try ProjectReader.revision(ref, repository: workspace.root, git: git, options: options)
+        let project = try ProjectReader.revision(ref, repository: workspace.root, git: git, options: options)
+        return try placed(project, generalRef: ref, at: revision, workspace: workspace, git: git)
+    }
+
+    /// The general branch's project with each module at the path `revision` has it: a module whose path moved
+    /// between the branches (same submodule name, or same URL, in `.gitmodules`) is found where `revision`'s
+    /// `.gitmodules` puts it (``GitmodulesReader/locate(name:urls:in:sameURL:)``); every other module keeps its
+    /// path.
+    static func placed(_ project: Project, generalRef: String, at revision: String, workspace: Workspace, git: Git)
+        throws -> Project
+    {
+        let here = try GitmodulesReader.entries(at: revision, in: workspace.root, git: git)
+        guard !here.isEmpty else { return project }
+        let general = try GitmodulesReader.entries(at: generalRef, in: workspace.root, git: git)
+        let superOrigin = try SuperprojectRemote.originURL(workspace, git: git) ?? workspace.root
+        func sameURL(_ lhs: String, _ rhs: String) -> Bool {
+            guard let left = WorkingCopySwitch.resolved(lhs, superOrigin: superOrigin),
+                let right = WorkingCopySwitch.resolved(rhs, superOrigin: superOrigin)
+            else { return false }
+            return WorkingCopySwitch.sameRemote(left, right)
+        }
+        var result = project
+        for index in result.manifest.modules.indices {
+            let module = result.manifest.modules[index]
+            if here.contains(where: { $0.path == module.path }) { continue }
+            let identity = general.first { $0.path == module.path }
+            guard
+                let found = GitmodulesReader.locate(
+                    name: identity?.name,
+                    urls: ([module.url] + [identity?.url].compactMap { $0 }).filter { !$0.isEmpty },
+                    in: here, sameURL: sameURL),
+                let path = found.path, !result.manifest.modules.contains(where: { $0.path == path })
+            else { continue }
+            result.manifest.modules[index].path = path
+        }
+        return result
     }
 
     /// Whether `revision` has a `modules.json`.
