@@ -275,7 +275,7 @@ struct RealSuperproject {
         let app = try RealSuperproject(sandbox: sandbox, workName: "superproject")
         let guide = try String(contentsOf: Self.root.appendingPathComponent("docs/adopting.md"), encoding: .utf8)
         let blocks = Self.shellBlocks(guide)
-        #expect(blocks.count == 5)
+        #expect(blocks.count == 6)
         #expect(blocks.first?.hasPrefix("cd superproject") == true)
         let binary = try #require(TenantctlBinary.path())
         let bin = URL(fileURLWithPath: binary).deletingLastPathComponent().path

@@ -100,8 +100,18 @@ struct SwitchFixture {
     /// a symbolic link).
     func snapshot(modules: [String] = SwitchFixture.modules, superprojectStatus: Bool = true) throws -> [String: String]
     {
+        try Self.snapshot(
+            sandbox: sandbox, repositories: [("superproject", workspace)] + modules.map({ ($0, module($0)) }),
+            superprojectStatus: superprojectStatus)
+    }
+
+    /// ``snapshot(modules:superprojectStatus:)`` of any repositories (name, path); the one named `superproject`
+    /// is the superproject.
+    static func snapshot(
+        sandbox: GitSandbox, repositories: [(String, String)], superprojectStatus: Bool = true
+    ) throws -> [String: String] {
         var result: [String: String] = [:]
-        for (name, path) in [("superproject", workspace)] + modules.map({ ($0, module($0)) }) {
+        for (name, path) in repositories {
             let status =
                 name == "superproject" && !superprojectStatus
                 ? try sandbox.git(["ls-files", "--others", "--ignored", "--exclude-standard"], in: path)

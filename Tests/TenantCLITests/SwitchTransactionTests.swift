@@ -236,9 +236,57 @@ struct SwitchReportTests {
         #expect(result.stdout.contains("Order: .gitmodules on t3 names ../Customer.git"), "\(result.stdout)")
         #expect(try sandbox.git(["config", "remote.origin.url"], in: order) == expected)
         #expect(try sandbox.git(["symbolic-ref", "--short", "HEAD"], in: order) == "t3")
+        #expect(!result.stdout.contains("submodule sync"), "\(result.stdout)")
+
+        // status says so too, with a warning, and JSON `gitmodulesURL`; Article's URL agrees and gets none.
+        let status = sandbox.tenantctl(["status", "--json"], in: fixture.workspace)
+        #expect(status.status == 0, "\(status.stderr)")
+        #expect(try JSONSchemaCheck(contentsOf: Self.statusSchema).violations(of: status.stdout) == [])
+        let report = try JSONDecoder().decode(StatusReport.self, from: Data(status.stdout.utf8))
+        #expect(report.modules.first { $0.module == "Order" }?.gitmodulesURL == "../Customer.git")
+        #expect(report.modules.filter { $0.gitmodulesURL != nil }.map(\.module) == ["Order"])
+        let text = sandbox.tenantctl(["status"], in: fixture.workspace)
+        #expect(
+            text.stdout.contains(
+                "warning: Order: .gitmodules on this branch names ../Customer.git, not modules.json's URL; "
+                    + "tenantctl keeps Modules/Order's origin at modules.json's"), "\(text.stdout)")
+
         let next = sandbox.tenantctl(["switch", "t2"], in: fixture.workspace)
         #expect(next.status == 0, "\(next.stderr)")
         #expect(try sandbox.git(["config", "remote.origin.url"], in: order) == expected)
+        // Control: on t2, whose .gitmodules agrees, status reports no drift.
+        let agreeing = try JSONDecoder().decode(
+            StatusReport.self, from: Data(sandbox.tenantctl(["status", "--json"], in: fixture.workspace).stdout.utf8))
+        #expect(agreeing.modules.allSatisfy { $0.gitmodulesURL == nil })
+    }
+
+    static let statusSchema = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("docs/schemas/status.schema.json").path
+
+    /// A module that is not initialised, set up by a switch to a branch whose `.gitmodules` names another
+    /// repository for it: it is cloned from modules.json's URL, not the branch's.
+    @Test func aModuleClonedOnADriftedBranchUsesModulesJSONsURL() throws {
+        let sandbox = try GitSandbox()
+        let fixture = try SwitchFixture(sandbox: sandbox)
+        let build = sandbox.path("src/Superproject")
+        try sandbox.git(["switch", "-q", "t3"], in: build)
+        try sandbox.git(
+            ["config", "--file", ".gitmodules", "submodule.Modules/Order.url", "../Customer.git"], in: build)
+        try sandbox.git(["commit", "-q", "-am", "t3: Order points elsewhere"], in: build)
+        try sandbox.git(["push", "-q", "origin", "t3"], in: build)
+        let order = fixture.module("Order")
+        let expected = try sandbox.git(["config", "remote.origin.url"], in: order)
+        try sandbox.git(["submodule", "deinit", "-q", "--force", "Modules/Order"], in: fixture.workspace)
+        let gitDirectory = try sandbox.git(
+            ["rev-parse", "--path-format=absolute", "--git-path", "modules/Modules/Order"], in: fixture.workspace)
+        try FileManager.default.removeItem(atPath: gitDirectory)
+
+        let result = sandbox.tenantctl(["switch", "t3"], in: fixture.workspace)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try sandbox.git(["config", "remote.origin.url"], in: order) == expected)
+        #expect(
+            try sandbox.git(["config", "submodule.Modules/Order.url"], in: fixture.workspace) == expected)
+        #expect(try sandbox.git(["symbolic-ref", "--short", "HEAD"], in: order) == "t3")
     }
 
     /// `clone.defaultRemoteName=upstream`: a module switch sets up is cloned with the remote `origin`, and later

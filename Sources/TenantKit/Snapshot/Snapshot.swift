@@ -147,10 +147,17 @@ public struct Snapshot: Sendable {
     /// Reads the project at the general branch. The general branch is named by the `modules.json` that lives on
     /// it: the candidate is the working tree's `generalBranch` (or `general_dev` when the working tree's file cannot
     /// be read), and the file read at the candidate must name the same branch, or the branch it names is read.
+    /// A working tree without the file (a tenant branch before its first roll) takes the branch that names itself
+    /// the general branch in its own file (``GeneralBranchLocator``).
     static func readProject(
         workspace: Workspace, branches: [String: String], refPrefix: String, git: Git, options: ValidationOptions
     ) throws -> Project {
-        let hint = ProjectReader.generalBranchHint(workspace)
+        var hint = ProjectReader.generalBranchHint(workspace)
+        if hint.branch == nil, !FileManager.default.fileExists(atPath: workspace.path(ProjectReader.manifestPath)),
+            let found = try GeneralBranchLocator.find(workspace, git: git)
+        {
+            hint = (found.name, nil)
+        }
         let candidate = hint.branch ?? ModuleManifest.defaultGeneralBranch
         guard branches[candidate] != nil else {
             var message =

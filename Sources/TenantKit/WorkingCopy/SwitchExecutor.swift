@@ -205,10 +205,11 @@ public struct WorkingCopySwitch: Sendable {
     /// The plan is made from the target commit: `modules.json` and `Tenants/` are read at the superproject commit
     /// the switch ends on, so modules and tenants added (or customised) since the working tree's files were
     /// checked out are found. The tenant is looked up in the working tree's files, then on the fetched general
-    /// branch.
+    /// branch. A branch without `modules.json` (an adopted tenant before its first roll) is planned from the
+    /// general branch's files and its own gitlinks (``BranchProject``).
     public func makePlan(target name: String) throws -> Plan {
         let options = ValidationOptions(allowLocalRemotes: git.allowLocalRemotes)
-        let current = try ProjectReader.workingTree(workspace, options: options)
+        let current = try BranchProject.workingTree(workspace, git: git, options: options)
         let general = current.manifest.generalBranch
 
         // 1. Local pre-flight: nothing is fetched or changed when the working copy is not safe.
@@ -268,8 +269,8 @@ public struct WorkingCopySwitch: Sendable {
         }
 
         // 3. The project and pins at the target commit; fetch and plan every module it has.
-        let target = try ProjectReader.revision(
-            plannedSuper.finalCommit, repository: workspace.root, git: git, options: options)
+        let target = try BranchProject.revision(
+            plannedSuper.finalCommit, general: general, workspace: workspace, git: git, options: options)
         let tenant = lookedUp.map { found in target.tenant(id: found.id) ?? found }
         let pins = try PinReader.pins(
             at: plannedSuper.finalCommit, paths: target.manifest.modules.map(\.path), in: workspace.root, git: git)

@@ -62,7 +62,9 @@ extension WorkingCopyGit {
     }
 
     /// Untracked (not ignored) files that checking out `target` would overwrite or that stand where `target` has
-    /// a directory, or below where it has a file. Relative to the repository root.
+    /// a directory, or below where it has a file. Relative to the repository root. A repository of its own where
+    /// `target` has a gitlink (a module's checkout left by a branch that did not have the module) is no conflict:
+    /// git checks the gitlink out around it.
     static func untrackedOverwrites(to target: String, in path: String, git: Git) throws(GitError) -> [String] {
         let untracked = try git.run(
             ["ls-files", "-z", "--others", "--exclude-standard"], in: path,
@@ -79,6 +81,7 @@ extension WorkingCopyGit {
                 stderr: listing.stderr)
         }
         let targetFiles = Set(entries.map(\.path))
+        let targetGitlinks = Set(entries.filter(\.entry.isGitlink).map(\.path))
         var targetDirectories: Set<String> = []
         for entry in entries {
             var components = entry.path.split(separator: "/", omittingEmptySubsequences: false).dropLast()
@@ -88,6 +91,7 @@ extension WorkingCopyGit {
             }
         }
         return files.filter { file in
+            if file.hasSuffix("/"), targetGitlinks.contains(String(file.dropLast())) { return false }
             if targetFiles.contains(file) || targetDirectories.contains(file) { return true }
             var components = file.split(separator: "/", omittingEmptySubsequences: false).dropLast()
             while !components.isEmpty {
@@ -317,28 +321,21 @@ extension WorkingCopySwitch {
     /// Modules whose URL in the `.gitmodules` of `commit` differs from `modules.json`'s (relative URLs resolved
     /// against the superproject's origin): module name → the `.gitmodules` URL. switch uses `modules.json`'s.
     func gitmodulesDrift(_ modules: [Module], at commit: String, superOrigin: String) throws -> [String: String] {
-        let output = try git.run(
-            ["config", "--blob", "\(commit):.gitmodules", "-z", "--get-regexp", "^submodule\\..*\\.(path|url)$"],
-            in: workspace.root, context: "read .gitmodules of \(ObjectID.short(commit))", accepting: [0, 1])
-        guard output.status == 0 else { return [:] }
-        var paths: [String: String] = [:]
-        var urls: [String: String] = [:]
-        for record in output.stdout.split(separator: 0) {
-            let text = String(decoding: record, as: UTF8.self)
-            guard let newline = text.firstIndex(of: "\n") else { continue }
-            let key = String(text[..<newline])
-            let value = String(text[text.index(after: newline)...])
-            if key.hasSuffix(".path") {
-                paths[String(key.dropFirst("submodule.".count).dropLast(".path".count))] = value
-            } else if key.hasSuffix(".url") {
-                urls[String(key.dropFirst("submodule.".count).dropLast(".url".count))] = value
-            }
-        }
+        Self.gitmodulesDrift(
+            modules, entries: try GitmodulesReader.entries(at: commit, in: workspace.root, git: git),
+            superOrigin: superOrigin)
+    }
+
+    /// ``gitmodulesDrift(_:at:superOrigin:)`` of `.gitmodules` entries already read (pure).
+    static func gitmodulesDrift(_ modules: [Module], entries: [GitmodulesEntry], superOrigin: String) -> [String:
+        String]
+    {
         var drift: [String: String] = [:]
-        for (name, path) in paths {
-            guard let module = modules.first(where: { $0.path == path }), !module.url.isEmpty, let url = urls[name],
-                let expected = Self.resolved(module.url, superOrigin: superOrigin),
-                let actual = Self.resolved(url, superOrigin: superOrigin), !Self.sameRemote(actual, expected)
+        for entry in entries {
+            guard let path = entry.path, let url = entry.url,
+                let module = modules.first(where: { $0.path == path }), !module.url.isEmpty,
+                let expected = resolved(module.url, superOrigin: superOrigin),
+                let actual = resolved(url, superOrigin: superOrigin), !sameRemote(actual, expected)
             else { continue }
             drift[module.name] = url
         }

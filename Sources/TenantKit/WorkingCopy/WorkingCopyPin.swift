@@ -70,8 +70,8 @@ public struct WorkingCopyPin: Sendable {
 
     /// Pins `names` (every module when empty). Throws ``WorkingCopyRefusal`` with every problem before any change.
     public func run(modules names: [String]) throws -> PinReport {
-        let project = try ProjectReader.workingTree(
-            workspace, options: ValidationOptions(allowLocalRemotes: git.allowLocalRemotes))
+        let project = try BranchProject.workingTree(
+            workspace, git: git, options: ValidationOptions(allowLocalRemotes: git.allowLocalRemotes))
         let unknown = names.filter { project.module(named: $0) == nil }
         guard unknown.isEmpty else {
             throw UnknownNameError(kind: "module", names: unknown, known: project.manifest.modules.map(\.name))

@@ -122,6 +122,9 @@ public struct StatusReport: Sendable, Codable, Equatable {
         public var nested: [NestedSubmodule]
         /// The checked-out branch against its remote branch as last fetched (nil: no remote branch).
         public var remote: RemoteStatus? = nil
+        /// The URL the checked-out commit's `.gitmodules` gives the module when it differs from `modules.json`'s
+        /// (tenantctl keeps the module's origin at `modules.json`'s).
+        public var gitmodulesURL: String? = nil
     }
 
     /// Report format version.
@@ -137,8 +140,8 @@ public struct StatusReport: Sendable, Codable, Equatable {
 
     /// Inspects the working copy (read-only; no fetch).
     public static func inspect(workspace: Workspace, git: Git) throws -> StatusReport {
-        let project = try ProjectReader.workingTree(
-            workspace, options: ValidationOptions(allowLocalRemotes: git.allowLocalRemotes))
+        let project = try BranchProject.workingTree(
+            workspace, git: git, options: ValidationOptions(allowLocalRemotes: git.allowLocalRemotes))
         let state = try RepositoryState.inspect(path: workspace.root, git: git, superproject: true)
         let branch = state.currentBranch
         let tenant = branch.flatMap { project.tenant(onBranch: $0) }
@@ -148,6 +151,13 @@ public struct StatusReport: Sendable, Codable, Equatable {
             ? [:]
             : try PinReader.pins(
                 at: "HEAD", paths: project.manifest.modules.map(\.path), in: workspace.root, git: git)
+        let drift =
+            state.head == nil
+            ? [:]
+            : WorkingCopySwitch.gitmodulesDrift(
+                project.manifest.modules,
+                entries: try GitmodulesReader.entries(at: "HEAD", in: workspace.root, git: git),
+                superOrigin: try SuperprojectRemote.originURL(workspace, git: git) ?? workspace.root)
         var modules: [ModuleStatus] = []
         for module in project.manifest.modules {
             let path = workspace.path(module.path)
@@ -155,6 +165,7 @@ public struct StatusReport: Sendable, Codable, Equatable {
                 module: module.name, path: module.path, expectedBranch: project.branch(of: module, for: tenant),
                 branch: nil, detached: false, head: nil, pin: pins[module.path], pinTag: nil, relation: .notInitialised,
                 ahead: 0, behind: 0, dirty: false, unpushed: 0, nested: [])
+            status.gitmodulesURL = drift[module.name]
             guard try WorkingCopyGit.presence(of: path, git: git) == .repository else {
                 modules.append(status)
                 continue
@@ -305,6 +316,12 @@ public struct StatusReport: Sendable, Codable, Equatable {
                     header: ["MODULE", "BRANCH", "HEAD", "PIN", "RELATION", "FILES", "UNPUSHED", "REMOTE"], rows: rows))
         )
         for module in modules {
+            if let url = module.gitmodulesURL {
+                lines.append(
+                    "warning: \(module.module): .gitmodules on this branch names \(TerminalText.escaped(RemoteURL.redacted(url))), not "
+                        + "modules.json's URL; tenantctl keeps \(TerminalText.escaped(module.path))'s origin at "
+                        + "modules.json's (a plain `git submodule sync` would point it at the other repository)")
+            }
             for nested in module.nested {
                 let head = nested.head.map { "at \(ObjectID.short($0))" } ?? "not initialised"
                 lines.append(

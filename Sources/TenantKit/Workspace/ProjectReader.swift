@@ -85,6 +85,12 @@ public enum ProjectReader {
         guard let data = FileManager.default.contents(atPath: workspace.path(manifestPath)) else {
             return (nil, "cannot read \(workspace.path(manifestPath))")
         }
+        return declaredGeneralBranch(data)
+    }
+
+    /// The general branch a `modules.json` names (`general_dev` when it omits it), read leniently: nil with the
+    /// reason when the file is no JSON object or names no valid branch.
+    static func declaredGeneralBranch(_ data: Data) -> (branch: String?, problem: String?) {
         let value: JSONValue
         do {
             value = try JSONParser.parse(data)

@@ -45,12 +45,37 @@ public struct Workspace: Sendable {
         else {
             throw WorkspaceError("\(start.path) is not a directory")
         }
-        guard let root = findRoot(from: start.path) else {
-            throw WorkspaceError(
-                "no tenantctl superproject at or above \(start.path) (looked for a directory with modules.json and .git); "
-                    + "run tenantctl in a superproject, pass -C <dir>, or create one with `tenantctl init` or "
-                    + "`tenantctl example <dir>`")
+        if let root = findRoot(from: start.path) {
+            return try at(root: root, git: git, remote: remote)
         }
+        if let adopted = try findCheckedOutWithoutFiles(from: start.path, git: git, remote: remote) {
+            return adopted
+        }
+        throw WorkspaceError(
+            "no tenantctl superproject at or above \(start.path) (looked for a directory with modules.json and .git, "
+                + "or a git repository with a branch that has modules.json); run tenantctl in a superproject, pass "
+                + "-C <dir>, or create one with `tenantctl init` or `tenantctl example <dir>`")
+    }
+
+    /// The nearest git working tree at or above `directory` whose repository has a general branch with
+    /// `modules.json` (``GeneralBranchLocator``): a superproject checked out on a tenant branch that has no
+    /// project files of its own (an adopted superproject before its first roll). A module checkout inside it has
+    /// no such branch and is passed over.
+    static func findCheckedOutWithoutFiles(from directory: String, git: Git, remote: String) throws -> Workspace? {
+        var candidate = URL(fileURLWithPath: directory).standardizedFileURL
+        while true {
+            if FileManager.default.fileExists(atPath: candidate.appendingPathComponent(".git").path) {
+                let workspace = try at(root: candidate.path, git: git, remote: remote)
+                if try GeneralBranchLocator.find(workspace, git: git) != nil { return workspace }
+            }
+            let parent = candidate.deletingLastPathComponent()
+            if parent.path == candidate.path || candidate.path == "/" { return nil }
+            candidate = parent
+        }
+    }
+
+    /// The superproject whose working tree is `root`.
+    static func at(root: String, git: Git, remote: String) throws -> Workspace {
         let directories = try git.run(
             ["rev-parse", "--absolute-git-dir", "--path-format=absolute", "--git-common-dir"], in: root,
             context: "find the git directory of \(root)"

@@ -1,0 +1,245 @@
+import Foundation
+import TenantKit
+import TenantTestSupport
+import Testing
+
+/// A superproject adopted with `tenantctl init` the day after, built with plain git: `App` on `main` over modules
+/// on `master`; `Core` has a nested submodule `Lib`; release lines are the tenants. `release/1.0` pins a backport on
+/// Core's own `release/1.0` branch; `release/0.9` pins a UI commit that was never pushed to UI's remote. `init`
+/// wrote `modules.json` and `Tenants/` on `main` only: the release lines have none. `dev` is a developer's fresh
+/// `git clone --recurse-submodules` of the superproject.
+struct AdoptedReleaseLines {
+    let sandbox: GitSandbox
+    /// `remotes/<Name>.git`.
+    let remotes: String
+    /// The developer's clone (on `main`).
+    let dev: String
+    /// Core's backport on its `release/1.0` branch, pinned by `release/1.0`.
+    let backport: String
+    /// Lib's commit Core records.
+    let lib: String
+    /// UI's commit on `master`.
+    let ui: String
+    /// The UI commit `release/0.9` pins, which UI's remote does not have.
+    let unpushed: String
+
+    init(sandbox: GitSandbox) throws {
+        self.sandbox = sandbox
+        remotes = sandbox.path("remotes")
+        let libSeed = try Self.seed(sandbox, remotes, "Lib")
+        try sandbox.git(["push", "-q", "origin", "master"], in: libSeed)
+        lib = try sandbox.git(["rev-parse", "HEAD"], in: libSeed)
+        let coreSeed = try Self.seed(sandbox, remotes, "Core")
+        try sandbox.git(["submodule", "add", "-q", "../Lib.git", "deps/lib"], in: coreSeed)
+        try sandbox.git(["commit", "-q", "-m", "Core uses Lib"], in: coreSeed)
+        try sandbox.git(["push", "-q", "origin", "master"], in: coreSeed)
+        try sandbox.git(["switch", "-q", "-c", "release/1.0"], in: coreSeed)
+        try sandbox.write("seed-Core/Fix.txt", "fix\n")
+        try sandbox.git(["add", "Fix.txt"], in: coreSeed)
+        try sandbox.git(["commit", "-q", "-m", "backport a fix to 1.0"], in: coreSeed)
+        try sandbox.git(["push", "-q", "origin", "release/1.0"], in: coreSeed)
+        backport = try sandbox.git(["rev-parse", "HEAD"], in: coreSeed)
+        let uiSeed = try Self.seed(sandbox, remotes, "UI")
+        try sandbox.git(["push", "-q", "origin", "master"], in: uiSeed)
+        ui = try sandbox.git(["rev-parse", "HEAD"], in: uiSeed)
+        try sandbox.write("seed-UI/Hotfix.txt", "hotfix\n")
+        try sandbox.git(["add", "Hotfix.txt"], in: uiSeed)
+        try sandbox.git(["commit", "-q", "-m", "0.9 hotfix, never pushed"], in: uiSeed)
+        unpushed = try sandbox.git(["rev-parse", "HEAD"], in: uiSeed)
+
+        try sandbox.git(["init", "-q", "--bare", "-b", "main", "\(remotes)/App.git"])
+        let work = sandbox.path("app")
+        try sandbox.git(["clone", "-q", "\(remotes)/App.git", work])
+        try sandbox.git(["submodule", "add", "-q", "../Core.git", "Modules/Core"], in: work)
+        try sandbox.git(["submodule", "add", "-q", "../UI.git", "Modules/UI"], in: work)
+        try sandbox.git(["commit", "-q", "-m", "App with Core and UI"], in: work)
+        try sandbox.git(["switch", "-q", "-c", "release/1.0"], in: work)
+        try sandbox.git(["update-index", "--cacheinfo", "160000,\(backport),Modules/Core"], in: work)
+        try sandbox.git(["commit", "-q", "-m", "1.0: Core's backport"], in: work)
+        try sandbox.git(["switch", "-q", "-c", "release/0.9", "main"], in: work)
+        try sandbox.git(["update-index", "--cacheinfo", "160000,\(unpushed),Modules/UI"], in: work)
+        try sandbox.git(["commit", "-q", "-m", "0.9: UI hotfix"], in: work)
+        try sandbox.git(["switch", "-q", "main"], in: work)
+        try sandbox.git(["push", "-q", "origin", "main", "release/1.0", "release/0.9"], in: work)
+
+        // Adoption: init on main, the files committed and pushed there only.
+        let adopted = sandbox.tenantctl(["init"], in: work)
+        guard adopted.status == 0 else { throw SandboxError(description: "init: \(adopted.stderr)") }
+        try sandbox.git(["add", "modules.json", "Tenants"], in: work)
+        try sandbox.git(["commit", "-q", "-m", "Describe modules and tenants for tenantctl"], in: work)
+        try sandbox.git(["push", "-q", "origin", "main"], in: work)
+
+        dev = sandbox.path("dev")
+        try sandbox.git(["clone", "-q", "--recurse-submodules", "\(remotes)/App.git", dev])
+    }
+
+    /// A module seed repository with a bare remote `remotes/<name>.git` and one commit on `master`.
+    static func seed(_ sandbox: GitSandbox, _ remotes: String, _ name: String) throws -> String {
+        try sandbox.git(["init", "-q", "--bare", "-b", "master", "\(remotes)/\(name).git"])
+        let path = sandbox.path("seed-\(name)")
+        try sandbox.git(["init", "-q", "-b", "master", path])
+        try sandbox.git(["remote", "add", "origin", "\(remotes)/\(name).git"], in: path)
+        try sandbox.write("seed-\(name)/README", "\(name)\n")
+        try sandbox.git(["add", "README"], in: path)
+        try sandbox.git(["commit", "-q", "-m", "\(name) 1"], in: path)
+        return path
+    }
+
+    /// A path in the developer's clone.
+    func path(_ relative: String) -> String { dev + "/" + relative }
+
+    /// The branch checked out in a repository of the developer's clone.
+    func branch(_ relative: String) throws -> String {
+        try sandbox.git(["symbolic-ref", "--short", "HEAD"], in: relative.isEmpty ? dev : path(relative))
+    }
+
+    /// HEAD of a repository of the developer's clone.
+    func head(_ relative: String) throws -> String {
+        try sandbox.git(["rev-parse", "HEAD"], in: relative.isEmpty ? dev : path(relative))
+    }
+}
+
+/// Tenant branches of an adopted superproject before their first roll: no `modules.json` or `Tenants/` of their own.
+@Suite("adopted tenant branches")
+struct AdoptedTenantBranchTests {
+    /// switch to a release line plans from main's files and the line's own gitlinks: Core on its release branch at
+    /// the backport with Lib at the commit Core records, UI on master; status reads the tenant; pin records a new
+    /// Core commit on the release line (and writes no project files there); switching back and forth works.
+    @Test func switchStatusAndPinWorkOnAReleaseLineWithoutModulesJSON() throws {
+        let sandbox = try GitSandbox()
+        let app = try AdoptedReleaseLines(sandbox: sandbox)
+        #expect(try sandbox.git(["ls-tree", "origin/release/1.0", "--", "modules.json"], in: app.dev).isEmpty)
+
+        let switched = sandbox.tenantctl(["switch", "release-1.0"], in: app.dev)
+        #expect(switched.status == 0, "\(switched.stderr)")
+        #expect(try app.branch("") == "release/1.0")
+        #expect(try app.branch("Modules/Core") == "release/1.0")
+        #expect(try app.head("Modules/Core") == app.backport)
+        #expect(try app.head("Modules/Core/deps/lib") == app.lib)
+        #expect(try app.branch("Modules/UI") == "master")
+        #expect(try app.head("Modules/UI") == app.ui)
+
+        let status = sandbox.tenantctl(["status", "--json"], in: app.dev)
+        #expect(status.status == 0, "\(status.stderr)")
+        let report = try JSONDecoder().decode(StatusReport.self, from: Data(status.stdout.utf8))
+        #expect(report.tenant == "release-1.0")
+        #expect(report.modules.map(\.module) == ["Core", "UI"])
+        #expect(report.modules.allSatisfy { $0.relation == .atPin }, "\(report.modules)")
+        #expect(report.modules.first { $0.module == "Core" }?.expectedBranch == "release/1.0")
+
+        let fix = try sandbox.commit(in: "dev/Modules/Core", file: "Fix2.txt", content: "fix 2\n", message: "fix 2")
+        try sandbox.git(["push", "-q", "origin", "release/1.0"], in: app.path("Modules/Core"))
+        let pinned = sandbox.tenantctl(["pin", "Core"], in: app.dev)
+        #expect(pinned.status == 0, "\(pinned.stderr)")
+        #expect(try sandbox.gitlinks(on: "release/1.0", in: app.dev)["Modules/Core"] == fix)
+        #expect(
+            try sandbox.git(["ls-tree", "--name-only", "HEAD"], in: app.dev).split(separator: "\n").sorted() == [
+                ".gitmodules", "Modules",
+            ])
+
+        // audit from the release line's checkout reads main's files (the general branch names itself there).
+        let audit = sandbox.tenantctl(["audit", "--json"], in: app.dev)
+        #expect(audit.status == 0, "\(audit.stderr)")
+        #expect(audit.stdout.contains(#""generalBranch" : "main""#), "\(audit.stdout.prefix(300))")
+
+        for target in ["main", "release-1.0", "main"] {
+            let result = sandbox.tenantctl(["switch", target], in: app.dev)
+            #expect(result.status == 0, "\(target): \(result.stderr)")
+        }
+        #expect(try app.branch("Modules/Core") == "master")
+    }
+
+    /// A release line pinning a UI commit its remote never got: switch refuses naming UI and the commit, before
+    /// changing anything; once the commit is pushed, the same switch works (the control).
+    @Test func aPinMissingFromTheModulesRemoteIsRefusedBeforeAnyChange() throws {
+        let sandbox = try GitSandbox()
+        let app = try AdoptedReleaseLines(sandbox: sandbox)
+        #expect(sandbox.tenantctl(["switch", "main"], in: app.dev).status == 0)
+        let before = try snapshot(app)
+
+        let refused = sandbox.tenantctl(["switch", "release-0.9"], in: app.dev)
+        #expect(refused.status != 0)
+        #expect(refused.stderr.contains("UI"), "\(refused.stderr)")
+        #expect(refused.stderr.contains(String(app.unpushed.prefix(7))), "\(refused.stderr)")
+        #expect(!refused.stderr.contains("modules.json"), "\(refused.stderr)")
+        #expect(try snapshot(app) == before)
+
+        try sandbox.git(["push", "-q", "origin", "master:hotfix-0.9"], in: sandbox.path("seed-UI"))
+        let switched = sandbox.tenantctl(["switch", "release-0.9"], in: app.dev)
+        #expect(switched.status == 0, "\(switched.stderr)")
+        #expect(try app.head("Modules/UI") == app.unpushed)
+        #expect(try app.branch("") == "release/0.9")
+    }
+
+    /// Status, HEAD, index, refs and local config of the superproject and both modules.
+    func snapshot(_ app: AdoptedReleaseLines) throws -> [String: String] {
+        try SwitchFixture.snapshot(
+            sandbox: app.sandbox,
+            repositories: [
+                ("superproject", app.dev), ("Core", app.path("Modules/Core")), ("UI", app.path("Modules/UI")),
+            ])
+    }
+}
+
+/// A superproject that moved a module: `main` has Cap at `deps/cap/src`, the older release line `release/1.0`
+/// pins it at `plugins/cap` (same submodule name, same URL: `git mv`). Adopted with `init` on `main`.
+struct MovedModuleSuperproject {
+    let sandbox: GitSandbox
+    /// The developer's clone (on `main`).
+    let dev: String
+    /// Cap's commit `release/1.0` pins, and the one `main` pins.
+    let old: String
+    let new: String
+
+    init(sandbox: GitSandbox) throws {
+        self.sandbox = sandbox
+        let remotes = sandbox.path("remotes")
+        let seed = try AdoptedReleaseLines.seed(sandbox, remotes, "Cap")
+        try sandbox.git(["push", "-q", "origin", "master"], in: seed)
+        old = try sandbox.git(["rev-parse", "HEAD"], in: seed)
+        try sandbox.git(["init", "-q", "--bare", "-b", "main", "\(remotes)/App.git"])
+        let work = sandbox.path("app")
+        try sandbox.git(["clone", "-q", "\(remotes)/App.git", work])
+        try sandbox.git(["submodule", "add", "-q", "../Cap.git", "plugins/cap"], in: work)
+        try sandbox.git(["commit", "-q", "-m", "App with Cap"], in: work)
+        try sandbox.git(["branch", "release/1.0"], in: work)
+        new = try sandbox.commit(in: "seed-Cap", file: "Two.txt", content: "2\n", message: "Cap 2")
+        try sandbox.git(["push", "-q", "origin", "master"], in: seed)
+        try sandbox.git(["-C", "plugins/cap", "fetch", "-q", "origin"], in: work)
+        try sandbox.git(["-C", "plugins/cap", "checkout", "-q", new], in: work)
+        try sandbox.git(["add", "plugins/cap"], in: work)
+        try sandbox.git(["commit", "-q", "-m", "Cap 2"], in: work)
+        try FileManager.default.createDirectory(atPath: work + "/deps/cap", withIntermediateDirectories: true)
+        try sandbox.git(["mv", "plugins/cap", "deps/cap/src"], in: work)
+        try sandbox.git(["commit", "-q", "-m", "move Cap to deps/cap/src"], in: work)
+        try sandbox.git(["push", "-q", "origin", "main", "release/1.0"], in: work)
+        let adopted = sandbox.tenantctl(["init"], in: work)
+        guard adopted.status == 0 else { throw SandboxError(description: "init: \(adopted.stderr)") }
+        try sandbox.git(["add", "modules.json", "Tenants"], in: work)
+        try sandbox.git(["commit", "-q", "-m", "Describe modules and tenants for tenantctl"], in: work)
+        try sandbox.git(["push", "-q", "origin", "main"], in: work)
+        dev = sandbox.path("dev")
+        try sandbox.git(["clone", "-q", "--recurse-submodules", "\(remotes)/App.git", dev])
+    }
+}
+
+@Suite("moved module paths")
+struct MovedModulePathTests {
+    /// A fresh clone of the release line has Cap at the old path: status finds it there (at its pin), not
+    /// "not initialised" at main's path.
+    @Test func statusFindsTheModuleWhereTheReleaseLineHasIt() throws {
+        let sandbox = try GitSandbox()
+        let app = try MovedModuleSuperproject(sandbox: sandbox)
+        let line = sandbox.path("line")
+        try sandbox.git(
+            ["clone", "-q", "--recurse-submodules", "-b", "release/1.0", sandbox.path("remotes/App.git"), line])
+        let status = sandbox.tenantctl(["status", "--json"], in: line)
+        #expect(status.status == 0, "\(status.stderr)")
+        let report = try JSONDecoder().decode(StatusReport.self, from: Data(status.stdout.utf8))
+        #expect(report.tenant == "release-1.0")
+        let cap = try #require(report.modules.first)
+        #expect(cap.path == "plugins/cap")
+        #expect(cap.pin == app.old)
+        #expect(cap.relation == .atPin, "\(cap)")
+    }
+}
