@@ -29,6 +29,12 @@ public struct GitmodulesEntry: Sendable, Equatable {
     public var name: String
     public var path: String?
     public var url: String?
+
+    public init(name: String, path: String? = nil, url: String? = nil) {
+        self.name = name
+        self.path = path
+        self.url = url
+    }
 }
 
 /// Parses `git config -z --list` output of a `.gitmodules` file (`key LF value NUL`).
