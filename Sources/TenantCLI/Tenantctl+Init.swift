@@ -73,6 +73,25 @@ extension Tenantctl {
             }
         }
 
+        /// Says that git ignores tenantctl's files (a root `.gitignore` of `/*`, say) and how to commit them anyway.
+        func printIgnored(_ ignored: [IgnoreRules.Match], console: Console) {
+            let paths = Set(ignored.map(\.path))
+            var targets: [String] = []
+            if paths.contains(ProjectReader.manifestPath) { targets.append(ProjectReader.manifestPath) }
+            if paths.contains(where: { $0 != ProjectReader.manifestPath }) { targets.append("Tenants") }
+            let rules = Set(ignored.map { "\($0.source):\($0.line): \($0.pattern)" }).sorted()
+            console.warn(
+                "git ignores " + targets.map { $0 == "Tenants" ? "Tenants/" : $0 }.joined(separator: " and ") + " ("
+                    + rules.joined(separator: "; ") + "): `git add " + targets.joined(separator: " ")
+                    + "` refuses them")
+            console.print("add them anyway (git keeps tracked files, whatever the rules):")
+            console.print("  git add -f -- " + targets.joined(separator: " "))
+            console.print("or let git see them: add these lines at the end of .gitignore and commit it with them:")
+            console.print("  !/modules.json")
+            console.print("  !/Tenants/")
+            console.print("  !/Tenants/*.json")
+        }
+
         /// `path=name` split at its last `=` (a module name has no `=`; a path may).
         static func moduleName(_ value: String) -> (path: String, name: String)? {
             guard let equals = value.lastIndex(of: "=") else { return nil }
@@ -161,8 +180,13 @@ extension Tenantctl {
                 workspace: workspace, generalBranch: general, glob: tenants, gitmodules: gitmodules,
                 moduleNames: names, branches: branches, moduleBranches: moduleBranches, moduleDefaults: moduleDefaults)
             let written = try Adoption.write(plan)
+            let ignored = try IgnoreRules.ignored(plan.files.map(\.path), in: workspace.root, git: git)
+            let ignoredPaths = Set(ignored.map(\.path))
             if context.options.json {
-                let files = plan.files.map { InitJSON.File(path: $0.path, written: written.contains($0.path)) }
+                let files = plan.files.map {
+                    InitJSON.File(
+                        path: $0.path, written: written.contains($0.path), ignored: ignoredPaths.contains($0.path))
+                }
                 context.console.data(
                     try JSONOutput.encode(InitJSON(generalBranch: general, files: files, skipped: plan.skipped)))
                 return .success
@@ -173,6 +197,7 @@ extension Tenantctl {
                         + (written.contains(file.path) ? "" : " (exists; not overwritten)"))
             }
             for skip in plan.skipped { context.console.warn("skipped branch " + skip) }
+            if !ignored.isEmpty { printIgnored(ignored, console: context.console) }
             if !written.isEmpty {
                 context.console.print(
                     "next: review, run `tenantctl verify`, commit the files on \(general), push")
@@ -189,6 +214,8 @@ struct InitJSON: Encodable {
         var path: String
         /// False: it existed and was kept as it is.
         var written: Bool
+        /// git's ignore rules exclude it: `git add` refuses it without `-f`.
+        var ignored: Bool
     }
 
     var schemaVersion = 1

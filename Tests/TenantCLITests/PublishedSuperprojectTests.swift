@@ -171,4 +171,70 @@ struct PublishedSuperproject {
         #expect(named.status == 0, "\(named.stderr)")
         #expect(try sandbox.read("app/modules.json").contains(#""name": "obs-other""#))
     }
+
+    /// The printed lines of `output` that follow `marker`, indented by two spaces, without the indentation.
+    static func indented(after marker: String, in output: String) -> [String] {
+        let lines = output.components(separatedBy: "\n")
+        guard let start = lines.firstIndex(where: { $0.hasPrefix(marker) }) else { return [] }
+        return lines[(start + 1)...].prefix { $0.hasPrefix("  ") }.map { String($0.dropFirst(2)) }
+    }
+
+    @Test func initSaysGitIgnoresItsFilesAndPrintsACommandThatAddsThem() throws {
+        let sandbox = try GitSandbox()
+        let app = try PublishedSuperproject(sandbox: sandbox)
+        let result = sandbox.tenantctl(["init"], in: app.work)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(
+            result.stderr.contains(
+                "git ignores modules.json and Tenants/ (.gitignore:1: /*): `git add modules.json Tenants` refuses them"),
+            "\(result.stderr)")
+        // The guide's plain command refuses, as the warning says.
+        let plain = try sandbox.gitResult(["add", "modules.json", "Tenants"], in: app.work)
+        #expect(plain.status != 0)
+        #expect(plain.stderr.contains("ignored"))
+        // The printed command works as printed.
+        let commands = Self.indented(after: "add them anyway", in: result.stdout)
+        #expect(commands == ["git add -f -- modules.json Tenants"], "\(result.stdout)")
+        let add = try sandbox.run(
+            "/bin/sh", ["-c", "cd \(GitSandboxShell.quote(app.work)) && \(try #require(commands.first))"])
+        #expect(add.status == 0, "\(add.stderr)")
+        let staged = try sandbox.git(["diff", "--cached", "--name-only"], in: app.work)
+        #expect(staged.split(separator: "\n") == ["Tenants/release-30.0.json", "modules.json"])
+        let json = sandbox.tenantctl(["init", "--json"], in: app.work)
+        let files = try #require(try app.json(json.stdout)["files"] as? [[String: Any]])
+        #expect(files.allSatisfy { $0["ignored"] as? Bool == false }, "tracked files are not ignored: \(files)")
+    }
+
+    @Test func thePrintedGitignoreLinesLetThePlainAddWork() throws {
+        let sandbox = try GitSandbox()
+        let app = try PublishedSuperproject(sandbox: sandbox)
+        let result = sandbox.tenantctl(["init"], in: app.work)
+        let lines = Self.indented(after: "or let git see them", in: result.stdout)
+        #expect(lines == ["!/modules.json", "!/Tenants/", "!/Tenants/*.json"], "\(result.stdout)")
+        let gitignore = try sandbox.read("app/.gitignore")
+        try sandbox.write("app/.gitignore", gitignore + lines.joined(separator: "\n") + "\n")
+        try sandbox.git(["add", ".gitignore", "modules.json", "Tenants"], in: app.work)
+        let json = sandbox.tenantctl(["init", "--json"], in: app.work)
+        #expect(json.status == 0)
+        let files = try #require(try app.json(json.stdout)["files"] as? [[String: Any]])
+        #expect(files.count == 2)
+        #expect(files.allSatisfy { $0["ignored"] as? Bool == false })
+    }
+
+    @Test func initSaysNothingAboutIgnoredFilesWhenGitSeesThem() throws {
+        let sandbox = try GitSandbox()
+        let app = try PublishedSuperproject(sandbox: sandbox, ignoreEverything: false)
+        let result = sandbox.tenantctl(["init", "--json"], in: app.work)
+        #expect(result.status == 0, "\(result.stderr)")
+        let files = try #require(try app.json(result.stdout)["files"] as? [[String: Any]])
+        #expect(files.map { $0["ignored"] as? Bool } == [false, false])
+        let text = sandbox.tenantctl(["init"], in: app.work)
+        #expect(!text.stderr.contains("git ignores"))
+        #expect(!text.stdout.contains("git add -f"))
+        // Control: the same project with the root rule reports both files.
+        try sandbox.write("app/.gitignore", PublishedSuperproject.gitignore)
+        let ignored = sandbox.tenantctl(["init", "--json"], in: app.work)
+        let both = try #require(try app.json(ignored.stdout)["files"] as? [[String: Any]])
+        #expect(both.map { $0["ignored"] as? Bool } == [true, true])
+    }
 }
