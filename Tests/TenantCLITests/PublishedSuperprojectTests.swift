@@ -237,4 +237,66 @@ struct PublishedSuperproject {
         let both = try #require(try app.json(ignored.stdout)["files"] as? [[String: Any]])
         #expect(both.map { $0["ignored"] as? Bool } == [true, true])
     }
+
+    @Test func aModuleThatMovedIsFoundAtItsOldPathByAuditVerifyAndRoll() throws {
+        let sandbox = try GitSandbox()
+        let app = try PublishedSuperproject(sandbox: sandbox)
+        try app.adopt()
+        let old = PublishedSuperproject.oldPath
+        let new = PublishedSuperproject.newPath
+        let backport = try #require(try app.pin("release/30.0", old))
+        #expect(try app.pin("release/30.0", new) == nil)
+
+        // audit: the pin at the old path, compared with master, and a finding that says where it is.
+        let audit = sandbox.tenantctl(["audit", "--json"], in: app.work)
+        #expect(audit.status == 0, "\(audit.stderr)")
+        var cells: [String: [String: Any]] = [:]
+        for tenant in try #require(try app.json(audit.stdout)["tenants"] as? [[String: Any]]) {
+            for module in try #require(tenant["modules"] as? [[String: Any]]) {
+                cells["\(tenant["id"] ?? "")/\(module["module"] ?? "")"] = module
+            }
+        }
+        let cell = try #require(cells["release-30.0/libdshowcapture"])
+        let findings = cell["findings"] as? [[String: Any]] ?? []
+        #expect(cell["pin"] as? String == backport)
+        #expect(cell["branch"] as? String == "master")
+        #expect(cell["ahead"] as? Int == 0)
+        #expect(cell["behind"] as? Int == 1)
+        #expect(findings.compactMap { $0["code"] as? String } == ["moved-path"], "\(findings)")
+        #expect(
+            findings.first?["message"] as? String
+                == "branch release/30.0 has libdshowcapture at \(old), master at \(new) (the module moved); roll "
+                + "moves the gitlink")
+        // Control: a module the release line really lacks is still not pinned.
+        let other = (cells["release-30.0/other"]?["findings"] as? [[String: Any]] ?? []).compactMap { $0["code"] }
+        #expect(other as? [String] == ["not-pinned"])
+        let text = sandbox.tenantctl(["audit"], in: app.work)
+        #expect(text.stdout.contains("moved-path"), "\(text.stdout)")
+
+        // verify agrees: the pin is checked where it is, the old .gitmodules entry is no drift.
+        let verify = sandbox.tenantctl(["verify", "--json"], in: app.work)
+        let verifyFindings = try #require(try app.json(verify.stdout)["findings"] as? [[String: Any]])
+        let dshow = verifyFindings.filter { ($0["message"] as? String ?? "").contains("libdshowcapture") }
+        #expect(dshow.compactMap { $0["code"] as? String } == ["moved-path"], "\(dshow)")
+        #expect(
+            verifyFindings.contains {
+                $0["code"] as? String == "not-pinned" && $0["module"] as? String == "other"
+            })
+
+        // roll: the release line merges master and pins the module at the path the merged .gitmodules gives.
+        let roll = sandbox.tenantctl(["roll"], in: app.work)
+        #expect(roll.status == 0, "\(roll.stdout)\(roll.stderr)")
+        let tip = try app.tip("libdshowcapture")
+        #expect(try app.pin("release/30.0", new) == tip)
+        #expect(try app.pin("release/30.0", old) == nil)
+        #expect(try app.pin("release/30.0", "deps/other/src") == (try app.tip("other")))
+        let gitmodules = try sandbox.git(
+            ["config", "--blob", "release/30.0:.gitmodules", "--get-regexp", "^submodule\\..*\\.path$"],
+            in: "\(app.remotes)/App.git")
+        #expect(gitmodules.contains("submodule.\(old).path \(new)"), "\(gitmodules)")
+        #expect(!gitmodules.contains(" \(old)"))
+        #expect(try sandbox.git(["show", "release/30.0:README"], in: "\(app.remotes)/App.git") == "app 30.0.1")
+        let check = sandbox.tenantctl(["audit", "--check"], in: app.work)
+        #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
+    }
 }
