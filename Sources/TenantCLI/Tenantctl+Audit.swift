@@ -21,7 +21,8 @@ extension Tenantctl {
                 For every tenant and module it reports the pin, the branch the tenant tracks, whether the module \
                 is customised (declared, and in fact: non-merge commits not on general_dev), how many commits of \
                 general_dev the pin lacks, and findings: undeclared-customisation, missing-branch, \
-                missing-commit, stale-pin, inactive-but-customised, not-pinned, tenant-merged-back (general_dev \
+                missing-commit, stale-pin, inactive-but-customised, not-pinned, moved-path (the branch has the \
+                module at another path, found by its submodule name or URL), tenant-merged-back (general_dev \
                 took a tenant's commits), invalid-tenant-file (that tenant is reported, the others audited), \
                 unreachable-remote (that module's cells are ?, exit 1). Per tenant it also compares the \
                 superproject branch with general_dev and lists the files it changes. Annotated-tag pins are \

@@ -8,8 +8,9 @@ extension Tenantctl {
         static let configuration = CommandConfiguration(
             abstract: "Adopt an existing submodule superproject: write modules.json and Tenants/ from git.",
             discussion: """
-                Writes modules.json from .gitmodules (module name = last path component, whitespace replaced by \
-                -; URL exactly as in .gitmodules; no dependencies: add dependsOn by hand) and Tenants/<id>.json \
+                Writes modules.json from .gitmodules (module name = the repository name of the submodule's URL, \
+                without .git, whitespace replaced by -; URL exactly as in .gitmodules; no dependencies: add \
+                dependsOn by hand) and Tenants/<id>.json \
                 for every existing branch (local or on the remote, fetched first) matching --tenants, except the \
                 general branch, main and master; a branch customer/acme becomes tenant customer-acme on branch \
                 customer/acme. Every module is active; `customised` lists the modules whose remote has a branch \
@@ -19,6 +20,9 @@ extension Tenantctl {
                 A module whose remote has no such branch gets its own "generalBranch": its remote's default \
                 branch (a main superproject over master modules).
 
+                Two submodules whose repositories have the same name are refused, with the command that names \
+                them apart: --module-name <path>=<name> names the submodule at <path>.
+
                 This is the one command that writes into the working tree: it never overwrites an existing file \
                 and prints what it wrote and what it kept. It does not commit: review the files, commit them on \
                 the general branch and push, then run `tenantctl verify`.
@@ -26,6 +30,7 @@ extension Tenantctl {
                 Examples:
                   tenantctl init
                   tenantctl init --general-branch develop --tenants 'customer-*'
+                  tenantctl init --module-name Modules/Order=Orders
                 """)
 
         @OptionGroup var global: GlobalOptions
@@ -39,12 +44,75 @@ extension Tenantctl {
         @Option(help: ArgumentHelp("Branches that are tenants (a shell glob).", valueName: "glob"))
         var tenants = "*"
 
+        @Option(
+            name: .customLong("module-name"),
+            help: ArgumentHelp(
+                "Name the submodule at <path> <name> instead of its repository's name (repeatable; for two "
+                    + "submodules that would get the same name).", valueName: "path=name"))
+        var moduleNames: [String] = []
+
         @OptionGroup var lockOptions: LockOptions
 
         func validate() throws {
             if let generalBranch, let problem = RefName.validateBranch(generalBranch) {
                 throw ValidationError("--general-branch \(generalBranch): \(problem)")
             }
+            var seen = Set<String>()
+            for value in moduleNames {
+                guard let (path, name) = Self.moduleName(value) else {
+                    throw ValidationError(
+                        "--module-name \(value): give the submodule's path and the name, as --module-name "
+                            + "deps/libfoo/src=libfoo")
+                }
+                if let problem = ModuleName.validate(name) {
+                    throw ValidationError("--module-name \(value): the name \(name) \(problem)")
+                }
+                guard seen.insert(path).inserted else {
+                    throw ValidationError("--module-name: \(path) is named twice")
+                }
+            }
+        }
+
+        /// Says that git ignores tenantctl's files (a root `.gitignore` of `/*`, say) and how to commit them anyway.
+        func printIgnored(_ ignored: [IgnoreRules.Match], console: Console) {
+            let paths = Set(ignored.map(\.path))
+            var targets: [String] = []
+            if paths.contains(ProjectReader.manifestPath) { targets.append(ProjectReader.manifestPath) }
+            if paths.contains(where: { $0 != ProjectReader.manifestPath }) { targets.append("Tenants") }
+            let rules = Set(ignored.map { "\($0.source):\($0.line): \($0.pattern)" }).sorted()
+            console.warn(
+                "git ignores " + targets.map { $0 == "Tenants" ? "Tenants/" : $0 }.joined(separator: " and ") + " ("
+                    + rules.joined(separator: "; ") + "): `git add " + targets.joined(separator: " ")
+                    + "` refuses them")
+            console.print("add them anyway (git keeps tracked files, whatever the rules):")
+            console.print("  git add -f -- " + targets.joined(separator: " "))
+            console.print("or let git see them: add these lines at the end of .gitignore and commit it with them:")
+            console.print("  !/modules.json")
+            console.print("  !/Tenants/")
+            console.print("  !/Tenants/*.json")
+        }
+
+        /// `path=name` split at its last `=` (a module name has no `=`; a path may).
+        static func moduleName(_ value: String) -> (path: String, name: String)? {
+            guard let equals = value.lastIndex(of: "=") else { return nil }
+            let path = String(value[..<equals])
+            let name = String(value[value.index(after: equals)...])
+            return path.isEmpty || name.isEmpty ? nil : (path, name)
+        }
+
+        /// This command again, with `names` (submodule path → module name) added to its `--module-name`s.
+        func rerun(naming names: [(path: String, name: String)]) -> String {
+            var words = ["tenantctl", "init"]
+            if let directory = global.directory { words += ["-C", directory] }
+            if global.remote != Workspace.defaultRemoteName { words += ["--remote", global.remote] }
+            if let git = global.git { words += ["--git", git] }
+            if global.allowLocalRemotes { words.append("--allow-local-remotes") }
+            if let generalBranch { words += ["--general-branch", generalBranch] }
+            if tenants != "*" { words += ["--tenants", tenants] }
+            let renamed = Set(names.map(\.path))
+            let kept = moduleNames.filter { Self.moduleName($0).map { !renamed.contains($0.path) } ?? true }
+            for value in kept + names.map({ "\($0.path)=\($0.name)" }) { words += ["--module-name", value] }
+            return ShellWord.line(words)
         }
 
         func run(context: CommandContext) throws -> ExitStatus {
@@ -52,6 +120,23 @@ extension Tenantctl {
             let workspace = try Adoption.locate(from: context.directory, git: git, remote: global.remote)
             let lock = try context.lock(workspace, wait: lockOptions.wait)
             defer { lock.release() }
+            // The modules first, from .gitmodules alone: a name clash is refused before anything is fetched.
+            let gitmodules = GitmodulesParser.parse(
+                try git.run(
+                    ["config", "-z", "--file", workspace.path(".gitmodules"), "--list"], in: workspace.root,
+                    context: "read .gitmodules"
+                ).stdout)
+            let names = Dictionary(
+                moduleNames.compactMap(Self.moduleName).map { ($0.path, $0.name) },
+                uniquingKeysWith: { _, last in last })
+            let modules: [Module]
+            do {
+                modules = try Adoption.modules(from: gitmodules, names: names)
+            } catch let clash as Adoption.ModuleNameClash {
+                throw LifecycleError(
+                    clash.description + "; nothing was written. Name them with --module-name <path>=<name>, for "
+                        + "example:\n  " + rerun(naming: clash.suggested))
+            }
             let hasRemote = try SuperprojectRemote.originURL(workspace, git: git) != nil
             if hasRemote {
                 context.console.progress("fetching the superproject…")
@@ -73,16 +158,7 @@ extension Tenantctl {
                 general = detected.branch
                 context.console.progress("general branch: \(general) (\(detected.source); --general-branch to choose)")
             }
-            let gitmodules = GitmodulesParser.parse(
-                try git.run(
-                    ["config", "-z", "--file", workspace.path(".gitmodules"), "--list"], in: workspace.root,
-                    context: "read .gitmodules"
-                ).stdout)
             // Module branches, to detect customisations: read through the mirrors (local remotes need permission).
-            let modules = gitmodules.compactMap { entry -> Module? in
-                guard let path = entry.path, let url = entry.url else { return nil }
-                return Module(name: Adoption.moduleName(forPath: path), path: path, url: url)
-            }
             let specs = try ModuleRemotes.specs(for: modules, workspace: workspace, git: git)
             context.console.progress(
                 "fetching \(English.count(specs.count, "module repository", "module repositories"))…")
@@ -102,10 +178,15 @@ extension Tenantctl {
             }
             let plan = try Adoption.plan(
                 workspace: workspace, generalBranch: general, glob: tenants, gitmodules: gitmodules,
-                branches: branches, moduleBranches: moduleBranches, moduleDefaults: moduleDefaults)
+                moduleNames: names, branches: branches, moduleBranches: moduleBranches, moduleDefaults: moduleDefaults)
             let written = try Adoption.write(plan)
+            let ignored = try IgnoreRules.ignored(plan.files.map(\.path), in: workspace.root, git: git)
+            let ignoredPaths = Set(ignored.map(\.path))
             if context.options.json {
-                let files = plan.files.map { InitJSON.File(path: $0.path, written: written.contains($0.path)) }
+                let files = plan.files.map {
+                    InitJSON.File(
+                        path: $0.path, written: written.contains($0.path), ignored: ignoredPaths.contains($0.path))
+                }
                 context.console.data(
                     try JSONOutput.encode(InitJSON(generalBranch: general, files: files, skipped: plan.skipped)))
                 return .success
@@ -116,6 +197,7 @@ extension Tenantctl {
                         + (written.contains(file.path) ? "" : " (exists; not overwritten)"))
             }
             for skip in plan.skipped { context.console.warn("skipped branch " + skip) }
+            if !ignored.isEmpty { printIgnored(ignored, console: context.console) }
             if !written.isEmpty {
                 context.console.print(
                     "next: review, run `tenantctl verify`, commit the files on \(general), push")
@@ -132,6 +214,8 @@ struct InitJSON: Encodable {
         var path: String
         /// False: it existed and was kept as it is.
         var written: Bool
+        /// git's ignore rules exclude it: `git add` refuses it without `-f`.
+        var ignored: Bool
     }
 
     var schemaVersion = 1

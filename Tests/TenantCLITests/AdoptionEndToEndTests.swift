@@ -97,7 +97,7 @@ struct RealSuperproject {
         let manifest = try json(try sandbox.read("app/modules.json"))
         #expect(manifest["generalBranch"] as? String == "main")
         let modules = try #require(manifest["modules"] as? [[String: Any]])
-        #expect(modules.map { $0["name"] as? String } == ["Core", "Shop", "My-Extra"])
+        #expect(modules.map { $0["name"] as? String } == ["Core", "Shop", "Extra"])
         #expect(modules.map { $0["path"] as? String } == ["Modules/Core", "Modules/Shop", "Modules/My Extra"])
         #expect(modules.allSatisfy { $0["generalBranch"] as? String == "master" })
         let acme = try json(try sandbox.read("app/Tenants/customer-acme.json"))
@@ -144,7 +144,7 @@ struct RealSuperproject {
         #expect(cells["customer-acme/Shop"]?["branch"] as? String == "customer/acme")
         #expect(cells["customer-acme/Shop"]?["ahead"] as? Int == 1)
         #expect(codes("customer-acme/Shop") == [])
-        #expect(codes("old/My-Extra") == ["not-pinned"])
+        #expect(codes("old/Extra") == ["not-pinned"])
         #expect(codes("old/Shop") == [])
 
         // switch to the general branch: every module on its own general branch (master) at the pin. A tenant

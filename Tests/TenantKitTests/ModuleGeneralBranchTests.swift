@@ -85,6 +85,35 @@ import Testing
         #expect(Adoption.tenantID(forBranch: "t1") == "t1")
     }
 
+    @Test func initNamesAModuleAfterItsRepositoryThenItsSubmoduleName() {
+        func entry(_ name: String, _ path: String, _ url: String?) -> GitmodulesEntry {
+            GitmodulesEntry(name: name, path: path, url: url)
+        }
+        let dshow = entry(
+            "plugins/win-dshow/libdshowcapture", "deps/libdshowcapture/src",
+            "https://github.com/obsproject/libdshowcapture.git")
+        #expect(Adoption.moduleName(for: dshow) == "libdshowcapture")
+        #expect(Adoption.moduleName(for: entry("x", "Modules/My Extra", "../Extra.git")) == "Extra")
+        #expect(Adoption.moduleName(for: entry("x", "lib/src", "git@host:org/My Lib.git/")) == "My-Lib")
+        #expect(Adoption.moduleName(for: entry("vendor/zlib", "vendor/zlib/src", "..")) == "zlib")
+        #expect(Adoption.moduleName(for: entry("", "lib/src", nil)) == "src")
+        #expect(Adoption.repositoryName(ofURL: "https://host/org/Repo/.git") == "Repo")
+        #expect(Adoption.repositoryName(ofURL: "./") == nil)
+    }
+
+    @Test func initRefusesTwoModulesOfOneNameAndSuggestsNamesAfterTheirPaths() throws {
+        let entries = [
+            GitmodulesEntry(name: "a", path: "deps/a/src", url: "https://one.example/json.git"),
+            GitmodulesEntry(name: "b", path: "deps/b/src", url: "https://two.example/JSON"),
+        ]
+        let clash = #expect(throws: Adoption.ModuleNameClash.self) { try Adoption.modules(from: entries) }
+        #expect(clash?.suggested.map(\.name) == ["deps-a-src", "deps-b-src"])
+        #expect(clash?.description.contains("would all be module json") == true)
+        // Control: named apart, both are taken.
+        let modules = try Adoption.modules(from: entries, names: ["deps/b/src": "json-two"])
+        #expect(modules.map(\.name) == ["json", "json-two"])
+    }
+
     @Test func initKeepsSlashedBranchesAndSkipsCollidingOnes() throws {
         var entry = GitmodulesEntry(name: "Core")
         entry.path = "Modules/Core"

@@ -15,8 +15,12 @@ public struct AuditSuperprojectState: Sendable {
     public var generalTip: String
     /// Tenant branch → head (only branches that exist).
     public var tenantTips: [String: String]
-    /// Tenant branch → module path → pinned commit (gitlinks of the branch head).
+    /// Tenant branch → module path → pinned commit (gitlinks of the branch head). A module the branch has at
+    /// another path (``movedPaths``) is listed under its path in `modules.json`.
     public var pins: [String: [String: String]]
+    /// Tenant branch → module name → the path the branch has the module at, for modules it has at another path than
+    /// `modules.json` gives (moved since: ``ModuleLocator``).
+    public var movedPaths: [String: [String: String]] = [:]
     /// Tenant branch → comparison with `general_dev`.
     public var comparisons: [String: Comparison]
     /// Tenant branch → files (not gitlinks) changed against the merge base with `general_dev`.
@@ -62,7 +66,8 @@ public struct AuditState: Sendable {
     public static func load(snapshot: Snapshot, tenants: [Tenant], git: Git, jobs: Int = 4) throws -> AuditState {
         let project = snapshot.project
         let tips = try superprojectTips(snapshot: snapshot, tenants: tenants)
-        let pins = try readPins(snapshot: snapshot, tenantTips: tips.tenantTips, git: git)
+        let (pins, movedPaths) = try readPins(
+            snapshot: snapshot, generalTip: tips.generalTip, tenantTips: tips.tenantTips, git: git)
         let fetched = project.manifest.modules.filter { snapshot.unreachable[$0.name] == nil }
         let tenantBranches = project.tenants.map(\.branch) + project.invalidTenants.map(\.branch)
         // Module path → the distinct pins of the tenants, in one pass over the tenants' pins.
@@ -105,7 +110,8 @@ public struct AuditState: Sendable {
             case .module(let name, let state): modules[name] = state
             }
         }
-        guard let superproject else { throw AuditError("the superproject's state was not read") }
+        guard var superproject else { throw AuditError("the superproject's state was not read") }
+        superproject.movedPaths = movedPaths
         var state = AuditState(superproject: superproject, modules: modules)
         state.unreachable = snapshot.unreachable
         return state
@@ -128,15 +134,31 @@ public struct AuditState: Sendable {
         return (generalTip, tenantTips)
     }
 
-    /// Tenant branch → module path → pinned commit, with one `cat-file --batch`.
-    static func readPins(snapshot: Snapshot, tenantTips: [String: String], git: Git) throws
-        -> [String: [String: String]]
+    /// Tenant branch → module path → pinned commit, with one `cat-file --batch`; a module a branch has at another
+    /// path (found by its identity, ``ModuleLocator``) listed under its path, and tenant branch → module name → that
+    /// other path.
+    static func readPins(snapshot: Snapshot, generalTip: String, tenantTips: [String: String], git: Git) throws
+        -> (pins: [String: [String: String]], moved: [String: [String: String]])
     {
+        let modules = snapshot.project.manifest.modules
         let batch = try CatFileBatch(git: git, repository: snapshot.workspace.root)
-        let pinsByCommit = try PinReader.pins(
-            of: Array(tenantTips.values), paths: snapshot.project.manifest.modules.map(\.path), batch: batch)
+        var pinsByCommit = try PinReader.pins(of: Array(tenantTips.values), paths: modules.map(\.path), batch: batch)
+        let located = try ModuleLocator.moved(
+            modules: modules, pins: pinsByCommit, reference: generalTip, batch: batch,
+            repository: snapshot.workspace.root, git: git)
         try batch.close()
-        return tenantTips.mapValues { pinsByCommit[$0] ?? [:] }
+        var movedByCommit: [String: [String: String]] = [:]
+        for (commit, locations) in located {
+            for module in modules {
+                guard let location = locations[module.name] else { continue }
+                pinsByCommit[commit, default: [:]][module.path] = location.pin
+                movedByCommit[commit, default: [:]][module.name] = location.path
+            }
+        }
+        return (
+            tenantTips.mapValues { pinsByCommit[$0] ?? [:] },
+            tenantTips.compactMapValues { movedByCommit[$0] }
+        )
     }
 
     static func loadSuperproject(

@@ -113,10 +113,15 @@ public enum Auditor {
         let active = Set(project.activeSet(for: tenant).effective)
         let customised = Set(tenant.customised)
         let pins = superproject.pins[tenant.branch]
+        let moved = superproject.movedPaths[tenant.branch]
         let modules = columns.map { column in
-            audit(
+            var cell = audit(
                 column: column, tenant: tenant, pin: pins?[column.module.path],
                 declared: customised.contains(column.module.name), active: active.contains(column.module.name))
+            if let path = moved?[column.module.name] {
+                cell.findings.append(movedPath(column.module, branch: tenant.branch, path: path, general: general))
+            }
+            return cell
         }
         return TenantAudit(id: tenant.id, branch: tenant.branch, superproject: superAudit, modules: modules)
     }
@@ -187,6 +192,14 @@ public enum Auditor {
             result.findings.append(mergedBack(taken, of: tenant, repository: module.name, general: general))
         }
         return result
+    }
+
+    /// `moved-path`: the tenant branch has the module at another path than `modules.json` gives.
+    static func movedPath(_ module: Module, branch: String, path: String, general: String) -> AuditFinding {
+        AuditFinding(
+            .movedPath,
+            "branch \(branch) has \(module.name) at \(path), \(general) at \(module.path) (the module moved); roll "
+                + "moves the gitlink")
     }
 
     /// `tenant-merged-back`: the general branch took commits of the tenant's branch.

@@ -16,6 +16,9 @@ public enum FindingCode: String, Sendable, Equatable, Hashable, Codable, CaseIte
     case inactiveButCustomised = "inactive-but-customised"
     /// The tenant branch has no gitlink for a module of the manifest.
     case notPinned = "not-pinned"
+    /// The tenant branch has the module (the same submodule name, else the same URL) at another path than
+    /// `modules.json` gives: it moved since; roll moves the gitlink.
+    case movedPath = "moved-path"
     /// Commits made on a tenant branch are reachable from the general branch of the same repository.
     case tenantMergedBack = "tenant-merged-back"
     /// A tenant file is invalid.

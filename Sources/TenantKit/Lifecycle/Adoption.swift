@@ -38,8 +38,63 @@ public enum Adoption {
         return Workspace(root: root, gitDirectory: gitDirectory, remoteName: remote)
     }
 
-    /// Plans the files: modules from `.gitmodules` (name = last path component with whitespace and other characters a
-    /// module name cannot have replaced by `-`, URL as written, no dependencies); one tenant per branch (local or on
+    /// Two or more submodules would get the same module name: nothing is written; `suggested` names every clashing
+    /// submodule path after its path (`deps/a/src` → `deps-a-src`), for `init --module-name <path>=<name>`.
+    public struct ModuleNameClash: Error, Sendable, Equatable, CustomStringConvertible {
+        /// Module name → the clashing submodules (path and URL), in `.gitmodules` order.
+        public var clashes: [(name: String, submodules: [(path: String, url: String)])]
+        /// Submodule path → a name that sets it apart.
+        public var suggested: [(path: String, name: String)]
+
+        public var description: String {
+            clashes.map { clash in
+                ".gitmodules: submodules "
+                    + clash.submodules.map { "\($0.path) (\(RemoteURL.redacted($0.url)))" }.joined(separator: " and ")
+                    + " would all be module \(clash.name)"
+            }.joined(separator: "\n")
+        }
+
+        public static func == (lhs: Self, rhs: Self) -> Bool { lhs.description == rhs.description }
+    }
+
+    /// The modules of `.gitmodules`, in its order: each named by ``moduleName(for:)`` unless `names` (submodule
+    /// path → module name, from `--module-name`) names it; URL as written, no dependencies. Throws
+    /// ``ModuleNameClash`` when two would get the same name (compared as the manifest compares names: case and
+    /// Unicode normalisation folded), a ``LifecycleError`` for an entry without path or URL, or a `names` path that
+    /// is no submodule.
+    public static func modules(from gitmodules: [GitmodulesEntry], names: [String: String] = [:]) throws -> [Module] {
+        var modules: [Module] = []
+        var problems: [String] = []
+        for entry in gitmodules {
+            guard let path = entry.path, let url = entry.url else {
+                problems.append(".gitmodules: submodule \(entry.name) has no path or no url")
+                continue
+            }
+            modules.append(Module(name: names[path] ?? moduleName(for: entry), path: path, url: url, dependsOn: []))
+        }
+        let paths = Set(modules.map(\.path))
+        for path in names.keys.sorted() where !paths.contains(path) {
+            problems.append(
+                "--module-name \(path)=…: .gitmodules has no submodule at \(path) (submodules: "
+                    + modules.map(\.path).joined(separator: ", ") + ")")
+        }
+        guard problems.isEmpty else { throw LifecycleError(problems.joined(separator: "\n")) }
+        let byName = Dictionary(grouping: modules, by: { ProjectLoader.folded($0.name) })
+        var clash = ModuleNameClash(clashes: [], suggested: [])
+        var reported = Set<String>()
+        for module in modules {
+            let key = ProjectLoader.folded(module.name)
+            guard let same = byName[key], same.count > 1, reported.insert(key).inserted else { continue }
+            clash.clashes.append((module.name, same.map { ($0.path, $0.url) }))
+            clash.suggested += same.map {
+                ($0.path, moduleName(forPath: $0.path.replacingOccurrences(of: "/", with: "-")))
+            }
+        }
+        guard clash.clashes.isEmpty else { throw clash }
+        return modules
+    }
+
+    /// Plans the files: modules from `.gitmodules` (``modules(from:names:)``); one tenant per branch (local or on
     /// the remote) matching `glob`, except the general branch, `main`, `master`; a branch with `/` (`customer/acme`)
     /// becomes the id `customer-acme` and keeps its branch; every module active; `customised` = modules whose remote
     /// has a branch of the tenant's name (`moduleBranches`: module name → its remote's branch names).
@@ -48,28 +103,18 @@ public enum Adoption {
     /// (`moduleDefaults`: module name → the branch its remote's HEAD names).
     public static func plan(
         workspace: Workspace, generalBranch: String, glob: String, gitmodules: [GitmodulesEntry],
-        branches: [String], moduleBranches: [String: Set<String>], moduleDefaults: [String: String] = [:]
+        moduleNames: [String: String] = [:], branches: [String], moduleBranches: [String: Set<String>],
+        moduleDefaults: [String: String] = [:]
     ) throws -> Plan {
-        var modules: [Module] = []
-        var problems: [String] = []
-        for entry in gitmodules {
-            guard let path = entry.path, let url = entry.url else {
-                problems.append(".gitmodules: submodule \(entry.name) has no path or no url")
-                continue
-            }
-            let name = moduleName(forPath: path)
-            if modules.contains(where: { $0.name == name }) {
-                problems.append(".gitmodules: two submodules end in \(name); write modules.json by hand")
-            }
-            var module = Module(name: name, path: path, url: url, dependsOn: [])
+        var modules = try modules(from: gitmodules, names: moduleNames)
+        for index in modules.indices {
+            let name = modules[index].name
             if moduleBranches[name]?.contains(generalBranch) == false, let own = moduleDefaults[name],
                 own != generalBranch
             {
-                module.generalBranch = own
+                modules[index].generalBranch = own
             }
-            modules.append(module)
         }
-        guard problems.isEmpty else { throw LifecycleError(problems.joined(separator: "\n")) }
         let manifest = ModuleManifest(generalBranch: generalBranch, modules: modules)
         var tenants: [Tenant] = []
         var skipped: [String] = []
@@ -131,10 +176,35 @@ public enum Adoption {
         return written
     }
 
-    /// The module name `init` gives the submodule at `path`: its last component, with every character a module name
+    /// The module name `init` gives a submodule: the repository name of its URL (`…/libdshowcapture.git` →
+    /// `libdshowcapture`), else the last component of its submodule name, else of its path — not its path's last
+    /// component alone, which is often a generic `src` or `lib` — made usable by ``moduleName(forPath:)``.
+    public static func moduleName(for entry: GitmodulesEntry) -> String {
+        let candidates = [entry.url.flatMap(repositoryName(ofURL:)), Optional(entry.name), entry.path]
+        return candidates.lazy.compactMap { $0.flatMap(usableName(_:)) }.first ?? "Module"
+    }
+
+    /// The repository name a URL ends in, without `.git` (`https://host/org/Repo.git/` → `Repo`, `git@host:Repo`
+    /// → `Repo`, `../Repo.git` → `Repo`); nil when it names none (`.`, `..`).
+    public static func repositoryName(ofURL url: String) -> String? {
+        var text = Substring(url)
+        while text.hasSuffix("/") { text = text.dropLast() }
+        if text.hasSuffix("/.git") { text = text.dropLast(5) }
+        while text.hasSuffix("/") { text = text.dropLast() }
+        let last = text.split(whereSeparator: { $0 == "/" || $0 == ":" || $0 == "\\" }).last.map(String.init) ?? ""
+        let name = last.hasSuffix(".git") ? String(last.dropLast(4)) : last
+        return name.isEmpty || name == "." || name == ".." ? nil : name
+    }
+
+    /// A name made usable as a module name: the last component of `path`, with every character a module name
     /// cannot have (whitespace, control and invisible characters) replaced by `-` (`Modules/My Module` →
     /// `My-Module`).
     public static func moduleName(forPath path: String) -> String {
+        usableName(path) ?? "Module"
+    }
+
+    /// ``moduleName(forPath:)``, nil when nothing usable is left.
+    static func usableName(_ path: String) -> String? {
         let last = path.split(separator: "/").last.map(String.init) ?? path
         var scalars = String.UnicodeScalarView()
         for scalar in last.unicodeScalars {
@@ -146,7 +216,7 @@ public enum Adoption {
         var name = String(scalars)
         while name.hasPrefix("-") || name.hasPrefix(".") { name.removeFirst() }
         while name.contains("..") { name = name.replacingOccurrences(of: "..", with: ".") }
-        return name.isEmpty ? "Module" : name
+        return name.isEmpty ? nil : name
     }
 
     /// The tenant id `init` gives a branch: the branch with every `/` replaced by `-` (`customer/acme` →

@@ -44,7 +44,8 @@ public struct SuperprojectState: Sendable, Equatable {
     /// Branch → module paths declared in that branch's own `modules.json` (to find removed modules).
     public var modulePaths: [String: [String]]
     /// Branch → old path → module name, for modules of the general manifest that the branch's own `modules.json`
-    /// has at another path (a module moved on the general branch; not a removed module).
+    /// has at another path, or (without such a file) its `.gitmodules` (``ModuleLocator``): a module moved on the
+    /// general branch, not a removed module.
     public var renamedPaths: [String: [String: String]]
 
     public init(
@@ -111,10 +112,20 @@ public enum RollStateLoader {
         }
         let allPaths = Set(project.manifest.modules.map(\.path)).union(modulePaths.values.flatMap { $0 })
         let tips = branchesToRead.compactMap { snapshot.branches[$0] }
-        let pinsByCommit = try PinReader.pins(of: tips, paths: allPaths.sorted(), batch: batch)
+        var pinsByCommit = try PinReader.pins(of: tips, paths: allPaths.sorted(), batch: batch)
+        // A branch without a module's gitlink at its path may have the module where the branch's `.gitmodules`
+        // puts it (moved since, on a branch without modules.json: an adopted release line).
+        let located = try ModuleLocator.moved(
+            modules: project.manifest.modules, pins: pinsByCommit, reference: generalTip, batch: batch,
+            repository: root, git: git)
         var pins: [String: [String: String]] = [:]
         for branch in branchesToRead {
-            if let tip = snapshot.branches[branch] { pins[branch] = pinsByCommit[tip] ?? [:] }
+            guard let tip = snapshot.branches[branch] else { continue }
+            for (name, location) in located[tip] ?? [:] where !(renamed[branch]?.values.contains(name) ?? false) {
+                renamed[branch, default: [:]][location.path] = name
+                pinsByCommit[tip, default: [:]][location.path] = location.pin
+            }
+            pins[branch] = pinsByCommit[tip] ?? [:]
         }
         let modules = project.manifest.modules.filter { snapshot.unreachable[$0.name] == nil }
         let (renamedPaths, branchPins) = (renamed, pins)

@@ -29,6 +29,12 @@ public struct GitmodulesEntry: Sendable, Equatable {
     public var name: String
     public var path: String?
     public var url: String?
+
+    public init(name: String, path: String? = nil, url: String? = nil) {
+        self.name = name
+        self.path = path
+        self.url = url
+    }
 }
 
 /// Parses `git config -z --list` output of a `.gitmodules` file (`key LF value NUL`).
@@ -60,14 +66,16 @@ public enum GitmodulesParser {
 /// Checks that need only the files: `.gitmodules` agrees with `modules.json`, effective active sets.
 public enum FileVerifier {
     /// Compares `.gitmodules` (as read on `where`) with the manifest: every module has a submodule with the same
-    /// path and URL, and there is no submodule the manifest does not know.
-    public static func gitmodulesDrift(project: Project, gitmodules: [GitmodulesEntry], where label: String)
-        -> [VerifyFinding]
-    {
+    /// path and URL, and there is no submodule the manifest does not know. `moved`: module name → the path this
+    /// branch has the module at instead (``ModuleLocator``; reported as `moved-path`, not as drift).
+    public static func gitmodulesDrift(
+        project: Project, gitmodules: [GitmodulesEntry], where label: String, moved: [String: String] = [:]
+    ) -> [VerifyFinding] {
         var findings: [VerifyFinding] = []
         let byPath = Dictionary(
             gitmodules.compactMap { entry in entry.path.map { ($0, entry) } }, uniquingKeysWith: { a, _ in a })
-        for module in project.manifest.modules {
+        for var module in project.manifest.modules {
+            module.path = moved[module.name] ?? module.path
             guard let entry = byPath[module.path] else {
                 findings.append(
                     VerifyFinding(
@@ -86,7 +94,7 @@ public enum FileVerifier {
                         module: module.name, branch: label))
             }
         }
-        let known = Set(project.manifest.modules.map(\.path))
+        let known = Set(project.manifest.modules.map { moved[$0.name] ?? $0.path })
         for entry in gitmodules where !(entry.path.map(known.contains) ?? false) {
             findings.append(
                 VerifyFinding(

@@ -5,6 +5,8 @@ import Foundation
 /// - `gitmodules-drift`: `.gitmodules` on a superproject branch disagrees with `modules.json` of the general branch;
 /// - `missing-branch`: a tenant's superproject branch, or a declared module tenant branch, is not on its remote;
 /// - `not-pinned`: a tenant branch pins no commit of a module of the manifest;
+/// - `moved-path`: a tenant branch has a module at another path than the manifest (``ModuleLocator``): its pin is
+///   checked there, and its `.gitmodules` entry there is no drift;
 /// - `missing-commit`: a pin is on no branch of the module's remote;
 /// - `undeclared-customisation`: a module the tenant does not declare customised is pinned off its general branch;
 /// - `stale-pin`: a customised module is pinned off its tenant branch;
@@ -68,9 +70,23 @@ public enum GitVerifier {
             }
         }
         let batch = try CatFileBatch(git: git, repository: snapshot.workspace.root)
+        var pins = try PinReader.pins(
+            of: branches.map(\.tip), paths: project.manifest.modules.map(\.path), batch: batch)
+        // A module a branch has at another path (it moved since) is pinned there: its pin is read there.
+        let located = try ModuleLocator.moved(
+            modules: project.manifest.modules, pins: pins, reference: branches[0].tip, batch: batch,
+            repository: snapshot.workspace.root, git: git)
+        var moved: [String: [String: String]] = [:]  // commit → module name → path
+        for (commit, locations) in located {
+            for module in project.manifest.modules {
+                guard let location = locations[module.name] else { continue }
+                pins[commit, default: [:]][module.path] = location.pin
+                moved[commit, default: [:]][module.name] = location.path
+            }
+        }
         for (tenant, branch, tip) in branches {
             for var finding in try gitmodulesFindings(
-                commit: tip, branch: branch, snapshot: snapshot, batch: batch, git: git)
+                commit: tip, branch: branch, snapshot: snapshot, moved: moved[tip] ?? [:], batch: batch, git: git)
             {
                 finding.tenant = tenant?.id
                 finding.repository = superproject
@@ -78,9 +94,20 @@ public enum GitVerifier {
                 findings.append(finding)
             }
         }
-        let pins = try PinReader.pins(
-            of: branches.map(\.tip), paths: project.manifest.modules.map(\.path), batch: batch)
         try batch.close()
+        for (tenant, branch, tip) in branches {
+            for module in project.manifest.modules {
+                guard let path = moved[tip]?[module.name] else { continue }
+                findings.append(
+                    VerifyFinding(
+                        code: .movedPath,
+                        message:
+                            "\(tenant.map { "tenant \($0.id)" } ?? snapshot.generalBranch): branch \(branch) has "
+                            + "\(module.name) at \(path), modules.json at \(module.path) (the module moved; run "
+                            + "tenantctl roll)",
+                        tenant: tenant?.id, module: module.name, repository: superproject, branch: branch))
+            }
+        }
         var graphs: [String: CommitGraph] = [:]
         var resolved: [String: ModulePins] = [:]
         for module in project.manifest.modules where snapshot.unreachable[module.name] == nil {
@@ -244,7 +271,8 @@ public enum GitVerifier {
 
     /// `.gitmodules` of a superproject commit compared with the general branch's `modules.json`.
     static func gitmodulesFindings(
-        commit: String, branch: String, snapshot: Snapshot, batch: CatFileBatch, git: Git
+        commit: String, branch: String, snapshot: Snapshot, moved: [String: String] = [:], batch: CatFileBatch,
+        git: Git
     ) throws -> [VerifyFinding] {
         guard try batch.object("\(commit):.gitmodules") != nil else {
             guard !snapshot.project.manifest.modules.isEmpty else { return [] }
@@ -254,6 +282,7 @@ public enum GitVerifier {
             ["config", "-z", "--blob", "\(commit):.gitmodules", "--list"], in: snapshot.workspace.root,
             context: "read .gitmodules on \(branch)")
         return FileVerifier.gitmodulesDrift(
-            project: snapshot.project, gitmodules: GitmodulesParser.parse(output.stdout), where: "branch \(branch)")
+            project: snapshot.project, gitmodules: GitmodulesParser.parse(output.stdout), where: "branch \(branch)",
+            moved: moved)
     }
 }

@@ -1,0 +1,99 @@
+import Foundation
+
+/// Where a module is on a superproject commit that does not have it at the path `modules.json` gives: a module
+/// whose submodule moved (`git mv plugins/x deps/x/src`) is the same module on the older branches, at its old path.
+///
+/// A module is found by its identity: its submodule name in `.gitmodules` of the reference commit (the general
+/// branch, whose `modules.json` gives today's path), then its URL. On a commit without a gitlink at today's path,
+/// the commit's own `.gitmodules` entry of that submodule name (else of that URL, when exactly one entry has it)
+/// gives the path, and the gitlink there is the module's pin.
+public enum ModuleLocator {
+    /// A module found at another path than today's.
+    public struct Location: Sendable, Equatable {
+        /// The path the commit has the module at.
+        public var path: String
+        /// The gitlink there.
+        public var pin: String
+
+        public init(path: String, pin: String) {
+            self.path = path
+            self.pin = pin
+        }
+    }
+
+    /// Commit → module name → location, for every commit of `pins` (commit → path → pinned commit, as
+    /// ``PinReader/pins(of:paths:batch:)`` read them at today's paths) that has no gitlink at a module's path but has
+    /// the module elsewhere. `reference`: the commit whose `.gitmodules` names the modules (the general branch).
+    ///
+    /// git processes: none when every commit pins every module at its path; otherwise requests on `batch` (the
+    /// `.gitmodules` of the reference and of those commits, the trees of the old paths) and one `config --blob` per
+    /// distinct `.gitmodules` among them — per version of the file, not per commit.
+    public static func moved(
+        modules: [Module], pins: [String: [String: String]], reference: String, batch: CatFileBatch,
+        repository: String, git: Git
+    ) throws -> [String: [String: Location]] {
+        var missing: [String: [Module]] = [:]
+        for (commit, paths) in pins {
+            let absent = modules.filter { paths[$0.path] == nil }
+            if !absent.isEmpty { missing[commit] = absent }
+        }
+        guard !missing.isEmpty else { return [:] }
+        let commits = missing.keys.sorted()
+        let files = try batch.objects(([reference] + commits).map { "\($0):.gitmodules" })
+        var parsed: [String: [GitmodulesEntry]] = [:]
+        func entries(_ object: GitObject?) throws -> [GitmodulesEntry] {
+            guard let object, object.type == "blob" else { return [] }
+            if let known = parsed[object.id] { return known }
+            let output = try git.run(
+                ["config", "-z", "--blob", object.id, "--list"], in: repository,
+                context: "read .gitmodules (blob \(ObjectID.short(object.id)))", accepting: [0, 1, 128])
+            // A file git cannot read (128: a bad line) locates nothing; it is reported as drift by verify.
+            let result = output.status == 0 ? GitmodulesParser.parse(output.stdout) : []
+            parsed[object.id] = result
+            return result
+        }
+        let today = try entries(files[0])
+        var candidates: [String: [String: String]] = [:]  // commit → module name → path
+        for (offset, commit) in commits.enumerated() {
+            let there = try entries(files[offset + 1])
+            for module in missing[commit] ?? [] {
+                let name = today.first { $0.path == module.path }?.name
+                if let path = path(of: module, submoduleName: name, in: there), path != module.path {
+                    candidates[commit, default: [:]][module.name] = path
+                }
+            }
+        }
+        guard !candidates.isEmpty else { return [:] }
+        let paths = Set(candidates.values.flatMap(\.values)).sorted()
+        let found = try PinReader.pins(of: candidates.keys.sorted(), paths: paths, batch: batch)
+        var result: [String: [String: Location]] = [:]
+        for (commit, located) in candidates {
+            for (module, path) in located {
+                if let pin = found[commit]?[path] {
+                    result[commit, default: [:]][module] = Location(path: path, pin: pin)
+                }
+            }
+        }
+        return result
+    }
+
+    /// The path `entries` (one commit's `.gitmodules`) give `module`: the entry of its submodule name, else the one
+    /// entry with its URL (compared without a trailing `/` or `.git`); nil when there is none or several.
+    public static func path(of module: Module, submoduleName: String?, in entries: [GitmodulesEntry]) -> String? {
+        if let submoduleName, let entry = entries.first(where: { $0.name == submoduleName }), let path = entry.path {
+            return path
+        }
+        let url = comparable(module.url)
+        let same = entries.filter { $0.url.map(comparable) == url && $0.path != nil }
+        return same.count == 1 ? same[0].path : nil
+    }
+
+    /// A URL without trailing `/` and `.git`: `…/libfoo.git` and `…/libfoo/` name one repository.
+    static func comparable(_ url: String) -> String {
+        var text = Substring(url)
+        while text.hasSuffix("/") { text = text.dropLast() }
+        if text.hasSuffix(".git") { text = text.dropLast(4) }
+        while text.hasSuffix("/") { text = text.dropLast() }
+        return String(text)
+    }
+}
