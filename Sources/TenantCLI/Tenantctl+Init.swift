@@ -28,7 +28,7 @@ extension Tenantctl {
                   tenantctl init --general-branch develop --tenants 'customer-*'
                 """)
 
-        @OptionGroup var global: GlobalOptions
+        @OptionGroup(title: "Global Options") var global: GlobalOptions
 
         @Option(
             help: ArgumentHelp(

@@ -4,6 +4,8 @@ import TenantKit
 import TenantTestSupport
 import Testing
 
+@testable import TenantCLI
+
 /// The README's promises: every command in its table exists, and the quick start runs as written.
 @Suite struct ReadmeTests {
     static let readme: String = {
@@ -39,6 +41,19 @@ import Testing
             let result = sandbox.tenantctl(words.map(String.init) + ["--help"])
             #expect(result.status == 0, "tenantctl \(words.joined(separator: " ")) --help failed")
             #expect(result.stdout.contains("USAGE: tenantctl \(words.joined(separator: " "))"), "\(row)")
+        }
+    }
+
+    /// The other way round: every command is in the table, and every global option in the paragraph after it.
+    @Test func everyCommandAndGlobalOptionIsInTheReadme() throws {
+        let rows = Self.readme.split(separator: "\n").filter { $0.hasPrefix("| `tenantctl ") }.joined(separator: "\n")
+        for command in Tenantctl.configuration.subcommands {
+            #expect(rows.contains("tenantctl \(command._commandName)"), "\(command._commandName) is not in the table")
+        }
+        let paragraph = try #require(Self.readme.components(separatedBy: "Global options:").dropFirst().first)
+            .components(separatedBy: "\n\n")[0]
+        for option in GlobalOptions.valuedNames.union(GlobalOptions.flagNames) where option.hasPrefix("--") {
+            #expect(paragraph.contains("`" + option), "\(option) is not among the README's global options")
         }
     }
 
