@@ -57,6 +57,30 @@ import Testing
         }
     }
 
+    /// The docs speak in their own words: no "SPEC §4", "RELIABILITY 60" or "issue 7", which a reader of the
+    /// repository cannot look up (README, CHANGELOG, docs/ and every command's help, which docs/CLI.md holds).
+    @Test func docsCiteNothingAReaderCannotFind() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        var files = ["README.md", "CHANGELOG.md", "scripts/bench/README.md"]
+        let docs = try #require(FileManager.default.enumerator(atPath: root.appendingPathComponent("docs").path))
+        while let file = docs.nextObject() as? String {
+            if file.hasSuffix(".md") || file.hasSuffix(".json") { files.append("docs/" + file) }
+        }
+        #expect(files.contains("docs/CLI.md") && files.contains("docs/schemas/roll.schema.json"))
+        let citation = #"SPEC ?§|RELIABILITY|\b[Ii]ssues? \d"#
+        for file in files {
+            let text = try String(contentsOf: root.appendingPathComponent(file), encoding: .utf8)
+            for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+            where line.range(of: citation, options: .regularExpression) != nil {
+                Issue.record("\(file):\(number + 1) cites what a reader cannot find: \(line)")
+            }
+        }
+        // Positive control: the pattern finds such a citation.
+        #expect("as SPEC §5 says".range(of: citation, options: .regularExpression) != nil)
+        #expect("see issue 7".range(of: citation, options: .regularExpression) != nil)
+    }
+
     @Test func quickStartRunsAsWritten() throws {
         let commands = Self.commands(after: "## Quick start")
         #expect(commands.count >= 6)
