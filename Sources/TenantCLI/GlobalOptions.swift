@@ -26,7 +26,7 @@ public struct GlobalOptions: ParsableArguments, Sendable {
 
     @Option(
         help: ArgumentHelp(
-            "The superproject's remote to read from and push to (default: origin).", valueName: "name"))
+            "The superproject's remote to read from and push to.", valueName: "name"))
     public var remote: String = Workspace.defaultRemoteName
 
     @Flag(help: "Print the report as JSON (sorted keys, stable order).")
@@ -40,7 +40,10 @@ public struct GlobalOptions: ParsableArguments, Sendable {
     @Flag(name: .shortAndLong, help: "Print every git command on stderr.")
     public var verbose = false
 
-    @Option(help: "Colour output: auto (on a terminal, unless NO_COLOR is set), always, never.")
+    @Flag(help: "Never wrap or cut tables, also on a terminal (off a terminal they never are).")
+    public var wide = false
+
+    @Option(help: "When to colour output; auto colours on a terminal unless NO_COLOR is set.")
     public var color: ColorChoice = .auto
 
     @Option(
@@ -83,7 +86,9 @@ public struct GlobalOptions: ParsableArguments, Sendable {
     /// Global options taking a value, by spelling.
     static let valuedNames: Set<String> = ["-C", "--remote", "--color", "--git", "--network-timeout"]
     /// Global flags, by spelling.
-    static let flagNames: Set<String> = ["--json", "-q", "--quiet", "-v", "--verbose", "--allow-local-remotes"]
+    static let flagNames: Set<String> = [
+        "--json", "-q", "--quiet", "-v", "--verbose", "--wide", "--allow-local-remotes",
+    ]
 
     /// `arguments` with the global options written before the subcommand (`tenantctl -C ../app audit`, as git
     /// accepts them) moved behind the subcommand's name (`audit -C ../app`), where every command parses them.

@@ -53,7 +53,7 @@ extension Tenantctl {
                   tenantctl audit --check        # CI gate
                 """)
 
-        @OptionGroup var global: GlobalOptions
+        @OptionGroup(title: "Global Options") var global: GlobalOptions
 
         @Option(
             name: .customLong("tenant"), help: ArgumentHelp("Audit only this tenant (repeatable).", valueName: "id"),
@@ -108,8 +108,10 @@ extension Tenantctl {
                     + (check ? try verifyOnlyFindings(snapshot, git: git) : []))
             let chosen = format ?? (global.json ? .json : .table)
             if let output {
+                // A file is no terminal: nothing is wrapped or cut.
                 var plain = context.console
                 plain.color = false
+                plain.width = TerminalWidth.unlimited
                 let text: String
                 switch chosen {
                 case .table: text = AuditTableRenderer.render(report, console: plain)

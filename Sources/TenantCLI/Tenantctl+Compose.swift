@@ -12,14 +12,19 @@ extension Tenantctl {
             discussion: """
                 The thesis' stringsbuilder and combinepods for today's Xcode. From the tenant's effective \
                 active modules (dropped modules are reported) it writes into --out:
-                  ActiveModules.json                active modules in dependency order, dropped ones and why
+                  ActiveModules.json                active modules in dependency order, dropped
+                                                    ones and why
                   <lang>.lproj/Localizable.strings  the strings, one file per language
                   Localizable.xcstrings             the same strings as one String Catalog
-                  TenantDependencies/Package.swift  an umbrella package of every product in `packages`, with \
-                the strictest `platforms` of the active modules and the tenant
+                  TenantDependencies/Package.swift  an umbrella package of every product in
+                                                    `packages`, with the strictest `platforms`
+                                                    of the active modules and the tenant
                   Podfile                           only when an active module lists `pods`
-                  Tenant.xcconfig                   the tenant file's `build` section (bundle id, display \
-                name, app icon set, marketing version, settings) and the platforms' deployment targets
+                  Tenant.xcconfig                   the tenant file's `build` section (bundle
+                                                    id, display name, app icon set, marketing
+                                                    version, settings) and the platforms'
+                                                    deployment targets
+
                 Strings: every active module's Strings.csv in dependency order, then the tenant's `strings` \
                 files; a later table overrides a key (reported); a key without a value in a language is \
                 reported, never written empty. Dependencies: the active modules' ModuleDescription.json; two \
@@ -49,7 +54,7 @@ extension Tenantctl {
                   grep BUNDLE /tmp/erp/build/t2/Tenant.xcconfig           # com.example.erp.t2
                 """)
 
-        @OptionGroup var global: GlobalOptions
+        @OptionGroup(title: "Global Options") var global: GlobalOptions
 
         @Argument(
             help: "The tenant (id or branch), read from the fetched refs; default: the working copy's tenant.",

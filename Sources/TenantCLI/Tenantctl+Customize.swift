@@ -30,7 +30,7 @@ extension Tenantctl {
                   tenantctl customize --undo t1 Order
                 """)
 
-        @OptionGroup var global: GlobalOptions
+        @OptionGroup(title: "Global Options") var global: GlobalOptions
 
         @Argument(help: "The tenant id.", completion: NameCompletion.tenants())
         var tenant: String
@@ -92,7 +92,7 @@ extension Tenantctl {
                   tenantctl uncustomize t1 Order
                 """)
 
-        @OptionGroup var global: GlobalOptions
+        @OptionGroup(title: "Global Options") var global: GlobalOptions
 
         @Argument(help: "The tenant id.", completion: NameCompletion.tenants())
         var tenant: String

@@ -23,10 +23,11 @@ extension Tenantctl {
 
                 Examples:
                   tenantctl demo
-                  tenantctl demo --keep /tmp/erp-demo && cd /tmp/erp-demo/workspace && tenantctl status
+                  tenantctl demo --keep /tmp/erp-demo
+                  cd /tmp/erp-demo/workspace && tenantctl status
                 """)
 
-        @OptionGroup var global: GlobalOptions
+        @OptionGroup(title: "Global Options") var global: GlobalOptions
 
         @Option(help: ArgumentHelp("Build the demo in <dir> (new or empty) and keep it.", valueName: "dir"))
         var keep: String?

@@ -33,7 +33,7 @@ extension Tenantctl {
                   tenantctl example /tmp/erp-conflict --stage conflict
                 """)
 
-        @OptionGroup var global: GlobalOptions
+        @OptionGroup(title: "Global Options") var global: GlobalOptions
 
         @Argument(help: ArgumentHelp("A new or empty directory to create the example in.", valueName: "dir"))
         var directory: String

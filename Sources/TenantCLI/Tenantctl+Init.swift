@@ -33,7 +33,7 @@ extension Tenantctl {
                   tenantctl init --module-name Modules/Order=Orders
                 """)
 
-        @OptionGroup var global: GlobalOptions
+        @OptionGroup(title: "Global Options") var global: GlobalOptions
 
         @Option(
             help: ArgumentHelp(

@@ -18,11 +18,11 @@ extension Tenantctl {
                 Give the URL without it and let a credential helper supply it, or pass --allow-credentials-in-url.
 
                 Examples:
-                  tenantctl module add Invoice --url ../Invoice.git --depends-on Infrastructure,Customer
-                  tenantctl module add Reports --url https://git.example.com/erp/Reports.git --path Features/Reports
+                  tenantctl module add Invoice --url ../Invoice.git --depends-on Customer
+                  tenantctl module add Reports --url https://git.example.com/erp/Reports.git
                 """)
 
-        @OptionGroup var global: GlobalOptions
+        @OptionGroup(title: "Global Options") var global: GlobalOptions
 
         @Argument(help: "The module name.")
         var name: String

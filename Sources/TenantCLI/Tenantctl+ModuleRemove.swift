@@ -17,7 +17,7 @@ extension Tenantctl {
                   tenantctl module remove Invoice
                 """)
 
-        @OptionGroup var global: GlobalOptions
+        @OptionGroup(title: "Global Options") var global: GlobalOptions
 
         @Argument(help: "The module name.", completion: NameCompletion.modules)
         var name: String

@@ -32,7 +32,7 @@ extension Tenantctl {
                   tenantctl pin Article --push --to-general
                 """)
 
-        @OptionGroup var global: GlobalOptions
+        @OptionGroup(title: "Global Options") var global: GlobalOptions
 
         @Argument(help: "Modules to pin (default: every module).", completion: NameCompletion.modules)
         var modules: [String] = []

@@ -33,15 +33,16 @@ extension Tenantctl {
                 Examples (the example's conflict: t2's German strings against a general rewording):
                   tenantctl example /tmp/erp-conflict --stage conflict
                   cd /tmp/erp-conflict/workspace
-                  tenantctl roll                                  (exit 2: t2 conflicts)
+                  tenantctl roll                      # exit 2: t2 conflicts
                   tenantctl resolve t2
-                  git -C Modules/Infrastructure add Strings.csv   (once resolved in your editor or git mergetool)
+                  # resolve Strings.csv in your editor or with git mergetool, then:
+                  git -C Modules/Infrastructure add Strings.csv
                   tenantctl status
                   tenantctl resolve --continue
-                  tenantctl resolve --abort                       (instead of --continue: back to where you were)
+                  tenantctl resolve --abort           # instead of --continue: back to the start
                 """)
 
-        @OptionGroup var global: GlobalOptions
+        @OptionGroup(title: "Global Options") var global: GlobalOptions
 
         @Argument(help: "The tenant (id or branch) to resolve.")
         var tenant: String?

@@ -32,16 +32,16 @@ extension Tenantctl {
                 pushes, 1 failure.
 
                 Examples:
-                  tenantctl roll                          roll every tenant
-                  tenantctl roll --dry-run                show what would change; write nothing
-                  tenantctl roll --tenant t3              roll only t3 (and general_dev's pins)
-                  tenantctl roll --module Article --json  move only Article's pins; JSON report
-                  tenantctl roll --accept-merged-back Order  roll Order although general_dev took t3's commits
-                  tenantctl runs                          the journalled runs and their ids
-                  tenantctl roll --undo <run-id>          put back what that run changed
+                  tenantctl roll                             # every tenant
+                  tenantctl roll --dry-run                   # what would change
+                  tenantctl roll --tenant t3                 # t3 and general_dev's pins
+                  tenantctl roll --module Article --json     # Article's pins; JSON
+                  tenantctl roll --accept-merged-back Order  # general_dev took t3's
+                  tenantctl runs                             # the journalled runs
+                  tenantctl roll --undo <run-id>             # put a run back
                 """)
 
-        @OptionGroup var global: GlobalOptions
+        @OptionGroup(title: "Global Options") var global: GlobalOptions
 
         @Option(
             name: .customLong("tenant"), help: ArgumentHelp("Roll only this tenant (repeatable).", valueName: "id"),

@@ -20,7 +20,7 @@ extension Tenantctl {
                   tenantctl runs --json | jq -r '.runs[-1].runId'
                 """)
 
-        @OptionGroup var global: GlobalOptions
+        @OptionGroup(title: "Global Options") var global: GlobalOptions
 
         func run(context: CommandContext) throws -> ExitStatus {
             let workspace = try context.workspace()
@@ -39,12 +39,14 @@ extension Tenantctl {
             }
             let rows = runs.map { run -> [String] in
                 [
-                    run.runId, run.createdAt, run.state,
+                    // The time with a space, so that a narrow terminal wraps it; the run id is never cut.
+                    run.runId, run.createdAt.replacingOccurrences(of: "T", with: " "), run.state,
                     "\(English.count(run.refs.count, "ref")) in \(run.repositories.joined(separator: ", "))",
                 ]
             }
             context.console.print(
-                context.console.table(TextTable(header: ["RUN", "TIME", "STATE", "CHANGED"], rows: rows)))
+                context.console.table(
+                    TextTable(header: ["RUN", "TIME", "STATE", "CHANGED"], rows: rows, text: [1, 2, 3])))
             return .success
         }
     }

@@ -23,7 +23,7 @@ extension Tenantctl {
                   tenantctl status --json
                 """)
 
-        @OptionGroup var global: GlobalOptions
+        @OptionGroup(title: "Global Options") var global: GlobalOptions
 
         func run(context: CommandContext) throws -> ExitStatus {
             let report = try StatusReport.inspect(workspace: try context.workspace(), git: context.git)

@@ -49,7 +49,7 @@ extension Tenantctl {
                   tenantctl switch t3 --no-recursive --json
                 """)
 
-        @OptionGroup var global: GlobalOptions
+        @OptionGroup(title: "Global Options") var global: GlobalOptions
 
         @Argument(
             help: "The tenant (id or branch), or general_dev for the development view.",

@@ -20,7 +20,7 @@ extension Tenantctl {
                   tenantctl tag 2.1 --pattern 'release/{BRANCH}/{MILESTONE}'
                 """)
 
-        @OptionGroup var global: GlobalOptions
+        @OptionGroup(title: "Global Options") var global: GlobalOptions
 
         @Argument(help: "The milestone name.")
         var milestone: String

@@ -27,7 +27,7 @@ extension Tenantctl {
                   tenantctl tenant list --json | jq -r '.tenants[].id'     # a CI build matrix
                 """)
 
-        @OptionGroup var global: GlobalOptions
+        @OptionGroup(title: "Global Options") var global: GlobalOptions
 
         func run(context: CommandContext) throws -> ExitStatus {
             let workspace = try context.workspace()
@@ -46,7 +46,7 @@ extension Tenantctl {
                         $0.id, $0.branch, TerminalText.escaped($0.name ?? ""), $0.activeModules.joined(separator: ", "),
                         $0.customised.isEmpty ? "-" : $0.customised.joined(separator: ", "),
                     ]
-                })
+                }, text: [2, 3, 4])
             context.console.print(context.console.table(table))
             for row in rows where !row.droppedModules.isEmpty {
                 for dropped in row.droppedModules {

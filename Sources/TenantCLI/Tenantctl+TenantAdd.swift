@@ -24,10 +24,10 @@ extension Tenantctl {
                   tenantctl tenant add t4 --name "Tenant Four AG"
                   tenantctl tenant add t7 --from t2
                   tenantctl tenant add t5 --modules Infrastructure,Customer --dry-run
-                  tenantctl tenant add t6 --wait       # wait for a running roll instead of failing
+                  tenantctl tenant add t6 --wait    # wait for a running roll, do not fail
                 """)
 
-        @OptionGroup var global: GlobalOptions
+        @OptionGroup(title: "Global Options") var global: GlobalOptions
 
         @Argument(help: "The new tenant's id (also its branch name).")
         var id: String

@@ -23,7 +23,7 @@ extension Tenantctl {
                   tenantctl tenant remove t2 --archive
                 """)
 
-        @OptionGroup var global: GlobalOptions
+        @OptionGroup(title: "Global Options") var global: GlobalOptions
 
         @Argument(help: "The tenant id.", completion: NameCompletion.tenants())
         var id: String

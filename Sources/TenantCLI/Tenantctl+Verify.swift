@@ -36,7 +36,7 @@ extension Tenantctl {
                   tenantctl verify --no-fetch          # against what was fetched last
                 """)
 
-        @OptionGroup var global: GlobalOptions
+        @OptionGroup(title: "Global Options") var global: GlobalOptions
 
         @OptionGroup var fetchOptions: FetchOptions
 
@@ -99,7 +99,7 @@ extension Tenantctl {
                             + TerminalText.escaped(
                                 finding.message
                                     + (location.isEmpty
-                                        ? "" : " [\(finding.code): \(location.joined(separator: ", "))]")))
+                                        ? "" : " [\(finding.code.rawValue): \(location.joined(separator: ", "))]")))
                 }
                 for note in notes { context.console.print("note: " + TerminalText.escaped(note)) }
                 for tenant in tenants {

@@ -14,9 +14,10 @@ public struct Tenantctl: ParsableCommand {
             that tenant customised it. tenantctl drives git to switch a working copy to a tenant, roll \
             general_dev to every tenant, and audit what each tenant customised.
 
-            Global options (-C <dir>, --remote <name>, --json, --quiet, --verbose, --color, --git, \
-            --allow-local-remotes) go before or after the subcommand, as in git: \
-            `tenantctl -C ../app --remote upstream audit`.
+            Global options (-C <dir>, --remote <name>, --json, --quiet, --verbose, --wide, --color, --git, \
+            --allow-local-remotes, --network-timeout <seconds>) go before or after the subcommand, as in git: \
+            `tenantctl -C ../app --remote upstream audit`. Off a terminal (a pipe, a file) tables are never \
+            wrapped or cut; --wide does the same on a terminal.
 
             Exit codes: 0 success, 1 failure, 2 completed with conflicts or findings, 64 usage error, \
             130 interrupted.
@@ -43,6 +44,10 @@ public struct Tenantctl: ParsableCommand {
     /// Parses `arguments` and runs the command in `environment`; returns the exit status.
     /// Tests call this in-process with a captured environment.
     public static func run(arguments: [String], environment: CommandEnvironment) -> Int32 {
+        if let unknown = unknownHelpTopic(in: arguments) {
+            environment.stderr.write("error: " + unknown + "\n")
+            return ExitStatus.usage.rawValue
+        }
         let command: ParsableCommand
         do {
             command = try parseAsRoot(GlobalOptions.movingLeadingOptions(arguments, root: Tenantctl.self))
@@ -67,7 +72,7 @@ public struct Tenantctl: ParsableCommand {
         let code = exitCode(for: error)
         var message = fullMessage(for: error)
         if code == .success {
-            if !message.isEmpty { environment.stdout.write(message + "\n") }
+            if !message.isEmpty { environment.stdout.write(HelpLayout.arranged(message) + "\n") }
             return code.rawValue
         }
         if let unknown = unknownSubcommand(in: arguments) {
@@ -76,7 +81,30 @@ public struct Tenantctl: ParsableCommand {
             message = "error: " + message.dropFirst("Error: ".count)
         }
         environment.stderr.write(message + "\n")
+        // With --json the usage error is a JSON object on stdout too (its first line, without `error: `).
+        if arguments.prefix(while: { $0 != "--" }).contains("--json"),
+            let json = try? JSONOutput.encode(
+                CommandErrorJSON(
+                    code: "usage",
+                    message: String(message.split(separator: "\n").first ?? "").replacingOccurrences(
+                        of: "error: ", with: "", options: .anchored)))
+        {
+            environment.stdout.write(json + "\n")
+        }
         return code.rawValue
+    }
+
+    /// The error for `tenantctl help <command>` naming a command that does not exist (the parser would print the
+    /// top-level help and exit 0), else nil.
+    static func unknownHelpTopic(in arguments: [String]) -> String? {
+        var index = 0
+        while index < arguments.count, arguments[index].hasPrefix("-") {
+            index += GlobalOptions.valuedNames.contains(arguments[index]) ? 2 : 1
+        }
+        guard index < arguments.count, arguments[index] == "help" else { return nil }
+        let topic = arguments[(index + 1)...].filter { !$0.hasPrefix("-") }
+        guard !topic.isEmpty else { return nil }
+        return unknownSubcommand(in: Array(topic))
     }
 
     /// "unknown command 'swich'; did you mean switch?" when `arguments` name a subcommand that does not exist
@@ -115,14 +143,36 @@ public struct Tenantctl: ParsableCommand {
         return nil
     }
 
-    /// Runs a parsed command: builds its context, runs it, and turns errors into messages and exit codes.
+    /// Runs a parsed command: builds its context, runs it, and turns errors into messages and exit codes. With
+    /// `--json`, a command that fails (exit 1 or 64) without printing its JSON report prints a JSON error object
+    /// on stdout too (``CommandErrorJSON``), besides the error on stderr.
     static func execute(_ command: any TenantctlCommand, environment: CommandEnvironment) -> Int32 {
-        let console = Console(
+        let failure = CommandFailure()
+        guard command.global.json else { return execute(command, environment: environment, failure: failure) }
+        let stdout = WatchedOutputSink(environment.stdout)
+        var watched = environment
+        watched.stdout = stdout
+        let status = execute(command, environment: watched, failure: failure)
+        if status == ExitStatus.failure.rawValue || status == ExitStatus.usage.rawValue, !stdout.wroteSomething,
+            !failure.log.all.isEmpty, let json = try? JSONOutput.encode(CommandErrorJSON(failure))
+        {
+            environment.stdout.write(json + "\n")
+        }
+        return status
+    }
+
+    /// ``execute(_:environment:)`` without the JSON error object; what failed is kept in `failure`.
+    private static func execute(
+        _ command: any TenantctlCommand, environment: CommandEnvironment, failure: CommandFailure
+    ) -> Int32 {
+        var console = Console(
             out: environment.stdout, err: environment.stderr, quiet: command.global.quiet,
             verbose: command.global.verbose,
             color: command.global.color.enabled(environment: environment),
-            width: TerminalWidth.columns(
-                variables: environment.variables, isTerminal: environment.stdoutIsTerminal))
+            width: command.global.wide
+                ? TerminalWidth.unlimited
+                : TerminalWidth.columns(variables: environment.variables, isTerminal: environment.stdoutIsTerminal))
+        console.errorLog = failure.log
         do {
             let context = try CommandContext(options: command.global, environment: environment, console: console)
             let status = try command.run(context: context)
@@ -135,12 +185,16 @@ public struct Tenantctl: ParsableCommand {
         } catch let error as ExitCode {
             return error.rawValue
         } catch let error as ValidationError {
+            failure.code = "usage"
             console.error(error.message)
             return ExitStatus.usage.rawValue
         } catch let error as UnknownNameError {
+            failure.code = "unknown-\(error.kind)"
+            failure.names = error.names
             console.error(error.description)
             return ExitStatus.usage.rawValue
         } catch {
+            if error is GitError { failure.code = "git" }
             console.error(String(describing: error))
             if let error = error as? GitError, error.userCommand != error.command {
                 // The runner's hardening settings, left out of the message above.
@@ -148,6 +202,40 @@ public struct Tenantctl: ParsableCommand {
             }
             return ExitStatus.failure.rawValue
         }
+    }
+}
+
+/// What made a command fail: the errors it printed, a code and the names involved.
+final class CommandFailure {
+    /// `failed`, `usage`, `unknown-tenant`, `unknown-module` or `git`.
+    var code = "failed"
+    /// The tenants or modules the error is about.
+    var names: [String] = []
+    /// Every error printed.
+    let log = ErrorLog()
+}
+
+/// A refused or failed command's error under `--json` (docs/schemas/error.schema.json), on stdout.
+struct CommandErrorJSON: Encodable {
+    struct Body: Encodable {
+        /// What kind of error: `usage` (exit 64, the command line), `unknown-tenant`, `unknown-module` (exit 64),
+        /// `git` (a git command failed), `failed` (anything else, exit 1).
+        var code: String
+        /// The error as printed on stderr (without `error: `); several errors a line each.
+        var message: String
+        /// The tenants or modules the error is about (empty when none is).
+        var names: [String]
+    }
+
+    var schemaVersion = 1
+    var error: Body
+
+    init(_ failure: CommandFailure) {
+        error = Body(code: failure.code, message: failure.log.all.joined(separator: "\n"), names: failure.names)
+    }
+
+    init(code: String, message: String) {
+        error = Body(code: code, message: message, names: [])
     }
 }
 

@@ -228,7 +228,8 @@ struct AuditTestError: Error {
         #expect(try JSONSchemaCheck(contentsOf: schemaPath).violations(of: raw.stdout) == [])
 
         // In a 100-column terminal (findings wrap at the terminal's width).
-        let table = sandbox.tenantctl(["audit", "--no-fetch"], in: example.workspace, environment: ["COLUMNS": "100"])
+        let table = sandbox.tenantctl(
+            ["audit", "--no-fetch"], in: example.workspace, environment: ["COLUMNS": "100"], terminal: true)
         #expect(table.status == 0)
         #expect(table.stdout.contains("t2/Customer: stale-pin: pin "))
         #expect(table.stdout.contains("t3/Order: missing-branch: module Order has no branch t3 on its remote"))

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TenantTestSupport
 import Testing
 
 @testable import TenantCLI
@@ -31,13 +32,18 @@ import Testing
             - **JSON**: every command that prints accepts `--json` (printed even with `--quiet`); every JSON report
               has a top-level `"schemaVersion": 1` and a JSON Schema in `docs/schemas/<command>.schema.json`
               (audit: `docs/audit-schema.json`, compose: `docs/compose-schema.json`). Full commit ids in JSON.
-            - **Tables** fit the terminal: the width is `COLUMNS`, else the terminal's own width (`TIOCGWINSZ` on
-              stdout), else 80 when stdout is not a terminal (at least 20). The last column wraps at spaces onto
-              indented continuation lines (a word longer than the column is broken); when that leaves it fewer
-              than 12 columns, the widest other columns are cut with `…` (down to 4 columns each). The audit
-              matrix cuts instead of wrapping, so each tenant stays on one row. Only a table whose columns cannot
-              get that narrow is printed wider (a matrix of many modules: use `--format html` or `--json`). Prose
-              around a table wraps the same way. `--json` always has the full text.
+              A command given `--json` that is refused or fails (exit 1 or 64) before its report prints the error
+              on stdout too, as `{"error": {"code", "message", "names"}, "schemaVersion": 1}`
+              (`docs/schemas/error.schema.json`; codes `usage`, `unknown-tenant`, `unknown-module`, `git`,
+              `failed`), so that a script reading stdout sees why.
+            - **Tables** never cut a tenant id, a module name, a branch, a commit id or a run id. On a terminal
+              they fit its width (`COLUMNS`, else the terminal's own width, else 80; at least 20): free text
+              (names, details, lists) wraps at spaces within its column, a word is never broken; a list that still
+              does not fit is printed as one block of `TITLE  value` lines per row, and the audit matrix in blocks
+              of module columns, each with the tenant ids. Off a terminal (a pipe, a CI log, `audit -o file`)
+              nothing is wrapped or cut, whatever `COLUMNS` says, so every row is one line for `grep` and `awk`;
+              `--wide` does the same on a terminal. Prose around a table wraps at the terminal's width only.
+              `--json` always has the full text.
             - **Headers** are UPPERCASE (module names in the audit matrix keep their case: they are data).
             - **Commit ids** in text are 7 characters (`ObjectID.short`).
             - **Counted nouns** are written out: "1 branch", "2 branches" (`English.count`).
@@ -58,7 +64,8 @@ import Testing
             """
         for (name, command) in allCommands(Tenantctl.self) {
             text += "## `\(name)`\n\n```text\n"
-            text += Tenantctl.helpMessage(for: command, columns: 100).trimmingCharacters(in: .whitespacesAndNewlines)
+            text += HelpLayout.arranged(Tenantctl.helpMessage(for: command, columns: 100))
+                .trimmingCharacters(in: .whitespacesAndNewlines)
             text += "\n```\n\n"
         }
         return text
@@ -74,6 +81,58 @@ import Testing
         #expect(
             actual == expected,
             "docs/CLI.md is out of date: run scripts/update-cli-reference and commit the result")
+    }
+
+    @Test func helpShowsEachDefaultOnceAndTheGlobalOptionsAfterTheCommandsOwn() throws {
+        for (name, command) in Self.allCommands(Tenantctl.self) {
+            let help = HelpLayout.arranged(Tenantctl.helpMessage(for: command, columns: 80))
+            let flat = help.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+            #expect(
+                flat.range(of: #"\(default: [^)]*\)\.? \(default:"#, options: .regularExpression) == nil,
+                "\(name) shows a default twice")
+            guard command is any TenantctlCommand.Type else { continue }
+            let own = try #require(help.range(of: "\nOPTIONS:\n"), "\(name)")
+            let global = try #require(help.range(of: "\nGLOBAL OPTIONS:\n"), "\(name)")
+            #expect(own.upperBound < global.lowerBound, "\(name): global options before the command's own")
+            #expect(help[global.upperBound...].contains("-C <dir>"), "\(name)")
+            #expect(help[own.upperBound..<global.lowerBound].contains("--help"), "\(name)")
+        }
+        // Positive control: the argument parser alone puts the titled section first.
+        let raw = Tenantctl.helpMessage(for: Tenantctl.Switch.self, columns: 80)
+        #expect(
+            try #require(raw.range(of: "GLOBAL OPTIONS:")).lowerBound < #require(raw.range(of: "\nOPTIONS:")).lowerBound
+        )
+    }
+
+    /// Example lines and the indented lists of a help text stay whole at 80 columns (a longer line would wrap to
+    /// column 0).
+    @Test func indentedHelpLinesKeepTheirLayoutAt80Columns() {
+        for (name, command) in Self.allCommands(Tenantctl.self) {
+            let help = Tenantctl.helpMessage(for: command, columns: 80)
+            for line in command.configuration.discussion.split(separator: "\n") where line.hasPrefix("  ") {
+                #expect(help.contains(line + "\n"), "\(name): `\(line)` wraps at 80 columns")
+            }
+        }
+    }
+
+    @Test func helpForAnUnknownCommandIsAUsageError() throws {
+        let sandbox = try GitSandbox()
+        let typo = sandbox.tenantctl(["help", "swich"])
+        #expect(typo.status == 64)
+        #expect(typo.stderr.hasPrefix("error: unknown command 'swich'") && typo.stderr.contains("did you mean switch?"))
+        #expect(typo.stdout.isEmpty)
+        let nested = sandbox.tenantctl(["help", "tenant", "ad"])
+        #expect(nested.status == 64 && nested.stderr.contains("did you mean add?"), "\(nested.stderr)")
+        let unknown = sandbox.tenantctl(["help", "nosuch"])
+        #expect(unknown.status == 64 && unknown.stderr.contains("commands: "), "\(unknown.stderr)")
+        // Positive controls: a known command's help, through `help` and through `--help`, global options last.
+        let known = sandbox.tenantctl(["help", "tenant", "add"])
+        #expect(known.status == 0 && known.stdout.contains("USAGE: tenantctl tenant add"), "\(known.stderr)")
+        let flag = sandbox.tenantctl(["switch", "--help"])
+        #expect(flag.status == 0)
+        let own = try #require(flag.stdout.range(of: "\nOPTIONS:"))
+        let global = try #require(flag.stdout.range(of: "\nGLOBAL OPTIONS:"))
+        #expect(own.lowerBound < global.lowerBound, "\(flag.stdout)")
     }
 
     @Test func everyCommandHasAnAbstractAndAnExample() {

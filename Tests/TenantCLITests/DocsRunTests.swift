@@ -25,7 +25,7 @@ import Testing
 
     /// Examples that cannot run against the example workspace, with the reason (printed when skipped).
     static let skipped: [String: String] = [
-        "tenantctl module add Reports --url https://git.example.com/erp/Reports.git --path Features/Reports":
+        "tenantctl module add Reports --url https://git.example.com/erp/Reports.git":
             "needs a network remote"
     ]
 

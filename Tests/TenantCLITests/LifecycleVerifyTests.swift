@@ -111,6 +111,8 @@ import Testing
         let text = example.tenantctl(["verify", "--no-fetch"])
         #expect(text.status == 2)
         #expect(text.stdout.contains("repository \(breakage.repository), branch \(breakage.branch)"), "\(text.stdout)")
+        // In the same words as the JSON, the audit and the docs: `[missing-branch: …]`, never `[missingBranch: …]`.
+        #expect(text.stdout.contains("[\(breakage.code): repository \(breakage.repository)"), "\(text.stdout)")
         // verify changes nothing (after its own fetch).
         try sandbox.git(["fetch", "-q", "--prune", "origin"], in: example.workspace)
         var after = try example.snapshot()

@@ -95,6 +95,38 @@ import Testing
         #expect(missing.isEmpty, "commands whose --json is not checked: \(missing.sorted())")
     }
 
+    /// A refused command with `--json` prints a JSON error object on stdout (docs/schemas/error.schema.json) as well
+    /// as the error on stderr; a report that is printed (a roll with conflicts) is not followed by one.
+    @Test func refusedCommandsPrintAJSONErrorUnderJSON() throws {
+        let sandbox = try GitSandbox()
+        let example = try LifecycleExample(sandbox)
+        let schema = try Self.schema("error")
+        func error(_ arguments: [String], status: Int32, in directory: String? = nil) throws -> [String: Any] {
+            let run = sandbox.tenantctl(arguments + ["--json"], in: directory ?? example.workspace)
+            #expect(run.status == status, "\(arguments): \(run.stdout)\(run.stderr)")
+            #expect(run.stderr.contains("error: "), "\(arguments): \(run.stderr)")
+            #expect(try schema.violations(of: run.stdout) == [], "\(arguments): \(run.stdout)")
+            let object = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
+            return try #require(object?["error"] as? [String: Any], "\(arguments): \(run.stdout)")
+        }
+        let tenant = try error(["switch", "t9"], status: 64)
+        #expect(tenant["code"] as? String == "unknown-tenant" && tenant["names"] as? [String] == ["t9"], "\(tenant)")
+        #expect((tenant["message"] as? String)?.hasPrefix("unknown tenant t9") == true, "\(tenant)")
+        let modules = try error(["pin", "Nosuch"], status: 64)
+        #expect(modules["code"] as? String == "unknown-module" && modules["names"] as? [String] == ["Nosuch"])
+        let usage = try error(["roll", "--bogus"], status: 64)
+        #expect(usage["code"] as? String == "usage", "\(usage)")
+        let validation = try error(["roll", "--jobs", "0"], status: 64)
+        #expect(validation["code"] as? String == "usage", "\(validation)")
+        let outside = try error(["status"], status: 1, in: sandbox.root)
+        #expect(outside["code"] as? String == "failed" && (outside["message"] as? String)?.isEmpty == false)
+        // Positive controls: without --json no JSON; a command that prints its report prints no error object.
+        let text = sandbox.tenantctl(["switch", "t9"], in: example.workspace)
+        #expect(text.status == 64 && text.stdout.isEmpty)
+        let report = example.tenantctl(["tenant", "list", "--json"])
+        #expect(report.status == 0 && !report.stdout.contains("\"error\""))
+    }
+
     @Test func lifecycleCommandsPrintJSONAndSpeakInTheConditionalOnADryRun() throws {
         let sandbox = try GitSandbox()
         let example = try LifecycleExample(sandbox)
@@ -142,7 +174,7 @@ import Testing
 
     // MARK: - Tables
 
-    @Test(arguments: [60, 200])
+    @Test(arguments: [60, 80, 200])
     func tablesFitTheTerminalWidth(_ width: Int) throws {
         let sandbox = try GitSandbox()
         let example = try LifecycleExample(sandbox, stage: .afterUpdates)
@@ -152,7 +184,8 @@ import Testing
             ["roll", "--dry-run"], ["tenant", "list"], ["status"], ["audit", "--no-fetch"], ["switch", "t3"],
             ["runs"],
         ] {
-            let run = sandbox.tenantctl(arguments + ["-C", example.workspace], environment: environment)
+            let run = sandbox.tenantctl(
+                arguments + ["-C", example.workspace], environment: environment, terminal: true)
             #expect(run.status == 0 || run.status == 2, "\(arguments): \(run.stderr)")
             for line in run.stdout.split(separator: "\n") {
                 longest = max(longest, TextWidth.of(String(line)))
@@ -167,7 +200,7 @@ import Testing
         #expect(json.stdout.contains("module merge") || json.stdout.contains("\"merges\""))
     }
 
-    @Test func textTableWrapsTheLastColumnAndCutsOthers() {
+    @Test func textTableWrapsTheLastColumnAndNeverCutsTheOthers() {
         let table = TextTable(
             header: ["BRANCH", "STATUS", "DETAILS"],
             rows: [["t1", "rolled", "Order: merged abcdef0; Article 1234567 → 89abcde, Customer 1111111 → 2222222"]])
@@ -175,17 +208,20 @@ import Testing
         #expect(lines.allSatisfy { TextWidth.of(String($0)) <= 40 }, "\(lines)")
         #expect(lines.count > 2)
         #expect(lines.joined().replacingOccurrences(of: " ", with: "").contains("Customer1111111→2222222"))
+        // A key column is never cut: a table that cannot fit becomes one block of lines per row.
         let narrow = TextTable(header: ["A-VERY-LONG-HEADER", "B"], rows: [["x", "y"]]).render(width: 20)
-        #expect(narrow.split(separator: "\n").allSatisfy { TextWidth.of(String($0)) <= 20 }, "\(narrow)")
-        #expect(narrow.contains("…"))
+        #expect(narrow == "A-VERY-LONG-HEADER  x\nB                   y", "\(narrow)")
         // Unlimited: nothing changes.
         #expect(!table.render().contains("\n  "))
     }
 
-    @Test func terminalWidthComesFromColumnsThenTheTerminalThen80() {
-        #expect(TerminalWidth.columns(variables: ["COLUMNS": "60"], isTerminal: false) == 60)
-        #expect(TerminalWidth.columns(variables: [:], isTerminal: false) == 80)
-        #expect(TerminalWidth.columns(variables: ["COLUMNS": "x"], isTerminal: false) == 80)
+    @Test func terminalWidthComesFromColumnsThenTheTerminalThen80AndIsUnlimitedOffATerminal() {
+        #expect(TerminalWidth.columns(variables: ["COLUMNS": "60"], isTerminal: true) == 60)
+        #expect(TerminalWidth.columns(variables: ["COLUMNS": "x"], isTerminal: true, descriptor: -1) == 80)
+        #expect(TerminalWidth.columns(variables: [:], isTerminal: true, descriptor: -1) == 80)
+        // A pipe or a file: nothing is wrapped or cut, whatever COLUMNS says.
+        #expect(TerminalWidth.columns(variables: ["COLUMNS": "60"], isTerminal: false) == TerminalWidth.unlimited)
+        #expect(TerminalWidth.columns(variables: [:], isTerminal: false) == TerminalWidth.unlimited)
         // A descriptor that is no terminal has no width.
         #expect(TerminalWidth.terminalWidth(-1) == nil)
     }

@@ -4,6 +4,8 @@ import TenantKit
 import TenantTestSupport
 import Testing
 
+@testable import TenantCLI
+
 /// The README's promises: every command in its table exists, and the quick start runs as written.
 @Suite struct ReadmeTests {
     static let readme: String = {
@@ -40,6 +42,43 @@ import Testing
             #expect(result.status == 0, "tenantctl \(words.joined(separator: " ")) --help failed")
             #expect(result.stdout.contains("USAGE: tenantctl \(words.joined(separator: " "))"), "\(row)")
         }
+    }
+
+    /// The other way round: every command is in the table, and every global option in the paragraph after it.
+    @Test func everyCommandAndGlobalOptionIsInTheReadme() throws {
+        let rows = Self.readme.split(separator: "\n").filter { $0.hasPrefix("| `tenantctl ") }.joined(separator: "\n")
+        for command in Tenantctl.configuration.subcommands {
+            #expect(rows.contains("tenantctl \(command._commandName)"), "\(command._commandName) is not in the table")
+        }
+        let paragraph = try #require(Self.readme.components(separatedBy: "Global options:").dropFirst().first)
+            .components(separatedBy: "\n\n")[0]
+        for option in GlobalOptions.valuedNames.union(GlobalOptions.flagNames) where option.hasPrefix("--") {
+            #expect(paragraph.contains("`" + option), "\(option) is not among the README's global options")
+        }
+    }
+
+    /// The docs speak in their own words: no "SPEC §4", "RELIABILITY 60" or "issue 7", which a reader of the
+    /// repository cannot look up (README, CHANGELOG, docs/ and every command's help, which docs/CLI.md holds).
+    @Test func docsCiteNothingAReaderCannotFind() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        var files = ["README.md", "CHANGELOG.md", "scripts/bench/README.md"]
+        let docs = try #require(FileManager.default.enumerator(atPath: root.appendingPathComponent("docs").path))
+        while let file = docs.nextObject() as? String {
+            if file.hasSuffix(".md") || file.hasSuffix(".json") { files.append("docs/" + file) }
+        }
+        #expect(files.contains("docs/CLI.md") && files.contains("docs/schemas/roll.schema.json"))
+        let citation = #"SPEC ?§|RELIABILITY|\b[Ii]ssues? \d"#
+        for file in files {
+            let text = try String(contentsOf: root.appendingPathComponent(file), encoding: .utf8)
+            for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+            where line.range(of: citation, options: .regularExpression) != nil {
+                Issue.record("\(file):\(number + 1) cites what a reader cannot find: \(line)")
+            }
+        }
+        // Positive control: the pattern finds such a citation.
+        #expect("as SPEC §5 says".range(of: citation, options: .regularExpression) != nil)
+        #expect("see issue 7".range(of: citation, options: .regularExpression) != nil)
     }
 
     @Test func quickStartRunsAsWritten() throws {

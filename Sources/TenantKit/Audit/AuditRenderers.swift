@@ -56,7 +56,8 @@ enum AuditCell {
 /// The audit as a terminal table: a tenants × modules matrix, a legend, customisations and findings.
 public enum AuditTableRenderer {
     /// Renders `report`; colour only when `console.color` is on. The matrix and the text below it are fitted to
-    /// `width` columns (default: the console's width); a matrix of many modules is wider (`--format html`).
+    /// `width` columns (default: the console's width); a matrix wider than that is printed in blocks of module
+    /// columns, each with the tenant ids (nothing is cut).
     public static func render(_ report: AuditReport, console: Console, width: Int? = nil) -> String {
         let width = width ?? console.width
         let style: (String, Console.Style) -> String = { console.styled($0, $1) }
@@ -70,7 +71,7 @@ public enum AuditTableRenderer {
             }
             return row
         }
-        var lines = [TextTable(header: header, rows: rows).render(width: width, wrapLastColumn: false), ""]
+        var lines = [TextTable(header: header, rows: rows, text: []).render(width: width, overflow: .columnBlocks), ""]
         lines += AuditCell.legend(general: report.generalBranch, width: width)
         let customisations = customisationLines(report)
         if !customisations.isEmpty {

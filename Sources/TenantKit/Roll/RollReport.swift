@@ -135,7 +135,10 @@ public struct RollReport: Sendable, Equatable, Codable {
                 TerminalText.escaped(detail.joined(separator: "; ")),
             ])
         }
-        var text = console.table(TextTable(header: ["BRANCH", "STATUS", "COMMIT", "DETAILS"], rows: rows))
+        // The table fits itself (branches and ids are never cut); only the prose below it is wrapped.
+        let table = console.table(
+            TextTable(header: ["BRANCH", "STATUS", "COMMIT", "DETAILS"], rows: rows, text: [1, 3]))
+        var text = ""
         var next: [String] = []
         for tenant in tenants {
             if let command = tenant.next { next.append("\(tenant.id): \(command)") }
@@ -146,15 +149,15 @@ public struct RollReport: Sendable, Equatable, Codable {
                 "\(module) could not be fetched, so its pins were kept everywhere; roll again once its remote answers ("
                     + TerminalText.escaped(error.split(separator: "\n").joined(separator: " ")) + ")")
         }
-        if !next.isEmpty { text += "\nnext steps:\n" + next.map { "  " + $0 }.joined(separator: "\n") }
+        if !next.isEmpty { text += "next steps:\n" + next.map { "  " + $0 }.joined(separator: "\n") + "\n" }
         text +=
-            "\n\(totals.rolled) \(dryRun ? "would roll" : "rolled"), \(totals.upToDate) up to date, \(totals.conflicts) with conflicts, "
+            "\(totals.rolled) \(dryRun ? "would roll" : "rolled"), \(totals.upToDate) up to date, \(totals.conflicts) with conflicts, "
         text += "\(totals.blocked) blocked, \(totals.rejected) rejected; "
         text += "\(English.count(totals.moduleMerges, "module merge")); "
         text += String(format: "%.1f s", elapsedSeconds)
         if dryRun { text += " (dry run: nothing was written)" }
         if let runId { text += "\njournal: \(runId) (undo with `tenantctl roll --undo \(runId)`)" }
-        return TextTable.fit(text, width: console.width)
+        return table + "\n" + TextTable.fit(text, width: console.width)
     }
 
     /// A branch's status, coloured when it needs attention (conflict, blocked, rejected) or rolled.

@@ -30,6 +30,40 @@ public struct FileOutputSink: OutputSink {
     }
 }
 
+/// The errors a command printed, as written (not escaped: JSON escapes them itself).
+public final class ErrorLog: Sendable {
+    private let lines = Locked<[String]>([])
+
+    public init() {}
+
+    /// Keeps `line`.
+    public func append(_ line: String) { lines.withLock { $0.append(line) } }
+
+    /// Every error so far, oldest first.
+    public var all: [String] { lines.current }
+}
+
+/// An output sink that remembers whether anything was written through it.
+public final class WatchedOutputSink: OutputSink, Sendable {
+    private let sink: any OutputSink
+    private let written = Locked(false)
+
+    public init(_ sink: any OutputSink) { self.sink = sink }
+
+    public func write(_ text: String) {
+        written.withLock { $0 = $0 || !text.isEmpty }
+        sink.write(text)
+    }
+
+    public func write(bytes: [UInt8]) {
+        written.withLock { $0 = $0 || !bytes.isEmpty }
+        sink.write(bytes: bytes)
+    }
+
+    /// Whether anything was written.
+    public var wroteSomething: Bool { written.current }
+}
+
 /// Collects output in memory (tests, the demo).
 public final class BufferOutputSink: OutputSink, Sendable {
     private let buffer = Locked("")
@@ -56,6 +90,8 @@ public struct Console: Sendable {
     public var color: Bool
     /// The width tables are fitted to (``TerminalWidth``).
     public var width: Int
+    /// Where the errors printed are kept too (for `--json`'s error object), or nil.
+    public var errorLog: ErrorLog?
 
     public init(
         out: any OutputSink, err: any OutputSink, quiet: Bool = false, verbose: Bool = false, color: Bool = false,
@@ -97,7 +133,10 @@ public struct Console: Sendable {
     }
 
     /// An error on stderr (always shown); control characters (from repositories, git, a remote) escaped.
-    public func error(_ line: String) { err.write("error: " + TerminalText.escaped(line, keepingLayout: true) + "\n") }
+    public func error(_ line: String) {
+        errorLog?.append(line)
+        err.write("error: " + TerminalText.escaped(line, keepingLayout: true) + "\n")
+    }
 
     /// Detail on stderr, only with `--verbose`; control characters escaped.
     public func debug(_ line: String) {

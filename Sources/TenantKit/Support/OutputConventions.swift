@@ -33,22 +33,27 @@ public enum English {
     public static func isAre(_ count: Int) -> String { count == 1 ? "is" : "are" }
 }
 
-/// How wide the user's terminal is: `COLUMNS`, else the terminal's own width (`TIOCGWINSZ` on stdout), else 80.
+/// How wide tables and prose may be: on a terminal `COLUMNS`, else the terminal's own width (`TIOCGWINSZ` on
+/// stdout), else 80; off a terminal (a pipe, a file, a CI log) unlimited, so nothing is wrapped or cut (as git
+/// and kubectl do).
 public enum TerminalWidth {
-    /// The width used when nothing says otherwise (not a terminal, `COLUMNS` unset).
+    /// The width on a terminal whose width nothing says.
     public static let fallback = 80
     /// Tables never get narrower than this, whatever `COLUMNS` says.
     public static let minimum = 20
+    /// No limit: off a terminal, in a report file and with `--wide`.
+    public static let unlimited = Int.max
 
-    /// The width for output to stdout: `COLUMNS` when it is a positive number, else the terminal's width when
-    /// `isTerminal`, else ``fallback``.
+    /// The width for output to stdout: ``unlimited`` unless `isTerminal`; on a terminal `COLUMNS` when it is a
+    /// positive number, else the terminal's width, else ``fallback``.
     public static func columns(variables: [String: String], isTerminal: Bool, descriptor: Int32 = STDOUT_FILENO)
         -> Int
     {
+        guard isTerminal else { return unlimited }
         if let text = variables["COLUMNS"], let value = Int(text.trimmingCharacters(in: .whitespaces)), value > 0 {
             return max(value, minimum)
         }
-        if isTerminal, let width = terminalWidth(descriptor) { return max(width, minimum) }
+        if let width = terminalWidth(descriptor) { return max(width, minimum) }
         return fallback
     }
 

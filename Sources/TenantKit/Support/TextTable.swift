@@ -1,88 +1,156 @@
 import Foundation
 
-/// A plain-text table with left-aligned columns, two spaces apart. Titles are written in UPPERCASE by the caller
-/// (module names in the audit's header are data and keep their case).
+/// A plain-text table with left-aligned columns, two spaces apart: the one table layout every command uses.
+/// Titles are written in UPPERCASE by the caller (module names in the audit's header are data and keep their case).
 ///
-/// `render(width:)` fits the table into `width` columns (``TerminalWidth``): the last column wraps at spaces onto
-/// continuation lines indented to the column (a word longer than the column is broken); when even that leaves the
-/// last column fewer than 12 columns, the widest other columns are cut with `…`, down to 4 columns each. Only a
-/// table whose other columns cannot get that narrow is printed wider than `width`. `--json` keeps the full text.
+/// Nothing a person may need to copy is ever cut: a row key, an id, a branch or a run id is printed whole. Only the
+/// columns marked as free text (names, details, lists) give way: `render(width:)` first wraps them at spaces
+/// within their column (a word is never broken); when the table still does not fit, it is printed in another
+/// form (``Overflow``). Off a terminal the width is unlimited (``TerminalWidth``) and nothing wraps.
 public struct TextTable: Sendable {
     /// Column titles.
     public var header: [String]
     /// Cells, row by row.
     public var rows: [[String]]
+    /// The columns of free text, wrapped at spaces when the table is too wide; every other column is never cut.
+    public var textColumns: Set<Int>
 
-    public init(header: [String], rows: [[String]]) {
-        self.header = header
-        self.rows = rows
+    /// What a table does that does not fit even with its free text wrapped.
+    public enum Overflow: Sendable {
+        /// One block of `TITLE  value` lines per row (a list of things: branches, modules, runs).
+        case records
+        /// The columns in blocks that fit, each repeating the first column (a matrix, whose cells stay on their
+        /// row).
+        case columnBlocks
     }
 
-    /// The narrowest a column other than the last one gets.
-    static let minimumColumn = 4
-    /// The narrowest the last column gets before the others are cut.
-    static let minimumLastColumn = 12
+    /// A table whose `text` columns (default: the last one) are free text.
+    public init(header: [String], rows: [[String]], text: Set<Int>? = nil) {
+        self.header = header
+        self.rows = rows
+        self.textColumns = text ?? (header.isEmpty ? [] : [header.count - 1])
+    }
 
-    /// The table as lines of text (no trailing newline), at most `width` columns wide where it can be. With
-    /// `wrapLastColumn` false (a matrix, whose cells must stay on their row) every column may be cut instead.
-    public func render(width: Int = Int.max, wrapLastColumn: Bool = true) -> String {
+    /// The table as lines of text (no trailing newline), at most `width` columns wide where nothing has to be cut
+    /// for it (a single id wider than `width` makes its line wider).
+    public func render(width: Int = Int.max, overflow: Overflow = .records) -> String {
         let all = [header] + rows
         let columns = all.map(\.count).max() ?? 0
         guard columns > 0 else { return "" }
         var widths = Array(repeating: 0, count: columns)
+        var minimums = Array(repeating: 0, count: columns)
         for row in all {
-            for (index, cell) in row.enumerated() { widths[index] = max(widths[index], TextWidth.of(cell)) }
+            for (index, cell) in row.enumerated() {
+                widths[index] = max(widths[index], TextWidth.of(cell))
+                minimums[index] = max(
+                    minimums[index],
+                    textColumns.contains(index) ? Self.longestWord(cell) : TextWidth.of(cell))
+            }
         }
         let separators = 2 * (columns - 1)
         func total() -> Int { widths.reduce(0, +) + separators }
-        var lastWidth = widths[columns - 1]
-        if total() > width, !wrapLastColumn {
-            while total() > width, let widest = widths.indices.max(by: { widths[$0] < widths[$1] }),
-                widths[widest] > Self.minimumColumn
-            {
-                widths[widest] -= 1
-            }
-            lastWidth = widths[columns - 1]
-        } else if total() > width {
-            let wanted = min(widths[columns - 1], Self.minimumLastColumn)
-            // Cut the widest other column one at a time until the last one gets what it wants.
-            while columns > 1, width - (total() - widths[columns - 1]) < wanted,
-                let widest = widths.indices.dropLast().max(by: { widths[$0] < widths[$1] }),
-                widths[widest] > Self.minimumColumn
-            {
-                widths[widest] -= 1
-            }
-            lastWidth = max(min(widths[columns - 1], width - (total() - widths[columns - 1])), 1)
+        // Narrow the widest free-text column, one column at a time, down to its longest word.
+        while total() > width,
+            let widest = widths.indices.filter({ widths[$0] > minimums[$0] }).max(by: { widths[$0] < widths[$1] })
+        {
+            widths[widest] -= 1
         }
-        let indent = widths.dropLast().reduce(0, +) + separators
-        var lines: [String] = []
-        for row in all {
-            var cells = row.enumerated().map { index, cell -> String in
-                index < columns - 1 ? Self.cut(cell, to: widths[index]) : cell
-            }
-            var continuation: [String] = []
-            if cells.count == columns, !wrapLastColumn {
-                cells[columns - 1] = Self.cut(cells[columns - 1], to: lastWidth)
-            } else if cells.count == columns {
-                let wrapped = Self.wrap(cells[columns - 1], width: lastWidth)
-                cells[columns - 1] = wrapped.first ?? ""
-                continuation = Array(wrapped.dropFirst())
-            }
-            let line = cells.enumerated().map { index, cell in
-                index == cells.count - 1
-                    ? cell : cell + String(repeating: " ", count: max(0, widths[index] - TextWidth.of(cell)))
-            }.joined(separator: "  ")
-            lines.append(line)
-            lines += continuation.map { String(repeating: " ", count: indent) + $0 }
+        if total() <= width { return Self.grid(all, widths: widths).joined(separator: "\n") }
+        switch overflow {
+        case .records: return records(width: width)
+        case .columnBlocks: return columnBlocks(width: width, columns: columns)
         }
-        return lines.joined(separator: "\n")
     }
 
-    /// `cell` cut to `width` columns with `…` at the end (ANSI styles are dropped from a cut cell).
-    static func cut(_ cell: String, to width: Int) -> String {
-        guard TextWidth.of(cell) > width else { return cell }
-        let plain = TextWidth.plain(cell)
-        return String(plain.prefix(max(width - 1, 0))) + "…"
+    /// Lines of `rows` in columns of `widths`: a cell wider than its column is wrapped at spaces onto more lines of
+    /// its row (without its ANSI styles), the last column is not padded.
+    static func grid(_ rows: [[String]], widths: [Int]) -> [String] {
+        var lines: [String] = []
+        for row in rows {
+            let cells = row.enumerated().map { index, cell -> [String] in
+                TextWidth.of(cell) > widths[index] ? wrapWords(TextWidth.plain(cell), width: widths[index]) : [cell]
+            }
+            let height = cells.map(\.count).max() ?? 1
+            for lineIndex in 0..<height {
+                let parts = cells.enumerated().map { index, cell -> String in
+                    let text = lineIndex < cell.count ? cell[lineIndex] : ""
+                    return index == cells.count - 1
+                        ? text : text + String(repeating: " ", count: max(0, widths[index] - TextWidth.of(text)))
+                }
+                var line = parts.joined(separator: "  ")
+                while line.hasSuffix(" ") { line.removeLast() }
+                lines.append(line)
+            }
+        }
+        return lines
+    }
+
+    /// Every row as a block of `TITLE  value` lines, blocks a blank line apart; values wrap at spaces.
+    func records(width: Int) -> String {
+        let titleWidth = header.map { TextWidth.of($0) }.max() ?? 0
+        let valueWidth = max(width - titleWidth - 2, 1)
+        let indent = String(repeating: " ", count: titleWidth + 2)
+        return rows.map { row in
+            row.enumerated().flatMap { index, cell -> [String] in
+                let title = index < header.count ? header[index] : ""
+                let values =
+                    TextWidth.of(cell) > valueWidth && textColumns.contains(index)
+                    ? Self.wrapWords(TextWidth.plain(cell), width: valueWidth) : [cell]
+                let first = title + String(repeating: " ", count: titleWidth - TextWidth.of(title)) + "  " + values[0]
+                return [first] + values.dropFirst().map { indent + $0 }
+            }.joined(separator: "\n")
+        }.joined(separator: "\n\n")
+    }
+
+    /// The columns after the first in blocks that fit `width`, each block with the first column, blocks a blank
+    /// line apart.
+    func columnBlocks(width: Int, columns: Int) -> String {
+        let all = [header] + rows
+        var widths = Array(repeating: 0, count: columns)
+        for row in all {
+            for (index, cell) in row.enumerated() { widths[index] = max(widths[index], TextWidth.of(cell)) }
+        }
+        var blocks: [[Int]] = []
+        var block: [Int] = []
+        var used = widths[0]
+        for index in 1..<max(columns, 1) {
+            if !block.isEmpty, used + 2 + widths[index] > width {
+                blocks.append(block)
+                block = []
+                used = widths[0]
+            }
+            block.append(index)
+            used += 2 + widths[index]
+        }
+        if !block.isEmpty || blocks.isEmpty { blocks.append(block) }
+        return blocks.map { block in
+            let picked = [0] + block
+            let rows = all.map { row in picked.map { $0 < row.count ? row[$0] : "" } }
+            return Self.grid(rows, widths: picked.map { widths[$0] }).joined(separator: "\n")
+        }.joined(separator: "\n\n")
+    }
+
+    /// The width of the longest word of `cell` (the narrowest its column gets).
+    static func longestWord(_ cell: String) -> Int {
+        TextWidth.plain(cell).split(separator: " ").map { (word: Substring) in word.count }.max() ?? 0
+    }
+
+    /// `text` wrapped at spaces into lines of at most `width` columns; a longer word gets a line of its own, whole.
+    static func wrapWords(_ text: String, width: Int) -> [String] {
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ").map(String.init) {
+            if line.isEmpty {
+                line = word
+            } else if TextWidth.of(line) + 1 + TextWidth.of(word) <= width {
+                line += " " + word
+            } else {
+                lines.append(line)
+                line = word
+            }
+        }
+        lines.append(line)
+        return lines
     }
 
     /// `text` with every line longer than `width` wrapped at spaces, continuation lines indented two columns more

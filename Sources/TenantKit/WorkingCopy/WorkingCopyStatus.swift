@@ -310,11 +310,12 @@ public struct StatusReport: Sendable, Codable, Equatable {
                 module.remote.map { "\($0.upstream): \($0.words)" } ?? "-",
             ]
         }
-        lines.append(
-            console.table(
-                TextTable(
-                    header: ["MODULE", "BRANCH", "HEAD", "PIN", "RELATION", "FILES", "UNPUSHED", "REMOTE"], rows: rows))
-        )
+        // The table fits itself (ids and branches are never cut); only the prose around it is wrapped.
+        let table = console.table(
+            TextTable(
+                header: ["MODULE", "BRANCH", "HEAD", "PIN", "RELATION", "FILES", "UNPUSHED", "REMOTE"], rows: rows,
+                text: [1, 4, 7]))
+        var after: [String] = []
         for module in modules {
             if let url = module.gitmodulesURL {
                 lines.append(
@@ -324,11 +325,14 @@ public struct StatusReport: Sendable, Codable, Equatable {
             }
             for nested in module.nested {
                 let head = nested.head.map { "at \(ObjectID.short($0))" } ?? "not initialised"
-                lines.append(
+                after.append(
                     "\(TerminalText.escaped(nested.path)): nested submodule not at its recorded commit \(ObjectID.short(nested.recorded)) (\(head))"
                 )
             }
         }
-        return TextTable.fit(lines.joined(separator: "\n"), width: console.width)
+        return
+            ([TextTable.fit(lines.joined(separator: "\n"), width: console.width), table]
+            + (after.isEmpty ? [] : [TextTable.fit(after.joined(separator: "\n"), width: console.width)]))
+            .joined(separator: "\n")
     }
 }
