@@ -46,8 +46,7 @@ public enum ModuleLocator {
             if let known = parsed[object.id] { return known }
             let output = try git.run(
                 ["config", "-z", "--blob", object.id, "--list"], in: repository,
-                context: "read .gitmodules (blob \(ObjectID.short(object.id)))", accepting: [0, 1, 128])
-            // A file git cannot read (128: a bad line) locates nothing; it is reported as drift by verify.
+                context: "read .gitmodules (blob \(ObjectID.short(object.id)))", accepting: [0, 1])
             let result = output.status == 0 ? GitmodulesParser.parse(output.stdout) : []
             parsed[object.id] = result
             return result
