@@ -42,14 +42,7 @@ public enum ModuleLocator {
         let files = try batch.objects(([reference] + commits).map { "\($0):.gitmodules" })
         var parsed: [String: [GitmodulesEntry]] = [:]
         func entries(_ object: GitObject?) throws -> [GitmodulesEntry] {
-            guard let object, object.type == "blob" else { return [] }
-            if let known = parsed[object.id] { return known }
-            let output = try git.run(
-                ["config", "-z", "--blob", object.id, "--list"], in: repository,
-                context: "read .gitmodules (blob \(ObjectID.short(object.id)))", accepting: [0, 1])
-            let result = output.status == 0 ? GitmodulesParser.parse(output.stdout) : []
-            parsed[object.id] = result
-            return result
+            try Self.entries(object, in: repository, git: git, cache: &parsed)
         }
         let today = try entries(files[0])
         var candidates: [String: [String: String]] = [:]  // commit → module name → path
@@ -73,6 +66,21 @@ public enum ModuleLocator {
                 }
             }
         }
+        return result
+    }
+
+    /// The entries of a `.gitmodules` blob read through ``CatFileBatch`` (none for no blob), with one
+    /// `config --blob` per blob not in `cache` (blob id → entries).
+    public static func entries(
+        _ object: GitObject?, in repository: String, git: Git, cache: inout [String: [GitmodulesEntry]]
+    ) throws -> [GitmodulesEntry] {
+        guard let object, object.type == "blob" else { return [] }
+        if let known = cache[object.id] { return known }
+        let output = try git.run(
+            ["config", "-z", "--blob", object.id, "--list"], in: repository,
+            context: "read .gitmodules (blob \(ObjectID.short(object.id)))", accepting: [0, 1])
+        let result = output.status == 0 ? GitmodulesParser.parse(output.stdout) : []
+        cache[object.id] = result
         return result
     }
 
