@@ -236,6 +236,14 @@ struct PublishedSuperproject {
         let ignored = sandbox.tenantctl(["init", "--json"], in: app.work)
         let both = try #require(try app.json(ignored.stdout)["files"] as? [[String: Any]])
         #expect(both.map { $0["ignored"] as? Bool } == [true, true])
+        // Started elsewhere with -C, the printed command runs from there too.
+        let elsewhere = sandbox.tenantctl(["init", "-C", app.work], in: sandbox.root)
+        let commands = Self.indented(after: "add them anyway", in: elsewhere.stdout)
+        #expect(commands == ["git -C \(app.work) add -f -- modules.json Tenants"], "\(elsewhere.stdout)")
+        let add = try sandbox.run(
+            "/bin/sh", ["-c", "cd \(GitSandboxShell.quote(sandbox.root)) && \(try #require(commands.first))"])
+        #expect(add.status == 0, "\(add.stderr)")
+        #expect(try sandbox.git(["diff", "--cached", "--name-only"], in: app.work).contains("modules.json"))
     }
 
     @Test func aModuleThatMovedIsFoundAtItsOldPathByAuditVerifyAndRoll() throws {
