@@ -44,13 +44,16 @@ public enum ModuleLocator {
         func entries(_ object: GitObject?) throws -> [GitmodulesEntry] {
             try Self.entries(object, in: repository, git: git, cache: &parsed)
         }
-        let today = try entries(files[0])
+        // Today's path → submodule name, once (not per commit and module).
+        var names: [String: String] = [:]
+        for entry in try entries(files[0]) where entry.path != nil && names[entry.path ?? ""] == nil {
+            names[entry.path ?? ""] = entry.name
+        }
         var candidates: [String: [String: String]] = [:]  // commit → module name → path
         for (offset, commit) in commits.enumerated() {
             let there = try entries(files[offset + 1])
             for module in missing[commit] ?? [] {
-                let name = today.first { $0.path == module.path }?.name
-                if let path = path(of: module, submoduleName: name, in: there), path != module.path {
+                if let path = path(of: module, submoduleName: names[module.path], in: there), path != module.path {
                     candidates[commit, default: [:]][module.name] = path
                 }
             }
