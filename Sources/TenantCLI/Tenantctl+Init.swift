@@ -74,7 +74,7 @@ extension Tenantctl {
         }
 
         /// Says that git ignores tenantctl's files (a root `.gitignore` of `/*`, say) and how to commit them anyway.
-        func printIgnored(_ ignored: [IgnoreRules.Match], console: Console) {
+        func printIgnored(_ ignored: [IgnoreRules.Match], root: String, console: Console) {
             let paths = Set(ignored.map(\.path))
             var targets: [String] = []
             if paths.contains(ProjectReader.manifestPath) { targets.append(ProjectReader.manifestPath) }
@@ -85,7 +85,9 @@ extension Tenantctl {
                     + rules.joined(separator: "; ") + "): `git add " + targets.joined(separator: " ")
                     + "` refuses them")
             console.print("add them anyway (git keeps tracked files, whatever the rules):")
-            console.print("  git add -f -- " + targets.joined(separator: " "))
+            // Started elsewhere (-C): the command names the superproject, so that it runs where init was started.
+            let git = global.directory == nil ? ["git"] : ["git", "-C", root]
+            console.print("  " + ShellWord.line(git + ["add", "-f", "--"] + targets))
             console.print("or let git see them: add these lines at the end of .gitignore and commit it with them:")
             console.print("  !/modules.json")
             console.print("  !/Tenants/")
@@ -197,7 +199,7 @@ extension Tenantctl {
                         + (written.contains(file.path) ? "" : " (exists; not overwritten)"))
             }
             for skip in plan.skipped { context.console.warn("skipped branch " + skip) }
-            if !ignored.isEmpty { printIgnored(ignored, console: context.console) }
+            if !ignored.isEmpty { printIgnored(ignored, root: workspace.root, console: context.console) }
             if !written.isEmpty {
                 context.console.print(
                     "next: review, run `tenantctl verify`, commit the files on \(general), push")

@@ -236,6 +236,14 @@ struct PublishedSuperproject {
         let ignored = sandbox.tenantctl(["init", "--json"], in: app.work)
         let both = try #require(try app.json(ignored.stdout)["files"] as? [[String: Any]])
         #expect(both.map { $0["ignored"] as? Bool } == [true, true])
+        // Started elsewhere with -C, the printed command runs from there too.
+        let elsewhere = sandbox.tenantctl(["init", "-C", app.work], in: sandbox.root)
+        let commands = Self.indented(after: "add them anyway", in: elsewhere.stdout)
+        #expect(commands == ["git -C \(app.work) add -f -- modules.json Tenants"], "\(elsewhere.stdout)")
+        let add = try sandbox.run(
+            "/bin/sh", ["-c", "cd \(GitSandboxShell.quote(sandbox.root)) && \(try #require(commands.first))"])
+        #expect(add.status == 0, "\(add.stderr)")
+        #expect(try sandbox.git(["diff", "--cached", "--name-only"], in: app.work).contains("modules.json"))
     }
 
     @Test func aModuleThatMovedIsFoundAtItsOldPathByAuditVerifyAndRoll() throws {
@@ -298,5 +306,43 @@ struct PublishedSuperproject {
         #expect(try sandbox.git(["show", "release/30.0:README"], in: "\(app.remotes)/App.git") == "app 30.0.1")
         let check = sandbox.tenantctl(["audit", "--check"], in: app.work)
         #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
+    }
+
+    @Test func aModuleATenantBranchMovedItselfStaysWhereItsGitmodulesPutsIt() throws {
+        let sandbox = try GitSandbox()
+        let app = try PublishedSuperproject(sandbox: sandbox)
+        // customer/x moves `other` to its own place (git mv: its .gitmodules and its gitlink), master does not.
+        try sandbox.git(["checkout", "-q", "-b", "customer/x"], in: app.work)
+        try sandbox.git(["submodule", "update", "-q", "--init"], in: app.work)
+        try FileManager.default.createDirectory(atPath: app.work + "/plugins", withIntermediateDirectories: true)
+        try sandbox.git(["mv", "deps/other/src", "plugins/other"], in: app.work)
+        try sandbox.git(["commit", "-q", "-m", "x keeps other in plugins"], in: app.work)
+        try sandbox.git(["push", "-q", "origin", "customer/x"], in: app.work)
+        try sandbox.git(["checkout", "-q", "master"], in: app.work)
+        try app.adopt()
+        let pinned = try #require(try app.pin("customer/x", "plugins/other"))
+
+        let audit = sandbox.tenantctl(["audit", "--json"], in: app.work)
+        let tenant = try #require(
+            (try app.json(audit.stdout)["tenants"] as? [[String: Any]])?.first { $0["id"] as? String == "customer-x" })
+        let cell = try #require((tenant["modules"] as? [[String: Any]])?.first { $0["module"] as? String == "other" })
+        #expect(cell["pin"] as? String == pinned)
+        #expect((cell["findings"] as? [[String: Any]])?.compactMap { $0["code"] as? String } == ["moved-path"])
+
+        // roll: the merged .gitmodules keeps other in plugins/other, so the gitlink stays there (not a second one at
+        // deps/other/src that no .gitmodules entry names); the moved libdshowcapture of the release line still moves.
+        let roll = sandbox.tenantctl(["roll"], in: app.work)
+        #expect(roll.status == 0, "\(roll.stdout)\(roll.stderr)")
+        let links = try sandbox.gitlinks(on: "customer/x", in: "\(app.remotes)/App.git")
+        #expect(links["plugins/other"] == (try app.tip("other")))
+        #expect(links["deps/other/src"] == nil)
+        #expect(links[PublishedSuperproject.newPath] == (try app.tip("libdshowcapture")))
+        let paths = try sandbox.git(
+            ["config", "--blob", "customer/x:.gitmodules", "--get-regexp", "^submodule\\..*\\.path$"],
+            in: "\(app.remotes)/App.git")
+        #expect(paths.contains("plugins/other"), "\(paths)")
+        #expect(!paths.contains(".path deps/other/src"), "\(paths)")
+        #expect(try app.pin("release/30.0", PublishedSuperproject.newPath) == (try app.tip("libdshowcapture")))
+        #expect(try app.pin("release/30.0", PublishedSuperproject.oldPath) == nil)
     }
 }

@@ -234,8 +234,17 @@ public struct RollExecutor: Sendable {
         var jobTenants: [(plan: TenantPlan, tip: String, changes: [PinChange], merged: Bool)] = []
         var needs: [String: Set<String>] = [:]
         let order = Dictionary(plan.modules.enumerated().map { ($1.path, $0) }, uniquingKeysWith: { first, _ in first })
-        for tenant in plan.tenants {
+        let staying = try movedModulesStaying(plan, merged: merged, batch: batch)
+        for var tenant in plan.tenants {
             guard let tip = tenant.tip, tenant.blocked.isEmpty else { continue }
+            for (oldPath, module) in staying[tenant.tenant.id] ?? [:] {
+                // The tree's .gitmodules keeps the module at its old path: it is pinned there, not moved.
+                guard let path = plan.modules.first(where: { $0.name == module })?.path else { continue }
+                if let target = tenant.pins.removeValue(forKey: path) { tenant.pins[oldPath] = target }
+                tenant.moduleNames[oldPath] = module
+                tenant.oldPins[oldPath] = tenant.oldPins.removeValue(forKey: path)
+                tenant.renamedPaths.removeAll { $0 == oldPath }
+            }
             let result = merged[tenant.tenant.id]
             if let result, !result.clean {
                 conflicts[tenant.tenant.id, default: []] += superprojectConflicts(result, tenant: tenant, plan: plan)
@@ -292,6 +301,32 @@ public struct RollExecutor: Sendable {
             updates.append(RefUpdate(ref: "refs/heads/" + job.plan.tenant.branch, new: id, old: job.tip))
         }
         return (outcomes, updates, needs)
+    }
+
+    /// Tenant id → old path → module, for the moved modules (``TenantPlan/renamedModules``) that the tenant's tree
+    /// after the merge (or its own, without one) still has at the old path in `.gitmodules`, and not at the new one:
+    /// the tenant branch moved the module itself, so the gitlink goes where its `.gitmodules` says. One request per
+    /// such tenant on `batch`, one `config --blob` per distinct `.gitmodules`.
+    func movedModulesStaying(_ plan: RollPlan, merged: [String: MergeTreeResult], batch: CatFileBatch) throws
+        -> [String: [String: String]]
+    {
+        let tenants = plan.tenants.filter { !$0.renamedModules.isEmpty && $0.tip != nil && $0.blocked.isEmpty }
+        guard !tenants.isEmpty else { return [:] }
+        let trees = tenants.map { merged[$0.tenant.id]?.tree ?? ($0.tip ?? "") + "^{tree}" }
+        let files = try batch.objects(trees.map { "\($0):.gitmodules" })
+        var cache: [String: [GitmodulesEntry]] = [:]
+        var staying: [String: [String: String]] = [:]
+        for (tenant, file) in zip(tenants, files) {
+            let paths = Set(
+                try ModuleLocator.entries(file, in: superproject, git: git, cache: &cache).compactMap(\.path))
+            for (oldPath, module) in tenant.renamedModules {
+                guard let path = plan.modules.first(where: { $0.name == module })?.path else { continue }
+                if paths.contains(oldPath) && !paths.contains(path) {
+                    staying[tenant.tenant.id, default: [:]][oldPath] = module
+                }
+            }
+        }
+        return staying
     }
 
     /// The conflicts of a tenant's superproject merge that the pin rule does not resolve.

@@ -131,6 +131,9 @@ public struct TenantPlan: Sendable, Equatable {
     /// Old gitlink paths of modules the general branch moved to another path (deleted; the module is pinned at its
     /// new path).
     public var renamedPaths: [String] = []
+    /// Old path → module name for ``renamedPaths``: where the tree's `.gitmodules` after the merge still puts the
+    /// module there (the tenant branch moved it itself), the module stays and is pinned there.
+    public var renamedModules: [String: String] = [:]
     /// The tenant's pins before the roll.
     public var oldPins: [String: String]
 }
@@ -356,10 +359,11 @@ public enum RollPlanner {
                 moduleNames: names, removedPaths: [], oldPins: oldPins)
             return (plan, [])
         }
-        let plan = TenantPlan(
+        var plan = TenantPlan(
             tenant: tenant, tip: tip, problems: problems, mergeGeneral: merge, pins: pins, moduleNames: names,
             removedPaths: removed, renamedPaths: renamed.keys.filter { !currentPaths.contains($0) }.sorted(),
             oldPins: oldPins)
+        plan.renamedModules = renamed.filter { !currentPaths.contains($0.key) }
         return (plan, merges)
     }
 

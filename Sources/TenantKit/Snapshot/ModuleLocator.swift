@@ -42,23 +42,18 @@ public enum ModuleLocator {
         let files = try batch.objects(([reference] + commits).map { "\($0):.gitmodules" })
         var parsed: [String: [GitmodulesEntry]] = [:]
         func entries(_ object: GitObject?) throws -> [GitmodulesEntry] {
-            guard let object, object.type == "blob" else { return [] }
-            if let known = parsed[object.id] { return known }
-            let output = try git.run(
-                ["config", "-z", "--blob", object.id, "--list"], in: repository,
-                context: "read .gitmodules (blob \(ObjectID.short(object.id)))", accepting: [0, 1, 128])
-            // A file git cannot read (128: a bad line) locates nothing; it is reported as drift by verify.
-            let result = output.status == 0 ? GitmodulesParser.parse(output.stdout) : []
-            parsed[object.id] = result
-            return result
+            try Self.entries(object, in: repository, git: git, cache: &parsed)
         }
-        let today = try entries(files[0])
+        // Today's path → submodule name, once (not per commit and module).
+        var names: [String: String] = [:]
+        for entry in try entries(files[0]) where entry.path != nil && names[entry.path ?? ""] == nil {
+            names[entry.path ?? ""] = entry.name
+        }
         var candidates: [String: [String: String]] = [:]  // commit → module name → path
         for (offset, commit) in commits.enumerated() {
             let there = try entries(files[offset + 1])
             for module in missing[commit] ?? [] {
-                let name = today.first { $0.path == module.path }?.name
-                if let path = path(of: module, submoduleName: name, in: there), path != module.path {
+                if let path = path(of: module, submoduleName: names[module.path], in: there), path != module.path {
                     candidates[commit, default: [:]][module.name] = path
                 }
             }
@@ -74,6 +69,21 @@ public enum ModuleLocator {
                 }
             }
         }
+        return result
+    }
+
+    /// The entries of a `.gitmodules` blob read through ``CatFileBatch`` (none for no blob), with one
+    /// `config --blob` per blob not in `cache` (blob id → entries).
+    public static func entries(
+        _ object: GitObject?, in repository: String, git: Git, cache: inout [String: [GitmodulesEntry]]
+    ) throws -> [GitmodulesEntry] {
+        guard let object, object.type == "blob" else { return [] }
+        if let known = cache[object.id] { return known }
+        let output = try git.run(
+            ["config", "-z", "--blob", object.id, "--list"], in: repository,
+            context: "read .gitmodules (blob \(ObjectID.short(object.id)))", accepting: [0, 1])
+        let result = output.status == 0 ? GitmodulesParser.parse(output.stdout) : []
+        cache[object.id] = result
         return result
     }
 
