@@ -101,6 +101,12 @@ extension Tenantctl {
                     context.console.print("\(module): not pinned on \(report.branch), left alone")
                 }
                 for entry in report.repositories {
+                    if let from = entry.movedFrom {
+                        context.console.print(
+                            "\(entry.repository): \(report.dryRun ? "will move" : "moved") its checkout from "
+                                + "\(TerminalText.escaped(from)) to \(TerminalText.escaped(entry.path)), where "
+                                + "\(report.branch) has it")
+                    }
                     if let url = entry.gitmodulesURL {
                         context.console.print(
                             "\(entry.repository): .gitmodules on \(report.branch) names \(RemoteURL.redacted(url)), "
