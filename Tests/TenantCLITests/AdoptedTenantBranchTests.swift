@@ -318,4 +318,43 @@ struct MovedModulePathTests {
             #expect(try sandbox.git(["rev-parse", "HEAD"], in: app.dev + "/plugins/cap") == app.old, "\(label)")
         }
     }
+
+    /// A switch killed after the checkout was moved leaves its journal; the next switch (here back to main) moves
+    /// the checkout back and puts everything else back first, then the switch to the release line works.
+    @Test func aSwitchKilledAfterTheMoveIsPutBackByTheNextSwitch() throws {
+        let sandbox = try GitSandbox()
+        let reference = try MovedModuleSuperproject(sandbox: sandbox, name: "reference")
+        #expect(sandbox.tenantctl(["switch", "main"], in: reference.dev).status == 0)
+        let logged = try GitShim(in: sandbox, name: "shim-reference")
+        let run = try sandbox.tenantctlProcess(["switch", "release-1.0", "--git", logged.path], in: reference.dev)
+        #expect(run.status == 0, "\(run.stderr)")
+        let calls = try String(contentsOfFile: logged.log, encoding: .utf8).split(separator: "\n").map(String.init)
+        let move = try #require(calls.lastIndex { $0.contains("--absolute-git-dir") && $0.contains("deps/cap/src") })
+        let step = try #require(calls.indices.first { $0 > move + 2 && calls[$0].contains("/plugins/cap") })
+        for index in [step + 1, calls.count] {
+            let app = try MovedModuleSuperproject(sandbox: sandbox, name: "kill-\(index)")
+            // Modules on their branches first: what the switch back to main ends on.
+            #expect(sandbox.tenantctl(["switch", "main"], in: app.dev).status == 0)
+            let repositories = [("superproject", app.dev), ("Cap", app.dev + "/deps/cap/src")]
+            func snapshot() throws -> [String: String] {
+                try SwitchFixture.snapshot(sandbox: sandbox, repositories: repositories).mapValues {
+                    $0.split(separator: "\n", omittingEmptySubsequences: false)
+                        .filter { !$0.hasPrefix("branch.release/1.0.") }.joined(separator: "\n")
+                }
+            }
+            let before = try snapshot()
+            let shim = try GitShim(in: sandbox, name: "shim-kill-\(index)")
+            let killed = try sandbox.tenantctlProcess(
+                ["switch", "release-1.0", "--git", shim.path], in: app.dev, environment: ["SHIM_KILL_AT": "\(index)"])
+            let label = "kill at call \(index): \(calls[index - 1])"
+            #expect(killed.status == -SIGKILL, "\(label): \(killed.stderr)")
+            #expect(FileManager.default.fileExists(atPath: app.dev + "/.git/tenantctl/switch-journal.json"), "\(label)")
+            let back = sandbox.tenantctl(["switch", "main"], in: app.dev)
+            #expect(back.status == 0, "\(label): \(back.stderr)")
+            #expect(try snapshot() == before, "\(label)")
+            let again = sandbox.tenantctl(["switch", "release-1.0"], in: app.dev)
+            #expect(again.status == 0, "\(label): \(again.stderr)")
+            #expect(try sandbox.git(["rev-parse", "HEAD"], in: app.dev + "/plugins/cap") == app.old, "\(label)")
+        }
+    }
 }
