@@ -150,6 +150,21 @@ struct AdoptedTenantBranchTests {
         #expect(try app.branch("Modules/Core") == "master")
     }
 
+    /// `tenantctl.allowLocalRemotes` in the superproject's own config counts on a release line's checkout too
+    /// (no modules.json there to find the superproject by); without it local remotes are refused (the control).
+    @Test func theLocalRemotesSettingIsReadOnAReleaseLine() throws {
+        let sandbox = try GitSandbox()
+        let app = try AdoptedReleaseLines(sandbox: sandbox)
+        #expect(sandbox.tenantctl(["switch", "release-1.0"], in: app.dev).status == 0)
+        let strict = ["TENANTCTL_ALLOW_LOCAL_REMOTES": "0"]
+        let refused = sandbox.tenantctl(["switch", "main", "--dry-run"], in: app.dev, environment: strict)
+        #expect(refused.status != 0, "\(refused.stdout)")
+        #expect(refused.stderr.contains("local"), "\(refused.stderr)")
+        try sandbox.git(["config", "tenantctl.allowLocalRemotes", "true"], in: app.dev)
+        let allowed = sandbox.tenantctl(["switch", "main", "--dry-run"], in: app.dev, environment: strict)
+        #expect(allowed.status == 0, "\(allowed.stderr)")
+    }
+
     /// A release line pinning a UI commit its remote never got: switch refuses naming UI and the commit, before
     /// changing anything; once the commit is pushed, the same switch works (the control).
     @Test func aPinMissingFromTheModulesRemoteIsRefusedBeforeAnyChange() throws {
