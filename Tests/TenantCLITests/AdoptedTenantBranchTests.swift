@@ -257,6 +257,15 @@ struct MovedModulePathTests {
         #expect(cap.path == "plugins/cap")
         #expect(cap.pin == app.old)
         #expect(cap.relation == .atPin, "\(cap)")
+
+        // pin records a new Cap commit at the release line's path.
+        try sandbox.git(["switch", "-q", "-C", "master"], in: line + "/plugins/cap")
+        let fix = try sandbox.commit(in: "line/plugins/cap", file: "Fix.txt", content: "fix\n", message: "fix for 1.0")
+        try sandbox.git(["push", "-q", "origin", "master:fix-1.0"], in: line + "/plugins/cap")
+        let pinned = sandbox.tenantctl(["pin"], in: line)
+        #expect(pinned.status == 0, "\(pinned.stderr)")
+        let gitlinks = try sandbox.gitlinks(on: "HEAD", in: line)
+        #expect(gitlinks == ["plugins/cap": fix], "\(gitlinks)")
     }
 
     /// switch to the release line moves Cap's checkout to where that branch has it, on its branch at the pin;
