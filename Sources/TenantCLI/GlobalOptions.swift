@@ -214,7 +214,9 @@ public struct CommandContext: Sendable {
     /// Whether the superproject around `directory` says, in its own local config (never cloned, so only its user or
     /// `tenantctl example` can have set it), that its remotes may be local paths: `tenantctl.allowLocalRemotes`.
     static func repositoryAllowsLocalRemotes(_ directory: String, git: Git) -> Bool {
-        guard let root = Workspace.findRoot(from: directory) else { return false }
+        // A superproject checked out on a tenant branch without modules.json has no such file to find it by: the
+        // repository around `directory` is asked then.
+        let root = Workspace.findRoot(from: directory) ?? directory
         // Not a repository (128) or not set (1) both mean "not allowed": failing closed.
         guard
             let output = try? git.run(

@@ -19,7 +19,10 @@ extension Tenantctl {
                 created at the remote tip); the report says how many and where they are. Commits no remote \
                 holds are your work: the switch is refused, naming them. switch never reports success with a \
                 module off its pin. Nested submodules of the modules are initialised at the commits the modules \
-                record (--no-recursive skips them). Only repositories whose state differs are touched.
+                record (--no-recursive skips them). Only repositories whose state differs are touched. A tenant \
+                branch without modules.json (an adopted superproject before its first roll) is planned from the \
+                general branch's files and its own gitlinks; a module whose path moved between the branches is \
+                found by its submodule name or URL, and its checkout is moved to where the branch has it.
 
                 Before changing anything, every repository is checked: no modified, staged or conflicted files, \
                 no merge/rebase/cherry-pick/revert/bisect in progress, no stale lock file, no detached HEAD \
@@ -101,6 +104,12 @@ extension Tenantctl {
                     context.console.print("\(module): not pinned on \(report.branch), left alone")
                 }
                 for entry in report.repositories {
+                    if let from = entry.movedFrom {
+                        context.console.print(
+                            "\(entry.repository): \(report.dryRun ? "will move" : "moved") its checkout from "
+                                + "\(TerminalText.escaped(from)) to \(TerminalText.escaped(entry.path)), where "
+                                + "\(report.branch) has it")
+                    }
                     if let url = entry.gitmodulesURL {
                         context.console.print(
                             "\(entry.repository): .gitmodules on \(report.branch) names \(RemoteURL.redacted(url)), "

@@ -74,12 +74,13 @@ struct AdoptedReleaseLines {
     }
 
     /// A module seed repository with a bare remote `remotes/<name>.git` and one commit on `master`.
-    static func seed(_ sandbox: GitSandbox, _ remotes: String, _ name: String) throws -> String {
+    static func seed(_ sandbox: GitSandbox, _ remotes: String, _ name: String, seed: String? = nil) throws -> String {
+        let relative = seed ?? "seed-\(name)"
         try sandbox.git(["init", "-q", "--bare", "-b", "master", "\(remotes)/\(name).git"])
-        let path = sandbox.path("seed-\(name)")
+        let path = sandbox.path(relative)
         try sandbox.git(["init", "-q", "-b", "master", path])
         try sandbox.git(["remote", "add", "origin", "\(remotes)/\(name).git"], in: path)
-        try sandbox.write("seed-\(name)/README", "\(name)\n")
+        try sandbox.write("\(relative)/README", "\(name)\n")
         try sandbox.git(["add", "README"], in: path)
         try sandbox.git(["commit", "-q", "-m", "\(name) 1"], in: path)
         return path
@@ -149,6 +150,21 @@ struct AdoptedTenantBranchTests {
         #expect(try app.branch("Modules/Core") == "master")
     }
 
+    /// `tenantctl.allowLocalRemotes` in the superproject's own config counts on a release line's checkout too
+    /// (no modules.json there to find the superproject by); without it local remotes are refused (the control).
+    @Test func theLocalRemotesSettingIsReadOnAReleaseLine() throws {
+        let sandbox = try GitSandbox()
+        let app = try AdoptedReleaseLines(sandbox: sandbox)
+        #expect(sandbox.tenantctl(["switch", "release-1.0"], in: app.dev).status == 0)
+        let strict = ["TENANTCTL_ALLOW_LOCAL_REMOTES": "0"]
+        let refused = sandbox.tenantctl(["switch", "main", "--dry-run"], in: app.dev, environment: strict)
+        #expect(refused.status != 0, "\(refused.stdout)")
+        #expect(refused.stderr.contains("local"), "\(refused.stderr)")
+        try sandbox.git(["config", "tenantctl.allowLocalRemotes", "true"], in: app.dev)
+        let allowed = sandbox.tenantctl(["switch", "main", "--dry-run"], in: app.dev, environment: strict)
+        #expect(allowed.status == 0, "\(allowed.stderr)")
+    }
+
     /// A release line pinning a UI commit its remote never got: switch refuses naming UI and the commit, before
     /// changing anything; once the commit is pushed, the same switch works (the control).
     @Test func aPinMissingFromTheModulesRemoteIsRefusedBeforeAnyChange() throws {
@@ -191,19 +207,19 @@ struct MovedModuleSuperproject {
     let old: String
     let new: String
 
-    init(sandbox: GitSandbox) throws {
+    init(sandbox: GitSandbox, name: String = "moved") throws {
         self.sandbox = sandbox
-        let remotes = sandbox.path("remotes")
-        let seed = try AdoptedReleaseLines.seed(sandbox, remotes, "Cap")
+        let remotes = sandbox.path("\(name)/remotes")
+        let seed = try AdoptedReleaseLines.seed(sandbox, remotes, "Cap", seed: "\(name)/seed-Cap")
         try sandbox.git(["push", "-q", "origin", "master"], in: seed)
         old = try sandbox.git(["rev-parse", "HEAD"], in: seed)
         try sandbox.git(["init", "-q", "--bare", "-b", "main", "\(remotes)/App.git"])
-        let work = sandbox.path("app")
+        let work = sandbox.path("\(name)/app")
         try sandbox.git(["clone", "-q", "\(remotes)/App.git", work])
         try sandbox.git(["submodule", "add", "-q", "../Cap.git", "plugins/cap"], in: work)
         try sandbox.git(["commit", "-q", "-m", "App with Cap"], in: work)
         try sandbox.git(["branch", "release/1.0"], in: work)
-        new = try sandbox.commit(in: "seed-Cap", file: "Two.txt", content: "2\n", message: "Cap 2")
+        new = try sandbox.commit(in: "\(name)/seed-Cap", file: "Two.txt", content: "2\n", message: "Cap 2")
         try sandbox.git(["push", "-q", "origin", "master"], in: seed)
         try sandbox.git(["-C", "plugins/cap", "fetch", "-q", "origin"], in: work)
         try sandbox.git(["-C", "plugins/cap", "checkout", "-q", new], in: work)
@@ -218,7 +234,7 @@ struct MovedModuleSuperproject {
         try sandbox.git(["add", "modules.json", "Tenants"], in: work)
         try sandbox.git(["commit", "-q", "-m", "Describe modules and tenants for tenantctl"], in: work)
         try sandbox.git(["push", "-q", "origin", "main"], in: work)
-        dev = sandbox.path("dev")
+        dev = sandbox.path("\(name)/dev")
         try sandbox.git(["clone", "-q", "--recurse-submodules", "\(remotes)/App.git", dev])
     }
 }
@@ -232,7 +248,7 @@ struct MovedModulePathTests {
         let app = try MovedModuleSuperproject(sandbox: sandbox)
         let line = sandbox.path("line")
         try sandbox.git(
-            ["clone", "-q", "--recurse-submodules", "-b", "release/1.0", sandbox.path("remotes/App.git"), line])
+            ["clone", "-q", "--recurse-submodules", "-b", "release/1.0", sandbox.path("moved/remotes/App.git"), line])
         let status = sandbox.tenantctl(["status", "--json"], in: line)
         #expect(status.status == 0, "\(status.stderr)")
         let report = try JSONDecoder().decode(StatusReport.self, from: Data(status.stdout.utf8))
@@ -241,5 +257,128 @@ struct MovedModulePathTests {
         #expect(cap.path == "plugins/cap")
         #expect(cap.pin == app.old)
         #expect(cap.relation == .atPin, "\(cap)")
+
+        // pin records a new Cap commit at the release line's path.
+        try sandbox.git(["switch", "-q", "-C", "master"], in: line + "/plugins/cap")
+        let fix = try sandbox.commit(in: "line/plugins/cap", file: "Fix.txt", content: "fix\n", message: "fix for 1.0")
+        try sandbox.git(["push", "-q", "origin", "master:fix-1.0"], in: line + "/plugins/cap")
+        let pinned = sandbox.tenantctl(["pin"], in: line)
+        #expect(pinned.status == 0, "\(pinned.stderr)")
+        let gitlinks = try sandbox.gitlinks(on: "HEAD", in: line)
+        #expect(gitlinks == ["plugins/cap": fix], "\(gitlinks)")
+    }
+
+    /// switch to the release line moves Cap's checkout to where that branch has it, on its branch at the pin;
+    /// switching back puts it at main's path again.
+    @Test func switchChecksTheModuleOutWhereTheBranchHasIt() throws {
+        let sandbox = try GitSandbox()
+        let app = try MovedModuleSuperproject(sandbox: sandbox)
+        let planned = sandbox.tenantctl(["switch", "release-1.0", "--dry-run"], in: app.dev)
+        #expect(planned.stdout.contains("will move its checkout from deps/cap/src to plugins/cap"), "\(planned.stdout)")
+        let switched = sandbox.tenantctl(["switch", "release-1.0"], in: app.dev)
+        #expect(switched.status == 0, "\(switched.stderr)")
+        #expect(
+            switched.stdout.contains("moved its checkout from deps/cap/src to plugins/cap, where release/1.0 has it"),
+            "\(switched.stdout)")
+        #expect(try sandbox.git(["rev-parse", "HEAD"], in: app.dev + "/plugins/cap") == app.old)
+        #expect(try sandbox.git(["symbolic-ref", "--short", "HEAD"], in: app.dev + "/plugins/cap") == "master")
+        #expect(
+            try sandbox.git(["rev-parse", "--show-toplevel"], in: app.dev + "/plugins/cap") == app.dev + "/plugins/cap")
+        #expect(!FileManager.default.fileExists(atPath: app.dev + "/deps/cap/src/README"))
+        #expect(try sandbox.git(["status", "--porcelain"], in: app.dev).isEmpty)
+        let status = try JSONDecoder().decode(
+            StatusReport.self, from: Data(sandbox.tenantctl(["status", "--json"], in: app.dev).stdout.utf8))
+        #expect(status.modules.map(\.path) == ["plugins/cap"])
+        #expect(status.modules.first?.relation == .atPin, "\(status.modules)")
+
+        let back = sandbox.tenantctl(["switch", "main"], in: app.dev)
+        #expect(back.status == 0, "\(back.stderr)")
+        #expect(try sandbox.git(["rev-parse", "HEAD"], in: app.dev + "/deps/cap/src") == app.new)
+        #expect(try sandbox.git(["symbolic-ref", "--short", "HEAD"], in: app.dev + "/deps/cap/src") == "master")
+        #expect(!FileManager.default.fileExists(atPath: app.dev + "/plugins/cap/README"))
+        #expect(try sandbox.git(["status", "--porcelain"], in: app.dev).isEmpty)
+        let again = sandbox.tenantctl(["switch", "release-1.0"], in: app.dev)
+        #expect(again.status == 0, "\(again.stderr)")
+    }
+
+    /// A git call that fails after the checkout was moved (the move's own calls, the module's branch step, the
+    /// last call): the module's checkout is back at main's path with its branch and files, the superproject back
+    /// on main, no journal left; the re-run switches.
+    @Test func aSwitchFailingAfterTheMoveMovesTheCheckoutBack() throws {
+        let sandbox = try GitSandbox()
+        let reference = try MovedModuleSuperproject(sandbox: sandbox, name: "reference")
+        let logged = try GitShim(in: sandbox, name: "shim-reference")
+        let run = try sandbox.tenantctlProcess(["switch", "release-1.0", "--git", logged.path], in: reference.dev)
+        #expect(run.status == 0, "\(run.stderr)")
+        let calls = try String(contentsOfFile: logged.log, encoding: .utf8).split(separator: "\n").map(String.init)
+        // 0-based: the move's `rev-parse --absolute-git-dir`, its two `config` calls, then the module's own step.
+        let move = try #require(calls.lastIndex { $0.contains("--absolute-git-dir") && $0.contains("deps/cap/src") })
+        let step = try #require(calls.indices.first { $0 > move + 2 && calls[$0].contains("/plugins/cap") })
+        let indices = Set([move + 1, move + 2, move + 3, step + 1, calls.count])
+        for index in indices.sorted() {
+            let app = try MovedModuleSuperproject(sandbox: sandbox, name: "fail-\(index)")
+            let repositories = [("superproject", app.dev), ("Cap", app.dev + "/deps/cap/src")]
+            // The upstream of a branch switch creates is configured before the branch and stays when it is
+            // deleted again (docs/GUARANTEES.md); everything else is compared.
+            func snapshot() throws -> [String: String] {
+                try SwitchFixture.snapshot(sandbox: sandbox, repositories: repositories).mapValues {
+                    $0.split(separator: "\n", omittingEmptySubsequences: false)
+                        .filter { !$0.hasPrefix("branch.release/1.0.") }.joined(separator: "\n")
+                }
+            }
+            let before = try snapshot()
+            let shim = try GitShim(in: sandbox, name: "shim-fail-\(index)")
+            let failed = try sandbox.tenantctlProcess(
+                ["switch", "release-1.0", "--git", shim.path], in: app.dev,
+                environment: ["SHIM_FAIL_AT": "\(index)", "SHIM_FAIL_STATUS": "128"])
+            let label = "failure at call \(index): \(calls[index - 1])"
+            #expect(failed.status == 1, "\(label): \(failed.stderr)")
+            #expect(failed.stderr.contains("back where it was"), "\(label): \(failed.stderr)")
+            #expect(try snapshot() == before, "\(label)")
+            #expect(!FileManager.default.fileExists(atPath: app.dev + "/plugins/cap/README"), "\(label)")
+            #expect(!FileManager.default.fileExists(atPath: app.dev + "/.git/tenantctl/switch-journal.json"))
+            let rerun = sandbox.tenantctl(["switch", "release-1.0"], in: app.dev)
+            #expect(rerun.status == 0, "\(label): re-run: \(rerun.stderr)")
+            #expect(try sandbox.git(["rev-parse", "HEAD"], in: app.dev + "/plugins/cap") == app.old, "\(label)")
+        }
+    }
+
+    /// A switch killed after the checkout was moved leaves its journal; the next switch (here back to main) moves
+    /// the checkout back and puts everything else back first, then the switch to the release line works.
+    @Test func aSwitchKilledAfterTheMoveIsPutBackByTheNextSwitch() throws {
+        let sandbox = try GitSandbox()
+        let reference = try MovedModuleSuperproject(sandbox: sandbox, name: "reference")
+        #expect(sandbox.tenantctl(["switch", "main"], in: reference.dev).status == 0)
+        let logged = try GitShim(in: sandbox, name: "shim-reference")
+        let run = try sandbox.tenantctlProcess(["switch", "release-1.0", "--git", logged.path], in: reference.dev)
+        #expect(run.status == 0, "\(run.stderr)")
+        let calls = try String(contentsOfFile: logged.log, encoding: .utf8).split(separator: "\n").map(String.init)
+        let move = try #require(calls.lastIndex { $0.contains("--absolute-git-dir") && $0.contains("deps/cap/src") })
+        let step = try #require(calls.indices.first { $0 > move + 2 && calls[$0].contains("/plugins/cap") })
+        for index in [step + 1, calls.count] {
+            let app = try MovedModuleSuperproject(sandbox: sandbox, name: "kill-\(index)")
+            // Modules on their branches first: what the switch back to main ends on.
+            #expect(sandbox.tenantctl(["switch", "main"], in: app.dev).status == 0)
+            let repositories = [("superproject", app.dev), ("Cap", app.dev + "/deps/cap/src")]
+            func snapshot() throws -> [String: String] {
+                try SwitchFixture.snapshot(sandbox: sandbox, repositories: repositories).mapValues {
+                    $0.split(separator: "\n", omittingEmptySubsequences: false)
+                        .filter { !$0.hasPrefix("branch.release/1.0.") }.joined(separator: "\n")
+                }
+            }
+            let before = try snapshot()
+            let shim = try GitShim(in: sandbox, name: "shim-kill-\(index)")
+            let killed = try sandbox.tenantctlProcess(
+                ["switch", "release-1.0", "--git", shim.path], in: app.dev, environment: ["SHIM_KILL_AT": "\(index)"])
+            let label = "kill at call \(index): \(calls[index - 1])"
+            #expect(killed.status == -SIGKILL, "\(label): \(killed.stderr)")
+            #expect(FileManager.default.fileExists(atPath: app.dev + "/.git/tenantctl/switch-journal.json"), "\(label)")
+            let back = sandbox.tenantctl(["switch", "main"], in: app.dev)
+            #expect(back.status == 0, "\(label): \(back.stderr)")
+            #expect(try snapshot() == before, "\(label)")
+            let again = sandbox.tenantctl(["switch", "release-1.0"], in: app.dev)
+            #expect(again.status == 0, "\(label): \(again.stderr)")
+            #expect(try sandbox.git(["rev-parse", "HEAD"], in: app.dev + "/plugins/cap") == app.old, "\(label)")
+        }
     }
 }

@@ -36,6 +36,8 @@ public struct SwitchReport: Sendable, Equatable, Codable {
         /// The URL the target's `.gitmodules` gives this module when it differs from `modules.json`'s (switch
         /// uses `modules.json`'s).
         public var gitmodulesURL: String? = nil
+        /// The path the module's checkout was moved from: the target branch has the module at `path`.
+        public var movedFrom: String? = nil
     }
 
     /// Report format version.
@@ -145,6 +147,7 @@ public struct WorkingCopySwitch: Sendable {
                         planned.keptCommits = kept.commits
                     }
                     planned.gitmodulesURL = plan.urlDrift[$0.repository]
+                    planned.movedFrom = $0.movedFrom
                     return planned
                 }, unpinned: plan.unpinned)
         }
@@ -284,8 +287,17 @@ public struct WorkingCopySwitch: Sendable {
         var before: [String: Before] = ["superproject": Before(branch: superproject.currentBranch)]
         for module in target.manifest.modules {
             var context: ModuleContext
+            var movedFrom: String?
             if let known = contexts[module.path], known.module.name == module.name {
                 context = known
+            } else if plannedSuper.changes, contexts[module.path] == nil,
+                let checkout = contexts.values.first(where: {
+                    $0.module.name == module.name && $0.presence == .repository
+                })
+            {
+                // The module moved between the branches: its checkout moves to where the target has it.
+                context = checkout
+                movedFrom = checkout.module.path
             } else {
                 var (inspected, found) = try inspectModule(module, superOrigin: superOrigin)
                 if case .notARepository = inspected.presence, plannedSuper.changes,
@@ -327,10 +339,11 @@ public struct WorkingCopySwitch: Sendable {
             if state.currentBranch == moduleBranch && state.head == pin && state.branches[moduleBranch] == pin {
                 // Already on its branch at the pin: nothing to fetch, nothing to ask git (switching between tenants
                 // that share most pins touches only the modules that differ).
-                modulePlans.append(
-                    RepositoryPlan(
-                        repository: module.name, path: module.path, branch: moduleBranch, target: pin,
-                        finalCommit: pin, aheadOfTarget: 0, action: .none))
+                var unchanged = RepositoryPlan(
+                    repository: module.name, path: module.path, branch: moduleBranch, target: pin,
+                    finalCommit: pin, aheadOfTarget: 0, action: .none)
+                unchanged.movedFrom = movedFrom
+                modulePlans.append(unchanged)
                 continue
             }
             if fetch {
@@ -344,7 +357,8 @@ public struct WorkingCopySwitch: Sendable {
                 state: state, repository: module.name, relativePath: module.path, absolutePath: context.absolutePath,
                 branch: moduleBranch, target: pin, movesBack: true)
             {
-            case .success(let value):
+            case .success(var value):
+                value.movedFrom = movedFrom
                 modulePlans.append(value)
                 if value.changes {
                     problems += try preflight(
@@ -486,7 +500,8 @@ public struct WorkingCopySwitch: Sendable {
                 return SwitchJournal.Repository(
                     repository: repository.repository, path: repository.path, branchBefore: state?.branch,
                     headBefore: plan.heads[repository.repository], branch: repository.branch, branchTipBefore: tip,
-                    target: repository.finalCommit, initialises: repository.initialises, started: false)
+                    target: repository.finalCommit, initialises: repository.initialises, started: false,
+                    movedFrom: repository.movedFrom)
             })
         let rerun = "tenantctl switch \(plan.tenant)"
         if !changing.isEmpty { try journal.write(workspace) }
@@ -538,14 +553,19 @@ public struct WorkingCopySwitch: Sendable {
         }
         for module in plan.modules {
             let path = workspace.path(module.path)
+            let checkout = module.movedFrom ?? module.path
             if module.changes, !module.initialises,
-                try WorkingCopyGit.presence(of: path, git: git) != .repository
+                try WorkingCopyGit.presence(of: workspace.path(checkout), git: git) != .repository
             {
                 throw WorkspaceError(
-                    "\(module.path) is no longer the repository of module \(module.repository); "
+                    "\(checkout) is no longer the repository of module \(module.repository); "
                         + "nothing was run in it (run tenantctl switch again)")
             }
             if module.changes { try start(module.repository) }
+            if let from = module.movedFrom {
+                console?.progress("\(module.repository): moving its checkout from \(from) to \(module.path)")
+                try ModuleCheckoutMove.move(from: workspace.path(from), to: path, git: git)
+            }
             let change = try apply(module, in: path, superproject: false)
             var nested = false
             if recursive {
@@ -558,6 +578,7 @@ public struct WorkingCopySwitch: Sendable {
                 reported.keptCommits = kept.commits
             }
             reported.gitmodulesURL = plan.urlDrift[module.repository]
+            reported.movedFrom = module.movedFrom
             entries.append(reported)
         }
         return SwitchReport(

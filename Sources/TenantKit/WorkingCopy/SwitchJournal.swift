@@ -28,6 +28,8 @@ public struct SwitchJournal: Sendable, Equatable, Codable {
         public var initialises: Bool
         /// The switch has started changing it.
         public var started: Bool
+        /// The path the switch moves the module's checkout from to `path` (nil: not moved).
+        public var movedFrom: String? = nil
     }
 
     /// Journal format version.

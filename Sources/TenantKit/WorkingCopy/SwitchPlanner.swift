@@ -34,6 +34,8 @@ public struct RepositoryPlan: Sendable, Equatable {
     public var aheadOfTarget: Int
     /// What to do.
     public var action: BranchAction
+    /// The path its checkout is moved from (a module whose path differs on the target branch); nil: not moved.
+    public var movedFrom: String? = nil
 
     public init(
         repository: String, path: String, branch: String, target: String, finalCommit: String, aheadOfTarget: Int,
@@ -49,7 +51,7 @@ public struct RepositoryPlan: Sendable, Equatable {
     }
 
     /// Whether anything changes in this repository.
-    public var changes: Bool { action != .none }
+    public var changes: Bool { action != .none || movedFrom != nil }
 
     /// Whether the module is cloned by the switch (its directory is not a repository yet).
     public var initialises: Bool {

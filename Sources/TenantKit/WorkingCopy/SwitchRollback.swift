@@ -23,7 +23,7 @@ extension WorkingCopySwitch {
     /// paths that differ between where it was and where the switch was taking it. (Untracked files are kept by
     /// putting back, except new files at the target's paths, which the pre-flight found free.)
     private func foreignChanges(_ repository: SwitchJournal.Repository) throws -> [WorkingCopyProblem] {
-        let path = workspace.path(repository.path)
+        let path = try checkoutPath(repository)
         guard try WorkingCopyGit.presence(of: path, git: git) == .repository, let before = repository.headBefore
         else { return [] }
         let diff = try git.run(
@@ -62,10 +62,11 @@ extension WorkingCopySwitch {
                 context: "put module \(name) back to not initialised")
             return
         }
-        let path = workspace.path(repository.path)
+        let path = try checkoutPath(repository)
         guard try WorkingCopyGit.presence(of: path, git: git) == .repository, let head = repository.headBefore else {
             return
         }
+
         let branchRef = "refs/heads/\(repository.branch)"
         if let tip = repository.branchTipBefore {
             try git.run(
@@ -94,5 +95,19 @@ extension WorkingCopySwitch {
                 ["update-ref", "-d", branchRef], in: path, context: "delete \(repository.branch) again in \(name)",
                 accepting: [0, 1])
         }
+        if let from = repository.movedFrom, path != workspace.path(from) {
+            // A checkout the switch had moved goes back to where it was, with its branch and files.
+            try ModuleCheckoutMove.move(from: path, to: workspace.path(from), git: git)
+        }
+    }
+
+    /// Where the repository's checkout is now: for a module the switch moves, the new path once it got there,
+    /// else the path it had.
+    private func checkoutPath(_ repository: SwitchJournal.Repository) throws -> String {
+        let path = workspace.path(repository.path)
+        guard let from = repository.movedFrom, try WorkingCopyGit.presence(of: path, git: git) != .repository else {
+            return path
+        }
+        return workspace.path(from)
     }
 }

@@ -1,0 +1,75 @@
+import Foundation
+
+/// Moves a module's checkout to another path of the superproject, as `git mv` does for a submodule but without
+/// touching the superproject's index: the directory is renamed, its `.git` file and the git directory's
+/// `core.worktree` are pointed at the new place. For a module whose path differs between two branches (same
+/// submodule, moved): the checkout follows the branch switched to, with its branches, files and git directory.
+enum ModuleCheckoutMove {
+    /// Moves the checkout at `source` to `destination` (absolute paths). `destination` must be absent or an empty
+    /// directory (what the superproject's checkout leaves for a gitlink); throws, moving nothing, otherwise.
+    static func move(from source: String, to destination: String, git: Git) throws {
+        let fileManager = FileManager.default
+        let gitDirectory = try git.text(
+            ["rev-parse", "--absolute-git-dir"], in: source, context: "find the git directory of \(source)")
+        var isDirectory: ObjCBool = false
+        if fileManager.fileExists(atPath: destination, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue, try fileManager.contentsOfDirectory(atPath: destination).isEmpty else {
+                throw WorkspaceError(
+                    "\(destination) is not empty; the module checkout at \(source) was not moved there")
+            }
+        }
+        // git calls first, run outside the checkout; then only file operations, undone when one fails.
+        let config = (gitDirectory as NSString).appendingPathComponent("config")
+        let outside = (source as NSString).deletingLastPathComponent
+        let worktree = try git.run(
+            ["config", "--file", config, "--get", "core.worktree"], in: outside,
+            context: "read core.worktree of \(gitDirectory)", accepting: [0, 1])
+        let oldWorktree = worktree.status == 0 ? worktree.text : nil
+        if oldWorktree != nil {
+            try git.run(
+                ["config", "--file", config, "core.worktree", relativePath(from: gitDirectory, to: destination)],
+                in: outside, context: "point core.worktree of \(gitDirectory) at \(destination)")
+        }
+        do {
+            if fileManager.fileExists(atPath: destination) { try fileManager.removeItem(atPath: destination) }
+            try fileManager.createDirectory(
+                atPath: (destination as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try fileManager.moveItem(atPath: source, toPath: destination)
+        } catch {
+            if let oldWorktree {
+                _ = try? git.run(
+                    ["config", "--file", config, "core.worktree", oldWorktree], in: outside,
+                    context: "point core.worktree of \(gitDirectory) back at \(source)")
+            }
+            throw WorkspaceError("cannot move the module checkout \(source) to \(destination): \(error)")
+        }
+        let dotGit = (destination as NSString).appendingPathComponent(".git")
+        if fileManager.fileExists(atPath: dotGit, isDirectory: &isDirectory), !isDirectory.boolValue {
+            try Data("gitdir: \(relativePath(from: destination, to: gitDirectory))\n".utf8).write(
+                to: URL(fileURLWithPath: dotGit), options: .atomic)
+        }
+        removeEmptyParents(of: source, below: (destination as NSString).deletingLastPathComponent)
+    }
+
+    /// The path of `target` relative to the directory `base` (both absolute; symbolic links resolved).
+    static func relativePath(from base: String, to target: String) -> String {
+        let from = URL(fileURLWithPath: base).resolvingSymlinksInPath().standardizedFileURL.pathComponents
+        let to = URL(fileURLWithPath: target).resolvingSymlinksInPath().standardizedFileURL.pathComponents
+        var common = 0
+        while common < from.count, common < to.count, from[common] == to[common] { common += 1 }
+        let parts = Array(repeating: "..", count: from.count - common) + to[common...]
+        return parts.isEmpty ? "." : parts.joined(separator: "/")
+    }
+
+    /// Removes the directories above `path` that the move left empty (`plugins/` of `plugins/cap`), never
+    /// `keep` or a directory above it.
+    private static func removeEmptyParents(of path: String, below keep: String) {
+        var directory = (path as NSString).deletingLastPathComponent
+        while !keep.hasPrefix(directory), directory.count > 1,
+            let entries = try? FileManager.default.contentsOfDirectory(atPath: directory), entries.isEmpty
+        {
+            guard (try? FileManager.default.removeItem(atPath: directory)) != nil else { return }
+            directory = (directory as NSString).deletingLastPathComponent
+        }
+    }
+}
