@@ -38,11 +38,20 @@ import Testing
             ], modules: [], superproject: merge, pins: [], removedPaths: [])
         try state.write(commonDirectory: common)
         #expect(try ResolveState.read(commonDirectory: common) == state)
-        #expect(state.inProgressError.kind == .inProgress)
-        #expect(state.inProgressError.description.contains("tenantctl resolve --abort"))
+        let here = Workspace(root: sandbox.path("work"), gitDirectory: common)
+        #expect(state.inProgressError(in: here).kind == .inProgress)
+        #expect(state.inProgressError(in: here).description.contains("tenantctl resolve --abort"))
         try ResolveState.remove(commonDirectory: common)
         #expect(try ResolveState.read(commonDirectory: common) == nil)
         try "{ not json".write(toFile: ResolveState.path(commonDirectory: common), atomically: true, encoding: .utf8)
         #expect(throws: ResolveError.self) { try ResolveState.read(commonDirectory: common) }
+    }
+
+    /// Paths in printed commands are one shell word each.
+    @Test func shellWordsQuoteOnlyWhatNeedsIt() {
+        #expect(ResolveState.shellWord("/tmp/work-1/a.b") == "/tmp/work-1/a.b")
+        #expect(ResolveState.shellWord("/tmp/my work") == "'/tmp/my work'")
+        #expect(ResolveState.shellWord("/tmp/it's") == "'/tmp/it'\\''s'")
+        #expect(ResolveState.shellWord("") == "''")
     }
 }
