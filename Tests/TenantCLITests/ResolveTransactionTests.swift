@@ -48,6 +48,10 @@ import Testing
             #expect(try fixture.remotes() == remotes)
             #expect(fixture.stateExists)
         }
+        // `status` from there shows the command to run where it started.
+        let status = fixture.sandbox.tenantctl(["status"], in: other)
+        #expect(status.stdout.contains("tenantctl -C \(fixture.workspace) resolve --continue"), "\(status.stdout)")
+        #expect(status.stdout.contains("Infrastructure: conflicted (Strings.csv)"), "\(status.stdout)")
         // A second `resolve` from there names the worktree too.
         let again = fixture.sandbox.tenantctl(["resolve", "t3"], in: other)
         #expect(again.status == 1, "\(again.stderr)")

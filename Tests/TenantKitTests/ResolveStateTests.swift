@@ -54,4 +54,40 @@ import Testing
         #expect(ResolveState.shellWord("/tmp/it's") == "'/tmp/it'\\''s'")
         #expect(ResolveState.shellWord("") == "''")
     }
+
+    /// `--abort`/`--continue` elsewhere than where the resolution started: refused naming that worktree; when it no
+    /// longer exists, the printed `rm` (run as printed) forgets the resolution. The same worktree passes.
+    @Test func anotherWorktreeIsRefusedAndAVanishedOneNamesTheRmThatForgetsIt() throws {
+        let sandbox = try GitSandbox()
+        let common = sandbox.path("main/.git")
+        let merge = ResolveState.Merge(
+            repository: "superproject", path: "", branch: "t2", generalBranch: "general_dev",
+            ours: String(repeating: "a", count: 40), theirs: nil, message: "Roll general_dev into t2", remote: "origin")
+        var state = ResolveState(
+            tenant: "t2", branch: "t2", generalBranch: "general_dev", startedAt: "2026-01-01T00:00:00Z",
+            phase: .resolving, startPoints: [], modules: [], superproject: merge, pins: [], removedPaths: [])
+        let main = Workspace(root: sandbox.path("main"), gitDirectory: common, commonDirectory: common)
+        let second = Workspace(
+            root: sandbox.path("my second"), gitDirectory: common + "/worktrees/second", commonDirectory: common)
+        try FileManager.default.createDirectory(atPath: second.gitDirectory, withIntermediateDirectories: true)
+        state.worktree = main.root
+        state.gitDirectory = main.gitDirectory
+        try state.requireStartedHere(main, action: "abort")
+        let refused = #expect(throws: ResolveError.self) { try state.requireStartedHere(second, action: "abort") }
+        #expect(refused?.description.contains("run it there: tenantctl -C \(main.root) resolve --abort") == true)
+
+        // Started in the second worktree, which was removed since: abort from the main one names the `rm`.
+        state.worktree = second.root
+        state.gitDirectory = second.gitDirectory
+        try state.write(commonDirectory: common)
+        try FileManager.default.removeItem(atPath: second.gitDirectory)
+        let vanished = try #require(
+            #expect(throws: ResolveError.self) { try state.requireStartedHere(main, action: "abort") })
+        #expect(vanished.description.contains("no longer exists"), "\(vanished)")
+        let range = try #require(vanished.description.range(of: "remove its state: "))
+        let command = String(vanished.description[range.upperBound...])
+        #expect(command.hasPrefix("rm "), "\(command)")
+        #expect(try sandbox.run("/bin/sh", ["-c", command]).status == 0)
+        #expect(try ResolveState.read(commonDirectory: common) == nil)
+    }
 }

@@ -40,11 +40,10 @@ public enum DurableFile {
             unlink(temporary)
             return error
         }
-        let bytes = [UInt8](data)
         var written = 0
-        while written < bytes.count {
-            let count = bytes.withUnsafeBytes { buffer in
-                Foundation.write(descriptor, buffer.baseAddress.map { $0 + written }, bytes.count - written)
+        while written < data.count {
+            let count = data.withUnsafeBytes { buffer in
+                Foundation.write(descriptor, buffer.baseAddress.map { $0 + written }, data.count - written)
             }
             if count < 0 && errno == EINTR { continue }
             guard count > 0 else { throw fail() }
