@@ -90,4 +90,27 @@ import Testing
         #expect(try sandbox.run("/bin/sh", ["-c", command]).status == 0)
         #expect(try ResolveState.read(commonDirectory: common) == nil)
     }
+
+    /// An abort report with kept branches matches docs/schemas/resolve.schema.json, and its headline does not claim
+    /// that every repository is back where it was without saying what was kept.
+    @Test func anAbortReportWithKeptBranchesMatchesTheSchema() throws {
+        var report = ResolveReport(
+            action: "abort", tenant: "t2", branch: "t2",
+            repositories: [
+                ResolveReport.Repository(
+                    repository: "superproject", path: "", branch: "general_dev", status: "restored",
+                    to: String(repeating: "b", count: 40))
+            ], notes: ["kept feature of Customer (Modules/Customer): 1 commit the resolution did not make (…)"])
+        report.kept = [
+            ResolveReport.KeptBranch(
+                repository: "Customer", path: "Modules/Customer", branch: "feature", commits: ["1a2b3c4 mine"])
+        ]
+        let schema = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("docs/schemas/resolve.schema.json").path
+        #expect(try JSONSchemaCheck(contentsOf: schema).violations(of: try JSONOutput.encode(report)) == [])
+        #expect(report.renderTable().contains("back where it was, except 1 branch kept"))
+        report.kept = nil
+        #expect(!(try JSONOutput.encode(report)).contains("kept\""))
+        #expect(report.renderTable().contains("every repository is back where it was\n"))
+    }
 }
