@@ -52,6 +52,11 @@ import Testing
         let status = fixture.sandbox.tenantctl(["status"], in: other)
         #expect(status.stdout.contains("tenantctl -C \(fixture.workspace) resolve --continue"), "\(status.stdout)")
         #expect(status.stdout.contains("Infrastructure: conflicted (Strings.csv)"), "\(status.stdout)")
+        // So does a switch there, refused while the resolution is open.
+        let switched = fixture.sandbox.tenantctl(["switch", "t1"], in: other)
+        #expect(switched.status == 1, "\(switched.stdout)\(switched.stderr)")
+        #expect(switched.stderr.contains("`tenantctl -C \(fixture.workspace) resolve --abort`"), "\(switched.stderr)")
+        #expect(try fixture.workingCopy() == first)
         // A second `resolve` from there names the worktree too.
         let again = fixture.sandbox.tenantctl(["resolve", "t3"], in: other)
         #expect(again.status == 1, "\(again.stderr)")

@@ -28,6 +28,14 @@ public struct ResolutionStatus: Sendable, Equatable, Codable {
     public var repositories: [Repository]
     /// What to run next.
     public var next: String
+    /// The worktree where the resolution started, when it is another one than the one asked (its commands run
+    /// there: `tenantctl -C <worktree> resolve …`).
+    public var worktree: String?
+
+    /// `tenantctl resolve`, or `tenantctl -C <worktree> resolve` for a resolution started in another worktree.
+    public var command: String {
+        worktree.map { "tenantctl -C \(ResolveState.shellWord($0)) resolve" } ?? "tenantctl resolve"
+    }
 
     /// The resolution under way in `workspace`, nil when there is none (read-only).
     public static func inspect(workspace: Workspace, git: Git) throws -> ResolutionStatus? {
@@ -67,7 +75,7 @@ public struct ResolutionStatus: Sendable, Equatable, Codable {
         }
         return ResolutionStatus(
             tenant: state.tenant, phase: state.phase.rawValue, startedAt: state.startedAt, repositories: repositories,
-            next: next)
+            next: next, worktree: elsewhere ? root : nil)
     }
 
     /// The lines `status` prints.
