@@ -9,12 +9,15 @@ extension Tenantctl {
             abstract: "Finish a tenant that roll left conflicted, with your own merge tools, in the working copy.",
             discussion: """
                 roll leaves a conflicted tenant untouched and names this command. `resolve <tenant>` plans the \
-                tenant's roll exactly as roll does, refuses unless the working copy is clean (as switch), switches \
-                to the tenant and runs a real `git merge` of the general branch into the tenant branch in every \
+                tenant's roll exactly as roll does, refuses unless the working copy is clean (as switch) and no \
+                untracked file stands where one of its merges would write (naming the file; nothing changes), \
+                switches to the tenant and runs a real `git merge` of the general branch into the tenant branch in every \
                 module that needs it and in the superproject (gitlinks are set by the pin rule, never left to \
                 you). It lists per repository: merged cleanly, the conflicted files, or nothing to do. The state \
                 is kept in the superproject's git directory (.git/tenantctl/resolve.json): a crash, a kill or a \
-                new shell goes on; `tenantctl status` shows it.
+                new shell goes on; `tenantctl status` shows it. --continue and --abort run only in the worktree \
+                where the resolution started; from another one they are refused, naming it \
+                (`tenantctl -C <that worktree> resolve --abort`).
 
                 Resolve the conflicts as in any git merge (your editor, `git mergetool`, Xcode; rerere works) and \
                 stage them with `git add` in each repository. Then `resolve --continue` refuses while unmerged \
@@ -24,8 +27,11 @@ extension Tenantctl {
                 at the new pins and publishes like roll: modules first, then the superproject, each repository in \
                 one atomic push with a lease on every ref, journalled (`tenantctl roll --undo <run>` takes it \
                 back). A remote that moved meanwhile is refused: nothing of the tenant is published, your local \
-                result stays. `resolve --abort` puts every repository back exactly as before (merges aborted, \
-                branches and HEADs restored, the working copy on the branch it was on).
+                result stays. `resolve --abort` undoes what the resolution did, like `git merge --abort`: merges \
+                aborted, branches and HEADs restored, the working copy on the branch it was on. It never drops a \
+                commit you made meanwhile: a branch you created, or one holding your commits, is kept and named; \
+                when putting a branch back would lose your commits, it refuses, changing nothing, names them and \
+                prints the `git branch` that keeps them.
 
                 Exit codes: 0 done (start: every merge clean), 2 started with conflicts, 1 refused or failed, \
                 64 unknown tenant.
@@ -50,7 +56,7 @@ extension Tenantctl {
         @Flag(name: .customLong("continue"), help: "Commit the resolved merges, pin, publish.")
         var continueResolution = false
 
-        @Flag(help: "Put every repository back as before `resolve <tenant>`.")
+        @Flag(help: "Undo the resolution: every repository back as before `resolve <tenant>`, your own commits kept.")
         var abort = false
 
         @OptionGroup var fetchOptions: FetchOptions

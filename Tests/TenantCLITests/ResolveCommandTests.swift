@@ -34,8 +34,10 @@ struct ResolveFixture {
         ),
     ]
 
-    init(wide: Bool = true, function: String = #function) throws {
+    /// `prepare` runs on the example before the roll that makes t2 conflict (to add commits of its own).
+    init(wide: Bool = true, function: String = #function, prepare: (RollFixture) throws -> Void = { _ in }) throws {
         roll = try RollFixture(stage: .conflict, function: function)
+        try prepare(roll)
         if wide {
             try roll.commitOnRemote(
                 "Customer", branch: "general_dev", file: "Strings.csv",

@@ -79,4 +79,57 @@ import Testing
         #expect(undone.status == 0, "\(undone.stdout)\(undone.stderr)")
         #expect(try fixture.remoteBranches() == before)
     }
+
+    /// The disk holding the journal fills up while Infrastructure's push lands (its remote's pre-receive hook fills
+    /// a small tmpfs mounted on the journal directory), so the journal cannot be rewritten. Before the fix: a raw
+    /// Foundation error, a 0-byte `<run>.json.tmp` left behind, no word of what was pushed, and Order pushed after
+    /// it unrecorded. Now: a message naming the reason and what already landed, no temporary file, no push after
+    /// it; once space is free each printed way on runs as printed: the re-run converges, or the undo puts every
+    /// remote back. Skipped, saying so, where no tmpfs can be mounted (not root).
+    @Test(arguments: ["rerun", "undo"])
+    func aFullDiskWhileTheJournalIsRewrittenSaysWhatWasPushedAndTheRerunConverges(ending: String) throws {
+        let fixture = try RollFixture()
+        let before = try fixture.remoteBranches()
+        let directory = "\(fixture.workspace)/.git/tenantctl/journal"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let mounted = try fixture.sandbox.run("/bin/mount", ["-t", "tmpfs", "-o", "size=256k", "tmpfs", directory])
+        guard mounted.status == 0 else {
+            print("journal disk-full test skipped: cannot mount a tmpfs here (\(mounted.stderr))")
+            return
+        }
+        defer { _ = try? fixture.sandbox.run("/bin/umount", [directory]) }
+        let filler = "\(directory)/filler"
+        try Self.hook(
+            fixture, "Infrastructure", "pre-receive", "dd if=/dev/zero of='\(filler)' bs=4096 2>/dev/null; exit 0")
+
+        let result = fixture.roll(["--jobs", "1"])
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        #expect(!result.stderr.contains("Error Domain="), "\(result.stderr)")
+        #expect(result.stderr.contains("cannot record the roll's pushes in its journal"), "\(result.stderr)")
+        #expect(result.stderr.contains("No space left on device"), "\(result.stderr)")
+        #expect(result.stderr.contains("already pushed: Infrastructure (t2)"), "\(result.stderr)")
+        #expect(!result.stderr.contains("pushing 1 branch of Order"), "\(result.stderr)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory)
+        #expect(!files.contains { $0.hasSuffix(".tmp") }, "\(files)")
+        #expect(files.filter { $0.hasSuffix(".json") }.count == 1, "\(files)")
+        let after = try fixture.remoteBranches()
+        #expect(after["Infrastructure"]?["t2"] != before["Infrastructure"]?["t2"])  // it landed
+        #expect(after["Order"] == before["Order"])  // nothing pushed after it
+        #expect(after["Superproject"] == before["Superproject"])
+
+        try FileManager.default.removeItem(atPath: filler)
+        try FileManager.default.removeItem(atPath: "\(fixture.remote("Infrastructure"))/hooks/pre-receive")
+        if ending == "rerun" {
+            #expect(result.stderr.contains("then run `tenantctl roll` again"), "\(result.stderr)")
+            try ServerFaultTests.expectConverged(fixture, before: before)
+        } else {
+            let range = try #require(result.stderr.range(of: "or take it back with `"))
+            let command = String(result.stderr[range.upperBound...].prefix { $0 != "`" })
+            #expect(command.hasPrefix("tenantctl roll --undo "), "\(command)")
+            let undone = fixture.sandbox.tenantctl(
+                command.split(separator: " ").dropFirst().map(String.init), in: fixture.workspace)
+            #expect(undone.status == 0, "\(command): \(undone.stdout)\(undone.stderr)")
+            #expect(try fixture.remoteBranches() == before)
+        }
+    }
 }

@@ -38,11 +38,79 @@ import Testing
             ], modules: [], superproject: merge, pins: [], removedPaths: [])
         try state.write(commonDirectory: common)
         #expect(try ResolveState.read(commonDirectory: common) == state)
-        #expect(state.inProgressError.kind == .inProgress)
-        #expect(state.inProgressError.description.contains("tenantctl resolve --abort"))
+        let here = Workspace(root: sandbox.path("work"), gitDirectory: common)
+        #expect(state.inProgressError(in: here).kind == .inProgress)
+        #expect(state.inProgressError(in: here).description.contains("tenantctl resolve --abort"))
         try ResolveState.remove(commonDirectory: common)
         #expect(try ResolveState.read(commonDirectory: common) == nil)
         try "{ not json".write(toFile: ResolveState.path(commonDirectory: common), atomically: true, encoding: .utf8)
         #expect(throws: ResolveError.self) { try ResolveState.read(commonDirectory: common) }
+    }
+
+    /// Paths in printed commands are one shell word each.
+    @Test func shellWordsQuoteOnlyWhatNeedsIt() {
+        #expect(ResolveState.shellWord("/tmp/work-1/a.b") == "/tmp/work-1/a.b")
+        #expect(ResolveState.shellWord("/tmp/my work") == "'/tmp/my work'")
+        #expect(ResolveState.shellWord("/tmp/it's") == "'/tmp/it'\\''s'")
+        #expect(ResolveState.shellWord("") == "''")
+    }
+
+    /// `--abort`/`--continue` elsewhere than where the resolution started: refused naming that worktree; when it no
+    /// longer exists, the printed `rm` (run as printed) forgets the resolution. The same worktree passes.
+    @Test func anotherWorktreeIsRefusedAndAVanishedOneNamesTheRmThatForgetsIt() throws {
+        let sandbox = try GitSandbox()
+        let common = sandbox.path("main/.git")
+        let merge = ResolveState.Merge(
+            repository: "superproject", path: "", branch: "t2", generalBranch: "general_dev",
+            ours: String(repeating: "a", count: 40), theirs: nil, message: "Roll general_dev into t2", remote: "origin")
+        var state = ResolveState(
+            tenant: "t2", branch: "t2", generalBranch: "general_dev", startedAt: "2026-01-01T00:00:00Z",
+            phase: .resolving, startPoints: [], modules: [], superproject: merge, pins: [], removedPaths: [])
+        let main = Workspace(root: sandbox.path("main"), gitDirectory: common, commonDirectory: common)
+        let second = Workspace(
+            root: sandbox.path("my second"), gitDirectory: common + "/worktrees/second", commonDirectory: common)
+        try FileManager.default.createDirectory(atPath: second.gitDirectory, withIntermediateDirectories: true)
+        state.worktree = main.root
+        state.gitDirectory = main.gitDirectory
+        try state.requireStartedHere(main, action: "abort")
+        let refused = #expect(throws: ResolveError.self) { try state.requireStartedHere(second, action: "abort") }
+        #expect(refused?.description.contains("run it there: tenantctl -C \(main.root) resolve --abort") == true)
+
+        // Started in the second worktree, which was removed since: abort from the main one names the `rm`.
+        state.worktree = second.root
+        state.gitDirectory = second.gitDirectory
+        try state.write(commonDirectory: common)
+        try FileManager.default.removeItem(atPath: second.gitDirectory)
+        let vanished = try #require(
+            #expect(throws: ResolveError.self) { try state.requireStartedHere(main, action: "abort") })
+        #expect(vanished.description.contains("no longer exists"), "\(vanished)")
+        let range = try #require(vanished.description.range(of: "remove its state: "))
+        let command = String(vanished.description[range.upperBound...])
+        #expect(command.hasPrefix("rm "), "\(command)")
+        #expect(try sandbox.run("/bin/sh", ["-c", command]).status == 0)
+        #expect(try ResolveState.read(commonDirectory: common) == nil)
+    }
+
+    /// An abort report with kept branches matches docs/schemas/resolve.schema.json, and its headline does not claim
+    /// that every repository is back where it was without saying what was kept.
+    @Test func anAbortReportWithKeptBranchesMatchesTheSchema() throws {
+        var report = ResolveReport(
+            action: "abort", tenant: "t2", branch: "t2",
+            repositories: [
+                ResolveReport.Repository(
+                    repository: "superproject", path: "", branch: "general_dev", status: "restored",
+                    to: String(repeating: "b", count: 40))
+            ], notes: ["kept feature of Customer (Modules/Customer): 1 commit the resolution did not make (…)"])
+        report.kept = [
+            ResolveReport.KeptBranch(
+                repository: "Customer", path: "Modules/Customer", branch: "feature", commits: ["1a2b3c4 mine"])
+        ]
+        let schema = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("docs/schemas/resolve.schema.json").path
+        #expect(try JSONSchemaCheck(contentsOf: schema).violations(of: try JSONOutput.encode(report)) == [])
+        #expect(report.renderTable().contains("back where it was, except 1 branch kept"))
+        report.kept = nil
+        #expect(!(try JSONOutput.encode(report)).contains("kept\""))
+        #expect(report.renderTable().contains("every repository is back where it was\n"))
     }
 }

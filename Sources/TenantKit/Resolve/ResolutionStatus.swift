@@ -28,13 +28,25 @@ public struct ResolutionStatus: Sendable, Equatable, Codable {
     public var repositories: [Repository]
     /// What to run next.
     public var next: String
+    /// The worktree where the resolution started, when it is another one than the one asked (its commands run
+    /// there: `tenantctl -C <worktree> resolve …`).
+    public var worktree: String?
+
+    /// `tenantctl resolve`, or `tenantctl -C <worktree> resolve` for a resolution started in another worktree.
+    public var command: String {
+        worktree.map { "tenantctl -C \(ResolveState.shellWord($0)) resolve" } ?? "tenantctl resolve"
+    }
 
     /// The resolution under way in `workspace`, nil when there is none (read-only).
     public static func inspect(workspace: Workspace, git: Git) throws -> ResolutionStatus? {
         guard let state = try ResolveState.read(commonDirectory: workspace.commonDirectory) else { return nil }
+        // A resolution started in another worktree is shown as it stands there, with the commands to run there.
+        let elsewhere = state.startedElsewhere(than: workspace)
+        let root = elsewhere ? (state.worktree ?? workspace.root) : workspace.root
+        let command = elsewhere ? "tenantctl -C \(ResolveState.shellWord(root)) resolve" : "tenantctl resolve"
         var repositories: [Repository] = []
         for merge in [state.superproject] + state.modules {
-            let path = merge.path.isEmpty ? workspace.root : workspace.path(merge.path)
+            let path = merge.path.isEmpty ? root : (root as NSString).appendingPathComponent(merge.path)
             guard try WorkingCopyGit.presence(of: path, git: git) == .repository else { continue }
             let inspected = try RepositoryState.inspect(path: path, git: git, superproject: merge.path.isEmpty)
             let unmerged = inspected.status.entries.filter { $0.kind == .unmerged }.map(\.path)
@@ -53,17 +65,17 @@ public struct ResolutionStatus: Sendable, Equatable, Codable {
         }
         let next: String
         switch state.phase {
-        case .starting: next = "tenantctl resolve --abort"
+        case .starting: next = "\(command) --abort"
         case .resolving:
             next =
                 repositories.contains { $0.state == "conflicted" }
-                ? "resolve the conflicts, git add them, then tenantctl resolve --continue"
-                : "tenantctl resolve --continue"
-        case .committed, .publishing: next = "tenantctl resolve --continue"
+                ? "resolve the conflicts, git add them, then \(command) --continue"
+                : "\(command) --continue"
+        case .committed, .publishing: next = "\(command) --continue"
         }
         return ResolutionStatus(
             tenant: state.tenant, phase: state.phase.rawValue, startedAt: state.startedAt, repositories: repositories,
-            next: next)
+            next: next, worktree: elsewhere ? root : nil)
     }
 
     /// The lines `status` prints.

@@ -1,9 +1,13 @@
 import Foundation
 
 /// `tenantctl resolve --abort`: every repository back exactly as before `resolve <tenant>` — merges aborted,
-/// branches and HEADs restored, created branches deleted, the working copy on the branch it was on — and nothing of
-/// the tenant left published (what an interrupted `--continue` already pushed is taken back as `roll --undo` does,
-/// with a lease). Idempotent: an interrupted abort is run again.
+/// branches and HEADs restored, the branch the resolution created deleted, the working copy on the branch it was on —
+/// and nothing of the tenant left published (what an interrupted `--continue` already pushed is taken back as
+/// `roll --undo` does, with a lease). It undoes only what the resolution did: a branch created meanwhile by someone
+/// else, or holding commits the resolution did not make, is kept and named; a branch that would lose such commits
+/// by being put back refuses the abort before anything changes, naming the commits and how to keep them (as
+/// `git rebase --abort` never drops a commit another branch still needs). Only in the worktree where the resolution
+/// started. Idempotent: an interrupted abort is run again.
 public struct ResolveAborter {
     let workspace: Workspace
     let git: Git
@@ -22,6 +26,8 @@ public struct ResolveAborter {
             throw ResolveError(
                 .notInProgress, "no resolution is in progress; start one with `tenantctl resolve <tenant>`")
         }
+        try state.requireStartedHere(workspace, action: "abort")
+        let kept = try keptBranches(state)
         var notes: [String] = []
         var pushes: [PushOutcome] = []
         if let runId = state.runId, try landedAnything(runId: runId) {
@@ -51,7 +57,9 @@ public struct ResolveAborter {
                 notes.append("\(start.repository) at \(start.path) is no longer a repository; not touched")
                 continue
             }
-            let changed = try restore(start, path: path, superproject: start.path.isEmpty)
+            let changed = try restore(
+                start, path: path, superproject: start.path.isEmpty,
+                keeping: Set(kept.filter { $0.path == start.path }.map(\.branch)))
             repositories.append(
                 ResolveReport.Repository(
                     repository: start.repository, path: start.path, branch: start.headBranch ?? "(detached)",
@@ -59,9 +67,110 @@ public struct ResolveAborter {
         }
         try ResolveState.remove(commonDirectory: common)
         let ordered = repositories.filter { $0.path.isEmpty } + repositories.filter { !$0.path.isEmpty }
-        return ResolveReport(
+        for branch in kept {
+            let location = branch.path.isEmpty ? "" : " (\(branch.path))"
+            notes.append(
+                "kept \(branch.branch) of \(branch.repository)\(location): "
+                    + (branch.commits.isEmpty
+                        ? "created during the resolution, not by it"
+                        : "\(branch.commits.count) commit\(branch.commits.count == 1 ? "" : "s") the resolution did not make ("
+                            + branch.commits.joined(separator: "; ") + ")"))
+        }
+        var report = ResolveReport(
             action: "abort", tenant: state.tenant, branch: state.branch, repositories: ordered, runId: state.runId,
             pushes: pushes, next: nil, notes: notes)
+        report.kept = kept.isEmpty ? nil : kept
+        return report
+    }
+
+    /// Before anything changes: the branches abort keeps (created meanwhile, not by the resolution, or holding
+    /// commits it did not make), and a refusal when putting a branch back would leave commits it did not make on no
+    /// branch.
+    func keptBranches(_ state: ResolveState) throws -> [ResolveReport.KeptBranch] {
+        var kept: [ResolveReport.KeptBranch] = []
+        var lost: [(start: ResolveState.StartPoint, branch: String, tip: String, commits: [ResolveGit.ListedCommit])] =
+            []
+        var taken: [String: Set<String>] = [:]
+        for start in state.startPoints where start.initialised {
+            let path = start.path.isEmpty ? workspace.root : workspace.path(start.path)
+            guard try WorkingCopyGit.presence(of: path, git: git) == .repository else { continue }
+            let name = start.repository
+            let now = try GitRefs.branches(under: "refs/heads/", in: path, git: git, what: name)
+            taken[start.path] = Set(now.keys)
+            let merges = state.merges.filter { $0.path == start.path }
+            // Commits the resolution stands on: the start points, the merged tips, the pins before and after.
+            var known = Array(start.branches.values) + (start.head.map { [$0] } ?? [])
+            known += merges.flatMap { [$0.ours] + ($0.theirs.map { [$0] } ?? []) + ($0.commit.map { [$0] } ?? []) }
+            known += state.pins.filter { $0.path == start.path }.flatMap { [$0.old, $0.commit].compactMap { $0 } }
+            // Its merge commits (tenantctl's or concluded by hand: both sides as parents), and the superproject's
+            // re-pin commit (roll's message on the start tip) where there is nothing to merge.
+            func isTheResolutions(_ commit: ResolveGit.ListedCommit) -> Bool {
+                merges.contains { merge in
+                    if commit.id == merge.commit { return true }
+                    guard let theirs = merge.theirs else {
+                        return merge.isSuperproject && commit.parents == [merge.ours]
+                            && commit.subject.hasPrefix(merge.message)
+                    }
+                    return commit.parents == [merge.ours, theirs]
+                }
+            }
+            func foreign(_ tip: String, excluding others: [String]) throws -> [ResolveGit.ListedCommit] {
+                try ResolveGit.commits(from: tip, excluding: known + others, in: path, git: git, what: name)
+                    .filter { !isTheResolutions($0) }
+            }
+            let unchanged = now.filter { start.branches[$0.key] == $0.value }.map(\.value)
+            // Created since the start: the resolution's own branch is deleted unless it holds commits it did not
+            // make; any other is kept.
+            var keptTips: [String] = []
+            for (branch, tip) in now.sorted(by: { $0.key < $1.key }) where start.branches[branch] == nil {
+                let commits = try foreign(tip, excluding: unchanged)
+                let ours = start.resolutionBranch.map { $0 == branch } ?? true
+                guard !ours || !commits.isEmpty else { continue }
+                keptTips.append(tip)
+                kept.append(
+                    ResolveReport.KeptBranch(
+                        repository: name, path: start.path, branch: branch, commits: commits.map(Self.describe)))
+            }
+            // Moved since the start: put back only when no commit of its own is left on no branch.
+            for (branch, tip) in now.sorted(by: { $0.key < $1.key }) {
+                guard let old = start.branches[branch], old != tip else { continue }
+                let commits = try foreign(tip, excluding: unchanged + keptTips)
+                if !commits.isEmpty { lost.append((start, branch, tip, commits)) }
+            }
+        }
+        guard !lost.isEmpty else { return kept }
+        var lines = [
+            "cannot abort the resolution of \(state.tenant): putting back "
+                + (lost.count == 1 ? "a branch" : "\(lost.count) branches")
+                + " would leave commits the resolution did not make on no branch; nothing was changed"
+        ]
+        var commands: [String] = []
+        for entry in lost {
+            let location = entry.start.path.isEmpty ? "" : " (\(entry.start.path))"
+            lines.append(
+                "- \(entry.start.repository)\(location) \(entry.branch): "
+                    + entry.commits.prefix(5).map(Self.describe).joined(separator: "; ")
+                    + (entry.commits.count > 5 ? "; and \(entry.commits.count - 5) more" : ""))
+            var rescue = entry.branch + "-kept"
+            var number = 2
+            while taken[entry.start.path, default: []].contains(rescue) {
+                rescue = "\(entry.branch)-kept-\(number)"
+                number += 1
+            }
+            taken[entry.start.path, default: []].insert(rescue)
+            let directory = entry.start.path.isEmpty ? "" : " -C \(ResolveState.shellWord(entry.start.path))"
+            commands.append("git\(directory) branch \(ResolveState.shellWord(rescue)) \(entry.tip)")
+        }
+        lines.append("keep them on a branch of their own, then abort again (from the superproject's root):")
+        lines += commands.map { "  " + $0 }
+        lines.append("  tenantctl resolve --abort")
+        lines.append("or finish the resolution instead: tenantctl resolve --continue")
+        throw ResolveError(.refused, lines.joined(separator: "\n"))
+    }
+
+    /// `abc1234 subject`.
+    static func describe(_ commit: ResolveGit.ListedCommit) -> String {
+        "\(ObjectID.short(commit.id)) \(commit.subject)"
     }
 
     /// Whether any ref of the journal `runId` reached its remote (published, or unknown and found there).
@@ -85,7 +194,9 @@ public struct ResolveAborter {
     }
 
     /// Puts one repository back at its start point; returns whether anything changed.
-    func restore(_ start: ResolveState.StartPoint, path: String, superproject: Bool) throws -> Bool {
+    func restore(_ start: ResolveState.StartPoint, path: String, superproject: Bool, keeping: Set<String> = [])
+        throws -> Bool
+    {
         let name = start.repository
         let noRecurse = ["-c", "submodule.recurse=false"]
         var changed = false
@@ -135,7 +246,8 @@ public struct ResolveAborter {
         }
         // Every other branch: moved ones back, created ones deleted (with their upstream configuration).
         let branches = try GitRefs.branches(under: "refs/heads/", in: path, git: git, what: name)
-        for (branch, value) in branches.sorted(by: { $0.key < $1.key }) where branch != start.headBranch {
+        for (branch, value) in branches.sorted(by: { $0.key < $1.key })
+        where branch != start.headBranch && !keeping.contains(branch) {
             if let old = start.branches[branch] {
                 guard old != value else { continue }
                 try git.run(

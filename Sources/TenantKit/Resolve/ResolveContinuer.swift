@@ -22,6 +22,7 @@ public struct ResolveContinuer {
             throw ResolveError(
                 .notInProgress, "no resolution is in progress; start one with `tenantctl resolve <tenant>`")
         }
+        try state.requireStartedHere(workspace, action: "continue")
         guard state.phase != .starting else {
             throw ResolveError(
                 .refused,

@@ -27,6 +27,33 @@ enum ResolveGit {
             head: head.status == 0 ? head.text : nil, branches: branches)
     }
 
+    /// One commit of a listing: its id, parents and subject.
+    struct ListedCommit: Sendable, Equatable {
+        var id: String
+        var parents: [String]
+        var subject: String
+    }
+
+    /// The commits reachable from `tip` and from none of `excluded` (commit ids; ids this repository does not have are
+    /// skipped) nor from any remote-tracking branch, newest first.
+    static func commits(from tip: String, excluding excluded: [String], in path: String, git: Git, what: String)
+        throws -> [ListedCommit]
+    {
+        let ids = Set(excluded.filter { ObjectID.isValid($0) }).sorted()
+        guard ObjectID.isValid(tip) else { return [] }
+        let output = try git.run(
+            ["rev-list", "--ignore-missing", "--no-commit-header", "--format=%H%x01%P%x01%s", tip]
+                + ids.map { "^" + $0 } + ["--not", "--remotes"], in: path,
+            context: "list the commits of \(what) that no other branch has")
+        return output.lines.compactMap { line in
+            let fields = line.split(separator: "\u{01}", maxSplits: 2, omittingEmptySubsequences: false)
+            guard fields.count == 3 else { return nil }
+            return ListedCommit(
+                id: String(fields[0]), parents: fields[1].split(separator: " ").map(String.init),
+                subject: String(fields[2]))
+        }
+    }
+
     /// Paths with unmerged index entries (`ls-files -u -z`), sorted.
     static func unmergedPaths(in path: String, git: Git, what: String) throws -> [String] {
         let output = try git.run(["ls-files", "-u", "-z"], in: path, context: "list the unmerged paths of \(what)")

@@ -56,6 +56,28 @@ public struct ResolveReport: Sendable, Equatable, Codable {
     public var next: String?
     /// Further remarks.
     public var notes: [String]
+    /// abort: branches left as they are because the resolution did not create them, or they hold commits it did not
+    /// make (nil: none).
+    public var kept: [KeptBranch]?
+
+    /// A branch `--abort` keeps.
+    public struct KeptBranch: Sendable, Equatable, Codable {
+        /// `superproject` or the module name.
+        public var repository: String
+        /// Path relative to the superproject root ("" for the superproject).
+        public var path: String
+        /// The branch.
+        public var branch: String
+        /// The commits on it that the resolution did not make (`abc1234 subject`), newest first.
+        public var commits: [String]
+
+        public init(repository: String, path: String, branch: String, commits: [String]) {
+            self.repository = repository
+            self.path = path
+            self.branch = branch
+            self.commits = commits
+        }
+    }
 
     public init(
         action: String, tenant: String, branch: String, repositories: [Repository], pins: [PinChange] = [],
@@ -93,7 +115,12 @@ public struct ResolveReport: Sendable, Equatable, Codable {
                     ? "resolved \(tenant): published" + (runId.map { " (run \($0))" } ?? "")
                     : "resolved \(tenant): committed locally, not published")
         default:
-            lines.append("aborted the resolution of \(tenant): every repository is back where it was")
+            let count = kept?.count ?? 0
+            lines.append(
+                count == 0
+                    ? "aborted the resolution of \(tenant): every repository is back where it was"
+                    : "aborted the resolution of \(tenant): every repository is back where it was, except \(count) "
+                        + "branch\(count == 1 ? "" : "es") kept (below)")
         }
         let rows = repositories.map { entry -> [String] in
             var detail = ""

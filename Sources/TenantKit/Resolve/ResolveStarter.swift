@@ -21,7 +21,7 @@ public struct ResolveStarter {
     /// Starts the resolution of `tenantName`.
     public func run(tenant tenantName: String) throws -> ResolveReport {
         if let state = try ResolveState.read(commonDirectory: workspace.commonDirectory) {
-            throw state.inProgressError
+            throw state.inProgressError(in: workspace)
         }
         // The merges and --continue commit with git itself: without the identity git commit needs, refuse now
         // (git's hint), not halfway through the repositories.
@@ -94,21 +94,27 @@ public struct ResolveStarter {
             }
         }
 
+        try checkUntracked(plan: plan, tenantPlan: tenantPlan, project: project)
+
         // Record where everything stands before anything changes.
         let workingTree = try ProjectReader.workingTree(workspace, options: options)
         var startPoints = [
             try ResolveGit.startPoint(
                 repository: ResolveState.superproject, path: workspace.root, relativePath: "", git: git)
         ]
+        startPoints[0].resolutionBranch = switchPlan.superproject.branch
         var seen: Set<String> = []
         for module in workingTree.manifest.modules + project.manifest.modules where seen.insert(module.path).inserted {
-            startPoints.append(
-                try ResolveGit.startPoint(
-                    repository: module.name, path: workspace.path(module.path), relativePath: module.path, git: git))
+            var start = try ResolveGit.startPoint(
+                repository: module.name, path: workspace.path(module.path), relativePath: module.path, git: git)
+            start.resolutionBranch = modulePlans[module.name]?.branch
+            startPoints.append(start)
         }
         var state = Self.makeState(
             tenant: tenant, plan: plan, tenantPlan: tenantPlan, snapshot: snapshot, superOurs: superOurs,
             startPoints: startPoints)
+        state.worktree = workspace.root
+        state.gitDirectory = workspace.gitDirectory
         try state.write(commonDirectory: workspace.commonDirectory)
 
         do {
@@ -150,6 +156,37 @@ public struct ResolveStarter {
         return ResolveReport(
             action: "start", tenant: tenant.id, branch: tenant.branch, repositories: repositories,
             next: "tenantctl resolve --continue", notes: notes)
+    }
+
+    /// Refuses, before anything changes, when an untracked file stands where a merge would write (git would stop that
+    /// merge after the others had started): in each module checkout that merges (its tenant branch's remote tip and
+    /// the general tip it merges), and in the superproject (the general tip). Module checkouts fetch commits they lack
+    /// first, as the merge itself would.
+    func checkUntracked(plan: RollPlan, tenantPlan: TenantPlan, project: Project) throws {
+        var files: [String] = []
+        for merge in plan.moduleMerges {
+            guard let module = project.module(named: merge.module) else { continue }
+            let path = workspace.path(module.path)
+            guard try WorkingCopyGit.presence(of: path, git: git) == .repository else { continue }
+            try ResolveGit.ensureCommits(
+                [merge.ours, merge.theirs], in: path, module: merge.module, git: git, console: console)
+            var found: Set<String> = []
+            for commit in [merge.ours, merge.theirs] {
+                found.formUnion(try WorkingCopyGit.untrackedOverwrites(to: commit, in: path, git: git))
+            }
+            files += found.sorted().map { "\(module.path)/\($0)" }
+        }
+        if tenantPlan.mergeGeneral {
+            files += try WorkingCopyGit.untrackedOverwrites(to: plan.generalTip, in: workspace.root, git: git)
+        }
+        guard !files.isEmpty else { return }
+        throw ResolveError(
+            .refused,
+            "cannot resolve \(tenantPlan.tenant.id): the merge would overwrite \(files.count) untracked file"
+                + "\(files.count == 1 ? "" : "s"); nothing was changed\n"
+                + files.map { "- " + $0 }.joined(separator: "\n")
+                + "\nmove \(files.count == 1 ? "it" : "them") away (or commit \(files.count == 1 ? "it" : "them") "
+                + "elsewhere), then run `tenantctl resolve \(tenantPlan.tenant.id)` again")
     }
 
     /// Whether the tenant needs nothing: no merge anywhere and every pin already by the rule.
@@ -258,13 +295,16 @@ public struct ResolveStarter {
     }
 
     /// `git merge` of the general branch into the superproject's tenant branch, not committed (the pins are set
-    /// first); returns the paths git left unmerged.
+    /// first); returns the paths git left unmerged. Resolve's merges are roll's merges done by hand: like roll (and
+    /// switch's fast-forwards) they do not apply `merge.verifySignatures`, which would otherwise stop them after
+    /// other repositories had moved.
     func mergeSuperproject(_ merge: ResolveState.Merge) throws -> [String] {
         guard let theirs = merge.theirs else { return [] }
         console?.progress("superproject: merging \(merge.generalBranch) into \(merge.branch)")
         let output = try git.run(
             [
-                "-c", "submodule.recurse=false", "merge", "--no-ff", "--no-commit", "--no-edit", "--quiet", "-m",
+                "-c", "submodule.recurse=false", "merge", "--no-ff", "--no-commit", "--no-edit", "--quiet",
+                "--no-verify-signatures", "-m",
                 merge.message, "--end-of-options", theirs,
             ], in: workspace.root, context: "merge \(merge.generalBranch) into \(merge.branch) in the superproject",
             accepting: [0, 1])
@@ -282,12 +322,15 @@ public struct ResolveStarter {
         if head != merge.ours {
             // The pin is an ancestor of the remote's tenant tip (checked before anything changed).
             try git.run(
-                ["merge", "--ff-only", "--quiet", "--end-of-options", merge.ours], in: path,
+                ["merge", "--ff-only", "--quiet", "--no-verify-signatures", "--end-of-options", merge.ours], in: path,
                 context: "fast-forward \(merge.branch) of \(merge.repository) to its remote tip")
         }
         console?.progress("\(merge.repository): merging \(merge.generalBranch) into \(merge.branch)")
         let output = try git.run(
-            ["merge", "--no-ff", "--no-edit", "--quiet", "-m", merge.message, "--end-of-options", theirs], in: path,
+            [
+                "merge", "--no-ff", "--no-edit", "--quiet", "--no-verify-signatures", "-m", merge.message,
+                "--end-of-options", theirs,
+            ], in: path,
             context: "merge \(merge.generalBranch) into \(merge.branch) in \(merge.repository)", accepting: [0, 1])
         if output.status == 0 {
             return (

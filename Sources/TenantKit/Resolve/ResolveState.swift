@@ -65,10 +65,13 @@ public struct ResolveState: Sendable, Equatable, Codable {
         public var head: String?
         /// Every local branch → commit.
         public var branches: [String: String]
+        /// The branch the resolution checks out here (the only branch it may create; nil: a state written before
+        /// this was recorded).
+        public var resolutionBranch: String?
 
         public init(
             repository: String, path: String, initialised: Bool, headBranch: String?, head: String?,
-            branches: [String: String]
+            branches: [String: String], resolutionBranch: String? = nil
         ) {
             self.repository = repository
             self.path = path
@@ -76,6 +79,7 @@ public struct ResolveState: Sendable, Equatable, Codable {
             self.headBranch = headBranch
             self.head = head
             self.branches = branches
+            self.resolutionBranch = resolutionBranch
         }
     }
 
@@ -169,6 +173,11 @@ public struct ResolveState: Sendable, Equatable, Codable {
     public var removedPaths: [String]
     /// The roll journal of the publication (`roll --undo <runId>`), once publishing started.
     public var runId: String?
+    /// The root of the superproject worktree where the resolution started (nil: a state written before worktrees
+    /// were recorded).
+    public var worktree: String?
+    /// That worktree's own git directory (`--absolute-git-dir`): only there may `--continue` and `--abort` run.
+    public var gitDirectory: String?
 
     public init(
         tenant: String, branch: String, generalBranch: String, startedAt: String, phase: Phase,
@@ -206,30 +215,15 @@ public struct ResolveState: Sendable, Equatable, Codable {
         }
     }
 
-    /// Writes the state: temporary file, fsync, rename.
+    /// Writes the state: temporary file, fsync, rename (a failure leaves the previous state and no temporary file).
     public func write(commonDirectory: String) throws {
-        let target = Self.path(commonDirectory: commonDirectory)
-        try FileManager.default.createDirectory(
-            atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let data = try encoder.encode(self)
-        let temporary = target + ".tmp"
-        guard FileManager.default.createFile(atPath: temporary, contents: nil) else {
-            throw ResolveError(.refused, "cannot write the resolve state \(temporary)")
-        }
-        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: temporary))
         do {
-            try handle.write(contentsOf: data)
-            try handle.synchronize()
-            try handle.close()
+            try DurableFile.write(data, to: Self.path(commonDirectory: commonDirectory))
         } catch {
-            try? handle.close()
-            throw ResolveError(.refused, "cannot write the resolve state \(temporary): \(error)")
-        }
-        guard rename(temporary, target) == 0 else {
-            throw ResolveError(
-                .refused, "cannot move the resolve state into place at \(target): \(String(cString: strerror(errno)))")
+            throw ResolveError(.refused, "cannot write the resolve state: \(error.description)")
         }
     }
 
@@ -244,10 +238,50 @@ public struct ResolveState: Sendable, Equatable, Codable {
     public var merges: [Merge] { modules + [superproject] }
 
     /// The error for a second `resolve <t>` while this one is unfinished.
-    public var inProgressError: ResolveError {
-        ResolveError(
+    public func inProgressError(in workspace: Workspace) -> ResolveError {
+        let elsewhere = startedElsewhere(than: workspace)
+        let command = elsewhere ? "tenantctl -C \(Self.shellWord(worktree ?? "")) resolve" : "tenantctl resolve"
+        return ResolveError(
             .inProgress,
-            "a resolution of \(tenant) is in progress (started \(startedAt)); finish it with `tenantctl resolve "
-                + "--continue` or undo it with `tenantctl resolve --abort`")
+            "a resolution of \(tenant) is in progress (started \(startedAt)"
+                + (elsewhere ? " in the worktree \(worktree ?? "")" : "") + "); finish it with `\(command) "
+                + "--continue` or undo it with `\(command) --abort`")
+    }
+
+    /// Whether the resolution was started in another worktree of the superproject than `workspace`.
+    public func startedElsewhere(than workspace: Workspace) -> Bool {
+        guard let gitDirectory else { return false }
+        return Self.canonical(gitDirectory) != Self.canonical(workspace.gitDirectory)
+    }
+
+    /// Refuses `--continue` and `--abort` (`action`) outside the worktree where the resolution started: its start
+    /// points, merges and checkouts are that worktree's, and applying them here would overwrite this one.
+    public func requireStartedHere(_ workspace: Workspace, action: String) throws {
+        guard startedElsewhere(than: workspace), let gitDirectory else { return }
+        let origin = worktree ?? gitDirectory
+        guard FileManager.default.fileExists(atPath: gitDirectory) else {
+            throw ResolveError(
+                .refused,
+                "cannot \(action) the resolution of \(tenant) here: it was started in the worktree \(origin), which no "
+                    + "longer exists; nothing was changed; to forget the resolution, remove its state: rm "
+                    + Self.shellWord(Self.path(commonDirectory: workspace.commonDirectory)))
+        }
+        throw ResolveError(
+            .refused,
+            "cannot \(action) the resolution of \(tenant) here (\(workspace.root)): it was started in the worktree "
+                + "\(origin); nothing was changed; run it there: tenantctl -C \(Self.shellWord(origin)) resolve "
+                + "--\(action)")
+    }
+
+    /// A path with symbolic links resolved, for comparing two spellings of one directory.
+    static func canonical(_ path: String) -> String {
+        URL(fileURLWithPath: path).resolvingSymlinksInPath().standardizedFileURL.path
+    }
+
+    /// `word` as one shell word: unchanged when it is made of safe characters only, else in single quotes.
+    static func shellWord(_ word: String) -> String {
+        let safe = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._-+=:,@%")
+        if !word.isEmpty && word.allSatisfy({ safe.contains($0) }) { return word }
+        return "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 }

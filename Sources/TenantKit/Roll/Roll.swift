@@ -76,24 +76,31 @@ public struct RollRunner {
         InterruptNote.set(
             "roll \(journal.runId) may have published part of its changes: `tenantctl runs` shows it, "
                 + "`tenantctl roll --undo \(journal.runId)` puts back what landed")
-        let (published, landed) = try publishModules(
-            execution, plan: plan, snapshot: snapshot, recorder: recorder, jobs: options.jobs)
-        var publication = published
-        // The mirrors record what their remotes now have while the superproject's push runs: the bookkeeping is not
-        // on the path to the last push. (With `--jobs 1`, after it: one git process at a time, in a fixed order.)
-        let git = self.git
-        let jobs = options.jobs
-        try Concurrent.alongside(
-            jobs: jobs,
-            {
-                try Concurrent.map(landed, jobs: jobs) { job in
-                    try RefTransaction.apply(
-                        job.updates, in: job.path, git: git,
-                        context: "record the pushed branches of \(job.name) in its mirror")
+        var publication: RollPublication
+        do {
+            let (published, landed) = try publishModules(
+                execution, plan: plan, snapshot: snapshot, recorder: recorder, jobs: options.jobs)
+            publication = published
+            // The mirrors record what their remotes now have while the superproject's push runs: the bookkeeping is
+            // not on the path to the last push. (With `--jobs 1`, after it: one git process at a time, in a fixed
+            // order.)
+            let git = self.git
+            let jobs = options.jobs
+            try Concurrent.alongside(
+                jobs: jobs,
+                {
+                    try Concurrent.map(landed, jobs: jobs) { job in
+                        try RefTransaction.apply(
+                            job.updates, in: job.path, git: git,
+                            context: "record the pushed branches of \(job.name) in its mirror")
+                    }
                 }
+            ) {
+                try publishSuperproject(execution, plan: plan, recorder: recorder, into: &publication)
             }
-        ) {
-            try publishSuperproject(execution, plan: plan, recorder: recorder, into: &publication)
+        } catch let failure as DurableFileError {
+            // The journal could not be rewritten (a full disk): publishing stopped; say what already landed.
+            throw recorder.unrecordedError(failure)
         }
         return RollReport.make(
             plan: plan, execution: execution, publication: publication, runId: journal.runId, dryRun: false,
@@ -144,6 +151,7 @@ public struct RollRunner {
         let git = self.git
         let console = self.console
         let outcomes = try Concurrent.map(work, jobs: jobs) { job -> PushOutcome in
+            try recorder.requireWritable()
             let count = job.updates.count
             console?.progress("pushing \(count) branch\(count == 1 ? "" : "es") of \(job.name)")
             let refs = job.updates.map(\.ref)

@@ -73,28 +73,10 @@ public struct RollJournal: Sendable, Equatable, Codable {
         return formatter.string(from: date) + "-" + UUID().uuidString.prefix(6).lowercased()
     }
 
-    /// Writes the journal: temporary file, fsync, rename.
-    public func write(gitDirectory: String) throws {
-        let directory = Self.directory(gitDirectory: gitDirectory)
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let data = encoded()
-        let target = Self.path(gitDirectory: gitDirectory, runId: runId)
-        let temporary = target + ".tmp"
-        guard FileManager.default.createFile(atPath: temporary, contents: nil) else {
-            throw RollError("cannot write the journal \(temporary)")
-        }
-        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: temporary))
-        do {
-            try handle.write(contentsOf: data)
-            try handle.synchronize()
-            try handle.close()
-        } catch {
-            try? handle.close()
-            throw RollError("cannot write the journal \(temporary): \(error)")
-        }
-        guard rename(temporary, target) == 0 else {
-            throw RollError("cannot move the journal into place at \(target): \(String(cString: strerror(errno)))")
-        }
+    /// Writes the journal: temporary file, fsync, rename. On a failure (a full disk) the temporary file is removed
+    /// and the previous journal, or none, stays.
+    public func write(gitDirectory: String) throws(DurableFileError) {
+        try DurableFile.write(encoded(), to: Self.path(gitDirectory: gitDirectory, runId: runId))
     }
 
     /// The journal as JSON: the bytes `JSONEncoder` writes with `.prettyPrinted`, `.sortedKeys` and
@@ -194,28 +176,74 @@ public struct RollJournal: Sendable, Equatable, Codable {
 public final class RollJournalRecorder: Sendable {
     private let journal: Locked<RollJournal>
     private let gitDirectory: String
+    /// The first write that failed: no push starts after it.
+    private let failure = Locked<DurableFileError?>(nil)
 
     /// Writes `journal` (every entry not yet published) before anything is pushed.
     public init(_ journal: RollJournal, gitDirectory: String) throws {
         self.journal = Locked(journal)
         self.gitDirectory = gitDirectory
-        try journal.write(gitDirectory: gitDirectory)
+        do {
+            try journal.write(gitDirectory: gitDirectory)
+        } catch {
+            throw RollError("cannot write the roll journal: \(error.description); nothing was published")
+        }
     }
 
     /// Records the answer of one repository's push for the refs it carried: `true` landed, `false` refused, `nil`
     /// unknown (the push broke off).
-    public func record(repository: String, refs: [String], published: Bool?) throws {
+    /// The outcome is kept in memory even when the file cannot be rewritten: the ``DurableFileError`` thrown then
+    /// is turned into a message by ``unrecordedError(_:)`` once publishing stopped.
+    public func record(repository: String, refs: [String], published: Bool?) throws(DurableFileError) {
         let refSet = Set(refs)
         let gitDirectory = self.gitDirectory
-        try journal.withLock { (journal: inout RollJournal) throws in
+        let failure = journal.withLock { (journal: inout RollJournal) -> DurableFileError? in
             for index in journal.entries.indices
             where journal.entries[index].repository == repository && refSet.contains(journal.entries[index].ref) {
                 journal.entries[index].published = published
             }
-            try journal.write(gitDirectory: gitDirectory)
+            do throws(DurableFileError) {
+                try journal.write(gitDirectory: gitDirectory)
+                return nil
+            } catch {
+                return error
+            }
         }
+        if let failure {
+            self.failure.withLock { if $0 == nil { $0 = failure } }
+            throw failure
+        }
+    }
+
+    /// Throws the journal's write failure, if one happened: a push must not start that the journal cannot record.
+    public func requireWritable() throws(DurableFileError) {
+        if let failure = failure.current { throw failure }
     }
 
     /// The journal as recorded so far.
     public var current: RollJournal { journal.current }
+
+    /// The error for a journal that could not be rewritten while publishing (`failure`): what already landed, by
+    /// repository and branch, that the journal on disk may not show yet, and how to go on.
+    public func unrecordedError(_ failure: DurableFileError) -> RollError {
+        let journal = current
+        var landed: [String: [String]] = [:]
+        var order: [String] = []
+        for entry in journal.entries where entry.published == true {
+            if landed[entry.repository] == nil { order.append(entry.repository) }
+            let ref = entry.ref
+            landed[entry.repository, default: []].append(
+                ref.hasPrefix("refs/heads/") ? String(ref.dropFirst("refs/heads/".count)) : ref)
+        }
+        let pushed =
+            order.isEmpty
+            ? "nothing is known to have been pushed"
+            : "already pushed: "
+                + order.map { "\($0) (\(landed[$0, default: []].joined(separator: ", ")))" }.joined(separator: ", ")
+        return RollError(
+            "cannot record the roll's pushes in its journal: \(failure.description)\n\(pushed) (the journal "
+                + "\(journal.runId) on disk may not say so yet)\nfree some space, then "
+                + "run `tenantctl roll` again: it finds what landed on the remotes and finishes the roll; or take it "
+                + "back with `tenantctl roll --undo \(journal.runId)`")
+    }
 }

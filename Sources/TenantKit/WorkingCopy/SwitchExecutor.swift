@@ -165,7 +165,8 @@ public struct WorkingCopySwitch: Sendable {
                 WorkingCopyProblem(
                     repository: "superproject", path: "",
                     reason: "a resolution of \(resolution.tenant) is in progress (tenantctl resolve); finish it "
-                        + "with `tenantctl resolve --continue` or undo it with `tenantctl resolve --abort` first")
+                        + "with `\(resolution.command) --continue` or undo it with `\(resolution.command) --abort` first"
+                )
             ])
     }
 
