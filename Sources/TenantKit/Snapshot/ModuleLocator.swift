@@ -87,15 +87,13 @@ public enum ModuleLocator {
         return result
     }
 
-    /// The path `entries` (one commit's `.gitmodules`) give `module`: the entry of its submodule name, else the one
-    /// entry with its URL (compared without a trailing `/` or `.git`); nil when there is none or several.
+    /// The path `entries` (one commit's `.gitmodules`) give `module`: the one rule of
+    /// ``GitmodulesReader/locate(name:urls:in:sameURL:)`` (its submodule name, else the one entry with its URL),
+    /// URLs compared without a trailing `/` or `.git`; nil when there is none or several.
     public static func path(of module: Module, submoduleName: String?, in entries: [GitmodulesEntry]) -> String? {
-        if let submoduleName, let entry = entries.first(where: { $0.name == submoduleName }), let path = entry.path {
-            return path
-        }
-        let url = comparable(module.url)
-        let same = entries.filter { $0.url.map(comparable) == url && $0.path != nil }
-        return same.count == 1 ? same[0].path : nil
+        GitmodulesReader.locate(
+            name: submoduleName, urls: [module.url], in: entries, sameURL: { comparable($0) == comparable($1) }
+        )?.path
     }
 
     /// A URL without trailing `/` and `.git`: `…/libfoo.git` and `…/libfoo/` name one repository.
