@@ -57,22 +57,22 @@ public struct SwitchJournal: Sendable, Equatable, Codable {
         }
     }
 
-    /// Writes the journal (a temporary file renamed into place: a full disk leaves the old journal, or none,
-    /// and no temporary file).
+    /// Writes the journal through ``DurableFile``: a temporary file, fsynced, renamed over the old journal; a full
+    /// disk leaves the old journal, or none, and no temporary file.
     public func write(_ workspace: Workspace) throws {
         let file = Self.path(workspace)
-        let temporary = file + ".tmp"
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+        let data: Data
         do {
-            try FileManager.default.createDirectory(
-                atPath: (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
-            try encoder.encode(self).write(to: URL(fileURLWithPath: temporary))
-            if FileManager.default.fileExists(atPath: file) { try FileManager.default.removeItem(atPath: file) }
-            try FileManager.default.moveItem(atPath: temporary, toPath: file)
+            data = try encoder.encode(self)
         } catch {
-            try? FileManager.default.removeItem(atPath: temporary)
-            throw WorkspaceError("cannot write the switch journal \(file): \(Self.reason(error))")
+            throw WorkspaceError("cannot write the switch journal \(file): \(error)")
+        }
+        do {
+            try DurableFile.write(data, to: file)
+        } catch {
+            throw WorkspaceError("cannot write the switch journal \(file): \(error.reason)")
         }
     }
 
@@ -88,15 +88,7 @@ public struct SwitchJournal: Sendable, Equatable, Codable {
     }
 
     /// A file-system error in a few words (`No space left on device`), not Foundation's whole dump.
-    static func reason(_ error: Error) -> String {
-        let nsError = error as NSError
-        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain
-        {
-            return String(cString: strerror(Int32(underlying.code)))
-        }
-        if nsError.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(nsError.code))) }
-        return nsError.localizedDescription
-    }
+    static func reason(_ error: Error) -> String { DurableFile.reason(error) }
 
     /// The repositories the switch started changing, by name.
     public var moved: [String] { repositories.filter(\.started).map(\.repository) }
