@@ -44,6 +44,19 @@ import Testing
         #expect(unconverged.isEmpty, "\(unconverged.joined(separator: "\n"))")
     }
 
+    /// The same after a roll moved t2 on the remote: every kill, including the ones around the move of the local
+    /// branch to the remote tip, is finished by the re-run.
+    @Test func killedAtEveryGitCallAfterARollConverges() throws {
+        let run = try LifecycleKillLab(["pin", "--push"]) { lab in
+            try Self.commitInCustomer(lab)
+            let roll = lab.sandbox.tenantctl(["roll"], in: lab.template + "/workspace", environment: FaultLab.dates)
+            try #require(roll.status == 0, "\(roll.stderr)")
+        }
+        #expect(run.calls.contains { FaultLab.subcommand($0) == "reset" })
+        let unconverged = try run.sweep(everyCall: true)
+        #expect(unconverged.isEmpty, "\(unconverged.joined(separator: "\n"))")
+    }
+
     @Test func aFailedSuperprojectPushIsPublishedByTheReRun() throws {
         let run = try Self.pinRun()
         let push = try #require(run.pushes(superproject: true).last)
