@@ -57,6 +57,12 @@ import Testing
         #expect(unconverged.isEmpty, "\(unconverged.joined(separator: "\n"))")
     }
 
+    @Test func failingAtEveryGitCallConverges() throws {
+        let run = try Self.pinRun()
+        let unconverged = try run.sweep(everyCall: true, failing: true)
+        #expect(unconverged.isEmpty, "\(unconverged.joined(separator: "\n"))")
+    }
+
     @Test func aFailedSuperprojectPushIsPublishedByTheReRun() throws {
         let run = try Self.pinRun()
         let push = try #require(run.pushes(superproject: true).last)
