@@ -63,6 +63,27 @@ import Testing
         #expect(unconverged.isEmpty, "\(unconverged.joined(separator: "\n"))")
     }
 
+    @Test func aLocalCommitPinningAnUnpushedModuleCommitIsNotPublished() throws {
+        let lab = try FaultLab()
+        try Self.commitInCustomer(lab)
+        let copy = try lab.copy("manual")
+        try lab.sandbox.git(["add", "Modules/Customer"], in: copy.workspace)
+        try lab.sandbox.git(["commit", "-q", "-m", "pin Customer by hand"], in: copy.workspace)
+        let before = try lab.remoteRefs(copy.root)
+        let refused = lab.sandbox.tenantctl(["pin", "--push"], in: copy.workspace, environment: FaultLab.dates)
+        #expect(refused.status == 1, "\(refused.stdout)\(refused.stderr)")
+        #expect(refused.stderr.contains("which is not on the module's remote"), "\(refused.stderr)")
+        #expect(try lab.remoteRefs(copy.root) == before)
+        // Positive control: once the module commit is pushed, the commit is published.
+        try lab.sandbox.git(["push", "-q", "origin", "t2"], in: copy.workspace + "/Modules/Customer")
+        let published = lab.sandbox.tenantctl(["pin", "--push"], in: copy.workspace, environment: FaultLab.dates)
+        #expect(published.status == 0, "\(published.stderr)")
+        #expect(published.stdout.contains("published t2"), "\(published.stdout)")
+        #expect(
+            try lab.sandbox.git(["rev-parse", "refs/heads/t2"], in: copy.remotes + "/Superproject.git")
+                == lab.sandbox.git(["rev-parse", "HEAD"], in: copy.workspace))
+    }
+
     @Test func aFailedSuperprojectPushIsPublishedByTheReRun() throws {
         let run = try Self.pinRun()
         let push = try #require(run.pushes(superproject: true).last)

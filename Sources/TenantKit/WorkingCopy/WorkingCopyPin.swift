@@ -207,7 +207,11 @@ public struct WorkingCopyPin: Sendable {
                     modules: project.manifest.modules, workspace: workspace, git: git)
                 switch relation {
                 case .published, .behindWithNothingToPin: break
-                case .ahead: unpublished = changes.isEmpty ? head : nil
+                case .ahead where changes.isEmpty:
+                    unpublished = head
+                    problems += try unpublishedPins(
+                        head: head, remoteTip: remoteTip, pins: pins, modules: project.manifest.modules)
+                case .ahead: break
                 case .moved(let target): landing = target
                 case .refused(let problem): problems.append(problem)
                 }
@@ -310,6 +314,33 @@ public struct WorkingCopyPin: Sendable {
                         : "the superproject was not changed (the module branches are pushed)")
                     + "; to publish the pin, run: tenantctl pin --push")
         }
+    }
+
+    /// Pins that the local commits ahead of the remote add and that are on no remote-tracking branch of their
+    /// module: publishing those commits as they are would pin commits nobody else can fetch.
+    private func unpublishedPins(head: String, remoteTip: String, pins: [String: String], modules: [Module]) throws
+        -> [WorkingCopyProblem]
+    {
+        let remotePins = try PinReader.pins(
+            at: remoteTip, paths: modules.map(\.path), in: workspace.root, git: git)
+        var problems: [WorkingCopyProblem] = []
+        for module in modules {
+            guard let pin = pins[module.path], pin != remotePins[module.path] else { continue }
+            let path = workspace.path(module.path)
+            guard try WorkingCopyGit.presence(of: path, git: git) == .repository,
+                try WorkingCopyGit.hasCommit(pin, in: path, git: git)
+            else { continue }
+            let unpushed = try WorkingCopyGit.unpublished(pin, beyond: nil, in: path, git: git)
+            if unpushed.count > 0 {
+                problems.append(
+                    WorkingCopyProblem(
+                        repository: module.name, path: module.path,
+                        reason: "the unpushed superproject commits pin \(module.name) at "
+                            + "\(ObjectID.short(pin)), which is not on the module's remote "
+                            + "(\(English.count(unpushed.count, "commit")) unpushed); push it first"))
+            }
+        }
+        return problems
     }
 
     /// Fast-forwards the checked-out `branch` to `commit` (`reset --keep`: the superproject is clean; module
