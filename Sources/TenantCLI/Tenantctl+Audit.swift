@@ -23,7 +23,8 @@ extension Tenantctl {
                 general_dev the pin lacks, and findings: undeclared-customisation, missing-branch, \
                 missing-commit, stale-pin, inactive-but-customised, not-pinned, tenant-merged-back (general_dev \
                 took a tenant's commits), invalid-tenant-file (that tenant is reported, the others audited), \
-                unreachable-remote (that module's cells are ?, exit 1). Per tenant it also compares the \
+                unreachable-remote (that module's cells are ?, exit 1), orphan-branch (a module branch named \
+                after a tenant that does not declare the module, or after a removed tenant). Per tenant it also compares the \
                 superproject branch with general_dev and lists the files it changes. Annotated-tag pins are \
                 peeled; nested submodules of a module count as changed files.
 
@@ -104,7 +105,11 @@ extension Tenantctl {
             let report = Auditor.report(
                 project: project, tenants: selected, state: state, invalidTenants: invalid,
                 findings: try checkedOutFindings(snapshot, context: context)
-                    + (check ? try verifyOnlyFindings(snapshot, git: git) : []))
+                    + (check
+                        ? try verifyOnlyFindings(snapshot, git: git)
+                        : try GitVerifier.orphanBranchFindings(snapshot: snapshot, git: git).map {
+                            AuditFinding($0.code, $0.message)
+                        }))
             let chosen = format ?? (global.json ? .json : .table)
             if let output {
                 var plain = context.console

@@ -152,6 +152,8 @@ struct LifecycleKillLab {
                 "\(verify.stdout)")
         }
         #expect(verify.stdout.contains("finish the removal: tenantctl tenant remove t2 --archive"), "\(verify.stdout)")
+        let audit = run.lab.sandbox.tenantctl(["audit"], in: copy.workspace)
+        #expect(audit.stdout.contains("branch t2 of the removed tenant t2"), "\(audit.stdout)\(audit.stderr)")
         let rerun = run.lab.sandbox.tenantctl(run.arguments, in: copy.workspace, environment: FaultLab.dates)
         #expect(rerun.status == 0, "\(rerun.stderr)")
         #expect(try run.lab.remoteRefs(copy.root) == run.remotesAfter)
