@@ -63,6 +63,34 @@ import Testing
         #expect(unconverged.isEmpty, "\(unconverged.joined(separator: "\n"))")
     }
 
+    /// A pin committed without --push, then a roll: nothing is left to pin, and the printed commands publish the
+    /// local pin commit merged with the roll (never a command that pins the rolled modules back).
+    @Test func aDivergedBranchWithNothingToPinIsRefusedWithCommandsThatRun() throws {
+        let lab = try FaultLab()
+        try Self.commitInCustomer(lab)
+        let copy = try lab.copy("diverged")
+        try lab.sandbox.git(["push", "-q", "origin", "t2"], in: copy.workspace + "/Modules/Customer")
+        let pinned = lab.sandbox.tenantctl(["pin", "Customer"], in: copy.workspace, environment: FaultLab.dates)
+        #expect(pinned.status == 0, "\(pinned.stderr)")
+        let roll = lab.sandbox.tenantctl(["roll"], in: copy.workspace, environment: FaultLab.dates)
+        #expect(roll.status == 0, "\(roll.stderr)")
+        let superRemote = copy.remotes + "/Superproject.git"
+        let rolledInfrastructure = try lab.sandbox.git(["rev-parse", "t2:Modules/Infrastructure"], in: superRemote)
+        let refused = lab.sandbox.tenantctl(["pin", "--push"], in: copy.workspace, environment: FaultLab.dates)
+        #expect(refused.status == 1, "\(refused.stdout)\(refused.stderr)")
+        let commands = refused.stderr.components(separatedBy: "`").filter { $0.hasPrefix("git ") }
+        try #require(commands.count == 2, "\(refused.stderr)")
+        #expect(commands[1] == "git push origin t2")
+        for command in commands {
+            let ran = try lab.sandbox.run("/bin/sh", ["-c", "cd '\(copy.workspace)' && " + command])
+            #expect(ran.status == 0, "\(command): \(ran.stderr)")
+        }
+        let tip = try lab.sandbox.git(["rev-parse", "refs/heads/t2"], in: superRemote)
+        #expect(try lab.sandbox.git(["rev-parse", "HEAD"], in: copy.workspace) == tip)
+        #expect(
+            try lab.sandbox.git(["rev-parse", "t2:Modules/Infrastructure"], in: superRemote) == rolledInfrastructure)
+    }
+
     @Test func aLocalCommitPinningAnUnpushedModuleCommitIsNotPublished() throws {
         let lab = try FaultLab()
         try Self.commitInCustomer(lab)
