@@ -24,7 +24,8 @@ extension Tenantctl {
                 missing-commit, stale-pin, inactive-but-customised, not-pinned, moved-path (the branch has the \
                 module at another path, found by its submodule name or URL), tenant-merged-back (general_dev \
                 took a tenant's commits), invalid-tenant-file (that tenant is reported, the others audited), \
-                unreachable-remote (that module's cells are ?, exit 1). Per tenant it also compares the \
+                unreachable-remote (that module's cells are ?, exit 1), orphan-branch (a module branch named \
+                after a tenant that does not declare the module, or after a removed tenant). Per tenant it also compares the \
                 superproject branch with general_dev and lists the files it changes. Annotated-tag pins are \
                 peeled; nested submodules of a module count as changed files.
 
@@ -105,7 +106,11 @@ extension Tenantctl {
             let report = Auditor.report(
                 project: project, tenants: selected, state: state, invalidTenants: invalid,
                 findings: try checkedOutFindings(snapshot, context: context)
-                    + (check ? try verifyOnlyFindings(snapshot, git: git) : []))
+                    + (check
+                        ? try verifyOnlyFindings(snapshot, git: git)
+                        : try GitVerifier.orphanBranchFindings(snapshot: snapshot, git: git).map {
+                            AuditFinding($0.code, $0.message)
+                        }))
             let chosen = format ?? (global.json ? .json : .table)
             if let output {
                 // A file is no terminal: nothing is wrapped or cut.

@@ -72,13 +72,17 @@ extension Tenantctl {
                             "\(report.branch) had moved on the remote; the pin landed on its tip "
                                 + "\(ObjectID.short(landedOn))")
                     }
-                    if let behind = report.behind, !behind.isEmpty {
-                        context.console.print(
-                            "\(behind.joined(separator: ", ")) \(behind.count == 1 ? "is" : "are") behind the new "
-                                + "pins; bring the working copy up: tenantctl switch \(report.branch)")
-                    }
+                } else if let landedOn = report.landedOn {
+                    context.console.print(
+                        "\(report.branch) moved to the remote's tip \(ObjectID.short(landedOn)), which already has "
+                            + "these pins")
                 } else {
                     context.console.print("nothing to pin on \(report.branch): every module is at its pin")
+                }
+                if let behind = report.behind, !behind.isEmpty {
+                    context.console.print(
+                        "\(behind.joined(separator: ", ")) \(behind.count == 1 ? "is" : "are") behind the new "
+                            + "pins; bring the working copy up: tenantctl switch \(report.branch)")
                 }
             }
         }

@@ -65,17 +65,35 @@ struct LifecycleKillLab {
         return copy
     }
 
+    /// A fresh copy in which git call `index` of the command failed; the command exits 1 naming the failure.
+    func failed(at index: Int, environment: [String: String] = FaultLab.dates) throws -> (
+        root: String, workspace: String, remotes: String
+    ) {
+        let copy = try lab.copy("fail-\(index)")
+        let shim = try GitShim(in: lab.sandbox, name: "shim-fail-\(index)")
+        let failed = lab.sandbox.tenantctl(
+            arguments + ["--git", shim.path], in: copy.workspace,
+            environment: environment.merging(["SHIM_FAIL_AT": "\(index)", "SHIM_FAIL_STATUS": "128"]) { $1 })
+        #expect(failed.status == 1, "call \(index): \(failed.status) \(failed.stderr)")
+        #expect(failed.stderr.contains("injected failure"), "call \(index): \(failed.stderr)")
+        return copy
+    }
+
     /// Kills the command at every sampled git call (`FaultLab.indices`); after each: refs old or new everywhere, the
     /// working copy as before, no lock left, and the re-run (same arguments) reaches the uninterrupted end state.
     /// Returns the calls whose re-run did not converge.
     /// A command that changes the working copy (`pin`) is checked after its re-run only: there, the working copy
     /// must equal the uninterrupted run's (`workingCopyAfter`). `everyCall` kills at every call, not a sample.
-    func sweep(environment: [String: String] = FaultLab.dates, everyCall: Bool = false) throws -> [String] {
+    /// `failing`: instead of a kill, git call `index` fails (status 128, git's fatal error); the run must say so.
+    func sweep(environment: [String: String] = FaultLab.dates, everyCall: Bool = false, failing: Bool = false) throws
+        -> [String]
+    {
         var unconverged: [String] = []
         let indices = everyCall ? Array(1...calls.count) : FaultLab.indices(for: calls)
         for index in indices {
-            let copy = try killed(at: index, environment: environment)
-            let label = "SIGKILL at call \(index) (\(FaultLab.subcommand(calls[index - 1])))"
+            let copy =
+                try failing ? failed(at: index, environment: environment) : killed(at: index, environment: environment)
+            let label = "\(failing ? "failure" : "SIGKILL") at call \(index) (\(FaultLab.subcommand(calls[index - 1])))"
             let bad = FaultLab.refsNeitherOldNorNew(now: try lab.refs(copy.root), old: before, new: after)
             #expect(bad.isEmpty, "\(label): \(bad)")
             if workingCopy == workingCopyAfter {
@@ -89,7 +107,9 @@ struct LifecycleKillLab {
                 unconverged.append("\(label): re-run exit \(rerun.status): \(rerun.stderr)")
             }
         }
-        print("\(arguments.joined(separator: " ")) kill sweep: \(indices.count) of \(calls.count)")
+        print(
+            "\(arguments.joined(separator: " ")) \(failing ? "failure" : "kill") sweep: \(indices.count) of \(calls.count)"
+        )
         return unconverged
     }
 }
@@ -132,6 +152,8 @@ struct LifecycleKillLab {
                 "\(verify.stdout)")
         }
         #expect(verify.stdout.contains("finish the removal: tenantctl tenant remove t2 --archive"), "\(verify.stdout)")
+        let audit = run.lab.sandbox.tenantctl(["audit"], in: copy.workspace)
+        #expect(audit.stdout.contains("branch t2 of the removed tenant t2"), "\(audit.stdout)\(audit.stderr)")
         let rerun = run.lab.sandbox.tenantctl(run.arguments, in: copy.workspace, environment: FaultLab.dates)
         #expect(rerun.status == 0, "\(rerun.stderr)")
         #expect(try run.lab.remoteRefs(copy.root) == run.remotesAfter)
@@ -176,6 +198,16 @@ struct LifecycleKillLab {
     func killedAtSampledGitCallsConverges(_ arguments: [String]) throws {
         let run = try LifecycleKillLab(arguments)
         let unconverged = try run.sweep()
+        #expect(unconverged.isEmpty, "\(unconverged.joined(separator: "\n"))")
+    }
+
+    @Test(arguments: [
+        ["tenant", "add", "t4", "--from", "t2"], ["tenant", "remove", "t2", "--archive"],
+        ["customize", "t1", "Article"],
+    ])
+    func failingAtSampledGitCallsConverges(_ arguments: [String]) throws {
+        let run = try LifecycleKillLab(arguments)
+        let unconverged = try run.sweep(failing: true)
         #expect(unconverged.isEmpty, "\(unconverged.joined(separator: "\n"))")
     }
 

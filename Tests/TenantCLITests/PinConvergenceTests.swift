@@ -44,6 +44,74 @@ import Testing
         #expect(unconverged.isEmpty, "\(unconverged.joined(separator: "\n"))")
     }
 
+    /// The same after a roll moved t2 on the remote: every kill, including the ones around the move of the local
+    /// branch to the remote tip, is finished by the re-run.
+    @Test func killedAtEveryGitCallAfterARollConverges() throws {
+        let run = try LifecycleKillLab(["pin", "--push"]) { lab in
+            try Self.commitInCustomer(lab)
+            let roll = lab.sandbox.tenantctl(["roll"], in: lab.template + "/workspace", environment: FaultLab.dates)
+            try #require(roll.status == 0, "\(roll.stderr)")
+        }
+        #expect(run.calls.contains { FaultLab.subcommand($0) == "reset" })
+        let unconverged = try run.sweep(everyCall: true)
+        #expect(unconverged.isEmpty, "\(unconverged.joined(separator: "\n"))")
+    }
+
+    @Test func failingAtEveryGitCallConverges() throws {
+        let run = try Self.pinRun()
+        let unconverged = try run.sweep(everyCall: true, failing: true)
+        #expect(unconverged.isEmpty, "\(unconverged.joined(separator: "\n"))")
+    }
+
+    /// A pin committed without --push, then a roll: nothing is left to pin, and the printed commands publish the
+    /// local pin commit merged with the roll (never a command that pins the rolled modules back).
+    @Test func aDivergedBranchWithNothingToPinIsRefusedWithCommandsThatRun() throws {
+        let lab = try FaultLab()
+        try Self.commitInCustomer(lab)
+        let copy = try lab.copy("diverged")
+        try lab.sandbox.git(["push", "-q", "origin", "t2"], in: copy.workspace + "/Modules/Customer")
+        let pinned = lab.sandbox.tenantctl(["pin", "Customer"], in: copy.workspace, environment: FaultLab.dates)
+        #expect(pinned.status == 0, "\(pinned.stderr)")
+        let roll = lab.sandbox.tenantctl(["roll"], in: copy.workspace, environment: FaultLab.dates)
+        #expect(roll.status == 0, "\(roll.stderr)")
+        let superRemote = copy.remotes + "/Superproject.git"
+        let rolledInfrastructure = try lab.sandbox.git(["rev-parse", "t2:Modules/Infrastructure"], in: superRemote)
+        let refused = lab.sandbox.tenantctl(["pin", "--push"], in: copy.workspace, environment: FaultLab.dates)
+        #expect(refused.status == 1, "\(refused.stdout)\(refused.stderr)")
+        let commands = refused.stderr.components(separatedBy: "`").filter { $0.hasPrefix("git ") }
+        try #require(commands.count == 2, "\(refused.stderr)")
+        #expect(commands[1] == "git push origin t2")
+        for command in commands {
+            let ran = try lab.sandbox.run("/bin/sh", ["-c", "cd '\(copy.workspace)' && " + command])
+            #expect(ran.status == 0, "\(command): \(ran.stderr)")
+        }
+        let tip = try lab.sandbox.git(["rev-parse", "refs/heads/t2"], in: superRemote)
+        #expect(try lab.sandbox.git(["rev-parse", "HEAD"], in: copy.workspace) == tip)
+        #expect(
+            try lab.sandbox.git(["rev-parse", "t2:Modules/Infrastructure"], in: superRemote) == rolledInfrastructure)
+    }
+
+    @Test func aLocalCommitPinningAnUnpushedModuleCommitIsNotPublished() throws {
+        let lab = try FaultLab()
+        try Self.commitInCustomer(lab)
+        let copy = try lab.copy("manual")
+        try lab.sandbox.git(["add", "Modules/Customer"], in: copy.workspace)
+        try lab.sandbox.git(["commit", "-q", "-m", "pin Customer by hand"], in: copy.workspace)
+        let before = try lab.remoteRefs(copy.root)
+        let refused = lab.sandbox.tenantctl(["pin", "--push"], in: copy.workspace, environment: FaultLab.dates)
+        #expect(refused.status == 1, "\(refused.stdout)\(refused.stderr)")
+        #expect(refused.stderr.contains("which is not on the module's remote"), "\(refused.stderr)")
+        #expect(try lab.remoteRefs(copy.root) == before)
+        // Positive control: once the module commit is pushed, the commit is published.
+        try lab.sandbox.git(["push", "-q", "origin", "t2"], in: copy.workspace + "/Modules/Customer")
+        let published = lab.sandbox.tenantctl(["pin", "--push"], in: copy.workspace, environment: FaultLab.dates)
+        #expect(published.status == 0, "\(published.stderr)")
+        #expect(published.stdout.contains("published t2"), "\(published.stdout)")
+        #expect(
+            try lab.sandbox.git(["rev-parse", "refs/heads/t2"], in: copy.remotes + "/Superproject.git")
+                == lab.sandbox.git(["rev-parse", "HEAD"], in: copy.workspace))
+    }
+
     @Test func aFailedSuperprojectPushIsPublishedByTheReRun() throws {
         let run = try Self.pinRun()
         let push = try #require(run.pushes(superproject: true).last)

@@ -131,6 +131,18 @@ public enum GitVerifier {
         return findings
     }
 
+    /// The `orphan-branch` findings alone (audit reports them too): reads the tenant branches' pins only when there
+    /// is an orphan.
+    public static func orphanBranchFindings(snapshot: Snapshot, git: Git) throws -> [VerifyFinding] {
+        guard !(try OrphanBranches.all(state: snapshot, git: git)).isEmpty else { return [] }
+        let batch = try CatFileBatch(git: git, repository: snapshot.workspace.root)
+        let pins = try PinReader.pins(
+            of: snapshot.project.tenants.compactMap { snapshot.branches[$0.branch] },
+            paths: snapshot.project.manifest.modules.map(\.path), batch: batch)
+        try batch.close()
+        return try orphanFindings(snapshot: snapshot, pins: pins, git: git)
+    }
+
     /// Module branches that no tenant declares (``OrphanBranches``), each with the command that finishes the job.
     static func orphanFindings(snapshot: Snapshot, pins: [String: [String: String]], git: Git) throws
         -> [VerifyFinding]

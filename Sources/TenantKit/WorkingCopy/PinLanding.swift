@@ -46,8 +46,11 @@ struct PinLanding: Sendable, Equatable {
                     reason: "branch \(branch) has \(English.count(ahead, "commit")) the remote's \(branch) lacks, and "
                         + "lacks \(English.count(behindCount, "commit")) of it (diverged); nothing was pushed; merge the "
                         + "remote's first: `git pull --no-rebase --no-edit --no-recurse-submodules "
-                        + "\(workspace.remoteName) \(branch)`, then pin the modules you changed: "
-                        + "`tenantctl pin --push \(changes.map(\.module).joined(separator: " "))`"))
+                        + "\(workspace.remoteName) \(branch)`, then "
+                        + (changes.isEmpty
+                            ? "publish it: `git push \(workspace.remoteName) \(branch)`"
+                            : "pin the modules you changed: "
+                                + "`tenantctl pin --push \(changes.map(\.module).joined(separator: " "))`")))
         }
         if changes.isEmpty { return .behindWithNothingToPin }
         let remotePins = try PinReader.pins(at: remoteTip, paths: modules.map(\.path), in: root, git: git)

@@ -207,7 +207,11 @@ public struct WorkingCopyPin: Sendable {
                     modules: project.manifest.modules, workspace: workspace, git: git)
                 switch relation {
                 case .published, .behindWithNothingToPin: break
-                case .ahead: unpublished = changes.isEmpty ? head : nil
+                case .ahead where changes.isEmpty:
+                    unpublished = head
+                    problems += try unpublishedPins(
+                        head: head, remoteTip: remoteTip, pins: pins, modules: project.manifest.modules)
+                case .ahead: break
                 case .moved(let target): landing = target
                 case .refused(let problem): problems.append(problem)
                 }
@@ -223,7 +227,17 @@ public struct WorkingCopyPin: Sendable {
             throw WorkingCopyRefusal(
                 action: "pin on \(branch.isEmpty ? "a detached HEAD" : branch)", problems: problems)
         }
-        if let landing { changes = landing.changes }
+        if let landing {
+            changes = landing.changes
+            // Every change is on the remote's new tip already (a landing pin stopped after its push): the local
+            // branch only needs to catch up.
+            if changes.isEmpty {
+                try moveLocal(branch, to: landing.remoteTip)
+                return PinReport(
+                    branch: branch, commit: nil, pushed: false, changes: [], landedOn: landing.remoteTip,
+                    behind: landing.behind)
+            }
+        }
         guard !changes.isEmpty else {
             // A pin commit of an earlier run whose superproject push failed or was interrupted: publish it.
             if let unpublished {
@@ -249,16 +263,25 @@ public struct WorkingCopyPin: Sendable {
             }
         }
         if let landing {
-            // The remote branch moved on (a roll ran) and changed no pin this pin changes: the local branch is
-            // fast-forwarded to it (`reset --keep`: the superproject is clean; module checkouts are not touched),
-            // and the pin commit is made on top of it. (`reset` takes no --end-of-options; the tip is a full id.)
-            console?.progress("moving \(branch) to the remote's \(ObjectID.short(landing.remoteTip))")
-            try git.run(
-                ["update-index", "-q", "--refresh", "--ignore-submodules"], in: workspace.root,
-                context: "refresh the index of the superproject", accepting: [0, 1])
-            try git.run(
-                ["reset", "--quiet", "--keep", "--no-recurse-submodules", landing.remoteTip],
-                in: workspace.root, context: "move \(branch) to the remote's new tip")
+            // The remote branch moved on (a roll ran) and changed no pin this pin changes: the pin commit is written
+            // on the remote tip with plumbing (the working copy untouched), pushed, and only then the local branch
+            // is fast-forwarded to it. A run stopped before the push left nothing; one stopped after it is
+            // finished by the re-run's catch-up above.
+            let root = workspace.root
+            let batch = try CatFileBatch(git: git, repository: root)
+            let tree = try TreeWriter(batch: batch, repository: root, git: git).write(
+                base: landing.remoteTip + "^{tree}",
+                edits: changes.map { PathEdit(path: $0.path, change: .gitlink($0.new)) })
+            try batch.close()
+            let commit = try CommitWriter.write(
+                CommitSpec(
+                    tree: tree, parents: [landing.remoteTip], message: Self.message(branch: branch, changes: changes)),
+                in: root, identity: try CommitIdentity.read(in: root, git: git), git: git)
+            try publish(commit, branch: branch, local: false)
+            try moveLocal(branch, to: commit)
+            return PinReport(
+                branch: branch, commit: commit, pushed: true, changes: changes, landedOn: landing.remoteTip,
+                behind: landing.behind)
         }
         for change in changes {
             try git.run(
@@ -270,14 +293,12 @@ public struct WorkingCopyPin: Sendable {
             in: workspace.root, context: "commit the new pins on \(branch)")
         let commit = try git.text(["rev-parse", "HEAD"], in: workspace.root, context: "read the new pin commit")
         if push { try publish(commit, branch: branch) }
-        return PinReport(
-            branch: branch, commit: commit, pushed: push, changes: changes, landedOn: landing?.remoteTip,
-            behind: landing.map(\.behind))
+        return PinReport(branch: branch, commit: commit, pushed: push, changes: changes)
     }
 
     /// Pushes the superproject branch at `commit` (a fast-forward). A failure leaves the commit on the local
     /// branch only, and says that the re-run publishes it.
-    private func publish(_ commit: String, branch: String) throws {
+    private func publish(_ commit: String, branch: String, local: Bool = true) throws {
         console?.progress("pushing superproject \(branch)")
         do {
             try AtomicPush.push(
@@ -286,8 +307,51 @@ public struct WorkingCopyPin: Sendable {
             ).requireAccepted()
         } catch {
             throw PushError(
-                "\(error)\nthe pin commit \(ObjectID.short(commit)) is on the local branch \(branch) only (the module "
-                    + "branches it pins are pushed); to publish it, run: tenantctl pin --push")
+                "\(error)\n"
+                    + (local
+                        ? "the pin commit \(ObjectID.short(commit)) is on the local branch \(branch) only (the module "
+                            + "branches it pins are pushed)"
+                        : "the superproject was not changed (the module branches are pushed)")
+                    + "; to publish the pin, run: tenantctl pin --push")
         }
+    }
+
+    /// Pins that the local commits ahead of the remote add and that are on no remote-tracking branch of their
+    /// module: publishing those commits as they are would pin commits nobody else can fetch.
+    private func unpublishedPins(head: String, remoteTip: String, pins: [String: String], modules: [Module]) throws
+        -> [WorkingCopyProblem]
+    {
+        let remotePins = try PinReader.pins(
+            at: remoteTip, paths: modules.map(\.path), in: workspace.root, git: git)
+        var problems: [WorkingCopyProblem] = []
+        for module in modules {
+            guard let pin = pins[module.path], pin != remotePins[module.path] else { continue }
+            let path = workspace.path(module.path)
+            guard try WorkingCopyGit.presence(of: path, git: git) == .repository,
+                try WorkingCopyGit.hasCommit(pin, in: path, git: git)
+            else { continue }
+            let unpushed = try WorkingCopyGit.unpublished(pin, beyond: nil, in: path, git: git)
+            if unpushed.count > 0 {
+                problems.append(
+                    WorkingCopyProblem(
+                        repository: module.name, path: module.path,
+                        reason: "the unpushed superproject commits pin \(module.name) at "
+                            + "\(ObjectID.short(pin)), which is not on the module's remote "
+                            + "(\(English.count(unpushed.count, "commit")) unpushed); push it first"))
+            }
+        }
+        return problems
+    }
+
+    /// Fast-forwards the checked-out `branch` to `commit` (`reset --keep`: the superproject is clean; module
+    /// checkouts are not touched). `reset` takes no --end-of-options; `commit` is a full id.
+    private func moveLocal(_ branch: String, to commit: String) throws {
+        console?.progress("moving \(branch) to \(ObjectID.short(commit))")
+        try git.run(
+            ["update-index", "-q", "--refresh", "--ignore-submodules"], in: workspace.root,
+            context: "refresh the index of the superproject", accepting: [0, 1])
+        try git.run(
+            ["reset", "--quiet", "--keep", "--no-recurse-submodules", commit], in: workspace.root,
+            context: "move \(branch) to \(ObjectID.short(commit))")
     }
 }
