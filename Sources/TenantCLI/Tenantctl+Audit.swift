@@ -40,6 +40,9 @@ extension Tenantctl {
                 a detail panel per cell (pin, branch, ahead/behind, changed files, findings). The URL fragment \
                 keeps the view: audit.html#tenant=t2&sort=behind&cell=t2/Order.
 
+                The JSON, Markdown and HTML reports name what they describe: the general branch's commit, the \
+                remote (credentials redacted), the time (SOURCE_DATE_EPOCH when set) and the tenantctl version.
+
                 Exit status: 0 report printed; with --check, 2 when any tenant is behind or has a finding; \
                 1 when the audit could not run or a module remote could not be fetched.
 
@@ -101,10 +104,19 @@ extension Tenantctl {
             let selected = try Self.selectTenants(tenants, in: project)
             let invalid = project.invalidTenants.filter { tenants.isEmpty || tenants.contains($0.id) }
             let state = try AuditState.load(snapshot: snapshot, tenants: selected, git: git, jobs: jobsOptions.jobs)
-            let report = Auditor.report(
+            var report = Auditor.report(
                 project: project, tenants: selected, state: state, invalidTenants: invalid,
                 findings: try checkedOutFindings(snapshot, context: context)
                     + (check ? try verifyOnlyFindings(snapshot, git: git) : []))
+            // A report says what it describes: the general branch's commit, the remote, the time (SOURCE_DATE_EPOCH
+            // when set, for a reproducible file), the version.
+            if let general = snapshot.branches[snapshot.generalBranch] {
+                let epoch = context.environment.variables["SOURCE_DATE_EPOCH"].flatMap { TimeInterval($0) }
+                report.source = AuditSource(
+                    generalCommit: general, generatedAt: epoch.map { Date(timeIntervalSince1970: $0) } ?? Date(),
+                    remote: workspace.remoteName,
+                    url: (try? SuperprojectRemote.originURL(workspace, git: git)) ?? nil)
+            }
             let chosen = format ?? (global.json ? .json : .table)
             if let output {
                 // A file is no terminal: nothing is wrapped or cut.

@@ -110,6 +110,13 @@ struct AuditTestError: Error {
         #expect(status == 0)
         #expect(json["schemaVersion"] as? Int == 1)
         #expect(json["generalBranch"] as? String == "general_dev")
+        // The report says what it describes: the general branch's commit on the remote, the remote, the version.
+        let source = try #require(json["source"] as? [String: Any])
+        let general = try sandbox.git(["rev-parse", "origin/general_dev"], in: example.workspace)
+        #expect(source["generalCommit"] as? String == general.trimmingCharacters(in: .whitespacesAndNewlines))
+        #expect(
+            source["remote"] as? String == "origin" && source["tenantctlVersion"] as? String == TenantKitInfo.version)
+        #expect((source["url"] as? String)?.hasSuffix("Superproject.git") == true, "\(source)")
         #expect((json["tenants"] as? [[String: Any]])?.map { $0["id"] as? String } == ["t1", "t2", "t3"])
         let rows = try entries(json)
         let customised: [String: Set<String>] = ["t1": [], "t2": ["Infrastructure", "Customer"], "t3": ["Order"]]

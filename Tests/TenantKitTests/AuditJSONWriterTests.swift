@@ -45,6 +45,21 @@ import Testing
         #expect(AuditJSONRenderer.renderBytes(report) == Array(expected.utf8))
     }
 
+    /// The report's source (what it describes), with and without a URL.
+    @Test func sameBytesWithASource() throws {
+        for url in ["https://user:secret@example.com/erp/Superproject.git", nil] {
+            var report = Self.report(tenants: 3)
+            report.source = AuditSource(
+                generalCommit: String(repeating: "b", count: 40), generatedAt: Date(timeIntervalSince1970: 0),
+                remote: "up/stream", url: url)
+            let expected = try JSONOutput.encode(report)
+            #expect(AuditJSONWriter.render(report) == expected)
+            #expect(expected.contains("\"generatedAt\" : \"1970-01-01T00:00:00Z\""))
+            #expect(!expected.contains("secret"))
+            #expect(expected.contains("\"url\"") == (url != nil))
+        }
+    }
+
     @Test func emptyReport() throws {
         let report = AuditReport(generalBranch: "main", modules: [], tenants: [], findings: [])
         #expect(AuditJSONWriter.render(report) == (try JSONOutput.encode(report)))

@@ -27,6 +27,28 @@ enum AuditJSONWriter {
             w.key("schemaVersion", 1)
             w.int(AuditReport.schemaVersion)
             w.next()
+            if let source = report.source {
+                w.key("source", 1)
+                w.object(indent: 1) { w in
+                    w.key("generalCommit", 2)
+                    w.string(source.generalCommit)
+                    w.next()
+                    w.key("generatedAt", 2)
+                    w.string(source.generatedAt)
+                    w.next()
+                    w.key("remote", 2)
+                    w.string(source.remote)
+                    w.next()
+                    w.key("tenantctlVersion", 2)
+                    w.string(source.tenantctlVersion)
+                    if let url = source.url {
+                        w.next()
+                        w.key("url", 2)
+                        w.string(url)
+                    }
+                }
+                w.next()
+            }
             w.key("tenants", 1)
             w.tenants(report.tenants, indent: 1)
         }

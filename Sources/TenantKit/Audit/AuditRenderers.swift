@@ -178,8 +178,9 @@ public enum AuditMarkdownRenderer {
     /// Renders `report` as GitHub-flavoured Markdown.
     public static func render(_ report: AuditReport) -> String {
         let header = ["Tenant", "Superproject"] + report.modules
-        var lines = [
-            "### tenantctl audit", "",
+        var lines = ["### tenantctl audit", ""]
+        if let source = report.source { lines += [escape(source.line(generalBranch: report.generalBranch)), ""] }
+        lines += [
             "| " + header.map(escape).joined(separator: " | ") + " |",
             "|" + header.map { _ in " --- |" }.joined(),
         ]
