@@ -49,6 +49,7 @@ extension Tenantctl {
                 Examples:
                   tenantctl audit
                   tenantctl audit --tenant t2 --tenant t3
+                  tenantctl audit --tenant t2 --module Order   # that cell's commits
                   tenantctl audit --format markdown > audit.md
                   tenantctl audit --format html -o audit.html   # open it in a browser
                   tenantctl audit --json --no-fetch
@@ -61,6 +62,13 @@ extension Tenantctl {
             name: .customLong("tenant"), help: ArgumentHelp("Audit only this tenant (repeatable).", valueName: "id"),
             completion: NameCompletion.tenants())
         var tenants: [String] = []
+
+        @Option(
+            help: ArgumentHelp(
+                "With one --tenant: list that cell's commits (behind and customised: ids, authors, subjects).",
+                valueName: "name"),
+            completion: NameCompletion.modules)
+        var module: String?
 
         @Option(help: "Output format: table, json, markdown, html (--json is --format json).")
         var format: AuditFormat?
@@ -85,6 +93,11 @@ extension Tenantctl {
             if global.json, let format, format != .json {
                 throw ValidationError("--json conflicts with --format \(format.rawValue)")
             }
+            if let module, tenants.count != 1 {
+                throw ValidationError(
+                    "--module \(module) lists one cell's commits: give exactly one --tenant too "
+                        + "(tenantctl audit --tenant <id> --module \(module))")
+            }
         }
 
         func run(context: CommandContext) throws -> ExitStatus {
@@ -96,9 +109,16 @@ extension Tenantctl {
             do {
                 defer { lock?.release() }
                 let names = tenants
+                let module = module
                 snapshot = try context.snapshot(
                     workspace, fetch: fetchOptions.fetch, jobs: jobsOptions.jobs, partial: true,
-                    checkNames: { _ = try Self.selectTenants(names, in: $0) })
+                    checkNames: { project in
+                        _ = try Self.selectTenants(names, in: project)
+                        if let module, !project.manifest.modules.contains(where: { $0.name == module }) {
+                            throw UnknownNameError(
+                                kind: "module", names: [module], known: project.manifest.modules.map(\.name))
+                        }
+                    })
             }
             let project = snapshot.project
             let selected = try Self.selectTenants(tenants, in: project)
@@ -116,6 +136,9 @@ extension Tenantctl {
                     generalCommit: general, generatedAt: epoch.map { Date(timeIntervalSince1970: $0) } ?? Date(),
                     remote: workspace.remoteName,
                     url: (try? SuperprojectRemote.originURL(workspace, git: git)) ?? nil)
+            }
+            if let module {
+                report.cell = try cellCommits(module, report: report, snapshot: snapshot, state: state, git: git)
             }
             let chosen = format ?? (global.json ? .json : .table)
             if let output {
@@ -143,6 +166,22 @@ extension Tenantctl {
             }
             if report.isPartial { return .failure }
             return check && report.needsAttention ? .findings : .success
+        }
+
+        /// The commits of the one tenant's `module` cell (`--module`), or nil when there is no pin or general branch
+        /// to compare (the report's findings say why).
+        private func cellCommits(
+            _ module: String, report: AuditReport, snapshot: Snapshot, state: AuditState, git: Git
+        ) throws -> AuditCellCommits? {
+            guard let tenant = report.tenants.first,
+                let entry = tenant.modules.first(where: { $0.module == module }), let pin = entry.pin,
+                let declared = snapshot.project.manifest.modules.first(where: { $0.name == module })
+            else { return nil }
+            let general = snapshot.project.manifest.generalBranch(of: declared)
+            guard let generalCommit = state.modules[module]?.branches[general] else { return nil }
+            return try AuditCellCommits.load(
+                tenant: tenant.id, module: module, pin: pin, generalBranch: general, generalCommit: generalCommit,
+                repository: try snapshot.mirror(module), git: git)
         }
 
         /// The HTML page, with the tenants' display names and the modules' paths, which the report does not carry.

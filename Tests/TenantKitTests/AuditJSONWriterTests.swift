@@ -60,6 +60,20 @@ import Testing
         }
     }
 
+    /// One cell's commits (`--tenant --module`): filled and empty lists, awkward subjects.
+    @Test func sameBytesWithACellsCommits() throws {
+        var report = Self.report(tenants: 2)
+        let commit = AuditCellCommits.Commit(
+            id: String(repeating: "c", count: 40), author: "Zoë \"Q\" Müller", subject: "fix \\ / \u{1B}[31m 🙂")
+        report.cell = AuditCellCommits(
+            tenant: "t1", module: "Infra/Core", pin: String(repeating: "a", count: 40), generalBranch: "general_dev",
+            generalCommit: String(repeating: "d", count: 40), behind: [commit, commit], behindTotal: 25,
+            customised: [], customisedTotal: 0)
+        let expected = try JSONOutput.encode(report)
+        #expect(AuditJSONWriter.render(report) == expected)
+        #expect(expected.hasPrefix("{\n  \"cell\" : {"))
+    }
+
     @Test func emptyReport() throws {
         let report = AuditReport(generalBranch: "main", modules: [], tenants: [], findings: [])
         #expect(AuditJSONWriter.render(report) == (try JSONOutput.encode(report)))

@@ -101,6 +101,7 @@ public enum AuditTableRenderer {
             }
         }
         lines += ["", summary(report)]
+        if let cell = report.cell { lines += ["", cell.render()] }
         return lines.joined(separator: "\n")
     }
 

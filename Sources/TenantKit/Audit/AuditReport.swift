@@ -16,6 +16,8 @@ public struct AuditReport: Sendable, Equatable, Encodable {
     public var findings: [AuditFinding]
     /// What the report describes and when it was made (a CI artifact says so), or nil.
     public var source: AuditSource?
+    /// The commits of one cell, when asked for (`audit --tenant t2 --module Order`), or nil.
+    public var cell: AuditCellCommits?
 
     /// Creates a report.
     public init(
@@ -48,7 +50,7 @@ public struct AuditReport: Sendable, Equatable, Encodable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case schemaVersion, generalBranch, modules, tenants, findings, source
+        case schemaVersion, generalBranch, modules, tenants, findings, source, cell
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -59,6 +61,7 @@ public struct AuditReport: Sendable, Equatable, Encodable {
         try container.encode(tenants, forKey: .tenants)
         try container.encode(findings, forKey: .findings)
         try container.encodeIfPresent(source, forKey: .source)
+        try container.encodeIfPresent(cell, forKey: .cell)
     }
 }
 
