@@ -226,7 +226,8 @@ public enum AuditHTMLRenderer {
         .b4{background:#d9534f;color:#fff}.u{background:repeating-linear-gradient(45deg,#ddd 0 4px,#eee 4px 8px)}
         .c{box-shadow:inset 4px 0 #2b6cb0}.f{box-shadow:inset 0 0 0 2px #c53030;color:#9b1c1c;font-weight:700}
         .c.f{box-shadow:inset 4px 0 #2b6cb0,inset 0 0 0 2px #c53030}.b4.f{color:#fff}
-        .i{opacity:.4;background-image:repeating-linear-gradient(135deg,transparent 0 3px,#fff 3px 5px)}
+        .i{background-image:repeating-linear-gradient(135deg,transparent 0 3px,rgba(255,255,255,.6) 3px 6px);\
+        font-style:italic}.i,.i.b4,.i.b4.f{color:#000}
         td.sel{outline:2px solid #000;outline-offset:-2px}
         aside{flex:none;position:relative;width:min(26rem,45vw);overflow:auto;background:#fafafa;\
         border-left:1px solid #999;padding:.5rem 1rem}
