@@ -50,6 +50,7 @@ extension Tenantctl {
                   tenantctl audit
                   tenantctl audit --tenant t2 --tenant t3
                   tenantctl audit --tenant t2 --module Order   # that cell's commits
+                  tenantctl audit --matrix      # every cell, also for many tenants
                   tenantctl audit --format markdown > audit.md
                   tenantctl audit --format html -o audit.html   # open it in a browser
                   tenantctl audit --json --no-fetch
@@ -79,6 +80,12 @@ extension Tenantctl {
                 "Write the report to this file (replaced in one step) instead of standard output.",
                 valueName: "file"))
         var output: String?
+
+        @Flag(
+            help: ArgumentHelp(
+                "Show every cell in the table, also above \(AuditTableRenderer.compactAbove) tenants (where the "
+                    + "table is compact: the tenants that need attention first, a line each)."))
+        var matrix = false
 
         @Flag(help: "Exit with status 2 when any tenant is behind or has a finding (a CI gate).")
         var check = false
@@ -141,6 +148,7 @@ extension Tenantctl {
                 report.cell = try cellCommits(module, report: report, snapshot: snapshot, state: state, git: git)
             }
             let chosen = format ?? (global.json ? .json : .table)
+            let view: AuditTableView? = matrix ? .matrix : nil
             if let output {
                 // A file is no terminal: nothing is wrapped or cut.
                 var plain = context.console
@@ -148,7 +156,7 @@ extension Tenantctl {
                 plain.width = TerminalWidth.unlimited
                 let text: String
                 switch chosen {
-                case .table: text = AuditTableRenderer.render(report, console: plain)
+                case .table: text = AuditTableRenderer.render(report, console: plain, view: view)
                 case .json: text = try AuditJSONRenderer.render(report)
                 case .markdown: text = AuditMarkdownRenderer.render(report)
                 case .html: text = html(report, project: project)
@@ -158,7 +166,8 @@ extension Tenantctl {
                 context.console.print("wrote \(path)")
             } else {
                 switch chosen {
-                case .table: context.console.print(AuditTableRenderer.render(report, console: context.console))
+                case .table:
+                    context.console.print(AuditTableRenderer.render(report, console: context.console, view: view))
                 case .json: context.console.data(bytes: AuditJSONRenderer.renderBytes(report))
                 case .markdown: context.console.print(AuditMarkdownRenderer.render(report))
                 case .html: context.console.data(html(report, project: project))
