@@ -169,6 +169,25 @@ import Testing
         // t0001 customises only M001 (the switch pair): its row names that cell.
         let first = try #require(lines.first { $0.hasPrefix("t0001 ") })
         #expect(first.contains("M001 ✎") && !first.contains("M002"), "\(first)")
+
+        // roll --dry-run at 100 × 20 in an 80-column terminal: compact (pins counted, not listed with their ids);
+        // every detail one flag away.
+        let roll = sandbox.tenantctl(
+            ["roll", "--dry-run", "--no-fetch", "--allow-local-remotes", "-C", workspace],
+            environment: ["COLUMNS": "80"], terminal: true)
+        #expect(roll.status == 0 || roll.status == 2, "\(roll.stderr)")
+        let rollLines = roll.stdout.split(separator: "\n").map(String.init)
+        #expect(rollLines.count < 250, "\(rollLines.count) lines")
+        #expect(
+            roll.stdout.contains("A compact view of 100 tenants") && roll.stdout.contains("--details"),
+            "\(roll.stdout.suffix(600))")
+        #expect(rollLines.allSatisfy { TextWidth.of($0) <= 80 })
+        for id in ids { #expect(rollLines.contains { $0.hasPrefix(id + " ") }, "\(id)") }
+        let details = sandbox.tenantctl(
+            ["roll", "--dry-run", "--details", "--no-fetch", "--allow-local-remotes", "-C", workspace],
+            environment: ["COLUMNS": "80"], terminal: true)
+        #expect(details.stdout.split(separator: "\n").count > 2 * rollLines.count)
+        #expect(details.stdout.contains("M020 ") && !details.stdout.contains("A compact view"))
     }
 
     @Test func aFewTenantsKeepTheMatrixAndManyGetTheCompactView() {
