@@ -42,12 +42,17 @@ extension Tenantctl {
                 a detail panel per cell (pin, branch, ahead/behind, changed files, findings). The URL fragment \
                 keeps the view: audit.html#tenant=t2&sort=behind&cell=t2/Order.
 
+                The JSON, Markdown and HTML reports name what they describe: the general branch's commit, the \
+                remote (credentials redacted), the time (SOURCE_DATE_EPOCH when set) and the tenantctl version.
+
                 Exit status: 0 report printed; with --check, 2 when any tenant is behind or has a finding; \
                 1 when the audit could not run or a module remote could not be fetched.
 
                 Examples:
                   tenantctl audit
                   tenantctl audit --tenant t2 --tenant t3
+                  tenantctl audit --tenant t2 --module Order   # that cell's commits
+                  tenantctl audit --matrix      # every cell, also for many tenants
                   tenantctl audit --format markdown > audit.md
                   tenantctl audit --format html -o audit.html   # open it in a browser
                   tenantctl audit --json --no-fetch
@@ -61,6 +66,13 @@ extension Tenantctl {
             completion: NameCompletion.tenants())
         var tenants: [String] = []
 
+        @Option(
+            help: ArgumentHelp(
+                "With one --tenant: list that cell's commits (behind and customised: ids, authors, subjects).",
+                valueName: "name"),
+            completion: NameCompletion.modules)
+        var module: String?
+
         @Option(help: "Output format: table, json, markdown, html (--json is --format json).")
         var format: AuditFormat?
 
@@ -70,6 +82,12 @@ extension Tenantctl {
                 "Write the report to this file (replaced in one step) instead of standard output.",
                 valueName: "file"))
         var output: String?
+
+        @Flag(
+            help: ArgumentHelp(
+                "Show every cell in the table, also above \(AuditTableRenderer.compactAbove) tenants (where the "
+                    + "table is compact: the tenants that need attention first, a line each)."))
+        var matrix = false
 
         @Flag(help: "Exit with status 2 when any tenant is behind or has a finding (a CI gate).")
         var check = false
@@ -84,6 +102,11 @@ extension Tenantctl {
             if global.json, let format, format != .json {
                 throw ValidationError("--json conflicts with --format \(format.rawValue)")
             }
+            if let module, tenants.count != 1 {
+                throw ValidationError(
+                    "--module \(module) lists one cell's commits: give exactly one --tenant too "
+                        + "(tenantctl audit --tenant <id> --module \(module))")
+            }
         }
 
         func run(context: CommandContext) throws -> ExitStatus {
@@ -95,15 +118,22 @@ extension Tenantctl {
             do {
                 defer { lock?.release() }
                 let names = tenants
+                let module = module
                 snapshot = try context.snapshot(
                     workspace, fetch: fetchOptions.fetch, jobs: jobsOptions.jobs, partial: true,
-                    checkNames: { _ = try Self.selectTenants(names, in: $0) })
+                    checkNames: { project in
+                        _ = try Self.selectTenants(names, in: project)
+                        if let module, !project.manifest.modules.contains(where: { $0.name == module }) {
+                            throw UnknownNameError(
+                                kind: "module", names: [module], known: project.manifest.modules.map(\.name))
+                        }
+                    })
             }
             let project = snapshot.project
             let selected = try Self.selectTenants(tenants, in: project)
             let invalid = project.invalidTenants.filter { tenants.isEmpty || tenants.contains($0.id) }
             let state = try AuditState.load(snapshot: snapshot, tenants: selected, git: git, jobs: jobsOptions.jobs)
-            let report = Auditor.report(
+            var report = Auditor.report(
                 project: project, tenants: selected, state: state, invalidTenants: invalid,
                 findings: try checkedOutFindings(snapshot, context: context)
                     + (check
@@ -111,7 +141,20 @@ extension Tenantctl {
                         : try GitVerifier.orphanBranchFindings(snapshot: snapshot, git: git).map {
                             AuditFinding($0.code, $0.message)
                         }))
+            // A report says what it describes: the general branch's commit, the remote, the time (SOURCE_DATE_EPOCH
+            // when set, for a reproducible file), the version.
+            if let general = snapshot.branches[snapshot.generalBranch] {
+                let epoch = context.environment.variables["SOURCE_DATE_EPOCH"].flatMap { TimeInterval($0) }
+                report.source = AuditSource(
+                    generalCommit: general, generatedAt: epoch.map { Date(timeIntervalSince1970: $0) } ?? Date(),
+                    remote: workspace.remoteName,
+                    url: (try? SuperprojectRemote.originURL(workspace, git: git)) ?? nil)
+            }
+            if let module {
+                report.cell = try cellCommits(module, report: report, snapshot: snapshot, state: state, git: git)
+            }
             let chosen = format ?? (global.json ? .json : .table)
+            let view: AuditTableView? = matrix ? .matrix : nil
             if let output {
                 // A file is no terminal: nothing is wrapped or cut.
                 var plain = context.console
@@ -119,7 +162,7 @@ extension Tenantctl {
                 plain.width = TerminalWidth.unlimited
                 let text: String
                 switch chosen {
-                case .table: text = AuditTableRenderer.render(report, console: plain)
+                case .table: text = AuditTableRenderer.render(report, console: plain, view: view)
                 case .json: text = try AuditJSONRenderer.render(report)
                 case .markdown: text = AuditMarkdownRenderer.render(report)
                 case .html: text = html(report, project: project)
@@ -129,7 +172,8 @@ extension Tenantctl {
                 context.console.print("wrote \(path)")
             } else {
                 switch chosen {
-                case .table: context.console.print(AuditTableRenderer.render(report, console: context.console))
+                case .table:
+                    context.console.print(AuditTableRenderer.render(report, console: context.console, view: view))
                 case .json: context.console.data(bytes: AuditJSONRenderer.renderBytes(report))
                 case .markdown: context.console.print(AuditMarkdownRenderer.render(report))
                 case .html: context.console.data(html(report, project: project))
@@ -137,6 +181,22 @@ extension Tenantctl {
             }
             if report.isPartial { return .failure }
             return check && report.needsAttention ? .findings : .success
+        }
+
+        /// The commits of the one tenant's `module` cell (`--module`), or nil when there is no pin or general branch
+        /// to compare (the report's findings say why).
+        private func cellCommits(
+            _ module: String, report: AuditReport, snapshot: Snapshot, state: AuditState, git: Git
+        ) throws -> AuditCellCommits? {
+            guard let tenant = report.tenants.first,
+                let entry = tenant.modules.first(where: { $0.module == module }), let pin = entry.pin,
+                let declared = snapshot.project.manifest.modules.first(where: { $0.name == module })
+            else { return nil }
+            let general = snapshot.project.manifest.generalBranch(of: declared)
+            guard let generalCommit = state.modules[module]?.branches[general] else { return nil }
+            return try AuditCellCommits.load(
+                tenant: tenant.id, module: module, pin: pin, generalBranch: general, generalCommit: generalCommit,
+                repository: try snapshot.mirror(module), git: git)
         }
 
         /// The HTML page, with the tenants' display names and the modules' paths, which the report does not carry.

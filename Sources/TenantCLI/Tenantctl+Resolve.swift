@@ -50,7 +50,7 @@ extension Tenantctl {
 
         @OptionGroup(title: "Global Options") var global: GlobalOptions
 
-        @Argument(help: "The tenant (id or branch) to resolve.")
+        @Argument(help: "The tenant (id or branch) to resolve.", completion: NameCompletion.tenants())
         var tenant: String?
 
         @Flag(name: .customLong("continue"), help: "Commit the resolved merges, pin, publish.")

@@ -72,6 +72,12 @@ extension Tenantctl {
             help: ArgumentHelp("Reset the remote refs changed by that run to their old values.", valueName: "run-id"))
         var undo: String?
 
+        @Flag(
+            help: ArgumentHelp(
+                "List every merge and pin with its commit ids, also above \(RollReport.compactAbove) tenants (where "
+                    + "the table is compact: the branches that need attention first, pins counted)."))
+        var details = false
+
         func validate() throws {
             if undo != nil && (writeOptions.dryRun || !tenants.isEmpty || !modules.isEmpty || !acceptMergedBack.isEmpty)
             {
@@ -115,7 +121,7 @@ extension Tenantctl {
                 // The one thing a quiet run must still say: the id `--undo` needs.
                 console.data(runId)
             } else {
-                console.print(report.renderTable(console: console))
+                console.print(report.renderTable(console: console, compact: details ? false : nil))
             }
             return report.isComplete ? .success : .findings
         }

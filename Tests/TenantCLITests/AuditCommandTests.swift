@@ -110,6 +110,13 @@ struct AuditTestError: Error {
         #expect(status == 0)
         #expect(json["schemaVersion"] as? Int == 1)
         #expect(json["generalBranch"] as? String == "general_dev")
+        // The report says what it describes: the general branch's commit on the remote, the remote, the version.
+        let source = try #require(json["source"] as? [String: Any])
+        let general = try sandbox.git(["rev-parse", "origin/general_dev"], in: example.workspace)
+        #expect(source["generalCommit"] as? String == general.trimmingCharacters(in: .whitespacesAndNewlines))
+        #expect(
+            source["remote"] as? String == "origin" && source["tenantctlVersion"] as? String == TenantKitInfo.version)
+        #expect((source["url"] as? String)?.hasSuffix("Superproject.git") == true, "\(source)")
         #expect((json["tenants"] as? [[String: Any]])?.map { $0["id"] as? String } == ["t1", "t2", "t3"])
         let rows = try entries(json)
         let customised: [String: Set<String>] = ["t1": [], "t2": ["Infrastructure", "Customer"], "t3": ["Order"]]
@@ -238,6 +245,51 @@ struct AuditTestError: Error {
         #expect(!table.stdout.contains("\u{1B}["))
         let coloured = sandbox.tenantctl(["audit", "--no-fetch", "--color", "always"], in: example.workspace)
         #expect(coloured.stdout.contains("\u{1B}[31m!\u{1B}[0m"))
+    }
+
+    /// `--tenant t2 --module Infrastructure` lists the commits behind the cell's counts: ids, authors, subjects, in
+    /// the terminal and in the JSON; the totals are the matrix's counts.
+    @Test func oneCellListsItsCommits() throws {
+        let sandbox = try GitSandbox()
+        let example = try example(sandbox, stage: .afterUpdates)
+        let (_, json) = try auditJSON(sandbox, example, ["--tenant", "t2", "--module", "Infrastructure"])
+        let cell = try #require(json["cell"] as? [String: Any], "\(json.keys)")
+        let entry = try #require(try entries(json)["t2"]?["Infrastructure"])
+        let behind = try #require(cell["behind"] as? [[String: Any]])
+        let customised = try #require(cell["customised"] as? [[String: Any]])
+        #expect(cell["behindTotal"] as? Int == entry["behind"] as? Int && behind.count == entry["behind"] as? Int)
+        #expect(cell["customisedTotal"] as? Int == entry["ahead"] as? Int && !customised.isEmpty)
+        #expect(cell["pin"] as? String == entry["pin"] as? String)
+        let repository = "\(example.remotes)/Infrastructure.git"
+        for commit in behind + customised {
+            let id = try #require(commit["id"] as? String)
+            let subject = try sandbox.git(["log", "-1", "--format=%s", id], in: repository)
+            #expect(subject.trimmingCharacters(in: .newlines) == commit["subject"] as? String)
+            #expect((commit["author"] as? String)?.isEmpty == false)
+        }
+        let raw = sandbox.tenantctl(
+            ["audit", "--no-fetch", "--json", "--tenant", "t2", "--module", "Infrastructure"], in: example.workspace)
+        let schemaPath = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("docs/audit-schema.json").path
+        #expect(try JSONSchemaCheck(contentsOf: schemaPath).violations(of: raw.stdout) == [])
+        // The terminal shows the same commits by short id and subject.
+        let text = sandbox.tenantctl(
+            ["audit", "--no-fetch", "--tenant", "t2", "--module", "Infrastructure"], in: example.workspace)
+        #expect(text.status == 0, "\(text.stderr)")
+        for commit in behind + customised {
+            let id = try #require(commit["id"] as? String)
+            let subject = try #require(commit["subject"] as? String)
+            #expect(text.stdout.contains("  \(id.prefix(7))  \(subject)"), "\(text.stdout)")
+        }
+        // Positive control: without --module no commits; --module needs one --tenant; an unknown module is named.
+        let plain = sandbox.tenantctl(["audit", "--no-fetch", "--tenant", "t2"], in: example.workspace)
+        #expect(!plain.stdout.contains("customised: the tenant's commits"))
+        #expect(text.stdout.contains("customised: the tenant's commits"))
+        let noTenant = sandbox.tenantctl(["audit", "--no-fetch", "--module", "Order"], in: example.workspace)
+        #expect(noTenant.status == 64 && noTenant.stderr.contains("--tenant"), "\(noTenant.stderr)")
+        let unknown = sandbox.tenantctl(
+            ["audit", "--no-fetch", "--tenant", "t2", "--module", "Ordr"], in: example.workspace)
+        #expect(unknown.status == 64 && unknown.stderr.contains("did you mean Order?"), "\(unknown.stderr)")
     }
 
     @Test func worksInAPlainCloneWithoutSubmodulesAndFiltersTenants() throws {

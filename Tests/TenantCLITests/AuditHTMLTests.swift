@@ -174,11 +174,16 @@ enum HeadlessBrowser {
             in: sandbox.path("erp"), stage: .afterUpdates)
         // One fetch fills the module mirrors; the runs below read them as they are.
         #expect(sandbox.tenantctl(["audit", "-q"], in: example.workspace).status == 0)
+        // The report's time is SOURCE_DATE_EPOCH when set: the same bytes from two runs.
+        let epoch = ["SOURCE_DATE_EPOCH": "1800000000"]
         for format in ["json", "markdown", "html", "table"] {
-            let printed = sandbox.tenantctl(["audit", "--no-fetch", "--format", format], in: example.workspace)
+            let printed = sandbox.tenantctl(
+                ["audit", "--no-fetch", "--format", format], in: example.workspace, environment: epoch)
             #expect(printed.status == 0, "\(printed.stderr)")
+            #expect(format == "table" || printed.stdout.contains("2027-01-15T08:00:00Z"), "\(format)")
             let written = sandbox.tenantctl(
-                ["audit", "--no-fetch", "--format", format, "--output", "../report.\(format)"], in: example.workspace)
+                ["audit", "--no-fetch", "--format", format, "--output", "../report.\(format)"], in: example.workspace,
+                environment: epoch)
             #expect(written.status == 0, "\(written.stderr)")
             #expect(written.stdout == "wrote \(sandbox.path("erp/report.\(format)"))\n")
             #expect(try sandbox.read("erp/report.\(format)") == printed.stdout, "\(format)")

@@ -313,6 +313,8 @@ import Testing
         #expect(run.stdout.contains("---completion switch -- positional@0"), "switch's tenant is not completed")
         #expect(run.stdout.contains("---completion customize -- positional@1"), "customize's module is not completed")
         #expect(run.stdout.contains("---completion roll -- --tenant"))
+        #expect(run.stdout.contains("---completion resolve -- positional@0"), "resolve's tenant is not completed")
+        #expect(run.stdout.contains("---completion audit -- --module"), "audit's --module is not completed")
     }
 
     @Test func theCompletionCallbackListsTheWorkspacesTenantsAndModules() throws {

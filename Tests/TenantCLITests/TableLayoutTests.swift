@@ -140,7 +140,7 @@ import Testing
         let ids = (1...100).map { String(format: "t%04d", $0) }
         for width in [120, 60] {
             let audit = sandbox.tenantctl(
-                ["audit", "--allow-local-remotes", "-C", workspace], environment: ["COLUMNS": "\(width)"],
+                ["audit", "--matrix", "--allow-local-remotes", "-C", workspace], environment: ["COLUMNS": "\(width)"],
                 terminal: true)
             #expect(audit.status == 0, "\(audit.stderr)")
             let lines = audit.stdout.split(separator: "\n").map(String.init)
@@ -149,9 +149,71 @@ import Testing
             #expect(!Self.isCut(audit.stdout))
         }
         // In a pipe: one row per tenant, all 20 modules on it.
-        let piped = sandbox.tenantctl(["audit", "--no-fetch", "--allow-local-remotes", "-C", workspace])
+        let piped = sandbox.tenantctl(["audit", "--matrix", "--no-fetch", "--allow-local-remotes", "-C", workspace])
         let rows = piped.stdout.split(separator: "\n").filter { $0.hasPrefix("t0") && !$0.contains(":") }
         #expect(rows.count == 100, "\(piped.stdout.prefix(2000))")
         #expect(piped.stdout.split(separator: "\n").first?.contains("M020") == true)
+        // Without --matrix, 100 tenants get the compact view: a line per tenant, its customised cells named, the
+        // tenants with findings first; the matrix is one flag away.
+        let compact = sandbox.tenantctl(
+            ["audit", "--no-fetch", "--allow-local-remotes", "-C", workspace], environment: ["COLUMNS": "120"],
+            terminal: true)
+        #expect(compact.status == 0, "\(compact.stderr)")
+        let lines = compact.stdout.split(separator: "\n").map(String.init)
+        #expect(
+            lines.first?.hasPrefix("TENANT  FINDINGS  BEHIND  MOST  CUSTOMISED  CELLS") == true, "\(lines.first ?? "")")
+        #expect(lines.count < 160, "\(lines.count) lines")
+        #expect(compact.stdout.contains("tenantctl audit --matrix shows every cell"))
+        #expect(lines.allSatisfy { TextWidth.of($0) <= 120 })
+        for id in ids { #expect(compact.stdout.contains(id), "\(id)") }
+        // t0001 customises only M001 (the switch pair): its row names that cell.
+        let first = try #require(lines.first { $0.hasPrefix("t0001 ") })
+        #expect(first.contains("M001 ✎") && !first.contains("M002"), "\(first)")
+
+        // roll --dry-run at 100 × 20 in an 80-column terminal: compact (pins counted, not listed with their ids);
+        // every detail one flag away.
+        let roll = sandbox.tenantctl(
+            ["roll", "--dry-run", "--no-fetch", "--allow-local-remotes", "-C", workspace],
+            environment: ["COLUMNS": "80"], terminal: true)
+        #expect(roll.status == 0 || roll.status == 2, "\(roll.stderr)")
+        let rollLines = roll.stdout.split(separator: "\n").map(String.init)
+        #expect(rollLines.count < 250, "\(rollLines.count) lines")
+        #expect(
+            roll.stdout.contains("A compact view of 100 tenants") && roll.stdout.contains("--details"),
+            "\(roll.stdout.suffix(600))")
+        #expect(rollLines.allSatisfy { TextWidth.of($0) <= 80 })
+        for id in ids { #expect(rollLines.contains { $0.hasPrefix(id + " ") }, "\(id)") }
+        let details = sandbox.tenantctl(
+            ["roll", "--dry-run", "--details", "--no-fetch", "--allow-local-remotes", "-C", workspace],
+            environment: ["COLUMNS": "80"], terminal: true)
+        #expect(details.stdout.split(separator: "\n").count > 2 * rollLines.count)
+        #expect(details.stdout.contains("M020 ") && !details.stdout.contains("A compact view"))
+    }
+
+    @Test func aFewTenantsKeepTheMatrixAndManyGetTheCompactView() {
+        func report(_ count: Int) -> AuditReport {
+            let module = ModuleAudit(
+                module: "Order", pin: String(repeating: "a", count: 40), branch: "general_dev", customised: false,
+                ahead: 0, behind: 1, pinIsTip: true, active: true, changedFiles: [], findings: [])
+            var finding = module
+            finding.findings = [AuditFinding(.missingBranch, "no branch")]
+            let tenants = (1...count).map { index in
+                TenantAudit(
+                    id: String(format: "t%03d", index), branch: String(format: "t%03d", index),
+                    superproject: SuperprojectAudit(ahead: 0, behind: 0, changedFiles: [], findings: []),
+                    modules: [index == count ? finding : module])
+            }
+            return AuditReport(generalBranch: "general_dev", modules: ["Order"], tenants: tenants)
+        }
+        let console = Console(out: BufferOutputSink(), err: BufferOutputSink())
+        let few = AuditTableRenderer.render(report(AuditTableRenderer.compactAbove), console: console)
+        #expect(few.hasPrefix("TENANT  SUPERPROJECT  Order"), "\(few)")
+        let many = AuditTableRenderer.render(report(AuditTableRenderer.compactAbove + 1), console: console)
+        #expect(many.hasPrefix("TENANT  FINDINGS"), "\(many)")
+        // The tenant with a finding comes first.
+        let first = many.split(separator: "\n")[1]
+        #expect(first.hasPrefix("t031 ") && first.hasSuffix("Order ↓1! missing-branch"), "\(many)")
+        let forced = AuditTableRenderer.render(report(40), console: console, view: .matrix)
+        #expect(forced.hasPrefix("TENANT  SUPERPROJECT"))
     }
 }

@@ -100,6 +100,29 @@ import Testing
     }
 
     /// The policy lets the page's script run only if the hash is the script's: checked with `sha256sum`.
+    /// An inactive cell stays readable however far behind it is: no faded text, dark text on the lighter stripes
+    /// (the darkest background, 20 or more behind, included), a contrast of at least 4.5 : 1 against the red.
+    @Test func inactiveCellsAreReadableAtEveryShade() {
+        let style = AuditHTMLRenderer.style
+        let inactive = style.components(separatedBy: ".i{").dropFirst().first?.prefix { $0 != "}" } ?? ""
+        #expect(!inactive.isEmpty && !inactive.contains("opacity"), "\(inactive)")
+        #expect(style.contains(".i,.i.b4,.i.b4.f{color:#000}"))
+        // Contrast of black on the red of .b4 (#d9534f), by the WCAG formula.
+        func luminance(_ hex: Int) -> Double {
+            let weights: [Double] = [0.2126, 0.7152, 0.0722]
+            var total = 0.0
+            for (index, shift) in [16, 8, 0].enumerated() {
+                let channel = Double((hex >> shift) & 0xFF) / 255
+                let linear = channel <= 0.03928 ? channel / 12.92 : pow((channel + 0.055) / 1.055, 2.4)
+                total += weights[index] * linear
+            }
+            return total
+        }
+        #expect((luminance(0xD9534F) + 0.05) / (luminance(0x000000) + 0.05) >= 4.5)
+        // Positive control: the white text of an active .b4 cell is below that against the same red.
+        #expect((luminance(0xFFFFFF) + 0.05) / (luminance(0xD9534F) + 0.05) < 4.5)
+    }
+
     @Test func theContentSecurityPolicyHashIsTheScripts() throws {
         let sandbox = try GitSandbox()
         try sandbox.write("script.js", AuditHTMLRenderer.script)

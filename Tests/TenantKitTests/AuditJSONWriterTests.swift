@@ -45,6 +45,35 @@ import Testing
         #expect(AuditJSONRenderer.renderBytes(report) == Array(expected.utf8))
     }
 
+    /// The report's source (what it describes), with and without a URL.
+    @Test func sameBytesWithASource() throws {
+        for url in ["https://user:secret@example.com/erp/Superproject.git", nil] {
+            var report = Self.report(tenants: 3)
+            report.source = AuditSource(
+                generalCommit: String(repeating: "b", count: 40), generatedAt: Date(timeIntervalSince1970: 0),
+                remote: "up/stream", url: url)
+            let expected = try JSONOutput.encode(report)
+            #expect(AuditJSONWriter.render(report) == expected)
+            #expect(expected.contains("\"generatedAt\" : \"1970-01-01T00:00:00Z\""))
+            #expect(!expected.contains("secret"))
+            #expect(expected.contains("\"url\"") == (url != nil))
+        }
+    }
+
+    /// One cell's commits (`--tenant --module`): filled and empty lists, awkward subjects.
+    @Test func sameBytesWithACellsCommits() throws {
+        var report = Self.report(tenants: 2)
+        let commit = AuditCellCommits.Commit(
+            id: String(repeating: "c", count: 40), author: "Zoë \"Q\" Müller", subject: "fix \\ / \u{1B}[31m 🙂")
+        report.cell = AuditCellCommits(
+            tenant: "t1", module: "Infra/Core", pin: String(repeating: "a", count: 40), generalBranch: "general_dev",
+            generalCommit: String(repeating: "d", count: 40), behind: [commit, commit], behindTotal: 25,
+            customised: [], customisedTotal: 0)
+        let expected = try JSONOutput.encode(report)
+        #expect(AuditJSONWriter.render(report) == expected)
+        #expect(expected.hasPrefix("{\n  \"cell\" : {"))
+    }
+
     @Test func emptyReport() throws {
         let report = AuditReport(generalBranch: "main", modules: [], tenants: [], findings: [])
         #expect(AuditJSONWriter.render(report) == (try JSONOutput.encode(report)))

@@ -101,6 +101,32 @@ import Testing
         #expect(plain.split(separator: "\n").count == coloured.split(separator: "\n").count)
     }
 
+    /// A report says what it describes (general branch commit, remote with credentials redacted, time, version)
+    /// in the JSON, the Markdown and the HTML page, whose title names it too.
+    @Test func reportsNameWhatTheyDescribe() throws {
+        var report = Self.report
+        let commit = "0123456789abcdef0123456789abcdef01234567"
+        report.source = AuditSource(
+            generalCommit: commit, generatedAt: Date(timeIntervalSince1970: 1_800_000_000), remote: "origin",
+            url: "https://ci:tok3n@git.example.com/erp/Superproject.git", tenantctlVersion: "9.8.7")
+        let line =
+            "general_dev at 0123456 on origin (https://ci:***@git.example.com/erp/Superproject.git), "
+            + "2027-01-15T08:00:00Z, tenantctl 9.8.7"
+        #expect(report.source?.line(generalBranch: "general_dev") == line)
+        let json = try AuditJSONRenderer.render(report)
+        #expect(try JSONSchemaCheck(contentsOf: Self.schemaPath).violations(of: json) == [])
+        #expect(json.contains("\"generalCommit\" : \"\(commit)\"") && json.contains("\"tenantctlVersion\" : \"9.8.7\""))
+        let markdown = AuditMarkdownRenderer.render(report)
+        #expect(markdown.contains("2027-01-15T08:00:00Z") && markdown.contains("0123456"), "\(markdown)")
+        let html = AuditHTMLRenderer.render(report)
+        #expect(html.contains("<title>tenantctl audit: general_dev at 0123456 on origin"), "\(html.prefix(800))")
+        #expect(html.contains("<p id=\"src\">general_dev at 0123456"))
+        for text in [json, markdown, html] { #expect(!text.contains("tok3n")) }
+        // Positive control: without a source none of it appears.
+        #expect(!AuditMarkdownRenderer.render(Self.report).contains("tenantctl 9.8.7"))
+        #expect(!(try AuditJSONRenderer.render(Self.report)).contains("\"source\""))
+    }
+
     @Test func jsonValidatesAgainstTheDocumentedSchemaWithSortedKeys() throws {
         let json = try AuditJSONRenderer.render(Self.report)
         let schema = try JSONSchemaCheck(contentsOf: Self.schemaPath)

@@ -17,6 +17,8 @@ public enum AuditHTMLRenderer {
     ) -> String {
         let data = dataBlock(report, tenantNames: tenantNames, modulePaths: modulePaths)
         let summary = AuditTableRenderer.summary(report)
+        let source = report.source?.line(generalBranch: report.generalBranch)
+        let title = "tenantctl audit: " + (source ?? report.generalBranch)
         return """
             <!doctype html>
             <html lang="en">
@@ -25,13 +27,13 @@ public enum AuditHTMLRenderer {
             <meta http-equiv="Content-Security-Policy" content="\(contentSecurityPolicy)">
             <meta name="viewport" content="width=device-width, initial-scale=1">
             <meta name="generator" content="tenantctl \(TenantKitInfo.version)">
-            <title>tenantctl audit</title>
+            <title>\(htmlText(title))</title>
             <style>\(style)</style>
             </head>
             <body>
             <header>
             <h1>tenantctl audit <span id="gb"></span></h1>
-            <p id="sum">\(htmlText(summary))</p>
+            <p id="sum">\(htmlText(summary))</p>\(source.map { "\n<p id=\"src\">\(htmlText($0))</p>" } ?? "")
             <div id="ctl"><label>Tenant <input id="ft" type="search" placeholder="id, name or branch" \
             autocomplete="off"></label> <label>Module <input id="fm" type="search" placeholder="name or path" \
             autocomplete="off"></label> <label>Sort <select id="so"><option value="file">file order</option>\
@@ -63,7 +65,7 @@ public enum AuditHTMLRenderer {
 
     /// `sha256-` and the base64 SHA-256 of ``script`` (checked by `AuditHTMLRendererTests`; a browser refuses the
     /// script when it does not match).
-    static let scriptHash = "sha256-bRjbj/o1A+Llpb53iChGml/OtSeJ4YIsBwLvf/UjMRA="
+    static let scriptHash = "sha256-kYHVlzw5iL/zVvDZjfpxpToncJQ+EbyGPqTLymumeWc="
 
     // MARK: - Data
 
@@ -224,7 +226,8 @@ public enum AuditHTMLRenderer {
         .b4{background:#d9534f;color:#fff}.u{background:repeating-linear-gradient(45deg,#ddd 0 4px,#eee 4px 8px)}
         .c{box-shadow:inset 4px 0 #2b6cb0}.f{box-shadow:inset 0 0 0 2px #c53030;color:#9b1c1c;font-weight:700}
         .c.f{box-shadow:inset 4px 0 #2b6cb0,inset 0 0 0 2px #c53030}.b4.f{color:#fff}
-        .i{opacity:.4;background-image:repeating-linear-gradient(135deg,transparent 0 3px,#fff 3px 5px)}
+        .i{background-image:repeating-linear-gradient(135deg,transparent 0 3px,rgba(255,255,255,.6) 3px 6px);\
+        font-style:italic}.i,.i.b4,.i.b4.f{color:#000}
         td.sel{outline:2px solid #000;outline-offset:-2px}
         aside{flex:none;position:relative;width:min(26rem,45vw);overflow:auto;background:#fafafa;\
         border-left:1px solid #999;padding:.5rem 1rem}
@@ -249,7 +252,6 @@ public enum AuditHTMLRenderer {
           var ft = $("ft"), fm = $("fm"), so = $("so"), table = $("x"), panel = $("p");
           var cols = [], rows = [], selected = null;
           $("gb").textContent = "(" + D.g + ")";
-          document.title = "tenantctl audit (" + D.g + ")";
           D.f.forEach(function (f) { var li = document.createElement("li"); li.textContent = f[0] + ": " + f[1];
             $("tf").appendChild(li); });
           function cell(t, i) { var c = T[t][4][i]; return c === undefined ? null : c; }

@@ -15,6 +15,11 @@ enum AuditJSONWriter {
     static func bytes(_ report: AuditReport) -> [UInt8] {
         var writer = Writer()
         writer.object(indent: 0) { w in
+            if let cell = report.cell {
+                w.key("cell", 1)
+                w.cell(cell, indent: 1)
+                w.next()
+            }
             w.key("findings", 1)
             w.findings(report.findings, indent: 1)
             w.next()
@@ -27,6 +32,28 @@ enum AuditJSONWriter {
             w.key("schemaVersion", 1)
             w.int(AuditReport.schemaVersion)
             w.next()
+            if let source = report.source {
+                w.key("source", 1)
+                w.object(indent: 1) { w in
+                    w.key("generalCommit", 2)
+                    w.string(source.generalCommit)
+                    w.next()
+                    w.key("generatedAt", 2)
+                    w.string(source.generatedAt)
+                    w.next()
+                    w.key("remote", 2)
+                    w.string(source.remote)
+                    w.next()
+                    w.key("tenantctlVersion", 2)
+                    w.string(source.tenantctlVersion)
+                    if let url = source.url {
+                        w.next()
+                        w.key("url", 2)
+                        w.string(url)
+                    }
+                }
+                w.next()
+            }
             w.key("tenants", 1)
             w.tenants(report.tenants, indent: 1)
         }
@@ -80,6 +107,53 @@ enum AuditJSONWriter {
         static let blanks = [UInt8](repeating: UInt8(ascii: " "), count: 32)
 
         /// `"key" : ` at `level`.
+        /// One cell's commits (keys sorted as `JSONEncoder` sorts them).
+        mutating func cell(_ cell: AuditCellCommits, indent: Int) {
+            let level = indent + 1
+            func commits(_ w: inout Writer, _ list: [AuditCellCommits.Commit]) {
+                w.array(list, indent: level) { w, commit, inner in
+                    w.object(indent: inner) { w in
+                        w.key("author", inner + 1)
+                        w.string(commit.author)
+                        w.next()
+                        w.key("id", inner + 1)
+                        w.string(commit.id)
+                        w.next()
+                        w.key("subject", inner + 1)
+                        w.string(commit.subject)
+                    }
+                }
+            }
+            object(indent: indent) { w in
+                w.key("behind", level)
+                commits(&w, cell.behind)
+                w.next()
+                w.key("behindTotal", level)
+                w.int(cell.behindTotal)
+                w.next()
+                w.key("customised", level)
+                commits(&w, cell.customised)
+                w.next()
+                w.key("customisedTotal", level)
+                w.int(cell.customisedTotal)
+                w.next()
+                w.key("generalBranch", level)
+                w.string(cell.generalBranch)
+                w.next()
+                w.key("generalCommit", level)
+                w.string(cell.generalCommit)
+                w.next()
+                w.key("module", level)
+                w.string(cell.module)
+                w.next()
+                w.key("pin", level)
+                w.string(cell.pin)
+                w.next()
+                w.key("tenant", level)
+                w.string(cell.tenant)
+            }
+        }
+
         mutating func key(_ name: StaticString, _ level: Int) {
             spaces(level)
             bytes.append(UInt8(ascii: "\""))

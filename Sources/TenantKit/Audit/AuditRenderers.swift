@@ -53,33 +53,33 @@ enum AuditCell {
     }
 }
 
-/// The audit as a terminal table: a tenants × modules matrix, a legend, customisations and findings.
+/// How the terminal table shows the tenants.
+public enum AuditTableView: Sendable {
+    /// Every cell: the tenants × modules matrix, a legend and the customisations.
+    case matrix
+    /// One line per tenant that needs attention, those with findings first: counts and the cells with findings or
+    /// customisations; the tenants with nothing to see in one line.
+    case compact
+}
+
+/// The audit as a terminal table: a tenants × modules matrix (or its compact view), a legend, customisations and
+/// findings.
 public enum AuditTableRenderer {
+    /// Above this many tenants the table is compact unless the matrix is asked for (`audit --matrix`).
+    public static let compactAbove = 30
+
     /// Renders `report`; colour only when `console.color` is on. The matrix and the text below it are fitted to
     /// `width` columns (default: the console's width); a matrix wider than that is printed in blocks of module
-    /// columns, each with the tenant ids (nothing is cut).
-    public static func render(_ report: AuditReport, console: Console, width: Int? = nil) -> String {
+    /// columns, each with the tenant ids (nothing is cut). `view` defaults to the matrix up to ``compactAbove``
+    /// tenants, the compact view above.
+    public static func render(
+        _ report: AuditReport, console: Console, width: Int? = nil, view: AuditTableView? = nil
+    ) -> String {
         let width = width ?? console.width
-        let style: (String, Console.Style) -> String = { console.styled($0, $1) }
-        let header = ["TENANT", "SUPERPROJECT"] + report.modules
-        let rows = report.tenants.map { tenant -> [String] in
-            var row = [tenant.id, AuditCell.text(tenant.superproject, style: style)]
-            if tenant.modules.isEmpty {
-                row += report.modules.map { _ in "?" }
-            } else {
-                row += tenant.modules.map { AuditCell.text($0, style: style) }
-            }
-            return row
-        }
-        var lines = [TextTable(header: header, rows: rows, text: []).render(width: width, overflow: .columnBlocks), ""]
-        lines += AuditCell.legend(general: report.generalBranch, width: width)
-        let customisations = customisationLines(report)
-        if !customisations.isEmpty {
-            lines += ["", console.styled("Customisations:", .bold)]
-            lines += customisations.flatMap {
-                wrap(TerminalText.escaped($0), width: width, first: "  ", rest: "      ")
-            }
-        }
+        let view = view ?? (report.tenants.count > compactAbove ? .compact : .matrix)
+        var lines =
+            view == .compact
+            ? compact(report, console: console, width: width) : matrix(report, console: console, width: width)
         let findings = report.allFindings
         if !findings.isEmpty || !report.findings.isEmpty {
             lines += ["", console.styled("Findings:", .bold)]
@@ -101,7 +101,106 @@ public enum AuditTableRenderer {
             }
         }
         lines += ["", summary(report)]
+        if view == .compact {
+            lines += wrap(
+                "A compact view of \(English.count(report.tenants.count, "tenant")): tenantctl audit --matrix shows "
+                    + "every cell.", width: width, first: "", rest: "  ")
+        }
+        if let cell = report.cell { lines += ["", cell.render()] }
         return lines.joined(separator: "\n")
+    }
+
+    /// The compact view: a line per tenant with something to see (findings first, then the most behind), then the
+    /// others in one line.
+    static func compact(_ report: AuditReport, console: Console, width: Int) -> [String] {
+        struct Row {
+            var tenant: TenantAudit
+            var behind: Int
+            var most: Int
+            var customised: Int
+            var findings: Int
+            var cells: [String]
+        }
+        let style: (String, Console.Style) -> String = { console.styled($0, $1) }
+        let rows = report.tenants.map { tenant -> Row in
+            var behind = (tenant.superproject.behind ?? 0) > 0 ? 1 : 0
+            var most = tenant.superproject.behind ?? 0
+            var customised = 0
+            var findings = tenant.superproject.findings.count
+            var cells: [String] = []
+            if !tenant.superproject.findings.isEmpty {
+                cells.append(
+                    "superproject " + tenant.superproject.findings.map(\.code.rawValue).joined(separator: " "))
+            }
+            for module in tenant.modules {
+                if (module.behind ?? 0) > 0 { behind += 1 }
+                most = max(most, module.behind ?? 0)
+                if (module.ahead ?? 0) > 0 { customised += 1 }
+                findings += module.findings.count
+                guard !module.findings.isEmpty || (module.ahead ?? 0) > 0 else { continue }
+                var text = TerminalText.escaped(module.module) + " " + AuditCell.text(module, style: style)
+                if !module.findings.isEmpty {
+                    text += " " + module.findings.map(\.code.rawValue).joined(separator: " ")
+                }
+                cells.append(text)
+            }
+            return Row(
+                tenant: tenant, behind: behind, most: most, customised: customised, findings: findings, cells: cells)
+        }
+        let shown = rows.enumerated().filter { $0.element.behind + $0.element.customised + $0.element.findings > 0 }
+            .sorted {
+                ($0.element.findings, $0.element.most, -$0.offset) > ($1.element.findings, $1.element.most, -$1.offset)
+            }
+            .map(\.element)
+        let quiet = rows.filter { $0.behind + $0.customised + $0.findings == 0 }.map(\.tenant.id)
+        var lines: [String] = []
+        if !shown.isEmpty {
+            let table = TextTable(
+                header: ["TENANT", "FINDINGS", "BEHIND", "MOST", "CUSTOMISED", "CELLS"],
+                rows: shown.map { row in
+                    [
+                        row.tenant.id, "\(row.findings)", "\(row.behind)", row.most > 0 ? "↓\(row.most)" : "-",
+                        "\(row.customised)", row.cells.isEmpty ? "-" : row.cells.joined(separator: ", "),
+                    ]
+                })
+            lines.append(table.render(width: width))
+            lines += wrap(
+                "FINDINGS and CUSTOMISED count cells, BEHIND the cells behind \(report.generalBranch), MOST the most "
+                    + "commits one cell lacks; CELLS are the ones with findings or customisations.",
+                width: width, first: "", rest: "  ")
+        }
+        if !quiet.isEmpty {
+            lines.append("")
+            lines += wrap(
+                "\(English.count(quiet.count, "tenant")) up to date, nothing customised, no findings: "
+                    + quiet.joined(separator: ", "), width: width, first: "", rest: "  ")
+        }
+        return lines
+    }
+
+    /// The matrix, its legend and the customisations.
+    static func matrix(_ report: AuditReport, console: Console, width: Int) -> [String] {
+        let style: (String, Console.Style) -> String = { console.styled($0, $1) }
+        let header = ["TENANT", "SUPERPROJECT"] + report.modules
+        let rows = report.tenants.map { tenant -> [String] in
+            var row = [tenant.id, AuditCell.text(tenant.superproject, style: style)]
+            if tenant.modules.isEmpty {
+                row += report.modules.map { _ in "?" }
+            } else {
+                row += tenant.modules.map { AuditCell.text($0, style: style) }
+            }
+            return row
+        }
+        var lines = [TextTable(header: header, rows: rows, text: []).render(width: width, overflow: .columnBlocks), ""]
+        lines += AuditCell.legend(general: report.generalBranch, width: width)
+        let customisations = customisationLines(report)
+        if !customisations.isEmpty {
+            lines += ["", console.styled("Customisations:", .bold)]
+            lines += customisations.flatMap {
+                wrap(TerminalText.escaped($0), width: width, first: "  ", rest: "      ")
+            }
+        }
+        return lines
     }
 
     /// One line per customisation: what it changes.
@@ -178,8 +277,9 @@ public enum AuditMarkdownRenderer {
     /// Renders `report` as GitHub-flavoured Markdown.
     public static func render(_ report: AuditReport) -> String {
         let header = ["Tenant", "Superproject"] + report.modules
-        var lines = [
-            "### tenantctl audit", "",
+        var lines = ["### tenantctl audit", ""]
+        if let source = report.source { lines += [escape(source.line(generalBranch: report.generalBranch)), ""] }
+        lines += [
             "| " + header.map(escape).joined(separator: " | ") + " |",
             "|" + header.map { _ in " --- |" }.joined(),
         ]

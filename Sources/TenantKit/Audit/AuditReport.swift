@@ -14,13 +14,21 @@ public struct AuditReport: Sendable, Equatable, Encodable {
     /// Findings of no single cell: a module remote that could not be fetched (`unreachable-remote`), a checked-out
     /// project file that is invalid on a pull request (`invalid-file`, `invalid-tenant-file`).
     public var findings: [AuditFinding]
+    /// What the report describes and when it was made (a CI artifact says so), or nil.
+    public var source: AuditSource?
+    /// The commits of one cell, when asked for (`audit --tenant t2 --module Order`), or nil.
+    public var cell: AuditCellCommits?
 
     /// Creates a report.
-    public init(generalBranch: String, modules: [String], tenants: [TenantAudit], findings: [AuditFinding] = []) {
+    public init(
+        generalBranch: String, modules: [String], tenants: [TenantAudit], findings: [AuditFinding] = [],
+        source: AuditSource? = nil
+    ) {
         self.generalBranch = generalBranch
         self.modules = modules
         self.tenants = tenants
         self.findings = findings
+        self.source = source
     }
 
     /// Whether any tenant is behind or has a finding, or the report has a finding of its own (`--check` fails).
@@ -42,7 +50,7 @@ public struct AuditReport: Sendable, Equatable, Encodable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case schemaVersion, generalBranch, modules, tenants, findings
+        case schemaVersion, generalBranch, modules, tenants, findings, source, cell
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -52,6 +60,47 @@ public struct AuditReport: Sendable, Equatable, Encodable {
         try container.encode(modules, forKey: .modules)
         try container.encode(tenants, forKey: .tenants)
         try container.encode(findings, forKey: .findings)
+        try container.encodeIfPresent(source, forKey: .source)
+        try container.encodeIfPresent(cell, forKey: .cell)
+    }
+}
+
+/// What an audit report describes: the general branch's commit on which remote, when, by which tenantctl.
+public struct AuditSource: Sendable, Equatable, Encodable {
+    /// The full id of the general branch's commit the tenants were compared with.
+    public var generalCommit: String
+    /// When the report was made (ISO 8601, UTC).
+    public var generatedAt: String
+    /// The superproject's remote's name (`origin`).
+    public var remote: String
+    /// Its URL with any password or token replaced by `***`, or nil when it has none.
+    public var url: String?
+    /// The tenantctl that made the report.
+    public var tenantctlVersion: String
+
+    /// Creates a source; `url` is redacted here.
+    public init(
+        generalCommit: String, generatedAt: Date = Date(), remote: String, url: String?,
+        tenantctlVersion: String = TenantKitInfo.version
+    ) {
+        self.generalCommit = generalCommit
+        self.generatedAt = Self.timestamp(generatedAt)
+        self.remote = remote
+        self.url = url.map(RemoteURL.redacted)
+        self.tenantctlVersion = tenantctlVersion
+    }
+
+    /// `date` as `2026-11-24T04:30:00Z`.
+    static func timestamp(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        return formatter.string(from: date)
+    }
+
+    /// One line for a person: `general_dev at 1a2b3c4 on origin (https://…), 2026-11-24T04:30:00Z, tenantctl 1.0`.
+    public func line(generalBranch: String) -> String {
+        "\(generalBranch) at \(ObjectID.short(generalCommit)) on \(remote)\(url.map { " (\($0))" } ?? ""), "
+            + "\(generatedAt), tenantctl \(tenantctlVersion)"
     }
 }
 

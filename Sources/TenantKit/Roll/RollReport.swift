@@ -95,23 +95,42 @@ public struct RollReport: Sendable, Equatable, Codable {
             && unreachable.isEmpty
     }
 
+    /// Above this many tenants the table is compact unless every detail is asked for (`roll --details`).
+    public static let compactAbove = 30
+
     /// A table a person reads at a glance, plus totals, fitted to `console.width` (details wrap); with colour,
-    /// conflicts, blocked and rejected branches stand out.
-    public func renderTable(console: Console = Console(out: BufferOutputSink(), err: BufferOutputSink())) -> String {
+    /// conflicts, blocked and rejected branches stand out. `compact` (default: above ``compactAbove`` tenants)
+    /// lists the branches that need attention first and names the modules whose pins moved without their ids.
+    public func renderTable(
+        console: Console = Console(out: BufferOutputSink(), err: BufferOutputSink()), compact: Bool? = nil
+    ) -> String {
+        let compact = compact ?? (tenants.count > Self.compactAbove)
         var rows: [[String]] = []
         let short: (String?) -> String = { ObjectID.short($0, none: "-") }
         rows.append([
             generalBranch, Self.styled(general.status, console: console),
             general.to.map { short(general.from) + " → " + short($0) } ?? short(general.from),
-            general.pins.map { "\($0.module) \(short($0.old)) → \(short($0.new))" }.joined(separator: ", "),
+            compact && !general.pins.isEmpty
+                ? "\(English.count(general.pins.count, "pin")) moved"
+                : general.pins.map { "\($0.module) \(short($0.old)) → \(short($0.new))" }.joined(separator: ", "),
         ])
-        for tenant in tenants {
+        let attention: Set<String> = ["conflict", "blocked", "rejected"]
+        let ordered =
+            compact
+            ? tenants.filter { attention.contains($0.status) } + tenants.filter { !attention.contains($0.status) }
+            : tenants
+        for tenant in ordered {
             var detail: [String] = []
             // Conflicted merges are listed with their paths under the tenant's conflicts.
-            for merge in tenant.merges where merge.status != "conflict" {
-                detail.append("\(merge.module): merged \(short(merge.to))")
+            let merged = tenant.merges.filter { $0.status != "conflict" }
+            if compact, !merged.isEmpty {
+                detail.append("merged " + merged.map(\.module).joined(separator: ", "))
+            } else {
+                for merge in merged { detail.append("\(merge.module): merged \(short(merge.to))") }
             }
-            if !tenant.pins.isEmpty {
+            if compact, !tenant.pins.isEmpty {
+                detail.append("\(English.count(tenant.pins.count, "pin")) moved")
+            } else if !tenant.pins.isEmpty {
                 detail.append(
                     tenant.pins.map { "\($0.module) \(short($0.old)) → \(short($0.new))" }.joined(separator: ", "))
             }
@@ -157,6 +176,11 @@ public struct RollReport: Sendable, Equatable, Codable {
         text += String(format: "%.1f s", elapsedSeconds)
         if dryRun { text += " (dry run: nothing was written)" }
         if let runId { text += "\njournal: \(runId) (undo with `tenantctl roll --undo \(runId)`)" }
+        if compact {
+            text +=
+                "\nA compact view of \(English.count(tenants.count, "tenant")), those that need attention first: "
+                + "--details lists every merge and pin with its commit ids (--json has them too)."
+        }
         return table + "\n" + TextTable.fit(text, width: console.width)
     }
 
