@@ -7,6 +7,10 @@ import Foundation
 ///
 /// Needs nginx and fcgiwrap (Debian: `apt-get install nginx-light fcgiwrap`, as `.ci/run` does) and
 /// `git http-backend`; ``unavailableReason`` says what is missing.
+///
+/// Each repository also has a Git LFS endpoint (`<url>/info/lfs`, behind the same basic auth) when python3 is on
+/// the machine: a small CGI script of the batch API with the basic transfer, storing objects where git-lfs keeps
+/// them in a bare repository (`lfs/objects/ab/cd/<oid>`), so `git lfs fsck` in the repository checks them.
 public final class GitHTTPServer: Sendable {
     /// The user name basic auth accepts.
     public let user: String
@@ -58,6 +62,7 @@ public final class GitHTTPServer: Sendable {
         // nginx's own scheme for a clear-text password in a test's password file.
         try "\(user):{PLAIN}\(password)\n".write(
             toFile: "\(directory)/htpasswd", atomically: true, encoding: .utf8)
+        let lfsScript = try Self.writeLFSScript(in: directory)
         fcgiwrap = try TestDaemon(
             fcgiwrapPath, ["-s", "unix:\(socket)"], environment: sandbox.environment,
             log: "\(directory)/fcgiwrap.log")
@@ -76,7 +81,7 @@ public final class GitHTTPServer: Sendable {
                 let port = try TCPPort.free()
                 let config = Self.config(
                     port: port, directory: directory, socket: socket, backend: backend, repositories: repositories,
-                    home: sandbox.environment["HOME"] ?? directory, asRoot: getuid() == 0)
+                    home: sandbox.environment["HOME"] ?? directory, asRoot: getuid() == 0, lfsScript: lfsScript)
                 try config.write(toFile: "\(directory)/nginx.conf", atomically: true, encoding: .utf8)
                 let daemon = try TestDaemon(
                     nginxPath, ["-c", "\(directory)/nginx.conf", "-p", directory, "-e", "\(directory)/error.log"],
@@ -119,9 +124,85 @@ public final class GitHTTPServer: Sendable {
     /// The URL of repository `name` without credentials.
     public func anonymousURL(_ name: String) -> String { "http://127.0.0.1:\(port)/git/\(name)" }
 
+    /// Whether repositories get the Git LFS endpoint (python3 found).
+    public static var servesLFS: Bool { TestDaemon.find(["python3"]) != nil }
+
+    /// Writes the LFS endpoint's CGI script; nil without python3.
+    static func writeLFSScript(in directory: String) throws -> String? {
+        guard let python = TestDaemon.find(["python3"]) else { return nil }
+        let path = "\(directory)/lfs-server"
+        try ("#!\(python)\n" + lfsServerSource).write(toFile: path, atomically: true, encoding: .utf8)
+        guard chmod(path, 0o755) == 0 else { throw SandboxError(description: "cannot make \(path) executable") }
+        return path
+    }
+
+    /// The Git LFS batch API with the basic transfer (upload, download; locking is not offered, which git-lfs
+    /// accepts). Objects are checked against their oid and size and stored through a temporary file.
+    static let lfsServerSource = #"""
+        import hashlib, json, os, re, sys
+
+        root = os.environ["LFS_ROOT"]
+        repo = os.environ["LFS_REPO"].strip("/")
+        path = os.environ.get("LFS_PATH", "")
+        method = os.environ.get("REQUEST_METHOD", "")
+        store = os.path.join(root, repo, "lfs", "objects")
+        out = sys.stdout.buffer
+
+        def reply(status, body=b"", ctype="application/vnd.git-lfs+json"):
+            out.write(("Status: %s\r\nContent-Type: %s\r\nContent-Length: %d\r\n\r\n" % (status, ctype, len(body))).encode())
+            out.write(body)
+            out.flush()
+            sys.exit(0)
+
+        def located(oid):
+            if not re.fullmatch(r"[0-9a-f]{64}", oid):
+                reply("422 Unprocessable Entity", b'{"message":"bad oid"}')
+            return os.path.join(store, oid[0:2], oid[2:4], oid)
+
+        length = int(os.environ.get("CONTENT_LENGTH") or 0)
+        body = sys.stdin.buffer.read(length) if length else b""
+        if not os.path.isdir(os.path.join(root, repo)):
+            reply("404 Not Found", b'{"message":"no such repository"}')
+        base = "http://%s/git/%s/info/lfs/objects/" % (os.environ.get("LFS_HOST", ""), repo)
+        header = {"Authorization": os.environ["LFS_AUTHORIZATION"]} if os.environ.get("LFS_AUTHORIZATION") else {}
+        if method == "POST" and path == "/objects/batch":
+            request = json.loads(body or b"{}")
+            objects = []
+            for item in request.get("objects", []):
+                oid, size = item["oid"], item["size"]
+                entry = {"oid": oid, "size": size, "authenticated": True}
+                present = os.path.exists(located(oid))
+                if request.get("operation") == "upload":
+                    if not present:
+                        entry["actions"] = {"upload": {"href": base + oid, "header": header}}
+                elif present:
+                    entry["actions"] = {"download": {"href": base + oid, "header": header}}
+                else:
+                    entry["error"] = {"code": 404, "message": "object not found"}
+                objects.append(entry)
+            reply("200 OK", json.dumps({"transfer": "basic", "objects": objects}).encode())
+        if method == "PUT" and path.startswith("/objects/"):
+            oid = path[len("/objects/"):]
+            target = located(oid)
+            if hashlib.sha256(body).hexdigest() != oid:
+                reply("422 Unprocessable Entity", b'{"message":"content does not match its oid"}')
+            os.makedirs(os.path.dirname(target), exist_ok=True)
+            with open(target + ".tmp", "wb") as handle:
+                handle.write(body)
+            os.replace(target + ".tmp", target)
+            reply("200 OK")
+        if method == "GET" and path.startswith("/objects/"):
+            target = located(path[len("/objects/"):])
+            if not os.path.exists(target):
+                reply("404 Not Found", b'{"message":"object not found"}')
+            with open(target, "rb") as handle:
+                reply("200 OK", handle.read(), "application/octet-stream")
+        reply("404 Not Found", b'{"message":"not offered by this server"}')
+        """#
+
     static func config(
         port: Int, directory: String, socket: String, backend: String, repositories: String, home: String,
-        asRoot: Bool
+        asRoot: Bool, lfsScript: String? = nil
     ) -> String {
         """
         daemon off;
@@ -142,6 +223,7 @@ public final class GitHTTPServer: Sendable {
           fastcgi_read_timeout 300s;
           server {
             listen 127.0.0.1:\(port);
+        \(lfsScript.map { Self.lfsLocation(script: $0, directory: directory, socket: socket, repositories: repositories) } ?? "")
             location ~ ^/git(/.*)$ {
               auth_basic "git";
               auth_basic_user_file \(directory)/htpasswd;
@@ -167,6 +249,28 @@ public final class GitHTTPServer: Sendable {
           }
         }
 
+        """
+    }
+
+    /// The nginx location of the LFS endpoint: before the git location, so that it matches first.
+    static func lfsLocation(script: String, directory: String, socket: String, repositories: String) -> String {
+        """
+            location ~ ^/git/(.+\\.git)/info/lfs(/.*)$ {
+              auth_basic "git";
+              auth_basic_user_file \(directory)/htpasswd;
+              fastcgi_pass unix:\(socket);
+              fastcgi_request_buffering on;
+              fastcgi_param SCRIPT_FILENAME \(script);
+              fastcgi_param LFS_ROOT \(repositories);
+              fastcgi_param LFS_REPO $1;
+              fastcgi_param LFS_PATH $2;
+              fastcgi_param LFS_HOST $http_host;
+              fastcgi_param LFS_AUTHORIZATION $http_authorization;
+              fastcgi_param PATH /usr/local/bin:/usr/bin:/bin;
+              fastcgi_param REQUEST_METHOD $request_method;
+              fastcgi_param CONTENT_TYPE $content_type;
+              fastcgi_param CONTENT_LENGTH $content_length;
+            }
         """
     }
 }

@@ -77,6 +77,8 @@ import Testing
     static func answers(in directory: String, sandbox: GitSandbox) throws -> Answers {
         let audit = sandbox.tenantctl(["audit", "--json"], in: directory)
         #expect(audit.status == 0, "\(audit.stderr)")
+        // The report's `source` names this clone's remote URL and the time: the answers are the rest.
+        let auditAnswers = try withoutSource(audit.stdout)
         // The planned commits' ids depend on the time: fix it.
         let date = "1700000000 +0000"
         let roll = sandbox.tenantctl(
@@ -95,7 +97,7 @@ import Testing
                 module + " " + (try sandbox.git(["symbolic-ref", "HEAD"], in: path)) + " "
                     + (try sandbox.git(["rev-parse", "HEAD"], in: path)))
         }
-        return Answers(audit: audit.stdout, roll: try normalised(roll.stdout), switched: state)
+        return Answers(audit: auditAnswers, roll: try normalised(roll.stdout), switched: state)
     }
 
     /// Gives the superproject a history a shallow clone cannot see: two commits on general_dev after the tenants
@@ -113,6 +115,17 @@ import Testing
         try sandbox.git(["add", "T2Notes.txt"], in: work)
         try sandbox.git(["commit", "-q", "-m", "t2 only"], in: work)
         try sandbox.git(["push", "-q", "origin", "general_dev", "t2"], in: work)
+    }
+
+    /// The audit report without its `source` (which names the clone's remote and the time it was made), after
+    /// checking that it is there.
+    static func withoutSource(_ json: String) throws -> String {
+        var object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        #expect(object["source"] != nil, "the report names no source")
+        object["source"] = nil
+        return String(
+            decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .prettyPrinted]),
+            as: UTF8.self)
     }
 
     /// The roll report without its timing.
@@ -180,7 +193,12 @@ import Testing
 
         let audit = sandbox.tenantctl(["audit", "--json", "--remote", "upstream"], in: clone)
         #expect(audit.status == 0, "\(audit.stderr)")
-        #expect(audit.stdout == expected.stdout)
+        // The same answers; the report's source names the remote it used.
+        #expect(try CloneKindTests.withoutSource(audit.stdout) == CloneKindTests.withoutSource(expected.stdout))
+        let source = try #require(
+            (try JSONSerialization.jsonObject(with: Data(audit.stdout.utf8)) as? [String: Any])?["source"]
+                as? [String: Any])
+        #expect(source["remote"] as? String == "upstream", "\(source)")
         #expect(
             try sandbox.git(["for-each-ref", "--format=%(refname)", "refs/tenantctl/remotes/upstream/"], in: clone)
                 .split(separator: "\n").count == 4)
@@ -203,13 +221,18 @@ import Testing
         let sandbox = try GitSandbox()
         let example = try ExampleBuilder(git: try sandbox.gitRunner()).build(
             in: sandbox.path("erp"), stage: .beforeUpdates)
-        let after = sandbox.tenantctl(["audit", "--json", "-C", example.workspace], in: sandbox.root)
+        // The report's time is fixed (SOURCE_DATE_EPOCH) so that the three runs can be compared byte for byte.
+        let epoch = ["SOURCE_DATE_EPOCH": "1700000000"]
+        let after = sandbox.tenantctl(
+            ["audit", "--json", "-C", example.workspace], in: sandbox.root, environment: epoch)
         #expect(after.status == 0, "\(after.stderr)")
-        let before = sandbox.tenantctl(["-C", example.workspace, "audit", "--json"], in: sandbox.root)
+        let before = sandbox.tenantctl(
+            ["-C", example.workspace, "audit", "--json"], in: sandbox.root, environment: epoch)
         #expect(before.status == 0, "\(before.stderr)")
         #expect(before.stdout == after.stdout)
         let mixed = sandbox.tenantctl(
-            ["-C", example.workspace, "--quiet", "--color", "never", "audit", "--no-fetch", "--json"], in: sandbox.root)
+            ["-C", example.workspace, "--quiet", "--color", "never", "audit", "--no-fetch", "--json"], in: sandbox.root,
+            environment: epoch)
         #expect(mixed.status == 0, "\(mixed.stderr)")
         #expect(mixed.stdout == after.stdout)
         // Nested subcommands: the options go behind `tenant list`.

@@ -60,6 +60,40 @@ struct PublishLFSTests {
         #expect(bytes == Self.image)
     }
 
+    /// The same over smart HTTP with basic auth (nginx, the server's LFS endpoint, a credential helper): the objects
+    /// reach the server through git-lfs's batch API, and a fresh clone over HTTP switched to t3 gets the real bytes.
+    @Test(
+        .enabled(
+            if: PublishLFSTests.installed && ServerAvailability.http && GitHTTPServer.servesLFS,
+            "git-lfs, nginx, fcgiwrap, git-http-backend or python3 missing"))
+    func pinPushUploadsTheLFSObjectsOverSmartHTTP() throws {
+        let served = try ServedExample(.http)
+        let sandbox = served.sandbox
+        try Self.installLFS(sandbox)
+        let switched = served.tenantctl(["switch", "t3"])
+        try #require(switched.status == 0, "\(switched.stdout)\(switched.stderr)")
+        let order = served.workspace + "/Modules/Order"
+        try sandbox.git(["lfs", "install", "--local"], in: order)
+        try sandbox.git(["lfs", "track", "*.png"], in: order)
+        try Self.image.write(to: URL(fileURLWithPath: order + "/logo.png"))
+        try sandbox.git(["add", ".gitattributes", "logo.png"], in: order)
+        try sandbox.git(["commit", "-q", "-m", "t3 logo"], in: order)
+        #expect(!FileManager.default.fileExists(atPath: served.remote("Order") + "/lfs/objects"))
+
+        let pin = served.tenantctl(["pin", "--push"])
+        #expect(pin.status == 0, "\(pin.stdout)\(pin.stderr)")
+        let fsck = try sandbox.gitResult(["lfs", "fsck", "t3"], in: served.remote("Order"))
+        #expect(fsck.status == 0 && fsck.stdout.contains("Git LFS fsck OK"), "\(fsck.stdout)\(fsck.stderr)")
+
+        let http = try #require(served.http)
+        let clone = sandbox.path("fresh")
+        try sandbox.git(["clone", "-q", "-b", "general_dev", http.anonymousURL("Superproject.git"), clone])
+        let fresh = sandbox.tenantctl(["switch", "t3"], in: clone, environment: served.environment)
+        #expect(fresh.status == 0, "\(fresh.stdout)\(fresh.stderr)")
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: clone + "/Modules/Order/logo.png"))
+        #expect(bytes == Self.image)
+    }
+
     @Test(.enabled(if: PublishLFSTests.installed, "git-lfs is not installed"))
     func rollPublishesMergesOfLFSContentTheCloneCanCheckOut() throws {
         let fixture = try RollFixture()
