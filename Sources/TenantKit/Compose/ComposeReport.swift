@@ -34,22 +34,9 @@ public struct ComposeReport: Sendable, Equatable, Codable {
         public var requiredBy: [String]
     }
 
-    /// A platform of `TenantDependencies/Package.swift` (and a deployment target of `Tenant.xcconfig`).
-    public struct Platform: Sendable, Equatable, Codable {
-        /// `iOS`, `macOS`, ….
-        public var platform: String
-        /// The strictest minimum version.
-        public var version: String
-        /// The modules (and `tenant <id>`) requiring that version.
-        public var requiredBy: [String]
-
-        /// Creates a platform entry.
-        public init(platform: String, version: String, requiredBy: [String]) {
-            self.platform = platform
-            self.version = version
-            self.requiredBy = requiredBy
-        }
-    }
+    /// A platform of `TenantDependencies/Package.swift` (and a deployment target of `Tenant.xcconfig`): the
+    /// composer's own value.
+    public typealias Platform = ComposedPlatform
 
     /// A line of `Tenant.xcconfig`.
     public struct BuildSetting: Sendable, Equatable, Codable {
@@ -127,9 +114,7 @@ public struct ComposeReport: Sendable, Equatable, Codable {
                 requiredBy: $0.requiredBy)
         }
         pods = result.dependencies.pods.map { Pod(name: $0.name, version: $0.version, requiredBy: $0.requiredBy) }
-        platforms = result.dependencies.platforms.map {
-            Platform(platform: $0.platform, version: $0.version, requiredBy: $0.requiredBy)
-        }
+        platforms = result.dependencies.platforms
         buildSettings = result.buildSettings.map { BuildSetting(name: $0.name, value: $0.value) }
         warnings = result.warnings
         self.outputDirectory = outputDirectory

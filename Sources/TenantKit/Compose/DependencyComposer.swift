@@ -20,7 +20,7 @@ public struct ComposedPackage: Sendable, Equatable {
 }
 
 /// The strictest minimum version of one platform over the active modules and the tenant.
-public struct ComposedPlatform: Sendable, Equatable {
+public struct ComposedPlatform: Sendable, Equatable, Codable {
     /// The platform as `Package.swift` spells it (`iOS`).
     public var platform: String
     /// The highest minimum version required.
