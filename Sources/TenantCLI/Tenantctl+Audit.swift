@@ -148,7 +148,7 @@ extension Tenantctl {
                 report.source = AuditSource(
                     generalCommit: general, generatedAt: epoch.map { Date(timeIntervalSince1970: $0) } ?? Date(),
                     remote: workspace.remoteName,
-                    url: (try? SuperprojectRemote.originURL(workspace, git: git)) ?? nil)
+                    url: try SuperprojectRemote.originURL(workspace, git: git))
             }
             if let module {
                 report.cell = try cellCommits(module, report: report, snapshot: snapshot, state: state, git: git)

@@ -36,12 +36,20 @@ enum ModuleCheckoutMove {
                 atPath: (destination as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
             try fileManager.moveItem(atPath: source, toPath: destination)
         } catch {
+            // Put core.worktree back; if that fails too, say so: the checkout then needs it set by hand.
+            var restore = ""
             if let oldWorktree {
-                _ = try? git.run(
-                    ["config", "--file", config, "core.worktree", oldWorktree], in: outside,
-                    context: "point core.worktree of \(gitDirectory) back at \(source)")
+                do {
+                    _ = try git.run(
+                        ["config", "--file", config, "core.worktree", oldWorktree], in: outside,
+                        context: "point core.worktree of \(gitDirectory) back at \(source)")
+                } catch {
+                    restore =
+                        "; core.worktree of \(gitDirectory) could not be set back (\(error)): run "
+                        + "`git config --file \(config) core.worktree \(oldWorktree)`"
+                }
             }
-            throw WorkspaceError("cannot move the module checkout \(source) to \(destination): \(error)")
+            throw WorkspaceError("cannot move the module checkout \(source) to \(destination): \(error)\(restore)")
         }
         let dotGit = (destination as NSString).appendingPathComponent(".git")
         if fileManager.fileExists(atPath: dotGit, isDirectory: &isDirectory), !isDirectory.boolValue {
