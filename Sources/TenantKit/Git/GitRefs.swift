@@ -6,13 +6,12 @@ public enum GitRefs {
     public static func list(_ prefixes: [String], in repository: String, git: Git, what: String) throws(GitError)
         -> [String: String]
     {
-        let output = try git.run(
-            ["for-each-ref", "--format=%(refname)%00%(objectname)", "--end-of-options"] + prefixes, in: repository,
-            context: "read the refs of \(what)")
+        let arguments = ["for-each-ref", "--format=%(refname)%00%(objectname)", "--end-of-options"] + prefixes
+        let output = try git.run(arguments, in: repository, context: "read the refs of \(what)")
         guard let refs = GitParse.refs(bytes: output.stdout) else {
             throw GitError(
                 context: "read the refs of \(what)", kind: .unparseableOutput(detail: "for-each-ref output"),
-                command: ["git", "for-each-ref"], directory: repository, stderr: output.stderr)
+                command: git.command(arguments, in: repository), directory: repository, output: output)
         }
         return refs
     }
