@@ -219,11 +219,10 @@ public struct CommandContext: Sendable {
         let root = Workspace.findRoot(from: directory) ?? directory
         // Not a repository (128) or not set (1) both mean "not allowed": failing closed.
         guard
-            let output = try? git.run(
-                ["config", "--local", "--type=bool", "--get", "tenantctl.allowLocalRemotes"], in: root,
-                context: "read tenantctl.allowLocalRemotes", accepting: [0, 1, 128])
+            let allowed = try? GitRepository(root, git: git).isLocallyTrue(
+                "tenantctl.allowLocalRemotes", context: "read tenantctl.allowLocalRemotes")
         else { return false }
-        return output.status == 0 && output.text == "true"
+        return allowed
     }
 
     /// Whether local remotes are allowed for this run.

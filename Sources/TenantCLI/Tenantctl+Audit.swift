@@ -223,11 +223,10 @@ extension Tenantctl {
         private func checkedOutFindings(_ snapshot: Snapshot, context: CommandContext) throws -> [AuditFinding] {
             let workspace = snapshot.workspace
             guard FileManager.default.fileExists(atPath: workspace.path(ProjectReader.manifestPath)) else { return [] }
-            let head = try context.git.run(
-                ["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], in: workspace.root,
-                context: "read HEAD of the superproject", accepting: [0, 1])
+            let head = try GitRepository(workspace.root, git: context.git).lookUp(
+                "HEAD^{commit}", context: "read HEAD of the superproject")
             let general = snapshot.branches[snapshot.generalBranch]
-            guard head.status == 0, head.text != general else { return [] }
+            guard let head, head != general else { return [] }
             do {
                 _ = try ProjectReader.workingTree(
                     workspace, options: ValidationOptions(allowLocalRemotes: context.allowLocalRemotes))

@@ -144,9 +144,8 @@ struct DemoStory {
         let before = try mergeCounts(example, git: git)
         let tips = try ExampleBuilder(git: git).landUpdates(remotes: example.remotes)
         for module in ExampleScenario.modules.map(\.name) where tips[module] != nil {
-            let subject = try git.text(
-                ["log", "-1", "--format=%s", "refs/heads/general_dev"], in: "\(example.remotes)/\(module).git",
-                context: "read the new commit of \(module)")
+            let subject = try GitRepository("\(example.remotes)/\(module).git", git: git).subject(
+                of: "refs/heads/general_dev", context: "read the new commit of \(module)")
             console.print("  \(module.padding(toLength: 15, withPad: " ", startingAt: 0)) general_dev  \(subject)")
         }
 
@@ -243,7 +242,7 @@ struct DemoStory {
         try resolution.content.write(toFile: "\(module)/\(resolution.file)", atomically: true, encoding: .utf8)
         console.print("")
         console.print(console.styled("$ git -C Modules/\(resolution.module) add \(resolution.file)", .cyan))
-        try git.run(["add", "--", resolution.file], in: module, context: "stage the resolution")
+        try GitRepository(module, git: git).stage(resolution.file, context: "stage the resolution")
         guard try command(["status"], in: workspace) == .success else { return .failure }
 
         narrate(
@@ -309,10 +308,9 @@ struct DemoStory {
     private func mergeCounts(_ example: ExampleResult, git: Git) throws -> [String: Int] {
         var counts: [String: Int] = [:]
         for module in ExampleScenario.modules.map(\.name) {
-            let text = try git.text(
-                ["rev-list", "--merges", "--count", "--branches"], in: "\(example.remotes)/\(module).git",
-                context: "count the merges of \(module)")
-            counts[module] = Int(text) ?? 0
+            counts[module] =
+                try GitRepository("\(example.remotes)/\(module).git", git: git).mergeCount(
+                    context: "count the merges of \(module)") ?? 0
         }
         return counts
     }

@@ -86,8 +86,10 @@ extension Tenantctl {
                     + "` refuses them")
             console.print("add them anyway (git keeps tracked files, whatever the rules):")
             // Started elsewhere (-C): the command names the superproject, so that it runs where init was started.
-            let git = global.directory == nil ? ["git"] : ["git", "-C", root]
-            console.print("  " + ShellWord.line(git + ["add", "-f", "--"] + targets))
+            console.print(
+                "  "
+                    + ShellWord.line(
+                        IgnoreRules.forceAddCommand(targets, directory: global.directory == nil ? nil : root)))
             console.print("or let git see them: add these lines at the end of .gitignore and commit it with them:")
             console.print("  !/modules.json")
             console.print("  !/Tenants/")
@@ -123,11 +125,8 @@ extension Tenantctl {
             let lock = try context.lock(workspace, wait: lockOptions.wait)
             defer { lock.release() }
             // The modules first, from .gitmodules alone: a name clash is refused before anything is fetched.
-            let gitmodules = GitmodulesParser.parse(
-                try git.run(
-                    ["config", "-z", "--file", workspace.path(".gitmodules"), "--list"], in: workspace.root,
-                    context: "read .gitmodules"
-                ).stdout)
+            let gitmodules = try GitRepository(workspace.root, git: git).gitmodules(
+                file: workspace.path(".gitmodules"))
             let names = Dictionary(
                 moduleNames.compactMap(Self.moduleName).map { ($0.path, $0.name) },
                 uniquingKeysWith: { _, last in last })
@@ -167,10 +166,8 @@ extension Tenantctl {
             let mirrors = try ModuleMirrors(workspace: workspace, git: git).sync(specs, console: context.console)
             var moduleBranches: [String: Set<String>] = [:]
             for (name, mirror) in mirrors {
-                let refs = try git.run(
-                    ["for-each-ref", "--format=%(refname:lstrip=2)", "refs/heads/"], in: mirror,
-                    context: "list the branches of \(name)")
-                moduleBranches[name] = Set(refs.lines)
+                moduleBranches[name] = Set(
+                    try GitRefs.branches(under: "refs/heads/", in: mirror, git: git, what: name).keys)
             }
             // A module without the general branch follows its own default branch (its remote's HEAD).
             var moduleDefaults: [String: String] = [:]

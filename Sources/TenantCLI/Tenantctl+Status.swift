@@ -26,7 +26,9 @@ extension Tenantctl {
         @OptionGroup(title: "Global Options") var global: GlobalOptions
 
         func run(context: CommandContext) throws -> ExitStatus {
-            let report = try StatusReport.inspect(workspace: try context.workspace(), git: context.git)
+            let workspace = try context.workspace()
+            var report = try StatusReport.inspect(workspace: workspace, git: context.git)
+            report.resolution = try ResolutionStatus.inspect(workspace: workspace, git: context.git)
             if context.options.json {
                 context.console.data(try JSONOutput.encode(report))
             } else {

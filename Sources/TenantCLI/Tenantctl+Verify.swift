@@ -164,16 +164,13 @@ extension Tenantctl {
         }
 
         private func hasGitlinks(_ workspace: Workspace, git: Git) throws -> Bool {
-            let output = try git.run(["ls-files", "--stage", "-z"], in: workspace.root, context: "list the index")
-            return output.stdout.split(separator: 0).contains { $0.starts(with: Array("160000 ".utf8)) }
+            try !GitRepository(workspace.root, git: git).indexGitlinks(what: "the superproject").isEmpty
         }
 
         private func readGitmodules(_ workspace: Workspace, git: Git) throws -> [GitmodulesEntry]? {
             let path = workspace.path(".gitmodules")
             guard FileManager.default.fileExists(atPath: path) else { return nil }
-            let output = try git.run(
-                ["config", "-z", "--file", path, "--list"], in: workspace.root, context: "read .gitmodules")
-            return GitmodulesParser.parse(output.stdout)
+            return try GitRepository(workspace.root, git: git).gitmodules(file: path)
         }
     }
 }

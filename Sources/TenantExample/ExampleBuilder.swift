@@ -139,9 +139,8 @@ public struct ExampleBuilder: Sendable {
                     time: conflicts ? clock.nextConflict() : clock.nextUpdate(), message: update.message,
                     changes: FastImportStream.changes(update.files))
             }
-            let output = try git.run(
-                ["fast-import", "--quiet", "--done"], in: path, input: stream.finished(),
-                context: "land the general changes on \(name)")
+            let output = try GitRepository(path, git: git).fastImport(
+                stream.finished(), context: "land the general changes on \(name)")
             tips[name] = output.lines.last
         }
         return tips
@@ -277,21 +276,15 @@ public struct ExampleBuilder: Sendable {
     /// Creates a bare repository at `path` with `HEAD` → `general_dev` and runs one `git fast-import` on it.
     /// Returns mark → commit id.
     func importStream(_ stream: FastImportStream, into path: String, context: String) throws -> [Int: String] {
-        try git.run(
-            [
-                "init", "--quiet", "--bare", "--object-format=sha1",
-                "--initial-branch=" + ExampleScenario.generalBranch,
-                "--", path,
-            ],
-            in: nil, context: context)
-        let output = try git.run(
-            ["fast-import", "--quiet", "--done"], in: path, input: stream.finished(), context: context)
+        let repository = try GitRepository.initBare(
+            at: path, git: git, objectFormat: "sha1", initialBranch: ExampleScenario.generalBranch, context: context)
+        let output = try repository.fastImport(stream.finished(), context: context)
         let lines = output.lines
         guard lines.count == stream.marks else {
             throw GitError(
                 context: context,
                 kind: .unparseableOutput(detail: "expected \(stream.marks) commit ids, got \(lines.count) lines"),
-                command: ["git", "fast-import"], directory: path, stderr: output.stderr)
+                command: ["git", "fast-import", "--quiet", "--done"], directory: path, output: output)
         }
         var ids: [Int: String] = [:]
         for (index, line) in lines.enumerated() { ids[index + 1] = line }
@@ -303,26 +296,19 @@ public struct ExampleBuilder: Sendable {
         // Local remotes are allowed here only: both ends are directories this run has just created.
         let local = git.allowingLocalRemotes()
         let general = ExampleScenario.generalBranch
-        try local.run(
-            ["clone", "--quiet", "--origin", "origin", "--branch", general, "--", superproject, workspace], in: nil,
+        let clone = try GitRepository.clone(
+            superproject, into: workspace, branch: general, remoteName: "origin", git: local,
             context: "clone the example superproject")
-        try local.run(
-            ["-c", "clone.defaultRemoteName=origin", "submodule", "update", "--init", "--quiet", "--jobs", "4"],
-            in: workspace,
-            context: "initialise the example's submodules")
+        try clone.initialiseSubmodules(remoteName: "origin", jobs: 4, context: "initialise the example's submodules")
         // The remotes are local directories this run created: let tenantctl use them from this workspace
         // (local config only; a clone of the workspace does not inherit it).
-        try local.run(
-            ["config", "--local", "tenantctl.allowLocalRemotes", "true"], in: workspace,
-            context: "allow the example's local remotes")
+        try clone.setConfig(
+            "tenantctl.allowLocalRemotes", to: "true", context: "allow the example's local remotes")
         for repo in ExampleScenario.modules {
-            let module = "\(workspace)/Modules/\(repo.name)"
-            try local.run(
-                ["checkout", "--quiet", "-B", general], in: module,
-                context: "put module \(repo.name) on \(general)")
-            try local.run(
-                ["branch", "--quiet", "--set-upstream-to=origin/\(general)", general], in: module,
-                context: "let \(repo.name)'s \(general) track origin")
+            let module = GitRepository("\(workspace)/Modules/\(repo.name)", git: local)
+            try module.checkOutResetting(general, context: "put module \(repo.name) on \(general)")
+            try module.setUpstream(
+                of: general, to: "origin/\(general)", context: "let \(repo.name)'s \(general) track origin")
         }
     }
 

@@ -2,7 +2,7 @@ import Foundation
 import TenantKit
 
 /// The test oracles' own spawner: runs a program with Foundation's `Process`, independent of tenantctl's runner
-/// (`Subprocess` / `ChildProcess` in TenantKit), so a defect of the runner cannot hide in what the tests check.
+/// (`ExternalProgram` / `ChildProcess` in TenantKit), so a defect of the runner cannot hide in what the tests check.
 public enum PlainProcess {
     /// The result of a finished process.
     public struct Output: Sendable {

@@ -10,7 +10,7 @@ import Testing
     /// A child run to completion on a background thread, and the file it creates once its signal setup is done.
     final class Child: Sendable {
         let ready: String
-        private let result = Locked<Result<GitOutput, Subprocess.NotStarted>?>(nil)
+        private let result = Locked<Result<GitOutput, ExternalProgram.NotStarted>?>(nil)
         private let done = DispatchSemaphore(value: 0)
 
         init(_ sandbox: GitSandbox, script: String, cancellator: Cancellator) {
@@ -20,8 +20,8 @@ import Testing
             let result = self.result
             let done = self.done
             Thread.detachNewThread {
-                let outcome = Result { () throws(Subprocess.NotStarted) -> GitOutput in
-                    try Subprocess.run(
+                let outcome = Result { () throws(ExternalProgram.NotStarted) -> GitOutput in
+                    try ExternalProgram.run(
                         executable: "/bin/sh", arguments: arguments, environment: environment, input: nil,
                         cancellator: cancellator)
                 }
@@ -78,15 +78,15 @@ import Testing
         let cancellator = Cancellator()
         let marker = sandbox.path("started")
         // Control: before the cancel the same call runs.
-        let before = try Subprocess.run(
+        let before = try ExternalProgram.run(
             executable: "/usr/bin/touch", arguments: [marker + "-before"], environment: sandbox.environment,
             input: nil, cancellator: cancellator)
         #expect(before.status == 0)
         #expect(FileManager.default.fileExists(atPath: marker + "-before"))
 
         #expect(cancellator.cancel()?.terminated == [])
-        let refused = #expect(throws: Subprocess.NotStarted.self) {
-            try Subprocess.run(
+        let refused = #expect(throws: ExternalProgram.NotStarted.self) {
+            try ExternalProgram.run(
                 executable: "/usr/bin/touch", arguments: [marker], environment: sandbox.environment, input: nil,
                 cancellator: cancellator)
         }
@@ -109,8 +109,8 @@ import Testing
             let environment = sandbox.environment
             Thread.detachNewThread {
                 while true {
-                    do throws(Subprocess.NotStarted) {
-                        let output = try Subprocess.run(
+                    do throws(ExternalProgram.NotStarted) {
+                        let output = try ExternalProgram.run(
                             executable: "/bin/sleep", arguments: [duration], environment: environment, input: nil,
                             cancellator: cancellator)
                         outcomes.withLock { $0.append("status \(output.status)") }

@@ -157,7 +157,7 @@ import Testing
 
         let cancellator = Cancellator()
         let output = try Guarded.run(cancelling: cancellator) {
-            try Subprocess.run(
+            try ExternalProgram.run(
                 executable: "/bin/sh", arguments: program, environment: sandbox.environment, input: input,
                 cancellator: cancellator)
         }

@@ -17,7 +17,7 @@ import Testing
         ("", false),
     ])
     func conflictMarkersAreFoundOnlyAtTheStartOfALine(text: String, expected: Bool) {
-        #expect(ResolveGit.hasMarkers(Data(text.utf8)) == expected, "\(text.debugDescription)")
+        #expect(ConflictMarkers.hasMarkers(Data(text.utf8)) == expected, "\(text.debugDescription)")
     }
 
     @Test func stateRoundTripsThroughItsFileAndIsGoneAfterRemoval() throws {

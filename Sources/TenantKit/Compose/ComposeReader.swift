@@ -7,17 +7,14 @@ public enum ComposeReader {
     public static func workingCopy(_ workspace: Workspace, git: Git, options: ValidationOptions) throws -> ComposeInput
     {
         let project = try ProjectReader.workingTree(workspace, options: options)
-        let head = try git.run(
-            ["symbolic-ref", "--quiet", "--short", "HEAD"], in: workspace.root,
-            context: "read the superproject's branch", accepting: [0, 1])
+        let head = try GitRepository(workspace.root, git: git).headBranch(context: "read the superproject's branch")
         let tenants = project.tenants.map(\.id).joined(separator: ", ")
-        guard head.status == 0 else {
+        guard let branch = head else {
             throw ComposeError(
                 .input,
                 "the superproject's HEAD is detached, so it is no tenant; run `tenantctl switch <tenant>` "
                     + "or pass a tenant (\(tenants))")
         }
-        let branch = head.text
         guard let tenant = project.tenants.first(where: { $0.branch == branch }) else {
             throw ComposeError(
                 .input,
@@ -35,14 +32,14 @@ public enum ComposeReader {
         for name in active {
             guard let module = project.module(named: name) else { continue }
             let directory = workspace.path(module.path)
-            guard try WorkingCopyGit.presence(of: directory, git: git) == .repository else {
+            guard try CheckoutPresence.of(directory, git: git) == .repository else {
                 problems.append(
                     ComposeProblem(
                         .input,
                         "module \(name) is not checked out at \(module.path); run `tenantctl switch \(tenant.id)`"))
                 continue
             }
-            let head = try git.text(["rev-parse", "HEAD"], in: directory, context: "read HEAD of \(name)")
+            let head = try GitRepository(directory, git: git).headCommit(context: "read HEAD of \(name)")
             if let pin = pins[module.path], pin != head {
                 warnings.append(
                     "module \(name) is at \(ObjectID.short(head)), not at the pin \(ObjectID.short(pin)); composing what is "

@@ -25,7 +25,7 @@ struct BackgroundWork: Sendable {
 
 /// Runs any program to completion: the argument vector as given, `input` written while both output pipes are
 /// read concurrently. The child registers with `cancellator` (the process-wide one unless a test passes its own).
-public enum Subprocess {
+public enum ExternalProgram {
     /// A process that could not be started.
     public struct NotStarted: Error, Sendable, CustomStringConvertible {
         /// Why.

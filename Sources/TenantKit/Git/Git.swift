@@ -157,6 +157,11 @@ public struct Git: Sendable {
         return vector + arguments
     }
 
+    /// The command line of a call as an error shows it (`git`, the full argument vector).
+    func command(_ arguments: [String], in directory: String?) -> [String] {
+        ["git"] + argumentVector(arguments, in: directory)
+    }
+
     /// Runs git to completion and returns its output; throws unless the exit status is in `accepting`.
     /// - Parameters:
     ///   - arguments: the git arguments (e.g. `["rev-parse", "--verify", "--end-of-options", value]`).

@@ -6,13 +6,12 @@ public enum GitRefs {
     public static func list(_ prefixes: [String], in repository: String, git: Git, what: String) throws(GitError)
         -> [String: String]
     {
-        let output = try git.run(
-            ["for-each-ref", "--format=%(refname)%00%(objectname)", "--end-of-options"] + prefixes, in: repository,
-            context: "read the refs of \(what)")
+        let arguments = ["for-each-ref", "--format=%(refname)%00%(objectname)", "--end-of-options"] + prefixes
+        let output = try git.run(arguments, in: repository, context: "read the refs of \(what)")
         guard let refs = GitParse.refs(bytes: output.stdout) else {
             throw GitError(
                 context: "read the refs of \(what)", kind: .unparseableOutput(detail: "for-each-ref output"),
-                command: ["git", "for-each-ref"], directory: repository, stderr: output.stderr)
+                command: git.command(arguments, in: repository), directory: repository, output: output)
         }
         return refs
     }
@@ -43,16 +42,4 @@ public enum GitRefs {
         }
         return names
     }
-}
-
-/// Object ids of any hash algorithm (SHA-1: 40 hex digits, SHA-256: 64).
-public enum ObjectID {
-    /// True for a full lower-case hexadecimal object id.
-    public static func isValid(_ text: String) -> Bool {
-        (text.utf8.count == 40 || text.utf8.count == 64)
-            && text.utf8.allSatisfy { ($0 >= 48 && $0 <= 57) || ($0 >= 97 && $0 <= 102) }
-    }
-
-    /// The number of raw bytes of an id written as `hex` (20 or 32).
-    public static func byteLength(ofHex hex: String) -> Int { hex.utf8.count / 2 }
 }

@@ -14,6 +14,11 @@ public enum IgnoreRules {
         public var pattern: String
     }
 
+    /// The command a person runs to add `paths` although git ignores them (`git [-C <directory>] add -f -- …`).
+    public static func forceAddCommand(_ paths: [String], directory: String?) -> [String] {
+        (directory.map { ["git", "-C", $0] } ?? ["git"]) + ["add", "-f", "--"] + paths
+    }
+
     /// The paths of `paths` (relative to `root`; they need not exist) that `git add` would refuse as ignored, with
     /// one `check-ignore --stdin`. Tracked paths are never ignored; a path a `!` rule takes back is not.
     public static func ignored(_ paths: [String], in root: String, git: Git) throws -> [Match] {

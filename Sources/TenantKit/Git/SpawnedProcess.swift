@@ -15,21 +15,6 @@ func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer?, _ count: Int)
     write(descriptor, buffer, count)
 }
 
-/// A failure to start a process.
-enum SpawnError: Error, CustomStringConvertible {
-    /// The system refused (no such file, too many processes, no pipes left).
-    case failed(String)
-    /// The run was interrupted: no new process starts after SIGINT/SIGTERM.
-    case cancelled
-
-    var description: String {
-        switch self {
-        case .failed(let reason): return reason
-        case .cancelled: return "tenantctl was interrupted"
-        }
-    }
-}
-
 /// A started child process: its pid and the parent's ends of its three pipes.
 ///
 /// Started with `posix_spawn` and reaped with a blocking `waitpid` (Foundation's `Process.waitUntilExit` polls a

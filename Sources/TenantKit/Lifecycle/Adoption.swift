@@ -26,10 +26,8 @@ public enum Adoption {
     public static func locate(from directory: String, git: Git, remote: String = Workspace.defaultRemoteName) throws
         -> Workspace
     {
-        let root = try git.text(
-            ["rev-parse", "--show-toplevel"], in: directory, context: "find the repository around \(directory)")
-        let gitDirectory = try git.text(
-            ["rev-parse", "--absolute-git-dir"], in: root, context: "find the git directory of \(root)")
+        let root = try GitRepository(directory, git: git).topLevel(context: "find the repository around \(directory)")
+        let gitDirectory = try GitRepository(root, git: git).absoluteGitDirectory()
         guard FileManager.default.fileExists(atPath: root + "/.gitmodules") else {
             throw LifecycleError(
                 "\(root) has no .gitmodules: init adopts an existing submodule superproject (add the modules with "
@@ -234,14 +232,8 @@ public enum Adoption {
 
     /// The branch a remote's HEAD names (its default branch), from `ls-remote --symref`; nil when it names none.
     public static func defaultBranch(ofRemote remote: String, in directory: String, git: Git) throws -> String? {
-        let output = try git.runNetwork(
-            ["ls-remote", "--symref", "--end-of-options", remote, "HEAD"], in: directory, remote: remote,
-            context: "read the default branch of \(RemoteURL.redacted(remote))")
-        for line in output.lines where line.hasPrefix("ref: refs/heads/") {
-            let fields = line.dropFirst("ref: refs/heads/".count).split(separator: "\t")
-            if fields.count == 2, fields[1] == "HEAD" { return String(fields[0]) }
-        }
-        return nil
+        try GitRepository(directory, git: git).remoteDefaultBranch(
+            of: remote, context: "read the default branch of \(RemoteURL.redacted(remote))")
     }
 
     /// The general branch `init` adopts when none is given: `general_dev` where it exists, else the remote's default
@@ -257,10 +249,9 @@ public enum Adoption {
         {
             return (head, "the default branch of \(workspace.remoteName)")
         }
-        let current = try git.run(
-            ["symbolic-ref", "--quiet", "--short", "HEAD"], in: workspace.root, context: "read the current branch",
-            accepting: [0, 1])
-        if current.status == 0, !current.text.isEmpty { return (current.text, "the branch checked out") }
+        if let current = try GitRepository(workspace.root, git: git).headBranch(context: "read the current branch") {
+            return (current, "the branch checked out")
+        }
         throw LifecycleError(
             "cannot tell the general branch: no branch \(ModuleManifest.defaultGeneralBranch), no default branch on "
                 + "the remote, HEAD detached; pass --general-branch <branch>")

@@ -173,10 +173,9 @@ public enum Customization {
     /// Resolves a commit name in the module's mirror; it must be on some branch of the module's remote.
     static func resolveOnRemote(_ name: String, module: String, state: Snapshot, git: Git) throws -> String {
         guard let mirror = state.mirrors[module] else { throw LifecycleError("module \(module) has no mirror") }
-        let output = try git.run(
-            ["rev-parse", "--verify", "--quiet", "--end-of-options", name + "^{commit}"], in: mirror,
-            context: "resolve \(name) in \(module)", accepting: [0, 1])
-        guard output.status == 0, let id = output.lines.first else {
+        guard
+            let id = try GitRepository(mirror, git: git).commit(of: name, context: "resolve \(name) in \(module)")
+        else {
             throw LifecycleError("--from \(name): no such commit in module \(module)'s remote")
         }
         let containing = try GitRefs.containing(
@@ -192,9 +191,7 @@ public enum Customization {
         -> [String]
     {
         guard !tips.isEmpty, let mirror = state.mirrors[module] else { return [] }
-        let output = try git.run(
-            ["log", "--no-decorate", "--format=%h %s", "--end-of-options"] + tips + ["^" + base, "--"], in: mirror,
-            context: "list the commits of \(module) not on its general branch")
-        return output.lines
+        return try GitRepository(mirror, git: git).oneLineLog(
+            tips, excluding: base, context: "list the commits of \(module) not on its general branch")
     }
 }

@@ -62,15 +62,7 @@ public enum Milestone {
 
     /// The tags of the superproject's remote (`ls-remote --tags --refs origin`).
     public static func remoteTags(_ workspace: Workspace, git: Git) throws -> Set<String> {
-        let output = try git.runNetwork(
-            ["ls-remote", "--tags", "--refs", "--", workspace.remoteName], in: workspace.root,
-            remote: workspace.remoteName, context: "list the tags of the superproject's remote")
-        var tags: Set<String> = []
-        for line in output.lines {
-            guard let tab = line.firstIndex(of: "\t") else { continue }
-            let ref = line[line.index(after: tab)...]
-            if ref.hasPrefix("refs/tags/") { tags.insert(String(ref.dropFirst(10))) }
-        }
-        return tags
+        try GitRepository(workspace.root, git: git).remoteTags(
+            of: workspace.remoteName, context: "list the tags of the superproject's remote")
     }
 }

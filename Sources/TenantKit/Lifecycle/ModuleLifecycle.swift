@@ -15,10 +15,10 @@ public enum ModuleLifecycle {
         manifest.modules.append(module)
         try validate(manifest: manifest, tenants: state.tenantFiles(replacing: []))
         let generalTip = try state.branch(state.generalBranch)
-        let occupied = try git.run(
-            ["ls-tree", "-z", "--end-of-options", generalTip, "--", module.path], in: state.workspace.root,
-            context: "check \(module.path) on \(state.generalBranch)")
-        guard occupied.stdout.isEmpty else {
+        guard
+            try !GitRepository(state.workspace.root, git: git).hasPath(
+                module.path, at: generalTip, context: "check \(module.path) on \(state.generalBranch)")
+        else {
             throw LifecycleError(
                 "refusing to add module \(name): \(module.path) exists on \(state.generalBranch)")
         }
@@ -40,7 +40,7 @@ public enum ModuleLifecycle {
                 "refusing to add module \(name): its remote \(RemoteURL.redacted(url)) has no branch "
                     + "\(state.generalBranch) (branches: \(branches.keys.sorted().joined(separator: ", ")))")
         }
-        let gitmodules = try GitmodulesFile.read(at: generalTip, state: state, git: git)
+        let gitmodules = try GitmodulesFile.read(at: generalTip, in: GitRepository(state.workspace.root, git: git))
         if try GitmodulesFile.sectionName(forPath: module.path, in: gitmodules, git: git) != nil
             || (try GitmodulesFile.hasSection(name, in: gitmodules, git: git))
         {
@@ -92,7 +92,7 @@ public enum ModuleLifecycle {
         }
         try validate(manifest: manifest, tenants: state.tenantFiles(replacing: changed))
         let generalTip = try state.branch(state.generalBranch)
-        let gitmodules = try GitmodulesFile.read(at: generalTip, state: state, git: git)
+        let gitmodules = try GitmodulesFile.read(at: generalTip, in: GitRepository(state.workspace.root, git: git))
         var edits = [
             PathEdit(path: ProjectReader.manifestPath, change: .file(manifest.encoded())),
             PathEdit(path: module.path, change: .remove),
@@ -118,61 +118,5 @@ public enum ModuleLifecycle {
         _ = try ProjectLoader.load(
             manifest: SourceFile(path: ProjectReader.manifestPath, data: manifest.encoded()), tenantFiles: tenants,
             options: ValidationOptions(allowLocalRemotes: true))
-    }
-}
-
-/// Edits `.gitmodules` content with `git config --file` on a temporary copy (git's own parser and writer).
-enum GitmodulesFile {
-    static func read(at commit: String, state: Snapshot, git: Git) throws -> Data {
-        let listing = try git.run(
-            ["ls-tree", "-z", "--end-of-options", commit, "--", ".gitmodules"], in: state.workspace.root,
-            context: "look for .gitmodules")
-        guard !listing.stdout.isEmpty else { return Data() }
-        return try git.run(
-            ["cat-file", "blob", "\(commit):.gitmodules"], in: state.workspace.root, context: "read .gitmodules"
-        ).stdout
-    }
-
-    private static func withCopy<T>(_ content: Data, _ body: (String) throws -> T) throws -> T {
-        let directory = try TemporaryDirectory(prefix: "tenantctl-gitmodules-")
-        defer { directory.remove() }
-        let file = directory.url.appendingPathComponent("gitmodules")
-        try content.write(to: file)
-        return try body(file.path)
-    }
-
-    static func entries(_ content: Data, git: Git) throws -> [GitmodulesEntry] {
-        try withCopy(content) { path in
-            GitmodulesParser.parse(
-                try git.run(
-                    ["config", "-z", "--file", path, "--list"], in: nil, context: "read .gitmodules"
-                ).stdout)
-        }
-    }
-
-    static func sectionName(forPath path: String, in content: Data, git: Git) throws -> String? {
-        try entries(content, git: git).first { $0.path == path }?.name
-    }
-
-    static func hasSection(_ name: String, in content: Data, git: Git) throws -> Bool {
-        try entries(content, git: git).contains { $0.name == name }
-    }
-
-    static func adding(name: String, path: String, url: String, to content: Data, git: Git) throws -> Data {
-        try withCopy(content) { file in
-            try git.run(
-                ["config", "--file", file, "submodule.\(name).path", path], in: nil, context: "edit .gitmodules")
-            try git.run(["config", "--file", file, "submodule.\(name).url", url], in: nil, context: "edit .gitmodules")
-            return try Data(contentsOf: URL(fileURLWithPath: file))
-        }
-    }
-
-    static func removing(section name: String, from content: Data, git: Git) throws -> Data {
-        try withCopy(content) { file in
-            try git.run(
-                ["config", "--file", file, "--remove-section", "submodule.\(name)"], in: nil,
-                context: "edit .gitmodules")
-            return try Data(contentsOf: URL(fileURLWithPath: file))
-        }
     }
 }

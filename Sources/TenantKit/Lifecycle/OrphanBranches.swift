@@ -56,12 +56,10 @@ public enum OrphanBranches {
     /// Ids of tenant files that a commit of the general branch deleted and that no tenant uses now (one `git log`).
     static func removedTenantIDs(state: Snapshot, git: Git) throws -> Set<String> {
         let tip = try state.branch(state.generalBranch)
-        let output = try git.run(
-            ["log", "--format=", "--name-only", "--diff-filter=D", "-z", "--end-of-options", tip, "--", "Tenants/"],
-            in: state.workspace.root, context: "look for removed tenants on \(state.generalBranch)")
+        let deleted = try GitRepository(state.workspace.root, git: git).deletedPaths(
+            from: tip, under: "Tenants/", context: "look for removed tenants on \(state.generalBranch)")
         var ids: Set<String> = []
-        for field in output.stdout.split(whereSeparator: { $0 == 0 || $0 == 10 }) {
-            let path = String(decoding: field, as: UTF8.self)
+        for path in deleted {
             guard path.hasPrefix("Tenants/"), path.hasSuffix(".json") else { continue }
             let id = String(path.dropFirst("Tenants/".count).dropLast(".json".count))
             if !id.isEmpty && !id.contains("/") { ids.insert(id) }

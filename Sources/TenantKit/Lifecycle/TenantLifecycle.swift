@@ -201,15 +201,8 @@ public enum TenantLifecycle {
 
     /// Number of commits reachable from `tip` and from no other ref matching `glob`.
     static func onlyOn(_ tip: String, branchRef: String, glob: String, repository: String, git: Git) throws -> Int {
-        let output = try git.run(
-            ["rev-list", "--count", tip, "--not", "--exclude=\(branchRef)", "--glob=\(glob)"], in: repository,
-            context: "count the commits only \(branchRef) has")
-        guard let count = Int(output.text) else {
-            throw GitError(
-                context: "count the commits only \(branchRef) has", kind: .unparseableOutput(detail: output.text),
-                command: [], directory: repository, stderr: "")
-        }
-        return count
+        try GitRepository(repository, git: git).countCommits(
+            from: tip, notOn: glob, except: branchRef, context: "count the commits only \(branchRef) has")
     }
 
     static func validate(adding tenant: Tenant, state: Snapshot) throws {

@@ -48,12 +48,12 @@ public struct ResolveAborter {
         for start in state.startPoints.dropFirst() + state.startPoints.prefix(1) {
             let path = start.path.isEmpty ? workspace.root : workspace.path(start.path)
             guard start.initialised else {
-                if try WorkingCopyGit.presence(of: path, git: git) == .repository {
+                if try CheckoutPresence.of(path, git: git) == .repository {
                     notes.append("\(start.repository) was set up (cloned) by the resolution and stays set up")
                 }
                 continue
             }
-            guard try WorkingCopyGit.presence(of: path, git: git) == .repository else {
+            guard try CheckoutPresence.of(path, git: git) == .repository else {
                 notes.append("\(start.repository) at \(start.path) is no longer a repository; not touched")
                 continue
             }
@@ -88,12 +88,13 @@ public struct ResolveAborter {
     /// branch.
     func keptBranches(_ state: ResolveState) throws -> [ResolveReport.KeptBranch] {
         var kept: [ResolveReport.KeptBranch] = []
-        var lost: [(start: ResolveState.StartPoint, branch: String, tip: String, commits: [ResolveGit.ListedCommit])] =
-            []
+        var lost:
+            [(start: ResolveState.StartPoint, branch: String, tip: String, commits: [GitRepository.ListedCommit])] =
+                []
         var taken: [String: Set<String>] = [:]
         for start in state.startPoints where start.initialised {
             let path = start.path.isEmpty ? workspace.root : workspace.path(start.path)
-            guard try WorkingCopyGit.presence(of: path, git: git) == .repository else { continue }
+            guard try CheckoutPresence.of(path, git: git) == .repository else { continue }
             let name = start.repository
             let now = try GitRefs.branches(under: "refs/heads/", in: path, git: git, what: name)
             taken[start.path] = Set(now.keys)
@@ -104,7 +105,7 @@ public struct ResolveAborter {
             known += state.pins.filter { $0.path == start.path }.flatMap { [$0.old, $0.commit].compactMap { $0 } }
             // Its merge commits (tenantctl's or concluded by hand: both sides as parents), and the superproject's
             // re-pin commit (roll's message on the start tip) where there is nothing to merge.
-            func isTheResolutions(_ commit: ResolveGit.ListedCommit) -> Bool {
+            func isTheResolutions(_ commit: GitRepository.ListedCommit) -> Bool {
                 merges.contains { merge in
                     if commit.id == merge.commit { return true }
                     guard let theirs = merge.theirs else {
@@ -114,8 +115,8 @@ public struct ResolveAborter {
                     return commit.parents == [merge.ours, theirs]
                 }
             }
-            func foreign(_ tip: String, excluding others: [String]) throws -> [ResolveGit.ListedCommit] {
-                try ResolveGit.commits(from: tip, excluding: known + others, in: path, git: git, what: name)
+            func foreign(_ tip: String, excluding others: [String]) throws -> [GitRepository.ListedCommit] {
+                try GitRepository(path, git: git).commits(from: tip, excluding: known + others, what: name)
                     .filter { !isTheResolutions($0) }
             }
             let unchanged = now.filter { start.branches[$0.key] == $0.value }.map(\.value)
@@ -169,7 +170,7 @@ public struct ResolveAborter {
     }
 
     /// `abc1234 subject`.
-    static func describe(_ commit: ResolveGit.ListedCommit) -> String {
+    static func describe(_ commit: GitRepository.ListedCommit) -> String {
         "\(ObjectID.short(commit.id)) \(commit.subject)"
     }
 
@@ -198,14 +199,15 @@ public struct ResolveAborter {
         throws -> Bool
     {
         let name = start.repository
-        let noRecurse = ["-c", "submodule.recurse=false"]
+        let repository = GitRepository(path, git: git)
+        let message = "tenantctl resolve --abort"
         var changed = false
         var state = try RepositoryState.inspect(path: path, git: git, superproject: superproject)
         if state.operations.contains("merge") {
             console?.progress("\(name): aborting the merge")
             // `reset --hard` ends the merge like `merge --abort`, and also where the user changed other files since
             // (an abort discards the resolution) or the index only holds stale file times (a copied checkout).
-            try git.run(noRecurse + ["reset", "--quiet", "--hard"], in: path, context: "abort the merge in \(name)")
+            try repository.resetHard(context: "abort the merge in \(name)")
             changed = true
             state = try RepositoryState.inspect(path: path, git: git, superproject: superproject)
         }
@@ -213,35 +215,30 @@ public struct ResolveAborter {
         if let branch = start.headBranch, let head = start.head {
             if state.currentBranch == branch {
                 if state.head != head || dirty {
-                    try git.run(
-                        noRecurse + ["reset", "--quiet", "--hard", head], in: path,
-                        context: "put \(branch) of \(name) back to \(ObjectID.short(head))")
+                    try repository.resetHard(
+                        to: head, context: "put \(branch) of \(name) back to \(ObjectID.short(head))")
                     changed = true
                 }
             } else {
                 if dirty {
-                    try git.run(
-                        noRecurse + ["reset", "--quiet", "--hard"], in: path,
-                        context: "discard the resolution's changes in \(name)")
+                    try repository.resetHard(context: "discard the resolution's changes in \(name)")
                 }
                 if let tip = state.branches[branch], tip != head {
-                    try git.run(
-                        ["update-ref", "-m", "tenantctl resolve --abort", "refs/heads/\(branch)", head, tip], in: path,
+                    try repository.updateRef(
+                        "refs/heads/\(branch)", to: head, from: tip, message: message,
                         context: "put \(branch) of \(name) back to \(ObjectID.short(head))")
                 } else if state.branches[branch] == nil {
-                    try git.run(
-                        ["update-ref", "-m", "tenantctl resolve --abort", "refs/heads/\(branch)", head], in: path,
+                    try repository.updateRef(
+                        "refs/heads/\(branch)", to: head, message: message,
                         context: "recreate \(branch) of \(name) at \(ObjectID.short(head))")
                 }
-                try git.run(
-                    noRecurse + ["switch", "--quiet", "--end-of-options", branch], in: path,
-                    context: "check out \(branch) in \(name) again")
+                try repository.switchTo(
+                    branch, recurseSubmodules: false, context: "check out \(branch) in \(name) again")
                 changed = true
             }
         } else if let head = start.head, state.currentBranch != nil || state.head != head || dirty {
-            try git.run(
-                noRecurse + ["switch", "--quiet", "--discard-changes", "--detach", head], in: path,
-                context: "detach \(name) at \(ObjectID.short(head)) again")
+            try repository.detachDiscardingChanges(
+                at: head, recurseSubmodules: false, context: "detach \(name) at \(ObjectID.short(head)) again")
             changed = true
         }
         // Every other branch: moved ones back, created ones deleted (with their upstream configuration).
@@ -250,19 +247,17 @@ public struct ResolveAborter {
         where branch != start.headBranch && !keeping.contains(branch) {
             if let old = start.branches[branch] {
                 guard old != value else { continue }
-                try git.run(
-                    ["update-ref", "-m", "tenantctl resolve --abort", "refs/heads/\(branch)", old, value], in: path,
+                try repository.updateRef(
+                    "refs/heads/\(branch)", to: old, from: value, message: message,
                     context: "put \(branch) of \(name) back to \(ObjectID.short(old))")
             } else {
-                try git.run(
-                    ["branch", "--quiet", "-D", "--", branch], in: path,
-                    context: "delete \(branch) of \(name), created by the resolution")
+                try repository.deleteBranch(branch, context: "delete \(branch) of \(name), created by the resolution")
             }
             changed = true
         }
         for (branch, old) in start.branches.sorted(by: { $0.key < $1.key }) where branches[branch] == nil {
-            try git.run(
-                ["update-ref", "-m", "tenantctl resolve --abort", "refs/heads/\(branch)", old], in: path,
+            try repository.updateRef(
+                "refs/heads/\(branch)", to: old, message: message,
                 context: "recreate \(branch) of \(name) at \(ObjectID.short(old))")
             changed = true
         }

@@ -89,8 +89,12 @@ public struct ResolveContinuer {
         } else if let theirs = merge.theirs, !superproject {
             // Concluded outside tenantctl (or by an interrupted --continue): HEAD must hold both sides.
             guard let head = state.head, head != merge.ours,
-                try ResolveGit.isAncestor(merge.ours, of: head, in: path, git: git),
-                try ResolveGit.isAncestor(theirs, of: head, in: path, git: git)
+                try GitRepository(path, git: git).isAncestor(
+                    merge.ours, of: head,
+                    context: "check whether \(ObjectID.short(merge.ours)) is in \(ObjectID.short(head)) in \(path)"),
+                try GitRepository(path, git: git).isAncestor(
+                    theirs, of: head,
+                    context: "check whether \(ObjectID.short(theirs)) is in \(ObjectID.short(head)) in \(path)")
             else {
                 return problems + [
                     "\(name): the merge of \(merge.generalBranch) into \(merge.branch) is no longer in progress "
@@ -113,7 +117,7 @@ public struct ResolveContinuer {
                         + "(git restore)")
             }
         }
-        let marked = ResolveGit.filesWithMarkers(merge.conflicts, in: path)
+        let marked = ConflictMarkers.files(merge.conflicts, in: path)
         for file in marked {
             problems.append("\(location)\(file): still has conflict markers (<<<<<<< / >>>>>>>)")
         }
@@ -129,12 +133,11 @@ public struct ResolveContinuer {
             let path = workspace.path(merge.path)
             if try isMerging(path) {
                 console?.progress("\(merge.repository): committing the merge")
-                try git.run(
-                    ["commit", "--quiet", "--no-verify", "--no-edit", "-m", merge.message], in: path,
-                    context: "commit the merge in \(merge.repository)")
+                try GitRepository(path, git: git).commit(
+                    message: merge.message, noEdit: true, context: "commit the merge in \(merge.repository)")
             }
-            state.modules[index].commit = try git.text(
-                ["rev-parse", "HEAD"], in: path, context: "read the merge of \(merge.repository)")
+            state.modules[index].commit = try GitRepository(path, git: git).headCommit(
+                context: "read the merge of \(merge.repository)")
             try state.write(commonDirectory: workspace.commonDirectory)
         }
     }
@@ -144,11 +147,11 @@ public struct ResolveContinuer {
     func commitSuperproject(_ state: inout ResolveState) throws {
         let root = workspace.root
         let merging = try isMerging(root)
-        let head = try git.text(["rev-parse", "HEAD"], in: root, context: "read the superproject's HEAD")
+        let superproject = GitRepository(root, git: git)
+        let head = try superproject.headCommit(context: "read the superproject's HEAD")
         if !merging && head != state.superproject.ours {
             // Committed by an interrupted --continue: its first parent is the tip the resolution started from.
-            let parent = try git.text(
-                ["rev-parse", "--verify", "HEAD^1"], in: root, context: "read the superproject's commit")
+            let parent = try superproject.verify("HEAD^1", context: "read the superproject's commit")
             guard parent == state.superproject.ours else {
                 throw ResolveError(
                     .refused,
@@ -160,23 +163,20 @@ public struct ResolveContinuer {
             return
         }
         let changes = pinChanges(state)
-        try ResolveSuperproject.stage(
-            changes.all.map { ($0.path, $0.new) }, removing: state.removedPaths, in: root, git: git)
+        try superproject.stageGitlinks(
+            changes.all.map { ($0.path, $0.new) }, removing: state.removedPaths,
+            context: "set the superproject's pins by the rule")
         let message = RollExecutor.tenantMessage(
             general: state.generalBranch, branch: state.branch, changes: changes.moved)
-        let staged = try git.run(
-            ["diff", "--cached", "--quiet"], in: root, context: "look for staged changes in the superproject",
-            accepting: [0, 1])
-        guard merging || staged.status == 1 else {
+        let staged = try superproject.hasStagedChanges(context: "look for staged changes in the superproject")
+        guard merging || staged else {
             state.superproject.commit = nil  // nothing to commit: the tenant only needed its module merges pinned
             return
         }
         console?.progress("superproject: committing \(state.branch)")
-        try git.run(
-            ["commit", "--quiet", "--no-verify", "--no-edit", "-m", message], in: root,
-            context: "commit the resolution of \(state.tenant) in the superproject")
-        state.superproject.commit = try git.text(
-            ["rev-parse", "HEAD"], in: root, context: "read the superproject's commit")
+        try superproject.commit(
+            message: message, noEdit: true, context: "commit the resolution of \(state.tenant) in the superproject")
+        state.superproject.commit = try superproject.headCommit(context: "read the superproject's commit")
         try state.write(commonDirectory: workspace.commonDirectory)
     }
 
@@ -187,13 +187,12 @@ public struct ResolveContinuer {
         let pinned = try PinReader.pins(at: head, paths: expected.map(\.path), in: workspace.root, git: git)
         guard expected.contains(where: { pinned[$0.path] != $0.new }) else { return }
         console?.progress("superproject: setting the pins of the committed merge by the rule")
-        try ResolveSuperproject.stage(
-            expected.map { ($0.path, $0.new) }, removing: state.removedPaths, in: workspace.root, git: git)
-        try git.run(
-            ["commit", "--quiet", "--no-verify", "--amend", "--no-edit"], in: workspace.root,
-            context: "set the pins of the superproject's merge by the rule")
-        state.superproject.commit = try git.text(
-            ["rev-parse", "HEAD"], in: workspace.root, context: "read the superproject's commit")
+        let superproject = GitRepository(workspace.root, git: git)
+        try superproject.stageGitlinks(
+            expected.map { ($0.path, $0.new) }, removing: state.removedPaths,
+            context: "set the superproject's pins by the rule")
+        try superproject.amend(context: "set the pins of the superproject's merge by the rule")
+        state.superproject.commit = try superproject.headCommit(context: "read the superproject's commit")
         try state.write(commonDirectory: workspace.commonDirectory)
     }
 
@@ -219,8 +218,9 @@ public struct ResolveContinuer {
     func alignWorkingCopy(_ state: ResolveState) throws {
         for change in pinChanges(state).all {
             let path = workspace.path(change.path)
-            guard try WorkingCopyGit.presence(of: path, git: git) == .repository else { continue }
-            try ResolveGit.ensureCommits([change.new], in: path, module: change.module, git: git, console: console)
+            guard try CheckoutPresence.of(path, git: git) == .repository else { continue }
+            try ResolveCheckouts.ensureCommits(
+                [change.new], in: path, module: change.module, git: git, console: console)
         }
         _ = try WorkingCopySwitch(workspace: workspace, git: git, fetch: false, console: console).run(
             target: state.tenant)
@@ -366,8 +366,8 @@ public struct ResolveContinuer {
             ref = "refs/remotes/origin/" + merge.branch
             path = workspace.path(merge.path)
         }
-        try git.run(
-            ["update-ref", "-m", "tenantctl resolve: published", ref, new], in: path,
+        try GitRepository(path, git: git).updateRef(
+            ref, to: new, message: "tenantctl resolve: published",
             context: "record the published \(merge.branch) of \(merge.repository)")
     }
 }

@@ -99,13 +99,13 @@ public struct ResolveStarter {
         // Record where everything stands before anything changes.
         let workingTree = try ProjectReader.workingTree(workspace, options: options)
         var startPoints = [
-            try ResolveGit.startPoint(
+            try ResolveCheckouts.startPoint(
                 repository: ResolveState.superproject, path: workspace.root, relativePath: "", git: git)
         ]
         startPoints[0].resolutionBranch = switchPlan.superproject.branch
         var seen: Set<String> = []
         for module in workingTree.manifest.modules + project.manifest.modules where seen.insert(module.path).inserted {
-            var start = try ResolveGit.startPoint(
+            var start = try ResolveCheckouts.startPoint(
                 repository: module.name, path: workspace.path(module.path), relativePath: module.path, git: git)
             start.resolutionBranch = modulePlans[module.name]?.branch
             startPoints.append(start)
@@ -167,17 +167,17 @@ public struct ResolveStarter {
         for merge in plan.moduleMerges {
             guard let module = project.module(named: merge.module) else { continue }
             let path = workspace.path(module.path)
-            guard try WorkingCopyGit.presence(of: path, git: git) == .repository else { continue }
-            try ResolveGit.ensureCommits(
+            guard try CheckoutPresence.of(path, git: git) == .repository else { continue }
+            try ResolveCheckouts.ensureCommits(
                 [merge.ours, merge.theirs], in: path, module: merge.module, git: git, console: console)
             var found: Set<String> = []
             for commit in [merge.ours, merge.theirs] {
-                found.formUnion(try WorkingCopyGit.untrackedOverwrites(to: commit, in: path, git: git))
+                found.formUnion(try GitRepository(path, git: git).untrackedOverwrites(to: commit))
             }
             files += found.sorted().map { "\(module.path)/\($0)" }
         }
         if tenantPlan.mergeGeneral {
-            files += try WorkingCopyGit.untrackedOverwrites(to: plan.generalTip, in: workspace.root, git: git)
+            files += try GitRepository(workspace.root, git: git).untrackedOverwrites(to: plan.generalTip)
         }
         guard !files.isEmpty else { return }
         throw ResolveError(
@@ -221,9 +221,10 @@ public struct ResolveStarter {
             guard let commit = pin.commit ?? merge?.commit ?? merge?.ours else { continue }
             gitlinks.append((pin.path, commit))
         }
-        try ResolveSuperproject.stage(gitlinks, removing: state.removedPaths, in: workspace.root, git: git)
-        state.superproject.conflicts = try ResolveGit.unmergedPaths(
-            in: workspace.root, git: git, what: "the superproject")
+        let superproject = GitRepository(workspace.root, git: git)
+        try superproject.stageGitlinks(
+            gitlinks, removing: state.removedPaths, context: "set the superproject's pins by the rule")
+        state.superproject.conflicts = try superproject.unmergedPaths(what: "the superproject")
         state.phase = .resolving
         try state.write(commonDirectory: workspace.commonDirectory)
     }
@@ -301,13 +302,9 @@ public struct ResolveStarter {
     func mergeSuperproject(_ merge: ResolveState.Merge) throws -> [String] {
         guard let theirs = merge.theirs else { return [] }
         console?.progress("superproject: merging \(merge.generalBranch) into \(merge.branch)")
-        let output = try git.run(
-            [
-                "-c", "submodule.recurse=false", "merge", "--no-ff", "--no-commit", "--no-edit", "--quiet",
-                "--no-verify-signatures", "-m",
-                merge.message, "--end-of-options", theirs,
-            ], in: workspace.root, context: "merge \(merge.generalBranch) into \(merge.branch) in the superproject",
-            accepting: [0, 1])
+        let output = try GitRepository(workspace.root, git: git).merge(
+            theirs, message: merge.message, commit: false,
+            context: "merge \(merge.generalBranch) into \(merge.branch) in the superproject")
         return try requireMergeStarted(output, path: workspace.root, what: "the superproject")
     }
 
@@ -316,33 +313,28 @@ public struct ResolveStarter {
     func mergeModule(_ merge: ResolveState.Merge) throws -> (commit: String?, conflicts: [String]) {
         let path = workspace.path(merge.path)
         guard let theirs = merge.theirs else { return (nil, []) }
-        try ResolveGit.ensureCommits(
+        try ResolveCheckouts.ensureCommits(
             [merge.ours, theirs], in: path, module: merge.repository, git: git, console: console)
-        let head = try git.text(["rev-parse", "HEAD"], in: path, context: "read the HEAD of \(merge.repository)")
+        let checkout = GitRepository(path, git: git)
+        let head = try checkout.headCommit(context: "read the HEAD of \(merge.repository)")
         if head != merge.ours {
             // The pin is an ancestor of the remote's tenant tip (checked before anything changed).
-            try git.run(
-                ["merge", "--ff-only", "--quiet", "--no-verify-signatures", "--end-of-options", merge.ours], in: path,
-                context: "fast-forward \(merge.branch) of \(merge.repository) to its remote tip")
+            try checkout.fastForward(
+                to: merge.ours, context: "fast-forward \(merge.branch) of \(merge.repository) to its remote tip")
         }
         console?.progress("\(merge.repository): merging \(merge.generalBranch) into \(merge.branch)")
-        let output = try git.run(
-            [
-                "merge", "--no-ff", "--no-edit", "--quiet", "--no-verify-signatures", "-m", merge.message,
-                "--end-of-options", theirs,
-            ], in: path,
-            context: "merge \(merge.generalBranch) into \(merge.branch) in \(merge.repository)", accepting: [0, 1])
+        let output = try checkout.merge(
+            theirs, message: merge.message, commit: true,
+            context: "merge \(merge.generalBranch) into \(merge.branch) in \(merge.repository)")
         if output.status == 0 {
-            return (
-                try git.text(["rev-parse", "HEAD"], in: path, context: "read the merge of \(merge.repository)"), []
-            )
+            return (try checkout.headCommit(context: "read the merge of \(merge.repository)"), [])
         }
         return (nil, try requireMergeStarted(output, path: path, what: merge.repository))
     }
 
     /// The unmerged paths after a `git merge` that exited 1; throws when git did not start the merge at all.
     func requireMergeStarted(_ output: GitOutput, path: String, what: String) throws -> [String] {
-        let conflicts = try ResolveGit.unmergedPaths(in: path, git: git, what: what)
+        let conflicts = try GitRepository(path, git: git).unmergedPaths(what: what)
         if output.status != 0 && conflicts.isEmpty {
             let state = try RepositoryState.inspect(path: path, git: git)
             guard state.operations.contains("merge") else {
@@ -354,19 +346,5 @@ public struct ResolveStarter {
             }
         }
         return conflicts
-    }
-}
-
-/// Writes the superproject's gitlinks in its index (the pin rule) during a resolution.
-enum ResolveSuperproject {
-    /// One `update-index` setting every gitlink (an unmerged gitlink is resolved by it) and removing `removing`.
-    static func stage(_ gitlinks: [(path: String, commit: String)], removing: [String], in root: String, git: Git)
-        throws
-    {
-        guard !gitlinks.isEmpty || !removing.isEmpty else { return }
-        var arguments = ["update-index", "--add"]
-        for link in gitlinks { arguments += ["--cacheinfo", "160000,\(link.commit),\(link.path)"] }
-        if !removing.isEmpty { arguments += ["--force-remove", "--"] + removing }
-        try git.run(arguments, in: root, context: "set the superproject's pins by the rule")
     }
 }

@@ -125,14 +125,7 @@ public struct RollUndo {
     func remoteValues(of entries: [RollJournal.Entry], repository: String) throws -> [String: String] {
         guard let recorded = entries.first?.remote else { return [:] }
         let remote = try ModuleRemotes.reachable(recorded, workspace: workspace, git: git)
-        let output = try git.runNetwork(
-            ["ls-remote", "--end-of-options", remote] + entries.map(\.ref), in: workspace.root, remote: remote,
-            context: "read the branches of \(repository) on its remote")
-        var current: [String: String] = [:]
-        for line in output.lines {
-            let fields = line.split(separator: "\t")
-            if fields.count == 2 { current[String(fields[1])] = String(fields[0]) }
-        }
-        return current
+        return try GitRepository(workspace.root, git: git).remoteValues(
+            of: entries.map(\.ref), on: remote, context: "read the branches of \(repository) on its remote")
     }
 }

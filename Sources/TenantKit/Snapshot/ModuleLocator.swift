@@ -79,10 +79,8 @@ public enum ModuleLocator {
     ) throws -> [GitmodulesEntry] {
         guard let object, object.type == "blob" else { return [] }
         if let known = cache[object.id] { return known }
-        let output = try git.run(
-            ["config", "-z", "--blob", object.id, "--list"], in: repository,
-            context: "read .gitmodules (blob \(ObjectID.short(object.id)))", accepting: [0, 1])
-        let result = output.status == 0 ? GitmodulesParser.parse(output.stdout) : []
+        let result = try GitRepository(repository, git: git).gitmodules(
+            blob: object.id, context: "read .gitmodules (blob \(ObjectID.short(object.id)))")
         cache[object.id] = result
         return result
     }

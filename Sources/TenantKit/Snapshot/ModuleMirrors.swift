@@ -110,11 +110,8 @@ public struct ModuleMirrors: Sendable {
             // written by roll are only reachable from refs after a push; gc.pruneExpire keeps git from pruning them.
             let partial = mirror + ".partial-" + UUID().uuidString.prefix(8).lowercased()
             do {
-                try git.run(
-                    ["init", "--bare", "--quiet", "--", partial], in: nil, context: "create the mirror of \(spec.name)")
-                try git.run(
-                    ["config", "gc.pruneExpire", "2.weeks.ago"], in: partial,
-                    context: "configure the mirror of \(spec.name)")
+                try GitRepository.initBare(at: partial, git: git, context: "create the mirror of \(spec.name)")
+                    .setConfig("gc.pruneExpire", to: "2.weeks.ago", context: "configure the mirror of \(spec.name)")
                 try fetchAll(spec, into: partial, context: context)
                 try FileManager.default.moveItem(atPath: partial, toPath: mirror)
             } catch {
@@ -128,19 +125,13 @@ public struct ModuleMirrors: Sendable {
         if let config = try? String(contentsOfFile: mirror + "/config", encoding: .utf8),
             config.contains("[remote \"origin\"]")
         {
-            try git.run(
-                ["config", "--remove-section", "remote.origin"], in: mirror,
-                context: "remove the stored URL of the mirror of \(spec.name)")
+            try GitRepository(mirror, git: git).removeConfigSection(
+                "remote.origin", context: "remove the stored URL of the mirror of \(spec.name)")
         }
         try fetchAll(spec, into: mirror, context: context)
     }
 
     private func fetchAll(_ spec: MirrorSpec, into mirror: String, context: String) throws {
-        try git.runNetwork(
-            [
-                "fetch", "--quiet", "--prune", "--no-tags", "--no-write-fetch-head", "--", spec.url,
-                "+refs/heads/*:refs/heads/*", "+refs/tags/*:refs/tags/*",
-            ],
-            in: mirror, remote: spec.url, context: context)
+        try GitRepository(mirror, git: git).fetchMirror(from: spec.url, context: context)
     }
 }

@@ -191,12 +191,9 @@ public struct Snapshot: Sendable {
 
     /// Whether the remote's `branch`, as last fetched, has a `modules.json` (false before the files' first push).
     public static func remoteHasProjectFiles(_ workspace: Workspace, branch: String, git: Git) throws -> Bool {
-        let output = try git.run(
-            [
-                "cat-file", "-e", "--end-of-options",
-                SuperprojectRemote.refPrefix(workspace) + branch + ":" + ProjectReader.manifestPath,
-            ], in: workspace.root, context: "look for modules.json on the remote's \(branch)", accepting: [0, 1, 128])
-        return output.status == 0
+        try GitRepository(workspace.root, git: git).hasObject(
+            SuperprojectRemote.refPrefix(workspace) + branch + ":" + ProjectReader.manifestPath,
+            context: "look for modules.json on the remote's \(branch)")
     }
 
     /// The fetched ref of a superproject branch (`refs/tenantctl/remotes/origin/<branch>`).
@@ -228,19 +225,15 @@ public struct Snapshot: Sendable {
 
     /// Whether `ancestor` is reachable from `descendant` in a module mirror (both must exist there).
     public func isAncestor(_ ancestor: String, of descendant: String, module: String, git: Git) throws -> Bool {
-        let output = try git.run(
-            ["merge-base", "--is-ancestor", "--end-of-options", ancestor, descendant], in: try mirror(module),
-            context: "check whether \(ObjectID.short(ancestor)) is on \(ObjectID.short(descendant)) in \(module)",
-            accepting: [0, 1])
-        return output.status == 0
+        try GitRepository(try mirror(module), git: git).isAncestor(
+            ancestor, of: descendant,
+            context: "check whether \(ObjectID.short(ancestor)) is on \(ObjectID.short(descendant)) in \(module)")
     }
 
     /// Whether a commit exists in a module mirror.
     public func hasCommit(_ commit: String, module: String, git: Git) throws -> Bool {
-        let output = try git.run(
-            ["cat-file", "-e", "--end-of-options", commit + "^{commit}"], in: try mirror(module),
-            context: "look up \(ObjectID.short(commit)) in \(module)", accepting: [0, 1, 128])
-        return output.status == 0
+        try GitRepository(try mirror(module), git: git).hasObject(
+            commit + "^{commit}", context: "look up \(ObjectID.short(commit)) in \(module)")
     }
 
     /// The tenant files as they are after replacing or removing some (for validating a change with the loader).

@@ -21,14 +21,8 @@ public enum SuperprojectRemote {
     /// `remoteChecked`: the caller has already found the remote configured (saves a git process).
     public static func fetch(_ workspace: Workspace, git: Git, remoteChecked: Bool = false) throws {
         if !remoteChecked { try requireRemote(workspace, git: git) }
-        var arguments = [
-            "fetch", "--quiet", "--prune", "--no-tags", "--no-recurse-submodules", "--no-write-fetch-head",
-            "--refmap=",
-        ]
-        if try isShallow(workspace) { arguments.append("--unshallow") }
-        arguments += ["--end-of-options", workspace.remoteName, "+refs/heads/*:\(refPrefix(workspace))*"]
-        try git.runNetwork(
-            arguments, in: workspace.root, remote: workspace.remoteName,
+        try GitRepository(workspace.root, git: git).fetchBranches(
+            of: workspace.remoteName, into: refPrefix(workspace), unshallow: try isShallow(workspace),
             context: "fetch the superproject from \(workspace.remoteName)")
     }
 
@@ -47,7 +41,8 @@ public enum SuperprojectRemote {
     /// Throws when the remote is not configured, naming the remotes that are.
     static func requireRemote(_ workspace: Workspace, git: Git) throws {
         guard try originURL(workspace, git: git) == nil else { return }
-        let remotes = try git.run(["remote"], in: workspace.root, context: "list the superproject's remotes").lines
+        let remotes = try GitRepository(workspace.root, git: git).remoteNames(
+            context: "list the superproject's remotes")
         throw SnapshotError(
             "the superproject at \(workspace.root) has no remote '\(workspace.remoteName)'"
                 + (remotes.isEmpty
@@ -56,10 +51,8 @@ public enum SuperprojectRemote {
 
     /// The configured URL of the remote (the base of relative module URLs); nil when there is no such remote.
     public static func originURL(_ workspace: Workspace, git: Git) throws -> String? {
-        let output = try git.run(
-            ["config", "--get", "remote.\(workspace.remoteName).url"], in: workspace.root,
-            context: "read the URL of the superproject's remote \(workspace.remoteName)",
-            accepting: [0, 1])
-        return output.status == 0 ? output.text : nil
+        try GitRepository(workspace.root, git: git).configValue(
+            "remote.\(workspace.remoteName).url",
+            context: "read the URL of the superproject's remote \(workspace.remoteName)")
     }
 }

@@ -1,20 +1,9 @@
 import Foundation
 
 // The output conventions every command follows (docs/CLI.md "Output conventions"; docs/DESIGN.md lists them):
-// short commit ids (`ObjectID.short`), counted nouns (`English.count`), the table width (`TerminalWidth`),
+// short commit ids (`ObjectID.short`, in ObjectID.swift), counted nouns (`English.count`), the table width (`TerminalWidth`),
 // suggestions for a mistyped name (`NameSuggestions`) and the usage error for an unknown tenant or module
 // (`UnknownNameError`, exit 64).
-
-extension ObjectID {
-    /// The length of a commit id a person reads (tables, messages). JSON always has the full id.
-    public static let shortLength = 7
-
-    /// The first ``shortLength`` characters of `id`.
-    public static func short(_ id: String) -> String { String(id.prefix(shortLength)) }
-
-    /// The short id of `id`, or `none` when there is none.
-    public static func short(_ id: String?, none: String) -> String { id.map { short($0) } ?? none }
-}
 
 /// Counted nouns written out: "1 branch", "2 branches" (never "branch(es)").
 public enum English {

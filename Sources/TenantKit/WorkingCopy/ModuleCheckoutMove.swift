@@ -9,8 +9,7 @@ enum ModuleCheckoutMove {
     /// directory (what the superproject's checkout leaves for a gitlink); throws, moving nothing, otherwise.
     static func move(from source: String, to destination: String, git: Git) throws {
         let fileManager = FileManager.default
-        let gitDirectory = try git.text(
-            ["rev-parse", "--absolute-git-dir"], in: source, context: "find the git directory of \(source)")
+        let gitDirectory = try GitRepository(source, git: git).absoluteGitDirectory()
         var isDirectory: ObjCBool = false
         if fileManager.fileExists(atPath: destination, isDirectory: &isDirectory) {
             guard isDirectory.boolValue, try fileManager.contentsOfDirectory(atPath: destination).isEmpty else {
@@ -20,15 +19,13 @@ enum ModuleCheckoutMove {
         }
         // git calls first, run outside the checkout; then only file operations, undone when one fails.
         let config = (gitDirectory as NSString).appendingPathComponent("config")
-        let outside = (source as NSString).deletingLastPathComponent
-        let worktree = try git.run(
-            ["config", "--file", config, "--get", "core.worktree"], in: outside,
-            context: "read core.worktree of \(gitDirectory)", accepting: [0, 1])
-        let oldWorktree = worktree.status == 0 ? worktree.text : nil
+        let outside = GitRepository((source as NSString).deletingLastPathComponent, git: git)
+        let oldWorktree = try outside.configValue(
+            "core.worktree", inFile: config, context: "read core.worktree of \(gitDirectory)")
         if oldWorktree != nil {
-            try git.run(
-                ["config", "--file", config, "core.worktree", relativePath(from: gitDirectory, to: destination)],
-                in: outside, context: "point core.worktree of \(gitDirectory) at \(destination)")
+            try outside.setConfig(
+                "core.worktree", to: relativePath(from: gitDirectory, to: destination), inFile: config,
+                context: "point core.worktree of \(gitDirectory) at \(destination)")
         }
         do {
             if fileManager.fileExists(atPath: destination) { try fileManager.removeItem(atPath: destination) }
@@ -40,8 +37,8 @@ enum ModuleCheckoutMove {
             var restore = ""
             if let oldWorktree {
                 do {
-                    _ = try git.run(
-                        ["config", "--file", config, "core.worktree", oldWorktree], in: outside,
+                    try outside.setConfig(
+                        "core.worktree", to: oldWorktree, inFile: config,
                         context: "point core.worktree of \(gitDirectory) back at \(source)")
                 } catch {
                     restore =

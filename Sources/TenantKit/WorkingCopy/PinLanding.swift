@@ -37,7 +37,7 @@ struct PinLanding: Sendable, Equatable {
     ) throws -> Relation {
         if head == remoteTip { return .published }
         let root = workspace.root
-        let (ahead, behindCount) = try WorkingCopyGit.counts(head, remoteTip, in: root, git: git)
+        let (ahead, behindCount) = try GitRepository(root, git: git).counts(head, remoteTip)
         if behindCount == 0 { return .ahead }
         if ahead > 0 {
             return .refused(
@@ -70,8 +70,8 @@ struct PinLanding: Sendable, Equatable {
             }
             if remotePin == change.new { continue }
             let modulePath = workspace.path(change.path)
-            if try WorkingCopyGit.hasCommit(remotePin, in: modulePath, git: git),
-                try WorkingCopyGit.isAncestor(remotePin, of: change.new, in: modulePath, git: git)
+            if try GitRepository(modulePath, git: git).hasCommit(remotePin),
+                try GitRepository(modulePath, git: git).isAncestor(remotePin, of: change.new)
             {
                 change.old = remotePin
                 landed.append(change)
@@ -89,18 +89,5 @@ struct PinLanding: Sendable, Equatable {
         let changed = Set(changes.map(\.path))
         let behind = modules.filter { !changed.contains($0.path) && remotePins[$0.path] != pins[$0.path] }.map(\.name)
         return .moved(PinLanding(remoteTip: remoteTip, changes: landed, behind: behind))
-    }
-}
-
-extension WorkingCopyGit {
-    /// Whether `ancestor` is an ancestor of (or equal to) `descendant` (`merge-base --is-ancestor`).
-    static func isAncestor(_ ancestor: String, of descendant: String, in path: String, git: Git) throws(GitError)
-        -> Bool
-    {
-        let output = try git.run(
-            ["merge-base", "--is-ancestor", "--end-of-options", ancestor, descendant], in: path,
-            context: "check whether \(ObjectID.short(ancestor)) is in \(ObjectID.short(descendant))",
-            accepting: [0, 1])
-        return output.status == 0
     }
 }

@@ -89,18 +89,12 @@ public struct RepositoryState: Sendable, Equatable {
     public static func inspect(path: String, git: Git, superproject: Bool = false) throws(GitError)
         -> RepositoryState
     {
-        let gitDirectory = try git.text(
-            ["rev-parse", "--absolute-git-dir"], in: path, context: "find the git directory of \(path)")
-        let statusOutput = try git.run(
-            [
-                "status", "--porcelain=v2", "--branch", "-z", "--untracked-files=no",
-                "--ignore-submodules=\(superproject ? "dirty" : "none")",
-            ], in: path, context: "read the status of \(path)")
+        let repository = GitRepository(path, git: git)
+        let gitDirectory = try repository.absoluteGitDirectory()
+        let ignoreSubmodules = superproject ? "dirty" : "none"
+        let statusOutput = try repository.porcelainStatus(ignoreSubmodules: ignoreSubmodules)
         guard let status = PorcelainStatus.parse(statusOutput.stdout) else {
-            throw GitError(
-                context: "read the status of \(path)",
-                kind: .unparseableOutput(detail: String(decoding: statusOutput.stdout.prefix(200), as: UTF8.self)),
-                command: ["git", "status"], directory: path, stderr: statusOutput.stderr)
+            throw repository.unparseableStatus(statusOutput, ignoreSubmodules: ignoreSubmodules)
         }
         let fileManager = FileManager.default
         let operations = operationMarkers.filter {
@@ -129,15 +123,9 @@ public struct RepositoryState: Sendable, Equatable {
         }
         var orphans = 0
         if status.isDetached, status.oid != nil {
-            let count = try git.text(
-                ["rev-list", "--count", "HEAD", "--not", "--branches", "--remotes"], in: path,
+            orphans = try repository.countCommits(
+                from: "HEAD", orLocalBranches: true,
                 context: "look for commits only the detached HEAD of \(path) holds")
-            guard let value = Int(count) else {
-                throw GitError(
-                    context: "count commits of the detached HEAD of \(path)", kind: .unparseableOutput(detail: count),
-                    command: ["git", "rev-list"], directory: path, stderr: "")
-            }
-            orphans = value
         }
         return RepositoryState(
             path: path, gitDirectory: gitDirectory, status: status, operations: operations, lockFiles: lockFiles,
@@ -199,68 +187,5 @@ public struct RepositoryState: Sendable, Equatable {
                     reason: "\(what) file; commit or stash it first"))
         }
         return problems
-    }
-}
-
-/// Small git queries the working-copy commands share.
-enum WorkingCopyGit {
-    /// Whether `commit` exists as a commit in the repository.
-    static func hasCommit(_ commit: String, in path: String, git: Git) throws(GitError) -> Bool {
-        let output = try git.run(
-            ["rev-parse", "--verify", "--quiet", "--end-of-options", commit + "^{commit}"], in: path,
-            context: "look up commit \(commit) in \(path)", accepting: [0, 1])
-        return output.status == 0
-    }
-
-    /// Commits only in `left` and only in `right` (`rev-list --left-right --count left...right`).
-    static func counts(_ left: String, _ right: String, in path: String, git: Git) throws(GitError) -> (
-        left: Int, right: Int
-    ) {
-        if left == right { return (0, 0) }
-        let text = try git.text(
-            ["rev-list", "--left-right", "--count", "--end-of-options", "\(left)...\(right)"], in: path,
-            context: "compare \(ObjectID.short(left)) with \(ObjectID.short(right)) in \(path)")
-        let parts = text.split(whereSeparator: { $0 == "\t" || $0 == " " })
-        guard parts.count == 2, let a = Int(parts[0]), let b = Int(parts[1]) else {
-            throw GitError(
-                context: "compare commits in \(path)", kind: .unparseableOutput(detail: text),
-                command: ["git", "rev-list"], directory: path, stderr: "")
-        }
-        return (a, b)
-    }
-
-    /// Where a module stands on disk: a repository of its own, missing/empty (not initialised), or something else.
-    enum Presence: Sendable, Equatable {
-        case repository
-        case notInitialised
-        case notARepository(String)
-    }
-
-    static func presence(of path: String, git: Git) throws(GitError) -> Presence {
-        let fileManager = FileManager.default
-        // A symbolic link is never followed: git would refuse to check out through it, and replacing it would
-        // lose whatever it points at.
-        if let type = try? fileManager.attributesOfItem(atPath: path)[.type] as? FileAttributeType,
-            type == .typeSymbolicLink
-        {
-            let destination = (try? fileManager.destinationOfSymbolicLink(atPath: path)) ?? "?"
-            return .notARepository(
-                "is a symbolic link (to \(destination)), not the module's own checkout; not touched: replace it "
-                    + "with the module's directory yourself (remove the link, then run tenantctl switch again)")
-        }
-        var isDirectory: ObjCBool = false
-        guard fileManager.fileExists(atPath: path, isDirectory: &isDirectory) else { return .notInitialised }
-        guard isDirectory.boolValue else { return .notARepository("exists but is not a directory") }
-        let dotGit = (path as NSString).appendingPathComponent(".git")
-        guard fileManager.fileExists(atPath: dotGit) else {
-            let contents = (try? fileManager.contentsOfDirectory(atPath: path)) ?? ["?"]
-            return contents.isEmpty
-                ? .notInitialised : .notARepository("directory has files but is not a git repository; not touched")
-        }
-        let top = try git.text(
-            ["rev-parse", "--show-toplevel"], in: path, context: "check that \(path) is a repository")
-        let resolvedTop = URL(fileURLWithPath: top).resolvingSymlinksInPath().path
-        let resolvedPath = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
-        return resolvedTop == resolvedPath ? .repository : .notARepository("is not the root of a git repository")
     }
 }

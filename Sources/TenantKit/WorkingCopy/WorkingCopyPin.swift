@@ -126,7 +126,7 @@ public struct WorkingCopyPin: Sendable {
         var moduleBranches: [String: String] = [:]
         for module in selected {
             let path = workspace.path(module.path)
-            guard try WorkingCopyGit.presence(of: path, git: git) == .repository else {
+            guard try CheckoutPresence.of(path, git: git) == .repository else {
                 if !names.isEmpty {
                     problems.append(
                         WorkingCopyProblem(repository: module.name, path: module.path, reason: "not initialised"))
@@ -137,7 +137,7 @@ public struct WorkingCopyPin: Sendable {
             problems += state.problems(repository: module.name, relativePath: module.path)
             // An annotated tag as pin is peeled: a HEAD at the tagged commit is at its pin.
             let pinned = try pins[module.path].map { recorded in
-                try WorkingCopyGit.commit(of: recorded, in: path, git: git) ?? recorded
+                try GitRepository(path, git: git).commit(of: recorded) ?? recorded
             }
             guard let head = state.head, head != pinned else { continue }
             let expected = project.branch(of: module, for: tenant)
@@ -157,21 +157,18 @@ public struct WorkingCopyPin: Sendable {
             }
             if fetch {
                 console?.progress("fetching \(module.name)")
-                try git.runNetwork(
-                    ["fetch", "--no-recurse-submodules", "--quiet", "--prune", "origin"], in: path, remote: "origin",
-                    context: "fetch module \(module.name)")
+                try GitRepository(path, git: git).fetchOrigin(prune: true, module: module.name)
             }
-            let unpushed = try git.text(
-                ["rev-list", "--count", head, "--not", "--remotes"], in: path,
-                context: "look for unpushed commits of \(module.name)")
-            if unpushed != "0" && !push {
+            let unpushed = try GitRepository(path, git: git).countCommits(
+                from: head, context: "look for unpushed commits of \(module.name)")
+            if unpushed != 0 && !push {
                 problems.append(
                     WorkingCopyProblem(
                         repository: module.name, path: module.path,
                         reason: "commit \(ObjectID.short(head)) is not on the module's remote (\(unpushed) unpushed); "
                             + "push it first or run with --push"))
             }
-            if unpushed != "0" && push {
+            if unpushed != 0 && push {
                 let remoteBranch = try GitRefs.branches(
                     under: "refs/remotes/\(Workspace.defaultRemoteName)/", in: path, git: git, what: module.name)[
                         current]
@@ -192,7 +189,7 @@ public struct WorkingCopyPin: Sendable {
                                 + "--to-general"))
                 }
             }
-            moduleBranches[module.name] = unpushed != "0" ? current : nil
+            moduleBranches[module.name] = unpushed != 0 ? current : nil
             changes.append(
                 PinReport.Change(
                     module: module.name, path: module.path, old: pins[module.path], new: head, pushed: false))
@@ -283,15 +280,13 @@ public struct WorkingCopyPin: Sendable {
                 branch: branch, commit: commit, pushed: true, changes: changes, landedOn: landing.remoteTip,
                 behind: landing.behind)
         }
+        let superproject = GitRepository(workspace.root, git: git)
         for change in changes {
-            try git.run(
-                ["update-index", "--cacheinfo", "160000,\(change.new),\(change.path)"], in: workspace.root,
-                context: "stage the pin of \(change.module)")
+            try superproject.stageGitlink(change.path, at: change.new, context: "stage the pin of \(change.module)")
         }
-        try git.run(
-            ["commit", "--quiet", "--no-verify", "-m", Self.message(branch: branch, changes: changes)],
-            in: workspace.root, context: "commit the new pins on \(branch)")
-        let commit = try git.text(["rev-parse", "HEAD"], in: workspace.root, context: "read the new pin commit")
+        try superproject.commit(
+            message: Self.message(branch: branch, changes: changes), context: "commit the new pins on \(branch)")
+        let commit = try superproject.headCommit(context: "read the new pin commit")
         if push { try publish(commit, branch: branch) }
         return PinReport(branch: branch, commit: commit, pushed: push, changes: changes)
     }
@@ -327,10 +322,10 @@ public struct WorkingCopyPin: Sendable {
         for module in modules {
             guard let pin = pins[module.path], pin != remotePins[module.path] else { continue }
             let path = workspace.path(module.path)
-            guard try WorkingCopyGit.presence(of: path, git: git) == .repository,
-                try WorkingCopyGit.hasCommit(pin, in: path, git: git)
+            guard try CheckoutPresence.of(path, git: git) == .repository,
+                try GitRepository(path, git: git).hasCommit(pin)
             else { continue }
-            let unpushed = try WorkingCopyGit.unpublished(pin, beyond: nil, in: path, git: git)
+            let unpushed = try GitRepository(path, git: git).unpublished(pin, beyond: nil)
             if unpushed.count > 0 {
                 problems.append(
                     WorkingCopyProblem(
@@ -347,11 +342,9 @@ public struct WorkingCopyPin: Sendable {
     /// checkouts are not touched). `reset` takes no --end-of-options; `commit` is a full id.
     private func moveLocal(_ branch: String, to commit: String) throws {
         console?.progress("moving \(branch) to \(ObjectID.short(commit))")
-        try git.run(
-            ["update-index", "-q", "--refresh", "--ignore-submodules"], in: workspace.root,
-            context: "refresh the index of the superproject", accepting: [0, 1])
-        try git.run(
-            ["reset", "--quiet", "--keep", "--no-recurse-submodules", commit], in: workspace.root,
-            context: "move \(branch) to \(ObjectID.short(commit))")
+        let superproject = GitRepository(workspace.root, git: git)
+        try superproject.refreshIndex(ignoringSubmodules: true, context: "refresh the index of the superproject")
+        try superproject.resetKeep(
+            to: commit, recurseSubmodules: false, context: "move \(branch) to \(ObjectID.short(commit))")
     }
 }

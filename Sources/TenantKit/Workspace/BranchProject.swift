@@ -75,11 +75,9 @@ public enum BranchProject {
 
     /// Whether `revision` has a `modules.json`.
     static func hasManifest(_ revision: String, workspace: Workspace, git: Git) throws(GitError) -> Bool {
-        try git.run(
-            ["rev-parse", "--verify", "--quiet", "--end-of-options", "\(revision):\(ProjectReader.manifestPath)"],
-            in: workspace.root, context: "look for \(ProjectReader.manifestPath) on \(revision)",
-            accepting: [0, 1, 128]
-        ).status == 0
+        try GitRepository(workspace.root, git: git).resolves(
+            "\(revision):\(ProjectReader.manifestPath)",
+            context: "look for \(ProjectReader.manifestPath) on \(revision)")
     }
 }
 

@@ -50,14 +50,8 @@ public enum ProjectReader {
         -> Project
     {
         let label = displayName(of: revision)
-        let listing = try git.run(
-            ["ls-tree", "-z", "--end-of-options", revision, "--", "\(tenantsDirectory)/"], in: repository,
-            context: "list \(tenantsDirectory)/ on \(label)")
-        guard let entries = GitParse.lsTree(listing.stdout) else {
-            throw GitError(
-                context: "list \(tenantsDirectory)/ on \(label)", kind: .unparseableOutput(detail: "ls-tree output"),
-                command: [], directory: repository, stderr: "")
-        }
+        let entries = try GitRepository(repository, git: git).treeEntries(
+            at: revision, path: "\(tenantsDirectory)/", context: "list \(tenantsDirectory)/ on \(label)")
         let tenantEntries = entries.filter { $0.entry.mode.hasPrefix("100") && isTenantFileName($0.path) }
             .sorted { $0.path < $1.path }
         let batch = try CatFileBatch(git: git, repository: repository)

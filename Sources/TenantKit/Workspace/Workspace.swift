@@ -76,16 +76,13 @@ public struct Workspace: Sendable {
 
     /// The superproject whose working tree is `root`.
     static func at(root: String, git: Git, remote: String) throws -> Workspace {
-        let directories = try git.run(
-            ["rev-parse", "--absolute-git-dir", "--path-format=absolute", "--git-common-dir"], in: root,
-            context: "find the git directory of \(root)"
-        ).lines
-        guard directories.count == 2 else {
-            throw WorkspaceError("cannot read the git directories of \(root): \(directories)")
+        guard let directories = try GitRepository(root, git: git).gitDirectories() else {
+            throw WorkspaceError("cannot read the git directories of \(root)")
         }
         return Workspace(
-            root: root, gitDirectory: directories[0],
-            commonDirectory: URL(fileURLWithPath: directories[1]).standardizedFileURL.path, remoteName: remote)
+            root: root, gitDirectory: directories.gitDirectory,
+            commonDirectory: URL(fileURLWithPath: directories.commonDirectory).standardizedFileURL.path,
+            remoteName: remote)
     }
 
     /// The nearest directory at or above `directory` that has both `modules.json` and `.git` (file checks only).

@@ -138,7 +138,8 @@ public struct StatusReport: Sendable, Codable, Equatable {
     /// An unfinished `tenantctl resolve`, if any.
     public var resolution: ResolutionStatus? = nil
 
-    /// Inspects the working copy (read-only; no fetch).
+    /// Inspects the working copy (read-only; no fetch). ``resolution`` is left for the caller
+    /// (`ResolutionStatus.inspect`, read last).
     public static func inspect(workspace: Workspace, git: Git) throws -> StatusReport {
         let project = try BranchProject.workingTree(
             workspace, git: git, options: ValidationOptions(allowLocalRemotes: git.allowLocalRemotes))
@@ -166,7 +167,7 @@ public struct StatusReport: Sendable, Codable, Equatable {
                 branch: nil, detached: false, head: nil, pin: pins[module.path], pinTag: nil, relation: .notInitialised,
                 ahead: 0, behind: 0, dirty: false, unpushed: 0, nested: [])
             status.gitmodulesURL = drift[module.name]
-            guard try WorkingCopyGit.presence(of: path, git: git) == .repository else {
+            guard try CheckoutPresence.of(path, git: git) == .repository else {
                 modules.append(status)
                 continue
             }
@@ -176,27 +177,20 @@ public struct StatusReport: Sendable, Codable, Equatable {
             status.head = moduleState.head
             status.dirty = !moduleState.status.blockingEntries.isEmpty
             if let head = moduleState.head {
-                let count = try git.text(
-                    ["rev-list", "--count", head, "--not", "--remotes"], in: path,
-                    context: "count unpushed commits of \(module.name)")
-                guard let unpushed = Int(count) else {
-                    throw GitError(
-                        context: "count unpushed commits of \(module.name)", kind: .unparseableOutput(detail: count),
-                        command: ["git", "rev-list"], directory: path, stderr: "")
-                }
-                status.unpushed = unpushed
+                status.unpushed = try GitRepository(path, git: git).countCommits(
+                    from: head, context: "count unpushed commits of \(module.name)")
             }
             if let current = moduleState.currentBranch, let tip = moduleState.branches[current] {
                 status.remote = try moduleRemote(branch: current, tip: tip, in: path, git: git)
             }
             status.nested = try NestedSubmodules.inspect(path, prefix: module.path, git: git).filter { !$0.atRecorded }
             if let recorded = status.pin, let head = moduleState.head {
-                if let pin = try WorkingCopyGit.commit(of: recorded, in: path, git: git) {
+                if let pin = try GitRepository(path, git: git).commit(of: recorded) {
                     if pin != recorded {
                         status.pin = pin
                         status.pinTag = recorded
                     }
-                    let counts = try WorkingCopyGit.counts(head, pin, in: path, git: git)
+                    let counts = try GitRepository(path, git: git).counts(head, pin)
                     status.ahead = counts.left
                     status.behind = counts.right
                     status.relation = PinRelation.of(ahead: counts.left, behind: counts.right)
@@ -225,7 +219,7 @@ public struct StatusReport: Sendable, Codable, Equatable {
         return StatusReport(
             tenant: tenantName,
             superproject: superproject,
-            modules: modules, resolution: try ResolutionStatus.inspect(workspace: workspace, git: git))
+            modules: modules)
     }
 
     /// The superproject's branch against the remote branch tenantctl last fetched (`refs/tenantctl/remotes/…`,
@@ -246,26 +240,22 @@ public struct StatusReport: Sendable, Codable, Equatable {
             // Gone when the clone knew it (an upstream is configured); never there otherwise.
             return upstream == nil ? nil : RemoteStatus(upstream: name, ahead: 0, behind: 0, gone: true)
         }
-        let counts = try WorkingCopyGit.counts(head, tip, in: workspace.root, git: git)
+        let counts = try GitRepository(workspace.root, git: git).counts(head, tip)
         return RemoteStatus(upstream: name, ahead: counts.left, behind: counts.right, gone: false)
     }
 
     /// A module branch against its upstream (or `origin/<branch>` when none is set), as the module's last fetch
     /// (switch fetches each module it moves) left it; gone when the upstream is set but its remote branch is not.
     static func moduleRemote(branch: String, tip: String, in path: String, git: Git) throws -> RemoteStatus? {
-        let configured = try git.text(
-            ["for-each-ref", "--format=%(upstream)", "--end-of-options", "refs/heads/\(branch)"], in: path,
-            context: "read the upstream of \(branch) in \(path)")
+        let repository = GitRepository(path, git: git)
+        let configured = try repository.upstream(of: branch)
         let upstreamRef = configured.isEmpty ? "refs/remotes/\(Workspace.defaultRemoteName)/\(branch)" : configured
         let shortName =
             upstreamRef.hasPrefix("refs/remotes/") ? String(upstreamRef.dropFirst("refs/remotes/".count)) : upstreamRef
-        let found = try git.run(
-            ["rev-parse", "--verify", "--quiet", "--end-of-options", upstreamRef + "^{commit}"], in: path,
-            context: "look up \(shortName) in \(path)", accepting: [0, 1])
-        guard found.status == 0 else {
+        guard let found = try repository.commit(of: upstreamRef, context: "look up \(shortName) in \(path)") else {
             return configured.isEmpty ? nil : RemoteStatus(upstream: shortName, ahead: 0, behind: 0, gone: true)
         }
-        let counts = try WorkingCopyGit.counts(tip, found.text, in: path, git: git)
+        let counts = try repository.counts(tip, found)
         return RemoteStatus(upstream: shortName, ahead: counts.left, behind: counts.right, gone: false)
     }
 

@@ -79,7 +79,7 @@ public struct WorkingCopySwitch: Sendable {
     struct ModuleContext {
         var module: Module
         var absolutePath: String
-        var presence: WorkingCopyGit.Presence
+        var presence: CheckoutPresence
         var state: RepositoryState?
     }
 
@@ -154,22 +154,6 @@ public struct WorkingCopySwitch: Sendable {
         return try execute(plan)
     }
 
-    /// Refuses while a `tenantctl resolve` is in progress, naming its two ways out: its conflicted and staged
-    /// files are the resolution's, not changes to commit or stash. (For the switch command; resolve itself
-    /// switches while its resolution is open.)
-    public func refuseDuringResolution(target name: String) throws {
-        guard let resolution = try ResolutionStatus.inspect(workspace: workspace, git: git) else { return }
-        throw WorkingCopyRefusal(
-            action: "switch to \(name)",
-            problems: [
-                WorkingCopyProblem(
-                    repository: "superproject", path: "",
-                    reason: "a resolution of \(resolution.tenant) is in progress (tenantctl resolve); finish it "
-                        + "with `\(resolution.command) --continue` or undo it with `\(resolution.command) --abort` first"
-                )
-            ])
-    }
-
     /// The words `--dry-run` uses for an action.
     static func plannedChange(_ action: BranchAction) -> String {
         switch action {
@@ -185,7 +169,7 @@ public struct WorkingCopySwitch: Sendable {
     /// Inspects one module directory: where it stands, its state and what forbids changing it.
     private func inspectModule(_ module: Module, superOrigin: String) throws -> (ModuleContext, [WorkingCopyProblem]) {
         let path = workspace.path(module.path)
-        let presence = try WorkingCopyGit.presence(of: path, git: git)
+        let presence = try CheckoutPresence.of(path, git: git)
         var problems: [WorkingCopyProblem] = []
         var state: RepositoryState?
         switch presence {
@@ -331,7 +315,7 @@ public struct WorkingCopySwitch: Sendable {
             if let head = state.head { heads[module.name] = head }
             before[module.name] = Before(branch: state.currentBranch)
             if let current = state.currentBranch, current != moduleBranch, let tip = state.branches[current] {
-                let unpushed = try WorkingCopyGit.unpublished(tip, beyond: nil, in: context.absolutePath, git: git)
+                let unpushed = try GitRepository(context.absolutePath, git: git).unpublished(tip, beyond: nil)
                 if unpushed.count > 0 {
                     leftUnpushed[module.name] = UnpushedBranch(
                         branch: current, count: unpushed.count, commits: unpushed.listed)
@@ -349,9 +333,7 @@ public struct WorkingCopySwitch: Sendable {
             }
             if fetch {
                 console?.progress("fetching \(module.name)")
-                try git.runNetwork(
-                    ["fetch", "--no-recurse-submodules", "--quiet", "--prune", "origin"], in: context.absolutePath,
-                    remote: "origin", context: "fetch module \(module.name)")
+                try GitRepository(context.absolutePath, git: git).fetchOrigin(prune: true, module: module.name)
                 state = try RepositoryState.inspect(path: context.absolutePath, git: git)
             }
             switch try plan(
@@ -386,7 +368,7 @@ public struct WorkingCopySwitch: Sendable {
         var problems: [WorkingCopyProblem] = []
         func join(_ path: String) -> String { plan.path.isEmpty ? path : plan.path + "/" + path }
         if state.head != plan.finalCommit {
-            for file in try WorkingCopyGit.untrackedOverwrites(to: plan.finalCommit, in: absolutePath, git: git) {
+            for file in try GitRepository(absolutePath, git: git).untrackedOverwrites(to: plan.finalCommit) {
                 problems.append(
                     WorkingCopyProblem(
                         repository: repository, path: join(file),
@@ -395,7 +377,7 @@ public struct WorkingCopySwitch: Sendable {
             }
         }
         if case .create = plan.action {
-            for clash in try WorkingCopyGit.branchNameClashes(plan.branch, in: absolutePath, git: git) {
+            for clash in try GitRepository(absolutePath, git: git).branchNameClashes(plan.branch) {
                 problems.append(
                     WorkingCopyProblem(
                         repository: repository, path: plan.path,
@@ -404,8 +386,8 @@ public struct WorkingCopySwitch: Sendable {
                             + "branch -m \(clash) \(Self.renamed(clash))"))
             }
         }
-        if let elsewhere = try WorkingCopyGit.branchesInOtherWorktrees(
-            of: absolutePath, gitDirectory: state.gitDirectory, git: git)[plan.branch]
+        if let elsewhere = try GitRepository(absolutePath, git: git).branchesInOtherWorktrees(
+            gitDirectory: state.gitDirectory)[plan.branch]
         {
             problems.append(
                 WorkingCopyProblem(
@@ -427,10 +409,9 @@ public struct WorkingCopySwitch: Sendable {
             RemoteURL.classify(module.url) == .relative
             ? RemoteURL.resolve(relative: module.url, against: superOrigin) : module.url
         guard let expected else { return nil }
-        let output = try git.run(
-            ["config", "--get", "remote.origin.url"], in: path, context: "read the origin of \(module.name)",
-            accepting: [0, 1])
-        let actual = output.status == 0 ? output.text : ""
+        let actual =
+            try GitRepository(path, git: git).configValue(
+                "remote.origin.url", context: "read the origin of \(module.name)") ?? ""
         guard Self.sameRemote(actual, expected) else {
             return WorkingCopyProblem(
                 repository: module.name, path: module.path,
@@ -458,7 +439,7 @@ public struct WorkingCopySwitch: Sendable {
         target pinned: String, movesBack: Bool
     ) throws -> Result<RepositoryPlan, WorkingCopyProblem> {
         // An annotated tag as pin is peeled: the branch ends on the commit it names.
-        let peeled = try WorkingCopyGit.commit(of: pinned, in: absolutePath, git: git)
+        let peeled = try GitRepository(absolutePath, git: git).commit(of: pinned)
         let target = peeled ?? pinned
         let tip = state.branches[branch]
         var observation = BranchObservation(
@@ -467,15 +448,15 @@ public struct WorkingCopySwitch: Sendable {
             remoteBranchExists: state.remoteBranches[branch] != nil, targetAvailable: peeled != nil)
         observation.movesBack = movesBack
         if peeled != nil, let tip {
-            let value = try WorkingCopyGit.counts(tip, target, in: absolutePath, git: git)
+            let value = try GitRepository(absolutePath, git: git).counts(tip, target)
             observation.tipVersusTarget = (value.left, value.right)
             if movesBack && value.left > 0 {
-                let unpublished = try WorkingCopyGit.unpublished(tip, beyond: target, in: absolutePath, git: git)
+                let unpublished = try GitRepository(absolutePath, git: git).unpublished(tip, beyond: target)
                 observation.unpublishedCount = unpublished.count
                 observation.unpublished = unpublished.listed
                 if unpublished.count == 0 {
-                    observation.publishedOn = try WorkingCopyGit.remoteBranch(
-                        containing: tip, preferred: branch, in: absolutePath, git: git)
+                    observation.publishedOn = try GitRepository(absolutePath, git: git).remoteBranch(
+                        containing: tip, preferred: branch, remote: Workspace.defaultRemoteName)
                 }
             }
         }
@@ -556,7 +537,7 @@ public struct WorkingCopySwitch: Sendable {
             let path = workspace.path(module.path)
             let checkout = module.movedFrom ?? module.path
             if module.changes, !module.initialises,
-                try WorkingCopyGit.presence(of: workspace.path(checkout), git: git) != .repository
+                try CheckoutPresence.of(workspace.path(checkout), git: git) != .repository
             {
                 throw WorkspaceError(
                     "\(checkout) is no longer the repository of module \(module.repository); "
@@ -598,37 +579,24 @@ public struct WorkingCopySwitch: Sendable {
                 synced.append(module.path)
                 continue
             }
-            try git.run(
-                ["config", "submodule.\(name).url", url], in: workspace.root,
+            try GitRepository(workspace.root, git: git).setConfig(
+                "submodule.\(name).url", to: url,
                 context: "set the URL of module \(module.repository) from modules.json")
             let path = workspace.path(module.path)
-            if !module.initialises, try WorkingCopyGit.presence(of: path, git: git) == .repository {
-                try git.run(
-                    ["config", "remote.\(Workspace.defaultRemoteName).url", url], in: path,
+            if !module.initialises, try CheckoutPresence.of(path, git: git) == .repository {
+                try GitRepository(path, git: git).setConfig(
+                    "remote.\(Workspace.defaultRemoteName).url", to: url,
                     context: "set the origin of module \(module.repository) from modules.json")
             }
         }
         if !synced.isEmpty {
-            try git.run(
-                ["submodule", "--quiet", "sync", "--"] + synced, in: workspace.root,
-                context: "sync the module URLs from .gitmodules")
+            try GitRepository(workspace.root, git: git).syncSubmodules(synced)
         }
     }
 
     /// The submodule names of the working tree's `.gitmodules`, by path.
     func submoduleNames() throws -> [String: String] {
-        let output = try git.run(
-            ["config", "--file", ".gitmodules", "-z", "--get-regexp", "^submodule\\..*\\.path$"], in: workspace.root,
-            context: "read the submodule names of .gitmodules", accepting: [0, 1])
-        var names: [String: String] = [:]
-        for record in output.stdout.split(separator: 0) {
-            let text = String(decoding: record, as: UTF8.self)
-            guard let newline = text.firstIndex(of: "\n") else { continue }
-            let key = text[..<newline]
-            names[String(text[text.index(after: newline)...])] = String(
-                key.dropFirst("submodule.".count).dropLast(".path".count))
-        }
-        return names
+        try GitRepository(workspace.root, git: git).submoduleNamesByPath()
     }
 
     /// Initialises and updates the module's nested submodules to the commits it records, when any is not there.
@@ -636,10 +604,7 @@ public struct WorkingCopySwitch: Sendable {
         let nested = try NestedSubmodules.inspect(path, prefix: module.path, git: git)
         guard nested.contains(where: { !$0.atRecorded }) else { return false }
         console?.progress("\(module.repository): updating nested submodules")
-        try git.runNetwork(
-            ["submodule", "--quiet", "update", "--init", "--recursive"], in: path,
-            remote: "the nested submodules' remotes of \(module.repository)",
-            context: "initialise the nested submodules of \(module.repository)")
+        try GitRepository(path, git: git).updateSubmodulesRecursively(what: module.repository)
         return true
     }
 
@@ -656,15 +621,9 @@ public struct WorkingCopySwitch: Sendable {
             nestedUpdated: nested)
     }
 
-    private func switchArguments(_ superproject: Bool) -> [String] {
-        superproject ? ["switch", "--quiet", "--no-recurse-submodules"] : ["switch", "--quiet"]
-    }
-
     /// The full name of the branch checked out in `path` (empty on a detached HEAD).
     private func currentBranchRef(_ path: String, name: String) throws -> String {
-        try git.run(
-            ["symbolic-ref", "--quiet", "HEAD"], in: path, context: "read the branch of \(name)", accepting: [0, 1]
-        ).text
+        try GitRepository(path, git: git).headBranchRef(context: "read the branch of \(name)") ?? ""
     }
 
     /// Refreshes the index's stat information. `reset --keep`, unlike `switch` and `merge`, does not: an index whose
@@ -672,9 +631,8 @@ public struct WorkingCopySwitch: Sendable {
     /// uptodate. Cannot merge." half-way through a switch. Content changes were refused by the pre-flight; `-q` lets
     /// git report them with exit 1 instead of stopping, and the reset that follows refuses them as before.
     private func refreshIndex(_ path: String, name: String, superproject: Bool) throws {
-        try git.run(
-            ["update-index", "-q", "--refresh"] + (superproject ? ["--ignore-submodules"] : []), in: path,
-            context: "refresh the index of \(name)", accepting: [0, 1])
+        try GitRepository(path, git: git).refreshIndex(
+            ignoringSubmodules: superproject, context: "refresh the index of \(name)")
     }
 
     /// Moves a branch that is not checked out from `from` to `target` (a lease on `from`), then checks it out.
@@ -682,25 +640,25 @@ public struct WorkingCopySwitch: Sendable {
         _ branchRef: String, to target: String, from: String, reason: String, plan: RepositoryPlan, path: String,
         name: String, superproject: Bool
     ) throws {
-        try git.run(
-            ["update-ref", "-m", "tenantctl switch: \(reason)", branchRef, target, from], in: path,
+        let repository = GitRepository(path, git: git)
+        try repository.updateRef(
+            branchRef, to: target, from: from, message: "tenantctl switch: \(reason)",
             context: "move \(plan.branch) in \(name) (\(reason))")
-        try git.run(
-            switchArguments(superproject) + ["--end-of-options", plan.branch], in: path,
-            context: "check out \(plan.branch) in \(name)")
+        try repository.switchTo(
+            plan.branch, recurseSubmodules: !superproject, context: "check out \(plan.branch) in \(name)")
     }
 
     private func apply(_ plan: RepositoryPlan, in path: String, superproject: Bool) throws -> String {
         let name = plan.repository
         let branchRef = "refs/heads/\(plan.branch)"
+        let repository = GitRepository(path, git: git)
         switch plan.action {
         case .none:
             return "unchanged"
         case .checkout:
             console?.progress("\(name): checking out \(plan.branch)")
-            try git.run(
-                switchArguments(superproject) + ["--end-of-options", plan.branch], in: path,
-                context: "check out \(plan.branch) in \(name)")
+            try repository.switchTo(
+                plan.branch, recurseSubmodules: !superproject, context: "check out \(plan.branch) in \(name)")
             return "checked out"
         case .fastForward(let from):
             console?.progress("\(name): fast-forwarding \(plan.branch) to \(ObjectID.short(plan.target))")
@@ -709,9 +667,9 @@ public struct WorkingCopySwitch: Sendable {
                 // moves branch, index and files together, and, unlike `merge --ff-only`, no merge configuration
                 // (`merge.verifySignatures`) can refuse it half-way through a switch.
                 try refreshIndex(path, name: name, superproject: superproject)
-                try git.run(
-                    ["reset", "--quiet", "--keep"] + (superproject ? ["--no-recurse-submodules"] : []) + [plan.target],
-                    in: path, context: "fast-forward \(plan.branch) in \(name)")
+                try repository.resetKeep(
+                    to: plan.target, recurseSubmodules: !superproject,
+                    context: "fast-forward \(plan.branch) in \(name)")
             } else {
                 try setAndCheckOut(
                     branchRef, to: plan.target, from: from, reason: "fast-forward", plan: plan, path: path, name: name,
@@ -724,9 +682,9 @@ public struct WorkingCopySwitch: Sendable {
                 // The working tree is clean (pre-flight): branch, index and files move together. The target is an
                 // object id git printed (`rev-parse …^{commit}`); `reset` rejects `--end-of-options` before it.
                 try refreshIndex(path, name: name, superproject: superproject)
-                try git.run(
-                    ["reset", "--quiet", "--keep"] + (superproject ? ["--no-recurse-submodules"] : []) + [plan.target],
-                    in: path, context: "move \(plan.branch) back to the pin in \(name)")
+                try repository.resetKeep(
+                    to: plan.target, recurseSubmodules: !superproject,
+                    context: "move \(plan.branch) back to the pin in \(name)")
             } else {
                 try setAndCheckOut(
                     branchRef, to: plan.target, from: from, reason: "back to the pin", plan: plan, path: path,
@@ -738,18 +696,15 @@ public struct WorkingCopySwitch: Sendable {
             // The upstream is configured before the branch exists: a run stopped between the two calls then
             // leaves no branch without its upstream (a re-run only checks the branch out); see docs/GUARANTEES.md.
             if let upstream, let slash = upstream.firstIndex(of: "/") {
-                try git.run(
-                    ["config", "branch.\(plan.branch).remote", String(upstream[..<slash])], in: path,
+                try repository.setConfig(
+                    "branch.\(plan.branch).remote", to: String(upstream[..<slash]),
                     context: "set the upstream of \(plan.branch) in \(name)")
-                try git.run(
-                    [
-                        "config", "branch.\(plan.branch).merge",
-                        "refs/heads/" + upstream[upstream.index(after: slash)...],
-                    ],
-                    in: path, context: "set the upstream of \(plan.branch) in \(name)")
+                try repository.setConfig(
+                    "branch.\(plan.branch).merge", to: "refs/heads/" + upstream[upstream.index(after: slash)...],
+                    context: "set the upstream of \(plan.branch) in \(name)")
             }
-            try git.run(
-                switchArguments(superproject) + ["--no-track", "-c", plan.branch, plan.target], in: path,
+            try repository.createBranch(
+                plan.branch, at: plan.target, recurseSubmodules: !superproject,
                 context: "create branch \(plan.branch) in \(name)")
             return "created"
         case .initialise:
@@ -757,27 +712,21 @@ public struct WorkingCopySwitch: Sendable {
             // `--checkout` overrides `update = none` (and any other update mode) for this explicit set-up.
             // The clone's remote is `origin`, the name every module checkout uses, whatever
             // `clone.defaultRemoteName` says.
-            try git.runNetwork(
-                [
-                    "-c", "clone.defaultRemoteName=\(Workspace.defaultRemoteName)", "submodule", "--quiet", "update",
-                    "--init", "--checkout", "--", plan.path,
-                ], in: workspace.root,
-                remote: "the remote of module \(name)", context: "initialise and clone module \(name)")
-            guard case .repository = try WorkingCopyGit.presence(of: path, git: git) else {
+            try GitRepository(workspace.root, git: git).initialiseSubmodule(
+                plan.path, remoteName: Workspace.defaultRemoteName, module: name)
+            guard case .repository = try CheckoutPresence.of(path, git: git) else {
                 throw WorkspaceError(
                     "module \(name) at \(plan.path) is still not a repository of its own after "
                         + "`git submodule update --init --checkout`; nothing was run in it")
             }
             // The clone was made by this run: its branches hold no user work, so the branch may be (re)set.
-            try git.run(
-                ["switch", "--quiet", "--no-track", "-C", plan.branch, plan.target], in: path,
-                context: "create branch \(plan.branch) in \(name)")
-            let remote = try git.run(
-                ["rev-parse", "--verify", "--quiet", "refs/remotes/origin/\(plan.branch)"], in: path,
-                context: "look for origin/\(plan.branch) in \(name)", accepting: [0, 1])
-            if remote.status == 0 {
-                try git.run(
-                    ["branch", "--quiet", "--set-upstream-to=origin/\(plan.branch)", "--", plan.branch], in: path,
+            try repository.createBranch(
+                plan.branch, at: plan.target, force: true, context: "create branch \(plan.branch) in \(name)")
+            if try repository.lookUp(
+                "refs/remotes/origin/\(plan.branch)", context: "look for origin/\(plan.branch) in \(name)") != nil
+            {
+                try repository.setUpstream(
+                    of: plan.branch, to: "origin/\(plan.branch)",
                     context: "set the upstream of \(plan.branch) in \(name)")
             }
             return "cloned"

@@ -24,12 +24,11 @@ extension WorkingCopySwitch {
     /// putting back, except new files at the target's paths, which the pre-flight found free.)
     private func foreignChanges(_ repository: SwitchJournal.Repository) throws -> [WorkingCopyProblem] {
         let path = try checkoutPath(repository)
-        guard try WorkingCopyGit.presence(of: path, git: git) == .repository, let before = repository.headBefore
+        guard try CheckoutPresence.of(path, git: git) == .repository, let before = repository.headBefore
         else { return [] }
-        let diff = try git.run(
-            ["diff", "--name-only", "-z", "--no-renames", before, repository.target, "--"], in: path,
+        let touched = try GitRepository(path, git: git).changedPaths(
+            from: before, to: repository.target,
             context: "list the files the switch changes in \(repository.repository)")
-        let touched = Set(diff.stdout.split(separator: 0).map { String(decoding: $0, as: UTF8.self) })
         let superproject = repository.path.isEmpty
         let state = try RepositoryState.inspect(path: path, git: git, superproject: superproject)
         let files = state.status.blockingEntries.filter { $0.submodule == nil || !superproject }.map(\.path)
@@ -57,43 +56,37 @@ extension WorkingCopySwitch {
         let name = repository.repository
         if repository.initialises {
             // A module the switch cloned: not initialised again (its git directory stays, as after deinit).
-            try git.run(
-                ["submodule", "--quiet", "deinit", "--force", "--", repository.path], in: workspace.root,
-                context: "put module \(name) back to not initialised")
+            try GitRepository(workspace.root, git: git).deinitialiseSubmodule(
+                repository.path, context: "put module \(name) back to not initialised")
             return
         }
         let path = try checkoutPath(repository)
-        guard try WorkingCopyGit.presence(of: path, git: git) == .repository, let head = repository.headBefore else {
+        guard try CheckoutPresence.of(path, git: git) == .repository, let head = repository.headBefore else {
             return
         }
 
         let branchRef = "refs/heads/\(repository.branch)"
+        let checkout = GitRepository(path, git: git)
+        let message = "tenantctl switch: put back"
         if let tip = repository.branchTipBefore {
-            try git.run(
-                ["update-ref", "-m", "tenantctl switch: put back", branchRef, tip], in: path,
-                context: "put \(repository.branch) back in \(name)")
+            try checkout.updateRef(
+                branchRef, to: tip, message: message, context: "put \(repository.branch) back in \(name)")
         }
         if let branch = repository.branchBefore {
-            try git.run(
-                ["symbolic-ref", "-m", "tenantctl switch: put back", "HEAD", "refs/heads/\(branch)"], in: path,
-                context: "put HEAD of \(name) back on \(branch)")
+            try checkout.pointHead(
+                at: "refs/heads/\(branch)", message: message, context: "put HEAD of \(name) back on \(branch)")
         } else {
-            try git.run(
-                ["update-ref", "--no-deref", "-m", "tenantctl switch: put back", "HEAD", head], in: path,
-                context: "put HEAD of \(name) back at \(ObjectID.short(head))")
+            try checkout.detachHead(
+                at: head, message: message, context: "put HEAD of \(name) back at \(ObjectID.short(head))")
         }
-        try git.run(
-            ["reset", "--quiet", "--hard", "--no-recurse-submodules", head], in: path,
-            context: "put the files of \(name) back at \(ObjectID.short(head))")
+        try checkout.resetHard(to: head, context: "put the files of \(name) back at \(ObjectID.short(head))")
         // A checkout stopped before it wrote the index leaves the target's new files untracked: the pre-flight
         // found no untracked file there before, so they are the switch's.
-        for file in try WorkingCopyGit.untrackedOverwrites(to: repository.target, in: path, git: git) {
+        for file in try checkout.untrackedOverwrites(to: repository.target) {
             try? FileManager.default.removeItem(atPath: (path as NSString).appendingPathComponent(file))
         }
         if repository.branchTipBefore == nil && repository.branchBefore != repository.branch {
-            try git.run(
-                ["update-ref", "-d", branchRef], in: path, context: "delete \(repository.branch) again in \(name)",
-                accepting: [0, 1])
+            try checkout.deleteRef(branchRef, context: "delete \(repository.branch) again in \(name)")
         }
         if let from = repository.movedFrom, path != workspace.path(from) {
             // A checkout the switch had moved goes back to where it was, with its branch and files.
@@ -105,7 +98,7 @@ extension WorkingCopySwitch {
     /// else the path it had.
     private func checkoutPath(_ repository: SwitchJournal.Repository) throws -> String {
         let path = workspace.path(repository.path)
-        guard let from = repository.movedFrom, try WorkingCopyGit.presence(of: path, git: git) != .repository else {
+        guard let from = repository.movedFrom, try CheckoutPresence.of(path, git: git) != .repository else {
             return path
         }
         return workspace.path(from)

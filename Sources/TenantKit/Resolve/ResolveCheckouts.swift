@@ -1,0 +1,40 @@
+import Foundation
+
+/// What resolve reads and ensures in the working copy's repositories beyond switch: start points, module commits.
+enum ResolveCheckouts {
+    /// Where a repository stands now: its checked-out branch, HEAD and local branches.
+    static func startPoint(repository: String, path: String, relativePath: String, git: Git) throws
+        -> ResolveState.StartPoint
+    {
+        guard try CheckoutPresence.of(path, git: git) == .repository else {
+            return ResolveState.StartPoint(
+                repository: repository, path: relativePath, initialised: false, headBranch: nil, head: nil,
+                branches: [:])
+        }
+        let checkout = GitRepository(path, git: git)
+        let symbolic = try checkout.headBranchRef(context: "read the branch of \(repository)")
+        let head = try checkout.lookUp("HEAD", context: "read the HEAD of \(repository)")
+        let branches = try GitRefs.branches(under: "refs/heads/", in: path, git: git, what: repository)
+        let branch = symbolic.flatMap { $0.hasPrefix("refs/heads/") ? String($0.dropFirst("refs/heads/".count)) : nil }
+        return ResolveState.StartPoint(
+            repository: repository, path: relativePath, initialised: true, headBranch: branch, head: head,
+            branches: branches)
+    }
+
+    /// Fetches `origin` in a module checkout unless it already has every commit of `commits`.
+    static func ensureCommits(_ commits: [String], in path: String, module: String, git: Git, console: Console?)
+        throws
+    {
+        let checkout = GitRepository(path, git: git)
+        for commit in commits where try !checkout.hasCommit(commit) {
+            console?.progress("fetching \(module)")
+            try checkout.fetchOrigin(prune: false, module: module)
+            for commit in commits where try !checkout.hasCommit(commit) {
+                throw ResolveError(
+                    .refused,
+                    "commit \(ObjectID.short(commit)) is not in \(module) even after fetching origin; is it pushed?")
+            }
+            return
+        }
+    }
+}
