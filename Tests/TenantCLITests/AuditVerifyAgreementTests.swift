@@ -122,4 +122,23 @@ import Testing
         #expect(orphan.audit.other.contains { $0.hasPrefix("orphan-branch: ") }, "\(orphan.audit.other)")
         try expectAgreement(sandbox, example, "orphan branch")
     }
+
+    /// `audit --check` (which fails on every finding verify reports) reads each repository's history once: one
+    /// `rev-list --parents` for the superproject and one per module, as without `--check`.
+    @Test func auditCheckReadsEachHistoryOnce() throws {
+        let sandbox = try GitSandbox()
+        let example = try audit.example(sandbox)
+        let shim = try GitShim(in: sandbox)
+        func histories(_ arguments: [String]) throws -> [String] {
+            try shim.reset()
+            let result = sandbox.tenantctl(arguments + ["--no-fetch", "--git", shim.path], in: example.workspace)
+            #expect(result.status == 0, "\(result.stderr)")
+            return try shim.calls().filter { $0.contains("rev-list") && $0.contains("--parents") }
+        }
+        #expect(sandbox.tenantctl(["audit"], in: example.workspace).status == 0)
+        let plain = try histories(["audit", "--json"])
+        #expect(plain.count == 1 + AuditCommandTests.modules.count, "\(plain.joined(separator: "\n"))")
+        let checked = try histories(["audit", "--json", "--check"])
+        #expect(checked.count == plain.count, "\(checked.joined(separator: "\n"))")
+    }
 }
