@@ -234,21 +234,21 @@ public struct CommandContext: Sendable {
     }
 
     /// The remotes as fetched (unless `fetch` is false): the one pipeline every repository-wide command starts with.
-    /// `partial`: keep invalid tenant files and unreachable module remotes in the snapshot instead of failing
-    /// (audit and verify report them as findings). `project`: use it instead of the files on the remote's general
-    /// branch (verify before the files' first push). `checkNames`: refuse unknown names before any module is fetched.
+    /// `purpose`: ``Snapshot/Options/Purpose/report`` keeps invalid tenant files and unreachable module remotes in
+    /// the snapshot (audit and verify report them as findings). `project`: use it instead of the files on the
+    /// remote's general branch (verify before the files' first push). `checkNames`: refuse unknown names before any
+    /// module is fetched.
     public func snapshot(
-        _ workspace: Workspace, fetch: Bool = true, jobs: Int = 4, partial: Bool = false, project: Project? = nil,
-        checkNames: (@Sendable (Project) throws -> Void)? = nil
+        _ workspace: Workspace, purpose: Snapshot.Options.Purpose = .strict, fetch: Bool = true, jobs: Int = 4,
+        project: Project? = nil, checkNames: (@Sendable (Project) throws -> Void)? = nil
     ) throws
         -> Snapshot
     {
         try Snapshot.load(
             workspace: workspace, git: git,
             options: Snapshot.Options(
-                fetch: fetch, jobs: jobs,
-                validation: ValidationOptions(allowLocalRemotes: allowLocalRemotes, keepInvalidTenants: partial),
-                allowUnreachableModules: partial, project: project, checkNames: checkNames),
+                purpose: purpose, fetch: fetch, jobs: jobs, allowLocalRemotes: allowLocalRemotes, project: project,
+                checkNames: checkNames),
             console: console)
     }
 }

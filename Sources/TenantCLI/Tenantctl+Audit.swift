@@ -111,48 +111,22 @@ extension Tenantctl {
 
         func run(context: CommandContext) throws -> ExitStatus {
             let workspace = try context.workspace()
-            let git = context.git
+            let epoch = context.environment.variables["SOURCE_DATE_EPOCH"].flatMap { TimeInterval($0) }
+            let audit = AuditRun(
+                tenants: tenants, module: module, check: check, jobs: jobsOptions.jobs,
+                generatedAt: epoch.map { Date(timeIntervalSince1970: $0) } ?? Date(),
+                validation: ValidationOptions(allowLocalRemotes: context.allowLocalRemotes))
             // The lock guards the fetch into the mirrors; reading them afterwards needs none.
             let lock = fetchOptions.fetch ? try context.lock(workspace, wait: lockOptions.wait) : nil
             let snapshot: Snapshot
             do {
                 defer { lock?.release() }
-                let names = tenants
-                let module = module
                 snapshot = try context.snapshot(
-                    workspace, fetch: fetchOptions.fetch, jobs: jobsOptions.jobs, partial: true,
-                    checkNames: { project in
-                        _ = try Self.selectTenants(names, in: project)
-                        if let module, !project.manifest.modules.contains(where: { $0.name == module }) {
-                            throw UnknownNameError(
-                                kind: "module", names: [module], known: project.manifest.modules.map(\.name))
-                        }
-                    })
+                    workspace, purpose: .report, fetch: fetchOptions.fetch, jobs: jobsOptions.jobs,
+                    checkNames: { [audit] project in try audit.checkNames(project) })
             }
+            let report = try audit.report(snapshot: snapshot, git: context.git)
             let project = snapshot.project
-            let selected = try Self.selectTenants(tenants, in: project)
-            let invalid = project.invalidTenants.filter { tenants.isEmpty || tenants.contains($0.id) }
-            let state = try AuditState.load(snapshot: snapshot, tenants: selected, git: git, jobs: jobsOptions.jobs)
-            var report = Auditor.report(
-                project: project, tenants: selected, state: state, invalidTenants: invalid,
-                findings: try checkedOutFindings(snapshot, context: context)
-                    + (check
-                        ? try verifyOnlyFindings(snapshot, git: git)
-                        : try GitVerifier.orphanBranchFindings(snapshot: snapshot, git: git).map {
-                            AuditFinding($0.code, $0.message)
-                        }))
-            // A report says what it describes: the general branch's commit, the remote, the time (SOURCE_DATE_EPOCH
-            // when set, for a reproducible file), the version.
-            if let general = snapshot.branches[snapshot.generalBranch] {
-                let epoch = context.environment.variables["SOURCE_DATE_EPOCH"].flatMap { TimeInterval($0) }
-                report.source = AuditSource(
-                    generalCommit: general, generatedAt: epoch.map { Date(timeIntervalSince1970: $0) } ?? Date(),
-                    remote: workspace.remoteName,
-                    url: try SuperprojectRemote.originURL(workspace, git: git))
-            }
-            if let module {
-                report.cell = try cellCommits(module, report: report, snapshot: snapshot, state: state, git: git)
-            }
             let chosen = format ?? (global.json ? .json : .table)
             let view: AuditTableView? = matrix ? .matrix : nil
             if let output {
@@ -183,22 +157,6 @@ extension Tenantctl {
             return check && report.needsAttention ? .findings : .success
         }
 
-        /// The commits of the one tenant's `module` cell (`--module`), or nil when there is no pin or general branch
-        /// to compare (the report's findings say why).
-        private func cellCommits(
-            _ module: String, report: AuditReport, snapshot: Snapshot, state: AuditState, git: Git
-        ) throws -> AuditCellCommits? {
-            guard let tenant = report.tenants.first,
-                let entry = tenant.modules.first(where: { $0.module == module }), let pin = entry.pin,
-                let declared = snapshot.project.manifest.modules.first(where: { $0.name == module })
-            else { return nil }
-            let general = snapshot.project.manifest.generalBranch(of: declared)
-            guard let generalCommit = state.modules[module]?.branches[general] else { return nil }
-            return try AuditCellCommits.load(
-                tenant: tenant.id, module: module, pin: pin, generalBranch: general, generalCommit: generalCommit,
-                repository: try snapshot.mirror(module), git: git)
-        }
-
         /// The HTML page, with the tenants' display names and the modules' paths, which the report does not carry.
         private func html(_ report: AuditReport, project: Project) -> String {
             var names: [String: String] = [:]
@@ -206,50 +164,6 @@ extension Tenantctl {
             var paths: [String: String] = [:]
             for module in project.manifest.modules { paths[module.name] = module.path }
             return AuditHTMLRenderer.render(report, tenantNames: names, modulePaths: paths)
-        }
-
-        /// The gate fails on every finding verify reports: the ones no audit cell covers (`.gitmodules` drift,
-        /// the general branch's own pins) are added to the report.
-        private func verifyOnlyFindings(_ snapshot: Snapshot, git: Git) throws -> [AuditFinding] {
-            try GitVerifier.findings(snapshot: snapshot, git: git).filter { finding in
-                finding.code == .gitmodulesDrift || finding.code == .orphanBranch
-                    || (finding.tenant == nil && finding.code != .unreachableRemote
-                        && finding.code != .invalidTenantFile)
-            }.map { AuditFinding($0.code, $0.message) }
-        }
-
-        /// On a pull request (HEAD is not the fetched general branch) the checked-out `modules.json` and `Tenants/`
-        /// are validated too, so that a change that breaks them fails the gate.
-        private func checkedOutFindings(_ snapshot: Snapshot, context: CommandContext) throws -> [AuditFinding] {
-            let workspace = snapshot.workspace
-            guard FileManager.default.fileExists(atPath: workspace.path(ProjectReader.manifestPath)) else { return [] }
-            let head = try GitRepository(workspace.root, git: context.git).lookUp(
-                "HEAD^{commit}", context: "read HEAD of the superproject")
-            let general = snapshot.branches[snapshot.generalBranch]
-            guard let head, head != general else { return [] }
-            do {
-                _ = try ProjectReader.workingTree(
-                    workspace, options: ValidationOptions(allowLocalRemotes: context.allowLocalRemotes))
-                return []
-            } catch let error as ManifestError {
-                return error.problems.map { problem in
-                    let tenantFile = problem.file.hasPrefix(ProjectReader.tenantsDirectory + "/")
-                    return AuditFinding(
-                        tenantFile ? .invalidTenantFile : .invalidFile,
-                        "checked-out \(problem.description) (HEAD differs from \(snapshot.generalBranch))")
-                }
-            }
-        }
-
-        /// The tenants named with `--tenant` (by id or branch), in file order; all when none is named.
-        private static func selectTenants(_ tenants: [String], in project: Project) throws -> [Tenant] {
-            guard !tenants.isEmpty else { return project.tenants }
-            let unknown = tenants.filter { project.tenant(id: $0) == nil && project.invalidTenant(id: $0) == nil }
-            guard unknown.isEmpty else {
-                throw UnknownNameError(kind: "tenant", names: unknown, known: project.tenants.map(\.id))
-            }
-            let wanted = Set(tenants.compactMap { project.tenant(id: $0)?.id })
-            return project.tenants.filter { wanted.contains($0.id) }
         }
     }
 }

@@ -92,7 +92,8 @@ extension Tenantctl {
                     input = try ComposeReader.fetched(
                         tenant: tenant, workspace: workspace, git: context.git,
                         options: Snapshot.Options(
-                            fetch: fetchOptions.fetch, jobs: jobsOptions.jobs, validation: options),
+                            purpose: .strict, fetch: fetchOptions.fetch, jobs: jobsOptions.jobs,
+                            allowLocalRemotes: context.allowLocalRemotes),
                         console: context.console)
                 } else {
                     input = try ComposeReader.workingCopy(workspace, git: context.git, options: options)

@@ -92,8 +92,8 @@ import Testing
             other, ":000000 100644 \(zero) \(zero) A", "new",
         ]
         let data = Data((records.joined(separator: "\0") + "\0").utf8)
-        #expect(AuditParse.diffTreeRaw(data) == [pin: ["a b/ü.txt"], other: ["new"]])
-        #expect(AuditParse.diffTreeRaw(Data(":100644 100644 x y M\0p\0".utf8)) == nil)  // change before a commit
-        #expect(AuditParse.diffTreeRaw(Data()) == [:])
+        #expect(ChangedPaths.parseDiffTreeRaw(data) == [pin: ["a b/ü.txt"], other: ["new"]])
+        #expect(ChangedPaths.parseDiffTreeRaw(Data(":100644 100644 x y M\0p\0".utf8)) == nil)  // change before a commit
+        #expect(ChangedPaths.parseDiffTreeRaw(Data()) == [:])
     }
 }

@@ -196,20 +196,20 @@ import Testing
             moduleComparisons[id(100 + offset)] = Comparison(ahead: offset, behind: 1, mergeBase: id(1))
             changed[id(100 + offset)] = ["b\(offset).swift", "a\(offset).swift"]
         }
-        let article = AuditModuleState(
-            branches: ["general_dev": id(1), "t3": id(103)], graph: graph, pinsOnRemote: [id(1), id(100), id(103)],
-            comparisons: moduleComparisons, changedFiles: changed)
-        let infrastructure = AuditModuleState(
-            branches: ["general_dev": id(1)], graph: graph, pinsOnRemote: [id(1)], comparisons: [:], changedFiles: [:])
-        var state = AuditState(
-            superproject: AuditSuperprojectState(
-                generalTip: general, tenantTips: tips, pins: pins, comparisons: comparisons, changedFiles: [:]),
-            modules: ["Article": article, "Infrastructure": infrastructure])
-        state.unreachable = ["Customer": "gone"]
-        let report = Auditor.report(project: project, tenants: project.tenants, state: state)
+        let article = ModuleObservation(
+            generalBranch: "general_dev", branches: ["general_dev": id(1), "t3": id(103)], graph: graph,
+            pinsOnRemote: [id(1), id(100), id(103)], comparisons: moduleComparisons, changedFiles: changed)
+        let infrastructure = ModuleObservation(
+            generalBranch: "general_dev", branches: ["general_dev": id(1)], graph: graph, pinsOnRemote: [id(1)])
+        let state = Observation(
+            superproject: SuperprojectObservation(
+                generalBranch: "general_dev", generalTip: general, tenantTips: tips, pins: pins,
+                comparisons: comparisons),
+            modules: ["Article": article, "Infrastructure": infrastructure], unreachable: ["Customer": "gone"])
+        let report = Auditor.report(project: project, tenants: project.tenants, observation: state)
         #expect(report.tenants.count == 150)
         let oneByOne = project.tenants.flatMap {
-            Auditor.report(project: project, tenants: [$0], state: state).tenants
+            Auditor.report(project: project, tenants: [$0], observation: state).tenants
         }
         #expect(report.tenants == oneByOne)
         #expect(report.tenants.map(\.id) == project.tenants.map(\.id))

@@ -61,6 +61,27 @@ import Testing
         #expect(t2.pins["Modules/Article"] == .commit(Self.c))
     }
 
+    /// `--tenant` names a tenant by its id or by its branch, as in audit and verify; an unknown name is refused.
+    @Test func filterNamesATenantByIdOrBranch() throws {
+        var state = try Self.state()
+        let tenants = [
+            Self.tenants()[0],
+            Tenant(
+                id: "t2", branch: "acme", modules: ["Infrastructure", "Article"], customised: ["Infrastructure"],
+                file: "Tenants/t2.json"),
+        ]
+        state.project = try Project(manifest: ModuleManifest(modules: Self.modules), tenants: tenants)
+        state.superproject.branches["acme"] = Self.t
+        state.superproject.pins["acme"] = state.superproject.pins["t2"]
+        state.superproject.modulePaths["acme"] = Self.modules.map(\.path)
+        state.superproject.containGeneral.insert("acme")
+        for name in ["t2", "acme"] {
+            let plan = try RollPlanner.plan(state, filter: RollFilter(tenants: [name]))
+            #expect(plan.tenants.map(\.tenant.id) == ["t2"], "\(name)")
+        }
+        #expect(throws: UnknownNameError.self) { try RollPlanner.plan(state, filter: RollFilter(tenants: ["acm"])) }
+    }
+
     @Test func nothingToDoWhenEverythingIsCurrent() throws {
         var state = try Self.state(infrastructureGeneral: Self.a, t2ContainsModuleGeneral: true)
         state.superproject.pins["t1"] = ["Modules/Infrastructure": Self.a, "Modules/Article": Self.c]

@@ -234,4 +234,9 @@ public struct AuditFinding: Sendable, Equatable, Encodable {
         self.code = code
         self.message = message
     }
+
+    /// The code and message of a judged ``Finding`` (the cell or the report says where it is).
+    public init(_ finding: Finding) {
+        self.init(finding.code, finding.message)
+    }
 }

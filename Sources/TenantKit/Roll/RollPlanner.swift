@@ -178,7 +178,8 @@ public enum RollPlanner {
 
         var merges: [ModuleMerge] = []
         var tenants: [TenantPlan] = []
-        let selected = project.tenants.filter { filter.tenants.isEmpty || filter.tenants.contains($0.id) }
+        let named = Set(filter.tenants.compactMap { project.tenant(id: $0)?.id ?? project.invalidTenant(id: $0)?.id })
+        let selected = project.tenants.filter { filter.tenants.isEmpty || named.contains($0.id) }
         let context = TenantContext(
             state: state, moving: Set(moving.map(\.name)), generalTips: generalTips, generalMoves: repin != nil,
             accepted: accepted, requested: Set(filter.modules))
@@ -187,7 +188,7 @@ public enum RollPlanner {
             tenants.append(planned.plan)
             merges += planned.merges
         }
-        for invalid in project.invalidTenants where filter.tenants.isEmpty || filter.tenants.contains(invalid.id) {
+        for invalid in project.invalidTenants where filter.tenants.isEmpty || named.contains(invalid.id) {
             tenants.append(invalidTenantPlan(invalid, state: state))
         }
         tenants.sort { $0.tenant.id < $1.tenant.id }
@@ -227,8 +228,9 @@ public enum RollPlanner {
     /// Refuses a filter naming a tenant or module the project does not have.
     static func check(_ filter: RollFilter, against project: Project) throws {
         let general = project.manifest.generalBranch
-        let unknownTenants = filter.tenants.filter { id in
-            !project.tenants.contains { $0.id == id } && !project.invalidTenants.contains { $0.id == id }
+        // A tenant is named by its id or its branch, as in audit and verify.
+        let unknownTenants = filter.tenants.filter {
+            project.tenant(id: $0) == nil && project.invalidTenant(id: $0) == nil
         }
         guard unknownTenants.isEmpty else {
             throw UnknownNameError(

@@ -43,9 +43,7 @@ public struct RollRunner {
         let snapshot = try Snapshot.load(
             workspace: workspace, git: git,
             options: Snapshot.Options(
-                fetch: options.fetch, jobs: options.jobs,
-                validation: ValidationOptions(allowLocalRemotes: git.allowLocalRemotes, keepInvalidTenants: true),
-                allowUnreachableModules: true),
+                purpose: .report, fetch: options.fetch, jobs: options.jobs, allowLocalRemotes: git.allowLocalRemotes),
             console: console)
         let batch = try CatFileBatch(git: git, repository: root)
         defer { try? batch.close() }

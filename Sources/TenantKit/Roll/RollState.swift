@@ -86,8 +86,8 @@ public struct RollState: Sendable {
 }
 
 /// Loads a ``RollState`` from a ``Snapshot`` with batch reads: one `for-each-ref --contains` for the superproject,
-/// one `rev-list` (``CommitGraph``) per module repository and one `cat-file --batch` for every superproject file and
-/// tree.
+/// one `rev-list` (``CommitGraph``) per module repository, gathered as audit and verify gather it
+/// (``ObservationReader``), and one `cat-file --batch` for every superproject file and tree.
 public enum RollStateLoader {
     /// Loads the state of every repository in the snapshot.
     public static func load(snapshot: Snapshot, batch: CatFileBatch, git: Git, jobs: Int) throws -> RollState {
@@ -150,48 +150,39 @@ public enum RollStateLoader {
             unreachable: snapshot.unreachable)
     }
 
-    /// One module: which branches contain its general tip, which pins the remote lacks or the general branch does
-    /// not contain, and which tenant commits the general branch took — from one commit graph.
+    /// One module: which branches contain its general tip, which pins the remote lacks (`missing-commit`) or the
+    /// general branch does not contain (a customisation in fact), and which tenant commits the general branch took
+    /// (`tenant-merged-back`) — from the module's ``ModuleObservation`` (one commit graph), with the
+    /// ``FindingJudge``'s rules.
     static func loadModule(
         _ module: Module, project: Project, snapshot: Snapshot, pins: [String: String], tenantBranches: [String],
         git: Git
     ) throws -> ModuleRepositoryState {
         let branches = snapshot.moduleBranches[module.name] ?? [:]
-        let repository = try snapshot.mirror(module.name)
-        let what = "module \(module.name)"
-        let branchTips = Set(branches.values)
         let pinSet = Set(pins.values)
-        let graph = try CommitGraph.load(
-            tips: branchTips.sorted() + pinSet.subtracting(branchTips).sorted(), repository: repository, git: git,
-            what: what)
-        let resolved = try ModulePins.resolve(
-            pinSet, graph: graph, branchTips: branchTips, repository: repository, git: git, what: what)
-        guard let generalTip = branches[project.generalBranch(of: module)] else {
-            return ModuleRepositoryState(
-                branches: branches, containGeneral: [], pinsOffRemote: pinSet.subtracting(resolved.onRemote))
+        let facts = try ObservationReader.readModule(
+            module.name, repository: try snapshot.mirror(module.name), branches: branches,
+            general: project.generalBranch(of: module), pins: pinSet, tenantBranches: tenantBranches,
+            options: ObservationReader.Options(changedFiles: false), git: git)
+        let offRemote = pinSet.subtracting(facts.pinsOnRemote)
+        guard let generalTip = facts.generalTip else {
+            return ModuleRepositoryState(branches: branches, containGeneral: [], pinsOffRemote: offRemote)
         }
+        let graph = facts.graph
         let containing = Set(branches.filter { graph.isAncestor(generalTip, of: $0.value) }.keys)
-        let offGeneral = pinSet.filter { pin in
-            resolved.commits[pin].map { !graph.isAncestor($0, of: generalTip) } ?? false
-        }
+        let offGeneral = pinSet.filter { FindingJudge.isCustomisedInFact($0, facts: facts) }
         // Tenant commits reachable from the general branch, per superproject branch that does not have them yet.
         var mergedBack: [String: [String: [String]]] = [:]
-        let generalHistory = graph.history(of: generalTip)
-        let taken = tenantBranches.compactMap { branch -> (String, [String])? in
-            guard let tip = branches[branch], let generalHistory else { return nil }
-            let commits = graph.tenantOnlyCommits(of: tip, in: generalHistory)
-            return commits.isEmpty ? nil : (branch, commits)
-        }
         for (superBranch, pin) in pins {
-            for (tenantBranch, commits) in taken where tenantBranch != superBranch {
-                let pinned = resolved.commits[pin]
+            for (tenantBranch, commits) in facts.mergedBack where tenantBranch != superBranch {
+                let pinned = facts.pinCommits[pin]
                 let new = commits.filter { commit in pinned.map { !graph.isAncestor(commit, of: $0) } ?? true }
                 if !new.isEmpty { mergedBack[superBranch, default: [:]][tenantBranch] = new }
             }
         }
         return ModuleRepositoryState(
-            branches: branches, containGeneral: containing, pinsOffRemote: pinSet.subtracting(resolved.onRemote),
-            pinsOffGeneral: offGeneral, mergedBack: mergedBack)
+            branches: branches, containGeneral: containing, pinsOffRemote: offRemote, pinsOffGeneral: offGeneral,
+            mergedBack: mergedBack)
     }
 
     /// Branch → the modules of that branch's own `modules.json`, validated by the one manifest loader. A branch

@@ -33,6 +33,27 @@ public struct Snapshot: Sendable {
         /// is fetched: an unknown tenant or module costs one fetch, not one per module.
         public var checkNames: (@Sendable (Project) throws -> Void)?
 
+        /// What a snapshot is taken for; it decides how strict the snapshot is.
+        public enum Purpose: Sendable {
+            /// A command that reports or plans per tenant and module (audit, verify, roll): invalid tenant files and
+            /// module remotes that cannot be fetched stay in the snapshot, to be reported (or blocked) one by one.
+            case report
+            /// Any other command: every file valid, every module remote fetched, or no snapshot.
+            case strict
+        }
+
+        /// The options of a snapshot taken for `purpose`: the one place where they are decided.
+        public init(
+            purpose: Purpose, fetch: Bool = true, jobs: Int = 4, allowLocalRemotes: Bool, project: Project? = nil,
+            checkNames: (@Sendable (Project) throws -> Void)? = nil
+        ) {
+            let partial = purpose == .report
+            self.init(
+                fetch: fetch, jobs: jobs,
+                validation: ValidationOptions(allowLocalRemotes: allowLocalRemotes, keepInvalidTenants: partial),
+                allowUnreachableModules: partial, project: project, checkNames: checkNames)
+        }
+
         public init(
             fetch: Bool = true, jobs: Int = 4, validation: ValidationOptions = .init(),
             allowUnreachableModules: Bool = false, project: Project? = nil,

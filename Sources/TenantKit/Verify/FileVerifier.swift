@@ -1,28 +1,7 @@
 import Foundation
 
-/// One problem `verify` found: what, and where (tenant, module, repository, branch).
-public struct VerifyFinding: Sendable, Equatable, Encodable {
-    /// Stable code, shared with audit (`gitmodules-drift`, `invalid-file`, `missing-branch`, …).
-    public var code: FindingCode
-    /// What is wrong and what to do, in one sentence.
-    public var message: String
-    public var tenant: String?
-    public var module: String?
-    public var repository: String?
-    public var branch: String?
-
-    public init(
-        code: FindingCode, message: String, tenant: String? = nil, module: String? = nil, repository: String? = nil,
-        branch: String? = nil
-    ) {
-        self.code = code
-        self.message = message
-        self.tenant = tenant
-        self.module = module
-        self.repository = repository
-        self.branch = branch
-    }
-}
+/// A finding of `verify` (the one ``Finding`` type audit shares).
+public typealias VerifyFinding = Finding
 
 /// A submodule as `.gitmodules` declares it.
 public struct GitmodulesEntry: Sendable, Equatable {

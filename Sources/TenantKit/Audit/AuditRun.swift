@@ -1,0 +1,117 @@
+import Foundation
+
+/// One `audit`: the tenants chosen, the observation gathered once, the report judged from it, with what it describes
+/// and, when asked for, one cell's commits. The command parses its options, loads the snapshot and renders the
+/// report.
+public struct AuditRun: Sendable {
+    /// The tenants to audit (by id or branch); all when empty.
+    public var tenants: [String]
+    /// With one tenant: the module whose cell's commits are listed.
+    public var module: String?
+    /// The CI gate: `.gitmodules` drift fails it too.
+    public var check: Bool
+    /// Repositories read at the same time.
+    public var jobs: Int
+    /// When the report is made (`SOURCE_DATE_EPOCH` when set).
+    public var generatedAt: Date
+    /// How the checked-out files are validated on a pull request.
+    public var validation: ValidationOptions
+
+    public init(
+        tenants: [String] = [], module: String? = nil, check: Bool = false, jobs: Int = 4,
+        generatedAt: Date = Date(), validation: ValidationOptions = ValidationOptions()
+    ) {
+        self.tenants = tenants
+        self.module = module
+        self.check = check
+        self.jobs = jobs
+        self.generatedAt = generatedAt
+        self.validation = validation
+    }
+
+    /// Refuses unknown tenant and module names (before any module is fetched).
+    public func checkNames(_ project: Project) throws {
+        _ = try Self.selectTenants(tenants, in: project)
+        if let module, !project.manifest.modules.contains(where: { $0.name == module }) {
+            throw UnknownNameError(kind: "module", names: [module], known: project.manifest.modules.map(\.name))
+        }
+    }
+
+    /// The report.
+    ///
+    /// git processes: those of ``ObservationReader``; with `check`, one `config --blob` per superproject branch;
+    /// `rev-parse HEAD` and the remote's URL; four more for one cell's commits.
+    public func report(snapshot: Snapshot, git: Git) throws -> AuditReport {
+        let project = snapshot.project
+        let selected = try Self.selectTenants(tenants, in: project)
+        let invalidNamed = Set(tenants.compactMap { project.invalidTenant(id: $0)?.id })
+        let invalid = project.invalidTenants.filter { tenants.isEmpty || invalidNamed.contains($0.id) }
+        let observation = try ObservationReader.read(
+            snapshot: snapshot, tenants: selected, git: git, options: ObservationReader.Options(jobs: jobs))
+        var findings = try checkedOutFindings(snapshot, git: git)
+        if check {
+            findings += try GitVerifier.gitmodulesFindings(snapshot: snapshot, observation: observation, git: git)
+                .map(AuditFinding.init)
+        }
+        var report = Auditor.report(
+            project: project, tenants: selected, observation: observation, invalidTenants: invalid,
+            findings: findings)
+        // A report says what it describes: the general branch's commit, the remote, the time, the version.
+        report.source = AuditSource(
+            generalCommit: observation.superproject.generalTip, generatedAt: generatedAt,
+            remote: snapshot.workspace.remoteName, url: try SuperprojectRemote.originURL(snapshot.workspace, git: git))
+        if let module {
+            report.cell = try cellCommits(
+                module, report: report, snapshot: snapshot, observation: observation, git: git)
+        }
+        return report
+    }
+
+    /// The commits of the one tenant's `module` cell, or nil when there is no pin or general branch to compare (the
+    /// report's findings say why).
+    func cellCommits(
+        _ module: String, report: AuditReport, snapshot: Snapshot, observation: Observation, git: Git
+    ) throws -> AuditCellCommits? {
+        guard let tenant = report.tenants.first,
+            let entry = tenant.modules.first(where: { $0.module == module }), let pin = entry.pin,
+            let declared = snapshot.project.module(named: module)
+        else { return nil }
+        let general = snapshot.project.generalBranch(of: declared)
+        guard let generalCommit = observation.modules[module]?.branches[general] else { return nil }
+        return try AuditCellCommits.load(
+            tenant: tenant.id, module: module, pin: pin, generalBranch: general, generalCommit: generalCommit,
+            repository: try snapshot.mirror(module), git: git)
+    }
+
+    /// On a pull request (HEAD is not the fetched general branch) the checked-out `modules.json` and `Tenants/` are
+    /// validated too, so that a change that breaks them fails the gate.
+    func checkedOutFindings(_ snapshot: Snapshot, git: Git) throws -> [AuditFinding] {
+        let workspace = snapshot.workspace
+        guard FileManager.default.fileExists(atPath: workspace.path(ProjectReader.manifestPath)) else { return [] }
+        guard let head = try HeadCommit.read(in: workspace.root, git: git),
+            head != snapshot.branches[snapshot.generalBranch]
+        else { return [] }
+        do {
+            _ = try ProjectReader.workingTree(workspace, options: validation)
+            return []
+        } catch let error as ManifestError {
+            return error.problems.map { problem in
+                let tenantFile = problem.file.hasPrefix(ProjectReader.tenantsDirectory + "/")
+                return AuditFinding(
+                    tenantFile ? .invalidTenantFile : .invalidFile,
+                    "checked-out \(problem.description) (HEAD differs from \(snapshot.generalBranch))")
+            }
+        }
+    }
+
+    /// The tenants named (by id or branch), in file order; all when none is named.
+    public static func selectTenants(_ tenants: [String], in project: Project) throws -> [Tenant] {
+        guard !tenants.isEmpty else { return project.tenants }
+        let unknown = tenants.filter { project.tenant(id: $0) == nil && project.invalidTenant(id: $0) == nil }
+        guard unknown.isEmpty else {
+            throw UnknownNameError(kind: "tenant", names: unknown, known: project.tenants.map(\.id))
+        }
+        let wanted = Set(tenants.compactMap { project.tenant(id: $0)?.id })
+        return project.tenants.filter { wanted.contains($0.id) }
+    }
+}

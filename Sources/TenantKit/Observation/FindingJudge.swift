@@ -1,0 +1,242 @@
+import Foundation
+
+/// Decides every finding of audit and verify from an ``Observation``, with one rule per code (docs/audit.md has the
+/// table). Pure: values in, findings out, no git.
+public enum FindingJudge {
+    /// Every finding: the invalid tenant files, the unreachable modules, each of `tenants` (its superproject branch
+    /// and every module), the general branch's own pins, and the orphan branches.
+    public static func findings(project: Project, observation: Observation, tenants: [Tenant]) -> [Finding] {
+        var findings = invalidTenantFindings(project.invalidTenants, generalBranch: project.manifest.generalBranch)
+        findings += unreachableFindings(project: project, observation: observation)
+        for tenant in tenants {
+            let superproject = superprojectFindings(tenant, observation: observation)
+            findings += superproject
+            guard observation.superproject.tenantTips[tenant.branch] != nil else { continue }
+            let active = Set(project.activeSet(for: tenant).effective)
+            for module in project.manifest.modules {
+                findings += moduleFindings(
+                    module, of: .tenant(tenant, active: active.contains(module.name)), project: project,
+                    observation: observation)
+            }
+        }
+        findings += generalBranchFindings(project: project, observation: observation)
+        findings += orphanFindings(observation.orphans, project: project)
+        return findings
+    }
+
+    /// Whose pins are judged: a tenant's (with whether the module is in its effective active set), or the general
+    /// branch's (it tracks every module's general branch).
+    public enum Subject: Sendable {
+        case tenant(Tenant, active: Bool)
+        case general
+
+        var tenant: Tenant? {
+            if case .tenant(let tenant, _) = self { return tenant }
+            return nil
+        }
+    }
+
+    /// `invalid-tenant-file`: a tenant file on the general branch does not load.
+    public static func invalidTenantFindings(_ invalid: [InvalidTenant], generalBranch: String) -> [Finding] {
+        invalid.map {
+            Finding(
+                code: .invalidTenantFile,
+                message: "\($0.file) on \(generalBranch) is invalid (roll blocks the tenant): \($0.summary)",
+                tenant: $0.id, repository: Finding.superproject, branch: generalBranch)
+        }
+    }
+
+    /// `unreachable-remote`: a module's remote could not be fetched; its checks are skipped.
+    public static func unreachableFindings(project: Project, observation: Observation) -> [Finding] {
+        project.manifest.modules.compactMap { module in
+            observation.unreachable[module.name].map { error in
+                Finding(
+                    code: .unreachableRemote,
+                    message: "module \(module.name) could not be fetched; its checks were skipped: "
+                        + error.replacingOccurrences(of: "\n", with: " "),
+                    module: module.name, repository: module.name)
+            }
+        }
+    }
+
+    /// The tenant's superproject branch: `missing-branch` when the remote lacks it (nothing else of the tenant is
+    /// judged then), else `tenant-merged-back` when the general branch took its commits.
+    public static func superprojectFindings(_ tenant: Tenant, observation: Observation) -> [Finding] {
+        let superproject = observation.superproject
+        guard superproject.tenantTips[tenant.branch] != nil else {
+            return [
+                Finding(
+                    code: .missingBranch, message: "the superproject has no branch \(tenant.branch) on the remote",
+                    tenant: tenant.id, repository: Finding.superproject, branch: tenant.branch)
+            ]
+        }
+        guard let taken = superproject.mergedBack[tenant.branch], !taken.isEmpty else { return [] }
+        return [
+            mergedBack(
+                taken, tenant: tenant, module: nil, repository: Finding.superproject,
+                general: superproject.generalBranch)
+        ]
+    }
+
+    /// One module of one superproject branch, with the module's facts in `observation`: the subject's pin, the
+    /// path it moved to, the module's repository.
+    public static func moduleFindings(
+        _ module: Module, of subject: Subject, project: Project, observation: Observation
+    ) -> [Finding] {
+        let branch = subject.tenant?.branch ?? observation.superproject.generalBranch
+        return moduleFindings(
+            module, of: subject, project: project, pin: observation.superproject.pins[branch]?[module.path],
+            movedTo: observation.superproject.movedPaths[branch]?[module.name],
+            facts: observation.modules[module.name], unreachable: observation.unreachable[module.name] != nil)
+    }
+
+    /// One module of one superproject branch, in this order:
+    ///
+    /// - `missing-branch`: the module's remote lacks the branch the subject tracks (the tenant's branch when it
+    ///   declares the module customised, else the module's general branch);
+    /// - `not-pinned`: the branch has no gitlink for the module (the pin checks below are skipped);
+    /// - `missing-commit`: the pin is on no branch and no tag of the module's remote (the checks of where it is are
+    ///   skipped);
+    /// - `undeclared-customisation`: the pin is not on the module's general branch, and the module is not declared
+    ///   customised;
+    /// - `stale-pin`: the module is declared customised and the pin is not the head of the tenant's module branch
+    ///   (behind it, or off it);
+    /// - `inactive-but-customised`: the module is customised (declared, or the pin is off the general branch) but
+    ///   not in the tenant's effective active set;
+    /// - `tenant-merged-back`: the module's general branch took commits of the tenant's module branch;
+    /// - `moved-path`: the branch has the module at another path than `modules.json`.
+    ///
+    /// A module that could not be fetched is not judged (``unreachableFindings(project:observation:)``).
+    public static func moduleFindings(
+        _ module: Module, of subject: Subject, project: Project, pin: String?, movedTo: String?,
+        facts: ModuleObservation?, unreachable: Bool
+    ) -> [Finding] {
+        guard !unreachable else { return [] }
+        let tenant = subject.tenant
+        let superprojectGeneral = project.manifest.generalBranch
+        let branch = tenant?.branch ?? superprojectGeneral
+        let declared = tenant?.customises(module.name) ?? false
+        let general = project.generalBranch(of: module)
+        let tracked = project.branch(of: module, for: tenant)
+        var findings: [Finding] = []
+        func add(_ code: FindingCode, _ message: String, repository: String, branch: String) {
+            // The general branch's findings name it: no tenant does.
+            findings.append(
+                Finding(
+                    code: code, message: tenant == nil ? "\(superprojectGeneral): " + message : message,
+                    tenant: tenant?.id, module: module.name, repository: repository, branch: branch))
+        }
+        let trackedTip = facts?.branches[tracked]
+        if trackedTip == nil {
+            add(
+                .missingBranch, "module \(module.name) has no branch \(tracked) on its remote", repository: module.name,
+                branch: tracked)
+        }
+        if let pin, let facts {
+            let commit = facts.commit(pin)
+            if !facts.pinsOnRemote.contains(pin) {
+                add(
+                    .missingCommit,
+                    "pinned commit \(ObjectID.short(pin)) is on no branch or tag of the remote of \(module.name)",
+                    repository: module.name, branch: tracked)
+            } else {
+                let customisedInFact = isCustomisedInFact(pin, facts: facts)
+                if customisedInFact && !declared {
+                    add(
+                        .undeclaredCustomisation,
+                        "pin \(ObjectID.short(pin)) is not on \(general)"
+                            + (tenant.map { " but \($0.file) does not declare \(module.name) customised" }
+                                ?? " (the general branch pins no customisation)"),
+                        repository: module.name, branch: general)
+                }
+                if declared, let trackedTip, trackedTip != commit, facts.graph.contains(commit) {
+                    let relation =
+                        facts.graph.isAncestor(commit, of: trackedTip)
+                        ? "\(tracked) is ahead of it" : "it is not on \(tracked)"
+                    add(
+                        .stalePin,
+                        "pin \(ObjectID.short(pin)) is not the head of \(tracked) (\(ObjectID.short(trackedTip))); "
+                            + relation, repository: module.name, branch: tracked)
+                }
+                if case .tenant(let tenant, let active) = subject, !active, declared || customisedInFact {
+                    add(
+                        .inactiveButCustomised,
+                        "\(module.name) is customised but not in the effective active set of \(tenant.id)",
+                        repository: module.name, branch: tracked)
+                }
+            }
+        } else if pin == nil {
+            add(
+                .notPinned, "branch \(branch) has no gitlink at \(module.path)", repository: Finding.superproject,
+                branch: branch)
+        }
+        if let tenant, let taken = facts?.mergedBack[tenant.branch], !taken.isEmpty {
+            findings.append(
+                mergedBack(taken, tenant: tenant, module: module.name, repository: module.name, general: general))
+        }
+        if let movedTo {
+            add(
+                .movedPath,
+                "branch \(branch) has \(module.name) at \(movedTo), \(superprojectGeneral) at \(module.path) (the "
+                    + "module moved); roll moves the gitlink", repository: Finding.superproject, branch: branch)
+        }
+        return findings
+    }
+
+    /// Whether the pin is not on the module's general branch (a customisation in fact); false when the general
+    /// branch or the pin's commit is unknown.
+    public static func isCustomisedInFact(_ pin: String, facts: ModuleObservation) -> Bool {
+        let commit = facts.commit(pin)
+        if let comparison = facts.comparisons[pin] { return comparison.mergeBase != commit }
+        guard let generalTip = facts.generalTip, facts.graph.contains(commit) else { return false }
+        return !facts.graph.isAncestor(commit, of: generalTip)
+    }
+
+    /// The general branch's own pins: every module pinned, on its remote, on its general branch, at its path.
+    public static func generalBranchFindings(project: Project, observation: Observation) -> [Finding] {
+        project.manifest.modules.flatMap { module in
+            moduleFindings(module, of: .general, project: project, observation: observation)
+        }
+    }
+
+    /// `orphan-branch`: each with the command that finishes what stopped.
+    public static func orphanFindings(_ orphans: [ObservedOrphan], project: Project) -> [Finding] {
+        orphans.map { observed in
+            let orphan = observed.branch
+            let message: String
+            if let id = orphan.tenant {
+                message =
+                    "module \(orphan.module)'s remote has a branch \(orphan.branch), but tenant \(id) does not "
+                    + "declare \(orphan.module) customised (a customize or customize --undo that stopped?); "
+                    + "delete it: tenantctl customize --undo \(id) \(orphan.module)"
+                    + (observed.tenantPin == orphan.tip
+                        ? "; or keep it: tenantctl customize \(id) \(orphan.module)" : "")
+            } else {
+                message =
+                    "module \(orphan.module)'s remote has a branch \(orphan.branch) of the removed tenant "
+                    + "\(orphan.branch) (a tenant remove that stopped?); finish the removal: tenantctl tenant remove "
+                    + "\(orphan.branch)" + ((observed.uniqueCommits ?? 0) > 0 ? " --archive" : "")
+            }
+            return Finding(
+                code: .orphanBranch, message: message, tenant: orphan.tenant, module: orphan.module,
+                repository: orphan.module, branch: orphan.branch)
+        }
+    }
+
+    /// `tenant-merged-back`: the general branch of a repository took commits of the tenant's branch.
+    static func mergedBack(_ commits: [String], tenant: Tenant, module: String?, repository: String, general: String)
+        -> Finding
+    {
+        let count = commits.count
+        let shown = 5
+        let name = module ?? repository
+        return Finding(
+            code: .tenantMergedBack,
+            message: "\(count) commit\(count == 1 ? "" : "s") of \(name)'s branch \(tenant.branch) "
+                + "\(count == 1 ? "is" : "are") reachable from \(general) (merged back: "
+                + commits.prefix(shown).map { ObjectID.short($0) }.joined(separator: ", ")
+                + (count > shown ? ", …" : "")
+                + "); roll blocks the other tenants until it is reverted or accepted with --accept-merged-back",
+            tenant: tenant.id, module: module, repository: repository, branch: tenant.branch)
+    }
+}

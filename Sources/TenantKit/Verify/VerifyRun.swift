@@ -1,0 +1,104 @@
+import Foundation
+
+/// One `verify`: the working tree's files checked, then the repositories through the same ``Observation`` and
+/// ``FindingJudge`` as audit. The command parses its options, provides the snapshot (it holds the lock) and renders
+/// the result.
+public struct VerifyRun: Sendable {
+    /// What verify found.
+    public struct Result: Sendable {
+        /// Every finding, file checks first.
+        public var findings: [Finding]
+        /// What was not checked, and why.
+        public var notes: [String]
+        /// The working tree's project, when its files are valid (for the tenants' effective active sets).
+        public var project: Project?
+    }
+
+    /// How the working tree's files are validated.
+    public var validation: ValidationOptions
+    /// Repositories read at the same time.
+    public var jobs: Int
+
+    public init(validation: ValidationOptions = ValidationOptions(), jobs: Int = 4) {
+        self.validation = validation
+        self.jobs = jobs
+    }
+
+    /// Runs the checks. `snapshot` takes the snapshot of the remotes (with the working tree's project when given:
+    /// before the files' first push).
+    public func run(workspace: Workspace, git: Git, snapshot: (Project?) throws -> Snapshot) throws -> Result {
+        var result = Result(findings: [], notes: [], project: nil)
+        var filesOnly = false
+        do {
+            let project = try ProjectReader.workingTree(workspace, options: validation)
+            result.project = project
+            if let gitmodules = try GitmodulesListing.entries(
+                ofFile: workspace.path(".gitmodules"), in: workspace.root, git: git)
+            {
+                result.findings += FileVerifier.gitmodulesDrift(
+                    project: project, gitmodules: gitmodules, where: "working tree")
+            } else if try IndexGitlinks.any(in: workspace.root, git: git) {
+                result.findings.append(
+                    Finding(
+                        code: .gitmodulesDrift,
+                        message: "working tree: submodules are recorded but there is no .gitmodules file"))
+            } else {
+                filesOnly = true
+                result.notes.append("no .gitmodules and no submodules yet: only the files were checked")
+            }
+        } catch let error as ManifestError {
+            result.findings += error.problems.map {
+                Finding(code: .invalidFile, message: $0.description, repository: Finding.superproject)
+            }
+        }
+        if filesOnly {
+            // A description of modules and tenants without submodules (such as tenantctl's own repository, or a
+            // project before `module add`): there is nothing in git to check the files against.
+        } else if try SuperprojectRemote.originURL(workspace, git: git) != nil {
+            result.findings += try gitFindings(
+                workspace, project: result.project, notes: &result.notes, git: git, snapshot: snapshot)
+        } else {
+            result.notes.append("the superproject has no remote \(workspace.remoteName): the git checks were skipped")
+        }
+        return result
+    }
+
+    /// The checks against the remotes; before the files' first push, with the working tree's files.
+    func gitFindings(
+        _ workspace: Workspace, project: Project?, notes: inout [String], git: Git,
+        snapshot: (Project?) throws -> Snapshot
+    ) throws -> [Finding] {
+        let state: Snapshot
+        do {
+            do {
+                state = try snapshot(nil)
+            } catch let error as ManifestError {
+                throw error
+            } catch {
+                // Before the files' first push (adopting, docs/adopting.md step 2): check the working tree's files
+                // against the remotes.
+                let branch =
+                    project?.manifest.generalBranch ?? ProjectReader.generalBranchHint(workspace).branch
+                    ?? ModuleManifest.defaultGeneralBranch
+                guard try !Snapshot.remoteHasProjectFiles(workspace, branch: branch, git: git) else { throw error }
+                guard let project else {
+                    notes.append(
+                        "\(workspace.remoteName)/\(branch) has no modules.json yet and the working tree's files are "
+                            + "invalid: the git checks were skipped")
+                    return []
+                }
+                notes.append(
+                    "\(workspace.remoteName)/\(project.manifest.generalBranch) has no modules.json yet: the git "
+                        + "checks used the working tree's files")
+                state = try snapshot(project)
+            }
+        } catch let error as ManifestError {
+            return error.problems.map {
+                Finding(
+                    code: .invalidFile, message: $0.description, repository: Finding.superproject,
+                    branch: ModuleManifest.defaultGeneralBranch)
+            }
+        }
+        return try GitVerifier.findings(snapshot: state, git: git, jobs: jobs)
+    }
+}
