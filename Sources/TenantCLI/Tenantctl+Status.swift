@@ -26,7 +26,15 @@ extension Tenantctl {
         @OptionGroup(title: "Global Options") var global: GlobalOptions
 
         func run(context: CommandContext) throws -> ExitStatus {
-            let report = try StatusReport.inspect(workspace: try context.workspace(), git: context.git)
+            let workspace = try context.workspace()
+            let report = try StatusReport.inspect(workspace: workspace, git: context.git)
+            // A run stopped half-way blocks the other writing commands: say so, with the ways out.
+            for run in (try? RunJournal.unfinished(gitDirectory: workspace.commonDirectory)) ?? [] {
+                let ways = run.waysOut(currentWorktree: workspace.root)
+                context.console.warn(
+                    "tenantctl \(run.commandName) run \(run.runId) is unfinished; finish it: \(ways[0])"
+                        + (ways.count > 1 ? ", or take it back: \(ways[1])" : ""))
+            }
             if context.options.json {
                 context.console.data(try JSONOutput.encode(report))
             } else {
