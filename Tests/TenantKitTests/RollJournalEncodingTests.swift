@@ -112,4 +112,30 @@ import Testing
         running.undoneAt = "2026-11-01T11:00:00Z"
         #expect(!running.isUnfinished)
     }
+
+    /// `unfinished` finds a running journal by its last bytes, also behind thousands of entries, and only that one.
+    @Test func unfinishedFindsARunningJournalOfAnySize() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString).path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        for (index, state) in [RunJournal.State.finished, .running, .failed, .running].enumerated() {
+            var journal = RunJournal(runId: "2026112\(index)-000000-abcdef", createdAt: "t", entries: [])
+            journal.command = "roll"
+            journal.state = state
+            journal.worktree = "/work/app"
+            for module in 0..<(index == 1 ? 2000 : 2) {
+                journal.entries.append(
+                    .init(
+                        repository: "Module\(module)", remote: "origin", ref: "refs/heads/t\(module)", old: nil,
+                        new: String(repeating: "b", count: 40), published: nil))
+            }
+            if index == 3 { journal.undoneAt = "u" }  // taken back: not unfinished
+            try journal.write(gitDirectory: directory)
+        }
+        #expect(try RunJournal.unfinished(gitDirectory: directory).map(\.runId) == ["20261121-000000-abcdef"])
+        // Positive control: the big journal really is bigger than the tail read.
+        let size =
+            try FileManager.default.attributesOfItem(
+                atPath: RunJournal.path(gitDirectory: directory, runId: "20261121-000000-abcdef"))[.size] as? Int
+        #expect((size ?? 0) > 100_000)
+    }
 }

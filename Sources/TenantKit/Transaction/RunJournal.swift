@@ -308,9 +308,10 @@ public struct RunJournal: Sendable, Equatable, Codable {
         return (runs, unreadable)
     }
 
-    /// The unfinished runs (``isUnfinished``), oldest first. Only a journal whose bytes hold `"state" : "running"`
-    /// is decoded (a key: a quote inside a value is escaped), so that every writing command and `status` can ask
-    /// without decoding a thousand-tenant roll's journal each time; one that cannot be read is skipped.
+    /// The unfinished runs (``isUnfinished``), oldest first. Only a journal whose last bytes hold
+    /// `"state" : "running"` is read whole and decoded (the keys are sorted: only `undoneAt` and `worktree` follow
+    /// `state`; and a quote inside a value is escaped), so that every writing command and `status` can ask without
+    /// reading a thousand-tenant roll's journal each time; one that cannot be read is skipped.
     public static func unfinished(gitDirectory: String) throws -> [RunJournal] {
         let directory = directory(gitDirectory: gitDirectory)
         guard FileManager.default.fileExists(atPath: directory) else { return [] }
@@ -319,11 +320,21 @@ public struct RunJournal: Sendable, Equatable, Codable {
             .filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }.sorted()
             .compactMap { name -> RunJournal? in
                 let path = (directory as NSString).appendingPathComponent(name)
-                guard let data = FileManager.default.contents(atPath: path), data.range(of: marker) != nil,
+                guard let tail = Self.tail(of: path, count: 16384), tail.range(of: marker) != nil,
+                    let data = FileManager.default.contents(atPath: path),
                     let journal = try? JSONDecoder().decode(RunJournal.self, from: data)
                 else { return nil }
                 return journal.isUnfinished ? journal : nil
             }
+    }
+
+    /// The last `count` bytes of a file (all of a smaller one); nil when it cannot be read.
+    private static func tail(of path: String, count: UInt64) -> Data? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        guard let size = try? handle.seekToEnd() else { return nil }
+        guard (try? handle.seek(toOffset: size > count ? size - count : 0)) != nil else { return nil }
+        return try? handle.readToEnd() ?? Data()
     }
 
     /// Reads the journal of a run.

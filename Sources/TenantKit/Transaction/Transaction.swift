@@ -165,8 +165,9 @@ public struct UnfinishedRunError: Error, Sendable, CustomStringConvertible {
 
     public var description: String {
         var text =
-            "refusing to \(blocked): `tenantctl \(run.commandName)` run \(run.runId) (started \(run.createdAt)"
-            + (run.worktree.map { " in \($0)" } ?? "") + ") stopped before it finished; \(blocked) changed nothing"
+            "refusing to run `tenantctl \(blocked)`: `tenantctl \(run.commandName)` run \(run.runId) (started "
+            + run.createdAt + (run.worktree.map { " in \($0)" } ?? "")
+            + ") stopped before it finished; nothing was changed by this command"
         let changed = run.entries.filter { $0.published == true || $0.landed == true }
         if !changed.isEmpty {
             let names = changed.map { entry in
