@@ -171,4 +171,44 @@ import Testing
         let added = lab.sandbox.tenantctl(["tenant", "add", "t5"], in: copy.workspace)
         #expect(added.status == 0, "\(added.stderr)")
     }
+
+    @Test func aKilledResolveStartBlocksSwitchUntilItIsAborted() throws {
+        let lab = try FaultLab(stage: .conflict)
+        let rolled = lab.sandbox.tenantctl(["roll"], in: "\(lab.template)/workspace", environment: FaultLab.dates)
+        #expect(rolled.status == 2, "\(rolled.stderr)")
+        let reference = try lab.copy("reference")
+        let shim = try GitShim(in: lab.sandbox, name: "shim-reference")
+        let started = try lab.sandbox.tenantctlProcess(
+            ["resolve", "t2", "--git", shim.path], in: reference.workspace, environment: FaultLab.dates)
+        #expect(started.status == 2, "\(started.stdout)\(started.stderr)")
+        // The first merge: the resolution has started by then.
+        let index = try #require(try shim.calls().firstIndex { FaultLab.subcommand($0) == "merge" }) + 1
+        let copy = try lab.copy("killed")
+        let before = try lab.workingCopy(copy.root)
+        let killShim = try GitShim(in: lab.sandbox, name: "shim-killed")
+        let killed = try lab.sandbox.tenantctlProcess(
+            ["resolve", "t2", "--git", killShim.path], in: copy.workspace,
+            environment: FaultLab.dates.merging(["SHIM_KILL_AT": "\(index)"]) { $1 })
+        #expect(killed.status == -SIGKILL, "\(killed.stderr)")
+        #expect(try lab.waitForProcesses(mentioning: copy.root + "/").isEmpty)
+        let run = try #require(Self.run(try Self.runs(lab.sandbox, in: copy.workspace), command: "resolve"))
+        #expect(run["state"] as? String == "unfinished", "\(run)")
+        #expect(run["arguments"] as? [String] == ["t2"], "\(run)")
+        let runId = try #require(run["runId"] as? String)
+
+        let workingCopy = try lab.workingCopy(copy.root)
+        let refused = lab.sandbox.tenantctl(["switch", "t1"], in: copy.workspace)
+        #expect(refused.status == 1, "\(refused.stdout)\(refused.stderr)")
+        #expect(refused.stderr.contains("finish it by running it again: tenantctl resolve t2"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("or take it back: tenantctl resolve --abort"), "\(refused.stderr)")
+        #expect(try lab.workingCopy(copy.root) == workingCopy)
+
+        let aborted = lab.sandbox.tenantctl(["resolve", "--abort"], in: copy.workspace)
+        #expect(aborted.status == 0, "\(aborted.stderr)")
+        #expect(try lab.workingCopy(copy.root) == before)
+        let after = try Self.runs(lab.sandbox, in: copy.workspace)
+        #expect(after.first { $0["runId"] as? String == runId }?["state"] as? String == "aborted", "\(after)")
+        let switched = lab.sandbox.tenantctl(["switch", "t1"], in: copy.workspace)
+        #expect(switched.status == 0, "\(switched.stderr)")
+    }
 }
