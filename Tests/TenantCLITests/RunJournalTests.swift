@@ -211,4 +211,26 @@ import Testing
         let switched = lab.sandbox.tenantctl(["switch", "t1"], in: copy.workspace)
         #expect(switched.status == 0, "\(switched.stderr)")
     }
+
+    @Test func aKilledPinPushBlocksTagUntilItsRerunFinishesIt() throws {
+        let run = try PinConvergenceTests.pinRun()
+        let superprojectPush = try #require(run.pushes(superproject: true).last)
+        let copy = try run.killed(at: superprojectPush)
+        let sandbox = run.lab.sandbox
+        let killed = try #require(Self.run(try Self.runs(sandbox, in: copy.workspace), command: "pin"))
+        #expect(killed["state"] as? String == "unfinished", "\(killed)")
+        #expect(killed["arguments"] as? [String] == ["--push"], "\(killed)")
+
+        let before = try run.lab.refs(copy.root)
+        let refused = sandbox.tenantctl(["tag", "M1"], in: copy.workspace)
+        #expect(refused.status == 1, "\(refused.stdout)\(refused.stderr)")
+        #expect(refused.stderr.contains("finish it by running it again: tenantctl pin --push"), "\(refused.stderr)")
+        #expect(try run.lab.refs(copy.root) == before)
+
+        let rerun = sandbox.tenantctl(["pin", "--push"], in: copy.workspace, environment: FaultLab.dates)
+        #expect(rerun.status == 0, "\(rerun.stderr)")
+        #expect(try run.lab.remoteRefs(copy.root) == run.remotesAfter)
+        let tagged = sandbox.tenantctl(["tag", "M1"], in: copy.workspace)
+        #expect(tagged.status == 0, "\(tagged.stderr)")
+    }
 }
