@@ -143,6 +143,9 @@ public struct CommandEnvironment: Sendable {
     public var stderr: any OutputSink
     /// Whether stdout is a terminal (colour, progress).
     public var stdoutIsTerminal: Bool
+    /// The command line after the program name, global options moved behind the subcommand (set by
+    /// ``Tenantctl/run(arguments:environment:)``): a writing command's journal keeps the words that re-run it.
+    public var arguments: [String] = []
 
     public init(
         variables: [String: String], currentDirectory: String, stdout: any OutputSink, stderr: any OutputSink,

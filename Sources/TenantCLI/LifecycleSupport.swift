@@ -22,10 +22,24 @@ enum LifecycleRun {
         let workspace = try context.workspace()
         let lock = try context.lock(workspace, wait: options.wait)
         defer { lock.release() }
-        let state = try context.snapshot(workspace)
-        let plan = try makePlan(state)
-        if !options.dryRun {
-            try LifecycleExecutor(state: state, git: context.git).execute(plan, console: context.console)
+        let plan: LifecyclePlan
+        if options.dryRun {
+            plan = try makePlan(try context.snapshot(workspace))
+        } else {
+            // `uncustomize` is `customize --undo`: the journal keeps the words that were typed.
+            let words =
+                command == "uncustomize" && context.environment.arguments.first == "customize"
+                ? "customize" : command
+            plan = try context.journalled(workspace, command: words) { transaction in
+                let state = try context.snapshot(workspace)
+                let plan = try makePlan(state)
+                try record(plan, in: transaction, remote: workspace.remoteName, state: state)
+                try LifecycleExecutor(state: state, git: context.git).execute(plan, console: context.console) {
+                    repository, refs in
+                    try transaction.record(repository: repository, refs: refs, published: true, landed: nil)
+                }
+                return plan
+            }
         }
         if context.options.json {
             context.console.data(
@@ -39,6 +53,25 @@ enum LifecycleRun {
             options.dryRun ? "\(headline.wouldDo) (dry run, nothing written):" : headline.done + ":")
         for line in plan.lines { context.console.print("  " + TerminalText.escaped(line)) }
         return .success
+    }
+}
+
+extension LifecycleRun {
+    /// Journals every ref the plan changes before the first push (outcome unknown until its push is accepted).
+    static func record(_ plan: LifecyclePlan, in transaction: Transaction, remote: String, state: Snapshot) throws {
+        for push in plan.modulesFirst + plan.modulesAfter {
+            try transaction.record(
+                repository: push.module, remote: RemoteURL.redacted(state.specs[push.module]?.url ?? ""),
+                refs: push.refs, published: nil, landed: nil)
+        }
+        let commits = plan.commits.flatMap { commit in
+            ([commit.branch] + commit.alsoCreates).map { RefUpdate(ref: "refs/heads/\($0)", new: nil, old: nil) }
+        }
+        if !(commits + plan.superprojectRefs).isEmpty {
+            try transaction.record(
+                repository: "superproject", remote: remote, refs: commits + plan.superprojectRefs, published: nil,
+                landed: nil)
+        }
     }
 }
 

@@ -64,15 +64,21 @@ extension WritingCommand {
 extension CommandContext {
     /// Runs a working-copy command (`switch`, `pin`) under the workspace lock: a refusal (nothing changed) is
     /// printed and exits 1; the report is printed as JSON with `--json`, else with `text`.
+    /// With `journal` (the command's words; nil for a dry run) the run is journalled (``journalled(_:command:arguments:unfinished:_:)``).
     func runOnWorkingCopy<Report: Encodable>(
-        wait: Bool, _ run: (Workspace) throws -> Report, text: (Report) -> Void
+        wait: Bool, journal command: String? = nil, unfinished: (any Error) -> Bool = { _ in false },
+        _ run: (Workspace) throws -> Report, text: (Report) -> Void
     ) throws -> ExitStatus {
         let workspace = try workspace()
         let lock = try lock(workspace, wait: wait)
         defer { lock.release() }
         let report: Report
         do {
-            report = try run(workspace)
+            if let command {
+                report = try journalled(workspace, command: command, unfinished: unfinished) { _ in try run(workspace) }
+            } else {
+                report = try run(workspace)
+            }
         } catch let refusal as WorkingCopyRefusal {
             console.error(refusal.description)
             return .failure

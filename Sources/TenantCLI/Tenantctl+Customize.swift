@@ -24,6 +24,10 @@ extension Tenantctl {
                 branch at the commit it would create it at, and --undo deletes a module branch that the tenant \
                 no longer declares. verify reports such a branch meanwhile, with both commands.
 
+                Killed or interrupted, the run stays unfinished in its journal (`tenantctl runs` lists it): the other \
+                writing commands refuse, naming the command that finishes it, until the same customize (or customize \
+                --undo) has run again.
+
                 Examples:
                   tenantctl customize t1 Order --from general_dev~1 --dry-run
                   tenantctl customize t1 Order

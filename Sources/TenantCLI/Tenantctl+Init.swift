@@ -27,6 +27,9 @@ extension Tenantctl {
                 and prints what it wrote and what it kept. It does not commit: review the files, commit them on \
                 the general branch and push, then run `tenantctl verify`.
 
+                Killed or interrupted while writing its files, init stays unfinished in its journal (`tenantctl runs` \
+                lists it): the other writing commands refuse until the same init has run again.
+
                 Examples:
                   tenantctl init
                   tenantctl init --general-branch develop --tenants 'customer-*'
@@ -124,6 +127,7 @@ extension Tenantctl {
             let workspace = try Adoption.locate(from: context.directory, git: git, remote: global.remote)
             let lock = try context.lock(workspace, wait: lockOptions.wait)
             defer { lock.release() }
+            try context.refuseWhileUnfinished(workspace, command: "init")
             // The modules first, from .gitmodules alone: a name clash is refused before anything is fetched.
             let gitmodules = try GitRepository(workspace.root, git: git).gitmodules(
                 file: workspace.path(".gitmodules"))
@@ -178,7 +182,7 @@ extension Tenantctl {
             let plan = try Adoption.plan(
                 workspace: workspace, generalBranch: general, glob: tenants, gitmodules: gitmodules,
                 moduleNames: names, branches: branches, moduleBranches: moduleBranches, moduleDefaults: moduleDefaults)
-            let written = try Adoption.write(plan)
+            let written = try context.journalled(workspace, command: "init") { _ in try Adoption.write(plan) }
             let ignored = try IgnoreRules.ignored(plan.files.map(\.path), in: workspace.root, git: git)
             let ignoredPaths = Set(ignored.map(\.path))
             if context.options.json {

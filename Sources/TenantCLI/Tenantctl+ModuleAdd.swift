@@ -17,6 +17,9 @@ extension Tenantctl {
                 (https://user:secret@host/...) is refused: it would be committed and pushed for everyone to read. \
                 Give the URL without it and let a credential helper supply it, or pass --allow-credentials-in-url.
 
+                Killed or interrupted, the run stays unfinished in its journal (`tenantctl runs` lists it): the other \
+                writing commands refuse, naming the command that finishes it, until the same module add has run again.
+
                 Examples:
                   tenantctl module add Invoice --url ../Invoice.git --depends-on Customer
                   tenantctl module add Reports --url https://git.example.com/erp/Reports.git

@@ -13,6 +13,10 @@ extension Tenantctl {
                 (its gitlink) and from every tenant's active modules. The module's repository is left as it is. \
                 Refuses while any tenant customises the module or another module depends on it.
 
+                Killed or interrupted, the run stays unfinished in its journal (`tenantctl runs` lists it): the other \
+                writing commands refuse, naming the command that finishes it, until the same module remove has run \
+                again.
+
                 Example:
                   tenantctl module remove Invoice
                 """)

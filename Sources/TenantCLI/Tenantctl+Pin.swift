@@ -26,6 +26,9 @@ extension Tenantctl {
                 <branch>` brings them up. When the roll moved a pin this pin changes, or the branch has commits \
                 of its own, it refuses before any push and prints the git command that merges the new state in.
 
+                Killed or interrupted, pin stays unfinished in its journal (`tenantctl runs` lists it): the other \
+                writing commands refuse until the same pin has run again.
+
                 Examples:
                   tenantctl pin Infrastructure
                   tenantctl pin --push
@@ -48,7 +51,7 @@ extension Tenantctl {
         @OptionGroup var lockOptions: LockOptions
 
         func run(context: CommandContext) throws -> ExitStatus {
-            try context.runOnWorkingCopy(wait: lockOptions.wait) { workspace in
+            try context.runOnWorkingCopy(wait: lockOptions.wait, journal: "pin") { workspace in
                 try WorkingCopyPin(
                     workspace: workspace, git: context.git, fetch: fetchOptions.fetch, push: push, toGeneral: toGeneral,
                     console: context.console

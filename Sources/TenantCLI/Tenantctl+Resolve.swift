@@ -36,6 +36,10 @@ extension Tenantctl {
                 Exit codes: 0 done (start: every merge clean), 2 started with conflicts, 1 refused or failed, \
                 64 unknown tenant.
 
+                Every resolve run is journalled (`tenantctl runs`): killed or interrupted, it stays unfinished and the \
+                other writing commands refuse, naming the re-run and `tenantctl resolve --abort`, until a resolve has \
+                run again.
+
                 Examples (the example's conflict: t2's German strings against a general rewording):
                   tenantctl example /tmp/erp-conflict --stage conflict
                   cd /tmp/erp-conflict/workspace
@@ -77,14 +81,16 @@ extension Tenantctl {
             let console = context.console
             let report: ResolveReport
             do {
-                if let tenant {
-                    report = try ResolveStarter(
-                        workspace: workspace, git: context.git, fetch: fetchOptions.fetch, console: console
-                    ).run(tenant: tenant)
-                } else if continueResolution {
-                    report = try ResolveContinuer(workspace: workspace, git: context.git, console: console).run()
-                } else {
-                    report = try ResolveAborter(workspace: workspace, git: context.git, console: console).run()
+                report = try context.journalled(workspace, command: "resolve", aborting: abort) { _ in
+                    if let tenant {
+                        return try ResolveStarter(
+                            workspace: workspace, git: context.git, fetch: fetchOptions.fetch, console: console
+                        ).run(tenant: tenant)
+                    } else if continueResolution {
+                        return try ResolveContinuer(workspace: workspace, git: context.git, console: console).run()
+                    } else {
+                        return try ResolveAborter(workspace: workspace, git: context.git, console: console).run()
+                    }
                 }
             } catch let error as ResolveError {
                 console.error(error.description)

@@ -92,6 +92,7 @@ extension Tenantctl {
             // Also for a dry run: it fetches into the mirrors that a real run pushes from.
             let lock = try context.lock(workspace, wait: lockOptions.wait)
             defer { lock.release() }
+            let resumed = writeOptions.dryRun ? [] : try context.unfinishedRuns(workspace, command: "roll")
             if let undo {
                 let result = try RollUndo(workspace: workspace, git: context.git).undo(runId: undo)
                 if context.options.json {
@@ -114,7 +115,17 @@ extension Tenantctl {
                 RollOptions(
                     filter: RollFilter(tenants: tenants, modules: modules, acceptMergedBack: acceptMergedBack),
                     dryRun: writeOptions.dryRun,
-                    jobs: jobsOptions.jobs, fetch: fetchOptions.fetch))
+                    jobs: jobsOptions.jobs, fetch: fetchOptions.fetch,
+                    arguments: context.rerunArguments(command: "roll")))
+            // The unfinished rolls this one went on from are finished now (their refs landed, by them or by it).
+            // A roll of every tenant and module finishes them all; a filtered one only those with its arguments.
+            if !writeOptions.dryRun, report.isComplete {
+                let arguments = context.rerunArguments(command: "roll")
+                let everything = tenants.isEmpty && modules.isEmpty
+                try Transaction.markFinished(
+                    resumed.filter { everything || ($0.arguments ?? []) == arguments },
+                    by: report.runId ?? "a later roll", in: workspace)
+            }
             if context.options.json {
                 console.data(try JSONOutput.encode(report))
             } else if console.quiet, let runId = report.runId {

@@ -3,28 +3,39 @@ import Foundation
 import TenantKit
 
 extension Tenantctl {
-    /// `tenantctl runs`: the journalled rolls.
+    /// `tenantctl runs`: the journalled runs of every writing command.
     struct Runs: TenantctlCommand {
         static let configuration = CommandConfiguration(
-            abstract: "List the journalled roll runs: id, time, what changed, undone or not.",
+            abstract: "List the journalled runs of every writing command: id, time, command, state, what changed.",
             discussion: """
-                Every roll that changes a remote writes a journal under the superproject's common git directory \
-                (.git/tenantctl/journal/<run-id>.json) before it pushes. This lists them, oldest first, with the \
-                refs each run published and whether `tenantctl roll --undo <run-id>` has put them back.
+                Every command that writes (switch, pin, resolve, customize, tenant add/remove, module add/remove, \
+                tag, init, and a roll that changes a remote) keeps a journal under the superproject's common git \
+                directory (.git/tenantctl/journal/<run-id>.json), written before its first change and rewritten \
+                as each step lands: the command and its arguments, the worktree, the refs it changes (old and new \
+                value, pushed or not). This lists them, oldest first.
 
-                STATE is published (every ref landed), partly published, not published (every push was \
-                refused), unknown (a push broke off: --undo asks the remote), or undone.
+                STATE is finished, failed (it stopped with an error it reported, leaving nothing to finish), \
+                aborted (taken back by `tenantctl resolve --abort`), or unfinished: the run was killed or \
+                interrupted. While a run is unfinished, every other writing command refuses and names the two \
+                ways out: run the same command again (it finishes the job), or take it back where the command \
+                has an abort (`tenantctl resolve --abort`, `tenantctl roll --undo <run-id>`; a switch's re-run \
+                first puts back what the stopped switch moved). status mentions an unfinished run.
+
+                A finished roll's STATE says what reached the remotes: published (every ref landed), partly \
+                published, not published (every push was refused), unknown (a push broke off: --undo asks the \
+                remote), or undone.
 
                 Examples:
                   tenantctl runs
                   tenantctl runs --json | jq -r '.runs[-1].runId'
+                  tenantctl runs --json | jq '.runs[] | select(.state == "unfinished")'
                 """)
 
         @OptionGroup(title: "Global Options") var global: GlobalOptions
 
         func run(context: CommandContext) throws -> ExitStatus {
             let workspace = try context.workspace()
-            let (journals, unreadable) = try RollJournal.all(gitDirectory: workspace.commonDirectory)
+            let (journals, unreadable) = try RunJournal.all(gitDirectory: workspace.commonDirectory)
             let runs = journals.map(RunSummary.init)
             for (path, reason) in unreadable.sorted(by: { $0.key < $1.key }) {
                 context.console.warn("cannot read \(path): \(reason)")
@@ -34,19 +45,30 @@ extension Tenantctl {
                 return .success
             }
             guard !runs.isEmpty else {
-                context.console.print("no journalled runs (a roll that changes a remote writes one)")
+                context.console.print("no journalled runs (every command that writes keeps one)")
                 return .success
             }
             let rows = runs.map { run -> [String] in
                 [
                     // The time with a space, so that a narrow terminal wraps it; the run id is never cut.
-                    run.runId, run.createdAt.replacingOccurrences(of: "T", with: " "), run.state,
-                    "\(English.count(run.refs.count, "ref")) in \(run.repositories.joined(separator: ", "))",
+                    run.runId, run.createdAt.replacingOccurrences(of: "T", with: " "),
+                    TerminalText.escaped(([run.command] + run.arguments.map(ShellWord.quote)).joined(separator: " ")),
+                    run.state,
+                    run.refs.isEmpty
+                        ? "-"
+                        : "\(English.count(run.refs.count, "ref")) in \(run.repositories.joined(separator: ", "))",
                 ]
             }
             context.console.print(
                 context.console.table(
-                    TextTable(header: ["RUN", "TIME", "STATE", "CHANGED"], rows: rows, text: [1, 2, 3])))
+                    TextTable(
+                        header: ["RUN", "TIME", "COMMAND", "STATE", "CHANGED"], rows: rows, text: [1, 2, 3, 4])))
+            for run in journals where run.isUnfinished {
+                let waysOut = run.waysOut(currentWorktree: workspace.root)
+                context.console.print(
+                    "\(run.runId) is unfinished: finish it with \(waysOut.joined(separator: ", or take it back with "))"
+                )
+            }
             return .success
         }
     }
@@ -66,15 +88,31 @@ struct RunSummary: Encodable {
 
     var runId: String
     var createdAt: String
-    /// published, partly published, not published, unknown, undone.
+    /// The command's words (`tenant add`; `roll` for a journal written before commands other than roll kept one).
+    var command: String
+    /// The arguments that re-run it.
+    var arguments: [String]
+    /// The worktree it ran in (nil in a roll journal written before this was recorded).
+    var worktree: String?
+    /// unfinished, finished, failed, aborted; for a roll that ended: published, partly published, not published,
+    /// unknown, undone.
     var state: String
+    /// The run that finished this one (a re-run of the same command).
+    var finishedBy: String?
+    /// Why a failed run stopped.
+    var error: String?
     var undoneAt: String?
     var repositories: [String]
     var refs: [Ref]
 
-    init(_ journal: RollJournal) {
+    init(_ journal: RunJournal) {
         runId = journal.runId
         createdAt = journal.createdAt
+        command = journal.commandName
+        arguments = journal.arguments ?? []
+        worktree = journal.worktree
+        finishedBy = journal.finishedBy
+        error = journal.error
         undoneAt = journal.undoneAt
         var repositories: [String] = []
         for entry in journal.entries where !repositories.contains(entry.repository) {
@@ -87,7 +125,11 @@ struct RunSummary: Encodable {
                 undone: $0.undone == true)
         }
         let published = journal.entries.map(\.published)
-        if journal.undoneAt != nil {
+        if journal.isUnfinished {
+            state = "unfinished"
+        } else if journal.commandName != "roll" {
+            state = (journal.state ?? .finished).rawValue
+        } else if journal.undoneAt != nil {
             state = "undone"
         } else if published.contains(where: { $0 == nil }) {
             state = "unknown"

@@ -29,6 +29,13 @@ extension Tenantctl {
             let workspace = try context.workspace()
             var report = try StatusReport.inspect(workspace: workspace, git: context.git)
             report.resolution = try ResolutionStatus.inspect(workspace: workspace, git: context.git)
+            // A run stopped half-way blocks the other writing commands: say so, with the ways out.
+            for run in (try? RunJournal.unfinished(gitDirectory: workspace.commonDirectory)) ?? [] {
+                let ways = run.waysOut(currentWorktree: workspace.root)
+                context.console.warn(
+                    "tenantctl \(run.commandName) run \(run.runId) is unfinished; finish it: \(ways[0])"
+                        + (ways.count > 1 ? ", or take it back: \(ways[1])" : ""))
+            }
             if context.options.json {
                 context.console.data(try JSONOutput.encode(report))
             } else {

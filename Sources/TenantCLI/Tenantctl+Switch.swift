@@ -45,6 +45,9 @@ extension Tenantctl {
                 clone.defaultRemoteName says, and a module leaving a branch with commits no remote has names \
                 them and the push that publishes them.
 
+                An interrupted switch is listed unfinished by `tenantctl runs` until a switch has run again; \
+                meanwhile the other writing commands refuse, naming `tenantctl switch <tenant>`.
+
                 Examples:
                   tenantctl switch t2
                   tenantctl switch t2 --dry-run
@@ -67,7 +70,10 @@ extension Tenantctl {
         @OptionGroup var writeOptions: WriteOptions
 
         func run(context: CommandContext) throws -> ExitStatus {
-            try context.runOnWorkingCopy(wait: lockOptions.wait) { workspace in
+            try context.runOnWorkingCopy(
+                wait: lockOptions.wait, journal: writeOptions.dryRun ? nil : "switch",
+                unfinished: { ($0 as? SwitchStoppedError).map { !$0.left.isEmpty } ?? false }
+            ) { workspace in
                 let switcher = WorkingCopySwitch(
                     workspace: workspace, git: context.git, fetch: fetchOptions.fetch, recursive: !noRecursive,
                     console: context.console)

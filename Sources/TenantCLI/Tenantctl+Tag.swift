@@ -15,6 +15,9 @@ extension Tenantctl {
 
                 Pattern placeholders: {TENANT} (DEV or the upper-cased id), {MILESTONE}, {BRANCH}.
 
+                Killed or interrupted, the run stays unfinished in its journal (`tenantctl runs` lists it): the other \
+                writing commands refuse, naming the command that finishes it, until the same tag has run again.
+
                 Examples:
                   tenantctl tag ERP-APP-QR
                   tenantctl tag 2.1 --pattern 'release/{BRANCH}/{MILESTONE}'

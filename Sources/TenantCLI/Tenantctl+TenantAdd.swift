@@ -20,6 +20,9 @@ extension Tenantctl {
                 superproject or any module, and unknown modules. A module branch <id> exactly at the source's pin \
                 is what a run stopped before its superproject push leaves: the re-run takes it over and finishes.
 
+                Killed or interrupted, the run stays unfinished in its journal (`tenantctl runs` lists it): the other \
+                writing commands refuse, naming the command that finishes it, until the same tenant add has run again.
+
                 Examples:
                   tenantctl tenant add t4 --name "Tenant Four AG"
                   tenantctl tenant add t7 --from t2

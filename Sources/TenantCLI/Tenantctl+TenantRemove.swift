@@ -18,6 +18,10 @@ extension Tenantctl {
                 it again: the module branches of the removed tenant are deleted (tagged first with --archive). \
                 verify reports such branches meanwhile.
 
+                Killed or interrupted, the run stays unfinished in its journal (`tenantctl runs` lists it): the other \
+                writing commands refuse, naming the command that finishes it, until the same tenant remove has run \
+                again.
+
                 Examples:
                   tenantctl tenant remove t4
                   tenantctl tenant remove t2 --archive

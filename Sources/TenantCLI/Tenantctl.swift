@@ -49,8 +49,10 @@ public struct Tenantctl: ParsableCommand {
             return ExitStatus.usage.rawValue
         }
         let command: ParsableCommand
+        var environment = environment
+        environment.arguments = GlobalOptions.movingLeadingOptions(arguments, root: Tenantctl.self)
         do {
-            command = try parseAsRoot(GlobalOptions.movingLeadingOptions(arguments, root: Tenantctl.self))
+            command = try parseAsRoot(environment.arguments)
         } catch {
             return report(error, arguments: arguments, environment: environment)
         }

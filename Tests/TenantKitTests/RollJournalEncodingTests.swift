@@ -51,4 +51,91 @@ import Testing
             #expect(journal.encoded() == (try Self.encoderBytes(journal)), "\(text.debugDescription)")
         }
     }
+
+    /// The envelope every writing command's journal carries (command, arguments, worktree, state, the repositories
+    /// before, a local step's `landed`) is written by the same hand encoder, byte for byte as `JSONEncoder`.
+    @Test(arguments: [0, 2])
+    func theEnvelopeHasTheSameBytesAsJSONEncoder(entries count: Int) throws {
+        for text in Self.awkward {
+            var journal = RunJournal(runId: "20261122-140000-abcdef", createdAt: text, entries: [])
+            journal.command = "tenant add"
+            journal.arguments = count == 0 ? [] : [text, "--from", "t2"]
+            journal.worktree = text
+            journal.state = .running
+            journal.before =
+                count == 0
+                ? []
+                : [
+                    .init(repository: "superproject", branch: text, head: nil),
+                    .init(repository: text, branch: nil, head: "a"),
+                ]
+            journal.error = count == 0 ? nil : text
+            journal.finishedBy = count == 0 ? nil : text
+            for index in 0..<count {
+                var entry = RunJournal.Entry(
+                    repository: text, remote: "", ref: "refs/heads/t\(index)", old: nil, new: text, published: nil)
+                entry.landed = index == 0
+                journal.entries.append(entry)
+            }
+            #expect(journal.encoded() == (try Self.encoderBytes(journal)), "\(text.debugDescription)")
+            #expect(try JSONDecoder().decode(RunJournal.self, from: journal.encoded()) == journal)
+        }
+    }
+
+    /// A roll journal written before the envelope existed still reads: a roll that ended, not an unfinished run.
+    @Test func aJournalWithoutTheEnvelopeIsARollThatEnded() throws {
+        let old = """
+            {
+              "createdAt" : "2026-11-01T10:00:00Z",
+              "entries" : [
+                {
+                  "new" : "bbbb",
+                  "old" : "aaaa",
+                  "published" : true,
+                  "ref" : "refs/heads/t1",
+                  "remote" : "origin",
+                  "repository" : "superproject"
+                }
+              ],
+              "runId" : "20261101-100000-abcdef",
+              "schemaVersion" : 1
+            }
+            """
+        let journal = try JSONDecoder().decode(RunJournal.self, from: Data(old.utf8))
+        #expect(journal.commandName == "roll")
+        #expect(!journal.isUnfinished)
+        #expect(journal.abortCommand == "tenantctl roll --undo 20261101-100000-abcdef")
+        // Positive control: the same journal marked running is unfinished, until undone.
+        var running = journal
+        running.state = .running
+        #expect(running.isUnfinished)
+        running.undoneAt = "2026-11-01T11:00:00Z"
+        #expect(!running.isUnfinished)
+    }
+
+    /// `unfinished` finds a running journal by its last bytes, also behind thousands of entries, and only that one.
+    @Test func unfinishedFindsARunningJournalOfAnySize() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString).path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        for (index, state) in [RunJournal.State.finished, .running, .failed, .running].enumerated() {
+            var journal = RunJournal(runId: "2026112\(index)-000000-abcdef", createdAt: "t", entries: [])
+            journal.command = "roll"
+            journal.state = state
+            journal.worktree = "/work/app"
+            for module in 0..<(index == 1 ? 2000 : 2) {
+                journal.entries.append(
+                    .init(
+                        repository: "Module\(module)", remote: "origin", ref: "refs/heads/t\(module)", old: nil,
+                        new: String(repeating: "b", count: 40), published: nil))
+            }
+            if index == 3 { journal.undoneAt = "u" }  // taken back: not unfinished
+            try journal.write(gitDirectory: directory)
+        }
+        #expect(try RunJournal.unfinished(gitDirectory: directory).map(\.runId) == ["20261121-000000-abcdef"])
+        // Positive control: the big journal really is bigger than the tail read.
+        let size =
+            try FileManager.default.attributesOfItem(
+                atPath: RunJournal.path(gitDirectory: directory, runId: "20261121-000000-abcdef"))[.size] as? Int
+        #expect((size ?? 0) > 100_000)
+    }
 }

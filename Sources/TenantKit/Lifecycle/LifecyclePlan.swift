@@ -95,8 +95,13 @@ public struct LifecycleExecutor: Sendable {
     }
 
     /// Runs the plan; returns superproject branch → new commit.
+    /// `landed` is told each repository's refs as its push is accepted (the superproject's with the new commits),
+    /// for the run's journal.
     @discardableResult
-    public func execute(_ plan: LifecyclePlan, console: Console? = nil) throws -> [String: String] {
+    public func execute(
+        _ plan: LifecyclePlan, console: Console? = nil,
+        landed: (_ repository: String, _ refs: [RefUpdate]) throws -> Void = { _, _ in }
+    ) throws -> [String: String] {
         let root = state.workspace.root
         var written: [String: String] = [:]
         var superprojectRefs: [RefUpdate] = []
@@ -123,6 +128,7 @@ public struct LifecycleExecutor: Sendable {
             for push in plan.modulesFirst {
                 try pushModules([push], console: console)
                 pushed.append(push)
+                try landed(push.module, push.refs)
             }
             if !superprojectRefs.isEmpty {
                 console?.progress("pushing the superproject…")
@@ -130,11 +136,15 @@ public struct LifecycleExecutor: Sendable {
                     superprojectRefs, repository: "the superproject", from: root, to: state.workspace.remoteName,
                     git: git
                 ).requireAccepted()
+                try landed("superproject", superprojectRefs)
             }
         } catch {
             throw LifecycleError(String(describing: error) + "\n" + rollBack(pushed, console: console))
         }
-        try pushModules(plan.modulesAfter, console: console)
+        for push in plan.modulesAfter {
+            try pushModules([push], console: console)
+            try landed(push.module, push.refs)
+        }
         return written
     }
 

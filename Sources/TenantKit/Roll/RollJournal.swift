@@ -6,169 +6,8 @@ import Foundation
     import Darwin
 #endif
 
-/// The record of every remote ref a roll changes, written before publishing and kept afterwards.
-public struct RollJournal: Sendable, Equatable, Codable {
-    /// One remote ref change.
-    public struct Entry: Sendable, Equatable, Codable {
-        /// `superproject` or a module name.
-        public var repository: String
-        /// Where it was pushed: `origin` for the superproject, the module's URL otherwise.
-        public var remote: String
-        /// Full ref name on the remote.
-        public var ref: String
-        /// Value before (nil: created).
-        public var old: String?
-        /// Value after.
-        public var new: String
-        /// Whether the push of this ref landed: recorded as each repository's push returns; nil while unknown (not
-        /// pushed yet, or the push broke off without an answer — `--undo` then asks the remote).
-        public var published: Bool?
-        /// Set when `--undo` restored this ref.
-        public var undone: Bool?
-
-        public init(repository: String, remote: String, ref: String, old: String?, new: String, published: Bool? = nil)
-        {
-            self.repository = repository
-            self.remote = remote
-            self.ref = ref
-            self.old = old
-            self.new = new
-            self.published = published
-        }
-    }
-
-    /// Format version.
-    public var schemaVersion = 1
-    /// The run id (`--undo <run-id>`).
-    public var runId: String
-    /// ISO 8601 time of the run.
-    public var createdAt: String
-    /// Every change, modules first.
-    public var entries: [Entry]
-    /// Set when `--undo` restored every ref that landed.
-    public var undoneAt: String?
-
-    public init(runId: String, createdAt: String, entries: [Entry]) {
-        self.runId = runId
-        self.createdAt = createdAt
-        self.entries = entries
-    }
-
-    /// `<superproject git dir>/tenantctl/journal`.
-    public static func directory(gitDirectory: String) -> String {
-        (gitDirectory as NSString).appendingPathComponent("tenantctl/journal")
-    }
-
-    /// The journal file of a run.
-    public static func path(gitDirectory: String, runId: String) -> String {
-        (directory(gitDirectory: gitDirectory) as NSString).appendingPathComponent(runId + ".json")
-    }
-
-    /// A new run id: UTC time plus a random suffix (sortable, unique).
-    public static func newRunId(date: Date = Date()) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyyMMdd-HHmmss"
-        return formatter.string(from: date) + "-" + UUID().uuidString.prefix(6).lowercased()
-    }
-
-    /// Writes the journal: temporary file, fsync, rename. On a failure (a full disk) the temporary file is removed
-    /// and the previous journal, or none, stays.
-    public func write(gitDirectory: String) throws(DurableFileError) {
-        try DurableFile.write(encoded(), to: Self.path(gitDirectory: gitDirectory, runId: runId))
-    }
-
-    /// The journal as JSON: the bytes `JSONEncoder` writes with `.prettyPrinted`, `.sortedKeys` and
-    /// `.withoutEscapingSlashes` (`RollJournalEncodingTests` compares them), written by hand because a roll rewrites its
-    /// journal after every repository's push: at 1000 tenants × 50 modules that is 16,000 entries, 51 times, and
-    /// `JSONEncoder` took 2 s of the roll's CPU doing it while the other pushes waited for the lock.
-    public func encoded() -> Data {
-        var json = JSONBytes(capacity: 256 * entries.count + 256)
-        json.raw("{")
-        json.member("createdAt", 1, first: true)
-        json.string(createdAt)
-        json.member("entries", 1)
-        json.raw("[")
-        for (index, entry) in entries.enumerated() {
-            if index > 0 { json.raw(",") }
-            json.line(2)
-            json.raw("{")
-            json.member("new", 3, first: true)
-            json.string(entry.new)
-            if let old = entry.old {
-                json.member("old", 3)
-                json.string(old)
-            }
-            if let published = entry.published {
-                json.member("published", 3)
-                json.bool(published)
-            }
-            json.member("ref", 3)
-            json.string(entry.ref)
-            json.member("remote", 3)
-            json.string(entry.remote)
-            json.member("repository", 3)
-            json.string(entry.repository)
-            if let undone = entry.undone {
-                json.member("undone", 3)
-                json.bool(undone)
-            }
-            json.line(2)
-            json.raw("}")
-        }
-        if entries.isEmpty { json.raw("\n") }
-        json.line(1)
-        json.raw("]")
-        json.member("runId", 1)
-        json.string(runId)
-        json.member("schemaVersion", 1)
-        json.int(schemaVersion)
-        if let undoneAt {
-            json.member("undoneAt", 1)
-            json.string(undoneAt)
-        }
-        json.line(0)
-        json.raw("}")
-        return Data(json.bytes)
-    }
-
-    /// Every journalled run, oldest first (run ids sort by time). A journal that cannot be read is reported in
-    /// `unreadable` (path → reason), not skipped silently.
-    public static func all(gitDirectory: String) throws -> (runs: [RollJournal], unreadable: [String: String]) {
-        let directory = directory(gitDirectory: gitDirectory)
-        guard FileManager.default.fileExists(atPath: directory) else { return ([], [:]) }
-        let names = try FileManager.default.contentsOfDirectory(atPath: directory)
-            .filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }.sorted()
-        var runs: [RollJournal] = []
-        var unreadable: [String: String] = [:]
-        for name in names {
-            do {
-                runs.append(try read(gitDirectory: gitDirectory, runId: String(name.dropLast(5))))
-            } catch {
-                unreadable[(directory as NSString).appendingPathComponent(name)] = String(describing: error)
-            }
-        }
-        return (runs, unreadable)
-    }
-
-    /// Reads the journal of a run.
-    public static func read(gitDirectory: String, runId: String) throws -> RollJournal {
-        guard !runId.contains("/"), !runId.hasPrefix("."), !runId.isEmpty else {
-            throw RollError("invalid run id \(runId)")
-        }
-        let path = Self.path(gitDirectory: gitDirectory, runId: runId)
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw RollError(
-                "no roll journal \(path); run ids are the file names in \(directory(gitDirectory: gitDirectory))")
-        }
-        do {
-            return try JSONDecoder().decode(RollJournal.self, from: data)
-        } catch {
-            throw RollError("cannot read the roll journal \(path): \(error)")
-        }
-    }
-}
+/// roll's journal: one case of the journal every writing command keeps (``RunJournal``).
+public typealias RollJournal = RunJournal
 
 /// Keeps a run's journal on disk up to date while its pushes land: every outcome is written (temporary file, fsync,
 /// rename) as soon as it is known, so an interrupted or failed run still tells `--undo` what reached a remote.
@@ -212,6 +51,16 @@ public final class RollJournalRecorder: Sendable {
         if let failure {
             self.failure.withLock { if $0 == nil { $0 = failure } }
             throw failure
+        }
+    }
+
+    /// Ends the run: `finished` once publishing returned (the entries say what landed), `failed` on an error.
+    public func end(_ state: RunJournal.State, error: String?) throws(DurableFileError) {
+        let gitDirectory = self.gitDirectory
+        try journal.withLock { (journal: inout RollJournal) throws(DurableFileError) in
+            journal.state = state
+            journal.error = error
+            try journal.write(gitDirectory: gitDirectory)
         }
     }
 

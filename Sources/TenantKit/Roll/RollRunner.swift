@@ -10,12 +10,18 @@ public struct RollOptions: Sendable {
     public var jobs: Int
     /// Fetch the superproject and the modules first (off only for tests and `--no-fetch`).
     public var fetch: Bool
+    /// The arguments that re-run it (`--tenant t2`), kept in its journal.
+    public var arguments: [String]
 
-    public init(filter: RollFilter = RollFilter(), dryRun: Bool = false, jobs: Int = 4, fetch: Bool = true) {
+    public init(
+        filter: RollFilter = RollFilter(), dryRun: Bool = false, jobs: Int = 4, fetch: Bool = true,
+        arguments: [String] = []
+    ) {
         self.filter = filter
         self.dryRun = dryRun
         self.jobs = jobs
         self.fetch = fetch
+        self.arguments = arguments
     }
 }
 
@@ -62,7 +68,11 @@ public struct RollRunner {
                 plan: plan, execution: execution, publication: RollPublication(), runId: nil, dryRun: true,
                 start: start)
         }
-        let journal = Self.journal(plan: plan, execution: execution, snapshot: snapshot, start: start)
+        var journal = Self.journal(plan: plan, execution: execution, snapshot: snapshot, start: start)
+        journal.command = "roll"
+        journal.arguments = options.arguments
+        journal.worktree = root
+        journal.state = .running
         guard !journal.entries.isEmpty else {
             return RollReport.make(
                 plan: plan, execution: execution, publication: RollPublication(), runId: nil, dryRun: false,
@@ -99,7 +109,12 @@ public struct RollRunner {
         } catch let failure as DurableFileError {
             // The journal could not be rewritten (a full disk): publishing stopped; say what already landed.
             throw recorder.unrecordedError(failure)
+        } catch {
+            // Interrupted, the run stays unfinished (its re-run or `--undo` finishes it); otherwise it failed.
+            if !Cancellator.shared.isCancelled { try? recorder.end(.failed, error: String(describing: error)) }
+            throw error
         }
+        try recorder.end(.finished, error: nil)
         return RollReport.make(
             plan: plan, execution: execution, publication: publication, runId: journal.runId, dryRun: false,
             start: start)

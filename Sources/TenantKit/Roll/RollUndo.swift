@@ -45,6 +45,11 @@ public struct RollUndo {
     public func undo(runId: String) throws -> Result {
         var journal = try RollJournal.read(gitDirectory: workspace.commonDirectory, runId: runId)
         guard journal.undoneAt == nil else { throw RollError("roll \(runId) was already undone") }
+        guard journal.commandName == "roll" else {
+            throw RollError(
+                "run \(runId) is a `tenantctl \(journal.commandName)` run, not a roll: --undo takes back rolls only "
+                    + "(`tenantctl runs` lists the runs with their commands)")
+        }
         // Entries that may have landed: published, or unknown (the push broke off); not the ones already undone.
         let candidates = journal.entries.indices.filter {
             journal.entries[$0].published != false && journal.entries[$0].undone != true

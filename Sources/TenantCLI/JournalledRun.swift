@@ -1,0 +1,79 @@
+import ArgumentParser
+import Foundation
+import TenantKit
+
+extension CommandContext {
+    /// Runs `body` as a journalled run of `command` (``Transaction``): refuses while another command's run is
+    /// unfinished, writes the journal before the first change, and ends it finished, or failed when `body` throws.
+    /// An interrupted run (Ctrl-C, SIGTERM) and one for which `unfinished` says so stays `running`: its re-run
+    /// finishes it. With `aborting` (`resolve --abort`) the unfinished runs it went on from end aborted, not
+    /// finished. The arguments recorded are the command line's, without the global options and `--wait`.
+    func journalled<Result>(
+        _ workspace: Workspace, command: String, arguments: [String]? = nil, aborting: Bool = false,
+        unfinished: (any Error) -> Bool = { _ in false }, _ body: (Transaction) throws -> Result
+    ) throws -> Result {
+        let transaction = try Transaction.begin(
+            workspace, command: command, arguments: arguments ?? rerunArguments(command: command))
+        let result: Result
+        do {
+            result = try body(transaction)
+        } catch {
+            if !Cancellator.shared.isCancelled && !unfinished(error) { transaction.fail(error) }
+            throw error
+        }
+        try transaction.finish(resumed: aborting ? .aborted : .finished)
+        return result
+    }
+
+    /// Refuses while a run of another command than `command` is unfinished (for the commands that journal their run
+    /// later, or not at all when they change nothing: roll).
+    func refuseWhileUnfinished(_ workspace: Workspace, command: String, arguments: [String]? = nil) throws {
+        _ = try unfinishedRuns(workspace, command: command, arguments: arguments)
+    }
+
+    /// ``refuseWhileUnfinished(_:command:arguments:)``, returning the unfinished runs of `command` itself that this
+    /// run goes on from.
+    func unfinishedRuns(_ workspace: Workspace, command: String, arguments: [String]? = nil) throws -> [RunJournal] {
+        try Transaction.unfinishedRuns(
+            workspace, allowing: command, arguments: arguments ?? rerunArguments(command: command))
+    }
+
+    /// The words after `command` on the command line, without `--wait` and the global options
+    /// other than `--remote` and `--allow-local-remotes`: what re-runs it.
+    func rerunArguments(command: String) -> [String] {
+        var words = environment.arguments
+        for word in command.split(separator: " ") where words.first == String(word) { words.removeFirst() }
+        var kept: [String] = []
+        var index = words.startIndex
+        while index < words.endIndex {
+            let word = words[index]
+            index += 1
+            if word == "--" {
+                kept += words[index...]
+                break
+            }
+            // The options that change what the command does stay: the remote, local remotes allowed.
+            if word == "--allow-local-remotes" || word.hasPrefix("--remote=") {
+                kept.append(word)
+                continue
+            }
+            if word == "--remote", index < words.endIndex {
+                kept += [word, words[index]]
+                index += 1
+                continue
+            }
+            if GlobalOptions.flagNames.contains(word) || ["-qv", "-vq", "--wait"].contains(word) { continue }
+            if GlobalOptions.valuedNames.contains(word) {
+                index += 1
+                continue
+            }
+            if GlobalOptions.valuedNames.contains(where: { $0.hasPrefix("--") && word.hasPrefix($0 + "=") })
+                || (word.hasPrefix("-C") && word.count > 2)
+            {
+                continue
+            }
+            kept.append(word)
+        }
+        return kept
+    }
+}

@@ -1,0 +1,357 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The journal of one run of a writing command (switch, pin, resolve, customize, tenant and module add/remove, tag,
+/// init, roll): `<common git dir>/tenantctl/journal/<run-id>.json`, written through ``DurableFile`` before the first
+/// change and rewritten as each step lands. The envelope says which command ran, with which arguments, in which
+/// worktree, and how it ended; the entries are the refs it changes (old and new value, landed locally, published).
+///
+/// A roll's journal is one case of it; a journal written before the envelope existed (a roll's, without `command`
+/// and `state`) still reads: it is a roll that ran to its end.
+public struct RunJournal: Sendable, Equatable, Codable {
+    /// How a run ended. A journal left `running` by a process that is gone is an unfinished run: the other writing
+    /// commands refuse until its re-run (or its abort) finishes it.
+    public enum State: String, Sendable, Equatable, Codable {
+        /// Under way, or stopped without a word (killed).
+        case running
+        /// Done; or finished by a later run of the same command (``RunJournal/finishedBy``).
+        case finished
+        /// Taken back by its abort (`resolve --abort`, `roll --undo`).
+        case aborted
+        /// Stopped with an error that it reported; it left nothing a re-run needs to finish.
+        case failed
+    }
+
+    /// A repository as the run found it before changing anything.
+    public struct Before: Sendable, Equatable, Codable {
+        /// `superproject` or a module name.
+        public var repository: String
+        /// The branch checked out (nil: detached or not initialised).
+        public var branch: String?
+        /// HEAD (nil: no commit, or not initialised).
+        public var head: String?
+
+        public init(repository: String, branch: String?, head: String?) {
+            self.repository = repository
+            self.branch = branch
+            self.head = head
+        }
+    }
+
+    /// One ref change.
+    public struct Entry: Sendable, Equatable, Codable {
+        /// `superproject` or a module name.
+        public var repository: String
+        /// Where it was pushed: `origin` for the superproject, the module's URL otherwise.
+        public var remote: String
+        /// Full ref name on the remote.
+        public var ref: String
+        /// Value before (nil: created).
+        public var old: String?
+        /// Value after.
+        public var new: String
+        /// Whether the push of this ref landed: recorded as each repository's push returns; nil while unknown (not
+        /// pushed yet, or the push broke off without an answer — `--undo` then asks the remote).
+        public var published: Bool?
+        /// Set when `--undo` restored this ref.
+        public var undone: Bool?
+        /// For a local change (a checkout, a local branch): whether it was made. Nil for a remote ref.
+        public var landed: Bool?
+
+        public init(repository: String, remote: String, ref: String, old: String?, new: String, published: Bool? = nil)
+        {
+            self.repository = repository
+            self.remote = remote
+            self.ref = ref
+            self.old = old
+            self.new = new
+            self.published = published
+        }
+    }
+
+    /// Format version.
+    public var schemaVersion = 1
+    /// The run id (`--undo <run-id>`).
+    public var runId: String
+    /// ISO 8601 time of the run.
+    public var createdAt: String
+    /// Every change, modules first.
+    public var entries: [Entry]
+    /// Set when `--undo` restored every ref that landed.
+    public var undoneAt: String?
+    /// The command's words (`tenant add`); nil in a journal written before the envelope existed (a roll).
+    public var command: String?
+    /// The arguments after the command's words that re-run it (`t5 --from t1`): global options left out.
+    public var arguments: [String]?
+    /// The worktree the run worked in (its root).
+    public var worktree: String?
+    /// How it ended; nil in a journal written before the envelope existed.
+    public var state: State?
+    /// Each repository's branch and HEAD before the first change.
+    public var before: [Before]?
+    /// Why it stopped, for a failed run.
+    public var error: String?
+    /// The run that finished this one (a re-run of the same command).
+    public var finishedBy: String?
+
+    public init(runId: String, createdAt: String, entries: [Entry]) {
+        self.runId = runId
+        self.createdAt = createdAt
+        self.entries = entries
+    }
+
+    /// The command, `roll` for a journal written before the envelope existed.
+    public var commandName: String { command ?? "roll" }
+
+    /// Whether the run is unfinished: still `running` although no live process holds the workspace lock.
+    public var isUnfinished: Bool { state == .running && undoneAt == nil }
+
+    /// The command line that re-runs it (`tenantctl tenant add t5`), with `-C <worktree>` when it ran in another
+    /// worktree than `currentWorktree`.
+    public func rerunCommand(currentWorktree: String?) -> String {
+        var words = ["tenantctl"]
+        if let worktree, worktree != currentWorktree { words += ["-C", worktree] }
+        words += commandName.split(separator: " ").map(String.init)
+        words += arguments ?? []
+        return ShellWord.line(words)
+    }
+
+    /// The ways out of an unfinished run, as commands that run as printed: its re-run, then its abort if it has one.
+    public func waysOut(currentWorktree: String?) -> [String] {
+        [rerunCommand(currentWorktree: currentWorktree)] + (abortCommand.map { [$0] } ?? [])
+    }
+
+    /// The command that takes the run back, where the command has one: `resolve --abort`, `roll --undo <run-id>`.
+    public var abortCommand: String? {
+        switch commandName {
+        case "resolve": "tenantctl resolve --abort"
+        case "roll": "tenantctl roll --undo \(runId)"
+        default: nil
+        }
+    }
+
+    /// `<superproject git dir>/tenantctl/journal`.
+    public static func directory(gitDirectory: String) -> String {
+        (gitDirectory as NSString).appendingPathComponent("tenantctl/journal")
+    }
+
+    /// The journal file of a run.
+    public static func path(gitDirectory: String, runId: String) -> String {
+        (directory(gitDirectory: gitDirectory) as NSString).appendingPathComponent(runId + ".json")
+    }
+
+    /// A new run id: UTC time plus a random suffix (sortable, unique).
+    public static func newRunId(date: Date = Date()) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyyMMdd-HHmmss"
+        return formatter.string(from: date) + "-" + UUID().uuidString.prefix(6).lowercased()
+    }
+
+    /// Writes the journal: temporary file, fsync, rename. On a failure (a full disk) the temporary file is removed
+    /// and the previous journal, or none, stays.
+    public func write(gitDirectory: String) throws(DurableFileError) {
+        try DurableFile.write(encoded(), to: Self.path(gitDirectory: gitDirectory, runId: runId))
+    }
+
+    /// The journal as JSON: the bytes `JSONEncoder` writes with `.prettyPrinted`, `.sortedKeys` and
+    /// `.withoutEscapingSlashes` (`RollJournalEncodingTests` compares them), written by hand because a roll rewrites its
+    /// journal after every repository's push: at 1000 tenants × 50 modules that is 16,000 entries, 51 times, and
+    /// `JSONEncoder` took 2 s of the roll's CPU doing it while the other pushes waited for the lock.
+    public func encoded() -> Data {
+        var json = JSONBytes(capacity: 256 * entries.count + 1024)
+        json.raw("{")
+        var first = true
+        if let arguments {
+            json.member("arguments", 1, first: true)
+            Self.encode(arguments, into: &json)
+            first = false
+        }
+        if let before {
+            json.member("before", 1, first: first)
+            Self.encode(before, into: &json)
+            first = false
+        }
+        if let command {
+            json.member("command", 1, first: first)
+            json.string(command)
+            first = false
+        }
+        json.member("createdAt", 1, first: first)
+        json.string(createdAt)
+        json.member("entries", 1)
+        json.raw("[")
+        for (index, entry) in entries.enumerated() {
+            if index > 0 { json.raw(",") }
+            json.line(2)
+            json.raw("{")
+            if let landed = entry.landed {
+                json.member("landed", 3, first: true)
+                json.bool(landed)
+            }
+            json.member("new", 3, first: entry.landed == nil)
+            json.string(entry.new)
+            if let old = entry.old {
+                json.member("old", 3)
+                json.string(old)
+            }
+            if let published = entry.published {
+                json.member("published", 3)
+                json.bool(published)
+            }
+            json.member("ref", 3)
+            json.string(entry.ref)
+            json.member("remote", 3)
+            json.string(entry.remote)
+            json.member("repository", 3)
+            json.string(entry.repository)
+            if let undone = entry.undone {
+                json.member("undone", 3)
+                json.bool(undone)
+            }
+            json.line(2)
+            json.raw("}")
+        }
+        if entries.isEmpty { json.raw("\n") }
+        json.line(1)
+        json.raw("]")
+        if let error {
+            json.member("error", 1)
+            json.string(error)
+        }
+        if let finishedBy {
+            json.member("finishedBy", 1)
+            json.string(finishedBy)
+        }
+        json.member("runId", 1)
+        json.string(runId)
+        json.member("schemaVersion", 1)
+        json.int(schemaVersion)
+        if let state {
+            json.member("state", 1)
+            json.string(state.rawValue)
+        }
+        if let undoneAt {
+            json.member("undoneAt", 1)
+            json.string(undoneAt)
+        }
+        if let worktree {
+            json.member("worktree", 1)
+            json.string(worktree)
+        }
+        json.line(0)
+        json.raw("}")
+        return Data(json.bytes)
+    }
+
+    private static func encode(_ words: [String], into json: inout JSONBytes) {
+        json.raw("[")
+        for (index, word) in words.enumerated() {
+            if index > 0 { json.raw(",") }
+            json.line(2)
+            json.string(word)
+        }
+        if words.isEmpty { json.raw("\n") }
+        json.line(1)
+        json.raw("]")
+    }
+
+    private static func encode(_ repositories: [Before], into json: inout JSONBytes) {
+        json.raw("[")
+        for (index, repository) in repositories.enumerated() {
+            if index > 0 { json.raw(",") }
+            json.line(2)
+            json.raw("{")
+            var first = true
+            if let branch = repository.branch {
+                json.member("branch", 3, first: true)
+                json.string(branch)
+                first = false
+            }
+            if let head = repository.head {
+                json.member("head", 3, first: first)
+                json.string(head)
+                first = false
+            }
+            json.member("repository", 3, first: first)
+            json.string(repository.repository)
+            json.line(2)
+            json.raw("}")
+        }
+        if repositories.isEmpty { json.raw("\n") }
+        json.line(1)
+        json.raw("]")
+    }
+
+    /// Every journalled run, oldest first (run ids sort by time). A journal that cannot be read is reported in
+    /// `unreadable` (path → reason), not skipped silently.
+    public static func all(gitDirectory: String) throws -> (runs: [RunJournal], unreadable: [String: String]) {
+        let directory = directory(gitDirectory: gitDirectory)
+        guard FileManager.default.fileExists(atPath: directory) else { return ([], [:]) }
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory)
+            .filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }.sorted()
+        var runs: [RunJournal] = []
+        var unreadable: [String: String] = [:]
+        for name in names {
+            do {
+                runs.append(try read(gitDirectory: gitDirectory, runId: String(name.dropLast(5))))
+            } catch {
+                unreadable[(directory as NSString).appendingPathComponent(name)] = String(describing: error)
+            }
+        }
+        return (runs, unreadable)
+    }
+
+    /// The unfinished runs (``isUnfinished``), oldest first. Only a journal whose last bytes hold
+    /// `"state" : "running"` is read whole and decoded (the keys are sorted: only `undoneAt` and `worktree` follow
+    /// `state`; and a quote inside a value is escaped), so that every writing command and `status` can ask without
+    /// reading a thousand-tenant roll's journal each time; one that cannot be read is skipped.
+    public static func unfinished(gitDirectory: String) throws -> [RunJournal] {
+        let directory = directory(gitDirectory: gitDirectory)
+        guard FileManager.default.fileExists(atPath: directory) else { return [] }
+        let marker = Data(#""state" : "running""#.utf8)
+        return try FileManager.default.contentsOfDirectory(atPath: directory)
+            .filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }.sorted()
+            .compactMap { name -> RunJournal? in
+                let path = (directory as NSString).appendingPathComponent(name)
+                guard let tail = Self.tail(of: path, count: 16384), tail.range(of: marker) != nil,
+                    let data = FileManager.default.contents(atPath: path),
+                    let journal = try? JSONDecoder().decode(RunJournal.self, from: data)
+                else { return nil }
+                return journal.isUnfinished ? journal : nil
+            }
+    }
+
+    /// The last `count` bytes of a file (all of a smaller one); nil when it cannot be read.
+    private static func tail(of path: String, count: UInt64) -> Data? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        guard let size = try? handle.seekToEnd() else { return nil }
+        guard (try? handle.seek(toOffset: size > count ? size - count : 0)) != nil else { return nil }
+        return try? handle.readToEnd() ?? Data()
+    }
+
+    /// Reads the journal of a run.
+    public static func read(gitDirectory: String, runId: String) throws -> RunJournal {
+        guard !runId.contains("/"), !runId.hasPrefix("."), !runId.isEmpty else {
+            throw RollError("invalid run id \(runId)")
+        }
+        let path = Self.path(gitDirectory: gitDirectory, runId: runId)
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw RollError(
+                "no run journal \(path); run ids are the file names in \(directory(gitDirectory: gitDirectory)) "
+                    + "(`tenantctl runs` lists them)")
+        }
+        do {
+            return try JSONDecoder().decode(RunJournal.self, from: data)
+        } catch {
+            throw RollError("cannot read the run journal \(path): \(error)")
+        }
+    }
+}

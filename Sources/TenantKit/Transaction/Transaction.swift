@@ -1,0 +1,185 @@
+import Foundation
+
+/// One run of a writing command, journalled: ``begin(_:command:arguments:before:)`` refuses while another command's
+/// run is unfinished and writes the journal (state `running`) before the first change; ``record(repository:refs:)``
+/// rewrites it as each step lands; ``finish()`` or ``fail(_:)`` ends it. A run killed in between leaves the journal
+/// `running`: `tenantctl runs` shows it unfinished, the other writing commands refuse naming it, and the re-run of
+/// the same command (or its abort) finishes it.
+///
+/// The caller holds the workspace lock, so a `running` journal found here belongs to a process that is gone.
+/// roll keeps its journal through ``RollJournalRecorder`` (its pushes land concurrently); it checks for unfinished
+/// runs here too.
+public final class Transaction: Sendable {
+    private let journal: Locked<RunJournal>
+    private let gitDirectory: String
+    /// The unfinished runs of the same command that this run finishes when it ends.
+    private let resumes: [String]
+
+    /// The journal as recorded so far.
+    public var current: RunJournal { journal.current }
+
+    /// The run id.
+    public var runId: String { journal.current.runId }
+
+    /// Refuses when a run of another command is unfinished (``UnfinishedRunError``), then writes the journal of this
+    /// run: the command's words, the arguments that re-run it, the worktree and each repository's state before.
+    public static func begin(
+        _ workspace: Workspace, command: String, arguments: [String], before: [RunJournal.Before] = []
+    ) throws -> Transaction {
+        let resumes = try unfinishedRuns(workspace, allowing: command, arguments: arguments).map(\.runId)
+        var journal = RunJournal(
+            runId: RunJournal.newRunId(), createdAt: ISO8601DateFormatter().string(from: Date()), entries: [])
+        journal.command = command
+        journal.arguments = arguments
+        journal.worktree = workspace.root
+        journal.state = .running
+        journal.before = before
+        let transaction = Transaction(journal, gitDirectory: workspace.commonDirectory, resumes: resumes)
+        try transaction.write()
+        return transaction
+    }
+
+    private init(_ journal: RunJournal, gitDirectory: String, resumes: [String]) {
+        self.journal = Locked(journal)
+        self.gitDirectory = gitDirectory
+        self.resumes = resumes
+    }
+
+    /// The unfinished runs that `command` with `arguments` may go on from (``isRerun(of:command:arguments:)``). Throws ``UnfinishedRunError`` naming the
+    /// first unfinished run of any other command.
+    public static func unfinishedRuns(
+        _ workspace: Workspace, allowing command: String, arguments: [String]
+    ) throws -> [RunJournal] {
+        let runs = try RunJournal.unfinished(gitDirectory: workspace.commonDirectory)
+        var own: [RunJournal] = []
+        for run in runs {
+            if isRerun(of: run, command: command, arguments: arguments) {
+                own.append(run)
+            } else {
+                throw UnfinishedRunError(run: run, blocked: command, currentWorktree: workspace.root)
+            }
+        }
+        return own
+    }
+
+    /// Marks `runs` (unfinished runs of a command that writes its own journal, roll) as finished by `runId`, once a
+    /// re-run of theirs has finished.
+    public static func markFinished(_ runs: [RunJournal], by runId: String, in workspace: Workspace) throws {
+        for var run in runs {
+            run.state = .finished
+            run.finishedBy = runId
+            do {
+                try run.write(gitDirectory: workspace.commonDirectory)
+            } catch {
+                throw WorkspaceError("cannot mark run \(run.runId) finished: \(error.description)")
+            }
+        }
+    }
+
+    /// Whether `command` with `arguments` may go on from `run`: the same command with the same arguments; any switch
+    /// (it first puts back what a stopped switch moved); any resolve (`--continue`, `--abort`); any roll (it works
+    /// from the remotes; `roll --undo <run-id>` takes a roll back).
+    static func isRerun(of run: RunJournal, command: String, arguments: [String]) -> Bool {
+        guard run.commandName == command else { return false }
+        switch command {
+        // A roll works from what the remotes show, whatever its filters: any roll goes on (and `--undo`).
+        case "switch", "resolve", "roll": return true
+        default: return arguments == (run.arguments ?? [])
+        }
+    }
+
+    /// Records refs that changed: added to the journal, or their outcome updated (`published` for a push, `landed`
+    /// for a local change), and the journal rewritten.
+    public func record(repository: String, remote: String = "", refs: [RefUpdate], published: Bool?, landed: Bool?)
+        throws
+    {
+        journal.withLock { journal in
+            for ref in refs {
+                if let index = journal.entries.firstIndex(where: { $0.repository == repository && $0.ref == ref.ref }) {
+                    if let published { journal.entries[index].published = published }
+                    if let landed { journal.entries[index].landed = landed }
+                    if let new = ref.new { journal.entries[index].new = new }
+                } else {
+                    var entry = RunJournal.Entry(
+                        repository: repository, remote: remote, ref: ref.ref, old: ref.old, new: ref.new ?? "",
+                        published: published)
+                    entry.landed = landed
+                    journal.entries.append(entry)
+                }
+            }
+        }
+        try write()
+    }
+
+    /// The run finished: the journal says so, and so do the journals of the unfinished runs it went on from
+    /// (`resumed`: `.finished` for a re-run, `.aborted` for an abort that took them back).
+    public func finish(resumed: RunJournal.State = .finished) throws {
+        let runId = self.runId
+        for earlier in resumes {
+            guard var journal = try? RunJournal.read(gitDirectory: gitDirectory, runId: earlier) else { continue }
+            journal.state = resumed
+            journal.finishedBy = runId
+            try write(journal)
+        }
+        journal.withLock { $0.state = .finished }
+        try write()
+    }
+
+    /// The run stopped with an error it reports: a refusal before any change, or a failure that left nothing a
+    /// re-run must finish. The unfinished runs it went on from stay unfinished.
+    public func fail(_ error: any Error) {
+        journal.withLock {
+            $0.state = .failed
+            $0.error = String(describing: error)
+        }
+        try? write()
+    }
+
+    private func write() throws {
+        try write(journal.current)
+    }
+
+    private func write(_ journal: RunJournal) throws {
+        do {
+            try journal.write(gitDirectory: gitDirectory)
+        } catch {
+            throw WorkspaceError(
+                "cannot write the journal of this \(journal.commandName) run: \(error.description); free some "
+                    + "space, then run it again: \(journal.rerunCommand(currentWorktree: nil))")
+        }
+    }
+}
+
+/// A writing command refused because a run of another command was stopped half-way: names the run and the ways
+/// out, as commands that run as printed.
+public struct UnfinishedRunError: Error, Sendable, CustomStringConvertible {
+    /// The unfinished run.
+    public var run: RunJournal
+    /// The command that refused.
+    public var blocked: String
+    /// The worktree the refused command runs in.
+    public var currentWorktree: String?
+
+    /// The commands that finish or take back the unfinished run.
+    public var waysOut: [String] { run.waysOut(currentWorktree: currentWorktree) }
+
+    public var description: String {
+        var text =
+            "refusing to run `tenantctl \(blocked)`: `tenantctl \(run.commandName)` run \(run.runId) (started "
+            + run.createdAt + (run.worktree.map { " in \($0)" } ?? "")
+            + ") stopped before it finished; nothing was changed by this command"
+        let changed = run.entries.filter { $0.published == true || $0.landed == true }
+        if !changed.isEmpty {
+            let names = changed.map { entry in
+                "\(entry.repository) "
+                    + (entry.ref.hasPrefix("refs/heads/")
+                        ? String(entry.ref.dropFirst("refs/heads/".count)) : entry.ref)
+            }
+            text += "\nit had already changed: " + names.joined(separator: ", ")
+        }
+        text += "\nfinish it by running it again: \(waysOut[0])"
+        if waysOut.count > 1 { text += "\nor take it back: \(waysOut[1])" }
+        text += "\n(`tenantctl runs` lists it)"
+        return text
+    }
+}
