@@ -45,13 +45,18 @@ public struct RollExecutor: Sendable {
     let modulePaths: [String: String]
     let identity: CommitIdentity
     let jobs: Int
+    let commonDirectory: String?
 
     /// - Parameters:
     ///   - superproject: the superproject repository (objects are written to its store).
     ///   - modulePaths: module name → its repository (mirror) path.
+    ///   - commonDirectory: the superproject's common git directory: when given, its merges run where git sees
+    ///     no submodule (``SubmoduleFreeMerge``).
     public init(
-        git: Git, superproject: String, modulePaths: [String: String], identity: CommitIdentity, jobs: Int = 4
+        git: Git, superproject: String, modulePaths: [String: String], identity: CommitIdentity, jobs: Int = 4,
+        commonDirectory: String? = nil
     ) {
+        self.commonDirectory = commonDirectory
         self.jobs = jobs
         self.git = git
         self.superproject = superproject
@@ -217,8 +222,12 @@ public struct RollExecutor: Sendable {
         console?.progress(
             "merging \(plan.generalBranch) into \(merging.count) superproject tenant branch"
                 + (merging.count == 1 ? "" : "es"))
+        let mergeGit =
+            try commonDirectory.map {
+                try SubmoduleFreeMerge.git(commonDirectory: $0, objectID: general, git: git)
+            } ?? git
         let results = try MergeTree.merge(
-            merging.compactMap { tenant in tenant.tip.map { ($0, general) } }, in: superproject, git: git,
+            merging.compactMap { tenant in tenant.tip.map { ($0, general) } }, in: superproject, git: mergeGit,
             what: "the superproject")
         return Dictionary(uniqueKeysWithValues: zip(merging.map(\.tenant.id), results))
     }

@@ -61,7 +61,7 @@ public struct RollRunner {
                 + (plan.repin == nil ? "" : ", \(plan.generalBranch) re-pin"))
         let executor = RollExecutor(
             git: git, superproject: root, modulePaths: snapshot.mirrors,
-            identity: identity, jobs: options.jobs)
+            identity: identity, jobs: options.jobs, commonDirectory: workspace.commonDirectory)
         let execution = try executor.execute(plan, batch: batch, console: console)
         guard !options.dryRun else {
             return RollReport.make(
