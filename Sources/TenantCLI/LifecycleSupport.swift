@@ -52,6 +52,7 @@ enum LifecycleRun {
         context.console.print(
             options.dryRun ? "\(headline.wouldDo) (dry run, nothing written):" : headline.done + ":")
         for line in plan.lines { context.console.print("  " + TerminalText.escaped(line)) }
+        if plan.isEmpty { context.console.print("  nothing to change: the remote has it already") }
         return .success
     }
 }

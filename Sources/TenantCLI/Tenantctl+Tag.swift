@@ -11,7 +11,9 @@ extension Tenantctl {
                 Creates one tag per superproject branch at its tip on the remote: general_dev as DEV, every \
                 tenant as its upper-cased id (the thesis' DEV-ERP-APP-QR, T1-ERP-APP-QR, …). The tags are \
                 lightweight and pushed in one atomic push; the superproject's pins record every module's commit, \
-                so module repositories are not tagged. Refuses (tagging nothing) when any tag exists on the remote.
+                so module repositories are not tagged. Refuses (tagging nothing) when any tag exists on the remote \
+                at another commit; a tag already at its branch's tip (left by a run that stopped after its push) \
+                is kept, so running the same command again finishes the job.
 
                 Pattern placeholders: {TENANT} (DEV or the upper-cased id), {MILESTONE}, {BRANCH}.
 

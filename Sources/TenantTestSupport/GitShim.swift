@@ -6,6 +6,7 @@ import Foundation
 /// - `SHIM_FAIL_AT=N`: call N prints an error and exits `SHIM_FAIL_STATUS` (default 1) without running git (use 128,
 ///   git's fatal status, where exit 1 is a legitimate answer: `config --get`, `rev-parse --verify --quiet`);
 /// - `SHIM_KILL_AT=N`: call N sends SIGKILL to its parent (the tenantctl process) and exits;
+/// - `SHIM_KILL_AFTER=N`: call N runs git, then sends SIGKILL to its parent (a push that landed, then the kill);
 /// - `SHIM_SLEEP_AT=N` with `SHIM_SLEEP_SECONDS=S`: call N sleeps S seconds, then runs git;
 /// - `SHIM_FILL_AT=N` with `SHIM_FILL_FILE=F`: call N first fills the file system of `F` (writes zeros to `F` until
 ///   it is full), then runs git: a disk that fills up while git writes.
@@ -45,6 +46,12 @@ public struct GitShim: Sendable {
             fi
             if [ -n "$SHIM_SLEEP_AT" ] && [ "$n" -eq "$SHIM_SLEEP_AT" ]; then
                 sleep "${SHIM_SLEEP_SECONDS:-5}"
+            fi
+            if [ -n "$SHIM_KILL_AFTER" ] && [ "$n" -eq "$SHIM_KILL_AFTER" ]; then
+                '\(real)' "$@"
+                status=$?
+                kill -9 "$PPID"
+                exit "$status"
             fi
             exec '\(real)' "$@"
 

@@ -37,15 +37,27 @@ struct FaultLab {
     }
 
     /// Every repository of a copy by a stable key: `remote/<name>`, `workspace`, `module/<name>`, `mirror/<name>`.
+    /// Every `<name>.git` under `remotes/` counts (a module remote a test adds, such as `Invoice.git`, too), and every
+    /// complete mirror (`<name>.git` with a HEAD; not a `.partial-` directory a killed run left).
     func repositories(_ root: String) -> [String: String] {
         var result = ["workspace": "\(root)/workspace"]
-        for name in RollFixture.repositories { result["remote/\(name)"] = "\(root)/remotes/\(name).git" }
+        for name in Self.bareRepositories(in: "\(root)/remotes") {
+            result["remote/\(name)"] = "\(root)/remotes/\(name).git"
+        }
         for module in Self.modules {
             result["module/\(module)"] = "\(root)/workspace/.git/modules/\(module)"
-            let mirror = "\(root)/workspace/.git/tenantctl/mirrors/\(module).git"
-            if FileManager.default.fileExists(atPath: mirror + "/HEAD") { result["mirror/\(module)"] = mirror }
         }
+        let mirrors = "\(root)/workspace/.git/tenantctl/mirrors"
+        for name in Self.bareRepositories(in: mirrors) { result["mirror/\(name)"] = "\(mirrors)/\(name).git" }
         return result
+    }
+
+    /// The names of the `<name>.git` repositories (with a HEAD) directly in `directory`.
+    static func bareRepositories(in directory: String) -> [String] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        return entries.filter {
+            $0.hasSuffix(".git") && FileManager.default.fileExists(atPath: "\(directory)/\($0)/HEAD")
+        }.map { String($0.dropLast(4)) }.sorted()
     }
 
     /// Repository key → ref → value, for every repository of a copy.
@@ -80,7 +92,10 @@ struct FaultLab {
     }
 
     /// Lock files left anywhere under `root` (`tenantctl.lock` is the flock file and stays by design).
-    func staleLocks(_ root: String) -> [String] {
+    func staleLocks(_ root: String) -> [String] { Self.staleLocks(in: root) }
+
+    /// Lock files left anywhere under `root`, but the flock file `tenantctl.lock`.
+    static func staleLocks(in root: String) -> [String] {
         guard let walker = FileManager.default.enumerator(atPath: root) else { return [] }
         var locks: [String] = []
         while let path = walker.nextObject() as? String {
@@ -146,12 +161,12 @@ struct FaultLab {
     ///
     /// `TENANTCTL_FAULT_SWEEP=all` (see `scripts/fault-sweep`): every index `1…calls.count`. Otherwise a sample
     /// that keeps the suite within its time budget: the first call of every phase that writes something (fetch,
-    /// mirror init, config, merge-tree, mktree, hash-object, branch), every call that publishes or moves a working
+    /// mirror init, clone, config, merge-tree, mktree, hash-object, fast-import, branch), every call that publishes or moves a working
     /// tree (push, update-ref, switch, submodule) and the last call.
     static func indices(for calls: [String]) -> [Int] {
         if ProcessInfo.processInfo.environment["TENANTCTL_FAULT_SWEEP"] == "all" { return Array(1...calls.count) }
         let firsts: Set<String> = [
-            "fetch", "init", "config", "merge-tree", "mktree", "hash-object", "branch",
+            "fetch", "init", "clone", "config", "merge-tree", "mktree", "hash-object", "fast-import", "branch",
         ]
         let every: Set<String> = ["push", "update-ref", "switch", "submodule"]
         var seen: Set<String> = []

@@ -13,18 +13,18 @@ struct LifecycleKillLab {
     let workingCopy: [String: [String]]
     let calls: [String]
 
-    /// Builds the example, runs `prepare` in the template's workspace (every copy starts from there), then the
-    /// reference run.
+    /// Builds the example, runs `setUp` and then `prepare` in the template's workspace (every copy starts from
+    /// there), then the reference run.
     init(
         _ arguments: [String], prepare: [[String]] = [], environment: [String: String] = FaultLab.dates,
         setUp: (FaultLab) throws -> Void = { _ in }, function: String = #function
     ) throws {
         lab = try FaultLab(function: function)
+        try setUp(lab)
         for command in prepare {
             let run = lab.sandbox.tenantctl(command, in: lab.template + "/workspace", environment: environment)
             try #require(run.status == 0, "\(command): \(run.stderr)")
         }
-        try setUp(lab)
         self.arguments = arguments
         let reference = try lab.copy("reference")
         before = try lab.refs(reference.root)
@@ -51,15 +51,19 @@ struct LifecycleKillLab {
         }.map { $0 + 1 }
     }
 
-    /// A fresh copy in which the command was killed at git call `index`.
-    func killed(at index: Int, copy name: String? = nil, environment: [String: String] = FaultLab.dates) throws -> (
-        root: String, workspace: String, remotes: String
-    ) {
-        let copy = try lab.copy(name ?? "kill-\(index)")
-        let shim = try GitShim(in: lab.sandbox, name: "shim-kill-\(index)")
+    /// A fresh copy in which the command was killed at git call `index` (before it runs; with `afterTheCall`, once
+    /// it has run: a push that landed).
+    func killed(
+        at index: Int, afterTheCall: Bool = false, copy name: String? = nil,
+        environment: [String: String] = FaultLab.dates
+    ) throws -> (root: String, workspace: String, remotes: String) {
+        let copy = try lab.copy(name ?? "kill-\(afterTheCall ? "after-" : "")\(index)")
+        let shim = try GitShim(in: lab.sandbox, name: "shim-kill-\(afterTheCall ? "after-" : "")\(index)")
         let killed = try lab.sandbox.tenantctlProcess(
             arguments + ["--git", shim.path], in: copy.workspace,
-            environment: environment.merging(["SHIM_KILL_AT": "\(index)"]) { $1 })
+            environment: environment.merging([(afterTheCall ? "SHIM_KILL_AFTER" : "SHIM_KILL_AT"): "\(index)"]) {
+                $1
+            })
         #expect(killed.status == -SIGKILL, "call \(index): \(killed.status) \(killed.stderr)")
         #expect(try lab.waitForProcesses(mentioning: copy.root + "/").isEmpty)
         return copy

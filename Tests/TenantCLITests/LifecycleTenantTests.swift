@@ -131,10 +131,21 @@ import Testing
         }
         // A fetch (which tenantctl does first) brings the new tags into the workspace; that is not a change.
         try sandbox.git(["fetch", "-q", "origin"], in: example.workspace)
+        // The same milestone again, every tag at its branch's tip: nothing to change (the re-run of a run that
+        // stopped after its push finishes this way).
+        let same = try example.snapshot()
+        let rerun = example.tenantctl(["tag", "ERP-APP-QR"])
+        #expect(rerun.status == 0, "\(rerun.stderr)")
+        #expect(rerun.stdout.contains("nothing to change"), "\(rerun.stdout)")
+        #expect(try example.snapshot() == same)
+        // Once general_dev moved on, its tag names another commit: refused, nothing changes.
+        try example.editSuperproject("general_dev", files: ["NOTES": "moved on\n"])
+        try sandbox.git(["fetch", "-q", "origin"], in: example.workspace)
         let before = try example.snapshot()
         let again = example.tenantctl(["tag", "ERP-APP-QR"])
         #expect(again.status == 1)
         #expect(again.stderr.contains("tag DEV-ERP-APP-QR exists"), "\(again.stderr)")
+        #expect(!again.stderr.contains("tag T1-ERP-APP-QR exists"), "\(again.stderr)")
         #expect(try example.snapshot() == before)
     }
 }

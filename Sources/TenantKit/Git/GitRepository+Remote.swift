@@ -52,12 +52,13 @@ extension GitRepository {
         return values
     }
 
-    /// The tag names of `remote` (`ls-remote --tags --refs`: peeled tags left out).
-    public func remoteTags(of remote: String, context: String) throws(GitError) -> Set<String> {
+    /// The tags of `remote`, name → the object it names (`ls-remote --tags --refs`: peeled tags left out).
+    public func remoteTags(of remote: String, context: String) throws(GitError) -> [String: String] {
         let output = try runNetwork(["ls-remote", "--tags", "--refs", "--", remote], remote: remote, context: context)
-        var tags: Set<String> = []
-        for ref in RemoteRef.parse(output.lines) where ref.id != nil && ref.name.hasPrefix("refs/tags/") {
-            tags.insert(String(ref.name.dropFirst("refs/tags/".count)))
+        var tags: [String: String] = [:]
+        for ref in RemoteRef.parse(output.lines) where ref.name.hasPrefix("refs/tags/") {
+            guard let id = ref.id else { continue }
+            tags[String(ref.name.dropFirst("refs/tags/".count))] = id
         }
         return tags
     }

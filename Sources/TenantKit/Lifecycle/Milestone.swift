@@ -14,9 +14,11 @@ public enum Milestone {
     }
 
     /// Plans the tags (general branch first, then the tenants in file order) at the branches' remote tips; refuses
-    /// an invalid or duplicate tag name, a missing tenant branch, and a tag the remote already has (`existingTags`).
-    public static func plan(milestone: String, pattern: String, state: Snapshot, existingTags: Set<String>) throws
-        -> LifecyclePlan
+    /// an invalid or duplicate tag name, a missing tenant branch, and a tag the remote already has at another commit
+    /// (`existingTags`: name → object). A tag the remote has at its branch's tip is what a run left that stopped
+    /// after its push: it is left out, so that the re-run finishes instead of refusing.
+    public static func plan(milestone: String, pattern: String, state: Snapshot, existingTags: [String: String])
+        throws -> LifecyclePlan
     {
         var targets: [(tag: String, branch: String)] = [
             (
@@ -41,7 +43,7 @@ public enum Milestone {
             if !seen.insert(target.tag).inserted {
                 problems.append("tag \(target.tag) would name two branches; put {TENANT} or {BRANCH} in --pattern")
             }
-            if existingTags.contains(target.tag) {
+            if let existing = existingTags[target.tag], existing != state.branches[target.branch] {
                 problems.append("tag \(target.tag) exists on the superproject's remote")
             }
             if state.branches[target.branch] == nil {
@@ -54,14 +56,14 @@ public enum Milestone {
                     + problems.map { "  " + $0 }.joined(separator: "\n"))
         }
         var plan = LifecyclePlan()
-        plan.superprojectRefs = try targets.map {
+        plan.superprojectRefs = try targets.filter { existingTags[$0.tag] == nil }.map {
             RefUpdate(ref: "refs/tags/\($0.tag)", new: try state.branch($0.branch), old: nil)
         }
         return plan
     }
 
-    /// The tags of the superproject's remote (`ls-remote --tags --refs origin`).
-    public static func remoteTags(_ workspace: Workspace, git: Git) throws -> Set<String> {
+    /// The tags of the superproject's remote (`ls-remote --tags --refs origin`): name → the object it names.
+    public static func remoteTags(_ workspace: Workspace, git: Git) throws -> [String: String] {
         try GitRepository(workspace.root, git: git).remoteTags(
             of: workspace.remoteName, context: "list the tags of the superproject's remote")
     }

@@ -11,6 +11,7 @@ public enum ModuleLifecycle {
     ) throws -> LifecyclePlan {
         let project = state.project
         let module = Module(name: name, path: path ?? "Modules/\(name)", url: url, dependsOn: dependsOn)
+        if try isAdded(module, state: state, git: git) { return LifecyclePlan() }
         var manifest = project.manifest
         manifest.modules.append(module)
         try validate(manifest: manifest, tenants: state.tenantFiles(replacing: []))
@@ -62,12 +63,44 @@ public enum ModuleLifecycle {
         return plan
     }
 
+    /// Whether the general branch has `module` exactly as `module add` would write it (modules.json, the
+    /// .gitmodules section of its name at its path and URL, a gitlink at its path): what a run leaves that stopped
+    /// after its push. Its re-run then has nothing left to do instead of refusing the duplicate.
+    static func isAdded(_ module: Module, state: Snapshot, git: Git) throws -> Bool {
+        guard let existing = state.project.module(named: module.name), existing.path == module.path,
+            existing.url == module.url, existing.dependsOn == module.dependsOn
+        else { return false }
+        let generalTip = try state.branch(state.generalBranch)
+        let listing = try git.run(
+            ["ls-tree", "-z", "--end-of-options", generalTip, "--", module.path], in: state.workspace.root,
+            context: "check \(module.path) on \(state.generalBranch)")
+        guard listing.text.hasPrefix("160000 commit ") else { return false }
+        let entries = try GitmodulesFile.entries(
+            try GitmodulesFile.read(at: generalTip, state: state, git: git), git: git)
+        return entries.contains { $0.name == module.name && $0.path == module.path && $0.url == module.url }
+    }
+
+    /// Whether the general branch's history has the commit `module remove <name>` writes: a module that is not in
+    /// modules.json any more was removed by a run that stopped after its push, and its re-run has nothing left to do
+    /// instead of calling the name unknown.
+    static func wasRemoved(_ name: String, state: Snapshot, git: Git) throws -> Bool {
+        let generalTip = try state.branch(state.generalBranch)
+        let found = try git.run(
+            [
+                "rev-list", "-1", "--fixed-strings", "--grep=\(removalMessage(name))", "--end-of-options", generalTip,
+            ], in: state.workspace.root, context: "look for the removal of module \(name) on \(state.generalBranch)")
+        return !found.text.isEmpty
+    }
+
+    static func removalMessage(_ name: String) -> String { "remove module \(name) (tenantctl module remove)" }
+
     /// Plans `module remove`: refuses while any tenant customises the module or another module depends on it; removes
     /// it from `modules.json`, `.gitmodules`, the tree (gitlink) and from every tenant's active modules, in one commit
     /// on the general branch. The module's repository is not touched.
     public static func planRemove(name: String, state: Snapshot, git: Git) throws -> LifecyclePlan {
         let project = state.project
         guard let module = project.module(named: name) else {
+            if try wasRemoved(name, state: state, git: git) { return LifecyclePlan() }
             throw UnknownNameError(kind: "module", names: [name], known: project.manifest.modules.map(\.name))
         }
         let customisers = project.tenants.filter { $0.customised.contains(name) }.map(\.id)
@@ -110,7 +143,7 @@ public enum ModuleLifecycle {
         plan.commits.append(
             PlannedCommit(
                 branch: state.generalBranch, base: generalTip, edits: edits,
-                message: "remove module \(name) (tenantctl module remove)"))
+                message: removalMessage(name)))
         return plan
     }
 

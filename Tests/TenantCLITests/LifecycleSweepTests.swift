@@ -1,0 +1,84 @@
+import Foundation
+import TenantKit
+import TenantTestSupport
+import Testing
+
+/// `module add`, `module remove` and `tag` killed (SIGKILL) or failing at sampled git calls (every call under
+/// `scripts/fault-sweep`): refs old or new everywhere, the working copy untouched, no lock left, and the re-run of the
+/// same command reaches the uninterrupted run's end state (every ref of every remote, and the working copy).
+@Suite(.tags(.slow), .notInTheFastSet) struct LifecycleSweepTests {
+    static let addInvoice = ["module", "add", "Invoice", "--url", "../Invoice.git", "--depends-on", "Customer"]
+
+    /// A module remote `Invoice.git` (branch general_dev) next to the template's remotes.
+    static func invoiceRemote(_ lab: FaultLab) throws {
+        try lab.sandbox.makeRepository("invoice-src", branch: "general_dev", files: ["Invoice.swift": "// invoice\n"])
+        try lab.sandbox.git(
+            ["clone", "-q", "--bare", lab.sandbox.path("invoice-src"), lab.template + "/remotes/Invoice.git"])
+    }
+
+    static func lab(_ command: String, function: String = #function) throws -> LifecycleKillLab {
+        switch command {
+        case "module add":
+            return try LifecycleKillLab(Self.addInvoice, setUp: invoiceRemote, function: function)
+        case "module remove":
+            return try LifecycleKillLab(
+                ["module", "remove", "Invoice"], prepare: [Self.addInvoice], setUp: invoiceRemote, function: function)
+        default:
+            return try LifecycleKillLab(["tag", "M1"], function: function)
+        }
+    }
+
+    @Test(arguments: ["module add", "module remove", "tag"])
+    func killedAtSampledGitCallsConverges(_ command: String) throws {
+        let run = try Self.lab(command)
+        // The uninterrupted run changed the superproject's remote: the sweep compares against a real change.
+        #expect(run.remotesAfter["remote/Superproject"] != run.before["remote/Superproject"])
+        let unconverged = try run.sweep()
+        #expect(unconverged.isEmpty, "\(unconverged.joined(separator: "\n"))")
+    }
+
+    @Test(arguments: ["module add", "module remove", "tag"])
+    func failingAtSampledGitCallsConverges(_ command: String) throws {
+        let run = try Self.lab(command)
+        let unconverged = try run.sweep(failing: true)
+        #expect(unconverged.isEmpty, "\(unconverged.joined(separator: "\n"))")
+    }
+
+    /// Killed right after the superproject push landed: before the fix, the re-run refused what its own run had
+    /// published (`module add`: a duplicate module; `module remove`: an unknown module; `tag`: tags that exist).
+    @Test(arguments: ["module add", "module remove", "tag"])
+    func killedAfterThePushLandedTheRerunFinishes(_ command: String) throws {
+        let run = try Self.lab(command)
+        let push = try #require(run.pushes(superproject: true).last)
+        let copy = try run.killed(at: push, afterTheCall: true)
+        #expect(try run.lab.remoteRefs(copy.root) == run.remotesAfter, "the push landed")
+        let rerun = run.lab.sandbox.tenantctl(run.arguments, in: copy.workspace, environment: FaultLab.dates)
+        #expect(rerun.status == 0, "\(rerun.stderr)")
+        #expect(rerun.stdout.contains("nothing to change: the remote has it already"), "\(rerun.stdout)")
+        #expect(try run.lab.remoteRefs(copy.root) == run.remotesAfter)
+        #expect(try run.lab.workingCopy(copy.root) == run.workingCopyAfter)
+        // Positive control: what the run did not publish is still refused.
+        let other = try run.lab.copy("other")
+        let refused: [String]
+        switch command {
+        case "module add":
+            refused = ["module", "add", "Invoice", "--url", "../Elsewhere.git"]
+            _ = run.lab.sandbox.tenantctl(run.arguments, in: other.workspace, environment: FaultLab.dates)
+        case "module remove": refused = ["module", "remove", "Billing"]
+        default:
+            try run.lab.sandbox.git(["tag", "DEV-M2", "t1"], in: other.remotes + "/Superproject.git")
+            refused = ["tag", "M2"]
+        }
+        let refusal = run.lab.sandbox.tenantctl(refused, in: other.workspace, environment: FaultLab.dates)
+        #expect(refusal.status != 0, "\(refused): \(refusal.stdout)")
+    }
+
+    @Test(arguments: [false, true])
+    func initStoppedAtSampledGitCallsConverges(failing: Bool) throws {
+        let lab = try InitKillLab()
+        // The uninterrupted run wrote the three files; the sweep compares against that.
+        #expect(lab.after.files.count == 3, "\(lab.after.files.keys.sorted())")
+        let unconverged = try lab.sweep(failing: failing)
+        #expect(unconverged.isEmpty, "\(unconverged.joined(separator: "\n"))")
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+import TenantKit
+import TenantTestSupport
+import Testing
+
+/// The roll fault sweep beyond SIGKILL and failures: SIGTERM while a sampled git call runs (every call under
+/// `scripts/fault-sweep`). Each run exits 130 with every ref old or new, the working copy untouched and no lock
+/// left, and the re-run of the same command converges to the uninterrupted end state.
+@Suite(.serialized, .tags(.slow), .notInTheFastSet) struct RollSignalSweepTests {
+    @Test func rollSigtermAtSampledGitCallsExits130AndTheRerunConverges() throws {
+        let lab = try FaultLab()
+        let reference = try FaultInjectionTests.reference(lab)
+        let indices = FaultLab.indices(for: reference.calls)
+        // The sample covers the ways roll writes objects and repositories, where it uses them.
+        for subcommand in ["fast-import", "clone", "push"]
+        where reference.calls.contains(where: { FaultLab.subcommand($0) == subcommand }) {
+            #expect(
+                indices.contains { FaultLab.subcommand(reference.calls[$0 - 1]) == subcommand },
+                "the sample has no \(subcommand)")
+        }
+        #expect(reference.calls.contains { FaultLab.subcommand($0) == "fast-import" }, "roll writes no commits?")
+        for index in indices {
+            let copy = try lab.copy("term-\(index)")
+            let shim = try GitShim(in: lab.sandbox, name: "shim-term-\(index)")
+            let run = try BackgroundTenantctl(
+                ["roll", "--jobs", "1", "--git", shim.path], in: copy.workspace, sandbox: lab.sandbox,
+                environment: FaultLab.dates.merging(["SHIM_SLEEP_AT": "\(index)", "SHIM_SLEEP_SECONDS": "30"]) { $1 })
+            try BackgroundTenantctl.waitForCalls(shim, index)
+            kill(run.pid, SIGTERM)
+            let label = "SIGTERM at call \(index) (\(FaultLab.subcommand(reference.calls[index - 1])))"
+            let result = try #require(run.wait(seconds: 30), "\(label): tenantctl did not stop")
+            #expect(result.status == 130, "\(label): \(result.status) \(result.stderr)")
+            #expect(result.stderr.contains("interrupted"), "\(label): \(result.stderr)")
+            try FaultInjectionTests.checkFaultedCopy(lab, copy, reference, label)
+        }
+        print("roll SIGTERM sweep: \(indices.count) of \(reference.calls.count) git calls")
+    }
+}
