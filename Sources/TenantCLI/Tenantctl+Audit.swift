@@ -39,8 +39,10 @@ extension Tenantctl {
                 --format html writes one self-contained page (no external resource: it works opened from a file \
                 and as a CI artifact): a tenants × modules heatmap coloured by how far behind, with sticky \
                 headers, a filter by tenant and module name, sorting by behind, customisations or findings, and \
-                a detail panel per cell (pin, branch, ahead/behind, changed files, findings). The URL fragment \
-                keeps the view: audit.html#tenant=t2&sort=behind&cell=t2/Order.
+                a detail panel per cell (pin, branch, ahead/behind, changed files, findings, and the commits \
+                behind and customised, 10 per list; at most 400 commit ranges per page: cells with findings \
+                first, then the ranges most cells share). Only the rows in view are drawn, so 10,000 tenants scroll like 10. The URL fragment keeps \
+                the view, a link to a cell scrolls to it: audit.html#tenant=t2&sort=behind&cell=t2/Order.
 
                 The JSON, Markdown and HTML reports name what they describe: the general branch's commit, the \
                 remote (credentials redacted), the time (SOURCE_DATE_EPOCH when set) and the tenantctl version.
@@ -165,7 +167,7 @@ extension Tenantctl {
                 case .table: text = AuditTableRenderer.render(report, console: plain, view: view)
                 case .json: text = try AuditJSONRenderer.render(report)
                 case .markdown: text = AuditMarkdownRenderer.render(report)
-                case .html: text = html(report, project: project)
+                case .html: text = try html(report, snapshot: snapshot, state: state, git: git)
                 }
                 let path = try ReportFile.write(
                     text + "\n", to: output, relativeTo: context.directory)
@@ -176,7 +178,7 @@ extension Tenantctl {
                     context.console.print(AuditTableRenderer.render(report, console: context.console, view: view))
                 case .json: context.console.data(bytes: AuditJSONRenderer.renderBytes(report))
                 case .markdown: context.console.print(AuditMarkdownRenderer.render(report))
-                case .html: context.console.data(html(report, project: project))
+                case .html: context.console.data(try html(report, snapshot: snapshot, state: state, git: git))
                 }
             }
             if report.isPartial { return .failure }
@@ -199,13 +201,24 @@ extension Tenantctl {
                 repository: try snapshot.mirror(module), git: git)
         }
 
-        /// The HTML page, with the tenants' display names and the modules' paths, which the report does not carry.
-        private func html(_ report: AuditReport, project: Project) -> String {
+        /// The HTML page, with the tenants' display names, the modules' paths and the cells' commits (bounded:
+        /// ``AuditPageCommits``), which the report does not carry.
+        private func html(_ report: AuditReport, snapshot: Snapshot, state: AuditState, git: Git) throws -> String {
+            let project = snapshot.project
             var names: [String: String] = [:]
             for tenant in project.tenants { names[tenant.id] = tenant.name }
             var paths: [String: String] = [:]
-            for module in project.manifest.modules { paths[module.name] = module.path }
-            return AuditHTMLRenderer.render(report, tenantNames: names, modulePaths: paths)
+            var sources: [String: AuditPageCommits.Source] = [:]
+            for module in project.manifest.modules {
+                paths[module.name] = module.path
+                if let general = state.modules[module.name]?.branches[project.manifest.generalBranch(of: module)],
+                    let mirror = try? snapshot.mirror(module.name)
+                {
+                    sources[module.name] = AuditPageCommits.Source(generalCommit: general, repository: mirror)
+                }
+            }
+            let commits = try AuditPageCommits.load(report, sources: sources, git: git, jobs: jobsOptions.jobs)
+            return AuditHTMLRenderer.render(report, tenantNames: names, modulePaths: paths, commits: commits)
         }
 
         /// The gate fails on every finding verify reports: the ones no audit cell covers (`.gitmodules` drift,

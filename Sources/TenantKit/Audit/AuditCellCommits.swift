@@ -44,12 +44,7 @@ public struct AuditCellCommits: Sendable, Equatable, Encodable {
             let log = try git.run(
                 ["log", "--format=%H%x1f%an%x1f%s%x1e", "-n", "\(limit)"] + options + ["--end-of-options", range],
                 in: repository, context: "read " + what)
-            let list = log.text.split(separator: "\u{1E}").compactMap { record -> Commit? in
-                let fields = record.trimmingCharacters(in: .newlines).split(
-                    separator: "\u{1F}", maxSplits: 2, omittingEmptySubsequences: false)
-                guard fields.count == 3 else { return nil }
-                return Commit(id: String(fields[0]), author: String(fields[1]), subject: String(fields[2]))
-            }
+            let list = parse(log.text)
             return (list, Int(count) ?? list.count)
         }
         let behind = try commits("\(pin)..\(generalCommit)", merges: true)
@@ -58,6 +53,16 @@ public struct AuditCellCommits: Sendable, Equatable, Encodable {
             tenant: tenant, module: module, pin: pin, generalBranch: generalBranch, generalCommit: generalCommit,
             behind: behind.list, behindTotal: behind.total, customised: customised.list,
             customisedTotal: customised.total)
+    }
+
+    /// The commits of `git log --format=%H%x1f%an%x1f%s%x1e` output.
+    static func parse(_ text: String) -> [Commit] {
+        text.split(separator: "\u{1E}").compactMap { record -> Commit? in
+            let fields = record.trimmingCharacters(in: .newlines).split(
+                separator: "\u{1F}", maxSplits: 2, omittingEmptySubsequences: false)
+            guard fields.count == 3 else { return nil }
+            return Commit(id: String(fields[0]), author: String(fields[1]), subject: String(fields[2]))
+        }
     }
 
     /// The commits as text for a terminal (control characters escaped; subjects are free text).
