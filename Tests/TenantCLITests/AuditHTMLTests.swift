@@ -1,8 +1,9 @@
 import Foundation
 import TenantExample
-import TenantKit
 import TenantTestSupport
 import Testing
+
+@testable import TenantKit
 
 /// A headless Chromium for the browser tests: Debian's `chromium` (installed by `.ci/run`), `chromium-browser` or
 /// Google Chrome, the first found on PATH.
@@ -299,6 +300,47 @@ enum HeadlessBrowser {
                 && !t1.contains("<code>\(ObjectID.short(customised[0]["id"] as? String ?? "-"))"))
         let t3 = panel(try HeadlessBrowser.dumpDOM(sandbox, page, fragment: "cell=t3/Infrastructure"))
         #expect(t3.contains("<h2 id=\"ph\">t3 — Infrastructure</h2>") && !t3.contains("its commits the pin lacks"))
+    }
+
+    /// A list longer than the page keeps ends with "and N more" and the command; a cell whose lists were left out
+    /// (over the page's limit) names the command instead.
+    @Test(.enabled(if: HeadlessBrowser.path != nil, HeadlessBrowser.skipReason))
+    func aLongListEndsWithTheCommandAndALeftOutCellNamesIt() throws {
+        let sandbox = try GitSandbox()
+        let general = String(repeating: "9", count: 40)
+        func cell(_ module: String, pin: Character, behind: Int) -> ModuleAudit {
+            ModuleAudit(
+                module: module, pin: String(repeating: pin, count: 40), branch: "general_dev", customised: false,
+                ahead: 0, behind: behind, pinIsTip: false, active: true, changedFiles: [], findings: [])
+        }
+        let report = AuditReport(
+            generalBranch: "general_dev", modules: ["A", "B"],
+            tenants: [
+                TenantAudit(
+                    id: "t 1", branch: "t1",
+                    superproject: SuperprojectAudit(ahead: 0, behind: 0, changedFiles: [], findings: []),
+                    modules: [cell("A", pin: "a", behind: 15), cell("B", pin: "b", behind: 2)])
+            ], findings: [])
+        let commits = (1...AuditPageCommits.perCell).map {
+            AuditCellCommits.Commit(id: String(format: "%040d", $0), author: "Dev", subject: "change \($0)")
+        }
+        let range = AuditPageCommits.behindRange(module: "A", pin: String(repeating: "a", count: 40), general: general)
+        let page = sandbox.path("synthetic.html")
+        try AuditHTMLRenderer.render(
+            report,
+            commits: AuditPageCommits(
+                lists: [range: commits], generalCommits: ["A": general, "B": general], leftOut: 1)
+        ).write(toFile: page, atomically: true, encoding: .utf8)
+
+        let long = try HeadlessBrowser.dumpDOM(sandbox, page, fragment: "cell=t%201/A")
+        #expect(HeadlessBrowser.count("<ol class=\"cm\"><li>", in: long) == 1)
+        #expect(HeadlessBrowser.count("<li><code>", in: long) == AuditPageCommits.perCell)
+        #expect(long.contains("and 5 more: tenantctl audit --tenant 't 1' --module A"), "\(long.suffix(1500))")
+        let left = try HeadlessBrowser.dumpDOM(sandbox, page, fragment: "cell=t%201/B")
+        #expect(left.contains("<h2 id=\"ph\">t 1 — B</h2>"))
+        #expect(
+            left.contains("not on this page") && left.contains("listed by: tenantctl audit --tenant 't 1' --module B"))
+        #expect(!left.contains("<li><code>"))
     }
 
     /// The screenshots in docs/images (made by `scripts/screenshots`, in the same state): the file name, the page,

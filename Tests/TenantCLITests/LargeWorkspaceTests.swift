@@ -104,6 +104,27 @@ enum LargeWorkspace {
         #expect(last.contains("its commits the pin lacks (1)</dt>") && last.contains("<ol class=\"cm\"><li><code>"))
         #expect(last.contains("class=\"m b1") && last.contains(" sel\""))
 
+        // Scrolling to the end draws the last rows (a copy of the page with a script that scrolls the table after
+        // load, sends the scroll event a headless browser does not, and notes the last row drawn; the policy
+        // removed, as the copy's script has no hash in it).
+        let policy = try #require(
+            html.range(of: #"<meta http-equiv="Content-Security-Policy"[^>]*>"#, options: .regularExpression))
+        let probe = """
+            <script>window.addEventListener("load", function () { var g = document.getElementById("g");
+            g.scrollTop = g.scrollHeight; g.dispatchEvent(new Event("scroll")); setTimeout(function () { var ths = document.querySelectorAll("tbody th");
+            document.body.dataset.last = ths.length ? ths[ths.length - 1].textContent : "none";
+            document.body.dataset.drawn = ths.length; }, 1000); });</script>
+            """
+        let scrolled = page + ".scrolled.html"
+        try html.replacingCharacters(in: policy, with: "").replacingOccurrences(
+            of: "</body>", with: probe + "</body>"
+        ).write(toFile: scrolled, atomically: true, encoding: .utf8)
+        let end = try HeadlessBrowser.run(
+            sandbox, scrolled, ["--dump-dom", "--window-size=1280,800", "--virtual-time-budget=20000"])
+        let body = end.stdout.range(of: "<body[^>]*>", options: .regularExpression).map { String(end.stdout[$0]) }
+        #expect(end.stdout.contains("data-last=\"t1000\""), "\(body ?? String(end.stdout.suffix(300)))")
+        #expect(end.stdout.range(of: #"data-drawn="[0-9]{1,3}""#, options: .regularExpression) != nil)
+
         // The filter still searches every tenant.
         let filtered = try HeadlessBrowser.dumpDOM(sandbox, page, fragment: "tenant=t0999")
         #expect(HeadlessBrowser.count("<tr data-t=", in: filtered) == 1)

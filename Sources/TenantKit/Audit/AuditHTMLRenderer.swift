@@ -66,7 +66,7 @@ public enum AuditHTMLRenderer {
 
     /// `sha256-` and the base64 SHA-256 of ``script`` (checked by `AuditHTMLRendererTests`; a browser refuses the
     /// script when it does not match).
-    static let scriptHash = "sha256-0d5dcGz7C7xP5qfCMrH1fRfRfv/NufNkMxcgxneEB7E="
+    static let scriptHash = "sha256-w2GJotygVmdY+nTv+eJEtwYLbIhNEWIXgWl6vLDhUZk="
 
     // MARK: - Data
 
@@ -375,12 +375,8 @@ public enum AuditHTMLRenderer {
             }
             if (selected) mark();
           }
-          var pending = false;
-          function repaint() {
-            if (pending) return;
-            pending = true;
-            requestAnimationFrame(function () { pending = false; paint(); });
-          }
+          // Scroll events come once per frame; paint() does nothing while the same rows are in view.
+          function repaint() { paint(); }
           grid.addEventListener("scroll", repaint);
           window.addEventListener("resize", repaint);
           function line(t) {
