@@ -39,8 +39,10 @@ extension Tenantctl {
                 --format html writes one self-contained page (no external resource: it works opened from a file \
                 and as a CI artifact): a tenants × modules heatmap coloured by how far behind, with sticky \
                 headers, a filter by tenant and module name, sorting by behind, customisations or findings, and \
-                a detail panel per cell (pin, branch, ahead/behind, changed files, findings). The URL fragment \
-                keeps the view: audit.html#tenant=t2&sort=behind&cell=t2/Order.
+                a detail panel per cell (pin, branch, ahead/behind, changed files, findings, and the commits \
+                behind and customised, 10 per list; at most 400 commit ranges per page: cells with findings \
+                first, then the ranges most cells share). Only the rows in view are drawn, so 10,000 tenants scroll like 10. The URL fragment keeps \
+                the view, a link to a cell scrolls to it: audit.html#tenant=t2&sort=behind&cell=t2/Order.
 
                 The JSON, Markdown and HTML reports name what they describe: the general branch's commit, the \
                 remote (credentials redacted), the time (SOURCE_DATE_EPOCH when set) and the tenantctl version.
@@ -125,8 +127,7 @@ extension Tenantctl {
                     workspace, purpose: .report, fetch: fetchOptions.fetch, jobs: jobsOptions.jobs,
                     checkNames: { [audit] project in try audit.checkNames(project) })
             }
-            let report = try audit.report(snapshot: snapshot, git: context.git)
-            let project = snapshot.project
+            let (report, observation) = try audit.observedReport(snapshot: snapshot, git: context.git)
             let chosen = format ?? (global.json ? .json : .table)
             let view: AuditTableView? = matrix ? .matrix : nil
             if let output {
@@ -139,7 +140,8 @@ extension Tenantctl {
                 case .table: text = AuditTableRenderer.render(report, console: plain, view: view)
                 case .json: text = try AuditJSONRenderer.render(report)
                 case .markdown: text = AuditMarkdownRenderer.render(report)
-                case .html: text = html(report, project: project)
+                case .html:
+                    text = try audit.htmlPage(report, observation: observation, snapshot: snapshot, git: context.git)
                 }
                 let path = try ReportFile.write(
                     text + "\n", to: output, relativeTo: context.directory)
@@ -150,20 +152,14 @@ extension Tenantctl {
                     context.console.print(AuditTableRenderer.render(report, console: context.console, view: view))
                 case .json: context.console.data(bytes: AuditJSONRenderer.renderBytes(report))
                 case .markdown: context.console.print(AuditMarkdownRenderer.render(report))
-                case .html: context.console.data(html(report, project: project))
+                case .html:
+                    context.console.data(
+                        try audit.htmlPage(report, observation: observation, snapshot: snapshot, git: context.git))
                 }
             }
             if report.isPartial { return .failure }
             return check && report.needsAttention ? .findings : .success
         }
 
-        /// The HTML page, with the tenants' display names and the modules' paths, which the report does not carry.
-        private func html(_ report: AuditReport, project: Project) -> String {
-            var names: [String: String] = [:]
-            for tenant in project.tenants { names[tenant.id] = tenant.name }
-            var paths: [String: String] = [:]
-            for module in project.manifest.modules { paths[module.name] = module.path }
-            return AuditHTMLRenderer.render(report, tenantNames: names, modulePaths: paths)
-        }
     }
 }

@@ -74,6 +74,9 @@ public struct Tenantctl: ParsableCommand {
         let code = exitCode(for: error)
         var message = fullMessage(for: error)
         if code == .success {
+            if arguments.contains(where: { $0.hasPrefix("--generate-completion-script") }) {
+                message = CompletionScript.withGlobalOptions(message)
+            }
             if !message.isEmpty { environment.stdout.write(HelpLayout.arranged(message) + "\n") }
             return code.rawValue
         }

@@ -1,8 +1,9 @@
 import Foundation
 import TenantExample
-import TenantKit
 import TenantTestSupport
 import Testing
+
+@testable import TenantKit
 
 /// A headless Chromium for the browser tests: Debian's `chromium` (installed by `.ci/run`), `chromium-browser` or
 /// Google Chrome, the first found on PATH.
@@ -256,29 +257,226 @@ enum HeadlessBrowser {
         #expect(all.contains("<aside id=\"p\" hidden=\"\">"))
     }
 
-    /// Writes a screenshot; with `TENANTCTL_AUDIT_SCREENSHOT=<png>` it is also copied there (how
-    /// docs/images/audit-html.png is made).
     @Test(.enabled(if: HeadlessBrowser.path != nil, HeadlessBrowser.skipReason))
-    func theBrowserWritesAScreenshot() throws {
+    func theDetailPanelListsTheCellsCommitsAsTheTerminalDoes() throws {
         let sandbox = try GitSandbox()
         let example = try Self.rolledExample(sandbox)
         let page = sandbox.path("audit.html")
         #expect(sandbox.tenantctl(["audit", "--format", "html", "-o", page], in: example.workspace).status == 0)
-        let png = sandbox.path("audit.png")
+        // The same cell's commits as `audit --tenant t2 --module Order --json` lists them.
+        let json = sandbox.tenantctl(
+            ["audit", "--no-fetch", "--tenant", "t2", "--module", "Infrastructure", "--json"], in: example.workspace)
+        #expect(json.status == 0, "\(json.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let cell = try #require(report["cell"] as? [String: Any])
+        let behind = try #require(cell["behind"] as? [[String: Any]])
+        let customised = try #require(cell["customised"] as? [[String: Any]])
+        #expect(behind.count == 1 && customised.count == 1, "\(cell)")
+
+        let dom = try HeadlessBrowser.dumpDOM(sandbox, page, fragment: "cell=t2/Infrastructure")
+        #expect(dom.contains("<h2 id=\"ph\">t2 — Infrastructure</h2>"))
+        #expect(dom.contains("<dt>behind general_dev: its commits the pin lacks (1)</dt>"), "\(dom.suffix(3000))")
+        #expect(dom.contains("<dt>customised: the tenant's commits not on general_dev (1)</dt>"))
+        for commit in behind + customised {
+            let id = try #require(commit["id"] as? String)
+            let subject = try #require(commit["subject"] as? String)
+            let author = try #require(commit["author"] as? String)
+            #expect(
+                dom.contains(
+                    "<li><code>\(ObjectID.short(id))</code>\(subject)<span class=\"a\"> (\(author))</span></li>"),
+                "\(subject)")
+        }
+        // Positive control for the lists being the cell's own: t1's Infrastructure is behind by the same commit and
+        // has no customisation; t3 (rolled) lists nothing.
+        // (The panel only: the page's script holds the same words.)
+        func panel(_ dom: String) -> String {
+            guard let start = dom.range(of: "<aside"), let end = dom.range(of: "</aside>") else { return "" }
+            return String(dom[start.lowerBound..<end.upperBound])
+        }
+        let t1 = panel(try HeadlessBrowser.dumpDOM(sandbox, page, fragment: "cell=t1/Infrastructure"))
+        #expect(t1.contains(try #require(behind.first?["subject"] as? String)) && t1.contains("(1)</dt><dd><ol"))
+        #expect(
+            !t1.contains("customised: the tenant's commits")
+                && !t1.contains("<code>\(ObjectID.short(customised[0]["id"] as? String ?? "-"))"))
+        let t3 = panel(try HeadlessBrowser.dumpDOM(sandbox, page, fragment: "cell=t3/Infrastructure"))
+        #expect(t3.contains("<h2 id=\"ph\">t3 — Infrastructure</h2>") && !t3.contains("its commits the pin lacks"))
+    }
+
+    /// A list longer than the page keeps ends with "and N more" and the command; a cell whose lists were left out
+    /// (over the page's limit) names the command instead.
+    @Test(.enabled(if: HeadlessBrowser.path != nil, HeadlessBrowser.skipReason))
+    func aLongListEndsWithTheCommandAndALeftOutCellNamesIt() throws {
+        let sandbox = try GitSandbox()
+        let general = String(repeating: "9", count: 40)
+        func cell(_ module: String, pin: Character, behind: Int) -> ModuleAudit {
+            ModuleAudit(
+                module: module, pin: String(repeating: pin, count: 40), branch: "general_dev", customised: false,
+                ahead: 0, behind: behind, pinIsTip: false, active: true, changedFiles: [], findings: [])
+        }
+        let report = AuditReport(
+            generalBranch: "general_dev", modules: ["A", "B"],
+            tenants: [
+                TenantAudit(
+                    id: "t 1", branch: "t1",
+                    superproject: SuperprojectAudit(ahead: 0, behind: 0, changedFiles: [], findings: []),
+                    modules: [cell("A", pin: "a", behind: 15), cell("B", pin: "b", behind: 2)])
+            ], findings: [])
+        let commits = (1...AuditPageCommits.perCell).map {
+            AuditCellCommits.Commit(id: String(format: "%040d", $0), author: "Dev", subject: "change \($0)")
+        }
+        let range = AuditPageCommits.behindRange(module: "A", pin: String(repeating: "a", count: 40), general: general)
+        let page = sandbox.path("synthetic.html")
+        try AuditHTMLRenderer.render(
+            report,
+            commits: AuditPageCommits(
+                lists: [range: commits], generalCommits: ["A": general, "B": general], leftOut: 1)
+        ).write(toFile: page, atomically: true, encoding: .utf8)
+
+        let long = try HeadlessBrowser.dumpDOM(sandbox, page, fragment: "cell=t%201/A")
+        #expect(HeadlessBrowser.count("<ol class=\"cm\"><li>", in: long) == 1)
+        #expect(HeadlessBrowser.count("<li><code>", in: long) == AuditPageCommits.perCell)
+        #expect(long.contains("and 5 more: tenantctl audit --tenant 't 1' --module A"), "\(long.suffix(1500))")
+        let left = try HeadlessBrowser.dumpDOM(sandbox, page, fragment: "cell=t%201/B")
+        #expect(left.contains("<h2 id=\"ph\">t 1 — B</h2>"))
+        #expect(
+            left.contains("not on this page") && left.contains("listed by: tenantctl audit --tenant 't 1' --module B"))
+        #expect(!left.contains("<li><code>"))
+    }
+
+    /// The screenshots in docs/images (made by `scripts/screenshots`, in the same state): the file name, the page,
+    /// the fragment and the window size.
+    static let screenshots: [(file: String, fragment: String, width: Int, height: Int)] = [
+        ("audit-html.png", "cell=t2/Infrastructure", 1000, 700),
+        ("audit-html-100x20.png", "cell=t0001/M001", 1280, 800),
+    ]
+
+    /// The page's geometry after the script ran, from a copy of the page with a measuring script (the policy
+    /// removed, as the copy's script has no hash in it): how many tenant ids are cut (narrower than their text,
+    /// or reach out of the window or under the panel), whether the panel is open inside the window, and how many
+    /// commits it lists inside the window.
+    static func measure(_ sandbox: GitSandbox, _ page: String, fragment: String, width: Int, height: Int) throws
+        -> [String: String]
+    {
+        let html = try String(contentsOfFile: page, encoding: .utf8)
+        let policy = try #require(
+            html.range(of: #"<meta http-equiv="Content-Security-Policy"[^>]*>"#, options: .regularExpression))
+        let probe = """
+            <script>(function () { var b = document.body, cut = 0, rows = document.querySelectorAll("tbody th");
+            var p = document.getElementById("p"), r = p.getBoundingClientRect();
+            var right = p.hidden ? window.innerWidth : r.left;
+            rows.forEach(function (th) { var box = th.getBoundingClientRect();
+              if (th.scrollWidth > th.clientWidth || box.left < 0 || box.right > right + 1) cut++; });
+            b.dataset.rows = rows.length; b.dataset.cut = cut;
+            b.dataset.panel = p.hidden ? "hidden" : (r.left >= 0 && r.right <= window.innerWidth + 1 && r.width > 200 ? "inside" : "outside");
+            var seen = 0; p.querySelectorAll("ol.cm li").forEach(function (li) { var box = li.getBoundingClientRect();
+              if (box.top >= 0 && box.bottom <= window.innerHeight && box.right <= window.innerWidth + 1) seen++; });
+            b.dataset.commits = seen; })();</script>
+            """
+        let copy = page + ".measured.html"
+        try html.replacingCharacters(in: policy, with: "").replacingOccurrences(of: "</body>", with: probe + "</body>")
+            .write(toFile: copy, atomically: true, encoding: .utf8)
         let result = try HeadlessBrowser.run(
-            sandbox, page, fragment: "cell=t2/Infrastructure",
-            ["--screenshot=\(png)", "--window-size=1000,560", "--hide-scrollbars"])
+            sandbox, copy, fragment: fragment, ["--dump-dom", "--window-size=\(width),\(height)"])
         #expect(result.status == 0, "\(result.stderr.suffix(2000))")
-        let data = try Data(contentsOf: URL(fileURLWithPath: png))
-        #expect(data.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]))
-        // Width and height from the IHDR chunk.
-        let size = data.subdata(in: 16..<24).map { Int($0) }
-        #expect((size[0] << 24 | size[1] << 16 | size[2] << 8 | size[3]) == 1000)
-        #expect((size[4] << 24 | size[5] << 16 | size[6] << 8 | size[7]) == 560)
-        #expect(data.count > 10_000)
-        if let target = ProcessInfo.processInfo.environment["TENANTCTL_AUDIT_SCREENSHOT"] {
+        var values: [String: String] = [:]
+        for name in ["ready", "rows", "cut", "panel", "commits"] {
+            if let range = result.stdout.range(of: #"data-\#(name)="[^"]*""#, options: .regularExpression) {
+                values[name] = String(result.stdout[range].split(separator: "\"")[1])
+            }
+        }
+        return values
+    }
+
+    /// The page of the two screenshots, in the state they show (the rolled example; 100 × 20 from
+    /// `scripts/bench/generate`).
+    static func screenshotPage(_ sandbox: GitSandbox, _ file: String) throws -> String {
+        let page = sandbox.path("audit.html")
+        if file == "audit-html.png" {
+            let example = try rolledExample(sandbox)
+            #expect(sandbox.tenantctl(["audit", "--format", "html", "-o", page], in: example.workspace).status == 0)
+        } else {
+            let workspace = try LargeWorkspace.generate(sandbox, tenants: 100, modules: 20)
+            let audit = sandbox.tenantctl(
+                ["audit", "--allow-local-remotes", "--format", "html", "-o", page], in: workspace)
+            #expect(audit.status == 0, "\(audit.stderr)")
+        }
+        return page
+    }
+
+    /// Each screenshot's page in its state: the panel open inside the window, commits listed, no tenant id cut;
+    /// then the screenshot itself, a PNG of the stated size. With `TENANTCTL_SCREENSHOTS=<dir>` it is also copied
+    /// there (how `scripts/screenshots` makes docs/images).
+    @Test(
+        .enabled(if: HeadlessBrowser.path != nil, HeadlessBrowser.skipReason),
+        arguments: [0, 1])
+    func theScreenshotsShowTheDetailPanelWithCommits(_ index: Int) throws {
+        let shot = Self.screenshots[index]
+        let sandbox = try GitSandbox()
+        let page = try Self.screenshotPage(sandbox, shot.file)
+        let seen = try Self.measure(sandbox, page, fragment: shot.fragment, width: shot.width, height: shot.height)
+        #expect(seen["ready"] == "1")
+        #expect(seen["panel"] == "inside", "\(seen)")
+        #expect(Int(seen["commits"] ?? "") ?? 0 >= 1, "\(seen)")
+        #expect(Int(seen["rows"] ?? "") ?? 0 >= 3, "\(seen)")
+        #expect(seen["cut"] == "0", "tenant ids cut: \(seen)")
+        // Positive control for the clipping check: a narrow first column cuts the ids.
+        let narrow = try String(contentsOfFile: page, encoding: .utf8).replacingOccurrences(
+            of: "max-width:16rem", with: "max-width:16rem;display:inline-block;width:8px")
+        try narrow.write(toFile: page + ".narrow.html", atomically: true, encoding: .utf8)
+        let cut = try Self.measure(
+            sandbox, page + ".narrow.html", fragment: shot.fragment, width: shot.width, height: shot.height)
+        #expect(Int(cut["cut"] ?? "") ?? 0 > 0, "\(cut)")
+
+        let png = sandbox.path(shot.file)
+        let result = try HeadlessBrowser.run(
+            sandbox, page, fragment: shot.fragment,
+            ["--screenshot=\(png)", "--window-size=\(shot.width),\(shot.height)", "--hide-scrollbars"])
+        #expect(result.status == 0, "\(result.stderr.suffix(2000))")
+        let size = try #require(PNGFile.size(of: png))
+        #expect(size.width == shot.width && size.height == shot.height)
+        if let directory = ProcessInfo.processInfo.environment["TENANTCTL_SCREENSHOTS"] {
+            let target = directory + "/" + shot.file
             try? FileManager.default.removeItem(atPath: target)
             try FileManager.default.copyItem(atPath: png, toPath: target)
         }
+    }
+}
+
+/// A PNG's width and height, from its IHDR chunk; nil when the file is no PNG.
+enum PNGFile {
+    static func size(of path: String) -> (width: Int, height: Int)? {
+        guard let data = FileManager.default.contents(atPath: path), data.count > 24,
+            data.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+        else { return nil }
+        let bytes = data.subdata(in: 16..<24).map { Int($0) }
+        return (
+            bytes[0] << 24 | bytes[1] << 16 | bytes[2] << 8 | bytes[3],
+            bytes[4] << 24 | bytes[5] << 16 | bytes[6] << 8 | bytes[7]
+        )
+    }
+}
+
+/// The images the docs show are in docs/images, PNGs of the size the browser tests make them.
+@Suite struct DocsImagesTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().path
+
+    @Test func everyImageTheDocsShowIsAPNGOfTheStatedSize() throws {
+        var referenced: Set<String> = []
+        for doc in ["README.md", "docs/audit.md"] {
+            let text = try String(contentsOfFile: Self.root + "/" + doc, encoding: .utf8)
+            let pattern = try NSRegularExpression(pattern: #"\]\((?:docs/)?images/([^)]+)\)"#)
+            for match in pattern.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
+                referenced.insert(String(text[Range(match.range(at: 1), in: text)!]))
+            }
+        }
+        #expect(referenced == Set(AuditHTMLTests.screenshots.map(\.file)), "\(referenced)")
+        for shot in AuditHTMLTests.screenshots {
+            let size = PNGFile.size(of: Self.root + "/docs/images/" + shot.file)
+            #expect(
+                size?.width == shot.width && size?.height == shot.height, "\(shot.file): \(String(describing: size))")
+        }
+        // Negative control: a file that is no PNG has no size.
+        #expect(PNGFile.size(of: Self.root + "/README.md") == nil)
     }
 }

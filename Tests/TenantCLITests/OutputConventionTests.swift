@@ -317,6 +317,54 @@ import Testing
         #expect(run.stdout.contains("---completion audit -- --module"), "audit's --module is not completed")
     }
 
+    /// `tenantctl -C <dir> switch <TAB>` in bash, with the script tenantctl writes: the tenants of `<dir>`, not the
+    /// subcommands (the top level of the script knows the global options and skips `-C` with its value).
+    @Test func bashCompletesTheTenantsOfTheDirectoryGivenBeforeTheSubcommand() throws {
+        let sandbox = try GitSandbox()
+        let example = try LifecycleExample(sandbox)
+        let binary = try #require(TenantctlBinary.path(), "the tenantctl executable is not built")
+        let script = sandbox.tenantctl(["--generate-completion-script", "bash"])
+        try script.stdout.write(toFile: sandbox.path("tenantctl.bash"), atomically: true, encoding: .utf8)
+        func complete(_ words: [String]) throws -> [String] {
+            let line = ([binary] + words).map { $0.isEmpty ? "" : $0 }.joined(separator: " ")
+            let program = """
+                source "$1"; shift
+                COMP_WORDS=("$@"); COMP_CWORD=$(( $# - 1 )); COMP_LINE="$LINE"; COMP_POINT=${#COMP_LINE}
+                _tenantctl "$1" "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
+                printf '%s\\n' "${COMPREPLY[@]}"
+                """
+            let result = try sandbox.run(
+                "/usr/bin/env", ["bash", "-c", program, "bash", sandbox.path("tenantctl.bash"), binary] + words,
+                extraEnvironment: ["LINE": line])
+            #expect(result.status == 0, "\(result.stderr)")
+            return result.stdout.split(separator: "\n").map(String.init).filter {
+                !$0.trimmingCharacters(in: .whitespaces).isEmpty
+            }
+        }
+        // From outside the workspace, -C names it: its tenants (and general_dev), also with other global options.
+        #expect(try complete(["-C", example.workspace, "switch", ""]) == ["general_dev", "t1", "t2", "t3"])
+        #expect(
+            try complete(["--color", "never", "-C", example.workspace, "-q", "switch", "t"]) == ["t1", "t2", "t3"])
+        #expect(try complete(["-C", example.workspace, "customize", "t1", "Or"]) == ["Order"])
+        // Controls: after the subcommand -C works as before, and with no subcommand yet the subcommands are offered.
+        #expect(try complete(["switch", "-C", example.workspace, ""]) == ["general_dev", "t1", "t2", "t3"])
+        #expect(try complete(["-C", example.workspace, "sw"]) == ["switch"])
+    }
+
+    /// zsh and fish (not installed here to run them): the top level of each script has the global options.
+    @Test func zshAndFishScriptsKnowTheGlobalOptionsBeforeTheSubcommand() throws {
+        let sandbox = try GitSandbox()
+        let zsh = sandbox.tenantctl(["--generate-completion-script", "zsh"]).stdout
+        let root = try #require(zsh.range(of: "_tenantctl() {\n"))
+        let rootBody = String(zsh[root.upperBound...]).components(separatedBy: "\n}\n")[0]
+        #expect(rootBody.contains("'-C[Run as if tenantctl was started in <dir>.]:dir:'"), "\(rootBody.prefix(1500))")
+        #expect(rootBody.contains("'--network-timeout[") && rootBody.contains("___color=("))
+        let fish = sandbox.tenantctl(["--generate-completion-script", "fish"]).stdout
+        #expect(fish.contains("    case 'tenantctl'\n        __tenantctl_parse_subcommand 0 'C=' 'remote='"))
+        // The scripts are otherwise the parser's: each subcommand still has them.
+        #expect(fish.contains("case 'switch'\n            __tenantctl_parse_subcommand 1 'C=' 'remote='"))
+    }
+
     @Test func theCompletionCallbackListsTheWorkspacesTenantsAndModules() throws {
         let sandbox = try GitSandbox()
         let example = try LifecycleExample(sandbox)

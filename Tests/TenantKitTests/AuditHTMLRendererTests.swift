@@ -177,6 +177,76 @@ import Testing
         #expect((tenants.last?[4] as? [Any])?.isEmpty == true)
     }
 
+    /// Three tenants of one module: t1 has a finding and is behind at pin A, t2 is customised at pin B (behind and
+    /// its own commits), t3 is behind at pin A like t1.
+    static func commitsReport() -> AuditReport {
+        func cell(_ pin: String, ahead: Int, findings: [AuditFinding] = []) -> ModuleAudit {
+            ModuleAudit(
+                module: "M", pin: pin, branch: "general_dev", customised: ahead > 0, ahead: ahead, behind: 2,
+                pinIsTip: false, active: true, changedFiles: [], findings: findings)
+        }
+        let a = String(repeating: "a", count: 40), b = String(repeating: "b", count: 40)
+        let none = SuperprojectAudit(ahead: 0, behind: 0, changedFiles: [], findings: [])
+        return AuditReport(
+            generalBranch: "general_dev", modules: ["M"],
+            tenants: [
+                TenantAudit(
+                    id: "t1", branch: "t1", superproject: none,
+                    modules: [cell(a, ahead: 0, findings: [AuditFinding(.stalePin, "stale")])]),
+                TenantAudit(id: "t2", branch: "t2", superproject: none, modules: [cell(b, ahead: 1)]),
+                TenantAudit(id: "t3", branch: "t3", superproject: none, modules: [cell(a, ahead: 0)]),
+            ], findings: [])
+    }
+
+    @Test func commitListsAreSharedAndPlannedFindingsFirstWithinTheLimit() throws {
+        let report = Self.commitsReport()
+        let general = String(repeating: "9", count: 40)
+        let sources = ["M": AuditPageCommits.Source(generalCommit: general, repository: "/nowhere")]
+        // Room for every range: t1 and t3 share one "behind" range; t2 needs two.
+        let all = AuditPageCommits.plan(report, sources: sources, limit: 10)
+        #expect(all.ranges.count == 3 && all.leftOut == 0)
+        #expect(
+            all.ranges.first
+                == AuditPageCommits.behindRange(module: "M", pin: report.tenants[0].modules[0].pin!, general: general))
+        // Room for one: the finding's range, which t3 shares; t2 is left out.
+        let one = AuditPageCommits.plan(report, sources: sources, limit: 1)
+        #expect(one.ranges == [all.ranges[0]] && one.leftOut == 1)
+        // Without the finding, the range t1 and t3 share comes before t2's customised one.
+        var plain = report
+        plain.tenants[0].modules[0].findings = []
+        plain.tenants.swapAt(0, 1)
+        #expect(AuditPageCommits.plan(plain, sources: sources, limit: 1).ranges == [all.ranges[0]])
+        #expect(AuditPageCommits.plan(plain, sources: sources, limit: 2).ranges.count == 2)
+
+        // The page: each commit once, each list once, a cell points at its lists.
+        func commit(_ n: Int) -> AuditCellCommits.Commit {
+            AuditCellCommits.Commit(id: String(repeating: "\(n)", count: 40), author: "A \(n)", subject: "s<\(n)>")
+        }
+        var lists: [AuditPageCommits.Range: [AuditCellCommits.Commit]] = [:]
+        lists[all.ranges[0]] = [commit(1), commit(2)]
+        lists[all.ranges[1]] = [commit(1), commit(2)]
+        lists[all.ranges[2]] = [commit(3)]
+        let commits = AuditPageCommits(lists: lists, generalCommits: ["M": general], leftOut: 0)
+        let block = try Self.dataBlock(AuditHTMLRenderer.render(report, commits: commits))
+        let decoded = try #require(try JSONSerialization.jsonObject(with: Data(block.utf8)) as? [String: Any])
+        let table = try #require(decoded["c"] as? [[String]])
+        #expect(table.map(\.[0]) == ["1111111", "2222222", "3333333"])
+        #expect(table[0] == ["1111111", "A 1", "s<1>"])
+        #expect(!block.contains("s<1>"))
+        #expect(decoded["l"] as? [[Int]] == [[0, 1], [2]])
+        let tenants = try #require(decoded["t"] as? [[Any]])
+        #expect(tenants[0][5] as? [[Int]] == [[0, 0, -1]])
+        #expect(tenants[1][5] as? [[Int]] == [[0, 0, 1]])
+        #expect(tenants[2][5] as? [[Int]] == [[0, 0, -1]])
+        #expect(decoded["k"] as? [Int] == [AuditPageCommits.perCell, AuditPageCommits.rangeLimit, 0, 1])
+        // Without commits: no lists, and the page says none were read.
+        let bare = try #require(
+            try JSONSerialization.jsonObject(with: Data(Self.dataBlock(AuditHTMLRenderer.render(report)).utf8))
+                as? [String: Any])
+        #expect((bare["t"] as? [[Any]])?.allSatisfy { $0.count == 5 } == true)
+        #expect((bare["k"] as? [Int])?.last == 0)
+    }
+
     @Test func aReportFileIsReplacedInOneStepAndNoTemporaryFileStays() throws {
         let sandbox = try GitSandbox()
         #expect(throws: ReportFileError.self) {

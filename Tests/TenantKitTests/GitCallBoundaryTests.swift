@@ -12,9 +12,8 @@ import Testing
 ///   so the demo's `tenantctl` invocations are not mistaken for git;
 /// - contains the string literal `"--end-of-options"`, which only a git argument vector has.
 ///
-/// Exempt, with the reason next to each entry: test support (it builds repository states on purpose with raw git,
-/// states tenantctl must meet but never makes) and the read side of audit and verify, which is moved to the layer
-/// in its own rework.
+/// Exempt, with the reason next to each entry: the layer itself, and test support (it builds repository states on
+/// purpose with raw git, states tenantctl must meet but never makes).
 @Suite struct GitCallBoundaryTests {
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
@@ -25,11 +24,6 @@ import Testing
         "Sources/TenantKit/Git/",
         // Test support: GitSandbox and the test servers set up repositories (and nginx) with raw commands on purpose.
         "Sources/TenantTestSupport/",
-        // read side: moved with the observation rework
-        "Sources/TenantKit/Audit/",
-        "Sources/TenantKit/Verify/",
-        "Sources/TenantKit/Findings/",
-        "Sources/TenantKit/Roll/RollState.swift",
     ]
 
     /// git subcommands a vector can start with (and `-c`, a vector's leading configuration).

@@ -4,11 +4,7 @@ import Foundation
 /// general branch the pin lacks (`↓n`) and the tenant's own commits on it (`✎n`, merges left out, as counted).
 public struct AuditCellCommits: Sendable, Equatable, Encodable {
     /// One commit: full id, author, subject.
-    public struct Commit: Sendable, Equatable, Encodable {
-        public var id: String
-        public var author: String
-        public var subject: String
-    }
+    public typealias Commit = GitRepository.LoggedCommit
 
     /// The most commits listed per kind; the totals say how many there are.
     public static let limit = 20
@@ -35,22 +31,11 @@ public struct AuditCellCommits: Sendable, Equatable, Encodable {
         repository: String, git: Git
     ) throws -> AuditCellCommits {
         let what = "the commits of \(tenant)/\(module)"
+        let repository = GitRepository(repository, git: git)
         func commits(_ range: String, merges: Bool) throws -> (list: [Commit], total: Int) {
-            let options = merges ? [] : ["--no-merges"]
-            let count = try git.run(
-                ["rev-list", "--count"] + options + ["--end-of-options", range], in: repository,
-                context: "count " + what
-            ).text
-            let log = try git.run(
-                ["log", "--format=%H%x1f%an%x1f%s%x1e", "-n", "\(limit)"] + options + ["--end-of-options", range],
-                in: repository, context: "read " + what)
-            let list = log.text.split(separator: "\u{1E}").compactMap { record -> Commit? in
-                let fields = record.trimmingCharacters(in: .newlines).split(
-                    separator: "\u{1F}", maxSplits: 2, omittingEmptySubsequences: false)
-                guard fields.count == 3 else { return nil }
-                return Commit(id: String(fields[0]), author: String(fields[1]), subject: String(fields[2]))
-            }
-            return (list, Int(count) ?? list.count)
+            let total = try repository.count(range: range, merges: merges, context: "count " + what)
+            let list = try repository.log(range: range, limit: limit, merges: merges, context: "read " + what)
+            return (list, total)
         }
         let behind = try commits("\(pin)..\(generalCommit)", merges: true)
         let customised = try commits("\(generalCommit)..\(pin)", merges: false)

@@ -13,9 +13,10 @@ public enum AuditHTMLRenderer {
     /// Renders `report`. `tenantNames` (tenant id → display name) and `modulePaths` (module name → path) add
     /// what the report does not carry; both are optional.
     public static func render(
-        _ report: AuditReport, tenantNames: [String: String] = [:], modulePaths: [String: String] = [:]
+        _ report: AuditReport, tenantNames: [String: String] = [:], modulePaths: [String: String] = [:],
+        commits: AuditPageCommits? = nil
     ) -> String {
-        let data = dataBlock(report, tenantNames: tenantNames, modulePaths: modulePaths)
+        let data = dataBlock(report, tenantNames: tenantNames, modulePaths: modulePaths, commits: commits)
         let summary = AuditTableRenderer.summary(report)
         let source = report.source?.line(generalBranch: report.generalBranch)
         let title = "tenantctl audit: " + (source ?? report.generalBranch)
@@ -65,7 +66,7 @@ public enum AuditHTMLRenderer {
 
     /// `sha256-` and the base64 SHA-256 of ``script`` (checked by `AuditHTMLRendererTests`; a browser refuses the
     /// script when it does not match).
-    static let scriptHash = "sha256-kYHVlzw5iL/zVvDZjfpxpToncJQ+EbyGPqTLymumeWc="
+    static let scriptHash = "sha256-w2GJotygVmdY+nTv+eJEtwYLbIhNEWIXgWl6vLDhUZk="
 
     // MARK: - Data
 
@@ -75,16 +76,20 @@ public enum AuditHTMLRenderer {
     /// { "g": general branch, "sum": summary line,
     ///   "m": [[module name, path or ""]],
     ///   "s": [pins and branch names, each once],
-    ///   "t": [[tenant id, display name or "", branch, superproject, cells]],
-    ///   "f": [[code, message]] (findings of no cell) }
+    ///   "t": [[tenant id, display name or "", branch, superproject, cells, lists?]],
+    ///   "f": [[code, message]] (findings of no cell),
+    ///   "c": [[short id, author, subject]] (each commit once), "l": [[commit index]] (each list once),
+    ///   "k": [commits listed per list, ranges read at most, cells left out, 1 when lists were read] }
     /// superproject = [ahead|null, behind|null, [changed files], [[code, message]]]
     /// cell = [pin index into s (-1: no pin), branch index into s, flags, ahead|null, behind|null,
     ///         [changed files], [[code, message]]]   (the two lists only when not empty)
     /// flags: 1 customised, 2 pin is the branch tip, 4 active, 8 unknown (the module remote was unreachable)
+    /// lists = [[module index, "behind" list index or -1, "customised" list index or -1]] (only cells with a list)
     /// ```
-    static func dataBlock(_ report: AuditReport, tenantNames: [String: String], modulePaths: [String: String])
-        -> String
-    {
+    static func dataBlock(
+        _ report: AuditReport, tenantNames: [String: String], modulePaths: [String: String],
+        commits: AuditPageCommits? = nil
+    ) -> String {
         var strings: [String] = []
         var stringIndex: [String: Int] = [:]
         func intern(_ value: String) -> Int {
@@ -99,6 +104,26 @@ public enum AuditHTMLRenderer {
             "[" + values.map { "[\(jsonString($0.code.rawValue)),\(jsonString($0.message))]" }.joined(separator: ",")
                 + "]"
         }
+        var commitRows: [String] = []
+        var commitIndex: [String: Int] = [:]
+        var listRows: [String] = []
+        var listIndex: [[Int]: Int] = [:]
+        func listed(_ list: [AuditCellCommits.Commit]?) -> Int {
+            guard let list else { return -1 }
+            let indices = list.map { commit -> Int in
+                if let index = commitIndex[commit.id] { return index }
+                commitRows.append(
+                    "[\(jsonString(ObjectID.short(commit.id))),\(jsonString(commit.author)),"
+                        + "\(jsonString(commit.subject))]")
+                commitIndex[commit.id] = commitRows.count - 1
+                return commitRows.count - 1
+            }
+            if let index = listIndex[indices] { return index }
+            listRows.append("[" + indices.map(String.init).joined(separator: ",") + "]")
+            listIndex[indices] = listRows.count - 1
+            return listRows.count - 1
+        }
+        let moduleIndex = Dictionary(report.modules.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
         var tenants: [String] = []
         tenants.reserveCapacity(report.tenants.count)
         for tenant in report.tenants {
@@ -110,7 +135,12 @@ public enum AuditHTMLRenderer {
             ]
             var cells: [String] = []
             cells.reserveCapacity(tenant.modules.count)
+            var lists: [String] = []
             for module in tenant.modules {
+                if let commits, let index = moduleIndex[module.module] {
+                    let behind = listed(commits.behind(module)), customised = listed(commits.customised(module))
+                    if behind >= 0 || customised >= 0 { lists.append("[\(index),\(behind),\(customised)]") }
+                }
                 var flags = 0
                 if module.customised { flags |= 1 }
                 if module.pinIsTip { flags |= 2 }
@@ -124,14 +154,20 @@ public enum AuditHTMLRenderer {
                 }
                 cells.append(cell + "]")
             }
-            tenants.append("[" + head.joined(separator: ",") + ",[" + cells.joined(separator: ",") + "]]")
+            tenants.append(
+                "[" + head.joined(separator: ",") + ",[" + cells.joined(separator: ",") + "]"
+                    + (lists.isEmpty ? "" : ",[" + lists.joined(separator: ",") + "]") + "]")
         }
         let modules = report.modules.map { "[\(jsonString($0)),\(jsonString(modulePaths[$0] ?? ""))]" }
         return "{\"g\":\(jsonString(report.generalBranch)),"
             + "\"m\":[\(modules.joined(separator: ","))],"
             + "\"s\":\(list(strings)),"
             + "\"t\":[\n\(tenants.joined(separator: ",\n"))\n],"
-            + "\"f\":\(findings(report.findings))}"
+            + "\"f\":\(findings(report.findings)),"
+            + "\"c\":[\(commitRows.joined(separator: ",\n"))],"
+            + "\"l\":[\(listRows.joined(separator: ","))],"
+            + "\"k\":[\(AuditPageCommits.perCell),\(AuditPageCommits.rangeLimit),\(commits?.leftOut ?? 0),"
+            + "\(commits == nil ? 0 : 1)]}"
     }
 
     // MARK: - Escaping
@@ -220,6 +256,8 @@ public enum AuditHTMLRenderer {
         padding:0 .5rem 0 .3rem;border-right:1px solid #bbb;max-width:16rem;overflow:hidden;text-overflow:ellipsis}
         td{text-align:center;min-width:2.4rem;padding:.1rem .3rem;cursor:pointer;border:1px solid #fff;\
         font-variant-numeric:tabular-nums}
+        tbody th,tbody td{height:22px;box-sizing:border-box;padding-top:0;padding-bottom:0;line-height:20px}
+        tr.sp td{height:auto;padding:0;border:0;cursor:default}
         td.s{border-right:2px solid #bbb}
         #lg .m{display:inline-block;min-width:1.6rem;text-align:center;border-radius:2px}
         .b0{background:#dff3e4}.b1{background:#fff1b8}.b2{background:#ffd88a}.b3{background:#fba25c}
@@ -238,6 +276,9 @@ public enum AuditHTMLRenderer {
         white-space:pre-wrap;unicode-bidi:isolate}
         dd ul{margin:0;padding-left:1rem}code,.k{font-family:ui-monospace,Menlo,Consolas,monospace}
         .k{font-size:.85rem}
+        ol.cm{margin:0;padding-left:0;list-style:none}ol.cm li{margin:.15rem 0}
+        ol.cm code{color:#555;margin-right:.4rem}ol.cm .a{color:#555}
+        .more{color:#555;font-style:italic}
         @media print{#g{overflow:visible}aside,#ctl{display:none}}
         """
 
@@ -250,7 +291,8 @@ public enum AuditHTMLRenderer {
           var S = D.s, M = D.m, T = D.t;
           var $ = function (id) { return document.getElementById(id); };
           var ft = $("ft"), fm = $("fm"), so = $("so"), table = $("x"), panel = $("p");
-          var cols = [], rows = [], selected = null;
+          var cols = [], rows = [], selected = null, grid = $("g"), body = null, drawn = [-1, -1], RH = 22;
+          var C = D.c || [], L = D.l || [], K = D.k || [10, 0, 0, 0];
           $("gb").textContent = "(" + D.g + ")";
           D.f.forEach(function (f) { var li = document.createElement("li"); li.textContent = f[0] + ": " + f[1];
             $("tf").appendChild(li); });
@@ -300,9 +342,45 @@ public enum AuditHTMLRenderer {
             }
             vertical("superproject", "the tenant's superproject branch");
             cols.forEach(function (i) { vertical(M[i][0], M[i][1] ? M[i][0] + " (" + M[i][1] + ")" : M[i][0]); });
-            var body = document.createElement("tbody");
-            rows.forEach(function (t) {
-              var row = T[t], tr = body.insertRow(), th = document.createElement("th");
+            body = document.createElement("tbody");
+            table.replaceChildren(head, body);
+            drawn = [-1, -1];
+            paint();
+            $("cnt").textContent = rows.length + " of " + T.length + " tenants, " + cols.length + " of " + M.length
+              + " modules; click a cell for its details";
+          }
+          // Only the rows in view (and a margin) are in the DOM: every row is RH pixels high, and one spacer row
+          // above and one below stand for the others, so the scroll bar and the sticky headers behave as if the
+          // whole table were there.
+          function spacer(height) {
+            var tr = document.createElement("tr"), td = tr.insertCell();
+            tr.className = "sp"; td.colSpan = cols.length + 2; td.style.height = height + "px"; return tr;
+          }
+          function paint() {
+            if (!body) return;
+            var head = table.tHead ? table.tHead.offsetHeight : 0, view = grid.clientHeight || window.innerHeight || 800;
+            var top = Math.max(0, grid.scrollTop - head), margin = 30;
+            var first = Math.max(0, Math.floor(top / RH) - margin);
+            var last = Math.min(rows.length, Math.ceil((top + view) / RH) + margin);
+            if (first === drawn[0] && last === drawn[1]) return;
+            drawn = [first, last];
+            var part = document.createDocumentFragment();
+            part.appendChild(spacer(first * RH));
+            for (var k = first; k < last; k++) part.appendChild(line(rows[k]));
+            part.appendChild(spacer((rows.length - last) * RH));
+            body.replaceChildren(part);
+            var drawnRow = body.rows[1];
+            if (drawnRow && drawnRow.offsetHeight > 0 && drawnRow.offsetHeight !== RH) {
+              RH = drawnRow.offsetHeight; drawn = [-1, -1]; paint(); return;
+            }
+            if (selected) mark();
+          }
+          // Scroll events come once per frame; paint() does nothing while the same rows are in view.
+          function repaint() { paint(); }
+          grid.addEventListener("scroll", repaint);
+          window.addEventListener("resize", repaint);
+          function line(t) {
+              var row = T[t], tr = document.createElement("tr"), th = document.createElement("th");
               tr.dataset.t = t; th.scope = "row"; th.textContent = row[0];
               if (row[1]) th.title = row[1];
               tr.appendChild(th);
@@ -316,11 +394,7 @@ public enum AuditHTMLRenderer {
                   + (c[2] & 4 ? "" : " i");
                 td.textContent = l[1];
               });
-            });
-            table.replaceChildren(head, body);
-            $("cnt").textContent = rows.length + " of " + T.length + " tenants, " + cols.length + " of " + M.length
-              + " modules; click a cell for its details";
-            if (selected) mark();
+              return tr;
           }
           function add(dl, term, value, code) {
             var dt = document.createElement("dt"), dd = document.createElement("dd");
@@ -337,6 +411,33 @@ public enum AuditHTMLRenderer {
             dl.appendChild(dt); dl.appendChild(dd);
           }
           function n(v) { return v === null || v === undefined ? "unknown" : String(v); }
+          function sh(v) { return /^[A-Za-z0-9._@%+=:,/-]+$/.test(v) ? v : "'" + v.replace(/'/g, "'\\\\''") + "'"; }
+          function lists(t, i) {
+            var found = (T[t][5] || []).find(function (x) { return x[0] === i; });
+            return found ? [found[1], found[2]] : [-1, -1];
+          }
+          function commits(dl, term, list, total, command) {
+            var dt = document.createElement("dt"), dd = document.createElement("dd");
+            dt.textContent = term + " (" + total + ")";
+            dl.appendChild(dt); dl.appendChild(dd);
+            if (list < 0) {
+              var why = K[3] ? "not on this page (it lists " + K[1] + " commit ranges at most: those of cells with "
+                + "findings first, then the ranges most cells share, then customised cells); " : "";
+              dd.className = "more"; dd.textContent = why + "listed by: " + command; return;
+            }
+            var ol = document.createElement("ol"); ol.className = "cm";
+            L[list].forEach(function (k) {
+              var c = C[k], li = document.createElement("li"), id = document.createElement("code");
+              var by = document.createElement("span");
+              id.textContent = c[0]; by.className = "a"; by.textContent = " (" + c[1] + ")";
+              li.appendChild(id); li.appendChild(document.createTextNode(c[2])); li.appendChild(by); ol.appendChild(li);
+            });
+            dd.appendChild(ol);
+            if (total > L[list].length) {
+              var more = document.createElement("p"); more.className = "more";
+              more.textContent = "and " + (total - L[list].length) + " more: " + command; dd.appendChild(more);
+            }
+          }
           function findings(list) { return (list || []).map(function (f) { return f[0] + ": " + f[1]; }); }
           function show(t, i) {
             selected = [t, i];
@@ -359,12 +460,15 @@ public enum AuditHTMLRenderer {
               } else {
                 add(dl, "pin", c[0] < 0 ? "none" : S[c[0]], true);
                 add(dl, "branch", S[c[1]]);
+                add(dl, "findings", findings(c[6]));
+                var ls = lists(t, i), command = "tenantctl audit --tenant " + sh(row[0]) + " --module " + sh(m[0]);
+                if ((c[4] || 0) > 0) commits(dl, "behind " + D.g + ": its commits the pin lacks", ls[0], c[4], command);
+                if ((c[3] || 0) > 0) commits(dl, "customised: the tenant's commits not on " + D.g, ls[1], c[3], command);
                 add(dl, "customised", c[2] & 1 ? "yes (declared)" : "no");
                 add(dl, "ahead of " + D.g, n(c[3])); add(dl, "behind " + D.g, n(c[4]));
                 add(dl, "pin is the branch tip", c[2] & 2 ? "yes" : "no");
                 add(dl, "active", c[2] & 4 ? "yes" : "no (not in the tenant's active set)");
                 add(dl, "changed files (" + (c[5] || []).length + ")", c[5] || []);
-                add(dl, "findings", findings(c[6]));
               }
             }
             panel.hidden = false;
@@ -388,8 +492,17 @@ public enum AuditHTMLRenderer {
             var q = p.toString();
             try { history.replaceState(null, "", q ? "#" + q : location.pathname + location.search); } catch (e) {}
           }
+          function reveal(t) {
+            var at = rows.indexOf(t); if (at < 0) return;
+            var head = table.tHead ? table.tHead.offsetHeight : 0, view = grid.clientHeight || 0;
+            var y = head + at * RH;
+            if (y < grid.scrollTop + head || y + RH > grid.scrollTop + view) {
+              grid.scrollTop = Math.max(0, y - head - Math.floor((view - head) / 3));
+            }
+            paint();
+          }
           table.addEventListener("click", function (e) {
-            var td = e.target.closest("td"); if (!td) return;
+            var td = e.target.closest("td"); if (!td || td.parentNode.dataset.t === undefined) return;
             var t = Number(td.parentNode.dataset.t), at = td.cellIndex;
             show(t, at === 1 ? -1 : cols[at - 2]);
           });
@@ -408,7 +521,7 @@ public enum AuditHTMLRenderer {
             var cut = want.indexOf("/"), tid = want.slice(0, cut), mid = want.slice(cut + 1);
             var t = T.findIndex(function (r) { return r[0] === tid; });
             var i = mid === "" ? -1 : M.findIndex(function (m) { return m[0] === mid; });
-            if (cut >= 0 && t >= 0 && (mid === "" || i >= 0)) show(t, i);
+            if (cut >= 0 && t >= 0 && (mid === "" || i >= 0)) { reveal(t); show(t, i); }
           }
           document.body.dataset.ready = "1";
         })();

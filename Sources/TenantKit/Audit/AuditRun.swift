@@ -42,6 +42,11 @@ public struct AuditRun: Sendable {
     /// git processes: those of ``ObservationReader``; with `check`, one `config --blob` per superproject branch;
     /// `rev-parse HEAD` and the remote's URL; four more for one cell's commits.
     public func report(snapshot: Snapshot, git: Git) throws -> AuditReport {
+        try observedReport(snapshot: snapshot, git: git).report
+    }
+
+    /// The report and the observation it was judged from (the HTML page reads the modules' general branches there).
+    public func observedReport(snapshot: Snapshot, git: Git) throws -> (report: AuditReport, observation: Observation) {
         let project = snapshot.project
         let selected = try Self.selectTenants(tenants, in: project)
         let invalidNamed = Set(tenants.compactMap { project.invalidTenant(id: $0)?.id })
@@ -64,7 +69,30 @@ public struct AuditRun: Sendable {
             report.cell = try cellCommits(
                 module, report: report, snapshot: snapshot, observation: observation, git: git)
         }
-        return report
+        return (report, observation)
+    }
+
+    /// The HTML page, with the tenants' display names, the modules' paths and the cells' commits (bounded:
+    /// ``AuditPageCommits``), which the report does not carry.
+    public func htmlPage(
+        _ report: AuditReport, observation: Observation, snapshot: Snapshot, git: Git
+    ) throws -> String {
+        let project = snapshot.project
+        var names: [String: String] = [:]
+        for tenant in project.tenants { names[tenant.id] = tenant.name }
+        var paths: [String: String] = [:]
+        var sources: [String: AuditPageCommits.Source] = [:]
+        for module in project.manifest.modules {
+            paths[module.name] = module.path
+            // A module whose mirror is missing (an unreachable remote) has `?` cells with a finding: no commits.
+            if let general = observation.modules[module.name]?.branches[project.generalBranch(of: module)],
+                let mirror = try? snapshot.mirror(module.name)
+            {
+                sources[module.name] = AuditPageCommits.Source(generalCommit: general, repository: mirror)
+            }
+        }
+        let commits = try AuditPageCommits.load(report, sources: sources, git: git, jobs: jobs)
+        return AuditHTMLRenderer.render(report, tenantNames: names, modulePaths: paths, commits: commits)
     }
 
     /// The commits of the one tenant's `module` cell, or nil when there is no pin or general branch to compare (the

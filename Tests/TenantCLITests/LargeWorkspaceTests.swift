@@ -1,0 +1,133 @@
+import Foundation
+import TenantKit
+import TenantTestSupport
+import Testing
+
+/// Workspaces of many tenants from `scripts/bench/generate` (every tenant one commit behind in every module, 10 %
+/// of the pairs customised; t0001 customises only M001, t0002 only M002).
+enum LargeWorkspace {
+    static let generator = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("scripts/bench/generate").path
+
+    /// Generates `tenants` × `modules` in the sandbox; returns the workspace.
+    static func generate(_ sandbox: GitSandbox, tenants: Int, modules: Int) throws -> String {
+        let directory = sandbox.path("bench-\(tenants)x\(modules)")
+        let generated = try sandbox.run(
+            "/usr/bin/env",
+            ["python3", generator, "--tenants", "\(tenants)", "--modules", "\(modules)", directory])
+        #expect(generated.status == 0, "\(generated.stderr)")
+        return directory + "/workspace"
+    }
+}
+
+/// 1000 tenants × 50 modules: the compact views of audit and roll --dry-run fit the terminal and name every
+/// tenant whole; the HTML page holds only the rows in view and still reaches the last tenant.
+@Suite(.tags(.slow), .notInTheFastSet) struct LargeWorkspaceTests {
+    static let ids = (1...1000).map { String(format: "t%04d", $0) }
+
+    /// The workspace is generated and audited once (the audit fills the module mirrors and writes the page), then
+    /// each view is checked with --no-fetch.
+    @Test func aThousandTenantsByFiftyModules() throws {
+        let sandbox = try GitSandbox()
+        let workspace = try LargeWorkspace.generate(sandbox, tenants: 1000, modules: 50)
+        let page = sandbox.path("audit-1000x50.html")
+        let audit = sandbox.tenantctl(
+            ["audit", "--allow-local-remotes", "--format", "html", "-o", page], in: workspace)
+        #expect(audit.status == 0, "\(audit.stderr)")
+        try auditsCompactViewAndMatrix(sandbox, workspace)
+        try rollDryRunsCompactView(sandbox, workspace)
+        if HeadlessBrowser.path != nil {
+            try thePageDrawsOnlyTheRowsInViewAndReachesTheLastTenant(sandbox, page)
+        } else {
+            print("skipped the browser part: \(HeadlessBrowser.skipReason)")
+        }
+    }
+
+    func auditsCompactViewAndMatrix(_ sandbox: GitSandbox, _ workspace: String) throws {
+        let compact = sandbox.tenantctl(
+            ["audit", "--no-fetch", "--allow-local-remotes", "-C", workspace], environment: ["COLUMNS": "80"],
+            terminal: true)
+        #expect(compact.status == 0, "\(compact.stderr)")
+        let lines = compact.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first?.hasPrefix("TENANT  FINDINGS  BEHIND") == true, "\(lines.first ?? "")")
+        #expect(lines.allSatisfy { TextWidth.of($0) <= 80 })
+        // A tenant a line, two where its customised cells do not fit 80 columns (the matrix would be 1000 rows
+        // in blocks of a few modules: many times more).
+        #expect(lines.count < 2 * 1000 + 100, "\(lines.count) lines")
+        for id in Self.ids { #expect(lines.contains { $0.hasPrefix(id + " ") }, "\(id)") }
+        #expect(compact.stdout.contains("tenantctl audit --matrix shows every cell"))
+        // The matrix in a pipe: a row per tenant, nothing cut.
+        let piped = sandbox.tenantctl(
+            ["audit", "--matrix", "--no-fetch", "--allow-local-remotes", "-C", workspace],
+            environment: ["COLUMNS": "60"])
+        #expect(piped.status == 0, "\(piped.stderr)")
+        let rows = piped.stdout.split(separator: "\n").filter { $0.hasPrefix("t") && !$0.contains(":") }
+        #expect(rows.count == 1000)
+        #expect(piped.stdout.split(separator: "\n").first?.contains("M050") == true)
+        #expect(!TableLayoutTests.isCut(piped.stdout))
+    }
+
+    func rollDryRunsCompactView(_ sandbox: GitSandbox, _ workspace: String) throws {
+        let roll = sandbox.tenantctl(
+            ["roll", "--dry-run", "--no-fetch", "--allow-local-remotes", "-C", workspace],
+            environment: ["COLUMNS": "80"], terminal: true)
+        #expect(roll.status == 0 || roll.status == 2, "\(roll.stderr)")
+        let lines = roll.stdout.split(separator: "\n").map(String.init)
+        #expect(roll.stdout.contains("A compact view of 1000 tenants"), "\(roll.stdout.suffix(600))")
+        #expect(lines.allSatisfy { TextWidth.of($0) <= 80 })
+        #expect(lines.count < 2500, "\(lines.count) lines")
+        for id in Self.ids { #expect(lines.contains { $0.hasPrefix(id + " ") }, "\(id)") }
+    }
+
+    func thePageDrawsOnlyTheRowsInViewAndReachesTheLastTenant(_ sandbox: GitSandbox, _ page: String) throws {
+        let html = try String(contentsOfFile: page, encoding: .utf8)
+        // Every tenant is in the page's data.
+        for id in ["t0001", "t0500", "t1000"] { #expect(html.contains("[\"\(id)\"")) }
+        #expect(html.utf8.count < 3_000_000, "\(html.utf8.count) bytes")
+
+        let top = try HeadlessBrowser.dumpDOM(sandbox, page)
+        #expect(top.contains("data-ready=\"1\""))
+        let cells = HeadlessBrowser.count("<td class=\"m ", in: top)
+        let rows = HeadlessBrowser.count("<tr data-t=", in: top)
+        // A screenful and a margin, not 1000 rows of 50 cells.
+        #expect(rows > 10 && rows < 200, "\(rows) rows")
+        #expect(cells == rows * 50 && cells < 50_000 / 5, "\(cells) cells")
+        #expect(top.contains(">t0001</th>") && !top.contains(">t1000</th>"))
+        #expect(top.contains("1000 of 1000 tenants, 50 of 50 modules"))
+
+        // A link to the last tenant's cell scrolls there: the row is drawn, the panel open with its commits.
+        let last = try HeadlessBrowser.dumpDOM(sandbox, page, fragment: "cell=t1000/M050")
+        #expect(last.contains(">t1000</th>"))
+        #expect(!last.contains(">t0001</th>"))
+        #expect(HeadlessBrowser.count("<tr data-t=", in: last) < 200)
+        #expect(last.contains("<h2 id=\"ph\">t1000 — M050</h2>"))
+        #expect(last.contains("its commits the pin lacks (1)</dt>") && last.contains("<ol class=\"cm\"><li><code>"))
+        #expect(last.contains("class=\"m b1") && last.contains(" sel\""))
+
+        // Scrolling to the end draws the last rows (a copy of the page with a script that scrolls the table after
+        // load, sends the scroll event a headless browser does not, and notes the last row drawn; the policy
+        // removed, as the copy's script has no hash in it).
+        let policy = try #require(
+            html.range(of: #"<meta http-equiv="Content-Security-Policy"[^>]*>"#, options: .regularExpression))
+        let probe = """
+            <script>window.addEventListener("load", function () { var g = document.getElementById("g");
+            g.scrollTop = g.scrollHeight; g.dispatchEvent(new Event("scroll")); setTimeout(function () { var ths = document.querySelectorAll("tbody th");
+            document.body.dataset.last = ths.length ? ths[ths.length - 1].textContent : "none";
+            document.body.dataset.drawn = ths.length; }, 1000); });</script>
+            """
+        let scrolled = page + ".scrolled.html"
+        try html.replacingCharacters(in: policy, with: "").replacingOccurrences(
+            of: "</body>", with: probe + "</body>"
+        ).write(toFile: scrolled, atomically: true, encoding: .utf8)
+        let end = try HeadlessBrowser.run(
+            sandbox, scrolled, ["--dump-dom", "--window-size=1280,800", "--virtual-time-budget=20000"])
+        let body = end.stdout.range(of: "<body[^>]*>", options: .regularExpression).map { String(end.stdout[$0]) }
+        #expect(end.stdout.contains("data-last=\"t1000\""), "\(body ?? String(end.stdout.suffix(300)))")
+        #expect(end.stdout.range(of: #"data-drawn="[0-9]{1,3}""#, options: .regularExpression) != nil)
+
+        // The filter still searches every tenant.
+        let filtered = try HeadlessBrowser.dumpDOM(sandbox, page, fragment: "tenant=t0999")
+        #expect(HeadlessBrowser.count("<tr data-t=", in: filtered) == 1)
+        #expect(filtered.contains(">t0999</th>"))
+    }
+}
