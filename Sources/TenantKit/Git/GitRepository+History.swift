@@ -23,6 +23,12 @@ extension GitRepository {
         return (a, b)
     }
 
+    /// Whether a commit reachable from `tip` has `text` in its message (`rev-list -1 --fixed-strings --grep`).
+    public func hasCommit(from tip: String, withMessage text: String, context: String) throws(GitError) -> Bool {
+        try !run(["rev-list", "-1", "--fixed-strings", "--grep=\(text)", "--end-of-options", tip], context: context)
+            .text.isEmpty
+    }
+
     /// The number of commits reachable from `tip` and from no remote-tracking branch (nor, with `orLocalBranches`,
     /// from any local branch).
     public func countCommits(from tip: String, orLocalBranches: Bool = false, context: String) throws(GitError) -> Int {

@@ -71,12 +71,11 @@ public enum ModuleLifecycle {
             existing.url == module.url, existing.dependsOn == module.dependsOn
         else { return false }
         let generalTip = try state.branch(state.generalBranch)
-        let listing = try git.run(
-            ["ls-tree", "-z", "--end-of-options", generalTip, "--", module.path], in: state.workspace.root,
-            context: "check \(module.path) on \(state.generalBranch)")
-        guard listing.text.hasPrefix("160000 commit ") else { return false }
-        let entries = try GitmodulesFile.entries(
-            try GitmodulesFile.read(at: generalTip, state: state, git: git), git: git)
+        let repository = GitRepository(state.workspace.root, git: git)
+        let listing = try repository.treeEntries(
+            at: generalTip, path: module.path, context: "check \(module.path) on \(state.generalBranch)")
+        guard listing.count == 1, listing[0].entry.isGitlink else { return false }
+        let entries = try GitmodulesFile.entries(try GitmodulesFile.read(at: generalTip, in: repository), git: git)
         return entries.contains { $0.name == module.name && $0.path == module.path && $0.url == module.url }
     }
 
@@ -85,11 +84,9 @@ public enum ModuleLifecycle {
     /// instead of calling the name unknown.
     static func wasRemoved(_ name: String, state: Snapshot, git: Git) throws -> Bool {
         let generalTip = try state.branch(state.generalBranch)
-        let found = try git.run(
-            [
-                "rev-list", "-1", "--fixed-strings", "--grep=\(removalMessage(name))", "--end-of-options", generalTip,
-            ], in: state.workspace.root, context: "look for the removal of module \(name) on \(state.generalBranch)")
-        return !found.text.isEmpty
+        return try GitRepository(state.workspace.root, git: git).hasCommit(
+            from: generalTip, withMessage: removalMessage(name),
+            context: "look for the removal of module \(name) on \(state.generalBranch)")
     }
 
     static func removalMessage(_ name: String) -> String { "remove module \(name) (tenantctl module remove)" }
