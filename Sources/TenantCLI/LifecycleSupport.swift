@@ -15,9 +15,13 @@ enum LifecycleRun {
     /// Takes the workspace lock (waiting for it with `--wait`), fetches the remotes, plans with `makePlan`, and
     /// executes the plan (or only prints it with `--dry-run`). Prints the changes on stdout (as JSON with `--json`,
     /// docs/schemas/lifecycle.schema.json).
+    ///
+    /// `done` says whether the remotes already hold what the command makes; it is asked only when this run goes on
+    /// from a stopped run of the same command (its journal is unfinished): a run killed after its last push has done
+    /// everything, and its re-run then has nothing to change instead of refusing what its own run published.
     static func run(
         context: CommandContext, options: WriteOptions, command: String, headline: LifecycleHeadline,
-        makePlan: (Snapshot) throws -> LifecyclePlan
+        done: ((Snapshot) throws -> Bool)? = nil, makePlan: (Snapshot) throws -> LifecyclePlan
     ) throws -> ExitStatus {
         let workspace = try context.workspace()
         let lock = try context.lock(workspace, wait: options.wait)
@@ -30,8 +34,10 @@ enum LifecycleRun {
             let words =
                 command == "uncustomize" && context.environment.arguments.first == "customize"
                 ? "customize" : command
+            let resuming = try !context.unfinishedRuns(workspace, command: words).isEmpty
             plan = try context.journalled(workspace, command: words) { transaction in
                 let state = try context.snapshot(workspace)
+                if resuming, let done, try done(state) { return LifecyclePlan() }
                 let plan = try makePlan(state)
                 try record(plan, in: transaction, remote: workspace.remoteName, state: state)
                 try LifecycleExecutor(state: state, git: context.git).execute(plan, console: context.console) {

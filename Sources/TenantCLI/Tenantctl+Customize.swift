@@ -73,7 +73,12 @@ extension Tenantctl {
                     done: "tenant \(tenant) customises \(module)", wouldDo: "tenant \(tenant) would customise \(module)"
                 )
             return try LifecycleRun.run(
-                context: context, options: options, command: undo ? "uncustomize" : "customize", headline: headline
+                context: context, options: options, command: undo ? "uncustomize" : "customize", headline: headline,
+                done: { state in
+                    undo
+                        ? Customization.isUncustomised(tenant: tenant, module: module, state: state)
+                        : Customization.isCustomised(tenant: tenant, module: module, state: state)
+                }
             ) { state in
                 undo
                     ? try Customization.planUndo(tenant: tenant, module: module, state: state, git: context.git)

@@ -40,7 +40,8 @@ extension Tenantctl {
         func run(context: CommandContext) throws -> ExitStatus {
             try LifecycleRun.run(
                 context: context, options: writeOptions, command: "tenant remove",
-                headline: LifecycleHeadline(done: "removed tenant \(id)", wouldDo: "would remove tenant \(id)")
+                headline: LifecycleHeadline(done: "removed tenant \(id)", wouldDo: "would remove tenant \(id)"),
+                done: { state in TenantLifecycle.isRemoved(id, state: state) }
             ) { state in
                 try TenantLifecycle.planRemove(id: id, archive: archive, state: state, git: context.git)
             }

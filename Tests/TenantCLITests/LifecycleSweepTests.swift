@@ -73,6 +73,43 @@ import Testing
         #expect(refusal.status != 0, "\(refused): \(refusal.stdout)")
     }
 
+    /// `tenant add`, `tenant remove`, `customize` and its undo killed right after their last push: everything is
+    /// published but the journal is unfinished, so the other writing commands are refused. The re-run of the stopped
+    /// run finds the remotes as the run leaves them and has nothing to change; its journal ends finished and the
+    /// other commands work again. Before the fix the re-run refused ("tenant t4 exists", "already customised",
+    /// "unknown tenant", "does not customise") and the unfinished run blocked every other writing command for good.
+    @Test(arguments: [
+        ["tenant", "add", "t4", "--from", "t2"], ["tenant", "remove", "t2", "--archive"],
+        ["customize", "t1", "Article"],
+        ["customize", "--undo", "t1", "Article"],
+    ])
+    func killedAfterTheLastPushTheRerunOfTheStoppedRunFinishesIt(_ arguments: [String]) throws {
+        let undo = arguments.contains("--undo")
+        let run = try LifecycleKillLab(arguments, prepare: undo ? [["customize", "t1", "Article"]] : [])
+        let sandbox = run.lab.sandbox
+        let push = try #require((run.pushes(superproject: true) + run.pushes(superproject: false)).max())
+        let copy = try run.killed(at: push, afterTheCall: true)
+        #expect(try run.lab.remoteRefs(copy.root) == run.remotesAfter, "the push landed")
+        let blocked = sandbox.tenantctl(["tag", "M1"], in: copy.workspace, environment: FaultLab.dates)
+        #expect(blocked.status == 1, "\(blocked.stdout)\(blocked.stderr)")
+        #expect(blocked.stderr.contains("finish it by running it again: tenantctl \(arguments.joined(separator: " "))"))
+
+        let rerun = sandbox.tenantctl(arguments, in: copy.workspace, environment: FaultLab.dates)
+        #expect(rerun.status == 0, "\(rerun.stderr)")
+        #expect(rerun.stdout.contains("nothing to change: the remote has it already"), "\(rerun.stdout)")
+        #expect(try run.lab.remoteRefs(copy.root) == run.remotesAfter)
+        #expect(try run.lab.workingCopy(copy.root) == run.workingCopyAfter)
+        let runs = sandbox.tenantctl(["runs", "--json"], in: copy.workspace)
+        #expect(runs.status == 0, "\(runs.stderr)")
+        #expect(!runs.stdout.contains("\"unfinished\""), "\(runs.stdout)")
+        let tagged = sandbox.tenantctl(["tag", "M1"], in: copy.workspace, environment: FaultLab.dates)
+        #expect(tagged.status == 0, "\(tagged.stderr)")
+
+        // Positive control: run anew, with no stopped run to finish, the command still refuses what exists.
+        let again = sandbox.tenantctl(arguments, in: copy.workspace, environment: FaultLab.dates)
+        #expect(again.status != 0, "\(again.stdout)\(again.stderr)")
+    }
+
     @Test(arguments: [false, true])
     func initStoppedAtSampledGitCallsConverges(failing: Bool) throws {
         let lab = try InitKillLab()

@@ -68,6 +68,24 @@ public enum Customization {
         return plan
     }
 
+    /// Whether the remotes hold `module` customised for `tenant` as `customize` leaves it: declared in the tenant's
+    /// file on the general branch, and the module's branch of the tenant's name.
+    public static func isCustomised(tenant tenantID: String, module moduleName: String, state: Snapshot) -> Bool {
+        guard let tenant = state.project.tenant(id: tenantID), tenant.customised.contains(moduleName) else {
+            return false
+        }
+        return state.moduleBranches[moduleName]?[tenant.branch] != nil
+    }
+
+    /// Whether the remotes hold `module` back on the general branch for `tenant` as `customize --undo` leaves it:
+    /// not declared in the tenant's file, and no module branch of the tenant's name.
+    public static func isUncustomised(tenant tenantID: String, module moduleName: String, state: Snapshot) -> Bool {
+        guard let tenant = state.project.tenant(id: tenantID), !tenant.customised.contains(moduleName) else {
+            return false
+        }
+        return state.moduleBranches[moduleName]?[tenant.branch] == nil
+    }
+
     /// Plans the undo: only when the module's tenant branch has no commits beyond the general branch and the tenant's
     /// pin is on the general branch; otherwise refuses and lists the commits. The declaration goes first (general
     /// branch and tenant branch), then the module branch is deleted with a lease.

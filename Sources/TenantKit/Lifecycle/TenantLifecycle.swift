@@ -114,6 +114,22 @@ public enum TenantLifecycle {
         return plan
     }
 
+    /// Whether the remotes hold tenant `id` as `tenant add` leaves it: declared in `Tenants/<id>.json` on the general
+    /// branch, its superproject branch, and a branch `<id>` in every module it customises.
+    public static func isAdded(_ id: String, state: Snapshot) -> Bool {
+        guard let tenant = state.project.tenant(id: id), tenant.branch == id, state.branches[id] != nil else {
+            return false
+        }
+        return tenant.customised.allSatisfy { state.moduleBranches[$0]?[id] != nil }
+    }
+
+    /// Whether the remotes hold no trace of tenant `id` that `tenant remove` deletes: no declaration, no
+    /// superproject branch, no module branch of its name.
+    public static func isRemoved(_ id: String, state: Snapshot) -> Bool {
+        state.project.tenant(id: id) == nil && state.branches[id] == nil
+            && state.moduleBranches.values.allSatisfy { $0[id] == nil }
+    }
+
     /// Plans `tenant remove`: refuses while the tenant's branches (superproject and declared module branches) hold
     /// commits that no other branch of the same remote has, unless `archive`, which tags every such branch
     /// `archive/<branch>` before it is deleted. Order: module tags, then the superproject (tenant file removed from

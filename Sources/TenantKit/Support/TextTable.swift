@@ -136,7 +136,30 @@ public struct TextTable: Sendable {
     }
 
     /// `text` wrapped at spaces into lines of at most `width` columns; a longer word gets a line of its own, whole.
+    /// A list (`M003 ✎3↓1, M013 ✎3↓1 stale-pin`) breaks after its commas first, so that an item that fits a line
+    /// stays whole on one; an item wider than the column is wrapped at its spaces.
     static func wrapWords(_ text: String, width: Int) -> [String] {
+        let items = text.components(separatedBy: ", ")
+        guard items.count > 1 else { return wrapAtSpaces(text, width: width) }
+        var lines: [String] = []
+        var line = ""
+        for (index, item) in items.enumerated() {
+            let piece = index < items.count - 1 ? item + "," : item
+            if line.isEmpty {
+                line = piece
+            } else if TextWidth.of(line) + 1 + TextWidth.of(piece) <= width {
+                line += " " + piece
+            } else {
+                lines.append(line)
+                line = piece
+            }
+        }
+        lines.append(line)
+        return lines.flatMap { TextWidth.of($0) <= width ? [$0] : wrapAtSpaces($0, width: width) }
+    }
+
+    /// `text` wrapped at spaces into lines of at most `width` columns; a longer word gets a line of its own, whole.
+    static func wrapAtSpaces(_ text: String, width: Int) -> [String] {
         var lines: [String] = []
         var line = ""
         for word in text.split(separator: " ").map(String.init) {
