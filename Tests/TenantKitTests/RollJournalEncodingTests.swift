@@ -138,4 +138,18 @@ import Testing
                 atPath: RunJournal.path(gitDirectory: directory, runId: "20261121-000000-abcdef"))[.size] as? Int
         #expect((size ?? 0) > 100_000)
     }
+
+    /// Two runs started in the same second: their ids sort in the order they started, whatever the random digits
+    /// (before, the suffix was random only and `runs` listed them in either order).
+    @Test func runIdsOfTheSameSecondSortByTheirStart() {
+        let second = 1_700_000_000.0
+        for _ in 0..<50 {
+            let first = RunJournal.newRunId(date: Date(timeIntervalSince1970: second + 0.004))
+            let later = RunJournal.newRunId(date: Date(timeIntervalSince1970: second + 0.006))
+            let last = RunJournal.newRunId(date: Date(timeIntervalSince1970: second + 0.999))
+            #expect([last, later, first].sorted() == [first, later, last], "\(first) \(later) \(last)")
+            #expect(first.range(of: #"^\d{8}-\d{6}-[0-9a-f]{6}$"#, options: .regularExpression) != nil, "\(first)")
+            #expect(first.hasPrefix("20231114-221320-004"), "\(first)")
+        }
+    }
 }

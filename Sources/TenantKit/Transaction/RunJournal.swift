@@ -145,13 +145,19 @@ public struct RunJournal: Sendable, Equatable, Codable {
         (directory(gitDirectory: gitDirectory) as NSString).appendingPathComponent(runId + ".json")
     }
 
-    /// A new run id: UTC time plus a random suffix (sortable, unique).
+    /// A new run id: UTC time to the second, then six hex digits: the millisecond (three digits) and three random
+    /// ones. Ids sort in the order the runs started, also two runs in the same second (`runs` lists them oldest
+    /// first by id), and stay unique.
     public static func newRunId(date: Date = Date()) -> String {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")
         formatter.dateFormat = "yyyyMMdd-HHmmss"
-        return formatter.string(from: date) + "-" + UUID().uuidString.prefix(6).lowercased()
+        let seconds = date.timeIntervalSince1970.rounded(.down)
+        let millisecond = min(999, max(0, Int(((date.timeIntervalSince1970 - seconds) * 1000).rounded())))
+        let hex = String(millisecond, radix: 16)
+        return formatter.string(from: Date(timeIntervalSince1970: seconds)) + "-"
+            + String(repeating: "0", count: 3 - hex.count) + hex + UUID().uuidString.prefix(3).lowercased()
     }
 
     /// Writes the journal: temporary file, fsync, rename. On a failure (a full disk) the temporary file is removed
