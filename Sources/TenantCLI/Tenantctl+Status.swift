@@ -30,7 +30,15 @@ extension Tenantctl {
             var report = try StatusReport.inspect(workspace: workspace, git: context.git)
             report.resolution = try ResolutionStatus.inspect(workspace: workspace, git: context.git)
             // A run stopped half-way blocks the other writing commands: say so, with the ways out.
-            for run in (try? RunJournal.unfinished(gitDirectory: workspace.commonDirectory)) ?? [] {
+            let unfinished: [RunJournal]
+            do {
+                unfinished = try RunJournal.unfinished(gitDirectory: workspace.commonDirectory)
+            } catch {
+                // status reads and changes nothing: it reports the journal it cannot read and goes on.
+                context.console.warn(String(describing: error))
+                unfinished = []
+            }
+            for run in unfinished {
                 let ways = run.waysOut(currentWorktree: workspace.root)
                 context.console.warn(
                     "tenantctl \(run.commandName) run \(run.runId) is unfinished; finish it: \(ways[0])"

@@ -6,6 +6,16 @@ import Testing
 /// `pin --push` stopped half-way (killed, a failed push) and after a roll moved the remote tenant branch: the re-run
 /// publishes the pin, and never leaves the local branch diverged from its remote.
 @Suite struct PinConvergenceTests {
+    /// Runs a `git …` command as tenantctl printed it, from `directory`: its words (quotes kept together, as a
+    /// shell splits them) as git's argument vector, no shell.
+    static func runPrinted(_ command: String, in directory: String, lab: FaultLab) throws -> (
+        status: Int32, stdout: String, stderr: String
+    ) {
+        let words = DocsRunTests.words(command)
+        try #require(words.first == "git", "not a git command: \(command)")
+        return try lab.sandbox.gitResult(Array(words.dropFirst()), in: directory)
+    }
+
     /// The template is on t2 with a new local commit in Customer (customised by t2; the example's roll leaves it).
     static func commitInCustomer(_ lab: FaultLab) throws {
         let switched = lab.sandbox.tenantctl(["switch", "t2"], in: lab.template + "/workspace")
@@ -82,7 +92,7 @@ import Testing
         try #require(commands.count == 2, "\(refused.stderr)")
         #expect(commands[1] == "git push origin t2")
         for command in commands {
-            let ran = try lab.sandbox.run("/bin/sh", ["-c", "cd '\(copy.workspace)' && " + command])
+            let ran = try Self.runPrinted(command, in: copy.workspace, lab: lab)
             #expect(ran.status == 0, "\(command): \(ran.stderr)")
         }
         let tip = try lab.sandbox.git(["rev-parse", "refs/heads/t2"], in: superRemote)
@@ -177,8 +187,7 @@ import Testing
         let command = try #require(
             refused.stderr.components(separatedBy: "`").first { $0.hasPrefix("git -C Modules/Infrastructure merge") },
             "\(refused.stderr)")
-        let merged = try lab.sandbox.run(
-            "/bin/sh", ["-c", "cd '\(copy.workspace)' && " + command])
+        let merged = try Self.runPrinted(command, in: copy.workspace, lab: lab)
         #expect(merged.status == 0, "\(command): \(merged.stderr)")
         let pin = lab.sandbox.tenantctl(["pin", "--push"], in: copy.workspace, environment: FaultLab.dates)
         #expect(pin.status == 0, "\(pin.stderr)")
@@ -204,7 +213,7 @@ import Testing
             $0.hasPrefix("git pull") || $0.hasPrefix("tenantctl pin")
         }
         try #require(commands.count == 2, "\(refused.stderr)")
-        let pulled = try lab.sandbox.run("/bin/sh", ["-c", "cd '\(copy.workspace)' && " + commands[0]])
+        let pulled = try Self.runPrinted(commands[0], in: copy.workspace, lab: lab)
         #expect(pulled.status == 0, "\(commands[0]): \(pulled.stderr)")
         let customer = try lab.sandbox.git(["rev-parse", "HEAD"], in: copy.workspace + "/Modules/Customer")
         let pin = lab.sandbox.tenantctl(

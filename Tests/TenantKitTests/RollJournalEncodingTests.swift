@@ -152,4 +152,24 @@ import Testing
             #expect(first.hasPrefix("20231114-221320-004"), "\(first)")
         }
     }
+
+    /// A journal that says `running` but cannot be decoded is an error naming the file, not a finished run: the
+    /// other writing commands must not go on as if nothing were unfinished. Positive control: the same directory
+    /// with the file whole lists the run.
+    @Test func anUnreadableRunningJournalIsAnErrorNotAFinishedRun() throws {
+        let directory = try TemporaryDirectory(prefix: "tenantctl-journal-")
+        defer { directory.remove() }
+        var journal = RunJournal(runId: "20260101-000000-000abc", createdAt: "2026-01-01T00:00:00Z", entries: [])
+        journal.command = "tenant add"
+        journal.state = .running
+        try journal.write(gitDirectory: directory.url.path)
+        #expect(try RunJournal.unfinished(gitDirectory: directory.url.path).map(\.runId) == [journal.runId])
+        let path = RunJournal.path(gitDirectory: directory.url.path, runId: journal.runId)
+        try Data(#"{ "command" : "tenant add", "state" : "running" "#.utf8).write(to: URL(fileURLWithPath: path))
+        #expect {
+            _ = try RunJournal.unfinished(gitDirectory: directory.url.path)
+        } throws: { error in
+            String(describing: error).contains(path)
+        }
+    }
 }

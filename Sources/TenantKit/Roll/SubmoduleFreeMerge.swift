@@ -26,7 +26,7 @@ enum SubmoduleFreeMerge {
         try Data("ref: refs/heads/merge\n".utf8).write(
             to: URL(fileURLWithPath: directory + "/HEAD"), options: .atomic)
         let shallow = directory + "/shallow"
-        try? manager.removeItem(atPath: shallow)
+        if manager.fileExists(atPath: shallow) { try manager.removeItem(atPath: shallow) }
         if manager.fileExists(atPath: commonDirectory + "/shallow") {
             try manager.copyItem(atPath: commonDirectory + "/shallow", toPath: shallow)
         }

@@ -317,7 +317,8 @@ public struct RunJournal: Sendable, Equatable, Codable {
     /// The unfinished runs (``isUnfinished``), oldest first. Only a journal whose last bytes hold
     /// `"state" : "running"` is read whole and decoded (the keys are sorted: only `undoneAt` and `worktree` follow
     /// `state`; and a quote inside a value is escaped), so that every writing command and `status` can ask without
-    /// reading a thousand-tenant roll's journal each time; one that cannot be read is skipped.
+    /// reading a thousand-tenant roll's journal each time. A journal that cannot be read, or that says `running` and
+    /// cannot be decoded, is an error naming the file: a stopped run is never taken for a finished one.
     public static func unfinished(gitDirectory: String) throws -> [RunJournal] {
         let directory = directory(gitDirectory: gitDirectory)
         guard FileManager.default.fileExists(atPath: directory) else { return [] }
@@ -326,21 +327,37 @@ public struct RunJournal: Sendable, Equatable, Codable {
             .filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }.sorted()
             .compactMap { name -> RunJournal? in
                 let path = (directory as NSString).appendingPathComponent(name)
-                guard let tail = Self.tail(of: path, count: 16384), tail.range(of: marker) != nil,
-                    let data = FileManager.default.contents(atPath: path),
-                    let journal = try? JSONDecoder().decode(RunJournal.self, from: data)
-                else { return nil }
+                guard try tail(of: path, count: 16384).range(of: marker) != nil else { return nil }
+                let journal: RunJournal
+                do {
+                    journal = try JSONDecoder().decode(
+                        RunJournal.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
+                } catch {
+                    throw unreadable(path, error)
+                }
                 return journal.isUnfinished ? journal : nil
             }
     }
 
-    /// The last `count` bytes of a file (all of a smaller one); nil when it cannot be read.
-    private static func tail(of path: String, count: UInt64) -> Data? {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? handle.close() }
-        guard let size = try? handle.seekToEnd() else { return nil }
-        guard (try? handle.seek(toOffset: size > count ? size - count : 0)) != nil else { return nil }
-        return try? handle.readToEnd() ?? Data()
+    /// The error for a journal that may belong to an unfinished run and cannot be read.
+    static func unreadable(_ path: String, _ error: any Error) -> WorkspaceError {
+        WorkspaceError(
+            "cannot read the run journal \(path), which may belong to an unfinished run: \(error); if no tenantctl "
+                + "run is under way, check each repository with git status, then move the file out of the journal "
+                + "directory")
+    }
+
+    /// The last `count` bytes of a file (all of a smaller one).
+    private static func tail(of path: String, count: UInt64) throws -> Data {
+        do {
+            let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+            defer { try? handle.close() }
+            let size = try handle.seekToEnd()
+            try handle.seek(toOffset: size > count ? size - count : 0)
+            return try handle.readToEnd() ?? Data()
+        } catch {
+            throw unreadable(path, error)
+        }
     }
 
     /// Reads the journal of a run.
