@@ -64,10 +64,13 @@ extension WritingCommand {
 extension CommandContext {
     /// Runs a working-copy command (`switch`, `pin`) under the workspace lock: a refusal (nothing changed) is
     /// printed and exits 1; the report is printed as JSON with `--json`, else with `text`.
-    /// With `journal` (the command's words; nil for a dry run) the run is journalled (``journalled(_:command:arguments:unfinished:_:)``).
+    /// With `journal` (the command's words; nil for a dry run) the run is journalled (``journalled(_:command:arguments:aborting:unfinished:_:)``)
+    /// and `run` gets its transaction; with `aborting`, the stopped runs of the same command it went on from end
+    /// aborted (a switch puts back what a stopped switch moved), not finished.
     func runOnWorkingCopy<Report: Encodable>(
-        wait: Bool, journal command: String? = nil, unfinished: (any Error) -> Bool = { _ in false },
-        _ run: (Workspace) throws -> Report, text: (Report) -> Void
+        wait: Bool, journal command: String? = nil, aborting: Bool = false,
+        unfinished: (any Error) -> Bool = { _ in false }, _ run: (Workspace, Transaction?) throws -> Report,
+        text: (Report) -> Void
     ) throws -> ExitStatus {
         let workspace = try workspace()
         let lock = try lock(workspace, wait: wait)
@@ -75,9 +78,11 @@ extension CommandContext {
         let report: Report
         do {
             if let command {
-                report = try journalled(workspace, command: command, unfinished: unfinished) { _ in try run(workspace) }
+                report = try journalled(workspace, command: command, aborting: aborting, unfinished: unfinished) {
+                    try run(workspace, $0)
+                }
             } else {
-                report = try run(workspace)
+                report = try run(workspace, nil)
             }
         } catch let refusal as WorkingCopyRefusal {
             console.error(refusal.description)

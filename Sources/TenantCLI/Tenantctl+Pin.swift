@@ -21,13 +21,17 @@ extension Tenantctl {
 
                 Stopped half-way (killed, a failed push), pin --push is finished by running it again: a gitlink \
                 it staged is taken as its own, and a pin commit whose push did not land is published. When the \
-                remote branch moved on (a roll ran) and changed no pin this pin changes, the pin lands on the \
-                remote's new tip; the modules whose pins the roll moved are named, and `tenantctl switch \
-                <branch>` brings them up. When the roll moved a pin this pin changes, or the branch has commits \
-                of its own, it refuses before any push and prints the git command that merges the new state in.
+                remote branch moved on (a roll ran; pin fetches it first) and changed no pin this pin changes, \
+                the pin commit is made on the remote's new tip and the local branch moves onto it, with or \
+                without --push (without, it is one commit ahead, never diverged); the modules whose pins the \
+                roll moved are named, and `tenantctl switch <branch>` brings them up. When the roll moved a pin \
+                this pin changes, or the branch has commits of its own, it refuses before any change and prints \
+                the git command that merges the new state in, then the pin to run again.
 
-                Killed or interrupted, pin stays unfinished in its journal (`tenantctl runs` lists it): the other \
-                writing commands refuse until the same pin has run again.
+                Before its first change, pin records the branch and commit of the superproject and of each \
+                module it pins in its run journal. Killed or interrupted, also right after its last push or \
+                commit, pin stays unfinished in its journal (`tenantctl runs` lists it): the other writing \
+                commands refuse until the same pin has run again, which finishes it.
 
                 Examples:
                   tenantctl pin Infrastructure
@@ -51,10 +55,10 @@ extension Tenantctl {
         @OptionGroup var lockOptions: LockOptions
 
         func run(context: CommandContext) throws -> ExitStatus {
-            try context.runOnWorkingCopy(wait: lockOptions.wait, journal: "pin") { workspace in
+            try context.runOnWorkingCopy(wait: lockOptions.wait, journal: "pin") { workspace, transaction in
                 try WorkingCopyPin(
                     workspace: workspace, git: context.git, fetch: fetchOptions.fetch, push: push, toGeneral: toGeneral,
-                    console: context.console
+                    console: context.console, transaction: transaction
                 ).run(modules: modules)
             } text: { report in
                 if let commit = report.commit, report.changes.isEmpty {

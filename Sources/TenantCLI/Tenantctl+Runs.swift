@@ -11,11 +11,13 @@ extension Tenantctl {
                 Every command that writes (switch, pin, resolve, customize, tenant add/remove, module add/remove, \
                 tag, init, and a roll that changes a remote) keeps a journal under the superproject's common git \
                 directory (.git/tenantctl/journal/<run-id>.json), written before its first change and rewritten \
-                as each step lands: the command and its arguments, the worktree, the refs it changes (old and new \
-                value, pushed or not). This lists them, oldest first.
+                as each step lands: the command and its arguments, the worktree, each repository's branch and \
+                HEAD before (switch, pin; --json `before`), the refs it changes (old and new value, pushed or \
+                not). This lists them, oldest first.
 
                 STATE is finished, failed (it stopped with an error it reported, leaving nothing to finish), \
-                aborted (taken back by `tenantctl resolve --abort`), or unfinished: the run was killed or \
+                aborted (taken back by `tenantctl resolve --abort`; a stopped switch put back by the next \
+                switch), or unfinished: the run was killed or \
                 interrupted. While a run is unfinished, every other writing command refuses and names the two \
                 ways out: run the same command again (it finishes the job), or take it back where the command \
                 has an abort (`tenantctl resolve --abort`, `tenantctl roll --undo <run-id>`; a switch's re-run \
@@ -102,6 +104,8 @@ struct RunSummary: Encodable {
     /// Why a failed run stopped.
     var error: String?
     var undoneAt: String?
+    /// Each repository as the run found it before its first change (empty for a run that records none).
+    var before: [RunJournal.Before]
     var repositories: [String]
     var refs: [Ref]
 
@@ -114,6 +118,7 @@ struct RunSummary: Encodable {
         finishedBy = journal.finishedBy
         error = journal.error
         undoneAt = journal.undoneAt
+        before = journal.before ?? []
         var repositories: [String] = []
         for entry in journal.entries where !repositories.contains(entry.repository) {
             repositories.append(entry.repository)

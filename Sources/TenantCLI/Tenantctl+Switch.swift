@@ -36,11 +36,14 @@ extension Tenantctl {
                 the exit status is 1. Other untracked files are preserved. --dry-run prints the plan per \
                 repository (branch, from → to, what would happen) and changes nothing.
 
-                All or nothing: a journal (.git/tenantctl/switch-journal.json) is written before the first \
-                change. When a step fails, every repository changed so far is put back where it was. When the \
-                switch is interrupted (Ctrl-C, SIGTERM, a kill), the message says what was left, and running \
-                the same tenantctl switch again puts that back and then switches; it refuses, naming the file, \
-                if a repository holds changes the switch did not make. Module URLs come from modules.json (a \
+                All or nothing: before the first change, the switch's run journal \
+                (.git/tenantctl/journal/<run-id>.json) records every repository: its branch and commit, where \
+                the switch takes it, and, as it goes, which ones it has started on. When a step fails, every \
+                repository changed so far is put back where it was. When the switch is interrupted (Ctrl-C, \
+                SIGTERM, a kill), the message says what was left, and the next tenantctl switch puts that back \
+                and then switches; the stopped run ends aborted. It refuses, naming the file, if a repository \
+                holds changes the switch did not make. A .git/tenantctl/switch-journal.json left by an older \
+                tenantctl is put back the same way, then deleted. Module URLs come from modules.json (a \
                 differing .gitmodules URL is reported), module clones use the remote origin whatever \
                 clone.defaultRemoteName says, and a module leaving a branch with commits no remote has names \
                 them and the push that publishes them.
@@ -71,12 +74,12 @@ extension Tenantctl {
 
         func run(context: CommandContext) throws -> ExitStatus {
             try context.runOnWorkingCopy(
-                wait: lockOptions.wait, journal: writeOptions.dryRun ? nil : "switch",
+                wait: lockOptions.wait, journal: writeOptions.dryRun ? nil : "switch", aborting: true,
                 unfinished: { ($0 as? SwitchStoppedError).map { !$0.left.isEmpty } ?? false }
-            ) { workspace in
+            ) { workspace, transaction in
                 let switcher = WorkingCopySwitch(
                     workspace: workspace, git: context.git, fetch: fetchOptions.fetch, recursive: !noRecursive,
-                    console: context.console)
+                    console: context.console, transaction: transaction)
                 try switcher.refuseDuringResolution(target: tenant)
                 return try switcher.run(target: tenant, dryRun: writeOptions.dryRun)
             } text: { report in

@@ -171,6 +171,73 @@ import Testing
         #expect(try lab.sandbox.git(["status", "--porcelain"], in: copy.workspace) == "")
     }
 
+    /// A plain pin (no --push) after a roll moved the remote tenant branch: the pin commit is written on the
+    /// fetched tip, as `pin --push` does, so the local branch ends one commit ahead of its remote, never diverged,
+    /// and `git push` publishes it as a fast-forward.
+    @Test func aPlainPinAfterARollCommitsOnTheFetchedTipNotOnTheStaleBranch() throws {
+        let lab = try FaultLab()
+        try Self.commitInCustomer(lab)
+        let copy = try lab.copy("rolled")
+        let roll = lab.sandbox.tenantctl(["roll"], in: copy.workspace, environment: FaultLab.dates)
+        #expect(roll.status == 0, "\(roll.stderr)")
+        try lab.sandbox.git(["push", "-q", "origin", "t2"], in: copy.workspace + "/Modules/Customer")
+        let superRemote = copy.remotes + "/Superproject.git"
+        let rolled = try lab.sandbox.git(["rev-parse", "refs/heads/t2"], in: superRemote)
+        let stale = try lab.sandbox.git(["rev-parse", "HEAD"], in: copy.workspace)
+        #expect(stale != rolled)  // the roll moved the remote branch past the local one
+        let customer = try lab.sandbox.git(["rev-parse", "HEAD"], in: copy.workspace + "/Modules/Customer")
+        let pin = lab.sandbox.tenantctl(["pin"], in: copy.workspace, environment: FaultLab.dates)
+        #expect(pin.status == 0, "\(pin.stderr)")
+        #expect(pin.stdout.contains("landed on"), "\(pin.stdout)")
+        #expect(try lab.sandbox.git(["rev-parse", "HEAD^"], in: copy.workspace) == rolled)
+        #expect(try lab.sandbox.git(["rev-parse", "HEAD:Modules/Customer"], in: copy.workspace) == customer)
+        #expect(
+            try lab.sandbox.git(["rev-parse", "HEAD:Modules/Infrastructure"], in: copy.workspace)
+                == lab.sandbox.git(["rev-parse", "\(rolled):Modules/Infrastructure"], in: superRemote))
+        // Nothing was pushed; publishing it is a fast-forward.
+        #expect(try lab.sandbox.git(["rev-parse", "refs/heads/t2"], in: superRemote) == rolled)
+        let pushed = try lab.sandbox.gitResult(["push", "origin", "t2"], in: copy.workspace)
+        #expect(pushed.status == 0, "\(pushed.stderr)")
+        // The modules the roll moved are named, and the switch it names brings them up.
+        #expect(pin.stdout.contains("tenantctl switch t2"), "\(pin.stdout)")
+        let switched = lab.sandbox.tenantctl(["switch", "t2"], in: copy.workspace, environment: FaultLab.dates)
+        #expect(switched.status == 0, "\(switched.stderr)")
+        #expect(try lab.sandbox.git(["status", "--porcelain"], in: copy.workspace) == "")
+    }
+
+    /// A plain pin on a branch that has commits of its own after a roll moved the remote one refuses before any
+    /// change, with commands that run as printed: the pull, then the same plain pin.
+    @Test func aPlainPinOnADivergedBranchIsRefusedWithCommandsThatRun() throws {
+        let lab = try FaultLab()
+        try Self.commitInCustomer(lab)
+        let copy = try lab.copy("diverged")
+        try "local\n".write(toFile: copy.workspace + "/Notes.txt", atomically: true, encoding: .utf8)
+        try lab.sandbox.git(["add", "Notes.txt"], in: copy.workspace)
+        try lab.sandbox.git(["commit", "-q", "-m", "local notes"], in: copy.workspace)
+        let roll = lab.sandbox.tenantctl(["roll"], in: copy.workspace, environment: FaultLab.dates)
+        #expect(roll.status == 0, "\(roll.stderr)")
+        try lab.sandbox.git(["push", "-q", "origin", "t2"], in: copy.workspace + "/Modules/Customer")
+        let head = try lab.sandbox.git(["rev-parse", "HEAD"], in: copy.workspace)
+        let refused = lab.sandbox.tenantctl(["pin"], in: copy.workspace, environment: FaultLab.dates)
+        #expect(refused.status == 1, "\(refused.stdout)\(refused.stderr)")
+        #expect(refused.stderr.contains("diverged"), "\(refused.stderr)")
+        #expect(try lab.sandbox.git(["rev-parse", "HEAD"], in: copy.workspace) == head)
+        let commands = refused.stderr.components(separatedBy: "`").filter {
+            $0.hasPrefix("git pull") || $0.hasPrefix("tenantctl pin")
+        }
+        try #require(commands.count == 2, "\(refused.stderr)")
+        #expect(commands[1] == "tenantctl pin Customer")
+        let pulled = try Self.runPrinted(commands[0], in: copy.workspace, lab: lab)
+        #expect(pulled.status == 0, "\(commands[0]): \(pulled.stderr)")
+        let pin = lab.sandbox.tenantctl(
+            commands[1].split(separator: " ").dropFirst().map(String.init), in: copy.workspace,
+            environment: FaultLab.dates)
+        #expect(pin.status == 0, "\(pin.stderr)")
+        let tip = try lab.sandbox.git(["rev-parse", "refs/heads/t2"], in: copy.remotes + "/Superproject.git")
+        #expect(try lab.sandbox.git(["merge-base", "--is-ancestor", tip, "HEAD"], in: copy.workspace) == "")
+        #expect(try lab.sandbox.git(["rev-parse", "HEAD:Notes.txt"], in: copy.workspace).count == 40)
+    }
+
     @Test func afterARollThatMovedTheSamePinItRefusesBeforeAnyPushWithACommandThatRuns() throws {
         let lab = try FaultLab()
         let copy = try lab.copy("rolled")

@@ -129,9 +129,14 @@ import Testing
         let rerun = lab.sandbox.tenantctl(["switch", "t2"], in: copy.workspace)
         #expect(rerun.status == 0, "\(rerun.stderr)")
         #expect(try lab.workingCopy(copy.root) == after)
+        // The stopped run was put back by the re-run (aborted, finished by it); the re-run finished.
         let runs = try Self.runs(lab.sandbox, in: copy.workspace)
-        #expect(
-            runs.filter { $0["command"] as? String == "switch" }.allSatisfy { $0["state"] as? String == "finished" })
+        let switches = runs.filter { $0["command"] as? String == "switch" }
+        let stopped = try #require(switches.first { $0["runId"] as? String == run["runId"] as? String })
+        let last = try #require(switches.last)
+        #expect(stopped["state"] as? String == "aborted", "\(stopped)")
+        #expect(stopped["finishedBy"] as? String == last["runId"] as? String, "\(stopped)")
+        #expect(last["state"] as? String == "finished", "\(last)")
         let pinned = lab.sandbox.tenantctl(["pin"], in: copy.workspace)
         #expect(pinned.status == 0, "\(pinned.stderr)")
     }

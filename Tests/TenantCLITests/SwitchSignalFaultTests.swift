@@ -21,6 +21,16 @@ import Testing
         return (try shim.calls(), before, after)
     }
 
+    /// Whether a switch run in `workspace` is unfinished (its run journal says `running`); with `changed`, one that
+    /// had started changing a repository: what the next switch puts back. The file an older tenantctl kept for it,
+    /// `switch-journal.json`, is never written.
+    static func unfinishedSwitch(_ workspace: String, changed: Bool = false) throws -> Bool {
+        #expect(!FileManager.default.fileExists(atPath: "\(workspace)/.git/tenantctl/switch-journal.json"))
+        return try RunJournal.unfinished(gitDirectory: "\(workspace)/.git").contains { run in
+            run.commandName == "switch" && (!changed || (run.before ?? []).contains { $0.started == true })
+        }
+    }
+
     /// HEAD, its commit and the working tree of every repository are the old or the new ones.
     static func expectOldOrNew(
         _ state: [String: [String]], before: [String: [String]], after: [String: [String]], label: String
@@ -53,8 +63,7 @@ import Testing
             #expect(try lab.waitForProcesses(mentioning: copy.root + "/").isEmpty, "\(label)")
             #expect(lab.staleLocks(copy.root).isEmpty, "\(label): \(lab.staleLocks(copy.root))")
             Self.expectOldOrNew(try lab.workingCopy(copy.root), before: before, after: after, label: label)
-            let journal = "\(copy.workspace)/.git/tenantctl/switch-journal.json"
-            if FileManager.default.fileExists(atPath: journal) {
+            if try Self.unfinishedSwitch(copy.workspace, changed: true) {
                 leftSomething += 1
                 // It says what it left and the next step.
                 #expect(result.stderr.contains("stopped part-way (changed: "), "\(label): \(result.stderr)")
@@ -63,7 +72,7 @@ import Testing
             let rerun = lab.sandbox.tenantctl(["switch", "t2"], in: copy.workspace)
             #expect(rerun.status == 0, "\(label): re-run: \(rerun.stderr)")
             #expect(try lab.workingCopy(copy.root) == after, "\(label): the re-run did not converge")
-            #expect(!FileManager.default.fileExists(atPath: journal), "\(label): journal left")
+            #expect(try !Self.unfinishedSwitch(copy.workspace), "\(label): journal left")
         }
         // Positive control: some interruptions came after the first change.
         #expect(leftSomething > 0)
@@ -115,22 +124,23 @@ import Testing
                         || result.stderr.contains("run: tenantctl switch t2"), "\(label): \(result.stderr)")
             }
             #expect(lab.staleLocks(root).isEmpty, "\(label): \(lab.staleLocks(root))")
-            // Every repository old or new, unless putting back failed for want of space too: then the journal
-            // stays, the message named the re-run, and the re-run below must finish the job.
-            let journal = workspace + "/.git/tenantctl/switch-journal.json"
-            if FileManager.default.fileExists(atPath: journal) {
+            // Every repository old or new, unless putting back failed for want of space too: then the run stays
+            // unfinished with what it changed, the message named the re-run, and the re-run below must finish it.
+            if try Self.unfinishedSwitch(workspace, changed: true) {
                 #expect(result.stderr.contains("run: tenantctl switch t2"), "\(label): \(result.stderr)")
             } else {
                 Self.expectOldOrNew(state, before: before, after: after, label: label)
             }
-            let leftovers = (try? FileManager.default.contentsOfDirectory(atPath: workspace + "/.git/tenantctl")) ?? []
+            let leftovers =
+                ((try? FileManager.default.contentsOfDirectory(atPath: workspace + "/.git/tenantctl")) ?? [])
+                + ((try? FileManager.default.contentsOfDirectory(atPath: workspace + "/.git/tenantctl/journal")) ?? [])
             #expect(!leftovers.contains { $0.hasSuffix(".tmp") }, "\(label): \(leftovers)")
 
             try? FileManager.default.removeItem(atPath: filler)
             let rerun = lab.sandbox.tenantctl(["switch", "t2"], in: workspace)
             #expect(rerun.status == 0, "\(label): re-run: \(rerun.stderr)")
             #expect(try lab.workingCopy(root) == after, "\(label): the re-run did not converge")
-            #expect(!FileManager.default.fileExists(atPath: journal), "\(label): journal left")
+            #expect(try !Self.unfinishedSwitch(workspace), "\(label): journal left")
         }
         // Positive control: the full disk made some runs fail.
         #expect(failed > 0)
@@ -154,8 +164,7 @@ import Testing
             ["switch", "t2", "--git", shim.path], in: copy.workspace, environment: ["SHIM_KILL_AT": "\(index)"])
         #expect(killed.status == -SIGKILL, "\(killed.stderr)")
         #expect(try lab.waitForProcesses(mentioning: copy.root + "/").isEmpty)
-        let journal = "\(copy.workspace)/.git/tenantctl/switch-journal.json"
-        #expect(FileManager.default.fileExists(atPath: journal))
+        #expect(try SwitchSignalFaultTests.unfinishedSwitch(copy.workspace, changed: true))
         // A tracked file of the superproject that the switch does not change (not a module).
         let touched = Set(
             try lab.sandbox.git(["diff", "--name-only", "HEAD@{1}", "HEAD"], in: copy.workspace).split(separator: "\n")
@@ -172,14 +181,14 @@ import Testing
         #expect(refused.stderr.contains(file), "\(refused.stderr)")
         #expect(refused.stderr.contains("changed since the switch stopped"), "\(refused.stderr)")
         #expect(try String(contentsOfFile: edited, encoding: .utf8) == original + "my edit\n")
-        #expect(FileManager.default.fileExists(atPath: journal))
+        #expect(try SwitchSignalFaultTests.unfinishedSwitch(copy.workspace))
 
         // Positive control: without the edit the re-run puts back and switches.
         try original.write(toFile: edited, atomically: true, encoding: .utf8)
         let rerun = lab.sandbox.tenantctl(["switch", "t2"], in: copy.workspace)
         #expect(rerun.status == 0, "\(rerun.stderr)")
         #expect(try lab.workingCopy(copy.root) == after)
-        #expect(!FileManager.default.fileExists(atPath: journal))
+        #expect(try !SwitchSignalFaultTests.unfinishedSwitch(copy.workspace))
     }
 }
 
@@ -201,7 +210,7 @@ import Testing
                 environment: ["SHIM_FAIL_AT": "\(index)", "SHIM_FAIL_STATUS": "128"])
             #expect(failed.status == 1, "\(label): \(failed.stderr)")
             #expect(try lab.workingCopy(copy.root) == before, "\(label): not put back")
-            #expect(!FileManager.default.fileExists(atPath: "\(copy.workspace)/.git/tenantctl/switch-journal.json"))
+            #expect(try !SwitchSignalFaultTests.unfinishedSwitch(copy.workspace), "\(label)")
             #expect(lab.staleLocks(copy.root).isEmpty, "\(label): \(lab.staleLocks(copy.root))")
             if failed.stderr.contains("every repository it had changed is back where it was") { putBack += 1 }
             let rerun = lab.sandbox.tenantctl(["switch", "t2"], in: copy.workspace)

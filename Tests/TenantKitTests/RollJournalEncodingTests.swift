@@ -68,6 +68,7 @@ import Testing
                 : [
                     .init(repository: "superproject", branch: text, head: nil),
                     .init(repository: text, branch: nil, head: "a"),
+                    Self.switchBefore(text, started: true), Self.switchBefore(text, started: false),
                 ]
             journal.error = count == 0 ? nil : text
             journal.finishedBy = count == 0 ? nil : text
@@ -80,6 +81,20 @@ import Testing
             #expect(journal.encoded() == (try Self.encoderBytes(journal)), "\(text.debugDescription)")
             #expect(try JSONDecoder().decode(RunJournal.self, from: journal.encoded()) == journal)
         }
+    }
+
+    /// A switch's record of a repository: every field set (`started` false: the optional ones left out but
+    /// `targetBranchTip`).
+    static func switchBefore(_ text: String, started: Bool) -> RunJournal.Before {
+        var before = RunJournal.Before(repository: text, branch: started ? nil : text, head: started ? nil : "a")
+        before.path = text
+        before.targetBranch = text
+        before.targetBranchTip = text
+        before.target = text
+        before.initialises = !started
+        before.started = started
+        before.movedFrom = started ? text : nil
+        return before
     }
 
     /// A roll journal written before the envelope existed still reads: a roll that ended, not an unfinished run.

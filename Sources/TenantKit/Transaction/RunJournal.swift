@@ -27,7 +27,9 @@ public struct RunJournal: Sendable, Equatable, Codable {
         case failed
     }
 
-    /// A repository as the run found it before changing anything.
+    /// A repository as the run found it before changing anything. A switch also records where it takes the
+    /// repository and whether it has started changing it (the fields after `head`, nil in other commands'
+    /// journals): what its re-run, or the next switch, needs to put a stopped switch back.
     public struct Before: Sendable, Equatable, Codable {
         /// `superproject` or a module name.
         public var repository: String
@@ -35,6 +37,20 @@ public struct RunJournal: Sendable, Equatable, Codable {
         public var branch: String?
         /// HEAD (nil: no commit, or not initialised).
         public var head: String?
+        /// Path relative to the superproject root ("" for the superproject); switch only.
+        public var path: String?
+        /// The branch the switch puts it on; switch only.
+        public var targetBranch: String?
+        /// The tip `targetBranch` had before the switch (nil: the switch creates it, or not a switch).
+        public var targetBranchTip: String?
+        /// The commit the switch ends it on; switch only.
+        public var target: String?
+        /// The switch clones the module (put back: deinitialised again); switch only.
+        public var initialises: Bool?
+        /// The switch has started changing it; switch only.
+        public var started: Bool?
+        /// The path the switch moves the module's checkout from to `path` (nil: not moved).
+        public var movedFrom: String?
 
         public init(repository: String, branch: String?, head: String?) {
             self.repository = repository
@@ -285,8 +301,39 @@ public struct RunJournal: Sendable, Equatable, Codable {
                 json.string(head)
                 first = false
             }
+            if let initialises = repository.initialises {
+                json.member("initialises", 3, first: first)
+                json.bool(initialises)
+                first = false
+            }
+            if let movedFrom = repository.movedFrom {
+                json.member("movedFrom", 3, first: first)
+                json.string(movedFrom)
+                first = false
+            }
+            if let path = repository.path {
+                json.member("path", 3, first: first)
+                json.string(path)
+                first = false
+            }
             json.member("repository", 3, first: first)
             json.string(repository.repository)
+            if let started = repository.started {
+                json.member("started", 3)
+                json.bool(started)
+            }
+            if let target = repository.target {
+                json.member("target", 3)
+                json.string(target)
+            }
+            if let targetBranch = repository.targetBranch {
+                json.member("targetBranch", 3)
+                json.string(targetBranch)
+            }
+            if let targetBranchTip = repository.targetBranchTip {
+                json.member("targetBranchTip", 3)
+                json.string(targetBranchTip)
+            }
             json.line(2)
             json.raw("}")
         }

@@ -111,6 +111,13 @@ public final class Transaction: Sendable {
         try write()
     }
 
+    /// Records each repository's state before the first change (``RunJournal/before``), or a later version of that
+    /// record (a switch marking a repository started), and rewrites the journal.
+    public func recordBefore(_ before: [RunJournal.Before]) throws {
+        journal.withLock { $0.before = before }
+        try write()
+    }
+
     /// The run finished: the journal says so, and so do the journals of the unfinished runs it went on from
     /// (`resumed`: `.finished` for a re-run, `.aborted` for an abort that took them back).
     public func finish(resumed: RunJournal.State = .finished) throws {

@@ -1,12 +1,12 @@
 import Foundation
 
-/// Where `pin --push` puts its commit when the remote branch is not where the local branch is.
+/// Where `pin` puts its commit when the remote branch is not where the local branch is (with and without `--push`).
 ///
 /// - the local branch is at the remote tip or ahead of it: the pin commit goes on the local branch (ahead of the
-///   remote with nothing to pin: a pin commit whose push failed, published as it is);
+///   remote with nothing to pin: a pin commit whose push failed, published as it is by `pin --push`);
 /// - the remote moved on (a roll ran) and the local branch has no commits of its own: the pin lands on the remote
 ///   tip, when the moved branch changed no pin that this pin changes (or the module's HEAD already contains the
-///   new pin); otherwise a refusal, before any push, with the command that merges the new pin into the module;
+///   new pin); otherwise a refusal, before any change, with the command that merges the new pin into the module;
 /// - diverged: a refusal with the command that merges the remote branch.
 ///
 /// The local branch never ends diverged from its remote.
@@ -33,9 +33,12 @@ struct PinLanding: Sendable, Equatable {
 
     static func relation(
         head: String, remoteTip: String, branch: String, changes: [PinReport.Change], pins: [String: String],
-        modules: [Module], workspace: Workspace, git: Git
+        modules: [Module], push: Bool, workspace: Workspace, git: Git
     ) throws -> Relation {
         if head == remoteTip { return .published }
+        // The command that pins again, as the user ran it; what the refusal left unchanged.
+        let pin = push ? "tenantctl pin --push" : "tenantctl pin"
+        let unchanged = push ? "nothing was pushed" : "nothing was changed"
         let root = workspace.root
         let (ahead, behindCount) = try GitRepository(root, git: git).counts(head, remoteTip)
         if behindCount == 0 { return .ahead }
@@ -44,13 +47,13 @@ struct PinLanding: Sendable, Equatable {
                 WorkingCopyProblem(
                     repository: "superproject", path: "",
                     reason: "branch \(branch) has \(English.count(ahead, "commit")) the remote's \(branch) lacks, and "
-                        + "lacks \(English.count(behindCount, "commit")) of it (diverged); nothing was pushed; merge the "
+                        + "lacks \(English.count(behindCount, "commit")) of it (diverged); \(unchanged); merge the "
                         + "remote's first: `git pull --no-rebase --no-edit --no-recurse-submodules "
                         + "\(workspace.remoteName) \(branch)`, then "
                         + (changes.isEmpty
                             ? "publish it: `git push \(workspace.remoteName) \(branch)`"
                             : "pin the modules you changed: "
-                                + "`tenantctl pin --push \(changes.map(\.module).joined(separator: " "))`")))
+                                + "`\(pin) \(changes.map(\.module).joined(separator: " "))`")))
         }
         if changes.isEmpty { return .behindWithNothingToPin }
         let remotePins = try PinReader.pins(at: remoteTip, paths: modules.map(\.path), in: root, git: git)
@@ -82,8 +85,8 @@ struct PinLanding: Sendable, Equatable {
                     repository: change.module, path: change.path,
                     reason: "the remote's \(branch) moved on (a roll?) and pins \(change.module) at "
                         + "\(ObjectID.short(remotePin)), which \(change.module)'s HEAD \(ObjectID.short(change.new)) "
-                        + "does not contain; nothing was pushed; merge it first: "
-                        + "`git -C \(change.path) merge --no-edit \(remotePin)`, then run `tenantctl pin --push` again"
+                        + "does not contain; \(unchanged); merge it first: "
+                        + "`git -C \(change.path) merge --no-edit \(remotePin)`, then run `\(pin)` again"
                 ))
         }
         let changed = Set(changes.map(\.path))

@@ -47,10 +47,13 @@ public struct WorkingCopyPin: Sendable {
     public var toGeneral: Bool
     /// Progress output.
     public var console: Console?
+    /// The run journal: it records the branch and HEAD of the superproject and of every module the pin changes
+    /// before the first change.
+    public var transaction: Transaction?
 
     public init(
         workspace: Workspace, git: Git, fetch: Bool = true, push: Bool = false, toGeneral: Bool = false,
-        console: Console? = nil
+        console: Console? = nil, transaction: Transaction? = nil
     ) {
         self.workspace = workspace
         self.git = git
@@ -58,6 +61,7 @@ public struct WorkingCopyPin: Sendable {
         self.push = push
         self.toGeneral = toGeneral
         self.console = console
+        self.transaction = transaction
     }
 
     /// The commit message: a summary line, then `module: old → new` per module.
@@ -122,8 +126,12 @@ public struct WorkingCopyPin: Sendable {
             ? [:]
             : try PinReader.pins(
                 at: "HEAD", paths: project.manifest.modules.map(\.path), in: workspace.root, git: git)
+        let stoppedRecords = try stoppedRunRecords()
         var changes: [PinReport.Change] = []
         var moduleBranches: [String: String] = [:]
+        var before = [
+            RunJournal.Before(repository: "superproject", branch: superState.currentBranch, head: superState.head)
+        ]
         for module in selected {
             let path = workspace.path(module.path)
             guard try CheckoutPresence.of(path, git: git) == .repository else {
@@ -140,6 +148,10 @@ public struct WorkingCopyPin: Sendable {
                 try GitRepository(path, git: git).commit(of: recorded) ?? recorded
             }
             guard let head = state.head, head != pinned else { continue }
+            // The re-run of a stopped pin pins what that run set out to pin: a module it did not record is one
+            // whose pin its landing moved (a roll's), with the checkout still at the old pin; it is never pinned
+            // back.
+            if let recorded = stoppedRecords, !recorded.contains(module.name) { continue }
             let expected = project.branch(of: module, for: tenant)
             guard let current = state.currentBranch else {
                 problems.append(
@@ -190,21 +202,24 @@ public struct WorkingCopyPin: Sendable {
                 }
             }
             moduleBranches[module.name] = unpushed != 0 ? current : nil
+            before.append(RunJournal.Before(repository: module.name, branch: current, head: head))
             changes.append(
                 PinReport.Change(
                     module: module.name, path: module.path, old: pins[module.path], new: head, pushed: false))
         }
         var landing: PinLanding?
         var unpublished: String?
-        if push && !branch.isEmpty, let head = superState.head {
+        // Where the pin commit goes: also without --push, a pin never commits on a branch the remote has moved
+        // past (a roll ran): that would leave the local branch diverged from its remote.
+        if (push || !changes.isEmpty) && !branch.isEmpty, let head = superState.head {
             let remote = try WorkingCopyRemote.branches(workspace, git: git, fetch: fetch, console: console)
             if let remoteTip = remote[branch] {
                 let relation = try PinLanding.relation(
                     head: head, remoteTip: remoteTip, branch: branch, changes: changes, pins: pins,
-                    modules: project.manifest.modules, workspace: workspace, git: git)
+                    modules: project.manifest.modules, push: push, workspace: workspace, git: git)
                 switch relation {
                 case .published, .behindWithNothingToPin: break
-                case .ahead where changes.isEmpty:
+                case .ahead where changes.isEmpty && push:
                     unpublished = head
                     problems += try unpublishedPins(
                         head: head, remoteTip: remoteTip, pins: pins, modules: project.manifest.modules)
@@ -212,7 +227,7 @@ public struct WorkingCopyPin: Sendable {
                 case .moved(let target): landing = target
                 case .refused(let problem): problems.append(problem)
                 }
-            } else if !changes.isEmpty {
+            } else if push && !changes.isEmpty {
                 problems.append(
                     WorkingCopyProblem(
                         repository: "superproject", path: "",
@@ -224,6 +239,8 @@ public struct WorkingCopyPin: Sendable {
             throw WorkingCopyRefusal(
                 action: "pin on \(branch.isEmpty ? "a detached HEAD" : branch)", problems: problems)
         }
+        // Before the first change: the superproject and every module it may pin, as they are now.
+        try transaction?.recordBefore(before)
         if let landing {
             changes = landing.changes
             // Every change is on the remote's new tip already (a landing pin stopped after its push): the local
@@ -261,9 +278,9 @@ public struct WorkingCopyPin: Sendable {
         }
         if let landing {
             // The remote branch moved on (a roll ran) and changed no pin this pin changes: the pin commit is written
-            // on the remote tip with plumbing (the working copy untouched), pushed, and only then the local branch
-            // is fast-forwarded to it. A run stopped before the push left nothing; one stopped after it is
-            // finished by the re-run's catch-up above.
+            // on the remote tip with plumbing (the working copy untouched), pushed (with --push), and only then the
+            // local branch is fast-forwarded to it. A run stopped before the push left nothing; one stopped after
+            // it is finished by the re-run's catch-up above.
             let root = workspace.root
             let batch = try CatFileBatch(git: git, repository: root)
             let tree = try TreeWriter(batch: batch, repository: root, git: git).write(
@@ -274,10 +291,10 @@ public struct WorkingCopyPin: Sendable {
                 CommitSpec(
                     tree: tree, parents: [landing.remoteTip], message: Self.message(branch: branch, changes: changes)),
                 in: root, identity: try CommitIdentity.read(in: root, git: git), git: git)
-            try publish(commit, branch: branch, local: false)
+            if push { try publish(commit, branch: branch, local: false) }
             try moveLocal(branch, to: commit)
             return PinReport(
-                branch: branch, commit: commit, pushed: true, changes: changes, landedOn: landing.remoteTip,
+                branch: branch, commit: commit, pushed: push, changes: changes, landedOn: landing.remoteTip,
                 behind: landing.behind)
         }
         let superproject = GitRepository(workspace.root, git: git)
@@ -289,6 +306,18 @@ public struct WorkingCopyPin: Sendable {
         let commit = try superproject.headCommit(context: "read the new pin commit")
         if push { try publish(commit, branch: branch) }
         return PinReport(branch: branch, commit: commit, pushed: push, changes: changes)
+    }
+
+    /// The modules the stopped runs of this pin (unfinished, same arguments: this run finishes them) recorded before
+    /// their first change; nil when there is none, or none recorded its repositories (stopped before it got there,
+    /// or written by an older tenantctl).
+    private func stoppedRunRecords() throws -> Set<String>? {
+        guard let transaction else { return nil }
+        let records = try RunJournal.unfinished(gitDirectory: workspace.commonDirectory)
+            .filter { $0.commandName == "pin" && $0.runId != transaction.runId }
+            .flatMap { $0.before ?? [] }
+        guard !records.isEmpty else { return nil }
+        return Set(records.map(\.repository))
     }
 
     /// Pushes the superproject branch at `commit` (a fast-forward). A failure leaves the commit on the local

@@ -1,28 +1,30 @@
 import Foundation
 
 extension WorkingCopySwitch {
-    /// Puts back what an interrupted switch (its journal) changed, then removes the journal. Refuses, changing
-    /// nothing, when a repository holds anything but the interrupted switch's own leftovers: changes to files the
-    /// switch did not touch are someone's work.
-    func recover(_ journal: SwitchJournal) throws {
-        console?.progress(
-            "a switch to \(journal.target) stopped part-way; putting back what it changed"
-                + (journal.moved.isEmpty ? "" : " (\(journal.moved.joined(separator: ", ")))"))
+    /// Puts back what a stopped switch (its run journal's records) changed, then ends its journal (`aborted`,
+    /// finished by this run). Refuses, changing nothing, when a repository holds anything but the stopped switch's
+    /// own leftovers: changes to files the switch did not touch are someone's work.
+    func recover(_ stopped: StoppedSwitch) throws {
+        if !stopped.moved.isEmpty {
+            console?.progress(
+                "a switch to \(stopped.target) stopped part-way; putting back what it changed "
+                    + "(\(stopped.moved.joined(separator: ", ")))")
+        }
         var problems: [WorkingCopyProblem] = []
-        for repository in journal.repositories where repository.started && !repository.initialises {
+        for repository in stopped.repositories where repository.started && !repository.initialises {
             problems += try foreignChanges(repository)
         }
         guard problems.isEmpty else {
-            throw WorkingCopyRefusal(action: "put back the stopped switch to \(journal.target)", problems: problems)
+            throw WorkingCopyRefusal(action: "put back the stopped switch to \(stopped.target)", problems: problems)
         }
-        try rollBack(journal)
-        try SwitchJournal.remove(workspace)
+        try rollBack(stopped.repositories)
+        try stopped.settle(by: transaction?.runId, in: workspace)
     }
 
-    /// Changes in a repository the journal names that the switch cannot have made: tracked changes outside the
+    /// Changes in a repository the records name that the switch cannot have made: tracked changes outside the
     /// paths that differ between where it was and where the switch was taking it. (Untracked files are kept by
     /// putting back, except new files at the target's paths, which the pre-flight found free.)
-    private func foreignChanges(_ repository: SwitchJournal.Repository) throws -> [WorkingCopyProblem] {
+    private func foreignChanges(_ repository: StoppedSwitch.Repository) throws -> [WorkingCopyProblem] {
         let path = try checkoutPath(repository)
         guard try CheckoutPresence.of(path, git: git) == .repository, let before = repository.headBefore
         else { return [] }
@@ -41,10 +43,10 @@ extension WorkingCopySwitch {
         }
     }
 
-    /// Puts every repository the journal says was started back where it was, modules first (last changed first),
+    /// Puts every repository the records say was started back where it was, modules first (last changed first),
     /// the superproject last.
-    func rollBack(_ journal: SwitchJournal) throws {
-        for repository in journal.repositories.reversed() where repository.started {
+    func rollBack(_ repositories: [StoppedSwitch.Repository]) throws {
+        for repository in repositories.reversed() where repository.started {
             try putBack(repository)
         }
     }
@@ -52,7 +54,7 @@ extension WorkingCopySwitch {
     /// One repository back to its branch and commit: the branch the switch moved or created is reset or deleted,
     /// HEAD, index and files return to the commit it had, and files of the target that a stopped checkout wrote
     /// (untracked now) are removed. The repository was clean before the switch.
-    private func putBack(_ repository: SwitchJournal.Repository) throws {
+    private func putBack(_ repository: StoppedSwitch.Repository) throws {
         let name = repository.repository
         if repository.initialises {
             // A module the switch cloned: not initialised again (its git directory stays, as after deinit).
@@ -96,7 +98,7 @@ extension WorkingCopySwitch {
 
     /// Where the repository's checkout is now: for a module the switch moves, the new path once it got there,
     /// else the path it had.
-    private func checkoutPath(_ repository: SwitchJournal.Repository) throws -> String {
+    private func checkoutPath(_ repository: StoppedSwitch.Repository) throws -> String {
         let path = workspace.path(repository.path)
         guard let from = repository.movedFrom, try CheckoutPresence.of(path, git: git) != .repository else {
             return path

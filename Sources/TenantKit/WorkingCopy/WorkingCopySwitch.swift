@@ -66,13 +66,21 @@ public struct WorkingCopySwitch: Sendable {
     public var recursive: Bool
     /// Progress output.
     public var console: Console?
+    /// The run journal of this switch: it records each repository before the first change, and which ones the
+    /// switch has started changing (what the next switch needs to put a stopped one back). Nil: a switch inside
+    /// another command (resolve), whose own journal covers it.
+    public var transaction: Transaction?
 
-    public init(workspace: Workspace, git: Git, fetch: Bool = true, recursive: Bool = true, console: Console? = nil) {
+    public init(
+        workspace: Workspace, git: Git, fetch: Bool = true, recursive: Bool = true, console: Console? = nil,
+        transaction: Transaction? = nil
+    ) {
         self.workspace = workspace
         self.git = git
         self.fetch = fetch
         self.recursive = recursive
         self.console = console
+        self.transaction = transaction
     }
 
     /// A module and where it is.
@@ -120,19 +128,20 @@ public struct WorkingCopySwitch: Sendable {
     /// Switches the working copy to `target` (a tenant id or branch, or the general branch); with `dryRun`, only
     /// plans and reports what it would do.
     public func run(target name: String, dryRun: Bool = false) throws -> SwitchReport {
-        if let journal = try SwitchJournal.read(workspace) {
-            if dryRun {
-                throw WorkingCopyRefusal(
-                    action: "plan a switch to \(name)",
-                    problems: [
-                        WorkingCopyProblem(
-                            repository: "superproject", path: "",
-                            reason: "a switch to \(journal.target) stopped part-way (it changed "
-                                + "\(journal.moved.isEmpty ? "nothing yet" : journal.moved.joined(separator: ", "))); "
-                                + "run tenantctl switch \(name) without --dry-run: it puts that back first")
-                    ])
-            }
-            try recover(journal)
+        let stopped = try StoppedSwitch.unfinished(workspace, excluding: transaction?.runId)
+        if dryRun, let moved = stopped.first(where: { !$0.moved.isEmpty }) {
+            throw WorkingCopyRefusal(
+                action: "plan a switch to \(name)",
+                problems: [
+                    WorkingCopyProblem(
+                        repository: "superproject", path: "",
+                        reason: "a switch to \(moved.target) stopped part-way (it changed "
+                            + "\(moved.moved.joined(separator: ", "))); run tenantctl switch \(name) without "
+                            + "--dry-run: it puts that back first")
+                ])
+        }
+        if !dryRun {
+            for switchRun in stopped { try recover(switchRun) }
         }
         let plan = try makePlan(target: name)
         if dryRun {
@@ -464,62 +473,44 @@ public struct WorkingCopySwitch: Sendable {
     }
 
     /// Carries out a plan. Only repositories whose plan changes something are touched; no git command runs in a
-    /// module directory that is not the module's own repository. All or nothing: the journal is written before
-    /// the first change; when a step fails, every repository changed so far is put back (they were clean), and
-    /// when that is impossible (interrupted, disk full) the journal stays for the re-run.
+    /// module directory that is not the module's own repository. All or nothing: the run journal records every
+    /// repository before the first change, and each one as the switch starts changing it; when a step fails, every
+    /// repository changed so far is put back (they were clean), and when that is impossible (interrupted, disk
+    /// full) the run stays unfinished and the next switch puts them back.
     public func execute(_ plan: Plan) throws -> SwitchReport {
-        let changing = ([plan.superproject] + plan.modules).filter(\.changes)
-        var journal = SwitchJournal(
-            target: plan.tenant,
-            repositories: changing.map { repository in
-                var tip: String?
-                switch repository.action {
-                case .fastForward(let from), .moveBack(let from, _, _): tip = from
-                case .checkout: tip = repository.finalCommit
-                case .none, .create, .initialise: tip = nil
-                }
-                let state = plan.before[repository.repository]
-                return SwitchJournal.Repository(
-                    repository: repository.repository, path: repository.path, branchBefore: state?.branch,
-                    headBefore: plan.heads[repository.repository], branch: repository.branch, branchTipBefore: tip,
-                    target: repository.finalCommit, initialises: repository.initialises, started: false,
-                    movedFrom: repository.movedFrom)
-            })
+        var records = StoppedSwitch.records(plan)
+        var moved: [String] { records.filter { $0.started == true }.map(\.repository) }
         let rerun = "tenantctl switch \(plan.tenant)"
-        if !changing.isEmpty { try journal.write(workspace) }
+        try transaction?.recordBefore(records)
         func start(_ repository: String) throws {
-            guard let index = journal.repositories.firstIndex(where: { $0.repository == repository }) else { return }
-            journal.repositories[index].started = true
-            try journal.write(workspace)
+            guard let index = records.firstIndex(where: { $0.repository == repository }) else { return }
+            records[index].started = true
+            try transaction?.recordBefore(records)
             InterruptNote.set(
-                "the switch to \(plan.tenant) stopped part-way (changed: \(journal.moved.joined(separator: ", "))); "
+                "the switch to \(plan.tenant) stopped part-way (changed: \(moved.joined(separator: ", "))); "
                     + "run `\(rerun)` again: it puts that back, then switches")
         }
         do {
             let report = try executeSteps(plan, start: start)
-            try SwitchJournal.remove(workspace)
             InterruptNote.set(nil)
             return report
         } catch {
             let cause = "\(error)"
-            if Cancellator.shared.isCancelled || journal.moved.isEmpty {
-                if journal.moved.isEmpty { try? SwitchJournal.remove(workspace) }
-                if !journal.moved.isEmpty {
-                    throw SwitchStoppedError(
-                        cause: cause, putBack: [], left: journal.moved, rollbackFailure: "interrupted", rerun: rerun)
-                }
-                throw error
+            let left = moved
+            if left.isEmpty { throw error }
+            if Cancellator.shared.isCancelled {
+                throw SwitchStoppedError(
+                    cause: cause, putBack: [], left: left, rollbackFailure: "interrupted", rerun: rerun)
             }
-            console?.progress("putting back what the switch changed (\(journal.moved.joined(separator: ", ")))")
+            console?.progress("putting back what the switch changed (\(left.joined(separator: ", ")))")
             do {
-                try rollBack(journal)
-                try SwitchJournal.remove(workspace)
+                try rollBack(try StoppedSwitch.repositories(from: records, file: "the journal of this switch"))
                 InterruptNote.set(nil)
             } catch let rollbackError {
                 throw SwitchStoppedError(
-                    cause: cause, putBack: [], left: journal.moved, rollbackFailure: "\(rollbackError)", rerun: rerun)
+                    cause: cause, putBack: [], left: left, rollbackFailure: "\(rollbackError)", rerun: rerun)
             }
-            throw SwitchStoppedError(cause: cause, putBack: journal.moved, left: [], rollbackFailure: nil, rerun: rerun)
+            throw SwitchStoppedError(cause: cause, putBack: left, left: [], rollbackFailure: nil, rerun: rerun)
         }
     }
 

@@ -1,0 +1,221 @@
+import Foundation
+
+/// A switch that stopped part-way (killed, interrupted, a disk that filled up while putting back), as its run journal
+/// records it: each repository it changes, in the order it changes them, with the branch and HEAD it had before,
+/// where the switch was taking it, and whether the switch had started changing it.
+///
+/// The switch's run journal (`RunJournal.before`) holds these records, written before the first repository moves
+/// and rewritten as each one starts. The next `tenantctl switch` reads every unfinished switch run, checks that each
+/// repository holds nothing but the stopped switch's own leftovers, puts them back where they were, marks the
+/// stopped run `aborted` (`finishedBy` names the switch that put it back), and then switches as usual. Every
+/// repository the record names was clean when the switch started (its pre-flight), so putting one back loses nothing.
+///
+/// An older tenantctl kept the same records in a file of their own, `<common git dir>/tenantctl/switch-journal.json`;
+/// such a file is read and put back the same way, then removed.
+struct StoppedSwitch: Sendable {
+    /// One repository the switch changes.
+    struct Repository: Sendable, Equatable {
+        /// `superproject` or the module name.
+        var repository: String
+        /// Path relative to the superproject root ("" for the superproject).
+        var path: String
+        /// The branch checked out before (nil: detached HEAD, or not initialised).
+        var branchBefore: String?
+        /// HEAD before (nil: the module was not initialised).
+        var headBefore: String?
+        /// The branch the switch puts it on.
+        var branch: String
+        /// The tip `branch` had before (nil: the switch creates it).
+        var branchTipBefore: String?
+        /// The commit it ends on.
+        var target: String
+        /// The module is cloned by the switch (put back: deinitialised again).
+        var initialises: Bool
+        /// The switch has started changing it.
+        var started: Bool
+        /// The path the switch moves the module's checkout from to `path` (nil: not moved).
+        var movedFrom: String?
+    }
+
+    /// What was switched to (the tenant id or the general branch).
+    var target: String
+    /// The repositories that change, in the order they are changed.
+    var repositories: [Repository]
+    /// The file the records were read from.
+    var file: String
+    /// The stopped run; nil for a `switch-journal.json` an older tenantctl left.
+    var run: RunJournal?
+
+    /// The repositories the switch started changing, by name.
+    var moved: [String] { repositories.filter(\.started).map(\.repository) }
+
+    /// `<common git directory>/tenantctl/switch-journal.json`, where an older tenantctl kept these records.
+    static func legacyPath(_ workspace: Workspace) -> String {
+        (workspace.commonDirectory as NSString).appendingPathComponent("tenantctl/switch-journal.json")
+    }
+
+    /// The run journal's records of the repositories a switch changes: every repository of the plan, those it
+    /// changes with where the switch takes them (`targetBranch`, `target`, …; `started` false), the others with
+    /// their branch and HEAD only.
+    static func records(_ plan: WorkingCopySwitch.Plan) -> [RunJournal.Before] {
+        ([plan.superproject] + plan.modules).map { repository in
+            var record = RunJournal.Before(
+                repository: repository.repository, branch: plan.before[repository.repository]?.branch,
+                head: plan.heads[repository.repository])
+            record.path = repository.path
+            guard repository.changes else { return record }
+            switch repository.action {
+            case .fastForward(let from), .moveBack(let from, _, _): record.targetBranchTip = from
+            case .checkout: record.targetBranchTip = repository.finalCommit
+            case .none, .create, .initialise: record.targetBranchTip = nil
+            }
+            record.targetBranch = repository.branch
+            record.target = repository.finalCommit
+            record.initialises = repository.initialises
+            record.started = false
+            record.movedFrom = repository.movedFrom
+            return record
+        }
+    }
+
+    /// The stopped switches to put back, newest first: every unfinished switch run but `excluding` (the run under
+    /// way), then a `switch-journal.json` an older tenantctl left. A record that cannot be read is an error naming
+    /// the file: a stopped switch is never taken for a finished one.
+    static func unfinished(_ workspace: Workspace, excluding runId: String?) throws -> [StoppedSwitch] {
+        var stopped: [StoppedSwitch] = []
+        for run in try RunJournal.unfinished(gitDirectory: workspace.commonDirectory).reversed()
+        where run.commandName == "switch" && run.runId != runId {
+            stopped.append(try StoppedSwitch(run: run, workspace: workspace))
+        }
+        if let legacy = try legacy(workspace) { stopped.append(legacy) }
+        return stopped
+    }
+
+    private init(run: RunJournal, workspace: Workspace) throws {
+        file = RunJournal.path(gitDirectory: workspace.commonDirectory, runId: run.runId)
+        self.run = run
+        target = run.arguments?.first { !$0.hasPrefix("-") } ?? "?"
+        repositories = try Self.repositories(from: run.before ?? [], file: file)
+    }
+
+    /// The repositories a switch changes, from its run journal's records (the records of repositories it leaves
+    /// alone are skipped).
+    static func repositories(from records: [RunJournal.Before], file: String) throws -> [Repository] {
+        try records.compactMap { record -> Repository? in
+            guard let branch = record.targetBranch else { return nil }
+            guard let path = record.path, let target = record.target else {
+                throw WorkspaceError(
+                    "the run journal \(file) of a stopped switch records \(record.repository) without its path or "
+                        + "target commit; check each repository with git status, then move the file out of the "
+                        + "journal directory")
+            }
+            return Repository(
+                repository: record.repository, path: path, branchBefore: record.branch, headBefore: record.head,
+                branch: branch, branchTipBefore: record.targetBranchTip, target: target,
+                initialises: record.initialises ?? false, started: record.started ?? false,
+                movedFrom: record.movedFrom)
+        }
+    }
+
+    private init(target: String, repositories: [Repository], file: String) {
+        self.target = target
+        self.repositories = repositories
+        self.file = file
+        run = nil
+    }
+
+    /// The records in `switch-journal.json` of an older tenantctl, nil when there is none.
+    private static func legacy(_ workspace: Workspace) throws -> StoppedSwitch? {
+        let file = legacyPath(workspace)
+        guard FileManager.default.fileExists(atPath: file) else { return nil }
+        let journal: LegacySwitchJournal
+        do {
+            journal = try JSONDecoder().decode(
+                LegacySwitchJournal.self, from: Data(contentsOf: URL(fileURLWithPath: file)))
+        } catch {
+            throw WorkspaceError(
+                "cannot read the journal of an unfinished switch, \(file): \(error); if no switch is running, "
+                    + "check each repository with git status, then delete the file")
+        }
+        return StoppedSwitch(
+            target: journal.target,
+            repositories: journal.repositories.map {
+                Repository(
+                    repository: $0.repository, path: $0.path, branchBefore: $0.branchBefore,
+                    headBefore: $0.headBefore, branch: $0.branch, branchTipBefore: $0.branchTipBefore,
+                    target: $0.target, initialises: $0.initialises, started: $0.started, movedFrom: $0.movedFrom)
+            }, file: file)
+    }
+
+    /// Everything it moved is back: its run journal ends `aborted`, finished by `runId` (the switch that put it
+    /// back); an older tenantctl's `switch-journal.json` is removed.
+    func settle(by runId: String?, in workspace: Workspace) throws {
+        guard var run else {
+            do {
+                try FileManager.default.removeItem(atPath: file)
+            } catch {
+                throw WorkspaceError(
+                    "cannot remove the journal of the stopped switch, \(file): \(DurableFile.reason(error)); "
+                        + "everything it had changed is back: delete the file, then run the switch again")
+            }
+            return
+        }
+        run.state = .aborted
+        run.finishedBy = runId
+        do {
+            try run.write(gitDirectory: workspace.commonDirectory)
+        } catch {
+            throw WorkspaceError(
+                "cannot mark the stopped switch run \(run.runId) put back, \(file): \(error.description); free some "
+                    + "space, then run the switch again")
+        }
+    }
+}
+
+/// `switch-journal.json` as an older tenantctl wrote it (read only, to put its switch back).
+private struct LegacySwitchJournal: Decodable {
+    struct Repository: Decodable {
+        var repository: String
+        var path: String
+        var branchBefore: String?
+        var headBefore: String?
+        var branch: String
+        var branchTipBefore: String?
+        var target: String
+        var initialises: Bool
+        var started: Bool
+        var movedFrom: String?
+    }
+
+    var target: String
+    var repositories: [Repository]
+}
+
+/// A switch that stopped part-way and could not put everything back: what was left and how to finish.
+public struct SwitchStoppedError: Error, Sendable, CustomStringConvertible {
+    /// What failed first.
+    public var cause: String
+    /// Repositories put back.
+    public var putBack: [String]
+    /// Repositories still changed (the run journal names them).
+    public var left: [String]
+    /// What went wrong while putting them back.
+    public var rollbackFailure: String?
+    /// The command that finishes the job.
+    public var rerun: String
+
+    public var description: String {
+        var text = "switch stopped: \(cause)"
+        if left.isEmpty {
+            text += "\nevery repository it had changed is back where it was"
+            if !putBack.isEmpty { text += " (\(putBack.joined(separator: ", ")))" }
+            text += "; nothing else was changed"
+        } else {
+            text += "\nleft changed: \(left.joined(separator: ", "))"
+            if let rollbackFailure { text += "\nputting them back failed: \(rollbackFailure)" }
+            text += "\nto finish, fix the cause (e.g. free disk space) and run: \(rerun)"
+            text += " (it first puts back what this run changed)"
+        }
+        return text
+    }
+}
