@@ -120,7 +120,8 @@ public final class Transaction: Sendable {
     }
 
     /// The run finished: the journal says so, and so do the journals of the unfinished runs it went on from
-    /// (`resumed`: `.finished` for a re-run, `.aborted` for an abort that took them back).
+    /// (`resumed`: `.finished` for a re-run, `.aborted` for an abort that took them back). Called again (resolve
+    /// marks its run finished before it removes its own state, then its command ends the run), it writes the same.
     public func finish(resumed: RunJournal.State = .finished) throws {
         let runId = self.runId
         for earlier in resumes {
