@@ -25,8 +25,8 @@ extension Tenantctl {
                 merge (roll's messages), sets every pin by the rule (customised: the tenant branch's new tip; \
                 others: the general branch's tip), commits the superproject, puts the working copy on the tenant \
                 at the new pins and publishes like roll: modules first, then the superproject, each repository in \
-                one atomic push with a lease on every ref, journalled (`tenantctl roll --undo <run>` takes it \
-                back). A remote that moved meanwhile is refused: nothing of the tenant is published, your local \
+                one atomic push with a lease on every ref, each push recorded in the run's own journal \
+                (`tenantctl roll --undo <run>` takes a published resolution back). A remote that moved meanwhile is refused: nothing of the tenant is published, your local \
                 result stays. `resolve --abort` undoes what the resolution did, like `git merge --abort`: merges \
                 aborted, branches and HEADs restored, the working copy on the branch it was on. It never drops a \
                 commit you made meanwhile: a branch you created, or one holding your commits, is kept and named; \
@@ -36,9 +36,11 @@ extension Tenantctl {
                 Exit codes: 0 done (start: every merge clean), 2 started with conflicts, 1 refused or failed, \
                 64 unknown tenant.
 
-                Every resolve run is journalled (`tenantctl runs`): killed or interrupted, it stays unfinished and the \
-                other writing commands refuse, naming the re-run and `tenantctl resolve --abort`, until a resolve has \
-                run again.
+                Every resolve run is journalled (`tenantctl runs`), with each repository's branch and HEAD before it \
+                changed anything. Killed or interrupted, or stopped by an error after part of it was pushed, it stays \
+                unfinished and the other writing commands refuse, naming the re-run and `tenantctl resolve --abort`, \
+                until a resolve has run again. A start that was killed is finished by running `resolve <tenant>` \
+                again: it puts back what the stopped start did and starts again.
 
                 Examples (the example's conflict: t2's German strings against a general rewording):
                   tenantctl example /tmp/erp-conflict --stage conflict
@@ -81,15 +83,30 @@ extension Tenantctl {
             let console = context.console
             let report: ResolveReport
             do {
-                report = try context.journalled(workspace, command: "resolve", aborting: abort) { _ in
+                report = try context.journalled(
+                    workspace, command: "resolve", aborting: abort,
+                    stopped: { report in
+                        // A refused push, reported: the run stays unfinished when something of it landed.
+                        report.action == "continue" && !report.published
+                            ? ResolveError(
+                                .refused,
+                                "a push of the resolution of \(report.tenant) was refused; nothing after it "
+                                    + "was pushed") : nil
+                    }
+                ) { transaction in
                     if let tenant {
                         return try ResolveStarter(
-                            workspace: workspace, git: context.git, fetch: fetchOptions.fetch, console: console
+                            workspace: workspace, git: context.git, fetch: fetchOptions.fetch, console: console,
+                            transaction: transaction
                         ).run(tenant: tenant)
                     } else if continueResolution {
-                        return try ResolveContinuer(workspace: workspace, git: context.git, console: console).run()
+                        return try ResolveContinuer(
+                            workspace: workspace, git: context.git, console: console, transaction: transaction
+                        ).run()
                     } else {
-                        return try ResolveAborter(workspace: workspace, git: context.git, console: console).run()
+                        return try ResolveAborter(
+                            workspace: workspace, git: context.git, console: console, transaction: transaction
+                        ).run()
                     }
                 }
             } catch let error as ResolveError {

@@ -12,13 +12,14 @@ extension Tenantctl {
                 tag, init, and a roll that changes a remote) keeps a journal under the superproject's common git \
                 directory (.git/tenantctl/journal/<run-id>.json), written before its first change and rewritten \
                 as each step lands: the command and its arguments, the worktree, each repository's branch and \
-                HEAD before (switch, pin; --json `before`), the refs it changes (old and new value, pushed or \
+                HEAD before (switch, pin, resolve; --json `before`), the refs it changes (old and new value, pushed or \
                 not). This lists them, oldest first.
 
-                STATE is finished, failed (it stopped with an error it reported, leaving nothing to finish), \
-                aborted (taken back by `tenantctl resolve --abort`; a stopped switch put back by the next \
-                switch), or unfinished: the run was killed or \
-                interrupted. While a run is unfinished, every other writing command refuses and names the two \
+                STATE is finished, failed (it stopped with an error it reported before anything of it landed, \
+                leaving nothing to finish), aborted (taken back by `tenantctl resolve --abort`; a stopped switch \
+                put back by the next switch), or unfinished: the run was killed or interrupted, or stopped with an \
+                error (in the JSON's error) after part of it landed. While a run is unfinished, every other writing \
+                command refuses and names the two \
                 ways out: run the same command again (it finishes the job), or take it back where the command \
                 has an abort (`tenantctl resolve --abort`, `tenantctl roll --undo <run-id>`; a switch's re-run \
                 first puts back what the stopped switch moved). status mentions an unfinished run.

@@ -2,8 +2,8 @@ import Foundation
 
 /// `tenantctl resolve --abort`: every repository back exactly as before `resolve <tenant>` — merges aborted,
 /// branches and HEADs restored, the branch the resolution created deleted, the working copy on the branch it was on —
-/// and nothing of the tenant left published (what an interrupted `--continue` already pushed is taken back as
-/// `roll --undo` does, with a lease). It undoes only what the resolution did: a branch created meanwhile by someone
+/// and nothing of the tenant left published (what a stopped `--continue` already pushed, as its run journal
+/// records it, is taken back as `roll --undo` does, with a lease). It undoes only what the resolution did: a branch created meanwhile by someone
 /// else, or holding commits the resolution did not make, is kept and named; a branch that would lose such commits
 /// by being put back refuses the abort before anything changes, naming the commits and how to keep them (as
 /// `git rebase --abort` never drops a commit another branch still needs). Only in the worktree where the resolution
@@ -12,11 +12,14 @@ public struct ResolveAborter {
     let workspace: Workspace
     let git: Git
     let console: Console?
+    /// The run's journal: its before-state is recorded before the first change.
+    let transaction: Transaction?
 
-    public init(workspace: Workspace, git: Git, console: Console? = nil) {
+    public init(workspace: Workspace, git: Git, console: Console? = nil, transaction: Transaction? = nil) {
         self.workspace = workspace
         self.git = git
         self.console = console
+        self.transaction = transaction
     }
 
     /// Aborts the resolution under way.
@@ -28,10 +31,13 @@ public struct ResolveAborter {
         }
         try state.requireStartedHere(workspace, action: "abort")
         let kept = try keptBranches(state)
+        if let transaction {
+            try transaction.recordBefore(try ResolveCheckouts.before(state, workspace: workspace, git: git))
+        }
         var notes: [String] = []
         var pushes: [PushOutcome] = []
         if let runId = state.runId, try landedAnything(runId: runId) {
-            console?.progress("taking back what was published (roll --undo \(runId))")
+            console?.progress("taking back what was published (run \(runId))")
             pushes = try RollUndo(workspace: workspace, git: git).run(runId: runId)
             guard pushes.allSatisfy(\.accepted) else {
                 throw ResolveError(
@@ -65,6 +71,8 @@ public struct ResolveAborter {
                     repository: start.repository, path: start.path, branch: start.headBranch ?? "(detached)",
                     status: changed ? "restored" : "unchanged", to: start.head))
         }
+        // The journal says aborted before the state goes (see ResolveContinuer).
+        try transaction?.finish(resumed: .aborted)
         try ResolveState.remove(commonDirectory: common)
         let ordered = repositories.filter { $0.path.isEmpty } + repositories.filter { !$0.path.isEmpty }
         for branch in kept {

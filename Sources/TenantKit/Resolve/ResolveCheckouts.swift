@@ -21,6 +21,25 @@ enum ResolveCheckouts {
             branches: branches)
     }
 
+    /// Every repository of the resolution as it stands now (its branch and HEAD): the before-state of a run's
+    /// journal, read before the run changes anything.
+    static func before(_ state: ResolveState, workspace: Workspace, git: Git) throws -> [RunJournal.Before] {
+        try state.startPoints.map { start in
+            let path = start.path.isEmpty ? workspace.root : workspace.path(start.path)
+            guard try CheckoutPresence.of(path, git: git) == .repository else {
+                return RunJournal.Before(repository: start.repository, branch: nil, head: nil)
+            }
+            let checkout = GitRepository(path, git: git)
+            let symbolic = try checkout.headBranchRef(context: "read the branch of \(start.repository)")
+            return RunJournal.Before(
+                repository: start.repository,
+                branch: symbolic.flatMap {
+                    $0.hasPrefix("refs/heads/") ? String($0.dropFirst("refs/heads/".count)) : nil
+                },
+                head: try checkout.lookUp("HEAD", context: "read the HEAD of \(start.repository)"))
+        }
+    }
+
     /// Fetches `origin` in a module checkout unless it already has every commit of `commits`.
     static func ensureCommits(_ commits: [String], in path: String, module: String, git: Git, console: Console?)
         throws

@@ -3,16 +3,20 @@ import Foundation
 /// `tenantctl resolve --continue`: refuses while anything is unresolved; commits every concluded merge, sets every
 /// pin by the rule, commits the superproject, puts the working copy on the tenant at the new pins, then publishes
 /// like roll (modules first, then the superproject; each repository in one atomic push with a lease on every ref;
-/// journalled for `roll --undo`). Every step is idempotent, so a run killed anywhere goes on with `--continue`.
+/// each push's outcome recorded in the run's own journal, which `--abort` and `roll --undo` take back). Every step
+/// is idempotent, so a run killed anywhere goes on with `--continue`.
 public struct ResolveContinuer {
     let workspace: Workspace
     let git: Git
     let console: Console?
+    /// The run's journal: the before-state, then every ref it publishes with its outcome.
+    let transaction: Transaction
 
-    public init(workspace: Workspace, git: Git, console: Console? = nil) {
+    public init(workspace: Workspace, git: Git, console: Console? = nil, transaction: Transaction) {
         self.workspace = workspace
         self.git = git
         self.console = console
+        self.transaction = transaction
     }
 
     /// Finishes the resolution under way.
@@ -26,9 +30,11 @@ public struct ResolveContinuer {
         guard state.phase != .starting else {
             throw ResolveError(
                 .refused,
-                "the start of the resolution of \(state.tenant) was interrupted; run `tenantctl resolve --abort`, "
-                    + "then `tenantctl resolve \(state.tenant)` again")
+                "the start of the resolution of \(state.tenant) was interrupted; run `tenantctl resolve "
+                    + "\(state.tenant)` again (it puts back what the stopped start did and starts again), or "
+                    + "`tenantctl resolve --abort`")
         }
+        try transaction.recordBefore(try ResolveCheckouts.before(state, workspace: workspace, git: git))
         if state.phase == .resolving {
             try check(state)
             try commitModules(&state)
@@ -266,34 +272,25 @@ public struct ResolveContinuer {
                     + "puts every repository back as before (with `git config rerere.enabled true` git replays your "
                     + "resolutions), then `tenantctl resolve \(state.tenant)` starts again from the remotes' new state")
         }
-        var journal: RollJournal
-        if let runId = state.runId,
-            FileManager.default.fileExists(atPath: RollJournal.path(gitDirectory: common, runId: runId))
-        {
-            journal = try RollJournal.read(gitDirectory: common, runId: runId)
-        } else {
-            let runId = state.runId ?? RollJournal.newRunId()
-            state.runId = runId
-            state.phase = .publishing
-            try state.write(commonDirectory: common)
-            journal = RollJournal(
-                runId: runId, createdAt: ISO8601DateFormatter().string(from: Date()),
-                entries: merges.compactMap { merge in
-                    merge.commit.map {
-                        RollJournal.Entry(
-                            repository: merge.repository, remote: merge.remote, ref: "refs/heads/" + merge.branch,
-                            old: merge.ours, new: $0)
-                    }
-                })
+        // Every ref of the resolution goes into this run's journal before the first push, with what is known of it
+        // (published: found on its remote already, by a stopped run of --continue); then the state names this run.
+        for merge in merges {
+            guard let new = merge.commit else { continue }
+            try transaction.record(
+                repository: merge.repository, remote: merge.remote,
+                refs: [RefUpdate(ref: "refs/heads/" + merge.branch, new: new, old: merge.ours)],
+                published: landed.contains(merge.repository) ? true : nil, landed: nil)
         }
-        let recorder = try RollJournalRecorder(journal, gitDirectory: common)
+        state.runId = transaction.runId
+        state.phase = .publishing
+        try state.write(commonDirectory: common)
         var pushes: [PushOutcome] = []
         var rejected = false
         for merge in merges {
             guard let new = merge.commit else { continue }
             let ref = "refs/heads/" + merge.branch
+            let update = RefUpdate(ref: ref, new: new, old: merge.ours)
             if landed.contains(merge.repository) {
-                try recorder.record(repository: merge.repository, refs: [ref], published: true)
                 try recordRemoteTrackingRef(merge, new: new)
                 continue
             }
@@ -302,14 +299,15 @@ public struct ResolveContinuer {
             let outcome: PushOutcome
             do {
                 outcome = try AtomicPush.push(
-                    [RefUpdate(ref: ref, new: new, old: merge.ours)], repository: merge.repository, from: from,
+                    [update], repository: merge.repository, from: from,
                     to: try ModuleRemotes.reachable(merge.remote, workspace: workspace, git: git), mode: .leased,
                     git: git)
             } catch {
-                try recorder.record(repository: merge.repository, refs: [ref], published: nil)
+                try transaction.record(repository: merge.repository, refs: [update], published: nil, landed: nil)
                 throw error
             }
-            try recorder.record(repository: merge.repository, refs: [ref], published: outcome.accepted)
+            try transaction.record(
+                repository: merge.repository, refs: [update], published: outcome.accepted, landed: nil)
             pushes.append(outcome)
             guard outcome.accepted else {
                 rejected = true
@@ -343,11 +341,14 @@ public struct ResolveContinuer {
                 runId: state.runId, published: false, pushes: pushes,
                 next: "tenantctl resolve --abort",
                 notes: [
-                    "a remote moved while publishing; what landed is in the journal (tenantctl roll --undo "
-                        + "\(state.runId ?? "")). Your resolution stays committed locally; `tenantctl resolve "
-                        + "--abort` puts every repository back (and takes back what landed), then start again"
+                    "a remote moved while publishing; what landed is in the journal of run \(transaction.runId) "
+                        + "(tenantctl runs). Your resolution stays committed locally; `tenantctl resolve --abort` "
+                        + "puts every repository back (and takes back what landed), then start again"
                 ])
         }
+        // The journal says finished before the state goes: stopped in between, a --continue still finds the
+        // resolution and ends it, where the other order would leave an unfinished run with nothing to go on from.
+        try transaction.finish()
         try ResolveState.remove(commonDirectory: common)
         return ResolveReport(
             action: "continue", tenant: state.tenant, branch: state.branch, repositories: ordered, pins: pins,

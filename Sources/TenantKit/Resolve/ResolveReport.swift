@@ -46,7 +46,7 @@ public struct ResolveReport: Sendable, Equatable, Codable {
     public var repositories: [Repository]
     /// Pins that changed (continue).
     public var pins: [PinChange]
-    /// The roll journal of the publication (`tenantctl roll --undo <runId>`).
+    /// The run of the `--continue` whose journal records the publication (`tenantctl roll --undo <runId>`).
     public var runId: String?
     /// Whether the resolution is published (continue).
     public var published: Bool

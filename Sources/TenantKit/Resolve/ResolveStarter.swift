@@ -9,19 +9,34 @@ public struct ResolveStarter {
     let fetch: Bool
     let jobs: Int
     let console: Console?
+    /// The run's journal: its before-state is recorded before the first change.
+    let transaction: Transaction?
 
-    public init(workspace: Workspace, git: Git, fetch: Bool = true, jobs: Int = 4, console: Console? = nil) {
+    public init(
+        workspace: Workspace, git: Git, fetch: Bool = true, jobs: Int = 4, console: Console? = nil,
+        transaction: Transaction? = nil
+    ) {
         self.workspace = workspace
         self.git = git
         self.fetch = fetch
         self.jobs = jobs
         self.console = console
+        self.transaction = transaction
     }
 
     /// Starts the resolution of `tenantName`.
     public func run(tenant tenantName: String) throws -> ResolveReport {
+        var recordedBefore = false
         if let state = try ResolveState.read(commonDirectory: workspace.commonDirectory) {
-            throw state.inProgressError(in: workspace)
+            // A start of the same tenant that stopped before it finished (killed): its re-run puts back what it did,
+            // as --abort does (never dropping a commit it did not make), then starts again.
+            guard state.phase == .starting, tenantName == state.tenant || tenantName == state.branch,
+                !state.startedElsewhere(than: workspace)
+            else { throw state.inProgressError(in: workspace) }
+            try transaction?.recordBefore(try ResolveCheckouts.before(state, workspace: workspace, git: git))
+            recordedBefore = true
+            console?.progress("putting back what the stopped start of the resolution of \(state.tenant) did")
+            _ = try ResolveAborter(workspace: workspace, git: git, console: console).run()
         }
         // The merges and --continue commit with git itself: without the identity git commit needs, refuse now
         // (git's hint), not halfway through the repositories.
@@ -115,10 +130,12 @@ public struct ResolveStarter {
             startPoints: startPoints)
         state.worktree = workspace.root
         state.gitDirectory = workspace.gitDirectory
+        if !recordedBefore { try transaction?.recordBefore(startPoints.map(\.before)) }
         try state.write(commonDirectory: workspace.commonDirectory)
 
         do {
-            try merge(&state, switchPlan: switchPlan, switcher: switcher)
+            try merge(
+                &state, switchPlan: switchPlan, switcher: switcher, renamedModules: tenantPlan.renamedModules)
         } catch let error where !Cancellator.shared.isCancelled {
             throw ResolveError(
                 .refused,
@@ -204,9 +221,13 @@ public struct ResolveStarter {
 
     /// Switches, then starts the superproject's merge (modules still at their pins), then the module merges, then
     /// sets the gitlinks by the rule; records each step in the state.
-    func merge(_ state: inout ResolveState, switchPlan: WorkingCopySwitch.Plan, switcher: WorkingCopySwitch) throws {
+    func merge(
+        _ state: inout ResolveState, switchPlan: WorkingCopySwitch.Plan, switcher: WorkingCopySwitch,
+        renamedModules: [String: String]
+    ) throws {
         _ = try switcher.execute(switchPlan)
         state.superproject.conflicts = try mergeSuperproject(state.superproject)
+        try keepModulesTheTenantMoved(&state, renamedModules: renamedModules)
         for index in state.modules.indices {
             let merge = state.modules[index]
             let result = try mergeModule(merge)
@@ -227,6 +248,30 @@ public struct ResolveStarter {
         state.superproject.conflicts = try superproject.unmergedPaths(what: "the superproject")
         state.phase = .resolving
         try state.write(commonDirectory: workspace.commonDirectory)
+    }
+
+    /// A module the general branch moved that the tenant branch had moved itself (`renamedModules`: old path →
+    /// module) stays where the tenant's `.gitmodules` after the merge puts it, as roll keeps it: when that file
+    /// names the old path and not the general branch's, the module is pinned at the old path, which is no longer
+    /// removed. The merged `.gitmodules` is the working tree's; while it is conflicted, the tenant branch's own.
+    func keepModulesTheTenantMoved(_ state: inout ResolveState, renamedModules: [String: String]) throws {
+        guard !renamedModules.isEmpty else { return }
+        let entries: [GitmodulesEntry]
+        if state.superproject.conflicts.contains(".gitmodules") {
+            entries = try GitmodulesReader.entries(at: state.superproject.ours, in: workspace.root, git: git)
+        } else {
+            entries =
+                try GitmodulesListing.entries(
+                    ofFile: workspace.path(".gitmodules"), in: workspace.root, git: git) ?? []
+        }
+        let paths = Set(entries.compactMap(\.path))
+        for (oldPath, module) in renamedModules.sorted(by: { $0.key < $1.key }) {
+            guard let index = state.pins.firstIndex(where: { $0.module == module }),
+                paths.contains(oldPath), !paths.contains(state.pins[index].path)
+            else { continue }
+            state.pins[index].path = oldPath
+            state.removedPaths.removeAll { $0 == oldPath }
+        }
     }
 
     /// Refuses a tenant that roll would block or cannot roll, and a general branch whose pins roll must move first.

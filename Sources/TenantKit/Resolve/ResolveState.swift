@@ -81,6 +81,11 @@ public struct ResolveState: Sendable, Equatable, Codable {
             self.branches = branches
             self.resolutionBranch = resolutionBranch
         }
+
+        /// The repository's branch and HEAD, as a run journal records them before the first change.
+        public var before: RunJournal.Before {
+            RunJournal.Before(repository: repository, branch: headBranch, head: head)
+        }
     }
 
     /// One repository's merge of its general branch into the tenant branch.
@@ -171,7 +176,8 @@ public struct ResolveState: Sendable, Equatable, Codable {
     public var pins: [Pin]
     /// Gitlinks removed from the tenant branch (modules removed or moved on the general branch).
     public var removedPaths: [String]
-    /// The roll journal of the publication (`roll --undo <runId>`), once publishing started.
+    /// The run journal of the `resolve --continue` that publishes (its entries say what landed; `--abort` and
+    /// `roll --undo <runId>` take it back), once publishing started.
     public var runId: String?
     /// The root of the superproject worktree where the resolution started (nil: a state written before worktrees
     /// were recorded).

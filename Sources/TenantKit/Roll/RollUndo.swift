@@ -45,10 +45,12 @@ public struct RollUndo {
     public func undo(runId: String) throws -> Result {
         var journal = try RollJournal.read(gitDirectory: workspace.commonDirectory, runId: runId)
         guard journal.undoneAt == nil else { throw RollError("roll \(runId) was already undone") }
-        guard journal.commandName == "roll" else {
+        // A `resolve --continue` publishes like roll and records its pushes in its own journal.
+        guard journal.commandName == "roll" || journal.commandName == "resolve" else {
             throw RollError(
-                "run \(runId) is a `tenantctl \(journal.commandName)` run, not a roll: --undo takes back rolls only "
-                    + "(`tenantctl runs` lists the runs with their commands)")
+                "run \(runId) is a `tenantctl \(journal.commandName)` run, not a roll: --undo takes back rolls and "
+                    + "the publications of `tenantctl resolve --continue` only (`tenantctl runs` lists the runs with "
+                    + "their commands)")
         }
         // Entries that may have landed: published, or unknown (the push broke off); not the ones already undone.
         let candidates = journal.entries.indices.filter {

@@ -17,7 +17,8 @@ public struct RunJournal: Sendable, Equatable, Codable {
     /// How a run ended. A journal left `running` by a process that is gone is an unfinished run: the other writing
     /// commands refuse until its re-run (or its abort) finishes it.
     public enum State: String, Sendable, Equatable, Codable {
-        /// Under way, or stopped without a word (killed).
+        /// Under way, stopped without a word (killed), or stopped with an error (``RunJournal/error``) after part of
+        /// it landed: unfinished, once no process holds the workspace lock.
         case running
         /// Done; or finished by a later run of the same command (``RunJournal/finishedBy``).
         case finished
@@ -110,7 +111,7 @@ public struct RunJournal: Sendable, Equatable, Codable {
     public var state: State?
     /// Each repository's branch and HEAD before the first change.
     public var before: [Before]?
-    /// Why it stopped, for a failed run.
+    /// Why it stopped: for a failed run, and for one that stopped with an error after part of it landed.
     public var error: String?
     /// The run that finished this one (a re-run of the same command).
     public var finishedBy: String?
@@ -120,6 +121,9 @@ public struct RunJournal: Sendable, Equatable, Codable {
         self.createdAt = createdAt
         self.entries = entries
     }
+
+    /// Whether any change of the run landed: a push accepted or a local change made.
+    public var hasLanded: Bool { entries.contains { $0.published == true || $0.landed == true } }
 
     /// The command, `roll` for a journal written before the envelope existed.
     public var commandName: String { command ?? "roll" }

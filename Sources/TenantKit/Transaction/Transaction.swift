@@ -3,8 +3,9 @@ import Foundation
 /// One run of a writing command, journalled: ``begin(_:command:arguments:before:)`` refuses while another command's
 /// run is unfinished and writes the journal (state `running`) before the first change; ``record(repository:refs:)``
 /// rewrites it as each step lands; ``finish()`` or ``fail(_:)`` ends it. A run killed in between leaves the journal
-/// `running`: `tenantctl runs` shows it unfinished, the other writing commands refuse naming it, and the re-run of
-/// the same command (or its abort) finishes it.
+/// `running`, and so does one that stopped with an error after part of it landed (a push accepted, a local change
+/// made): `tenantctl runs` shows it unfinished, the other writing commands refuse naming it, and the re-run of the
+/// same command (or its abort) finishes it.
 ///
 /// The caller holds the workspace lock, so a `running` journal found here belongs to a process that is gone.
 /// roll keeps its journal through ``RollJournalRecorder`` (its pushes land concurrently); it checks for unfinished
@@ -119,7 +120,8 @@ public final class Transaction: Sendable {
     }
 
     /// The run finished: the journal says so, and so do the journals of the unfinished runs it went on from
-    /// (`resumed`: `.finished` for a re-run, `.aborted` for an abort that took them back).
+    /// (`resumed`: `.finished` for a re-run, `.aborted` for an abort that took them back). Called again (resolve
+    /// marks its run finished before it removes its own state, then its command ends the run), it writes the same.
     public func finish(resumed: RunJournal.State = .finished) throws {
         let runId = self.runId
         for earlier in resumes {
@@ -132,11 +134,13 @@ public final class Transaction: Sendable {
         try write()
     }
 
-    /// The run stopped with an error it reports: a refusal before any change, or a failure that left nothing a
-    /// re-run must finish. The unfinished runs it went on from stay unfinished.
+    /// The run stopped with an error it reports. Before anything landed (a refusal, a failure that changed nothing)
+    /// it ends `failed` and blocks nothing. Once part of it landed (an entry published or landed) the repositories
+    /// are half-changed: it stays `running` with the error recorded, so the other writing commands refuse, naming
+    /// its re-run and abort, until one of them finishes it. The unfinished runs it went on from stay unfinished.
     public func fail(_ error: any Error) {
         journal.withLock {
-            $0.state = .failed
+            $0.state = $0.hasLanded ? .running : .failed
             $0.error = String(describing: error)
         }
         try? write()
@@ -175,6 +179,9 @@ public struct UnfinishedRunError: Error, Sendable, CustomStringConvertible {
             "refusing to run `tenantctl \(blocked)`: `tenantctl \(run.commandName)` run \(run.runId) (started "
             + run.createdAt + (run.worktree.map { " in \($0)" } ?? "")
             + ") stopped before it finished; nothing was changed by this command"
+        if let error = run.error, let reason = error.split(separator: "\n").first {
+            text += "\nit stopped with an error: " + reason
+        }
         let changed = run.entries.filter { $0.published == true || $0.landed == true }
         if !changed.isEmpty {
             let names = changed.map { entry in
