@@ -127,71 +127,28 @@ extension Tenantctl {
             let workspace = try Adoption.locate(from: context.directory, git: git, remote: global.remote)
             let lock = try context.lock(workspace, wait: lockOptions.wait)
             defer { lock.release() }
-            try context.refuseWhileUnfinished(workspace, command: "init")
-            // The modules first, from .gitmodules alone: a name clash is refused before anything is fetched.
-            let gitmodules = try GitRepository(workspace.root, git: git).gitmodules(
-                file: workspace.path(".gitmodules"))
-            let names = Dictionary(
-                moduleNames.compactMap(Self.moduleName).map { ($0.path, $0.name) },
-                uniquingKeysWith: { _, last in last })
-            let modules: [Module]
-            do {
-                modules = try Adoption.modules(from: gitmodules, names: names)
-            } catch let clash as Adoption.ModuleNameClash {
-                throw LifecycleError(
+            let options = InitRun.Options(
+                generalBranch: generalBranch, tenants: tenants,
+                moduleNames: Dictionary(
+                    moduleNames.compactMap(Self.moduleName).map { ($0.path, $0.name) },
+                    uniquingKeysWith: { _, last in last }),
+                arguments: context.rerunArguments(command: "init"))
+            let result = try InitRun.run(workspace, options: options, git: git, console: context.console) { clash in
+                LifecycleError(
                     clash.description + "; nothing was written. Name them with --module-name <path>=<name>, for "
                         + "example:\n  " + rerun(naming: clash.suggested))
             }
-            let hasRemote = try SuperprojectRemote.originURL(workspace, git: git) != nil
-            if hasRemote {
-                context.console.progress("fetching the superproject…")
-                try SuperprojectRemote.fetch(workspace, git: git, remoteChecked: true)
-            }
-            let branches = try Adoption.branches(workspace, git: git)
-            let general: String
-            if let generalBranch {
-                guard branches.contains(generalBranch) else {
-                    throw LifecycleError(
-                        "the superproject has no branch \(generalBranch), locally or on \(workspace.remoteName) "
-                            + "(branches: \(branches.sorted().joined(separator: ", "))); create and push it first, or "
-                            + "pass the branch your general development happens on")
-                }
-                general = generalBranch
-            } else {
-                let detected = try Adoption.detectGeneralBranch(
-                    workspace, branches: branches, hasRemote: hasRemote, git: git)
-                general = detected.branch
-                context.console.progress("general branch: \(general) (\(detected.source); --general-branch to choose)")
-            }
-            // Module branches, to detect customisations: read through the mirrors (local remotes need permission).
-            let specs = try ModuleRemotes.specs(for: modules, workspace: workspace, git: git)
-            context.console.progress(
-                "fetching \(English.count(specs.count, "module repository", "module repositories"))…")
-            let mirrors = try ModuleMirrors(workspace: workspace, git: git).sync(specs, console: context.console)
-            var moduleBranches: [String: Set<String>] = [:]
-            for (name, mirror) in mirrors {
-                moduleBranches[name] = Set(
-                    try GitRefs.branches(under: "refs/heads/", in: mirror, git: git, what: name).keys)
-            }
-            // A module without the general branch follows its own default branch (its remote's HEAD).
-            var moduleDefaults: [String: String] = [:]
-            for spec in specs where moduleBranches[spec.name]?.contains(general) == false {
-                moduleDefaults[spec.name] = try Adoption.defaultBranch(
-                    ofRemote: spec.url, in: workspace.root, git: git)
-            }
-            let plan = try Adoption.plan(
-                workspace: workspace, generalBranch: general, glob: tenants, gitmodules: gitmodules,
-                moduleNames: names, branches: branches, moduleBranches: moduleBranches, moduleDefaults: moduleDefaults)
-            let written = try context.journalled(workspace, command: "init") { _ in try Adoption.write(plan) }
-            let ignored = try IgnoreRules.ignored(plan.files.map(\.path), in: workspace.root, git: git)
-            let ignoredPaths = Set(ignored.map(\.path))
+            let plan = result.plan
+            let written = Set(result.written)
+            let ignoredPaths = Set(result.ignored.map(\.path))
             if context.options.json {
                 let files = plan.files.map {
                     InitJSON.File(
                         path: $0.path, written: written.contains($0.path), ignored: ignoredPaths.contains($0.path))
                 }
                 context.console.data(
-                    try JSONOutput.encode(InitJSON(generalBranch: general, files: files, skipped: plan.skipped)))
+                    try JSONOutput.encode(
+                        InitJSON(generalBranch: result.generalBranch, files: files, skipped: plan.skipped)))
                 return .success
             }
             for file in plan.files {
@@ -200,10 +157,10 @@ extension Tenantctl {
                         + (written.contains(file.path) ? "" : " (exists; not overwritten)"))
             }
             for skip in plan.skipped { context.console.warn("skipped branch " + skip) }
-            if !ignored.isEmpty { printIgnored(ignored, root: workspace.root, console: context.console) }
+            if !result.ignored.isEmpty { printIgnored(result.ignored, root: workspace.root, console: context.console) }
             if !written.isEmpty {
                 context.console.print(
-                    "next: review, run `tenantctl verify`, commit the files on \(general), push")
+                    "next: review, run `tenantctl verify`, commit the files on \(result.generalBranch), push")
             }
             return .success
         }

@@ -149,3 +149,29 @@ import Testing
         for name in few + many { #expect(branches[name] == f.commits[name]?.new) }
     }
 }
+
+/// The server's `remote:` lines are read by one rule, whether a push outcome or a git error reports them.
+@Suite struct ServerMessagesTests {
+    static let stderr =
+        "remote: first        \nremote:\nremote: 10%\rremote: done  \nTo origin\n"
+        + " ! [remote rejected] main\nerror: failed to push some refs\nremote: \u{1B}[Klast\u{1B}[K\n"
+        + "remote: see https://ci:s3cret@git.example.com/help\n"
+    static let expected = ["first", "done", "\u{1B}[Klast", "see https://ci:***@git.example.com/help"]
+
+    @Test func aPushOutcomeReadsTheServerLines() {
+        #expect(AtomicPush.remoteMessages(Self.stderr) == Self.expected)
+    }
+
+    @Test func aGitErrorReadsTheServerLines() {
+        let error = GitError(
+            context: "push", kind: .failed(status: 1), command: ["git", "push"], directory: nil, stderr: Self.stderr)
+        #expect(error.remoteMessages == Self.expected)
+    }
+
+    /// Positive control: a line that is not the server's is not taken, whoever reads it.
+    @Test func onlyTheServersLinesAreTaken() {
+        let text = "To origin\nhint: remote: not a server line\nerror: remote: neither\n"
+        #expect(ServerMessages.parse(text).isEmpty)
+        #expect(ServerMessages.parse(text + "remote: yes\n") == ["yes"])
+    }
+}

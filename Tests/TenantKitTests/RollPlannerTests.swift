@@ -175,6 +175,6 @@ import Testing
             entries: [.init(repository: "Order", remote: "../Order.git", ref: "refs/heads/t3", old: "a", new: "b")])
         try journal.write(gitDirectory: directory)
         #expect(try RollJournal.read(gitDirectory: directory, runId: journal.runId) == journal)
-        #expect(throws: RollError.self) { try RollJournal.read(gitDirectory: directory, runId: "../x") }
+        #expect(throws: WorkspaceError.self) { try RollJournal.read(gitDirectory: directory, runId: "../x") }
     }
 }

@@ -200,16 +200,7 @@ public enum AuditHTMLRenderer {
 
     /// A JSON string literal that is safe inside `<script type="application/json">`: pure printable ASCII without
     /// `<`, `>`, `&`, `'` (everything else as `\uXXXX`, UTF-16 surrogate pairs above U+FFFF), after ``visible(_:)``.
-    static func jsonString(_ text: String) -> String {
-        Backslashed.quoted(visible(text)) { scalar in
-            if scalar.value >= 0x20 && scalar.value < 0x7F && !"<>&'".unicodeScalars.contains(scalar) { return nil }
-            if scalar.value <= 0xFFFF { return hex(scalar.value) }
-            let value = scalar.value - 0x10000
-            return hex(0xD800 + (value >> 10)) + hex(0xDC00 + (value & 0x3FF))
-        }
-    }
-
-    private static func hex(_ value: UInt32) -> String { String(format: "\\u%04x", value) }
+    static func jsonString(_ text: String) -> String { JSONString.quoted(visible(text), .script) }
 
     /// `text` for an HTML text node or a quoted attribute, after ``visible(_:)``.
     static func htmlText(_ text: String) -> String {

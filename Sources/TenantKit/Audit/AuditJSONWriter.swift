@@ -110,7 +110,12 @@ enum AuditJSONWriter {
         /// One cell's commits (keys sorted as `JSONEncoder` sorts them).
         mutating func cell(_ cell: AuditCellCommits, indent: Int) {
             let level = indent + 1
-            func commits(_ w: inout Writer, _ list: [AuditCellCommits.Commit]) {
+            /// A commit list and its total: `"<name>" : [...], "<name>Total" : n`.
+            func commits(
+                _ w: inout Writer, _ name: StaticString, _ list: [AuditCellCommits.Commit], _ totalName: StaticString,
+                _ total: Int
+            ) {
+                w.key(name, level)
                 w.array(list, indent: level) { w, commit, inner in
                     w.object(indent: inner) { w in
                         w.key("author", inner + 1)
@@ -123,20 +128,14 @@ enum AuditJSONWriter {
                         w.string(commit.subject)
                     }
                 }
+                w.next()
+                w.key(totalName, level)
+                w.int(total)
+                w.next()
             }
             object(indent: indent) { w in
-                w.key("behind", level)
-                commits(&w, cell.behind)
-                w.next()
-                w.key("behindTotal", level)
-                w.int(cell.behindTotal)
-                w.next()
-                w.key("customised", level)
-                commits(&w, cell.customised)
-                w.next()
-                w.key("customisedTotal", level)
-                w.int(cell.customisedTotal)
-                w.next()
+                commits(&w, "behind", cell.behind, "behindTotal", cell.behindTotal)
+                commits(&w, "customised", cell.customised, "customisedTotal", cell.customisedTotal)
                 w.key("generalBranch", level)
                 w.string(cell.generalBranch)
                 w.next()

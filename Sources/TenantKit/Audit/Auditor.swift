@@ -29,7 +29,10 @@ public enum Auditor {
                 TenantAudit(
                     id: invalid.id, branch: invalid.branch,
                     superproject: SuperprojectAudit(
-                        ahead: nil, behind: nil, changedFiles: [], findings: [AuditFinding(finding)]),
+                        ahead: nil, behind: nil, changedFiles: [],
+                        findings: ([finding]
+                            + FindingJudge.invalidTenantMergedBack(invalid, project: project, observation: observation))
+                            .map(AuditFinding.init)),
                     modules: []))
         }
         let global =

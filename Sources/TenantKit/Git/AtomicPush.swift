@@ -124,14 +124,8 @@ public enum AtomicPush {
         return result
     }
 
-    /// The server's messages in git's standard error: the text of every `remote: ` line, blank ones left out.
-    public static func remoteMessages(_ stderr: String) -> [String] {
-        stderr.split(separator: "\n").compactMap { line in
-            guard line.hasPrefix("remote:") else { return nil }
-            let text = line.dropFirst("remote:".count).trimmingCharacters(in: .whitespaces)
-            return text.isEmpty ? nil : Redaction.redact(text)
-        }
-    }
+    /// The server's messages in git's standard error (``ServerMessages``).
+    public static func remoteMessages(_ stderr: String) -> [String] { ServerMessages.parse(stderr) }
 }
 
 /// The branches one push sets, as refs of their own in the pushing repository

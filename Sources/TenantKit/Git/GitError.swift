@@ -52,20 +52,8 @@ public struct GitError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// What the remote said (`remote: …` lines of git's standard error, e.g. a server hook's reasons for a
-    /// rejected push), without the `remote: ` prefix; empty lines dropped. A line redrawn with carriage returns
-    /// (progress) counts as what was left on the terminal.
-    public var remoteMessages: [String] {
-        stderr.split(separator: "\n").compactMap { line -> String? in
-            let shown = line.split(separator: "\r", omittingEmptySubsequences: true).last ?? ""
-            guard shown.hasPrefix("remote:") else { return nil }
-            var message = shown.dropFirst("remote:".count)
-            if message.first == " " { message = message.dropFirst() }
-            // Drop the terminal's "erase to end of line" that git appends to sideband lines on a terminal.
-            while message.hasSuffix("\u{1B}[K") { message = message.dropLast(3) }
-            let text = String(message).trimmingCharacters(in: .whitespaces)
-            return text.isEmpty ? nil : text
-        }
-    }
+    /// rejected push), by the one rule of ``ServerMessages``.
+    public var remoteMessages: [String] { ServerMessages.parse(stderr) }
 
     /// The `-c` settings every git call gets from the runner (`Git.argumentVector`): hardening, not part of what
     /// the user would type. Messages leave them out; `--verbose` shows the full vector.

@@ -38,6 +38,12 @@ extension GitRepository {
         try run(["rev-parse", "HEAD"], context: context).text
     }
 
+    /// The commit HEAD is at; nil on an unborn branch (no commit yet).
+    public func bornHeadCommit(context: String) throws(GitError) -> String? {
+        let output = try run(["rev-parse", "--verify", "--quiet", "HEAD"], context: context, accepting: [0, 1])
+        return output.status == 0 && !output.text.isEmpty ? output.text : nil
+    }
+
     /// The full name of the branch HEAD is on; nil on a detached HEAD.
     public func headBranchRef(context: String) throws(GitError) -> String? {
         let output = try run(["symbolic-ref", "--quiet", "HEAD"], context: context, accepting: [0, 1])

@@ -159,16 +159,9 @@ public struct ActiveSet: Sendable, Equatable {
 }
 
 enum JSONText {
-    /// A JSON string: control characters (and U+2028/U+2029, which some JavaScript parsers reject) as `\uXXXX`.
-    static func quoted(_ string: String) -> String {
-        Backslashed.quoted(string) { scalar in
-            switch scalar.value {
-            case 0x0D: return "\\r"
-            case 0..<0x20, 0x7F, 0x2028, 0x2029: return String(format: "\\u%04X", scalar.value)
-            default: return nil
-            }
-        }
-    }
+    /// A JSON string: control characters, DEL and U+2028/U+2029 (which some JavaScript parsers reject) as `\uXXXX`
+    /// (``JSONString/Format/file``).
+    static func quoted(_ string: String) -> String { JSONString.quoted(string, .file) }
 
     static func inlineArray(_ strings: [String]) -> String {
         "[" + strings.map(quoted).joined(separator: ", ") + "]"

@@ -110,4 +110,7 @@ public struct InvalidTenant: Sendable, Equatable {
 
     /// Every problem in one line.
     public var summary: String { problems.map(\.description).joined(separator: "; ") }
+
+    /// The tenant as far as its file is known: its id, branch and file, no modules.
+    public var asTenant: Tenant { Tenant(id: id, branch: branch, modules: [], customised: [], file: file) }
 }

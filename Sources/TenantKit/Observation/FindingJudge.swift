@@ -7,6 +7,9 @@ public enum FindingJudge {
     /// and every module), the general branch's own pins, and the orphan branches.
     public static func findings(project: Project, observation: Observation, tenants: [Tenant]) -> [Finding] {
         var findings = invalidTenantFindings(project.invalidTenants, generalBranch: project.manifest.generalBranch)
+        for invalid in project.invalidTenants {
+            findings += invalidTenantMergedBack(invalid, project: project, observation: observation)
+        }
         findings += unreachableFindings(project: project, observation: observation)
         for tenant in tenants {
             let superproject = superprojectFindings(tenant, observation: observation)
@@ -43,6 +46,62 @@ public enum FindingJudge {
                 code: .invalidTenantFile,
                 message: "\($0.file) on \(generalBranch) is invalid (roll blocks the tenant): \($0.summary)",
                 tenant: $0.id, repository: Finding.superproject, branch: generalBranch)
+        }
+    }
+
+    /// `tenant-merged-back` of a tenant whose file does not load: its module branches' commits the modules' general
+    /// branches took. Its branches are still its own: roll blocks the other tenants for those modules, as for any
+    /// tenant.
+    public static func invalidTenantMergedBack(_ invalid: InvalidTenant, project: Project, observation: Observation)
+        -> [Finding]
+    {
+        let tenant = invalid.asTenant
+        return project.manifest.modules.compactMap { module in
+            guard let taken = observation.modules[module.name]?.mergedBack[tenant.branch], !taken.isEmpty else {
+                return nil
+            }
+            return mergedBack(
+                taken, tenant: tenant, module: module.name, repository: module.name,
+                general: project.generalBranch(of: module))
+        }
+    }
+
+    /// The findings that block a roll of `tenant`'s pin of `module` (rolling would drop or spread a
+    /// customisation), each as audit and verify report it:
+    ///
+    /// - the tenant's own `missing-branch` (the module branch it tracks), `missing-commit` and
+    ///   `undeclared-customisation` (``moduleFindings(_:of:project:pin:movedTo:facts:unreachable:)``);
+    /// - the `tenant-merged-back` of every other tenant (valid or not) whose module branch's commits the module's
+    ///   general branch took and the pin does not have yet (they would reach the tenant), unless `acceptMergedBack`;
+    ///   the finding lists only those commits.
+    public static func rollBlocks(
+        _ module: Module, tenant: Tenant, project: Project, pin: String?, facts: ModuleObservation,
+        acceptMergedBack: Bool
+    ) -> [Finding] {
+        let own: Set<FindingCode> = [.missingBranch, .missingCommit, .undeclaredCustomisation]
+        var findings = moduleFindings(
+            module, of: .tenant(tenant, active: true), project: project, pin: pin, movedTo: nil, facts: facts,
+            unreachable: false
+        ).filter { own.contains($0.code) && $0.tenant == tenant.id }
+        guard let pin, !acceptMergedBack else { return findings }
+        let others = project.tenants + project.invalidTenants.map(\.asTenant)
+        for other in others where other.branch != tenant.branch {
+            let reaching = mergedBackReaching(pin, from: other.branch, facts: facts)
+            guard !reaching.isEmpty else { continue }
+            findings.append(
+                mergedBack(
+                    reaching, tenant: other, module: module.name, repository: module.name,
+                    general: project.generalBranch(of: module)))
+        }
+        return findings
+    }
+
+    /// The commits of the module branch `branch` that the module's general branch took (merged back) and `pin`
+    /// does not contain: what the general branch would bring to a superproject branch pinning `pin`.
+    public static func mergedBackReaching(_ pin: String, from branch: String, facts: ModuleObservation) -> [String] {
+        let pinned = facts.pinCommits[pin]
+        return (facts.mergedBack[branch] ?? []).filter { commit in
+            pinned.map { !facts.graph.isAncestor(commit, of: $0) } ?? true
         }
     }
 

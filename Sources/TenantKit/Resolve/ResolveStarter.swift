@@ -41,10 +41,9 @@ public struct ResolveStarter {
         // The merges and --continue commit with git itself: without the identity git commit needs, refuse now
         // (git's hint), not halfway through the repositories.
         _ = try CommitIdentity.read(in: workspace.root, git: git)
-        let options = ValidationOptions(allowLocalRemotes: git.allowLocalRemotes)
-        let snapshot = try Snapshot.load(
-            workspace: workspace, git: git, options: Snapshot.Options(fetch: fetch, jobs: jobs, validation: options),
-            console: console)
+        let options = Snapshot.Options(
+            purpose: .strict, fetch: fetch, jobs: jobs, allowLocalRemotes: git.allowLocalRemotes)
+        let snapshot = try Snapshot.load(workspace: workspace, git: git, options: options, console: console)
         let project = snapshot.project
         guard let tenant = project.tenant(id: tenantName) else {
             let unknown = UnknownNameError(kind: "tenant", names: [tenantName], known: project.tenants.map(\.id))
@@ -112,7 +111,7 @@ public struct ResolveStarter {
         try checkUntracked(plan: plan, tenantPlan: tenantPlan, project: project)
 
         // Record where everything stands before anything changes.
-        let workingTree = try ProjectReader.workingTree(workspace, options: options)
+        let workingTree = try ProjectReader.workingTree(workspace, options: options.validation)
         var startPoints = [
             try ResolveCheckouts.startPoint(
                 repository: ResolveState.superproject, path: workspace.root, relativePath: "", git: git)

@@ -214,7 +214,7 @@ public enum RollPlanner {
 
     /// A tenant whose file is invalid: blocked, nothing of it changes.
     static func invalidTenantPlan(_ invalid: InvalidTenant, state: RollState) -> TenantPlan {
-        let tenant = Tenant(id: invalid.id, branch: invalid.branch, modules: [], customised: [], file: invalid.file)
+        let tenant = invalid.asTenant
         let reason = BlockReason(
             code: .invalidTenantFile, module: nil,
             message: "\(invalid.file) on \(state.generalBranch) is invalid: \(invalid.summary)",
@@ -369,48 +369,58 @@ public enum RollPlanner {
         return (plan, merges)
     }
 
-    /// What rolling `module` would drop or spread for `tenant` (SPEC §4, "never the wrong code, never backwards").
+    /// What rolling `module` would drop or spread for `tenant`: the findings the ``FindingJudge`` says block it
+    /// (``FindingJudge/rollBlocks(_:tenant:project:pin:facts:acceptMergedBack:)``), each with roll's words and the
+    /// command that fixes it. The tenant's missing module branch is reported where the pin rule needs it.
     static func blockReasons(
         _ tenant: Tenant, module: Module, pin: String?, repository: ModuleRepositoryState?, context: TenantContext
     ) -> [BlockReason] {
-        guard let repository else { return [] }
-        let general = context.state.project.generalBranch(of: module)
-        let declared = tenant.customises(module.name)
+        guard let repository, let facts = repository.facts else { return [] }
+        let project = context.state.project
+        let general = project.generalBranch(of: module)
+        let findings = FindingJudge.rollBlocks(
+            module, tenant: tenant, project: project, pin: pin, facts: facts,
+            acceptMergedBack: context.accepted.contains(module.name))
         var reasons: [BlockReason] = []
-        if let pin, repository.pinsOffRemote.contains(pin) {
-            // The commit, not the local branch: the clone that shows the pin need not have a branch of that name.
-            let fix = "git -C \(module.path) push origin \(pin):refs/heads/\(tenant.branch)"
-            reasons.append(
-                BlockReason(
-                    code: .missingCommit, module: module.name,
-                    message:
-                        "\(tenant.branch) pins \(module.name) \(ObjectID.short(pin)), which is on no branch or tag of "
-                        + "the module's remote (not pushed?); rolling would move the pin back",
-                    fix: fix))
-        } else if let pin, !declared, repository.pinsOffGeneral.contains(pin) {
-            reasons.append(
-                BlockReason(
-                    code: .undeclaredCustomisation, module: module.name,
-                    message:
-                        "\(tenant.branch) pins its own commit \(ObjectID.short(pin)) of \(module.name), which \(general) "
-                        + "does not contain, but \(tenant.file) does not declare \(module.name) customised; rolling "
-                        + "would drop it",
-                    fix: "tenantctl customize \(tenant.id) \(module.name) --from \(ObjectID.short(pin))"))
+        for finding in findings {
+            switch finding.code {
+            case .missingCommit:
+                guard let pin else { continue }
+                // The commit, not the local branch: the clone that shows the pin need not have a branch of that name.
+                reasons.append(
+                    BlockReason(
+                        code: .missingCommit, module: module.name,
+                        message:
+                            "\(tenant.branch) pins \(module.name) \(ObjectID.short(pin)), which is on no branch or "
+                            + "tag of the module's remote (not pushed?); rolling would move the pin back",
+                        fix: "git -C \(module.path) push origin \(pin):refs/heads/\(tenant.branch)"))
+            case .undeclaredCustomisation:
+                guard let pin else { continue }
+                reasons.append(
+                    BlockReason(
+                        code: .undeclaredCustomisation, module: module.name,
+                        message: "\(tenant.branch) pins its own commit \(ObjectID.short(pin)) of \(module.name), which "
+                            + "\(general) does not contain, but \(tenant.file) does not declare \(module.name) "
+                            + "customised; rolling would drop it",
+                        fix: "tenantctl customize \(tenant.id) \(module.name) --from \(ObjectID.short(pin))"))
+            default:
+                continue  // missing-branch: planTenant words it; tenant-merged-back: one reason for all, below
+            }
         }
-        if !context.accepted.contains(module.name), let taken = repository.mergedBack[tenant.branch], !taken.isEmpty {
-            let from = taken.keys.sorted()
-            let count = taken.values.reduce(0) { $0 + $1.count }
+        let taken = findings.filter { $0.code == .tenantMergedBack }.compactMap(\.branch).sorted()
+        if let pin, !taken.isEmpty {
+            let commits = taken.flatMap { FindingJudge.mergedBackReaching(pin, from: $0, facts: facts) }
+            let count = commits.count
             reasons.append(
                 BlockReason(
                     code: .tenantMergedBack, module: module.name,
                     message: "\(module.name)'s \(general) contains \(count) commit\(count == 1 ? "" : "s") of the "
-                        + "tenant branch\(from.count == 1 ? "" : "es") \(from.joined(separator: ", ")) (merged back: "
-                        + taken.values.flatMap { $0 }.prefix(3).map { ObjectID.short($0) }.joined(separator: ", ")
+                        + "tenant branch\(taken.count == 1 ? "" : "es") \(taken.joined(separator: ", ")) (merged back: "
+                        + commits.prefix(3).map { ObjectID.short($0) }.joined(separator: ", ")
                         + "); rolling would ship that customisation to \(tenant.id). Revert the merge on \(general), "
                         + "or, if it was promoted to general on purpose, accept it",
                     fix: "tenantctl roll --accept-merged-back \(module.name)"))
         }
         return reasons
     }
-
 }

@@ -8,28 +8,26 @@ public struct RollError: Error, Sendable, Equatable, CustomStringConvertible {
 }
 
 /// The observed state of one module repository (its mirror).
-public struct ModuleRepositoryState: Sendable, Equatable {
+public struct ModuleRepositoryState: Sendable {
     /// Branch name → commit, as on the remote after the fetch.
     public var branches: [String: String]
     /// Branches that already contain the module's general branch tip.
     public var containGeneral: Set<String>
-    /// Pins (of the superproject branches roll reads) that are on no branch and no tag of the remote.
-    public var pinsOffRemote: Set<String>
-    /// Pins whose commit the module's general branch does not contain (a tenant's own commit).
-    public var pinsOffGeneral: Set<String>
     /// Superproject branch → tenant branch of this module → that tenant's commits (merged back into the general
     /// branch) which the general branch would bring to the superproject branch: not yet in its pin.
     public var mergedBack: [String: [String: [String]]]
+    /// The module's facts (its commit graph and what it says about the pins), as audit and verify read them: what
+    /// blocks a tenant is the ``FindingJudge``'s (``FindingJudge/rollBlocks(_:tenant:project:pin:facts:acceptMergedBack:)``).
+    public var facts: ModuleObservation?
 
     public init(
-        branches: [String: String], containGeneral: Set<String>, pinsOffRemote: Set<String> = [],
-        pinsOffGeneral: Set<String> = [], mergedBack: [String: [String: [String]]] = [:]
+        branches: [String: String], containGeneral: Set<String>, mergedBack: [String: [String: [String]]] = [:],
+        facts: ModuleObservation? = nil
     ) {
         self.branches = branches
         self.containGeneral = containGeneral
-        self.pinsOffRemote = pinsOffRemote
-        self.pinsOffGeneral = pinsOffGeneral
         self.mergedBack = mergedBack
+        self.facts = facts
     }
 }
 
@@ -150,39 +148,31 @@ public enum RollStateLoader {
             unreachable: snapshot.unreachable)
     }
 
-    /// One module: which branches contain its general tip, which pins the remote lacks (`missing-commit`) or the
-    /// general branch does not contain (a customisation in fact), and which tenant commits the general branch took
-    /// (`tenant-merged-back`) — from the module's ``ModuleObservation`` (one commit graph), with the
-    /// ``FindingJudge``'s rules.
+    /// One module: its ``ModuleObservation`` (one commit graph), which branches contain its general tip, and, per
+    /// superproject branch, the tenant commits the general branch took that its pin lacks
+    /// (``FindingJudge/mergedBackReaching(_:from:facts:)``).
     static func loadModule(
         _ module: Module, project: Project, snapshot: Snapshot, pins: [String: String], tenantBranches: [String],
         git: Git
     ) throws -> ModuleRepositoryState {
         let branches = snapshot.moduleBranches[module.name] ?? [:]
-        let pinSet = Set(pins.values)
         let facts = try ObservationReader.readModule(
             module.name, repository: try snapshot.mirror(module.name), branches: branches,
-            general: project.generalBranch(of: module), pins: pinSet, tenantBranches: tenantBranches,
+            general: project.generalBranch(of: module), pins: Set(pins.values), tenantBranches: tenantBranches,
             options: ObservationReader.Options(changedFiles: false), git: git)
-        let offRemote = pinSet.subtracting(facts.pinsOnRemote)
         guard let generalTip = facts.generalTip else {
-            return ModuleRepositoryState(branches: branches, containGeneral: [], pinsOffRemote: offRemote)
+            return ModuleRepositoryState(branches: branches, containGeneral: [], facts: facts)
         }
-        let graph = facts.graph
-        let containing = Set(branches.filter { graph.isAncestor(generalTip, of: $0.value) }.keys)
-        let offGeneral = pinSet.filter { FindingJudge.isCustomisedInFact($0, facts: facts) }
-        // Tenant commits reachable from the general branch, per superproject branch that does not have them yet.
+        let containing = Set(branches.filter { facts.graph.isAncestor(generalTip, of: $0.value) }.keys)
         var mergedBack: [String: [String: [String]]] = [:]
         for (superBranch, pin) in pins {
-            for (tenantBranch, commits) in facts.mergedBack where tenantBranch != superBranch {
-                let pinned = facts.pinCommits[pin]
-                let new = commits.filter { commit in pinned.map { !graph.isAncestor(commit, of: $0) } ?? true }
+            for tenantBranch in facts.mergedBack.keys where tenantBranch != superBranch {
+                let new = FindingJudge.mergedBackReaching(pin, from: tenantBranch, facts: facts)
                 if !new.isEmpty { mergedBack[superBranch, default: [:]][tenantBranch] = new }
             }
         }
         return ModuleRepositoryState(
-            branches: branches, containGeneral: containing, pinsOffRemote: offRemote, pinsOffGeneral: offGeneral,
-            mergedBack: mergedBack)
+            branches: branches, containGeneral: containing, mergedBack: mergedBack, facts: facts)
     }
 
     /// Branch → the modules of that branch's own `modules.json`, validated by the one manifest loader. A branch

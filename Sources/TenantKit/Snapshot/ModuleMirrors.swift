@@ -99,6 +99,30 @@ public struct ModuleMirrors: Sendable {
         return (mirrors, failures)
     }
 
+    /// Removes the mirror directories a killed run left half-made (`<Module>.git.partial-<id>`: a mirror is cloned
+    /// under that name and renamed when fetched). Only for a run that finishes a stopped one, under the workspace
+    /// lock. Throws naming the directory that cannot be removed.
+    public func removePartialClones() throws {
+        let manager = FileManager.default
+        guard manager.fileExists(atPath: directory) else { return }
+        let names: [String]
+        do {
+            names = try manager.contentsOfDirectory(atPath: directory)
+        } catch {
+            throw WorkspaceError("cannot list the module mirrors in \(directory): \(error.localizedDescription)")
+        }
+        for name in names.sorted() where name.contains(".git.partial-") {
+            let path = (directory as NSString).appendingPathComponent(name)
+            do {
+                try manager.removeItem(atPath: path)
+            } catch {
+                throw WorkspaceError(
+                    "cannot remove the half-made mirror \(path) a stopped run left: \(error.localizedDescription); "
+                        + "remove it by hand (rm -rf \(ShellWord.quote(path))) and run the command again")
+            }
+        }
+    }
+
     private func fetch(_ spec: MirrorSpec) throws {
         let mirror = path(for: spec.name)
         let context = "fetch module \(spec.name) from \(Redaction.redact(spec.url))"

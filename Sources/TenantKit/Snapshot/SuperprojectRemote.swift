@@ -11,7 +11,7 @@ import Foundation
 public enum SuperprojectRemote {
     /// Where tenantctl keeps the superproject remote's branches: `refs/tenantctl/remotes/<remote>/`.
     public static func refPrefix(_ workspace: Workspace) -> String {
-        "refs/tenantctl/remotes/\(workspace.remoteName)/"
+        workspace.fetchedRefPrefix
     }
 
     /// Fetches every branch of the remote into ``refPrefix(_:)`` (`+refs/heads/*`, `--prune`), with the complete

@@ -141,10 +141,23 @@ public struct TextTable: Sendable {
     static func wrapWords(_ text: String, width: Int) -> [String] {
         let items = text.components(separatedBy: ", ")
         guard items.count > 1 else { return wrapAtSpaces(text, width: width) }
+        let pieces = items.enumerated().map { $0.offset < items.count - 1 ? $0.element + "," : $0.element }
+        return pack(pieces, width: width).flatMap {
+            TextWidth.of($0) <= width ? [$0] : wrapAtSpaces($0, width: width)
+        }
+    }
+
+    /// `text` wrapped at spaces into lines of at most `width` columns; a longer word gets a line of its own, whole.
+    static func wrapAtSpaces(_ text: String, width: Int) -> [String] {
+        pack(text.split(separator: " ").map(String.init), width: width)
+    }
+
+    /// `pieces` joined by single spaces into lines of at most `width` columns, a new line where the next piece does
+    /// not fit; a piece wider than `width` gets a line of its own, whole.
+    static func pack(_ pieces: [String], width: Int) -> [String] {
         var lines: [String] = []
         var line = ""
-        for (index, item) in items.enumerated() {
-            let piece = index < items.count - 1 ? item + "," : item
+        for piece in pieces {
             if line.isEmpty {
                 line = piece
             } else if TextWidth.of(line) + 1 + TextWidth.of(piece) <= width {
@@ -152,24 +165,6 @@ public struct TextTable: Sendable {
             } else {
                 lines.append(line)
                 line = piece
-            }
-        }
-        lines.append(line)
-        return lines.flatMap { TextWidth.of($0) <= width ? [$0] : wrapAtSpaces($0, width: width) }
-    }
-
-    /// `text` wrapped at spaces into lines of at most `width` columns; a longer word gets a line of its own, whole.
-    static func wrapAtSpaces(_ text: String, width: Int) -> [String] {
-        var lines: [String] = []
-        var line = ""
-        for word in text.split(separator: " ").map(String.init) {
-            if line.isEmpty {
-                line = word
-            } else if TextWidth.of(line) + 1 + TextWidth.of(word) <= width {
-                line += " " + word
-            } else {
-                lines.append(line)
-                line = word
             }
         }
         lines.append(line)

@@ -414,18 +414,18 @@ public struct RunJournal: Sendable, Equatable, Codable {
     /// Reads the journal of a run.
     public static func read(gitDirectory: String, runId: String) throws -> RunJournal {
         guard !runId.contains("/"), !runId.hasPrefix("."), !runId.isEmpty else {
-            throw RollError("invalid run id \(runId)")
+            throw WorkspaceError("invalid run id \(runId)")
         }
         let path = Self.path(gitDirectory: gitDirectory, runId: runId)
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw RollError(
+            throw WorkspaceError(
                 "no run journal \(path); run ids are the file names in \(directory(gitDirectory: gitDirectory)) "
                     + "(`tenantctl runs` lists them)")
         }
         do {
             return try JSONDecoder().decode(RunJournal.self, from: data)
         } catch {
-            throw RollError("cannot read the run journal \(path): \(error)")
+            throw WorkspaceError("cannot read the run journal \(path): \(error)")
         }
     }
 }

@@ -16,6 +16,9 @@ public struct Workspace: Sendable {
     /// The superproject's remote that the repository-wide commands read from and push to (`--remote`, default
     /// `origin`).
     public var remoteName: String
+    /// Where tenantctl keeps the remote's branches as it last fetched them (`refs/tenantctl/remotes/<remote>/`), away
+    /// from the clone's own remote-tracking refs.
+    public var fetchedRefPrefix: String { "refs/tenantctl/remotes/\(remoteName)/" }
 
     /// Absolute path of the git directory shared by all worktrees of the superproject (`--git-common-dir`): the
     /// home of tenantctl's lock, roll journal, resolve state and module mirrors, so that a run in one worktree

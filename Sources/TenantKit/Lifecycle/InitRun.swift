@@ -1,0 +1,148 @@
+import Foundation
+
+/// `tenantctl init`, from the workspace to the files written: the modules from `.gitmodules` (a name clash refused
+/// before anything changes), the superproject and module fetches, the general branch, the tenants, the files. The
+/// command parses its options and renders the ``Result``.
+///
+/// The run is journalled (``Transaction``) from before its first change, the fetches included: the journal records
+/// each repository's branch and HEAD as found (``RunJournal/Before``). A killed init stays unfinished; its re-run
+/// removes the mirror directories the stopped run was still cloning (`<Module>.git.partial-<id>`) and finishes it.
+public enum InitRun {
+    /// What init is asked.
+    public struct Options: Sendable {
+        /// `--general-branch`; nil: general_dev where it exists, else the remote's default branch.
+        public var generalBranch: String?
+        /// `--tenants`: the branches that are tenants (a shell glob).
+        public var tenants: String
+        /// `--module-name`s: submodule path → module name.
+        public var moduleNames: [String: String]
+        /// The words that re-run the command (the journal's arguments).
+        public var arguments: [String]
+
+        public init(generalBranch: String?, tenants: String, moduleNames: [String: String], arguments: [String]) {
+            self.generalBranch = generalBranch
+            self.tenants = tenants
+            self.moduleNames = moduleNames
+            self.arguments = arguments
+        }
+    }
+
+    /// What init did.
+    public struct Result: Sendable {
+        /// The general branch.
+        public var generalBranch: String
+        /// How it was found when not given (`general_dev exists`, …); nil when given.
+        public var generalBranchSource: String?
+        /// The files init writes or keeps, and the skipped branches.
+        public var plan: Adoption.Plan
+        /// The paths written (the others existed and were kept).
+        public var written: [String]
+        /// The files git's ignore rules exclude.
+        public var ignored: [IgnoreRules.Match]
+    }
+
+    /// Runs init in `workspace` (the caller holds its lock). `clash` words the refusal of two submodules with the same
+    /// name (with the command that names them apart).
+    public static func run(
+        _ workspace: Workspace, options: Options, git: Git, console: Console,
+        clash: (Adoption.ModuleNameClash) -> any Error
+    ) throws -> Result {
+        let stopped = try Transaction.unfinishedRuns(workspace, allowing: "init", arguments: options.arguments)
+        // The modules first, from .gitmodules alone: a name clash is refused before anything is fetched.
+        let gitmodules = try GitRepository(workspace.root, git: git).gitmodules(file: workspace.path(".gitmodules"))
+        let modules: [Module]
+        do {
+            modules = try Adoption.modules(from: gitmodules, names: options.moduleNames)
+        } catch let error as Adoption.ModuleNameClash {
+            throw clash(error)
+        }
+        let before = try repositoriesBefore(workspace, modules: modules, git: git)
+        let transaction = try Transaction.begin(
+            workspace, command: "init", arguments: options.arguments, before: before)
+        do {
+            let mirrors = ModuleMirrors(workspace: workspace, git: git)
+            if !stopped.isEmpty { try mirrors.removePartialClones() }
+            let result = try adopt(
+                workspace, modules: modules, gitmodules: gitmodules, mirrors: mirrors,
+                options: options, git: git, console: console)
+            try transaction.finish()
+            return result
+        } catch {
+            if !Cancellator.shared.isCancelled { transaction.fail(error) }
+            throw error
+        }
+    }
+
+    /// The superproject's and each module checkout's branch and HEAD before init changes anything; a module not
+    /// checked out (no `.git` in its directory) and an unborn HEAD give nil fields.
+    static func repositoriesBefore(_ workspace: Workspace, modules: [Module], git: Git) throws -> [RunJournal.Before] {
+        func state(_ name: String, at path: String) throws -> RunJournal.Before {
+            let repository = GitRepository(path, git: git)
+            let context = "read the branch and HEAD of \(name) (\(path))"
+            return RunJournal.Before(
+                repository: name, branch: try repository.headBranch(context: context),
+                head: try repository.bornHeadCommit(context: context))
+        }
+        var result = [try state(Finding.superproject, at: workspace.root)]
+        for module in modules {
+            let path = workspace.path(module.path)
+            guard FileManager.default.fileExists(atPath: (path as NSString).appendingPathComponent(".git")) else {
+                result.append(RunJournal.Before(repository: module.name, branch: nil, head: nil))
+                continue
+            }
+            result.append(try state(module.name, at: path))
+        }
+        return result
+    }
+
+    static func adopt(
+        _ workspace: Workspace, modules: [Module], gitmodules: [GitmodulesEntry], mirrors: ModuleMirrors,
+        options: Options, git: Git, console: Console
+    ) throws -> Result {
+        let hasRemote = try SuperprojectRemote.originURL(workspace, git: git) != nil
+        if hasRemote {
+            console.progress("fetching the superproject…")
+            try SuperprojectRemote.fetch(workspace, git: git, remoteChecked: true)
+        }
+        let branches = try Adoption.branches(workspace, git: git)
+        let general: String
+        var source: String?
+        if let generalBranch = options.generalBranch {
+            guard branches.contains(generalBranch) else {
+                throw LifecycleError(
+                    "the superproject has no branch \(generalBranch), locally or on \(workspace.remoteName) "
+                        + "(branches: \(branches.sorted().joined(separator: ", "))); create and push it first, or "
+                        + "pass the branch your general development happens on")
+            }
+            general = generalBranch
+        } else {
+            let detected = try Adoption.detectGeneralBranch(
+                workspace, branches: branches, hasRemote: hasRemote, git: git)
+            general = detected.branch
+            source = detected.source
+            console.progress("general branch: \(general) (\(detected.source); --general-branch to choose)")
+        }
+        // Module branches, to detect customisations: read through the mirrors (local remotes need permission).
+        let specs = try ModuleRemotes.specs(for: modules, workspace: workspace, git: git)
+        console.progress("fetching \(English.count(specs.count, "module repository", "module repositories"))…")
+        let synced = try mirrors.sync(specs, console: console)
+        var moduleBranches: [String: Set<String>] = [:]
+        for (name, mirror) in synced {
+            moduleBranches[name] = Set(
+                try GitRefs.branches(under: "refs/heads/", in: mirror, git: git, what: name).keys)
+        }
+        // A module without the general branch follows its own default branch (its remote's HEAD).
+        var moduleDefaults: [String: String] = [:]
+        for spec in specs where moduleBranches[spec.name]?.contains(general) == false {
+            moduleDefaults[spec.name] = try Adoption.defaultBranch(ofRemote: spec.url, in: workspace.root, git: git)
+        }
+        let plan = try Adoption.plan(
+            workspace: workspace, generalBranch: general, glob: options.tenants, gitmodules: gitmodules,
+            moduleNames: options.moduleNames, branches: branches, moduleBranches: moduleBranches,
+            moduleDefaults: moduleDefaults)
+        let written = try Adoption.write(plan)
+        let ignored = try IgnoreRules.ignored(plan.files.map(\.path), in: workspace.root, git: git)
+        return Result(
+            generalBranch: general, generalBranchSource: source, plan: plan, written: written, ignored: ignored)
+    }
+}
