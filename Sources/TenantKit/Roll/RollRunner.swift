@@ -170,7 +170,9 @@ public struct RollRunner {
             let refs = job.updates.map(\.ref)
             let outcome: PushOutcome
             do {
-                outcome = try AtomicPush.push(job.updates, repository: job.name, from: job.path, to: job.url, git: git)
+                // A mirror of a few hundred refs names its branches in the push rather than staging them.
+                outcome = try AtomicPush.push(
+                    job.updates, repository: job.name, from: job.path, to: job.url, weighStaging: true, git: git)
             } catch {
                 try recorder.record(repository: job.name, refs: refs, published: nil)
                 throw error
