@@ -220,7 +220,9 @@ public struct RollRunner {
             }
             updates.append(update)
         }
-        let held = execution.superprojectUpdates.filter { update in !updates.contains(update) }
+        // By ref name, in a set: one update per branch, and `contains` on the array was quadratic in the tenants.
+        let pushing = Set(updates.map(\.ref))
+        let held = execution.superprojectUpdates.filter { !pushing.contains($0.ref) }
         if !held.isEmpty {
             try recorder.record(
                 repository: RollPublication.superproject, refs: held.map(\.ref), published: false)
