@@ -148,6 +148,48 @@ import Testing
         let branches = try f.remoteBranches()
         for name in few + many { #expect(branches[name] == f.commits[name]?.new) }
     }
+
+    /// A push asked to weigh its staging names the branches when the pushing repository holds few refs (matching
+    /// them costs less than staging: two more git processes and two ref writes per branch), and still stages when
+    /// branches × refs is large; with the same branches, a push not asked to weigh stages (the positive control).
+    @Test func aRepositoryWithFewRefsNamesItsBranchesWhenAskedToWeigh() throws {
+        let f = try fixture(count: 20)
+        let vectors = Locked<[[String]]>([])
+        let git = try Git(
+            environment: f.sandbox.environment, allowLocalRemotes: true,
+            trace: { vector, _ in vectors.withLock { $0.append(vector) } })
+        let first = (0..<10).map { String(format: "b%02d", $0) }
+        let second = (10..<20).map { String(format: "b%02d", $0) }
+        #expect(first.count >= AtomicPush.stagingThreshold)
+        let weighed = try AtomicPush.push(
+            f.updates(first), repository: "remote", from: f.local, to: f.remote, weighStaging: true, git: git)
+        #expect(weighed.accepted)
+        let weighedCalls = vectors.current
+        vectors.withLock { $0 = [] }
+        let unweighed = try AtomicPush.push(
+            f.updates(second), repository: "remote", from: f.local, to: f.remote, git: git)
+        #expect(unweighed.accepted)
+        let unweighedCalls = vectors.current
+        func refspecs(_ calls: [[String]]) -> [String] {
+            calls.first { $0.contains("push") }.map { Array($0.drop { $0 != "--" }.dropFirst(2)) } ?? []
+        }
+        func writes(_ calls: [[String]]) -> Int { calls.filter { $0.contains("update-ref") }.count }
+        // Weighed: 10 branches × 21 refs: named one by one, nothing staged or removed.
+        #expect(refspecs(weighedCalls) == f.updates(first).map { ($0.new ?? "") + ":" + $0.ref })
+        #expect(writes(weighedCalls) == 0)
+        // Not weighed: staged (one transaction to create, one to remove), one pattern refspec.
+        #expect(refspecs(unweighedCalls).count == 1)
+        #expect(refspecs(unweighedCalls).first?.hasPrefix("refs/tenantctl/push/") == true)
+        #expect(writes(unweighedCalls) == 2)
+        let branches = try f.remoteBranches()
+        for name in first + second { #expect(branches[name] == f.commits[name]?.new) }
+        // The rule: below the threshold never, and from it by branches × refs.
+        #expect(!AtomicPush.stages(AtomicPush.stagingThreshold - 1, localRefs: 1_000_000))
+        #expect(AtomicPush.stages(AtomicPush.stagingThreshold, localRefs: nil))
+        #expect(!AtomicPush.stages(123, localRefs: 124))
+        #expect(AtomicPush.stages(123, localRefs: 1024))
+        #expect(AtomicPush.stages(1001, localRefs: 2004))
+    }
 }
 
 /// The server's `remote:` lines are read by one rule, whether a push outcome or a git error reports them.

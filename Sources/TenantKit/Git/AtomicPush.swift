@@ -48,12 +48,22 @@ public enum AtomicPush {
     /// (``PushStaging``).
     public static let stagingThreshold = 8
 
+    /// A push asked to weigh its staging (`weighStaging`) stages its branches only from this many pairs of a branch
+    /// to set and a ref the pushing repository holds: git matches every named branch against every ref (about a
+    /// microsecond a pair), while staging costs two more git processes and two ref writes per branch (the ref and
+    /// its removal, about 0.3 ms each on ext4, plus some 10 ms per process). Measured with git 2.39: 123 branches
+    /// pushed from a repository of 124 refs take 95 ms of CPU by name and 110–160 ms staged; from one of 1024 refs,
+    /// 225 ms by name and 110 ms staged. 50,000 pairs (60 ms of matching) is about where the two meet.
+    public static let stagingPairs = 50_000
+
     /// Pushes `updates` (each ref to its `new` commit, or deleted when `new` is nil) from `repository` to `remote`
     /// (a remote name or URL). A rejection is an outcome, not an error; an error means git gave no per-ref answer
-    /// (the remote could not be reached, the connection broke).
+    /// (the remote could not be reached, the connection broke). With `weighStaging`, a push of many branches first
+    /// counts the refs `repository` holds (one `for-each-ref`) and names its branches instead of staging them when
+    /// that is cheaper (``stagingPairs``): a module mirror of a few hundred refs.
     public static func push(
         _ updates: [RefUpdate], repository name: String, from repository: String, to remote: String,
-        mode: PushMode = .fastForward, git: Git
+        mode: PushMode = .fastForward, weighStaging: Bool = false, git: Git
     ) throws -> PushOutcome {
         guard !updates.isEmpty else { return PushOutcome(repository: name, accepted: true, detail: "") }
         var arguments = ["push", "--atomic", "--porcelain", "--no-verify"]
@@ -79,8 +89,11 @@ public enum AtomicPush {
         // matched once per ref. A few branches are named as before (no extra git call, nothing written to the
         // pushing repository). Deletions are always explicit (`:ref`).
         let sets = updates.filter { $0.new != nil }
+        let localRefs =
+            weighStaging && sets.count >= stagingThreshold
+            ? try GitRefs.list(["refs/"], in: repository, git: git, what: name).count : nil
         let staging =
-            sets.count >= stagingThreshold
+            stages(sets.count, localRefs: localRefs)
             ? try PushStaging(sets, in: repository, git: git, repositoryName: name) : nil
         defer { staging?.remove() }
         if let staging {
@@ -109,6 +122,14 @@ public enum AtomicPush {
         if !remoteMessages.isEmpty { detail += "; the remote said: " + remoteMessages.joined(separator: " / ") }
         return PushOutcome(
             repository: name, accepted: false, detail: Redaction.redact(detail), remoteMessages: remoteMessages)
+    }
+
+    /// Whether a push of `branches` branches to set stages them (``stagingThreshold``; with the count of the refs
+    /// the pushing repository holds, ``stagingPairs``).
+    public static func stages(_ branches: Int, localRefs: Int?) -> Bool {
+        guard branches >= stagingThreshold else { return false }
+        guard let localRefs else { return true }
+        return branches * localRefs >= stagingPairs
     }
 
     /// Parses `git push --porcelain` output: ref → (flag, summary).

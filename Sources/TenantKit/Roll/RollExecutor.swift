@@ -262,9 +262,10 @@ public struct RollExecutor: Sendable {
             var edits: [PathEdit] = []
             var changes: [PinChange] = []
             var needed: Set<String> = []
-            for (path, target) in tenant.pins.sorted(by: {
-                (order[$0.key] ?? 0, $0.key) < (order[$1.key] ?? 0, $1.key)
-            }) {
+            // The module order looked up once per pin, not twice per comparison of the sort.
+            let ordered = tenant.pins.map { (rank: order[$0.key] ?? 0, path: $0.key, target: $0.value) }
+                .sorted { ($0.rank, $0.path) < ($1.rank, $1.path) }
+            for (_, path, target) in ordered {
                 let commit: String
                 switch target {
                 case .commit(let id): commit = id

@@ -170,7 +170,9 @@ public struct RollRunner {
             let refs = job.updates.map(\.ref)
             let outcome: PushOutcome
             do {
-                outcome = try AtomicPush.push(job.updates, repository: job.name, from: job.path, to: job.url, git: git)
+                // A mirror of a few hundred refs names its branches in the push rather than staging them.
+                outcome = try AtomicPush.push(
+                    job.updates, repository: job.name, from: job.path, to: job.url, weighStaging: true, git: git)
             } catch {
                 try recorder.record(repository: job.name, refs: refs, published: nil)
                 throw error
@@ -218,7 +220,9 @@ public struct RollRunner {
             }
             updates.append(update)
         }
-        let held = execution.superprojectUpdates.filter { update in !updates.contains(update) }
+        // By ref name, in a set: one update per branch, and `contains` on the array was quadratic in the tenants.
+        let pushing = Set(updates.map(\.ref))
+        let held = execution.superprojectUpdates.filter { !pushing.contains($0.ref) }
         if !held.isEmpty {
             try recorder.record(
                 repository: RollPublication.superproject, refs: held.map(\.ref), published: false)
