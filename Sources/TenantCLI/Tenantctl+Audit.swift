@@ -8,7 +8,7 @@ enum AuditFormat: String, ExpressibleByArgument, CaseIterable, Sendable {
 }
 
 extension Tenantctl {
-    /// `tenantctl audit`: what each tenant customised and how far behind it is (SPEC §5).
+    /// `tenantctl audit`: what each tenant customised and how far behind it is.
     struct Audit: LockingCommand {
         static let configuration = CommandConfiguration(
             abstract: "Show what each tenant customised and how far behind general_dev it is.",

@@ -3,7 +3,7 @@ import Foundation
 import TenantKit
 
 extension Tenantctl {
-    /// `tenantctl compose [<tenant>]`: a tenant's build inputs from its active modules (SPEC §4b).
+    /// `tenantctl compose [<tenant>]`: a tenant's build inputs from its active modules.
     struct Compose: LockingCommand {
         static let configuration = CommandConfiguration(
             abstract:

@@ -253,7 +253,7 @@ func isCancellation(_ error: any Error) -> Bool {
     return false
 }
 
-/// Exit statuses (SPEC §7).
+/// Exit statuses, as docs/CLI.md lists them.
 public enum ExitStatus: Int32, Sendable {
     /// Everything done.
     case success = 0

@@ -245,7 +245,7 @@ public enum ExampleScenario {
             + "navigationBar = \(navigationBar)\nprogressBar = \(progressBar)\n"
     }
 
-    /// `ModuleDescription.json` (SPEC §2.3). One line per key, `packages` and `pods` apart, so a tenant branch that
+    /// `ModuleDescription.json`. One line per key, `packages` and `pods` apart, so a tenant branch that
     /// adds a pod and a general change that adds a package merge without a conflict.
     static func moduleDescription(
         _ name: String, dependsOn: [String], packages: [String] = [], pods: [String] = [], platforms: String? = nil

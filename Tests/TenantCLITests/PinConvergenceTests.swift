@@ -133,15 +133,44 @@ import Testing
         #expect(failed.status == 1, "\(failed.stderr)")
         #expect(failed.stderr.contains("tenantctl pin --push"), "\(failed.stderr)")
         #expect(try run.lab.remoteRefs(copy.root) != run.remotesAfter)
+        // The module branch landed and the pin did not: the run stays unfinished, and another writing command
+        // refuses, naming the re-run, until the re-run publishes the pin.
+        let runs = try RunJournalTests.runs(run.lab.sandbox, in: copy.workspace)
+        #expect(RunJournalTests.run(runs, command: "pin")?["state"] as? String == "unfinished", "\(runs)")
+        let blocked = run.lab.sandbox.tenantctl(["tag", "M1"], in: copy.workspace, environment: FaultLab.dates)
+        #expect(blocked.status == 1, "\(blocked.stdout)\(blocked.stderr)")
+        #expect(blocked.stderr.contains("finish it by running it again: tenantctl pin --push"), "\(blocked.stderr)")
+        #expect(blocked.stderr.contains("Customer"), "\(blocked.stderr)")
         let rerun = run.lab.sandbox.tenantctl(run.arguments, in: copy.workspace, environment: FaultLab.dates)
         #expect(rerun.status == 0, "\(rerun.stderr)")
         #expect(rerun.stdout.contains("published"), "\(rerun.stdout)")
         #expect(try run.lab.remoteRefs(copy.root) == run.remotesAfter)
         #expect(try run.lab.workingCopy(copy.root) == run.workingCopyAfter)
-        // Positive control: with everything published, the next run has nothing to do.
+        // Positive control: with everything published, the next run has nothing to do, and tag is not blocked.
         let again = run.lab.sandbox.tenantctl(run.arguments, in: copy.workspace, environment: FaultLab.dates)
         #expect(again.status == 0)
         #expect(again.stdout.contains("nothing to pin"), "\(again.stdout)")
+        let tagged = run.lab.sandbox.tenantctl(["tag", "M1"], in: copy.workspace, environment: FaultLab.dates)
+        #expect(tagged.status == 0, "\(tagged.stderr)")
+    }
+
+    /// A pin whose first push (the module's) fails changed nothing: its run ends failed and blocks nothing.
+    @Test func aPinThatFailedBeforeAnyPushLandedBlocksNothing() throws {
+        let run = try Self.pinRun()
+        // pin pushes every repository to its `origin`: the module's push comes first, the superproject's last.
+        let pushes = run.pushes(superproject: true)
+        let push = try #require(pushes.first)
+        #expect(pushes.count == 2, "\(run.calls)")
+        let copy = try run.lab.copy("failed-module-push")
+        let shim = try GitShim(in: run.lab.sandbox, name: "shim-fail")
+        let failed = run.lab.sandbox.tenantctl(
+            run.arguments + ["--git", shim.path], in: copy.workspace,
+            environment: FaultLab.dates.merging(["SHIM_FAIL_AT": "\(push)", "SHIM_FAIL_STATUS": "128"]) { $1 })
+        #expect(failed.status == 1, "\(failed.stderr)")
+        let runs = try RunJournalTests.runs(run.lab.sandbox, in: copy.workspace)
+        #expect(RunJournalTests.run(runs, command: "pin")?["state"] as? String == "failed", "\(runs)")
+        let tagged = run.lab.sandbox.tenantctl(["tag", "M1"], in: copy.workspace, environment: FaultLab.dates)
+        #expect(tagged.status == 0, "\(tagged.stdout)\(tagged.stderr)")
     }
 
     @Test func afterARollThePinLandsOnTheNewTipAndTheSwitchItNamesBringsTheModulesUp() throws {

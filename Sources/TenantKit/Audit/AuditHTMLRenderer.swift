@@ -1,6 +1,6 @@
 import Foundation
 
-/// The audit as one self-contained HTML page (issue 19 §2, RELIABILITY 60): a tenants × modules heatmap with sticky
+/// The audit as one self-contained HTML page: a tenants × modules heatmap with sticky
 /// headers, a filter, sorting and a detail panel per cell.
 ///
 /// The page loads nothing: inline CSS and one inline script, and a Content-Security-Policy that allows only that

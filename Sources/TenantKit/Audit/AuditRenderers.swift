@@ -258,7 +258,7 @@ public enum AuditTableRenderer {
     }
 }
 
-/// The audit as JSON (SPEC §5, `docs/audit-schema.json`): sorted keys, tenants and modules in file order.
+/// The audit as JSON (`docs/audit-schema.json`): sorted keys, tenants and modules in file order.
 public enum AuditJSONRenderer {
     /// Renders `report` as pretty JSON with sorted keys (the bytes `JSONOutput.encode(report)` writes, written by
     /// ``AuditJSONWriter``, which is an order of magnitude faster for large matrices).

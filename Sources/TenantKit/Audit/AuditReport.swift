@@ -1,6 +1,6 @@
 import Foundation
 
-/// What `tenantctl audit` found (SPEC §5): per tenant, the superproject branch and every module.
+/// What `tenantctl audit` found: per tenant, the superproject branch and every module.
 public struct AuditReport: Sendable, Equatable, Encodable {
     /// The version of this report's JSON schema (`docs/audit-schema.json`).
     public static let schemaVersion = 1
@@ -160,7 +160,7 @@ public struct SuperprojectAudit: Sendable, Equatable, Encodable {
     }
 }
 
-/// One module of one tenant (SPEC §5 table).
+/// One module of one tenant.
 public struct ModuleAudit: Sendable, Equatable, Encodable {
     /// Module name.
     public var module: String

@@ -1,6 +1,6 @@
 import Foundation
 
-/// `ModuleDescription.json` at a module's root (SPEC §2.3): what the module needs from outside — the thesis'
+/// `ModuleDescription.json` at a module's root: what the module needs from outside — the thesis'
 /// ModuleDescription and combinepods input.
 public struct ModuleDescription: Sendable, Equatable {
     /// The module's name; must equal its name in `modules.json` when given.

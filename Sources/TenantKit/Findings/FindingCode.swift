@@ -1,6 +1,6 @@
 import Foundation
 
-/// The kinds of finding, one set for audit and verify (SPEC §5): the same problem has the same code whichever
+/// The kinds of finding, one set for audit and verify: the same problem has the same code whichever
 /// command reports it.
 public enum FindingCode: String, Sendable, Equatable, Hashable, Codable, CaseIterable {
     /// The pin is not on the module's general branch, but the tenant does not declare the module customised.

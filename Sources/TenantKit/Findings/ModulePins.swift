@@ -2,7 +2,7 @@ import Foundation
 
 /// What a module repository says about the commits superproject branches pin: the commit each pin names (an
 /// annotated tag is peeled) and whether the remote has it on a branch or a tag. One rule for roll, audit and verify
-/// (`missing-commit`, RELIABILITY 52).
+/// (`missing-commit`).
 public struct ModulePins: Sendable, Equatable {
     /// Pin → the commit it names (the pin itself for a commit, the tagged commit for an annotated tag); a pin whose
     /// object the mirror does not have is absent.

@@ -32,7 +32,7 @@ public enum ModuleLifecycle {
             let head = try Adoption.defaultBranch(ofRemote: spec.url, in: state.workspace.root, git: git),
             branches[head] != nil
         {
-            // A module whose remote has no general branch follows its own default branch (SPEC §2.1).
+            // A module whose remote has no general branch follows its own default branch.
             moduleGeneral = head
             manifest.modules[manifest.modules.count - 1].generalBranch = head
         }

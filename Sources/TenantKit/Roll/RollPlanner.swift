@@ -16,7 +16,7 @@ public struct RollFilter: Sendable, Equatable {
     }
 }
 
-/// Why a tenant is blocked (SPEC §4): rolling it would drop or spread a customisation, so nothing of it changes.
+/// Why a tenant is blocked: rolling it would drop or spread a customisation, so nothing of it changes.
 public struct BlockReason: Sendable, Equatable, Codable {
     /// The finding code (`missing-commit`, `undeclared-customisation`, `tenant-merged-back`, `invalid-tenant-file`,
     /// `unreachable-remote`).

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Rules for module names (RELIABILITY 6).
+/// Rules for module names.
 public enum ModuleName {
     /// Returns nil when `name` is a valid module name, otherwise the reason it is not.
     ///

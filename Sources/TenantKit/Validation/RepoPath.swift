@@ -1,6 +1,6 @@
 import Foundation
 
-/// Rules for module paths inside the superproject (RELIABILITY 4, 5).
+/// Rules for module paths inside the superproject.
 public enum RepoPath {
     /// Returns nil when `path` is a safe, canonical relative path, otherwise the reason it is not.
     ///

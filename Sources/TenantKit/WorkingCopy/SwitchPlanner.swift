@@ -125,8 +125,8 @@ public enum SwitchPlanner {
     /// Plans one repository: it ends on a named branch whose tip is the target commit.
     ///
     /// A module's local branch that has commits beyond the target is moved back to it only when every commit it
-    /// would leave is on a remote-tracking branch; otherwise the switch is refused naming those commits (SPEC §8a:
-    /// never success off the pin, never a user's work dropped). The superproject's branch ahead of its remote is
+    /// would leave is on a remote-tracking branch; otherwise the switch is refused naming those commits (never
+    /// success off the pin, never a user's work dropped). The superproject's branch ahead of its remote is
     /// kept (its unpushed commits are the pins the modules are set to); diverged, it is refused.
     public static func plan(_ observation: BranchObservation) -> Result<RepositoryPlan, WorkingCopyProblem> {
         let o = observation

@@ -268,12 +268,17 @@ public struct WorkingCopyPin: Sendable {
             for index in changes.indices {
                 guard let moduleBranch = moduleBranches[changes[index].module] else { continue }
                 console?.progress("pushing \(changes[index].module) \(moduleBranch)")
+                let update = RefUpdate(ref: "refs/heads/\(moduleBranch)", new: changes[index].new, old: nil)
                 try AtomicPush.push(
-                    [RefUpdate(ref: "refs/heads/\(moduleBranch)", new: changes[index].new, old: nil)],
-                    repository: "module \(changes[index].module)", from: workspace.path(changes[index].path),
+                    [update], repository: "module \(changes[index].module)", from: workspace.path(changes[index].path),
                     to: workspace.remoteName, git: git
                 ).requireAccepted()
                 changes[index].pushed = true
+                // What landed is journalled: a run that stops after this (a failed superproject push) stays
+                // unfinished, and the other writing commands refuse until its re-run publishes the pin.
+                try transaction?.record(
+                    repository: changes[index].module, remote: workspace.remoteName, refs: [update], published: true,
+                    landed: nil)
             }
         }
         if let landing {
@@ -304,6 +309,10 @@ public struct WorkingCopyPin: Sendable {
         try superproject.commit(
             message: Self.message(branch: branch, changes: changes), context: "commit the new pins on \(branch)")
         let commit = try superproject.headCommit(context: "read the new pin commit")
+        try transaction?.record(
+            repository: "superproject", remote: workspace.remoteName,
+            refs: [RefUpdate(ref: "refs/heads/\(branch)", new: commit, old: superState.head)], published: nil,
+            landed: true)
         if push { try publish(commit, branch: branch) }
         return PinReport(branch: branch, commit: commit, pushed: push, changes: changes)
     }
@@ -336,8 +345,12 @@ public struct WorkingCopyPin: Sendable {
                         ? "the pin commit \(ObjectID.short(commit)) is on the local branch \(branch) only (the module "
                             + "branches it pins are pushed)"
                         : "the superproject was not changed (the module branches are pushed)")
-                    + "; to publish the pin, run: tenantctl pin --push")
+                    + "; to publish the pin, run: "
+                    + (transaction?.current.rerunCommand(currentWorktree: workspace.root) ?? "tenantctl pin --push"))
         }
+        try transaction?.record(
+            repository: "superproject", remote: workspace.remoteName,
+            refs: [RefUpdate(ref: "refs/heads/\(branch)", new: commit, old: nil)], published: true, landed: nil)
     }
 
     /// Pins that the local commits ahead of the remote add and that are on no remote-tracking branch of their

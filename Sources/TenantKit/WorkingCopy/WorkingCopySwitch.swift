@@ -408,7 +408,7 @@ public struct WorkingCopySwitch: Sendable {
     }
 
     /// A module checkout whose `origin` is another repository than the one `modules.json` names is refused, not
-    /// switched (RELIABILITY 22): its branches would be compared with, and fetched from, the wrong remote.
+    /// switched: its branches would be compared with, and fetched from, the wrong remote.
     /// URLs are compared after resolving relative manifest URLs as git does and dropping a trailing `/` or `.git`.
     private func originMismatch(_ module: Module, at path: String, superOrigin: String) throws
         -> WorkingCopyProblem?
