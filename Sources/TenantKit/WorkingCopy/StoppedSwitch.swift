@@ -13,8 +13,8 @@ import Foundation
 /// An older tenantctl kept the same records in a file of their own, `<common git dir>/tenantctl/switch-journal.json`;
 /// such a file is read and put back the same way, then removed.
 struct StoppedSwitch: Sendable {
-    /// One repository the switch changes.
-    struct Repository: Sendable, Equatable {
+    /// One repository the switch changes (as an older tenantctl's `switch-journal.json` also wrote it).
+    struct Repository: Sendable, Equatable, Decodable {
         /// `superproject` or the module name.
         var repository: String
         /// Path relative to the superproject root ("" for the superproject).
@@ -137,14 +137,7 @@ struct StoppedSwitch: Sendable {
                 "cannot read the journal of an unfinished switch, \(file): \(error); if no switch is running, "
                     + "check each repository with git status, then delete the file")
         }
-        return StoppedSwitch(
-            target: journal.target,
-            repositories: journal.repositories.map {
-                Repository(
-                    repository: $0.repository, path: $0.path, branchBefore: $0.branchBefore,
-                    headBefore: $0.headBefore, branch: $0.branch, branchTipBefore: $0.branchTipBefore,
-                    target: $0.target, initialises: $0.initialises, started: $0.started, movedFrom: $0.movedFrom)
-            }, file: file)
+        return StoppedSwitch(target: journal.target, repositories: journal.repositories, file: file)
     }
 
     /// Everything it moved is back: its run journal ends `aborted`, finished by `runId` (the switch that put it
@@ -174,21 +167,8 @@ struct StoppedSwitch: Sendable {
 
 /// `switch-journal.json` as an older tenantctl wrote it (read only, to put its switch back).
 private struct LegacySwitchJournal: Decodable {
-    struct Repository: Decodable {
-        var repository: String
-        var path: String
-        var branchBefore: String?
-        var headBefore: String?
-        var branch: String
-        var branchTipBefore: String?
-        var target: String
-        var initialises: Bool
-        var started: Bool
-        var movedFrom: String?
-    }
-
     var target: String
-    var repositories: [Repository]
+    var repositories: [StoppedSwitch.Repository]
 }
 
 /// A switch that stopped part-way and could not put everything back: what was left and how to finish.
