@@ -87,6 +87,7 @@ import Testing
         // A module's name is still checked: a typo is a usage error.
         let typo = fixture.roll(["--accept-merged-back", "superprojekt"])
         #expect(typo.status == 64, "\(typo.stdout)\n\(typo.stderr)")
+        #expect(typo.stderr.contains("did you mean superproject?"), "\(typo.stderr)")
     }
 
     /// audit's and verify's finding for the superproject says what roll does: it blocks the other tenants until

@@ -242,8 +242,10 @@ public enum RollPlanner {
         let accepting = filter.acceptMergedBack.filter { $0 != Finding.superproject }
         let unknownModules = (filter.modules + accepting).filter { project.module(named: $0) == nil }
         guard unknownModules.isEmpty else {
+            // A mistyped `--accept-merged-back superproject` is offered the superproject too.
+            let acceptable = accepting.contains { project.module(named: $0) == nil } ? [Finding.superproject] : []
             throw UnknownNameError(
-                kind: "module", names: unknownModules, known: project.manifest.modules.map(\.name),
+                kind: "module", names: unknownModules, known: project.manifest.modules.map(\.name) + acceptable,
                 place: "modules.json on \(general)")
         }
     }
