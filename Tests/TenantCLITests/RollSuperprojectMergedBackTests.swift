@@ -84,6 +84,18 @@ import Testing
             #expect(!RollFixture.reasons(tenants[tenant]).contains { $0["code"] == "tenant-merged-back" })
         }
         #expect(tenants["t2"]?["status"] as? String == "rolled")
+        // The conflicted tenant's next step accepts the same merge-back, and runs as printed: without the flag
+        // resolve would refuse t1 as blocked.
+        #expect(tenants["t1"]?["next"] as? String == "tenantctl resolve t1 --accept-merged-back superproject")
+        let refused = fixture.sandbox.tenantctl(["resolve", "t1"], in: fixture.workspace)
+        #expect(refused.status == 1 && refused.stderr.contains("tenant-merged-back"), "\(refused.stderr)")
+        let wrongMode = fixture.sandbox.tenantctl(
+            ["resolve", "--continue", "--accept-merged-back", "superproject"], in: fixture.workspace)
+        #expect(wrongMode.status == 64, "\(wrongMode.stderr)")
+        let resolve = fixture.sandbox.tenantctl(
+            ["resolve", "t1", "--accept-merged-back", "superproject"], in: fixture.workspace)
+        #expect(resolve.status == 2, "\(resolve.stdout)\n\(resolve.stderr)")
+        #expect(resolve.stdout.contains("AppName"), "\(resolve.stdout)")
         // A module's name is still checked: a typo is a usage error.
         let typo = fixture.roll(["--accept-merged-back", "superprojekt"])
         #expect(typo.status == 64, "\(typo.stdout)\n\(typo.stderr)")

@@ -155,6 +155,8 @@ public struct RollPlan: Sendable, Equatable {
     public var tenants: [TenantPlan]
     /// Modules whose remote could not be fetched → the fetch error: their pins were kept everywhere.
     public var unreachable: [String: String] = [:]
+    /// The `--accept-merged-back` names the roll was planned with: a conflicted tenant's resolve needs them too.
+    public var acceptedMergedBack: [String] = []
 }
 
 /// Turns an observed ``RollState`` into a ``RollPlan`` (pure).
@@ -197,7 +199,8 @@ public enum RollPlanner {
         merges.sort { (order[$0.module] ?? 0, $0.tenant) < (order[$1.module] ?? 0, $1.tenant) }
         return RollPlan(
             generalBranch: general, generalTip: generalTip, modules: project.manifest.modules, repin: repin,
-            moduleMerges: merges, tenants: tenants, unreachable: state.unreachable)
+            moduleMerges: merges, tenants: tenants, unreachable: state.unreachable,
+            acceptedMergedBack: Array(Set(filter.acceptMergedBack)).sorted())
     }
 
     /// What every tenant's plan is computed against.
