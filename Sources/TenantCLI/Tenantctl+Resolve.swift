@@ -65,6 +65,14 @@ extension Tenantctl {
         @Flag(help: "Undo the resolution: every repository back as before `resolve <tenant>`, your own commits kept.")
         var abort = false
 
+        @Option(
+            name: .customLong("accept-merged-back"),
+            help: ArgumentHelp(
+                "Start as `roll --accept-merged-back` rolls: this module's (or `superproject`'s) general_dev "
+                    + "taking a tenant's commits does not block the tenant (repeatable).", valueName: "module"),
+            completion: NameCompletion.modules)
+        var acceptMergedBack: [String] = []
+
         @OptionGroup var fetchOptions: FetchOptions
 
         @OptionGroup var lockOptions: LockOptions
@@ -73,6 +81,9 @@ extension Tenantctl {
             let modes = [tenant != nil, continueResolution, abort].filter { $0 }.count
             guard modes == 1 else {
                 throw ValidationError("give a tenant, --continue or --abort (exactly one)")
+            }
+            guard tenant != nil || acceptMergedBack.isEmpty else {
+                throw ValidationError("--accept-merged-back goes with a tenant, not with --continue or --abort")
             }
         }
 
@@ -97,7 +108,7 @@ extension Tenantctl {
                     if let tenant {
                         return try ResolveStarter(
                             workspace: workspace, git: context.git, fetch: fetchOptions.fetch, console: console,
-                            transaction: transaction
+                            transaction: transaction, acceptMergedBack: acceptMergedBack
                         ).run(tenant: tenant)
                     } else if continueResolution {
                         return try ResolveContinuer(

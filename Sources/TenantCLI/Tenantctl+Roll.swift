@@ -24,8 +24,9 @@ extension Tenantctl {
                 spread a customisation; each reason has a finding code and the command that fixes it: \
                 missing-commit (it pins a module commit the remote does not have: push it), \
                 undeclared-customisation (it pins its own commit of an undeclared module: tenantctl customize \
-                <t> <m> --from <pin>), tenant-merged-back (the module's general_dev contains another tenant's \
-                commits: revert the merge, or --accept-merged-back <module> if promoted on purpose), \
+                <t> <m> --from <pin>), tenant-merged-back (the module's or the superproject's general_dev \
+                contains another tenant's commits: revert the merge, or --accept-merged-back <module> or \
+                --accept-merged-back superproject if promoted on purpose), \
                 invalid-tenant-file, unreachable-remote. A conflicted tenant names `tenantctl resolve <t>`.
 
                 Exit codes: 0 rolled or up to date, 2 completed with conflicts, blocked tenants or rejected \
@@ -57,8 +58,9 @@ extension Tenantctl {
         @Option(
             name: .customLong("accept-merged-back"),
             help: ArgumentHelp(
-                "Roll this module although its general_dev contains a tenant's commits: the customisation was "
-                    + "promoted to general on purpose (repeatable).", valueName: "module"),
+                "Roll this module (or `superproject`: the superproject) although its general_dev contains a "
+                    + "tenant's commits: the customisation was promoted to general on purpose (repeatable).",
+                valueName: "module"),
             completion: NameCompletion.modules)
         var acceptMergedBack: [String] = []
 

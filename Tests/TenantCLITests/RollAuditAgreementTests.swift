@@ -115,6 +115,16 @@ import Testing
         #expect(try expectAgreement(fixture, "merged back").sorted() == ["t1", "t2"])
     }
 
+    /// t2's superproject branch merged back into the superproject's general_dev: audit reports it in t2's row, roll
+    /// blocks the other tenants for it (and only them).
+    @Test func aMergedBackSuperprojectBranchBlocksWhatAuditSays() throws {
+        let fixture = try RollFixture()
+        let clone = try fixture.clone("Superproject", branch: "general_dev")
+        try fixture.sandbox.git(["merge", "-q", "--no-ff", "origin/t2", "-m", "Merge t2"], in: clone)
+        try fixture.sandbox.git(["push", "-q", "origin", "general_dev"], in: clone)
+        #expect(try expectAgreement(fixture, "superproject merged back").sorted() == ["t1", "t3"])
+    }
+
     /// The module branch of a tenant whose file does not load, merged back into the module's general branch: roll
     /// blocks the other tenants for that module, and audit reports the merge-back (in that tenant's row).
     @Test func aMergedBackBranchOfAnInvalidTenantIsAFindingOfAudit() throws {

@@ -44,6 +44,33 @@ import Testing
         ).map(\.code)
     }
 
+    /// The superproject's general branch took t2's commits b1, b2: they block t1 until t1 contains them or the
+    /// merge-back is accepted; never t2 itself.
+    @Test func aSuperprojectMergeBackBlocksTheOtherTenantsOnly() throws {
+        let project = try project()
+        let t1 = try #require(project.tenant(id: "t1"))
+        let t2 = try #require(project.tenant(id: "t2"))
+        let taken = ["t2": [b2, b1]]
+        func blocks(_ tenant: Tenant, contained: Set<String> = [], accept: Bool = false) -> [Finding] {
+            FindingJudge.superprojectRollBlocks(
+                tenant, project: project, mergedBack: taken, contained: contained, acceptMergedBack: accept)
+        }
+        let finding = try #require(blocks(t1).first)
+        #expect(blocks(t1).count == 1)
+        #expect(finding.code == .tenantMergedBack && finding.tenant == "t2" && finding.module == nil)
+        #expect(finding.repository == Finding.superproject && finding.branch == "t2")
+        #expect(finding.message.hasSuffix("accepted with --accept-merged-back superproject"), "\(finding.message)")
+        #expect(blocks(t2).isEmpty)  // its own commits
+        #expect(blocks(t1, accept: true).isEmpty)
+        #expect(blocks(t1, contained: [b1, b2]).isEmpty)  // t1 has them already
+        #expect(try #require(blocks(t1, contained: [b1]).first).message.contains("1 commit of"))
+        // Positive control: nothing merged back blocks nobody.
+        #expect(
+            FindingJudge.superprojectRollBlocks(
+                t1, project: project, mergedBack: [:], contained: [], acceptMergedBack: false
+            ).isEmpty)
+    }
+
     @Test func stalePinIsAPinThatIsNotTheHeadOfTheTenantBranch() throws {
         #expect(try codes("t2", pin: b2) == [])  // positive control: the head
         #expect(try codes("t2", pin: b1) == [.stalePin])  // behind the head (an unpinned push)

@@ -96,6 +96,25 @@ public enum FindingJudge {
         return findings
     }
 
+    /// The `tenant-merged-back` findings that block a roll of `tenant`'s superproject branch: every other tenant
+    /// whose superproject branch's commits the general branch took (`mergedBack`, tenant branch → commits) and the
+    /// tenant's branch does not contain yet (`contained`): merging the general branch would bring them, that
+    /// tenant's customisation, to `tenant`. None when `acceptMergedBack` (the merge-back was promoted on purpose);
+    /// each finding lists only those commits.
+    public static func superprojectRollBlocks(
+        _ tenant: Tenant, project: Project, mergedBack: [String: [String]], contained: Set<String>,
+        acceptMergedBack: Bool
+    ) -> [Finding] {
+        guard !acceptMergedBack else { return [] }
+        return project.tenants.filter { $0.branch != tenant.branch }.compactMap { other -> Finding? in
+            let reaching = (mergedBack[other.branch] ?? []).filter { !contained.contains($0) }
+            guard !reaching.isEmpty else { return nil }
+            return Self.mergedBack(
+                reaching, tenant: other, module: nil, repository: Finding.superproject,
+                general: project.manifest.generalBranch)
+        }
+    }
+
     /// The commits of the module branch `branch` that the module's general branch took (merged back) and `pin`
     /// does not contain: what the general branch would bring to a superproject branch pinning `pin`.
     public static func mergedBackReaching(_ pin: String, from branch: String, facts: ModuleObservation) -> [String] {
@@ -282,7 +301,8 @@ public enum FindingJudge {
         }
     }
 
-    /// `tenant-merged-back`: the general branch of a repository took commits of the tenant's branch.
+    /// `tenant-merged-back`: the general branch of a repository took commits of the tenant's branch. A module's
+    /// finding names the module, the superproject's names `superproject`: what `--accept-merged-back` takes.
     static func mergedBack(_ commits: [String], tenant: Tenant, module: String?, repository: String, general: String)
         -> Finding
     {
@@ -295,7 +315,7 @@ public enum FindingJudge {
                 + "\(count == 1 ? "is" : "are") reachable from \(general) (merged back: "
                 + commits.prefix(shown).map { ObjectID.short($0) }.joined(separator: ", ")
                 + (count > shown ? ", …" : "")
-                + "); roll blocks the other tenants until it is reverted or accepted with --accept-merged-back",
+                + "); roll blocks the other tenants until it is reverted or accepted with --accept-merged-back \(name)",
             tenant: tenant.id, module: module, repository: repository, branch: tenant.branch)
     }
 }

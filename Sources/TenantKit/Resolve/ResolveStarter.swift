@@ -11,11 +11,14 @@ public struct ResolveStarter {
     let console: Console?
     /// The run's journal: its before-state is recorded before the first change.
     let transaction: Transaction?
+    /// `--accept-merged-back` names: the merge-backs the tenant's roll accepts, as roll's.
+    let acceptMergedBack: [String]
 
     public init(
         workspace: Workspace, git: Git, fetch: Bool = true, jobs: Int = 4, console: Console? = nil,
-        transaction: Transaction? = nil
+        transaction: Transaction? = nil, acceptMergedBack: [String] = []
     ) {
+        self.acceptMergedBack = acceptMergedBack
         self.workspace = workspace
         self.git = git
         self.fetch = fetch
@@ -59,7 +62,13 @@ public struct ResolveStarter {
             try? batch.close()
             throw error
         }
-        let plan = try RollPlanner.plan(rollState, filter: RollFilter(tenants: [tenant.id]))
+        let plan: RollPlan
+        do {
+            plan = try RollPlanner.plan(
+                rollState, filter: RollFilter(tenants: [tenant.id], acceptMergedBack: acceptMergedBack))
+        } catch let unknown as UnknownNameError {
+            throw ResolveError(.unknownTenant, unknown.description)
+        }
         guard let tenantPlan = plan.tenants.first(where: { $0.tenant.id == tenant.id }) else {
             throw ResolveError(.refused, "roll has no plan for \(tenant.id)")
         }

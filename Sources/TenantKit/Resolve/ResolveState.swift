@@ -10,7 +10,7 @@ import Foundation
 public struct ResolveError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What kind of refusal.
     public enum Kind: Sendable, Equatable {
-        /// The tenant is not in `Tenants/` (a usage error, exit 64).
+        /// The tenant is not in `Tenants/`, or an `--accept-merged-back` name is no module (a usage error, exit 64).
         case unknownTenant
         /// A resolution is already under way (`resolve <t>` a second time).
         case inProgress

@@ -7,6 +7,7 @@ public struct RollFilter: Sendable, Equatable {
     /// Module names that move; empty means every module.
     public var modules: [String]
     /// Modules whose general branch deliberately took a tenant's commits (`--accept-merged-back`): they roll anyway.
+    /// `superproject` accepts the superproject's general branch taking a tenant's superproject commits.
     public var acceptMergedBack: [String]
 
     public init(tenants: [String] = [], modules: [String] = [], acceptMergedBack: [String] = []) {
@@ -154,6 +155,8 @@ public struct RollPlan: Sendable, Equatable {
     public var tenants: [TenantPlan]
     /// Modules whose remote could not be fetched → the fetch error: their pins were kept everywhere.
     public var unreachable: [String: String] = [:]
+    /// The `--accept-merged-back` names the roll was planned with: a conflicted tenant's resolve needs them too.
+    public var acceptedMergedBack: [String] = []
 }
 
 /// Turns an observed ``RollState`` into a ``RollPlan`` (pure).
@@ -196,7 +199,8 @@ public enum RollPlanner {
         merges.sort { (order[$0.module] ?? 0, $0.tenant) < (order[$1.module] ?? 0, $1.tenant) }
         return RollPlan(
             generalBranch: general, generalTip: generalTip, modules: project.manifest.modules, repin: repin,
-            moduleMerges: merges, tenants: tenants, unreachable: state.unreachable)
+            moduleMerges: merges, tenants: tenants, unreachable: state.unreachable,
+            acceptedMergedBack: Array(Set(filter.acceptMergedBack)).sorted())
     }
 
     /// What every tenant's plan is computed against.
@@ -206,7 +210,7 @@ public enum RollPlanner {
         var moving: Set<String>
         var generalTips: [String: String]
         var generalMoves: Bool
-        /// `--accept-merged-back` modules.
+        /// `--accept-merged-back` modules (and `superproject`).
         var accepted: Set<String>
         /// `--module` names (empty: all).
         var requested: Set<String>
@@ -237,10 +241,14 @@ public enum RollPlanner {
                 kind: "tenant", names: unknownTenants,
                 known: project.tenants.map(\.id) + project.invalidTenants.map(\.id), place: "Tenants/ on \(general)")
         }
-        let unknownModules = (filter.modules + filter.acceptMergedBack).filter { project.module(named: $0) == nil }
+        // `--accept-merged-back superproject` accepts the superproject's general branch taking a tenant's commits.
+        let accepting = filter.acceptMergedBack.filter { $0 != Finding.superproject }
+        let unknownModules = (filter.modules + accepting).filter { project.module(named: $0) == nil }
         guard unknownModules.isEmpty else {
+            // A mistyped `--accept-merged-back superproject` is offered the superproject too.
+            let acceptable = accepting.contains { project.module(named: $0) == nil } ? [Finding.superproject] : []
             throw UnknownNameError(
-                kind: "module", names: unknownModules, known: project.manifest.modules.map(\.name),
+                kind: "module", names: unknownModules, known: project.manifest.modules.map(\.name) + acceptable,
                 place: "modules.json on \(general)")
         }
     }
@@ -350,6 +358,7 @@ public enum RollPlanner {
                         module: module.name, tenant: tenant.id, branch: branch, ours: branchTip, theirs: generalTip))
             }
         }
+        if tip != nil { blocked += superprojectBlockReasons(tenant, context: context) }
         let currentPaths = Set(project.manifest.modules.map(\.path))
         let removed = (state.superproject.modulePaths[tenant.branch] ?? [])
             .filter { !currentPaths.contains($0) && renamed[$0] == nil }.sorted()
@@ -367,6 +376,35 @@ public enum RollPlanner {
             oldPins: oldPins)
         plan.renamedModules = renamed.filter { !currentPaths.contains($0.key) }
         return (plan, merges)
+    }
+
+    /// What merging the superproject's general branch would spread to `tenant`: the `tenant-merged-back` findings
+    /// the ``FindingJudge`` says block it
+    /// (``FindingJudge/superprojectRollBlocks(_:project:mergedBack:contained:acceptMergedBack:)``), as one reason
+    /// naming every tenant whose commits the general branch took, with the command that accepts them.
+    static func superprojectBlockReasons(_ tenant: Tenant, context: TenantContext) -> [BlockReason] {
+        let state = context.state
+        let superproject = state.superproject
+        let findings = FindingJudge.superprojectRollBlocks(
+            tenant, project: state.project, mergedBack: superproject.mergedBack,
+            contained: superproject.containsMergedBack[tenant.branch] ?? [],
+            acceptMergedBack: context.accepted.contains(Finding.superproject))
+        let taken = findings.compactMap(\.branch).sorted()
+        guard !taken.isEmpty else { return [] }
+        let contained = superproject.containsMergedBack[tenant.branch] ?? []
+        let commits = taken.flatMap { (superproject.mergedBack[$0] ?? []).filter { !contained.contains($0) } }
+        let count = commits.count
+        let general = state.generalBranch
+        return [
+            BlockReason(
+                code: .tenantMergedBack, module: nil,
+                message: "the superproject's \(general) contains \(count) commit\(count == 1 ? "" : "s") of the "
+                    + "tenant branch\(taken.count == 1 ? "" : "es") \(taken.joined(separator: ", ")) (merged back: "
+                    + commits.prefix(3).map { ObjectID.short($0) }.joined(separator: ", ")
+                    + "); rolling would ship that customisation to \(tenant.id). Revert the merge on \(general), "
+                    + "or, if it was promoted to general on purpose, accept it",
+                fix: "tenantctl roll --accept-merged-back \(Finding.superproject)")
+        ]
     }
 
     /// What rolling `module` would drop or spread for `tenant`: the findings the ``FindingJudge`` says block it

@@ -237,7 +237,10 @@ extension RollReport {
                 entry.conflicts = conflicts
                 // Nothing of the tenant changes: only the merges that conflicted are listed.
                 entry.merges = merges.filter { $0.status == "conflict" }
-                entry.next = "tenantctl resolve \(tenant.tenant.id)"
+                // Planned as this roll was: with the merge-backs it accepted.
+                entry.next =
+                    "tenantctl resolve \(tenant.tenant.id)"
+                    + plan.acceptedMergedBack.map { " --accept-merged-back \($0)" }.joined()
                 totals.conflicts += 1
             case .blocked(let reasons):
                 entry.status = "blocked"

@@ -45,16 +45,25 @@ public struct SuperprojectState: Sendable, Equatable {
     /// has at another path, or (without such a file) its `.gitmodules` (``ModuleLocator``): a module moved on the
     /// general branch, not a removed module.
     public var renamedPaths: [String: [String: String]]
+    /// Tenant branch → its commits that the general branch took (merged back), as audit and verify read them
+    /// (``SuperprojectObservation/mergedBack``).
+    public var mergedBack: [String: [String]]
+    /// Tenant branch → the commits of ``mergedBack`` (of any tenant) that its head already contains: what the
+    /// general branch would not bring it.
+    public var containsMergedBack: [String: Set<String>]
 
     public init(
         branches: [String: String], containGeneral: Set<String>, pins: [String: [String: String]],
-        modulePaths: [String: [String]], renamedPaths: [String: [String: String]] = [:]
+        modulePaths: [String: [String]], renamedPaths: [String: [String: String]] = [:],
+        mergedBack: [String: [String]] = [:], containsMergedBack: [String: Set<String>] = [:]
     ) {
         self.branches = branches
         self.containGeneral = containGeneral
         self.pins = pins
         self.modulePaths = modulePaths
         self.renamedPaths = renamedPaths
+        self.mergedBack = mergedBack
+        self.containsMergedBack = containsMergedBack
     }
 }
 
@@ -125,6 +134,8 @@ public enum RollStateLoader {
             }
             pins[branch] = pinsByCommit[tip] ?? [:]
         }
+        let (mergedBack, containsMergedBack) = try superprojectMergedBack(
+            project: project, snapshot: snapshot, generalTip: generalTip, git: git)
         let modules = project.manifest.modules.filter { snapshot.unreachable[$0.name] == nil }
         let (renamedPaths, branchPins) = (renamed, pins)
         let repositories = try Concurrent.map(modules, jobs: jobs) { module -> ModuleRepositoryState in
@@ -143,9 +154,35 @@ public enum RollStateLoader {
             project: project,
             superproject: SuperprojectState(
                 branches: snapshot.branches, containGeneral: contain, pins: pins, modulePaths: modulePaths,
-                renamedPaths: renamed),
+                renamedPaths: renamed, mergedBack: mergedBack, containsMergedBack: containsMergedBack),
             repositories: Dictionary(uniqueKeysWithValues: zip(modules.map(\.name), repositories)),
             unreachable: snapshot.unreachable)
+    }
+
+    /// The superproject's tenant branches merged back into its general branch (one commit graph of the general
+    /// branch and the tenant branches, read as audit and verify read it), and which of those commits each tenant
+    /// branch already contains. Nothing is read when no tenant branch exists.
+    static func superprojectMergedBack(
+        project: Project, snapshot: Snapshot, generalTip: String, git: Git
+    ) throws -> (mergedBack: [String: [String]], contains: [String: Set<String>]) {
+        var tips: [String: String] = [:]
+        for tenant in project.tenants { tips[tenant.branch] = snapshot.branches[tenant.branch] }
+        guard !tips.isEmpty else { return ([:], [:]) }
+        let graph = try CommitGraph.load(
+            tips: [generalTip] + Set(tips.values).sorted(), repository: snapshot.workspace.root, git: git,
+            what: "the superproject")
+        guard let history = graph.history(of: generalTip) else { return ([:], [:]) }
+        var mergedBack: [String: [String]] = [:]
+        for (branch, tip) in tips {
+            let taken = graph.tenantOnlyCommits(of: tip, in: history)
+            if !taken.isEmpty { mergedBack[branch] = taken }
+        }
+        let taken = Set(mergedBack.values.flatMap { $0 })
+        var contains: [String: Set<String>] = [:]
+        for (branch, tip) in tips where !taken.isEmpty {
+            contains[branch] = taken.filter { graph.isAncestor($0, of: tip) }
+        }
+        return (mergedBack, contains)
     }
 
     /// One module: its ``ModuleObservation`` (one commit graph), which branches contain its general tip, and, per
