@@ -25,8 +25,9 @@ extension Tenantctl {
                 missing-commit (it pins a module commit the remote does not have: push it), \
                 undeclared-customisation (it pins its own commit of an undeclared module: tenantctl customize \
                 <t> <m> --from <pin>), tenant-merged-back (the module's or the superproject's general_dev \
-                contains another tenant's commits: revert the merge, or --accept-merged-back <module> or \
-                --accept-merged-back superproject if promoted on purpose), \
+                contains another tenant's commits: --accept-merged-back <module> or --accept-merged-back \
+                superproject, after reverting their changes on general_dev if they were not meant for every \
+                tenant), \
                 invalid-tenant-file, unreachable-remote. A conflicted tenant names `tenantctl resolve <t>`.
 
                 Exit codes: 0 rolled or up to date, 2 completed with conflicts, blocked tenants or rejected \

@@ -114,7 +114,7 @@ import Testing
         }
         let message = try #require(finding?["message"] as? String, "\(t2 ?? [:])")
         #expect(message.contains("roll blocks the other tenants"), "\(message)")
-        #expect(message.hasSuffix("accepted with --accept-merged-back superproject"), "\(message)")
+        #expect(message.contains("until it is accepted with --accept-merged-back superproject ("), "\(message)")
         let verify = fixture.sandbox.tenantctl(["verify", "--no-fetch"], in: fixture.workspace)
         #expect(verify.status == 2)
         #expect(verify.stdout.contains("accepted with --accept-merged-back superproject"), "\(verify.stdout)")

@@ -315,7 +315,9 @@ public enum FindingJudge {
                 + "\(count == 1 ? "is" : "are") reachable from \(general) (merged back: "
                 + commits.prefix(shown).map { ObjectID.short($0) }.joined(separator: ", ")
                 + (count > shown ? ", …" : "")
-                + "); roll blocks the other tenants until it is reverted or accepted with --accept-merged-back \(name)",
+                + "); roll blocks the other tenants until it is accepted with --accept-merged-back \(name) (a "
+                + "revert on \(general) keeps the commits in its history: revert their changes first if they were "
+                + "not meant for every tenant, then accept)",
             tenant: tenant.id, module: module, repository: repository, branch: tenant.branch)
     }
 }

@@ -401,8 +401,9 @@ public enum RollPlanner {
                 message: "the superproject's \(general) contains \(count) commit\(count == 1 ? "" : "s") of the "
                     + "tenant branch\(taken.count == 1 ? "" : "es") \(taken.joined(separator: ", ")) (merged back: "
                     + commits.prefix(3).map { ObjectID.short($0) }.joined(separator: ", ")
-                    + "); rolling would ship that customisation to \(tenant.id). Revert the merge on \(general), "
-                    + "or, if it was promoted to general on purpose, accept it",
+                    + "); rolling would ship that customisation to \(tenant.id). If it was not meant for every "
+                    + "tenant, revert its changes on \(general) first (the commits stay in its history); then, or if "
+                    + "it was promoted to general on purpose, accept it",
                 fix: "tenantctl roll --accept-merged-back \(Finding.superproject)")
         ]
     }
@@ -455,8 +456,9 @@ public enum RollPlanner {
                     message: "\(module.name)'s \(general) contains \(count) commit\(count == 1 ? "" : "s") of the "
                         + "tenant branch\(taken.count == 1 ? "" : "es") \(taken.joined(separator: ", ")) (merged back: "
                         + commits.prefix(3).map { ObjectID.short($0) }.joined(separator: ", ")
-                        + "); rolling would ship that customisation to \(tenant.id). Revert the merge on \(general), "
-                        + "or, if it was promoted to general on purpose, accept it",
+                        + "); rolling would ship that customisation to \(tenant.id). If it was not meant for every "
+                        + "tenant, revert its changes on \(general) first (the commits stay in its history); then, "
+                        + "or if it was promoted to general on purpose, accept it",
                     fix: "tenantctl roll --accept-merged-back \(module.name)"))
         }
         return reasons
