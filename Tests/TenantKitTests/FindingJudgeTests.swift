@@ -59,7 +59,9 @@ import Testing
         #expect(blocks(t1).count == 1)
         #expect(finding.code == .tenantMergedBack && finding.tenant == "t2" && finding.module == nil)
         #expect(finding.repository == Finding.superproject && finding.branch == "t2")
-        #expect(finding.message.contains("until it is accepted with --accept-merged-back superproject ("), "\(finding.message)")
+        #expect(
+            finding.message.contains("until it is accepted with --accept-merged-back superproject ("),
+            "\(finding.message)")
         #expect(blocks(t2).isEmpty)  // its own commits
         #expect(blocks(t1, accept: true).isEmpty)
         #expect(blocks(t1, contained: [b1, b2]).isEmpty)  // t1 has them already
