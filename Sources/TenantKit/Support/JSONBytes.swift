@@ -37,6 +37,23 @@ struct JSONBytes {
 
     mutating func string(_ value: String) { Self.appendString(value, to: &bytes) }
 
+    /// `"name" : "value"` as a member when `value` is set; `first` says whether no member came before, and is
+    /// cleared once one is written.
+    mutating func member(_ name: StaticString, _ value: String?, _ level: Int, first: inout Bool) {
+        guard let value else { return }
+        member(name, level, first: first)
+        string(value)
+        first = false
+    }
+
+    /// `"name" : true|false` as a member when `value` is set, as for a string.
+    mutating func member(_ name: StaticString, _ value: Bool?, _ level: Int, first: inout Bool) {
+        guard let value else { return }
+        member(name, level, first: first)
+        bool(value)
+        first = false
+    }
+
     /// Appends `value` as a JSON string, as `JSONEncoder` escapes it (``JSONString/Format/encoder``).
     static func appendString(_ value: String, to bytes: inout [UInt8]) {
         JSONString.append(value, .encoder, to: &bytes)

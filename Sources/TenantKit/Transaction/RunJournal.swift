@@ -295,49 +295,16 @@ public struct RunJournal: Sendable, Equatable, Codable {
             json.line(2)
             json.raw("{")
             var first = true
-            if let branch = repository.branch {
-                json.member("branch", 3, first: true)
-                json.string(branch)
-                first = false
-            }
-            if let head = repository.head {
-                json.member("head", 3, first: first)
-                json.string(head)
-                first = false
-            }
-            if let initialises = repository.initialises {
-                json.member("initialises", 3, first: first)
-                json.bool(initialises)
-                first = false
-            }
-            if let movedFrom = repository.movedFrom {
-                json.member("movedFrom", 3, first: first)
-                json.string(movedFrom)
-                first = false
-            }
-            if let path = repository.path {
-                json.member("path", 3, first: first)
-                json.string(path)
-                first = false
-            }
-            json.member("repository", 3, first: first)
-            json.string(repository.repository)
-            if let started = repository.started {
-                json.member("started", 3)
-                json.bool(started)
-            }
-            if let target = repository.target {
-                json.member("target", 3)
-                json.string(target)
-            }
-            if let targetBranch = repository.targetBranch {
-                json.member("targetBranch", 3)
-                json.string(targetBranch)
-            }
-            if let targetBranchTip = repository.targetBranchTip {
-                json.member("targetBranchTip", 3)
-                json.string(targetBranchTip)
-            }
+            json.member("branch", repository.branch, 3, first: &first)
+            json.member("head", repository.head, 3, first: &first)
+            json.member("initialises", repository.initialises, 3, first: &first)
+            json.member("movedFrom", repository.movedFrom, 3, first: &first)
+            json.member("path", repository.path, 3, first: &first)
+            json.member("repository", repository.repository, 3, first: &first)
+            json.member("started", repository.started, 3, first: &first)
+            json.member("target", repository.target, 3, first: &first)
+            json.member("targetBranch", repository.targetBranch, 3, first: &first)
+            json.member("targetBranchTip", repository.targetBranchTip, 3, first: &first)
             json.line(2)
             json.raw("}")
         }
