@@ -19,6 +19,8 @@ import Testing
         var module: String?
         var code: String
         var message: String
+        /// Whether the cell's module is customised (false outside a cell).
+        var customised = false
 
         /// Whether the finding concerns `module`: in its cell, or (a row or top-level finding) naming it.
         func concerns(_ module: String?) -> Bool {
@@ -33,7 +35,8 @@ import Testing
             ((object as? [String: Any])?["findings"] as? [[String: Any]] ?? []).map {
                 Audited(
                     tenant: tenant, module: module, code: $0["code"] as? String ?? "?",
-                    message: $0["message"] as? String ?? "")
+                    message: $0["message"] as? String ?? "",
+                    customised: (object as? [String: Any])?["customised"] as? Bool ?? false)
             }
         }
         var result = list(json, tenant: nil, module: nil)
@@ -63,7 +66,7 @@ import Testing
                 for reason in reasons {
                     let code = reason["code"] ?? "?"
                     let module = reason["module"]
-                    let carried = findings.contains { finding in
+                    let carriers = findings.filter { finding in
                         guard finding.code == code else { return false }
                         switch code {
                         case "tenant-merged-back": return finding.tenant != id && finding.concerns(module)
@@ -72,9 +75,23 @@ import Testing
                         }
                     }
                     #expect(
-                        carried,
+                        !carriers.isEmpty,
                         "\(state): roll blocks \(id) for \(code) \(module ?? "-"), audit reports no such finding: \(findings.map { "\($0.tenant ?? "-")/\($0.module ?? "-") \($0.code)" })"
                     )
+                    // A block of the tenant's own is the finding in audit's words, then what rolling would do (the
+                    // merged-back block sums up several tenants' findings in one reason).
+                    if code != "tenant-merged-back", !carriers.isEmpty {
+                        let message = reason["message"] ?? ""
+                        // A fetch error names the half-made mirror it fetched into, a new one each run.
+                        func words(_ text: String) -> String {
+                            text.replacingOccurrences(
+                                of: #"\.partial-[0-9a-f]+"#, with: "", options: .regularExpression)
+                        }
+                        #expect(
+                            carriers.contains { words(message).hasPrefix(words($0.message) + "; ") },
+                            "\(state): roll's words for \(id) \(code) are not audit's: \(message) / \(carriers.map(\.message))"
+                        )
+                    }
                 }
             } else {
                 let own = findings.filter { $0.tenant == id && Self.ownBlocking.contains($0.code) }
@@ -85,7 +102,11 @@ import Testing
         // module's general branch) is not blocked.
         let mergedBack = findings.filter { $0.code == "tenant-merged-back" && $0.module != nil }
         for id in tenants.keys.sorted() {
-            let own = findings.filter { $0.tenant == id && Self.ownBlocking.contains($0.code) }
+            // A customised module that could not be fetched blocks its tenant (audit marks the cell unknown).
+            let own = findings.filter {
+                $0.tenant == id
+                    && (Self.ownBlocking.contains($0.code) || ($0.code == "unreachable-remote" && $0.customised))
+            }
             let others = findings.filter { $0.code == "tenant-merged-back" && $0.tenant != id }
             if own.isEmpty && others.isEmpty && mergedBack.allSatisfy({ $0.tenant == id }) {
                 #expect(!blocked.contains(id), "\(state): audit finds \(id) clean, roll blocks it")
@@ -113,6 +134,25 @@ import Testing
         try fixture.sandbox.git(["merge", "-q", "--no-ff", "origin/t3", "-m", "Merge t3"], in: order)
         try fixture.sandbox.git(["push", "-q", "origin", "general_dev"], in: order)
         #expect(try expectAgreement(fixture, "merged back").sorted() == ["t1", "t2"])
+    }
+
+    /// The blocks of a tenant's own repositories, each on the same repositories as audit: t2's customised
+    /// Infrastructure has lost its tenant branch, t1's superproject branch is gone, and Order, which t3 customises,
+    /// cannot be fetched. Each tenant is blocked for exactly that, in audit's words; nobody else is.
+    @Test func missingBranchesAndAnUnreachableCustomisedModuleBlockInAuditsWords() throws {
+        let fixture = try RollFixture()
+        try fixture.sandbox.git(
+            ["--git-dir", fixture.remote("Infrastructure"), "branch", "-D", "t2"], in: fixture.workspace)
+        try fixture.sandbox.git(
+            ["--git-dir", fixture.remote("Superproject"), "branch", "-D", "t1"], in: fixture.workspace)
+        try FileManager.default.moveItem(atPath: fixture.remote("Order"), toPath: fixture.remote("Order") + ".gone")
+        #expect(try expectAgreement(fixture, "missing and unreachable").sorted() == ["t1", "t2", "t3"])
+        let tenants = try RollFixture.tenants(fixture.roll(["--dry-run", "--json"]))
+        let codes = tenants.mapValues { RollFixture.reasons($0).map { "\($0["module"] ?? "-") \($0["code"] ?? "?")" } }
+        #expect(codes["t1"] == ["- missing-branch"])
+        // t2's pin was only on its deleted branch: not on the remote either.
+        #expect(codes["t2"] == ["Infrastructure missing-branch", "Infrastructure missing-commit"])
+        #expect(codes["t3"] == ["Order unreachable-remote"])
     }
 
     /// t2's superproject branch merged back into the superproject's general_dev: audit reports it in t2's row, roll

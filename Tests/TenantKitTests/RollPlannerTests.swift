@@ -36,11 +36,25 @@ import Testing
                 ],
                 modulePaths: ["general_dev": modules.map(\.path), "t1": modules.map(\.path), "t2": modules.map(\.path)]),
             repositories: [
-                "Infrastructure": ModuleRepositoryState(
-                    branches: ["general_dev": infrastructureGeneral, "t2": d],
+                "Infrastructure": try repository(
+                    branches: ["general_dev": infrastructureGeneral, "t2": d], graph: "\(b) \(a)\n\(d) \(a)\n\(a)\n",
                     containGeneral: t2ContainsModuleGeneral ? ["general_dev", "t2"] : ["general_dev"]),
-                "Article": ModuleRepositoryState(branches: ["general_dev": c], containGeneral: ["general_dev"]),
+                "Article": try repository(
+                    branches: ["general_dev": c], graph: "\(c)\n", containGeneral: ["general_dev"]),
             ])
+    }
+
+    /// A module's state as roll reads it: its branches and commit graph (`rev-list --parents` lines), every
+    /// commit of the graph on the remote.
+    static func repository(branches: [String: String], graph: String, containGeneral: Set<String>) throws
+        -> ModuleRepositoryState
+    {
+        let commits = Set(graph.split(separator: "\n").compactMap { $0.split(separator: " ").first.map(String.init) })
+        return ModuleRepositoryState(
+            facts: ModuleObservation(
+                generalBranch: "general_dev", branches: branches, graph: try #require(CommitGraph(listing: graph)),
+                pinsOnRemote: commits),
+            containGeneral: containGeneral)
     }
 
     @Test func plansModuleMergesRepinAndThePinRule() throws {
@@ -133,7 +147,7 @@ import Testing
 
     @Test func aMissingTenantBranchIsReportedAsMissingNotAsAConflict() throws {
         var state = try Self.state()
-        state.repositories["Infrastructure"]?.branches["t2"] = nil
+        state.repositories["Infrastructure"]?.facts.branches["t2"] = nil
         let plan = try RollPlanner.plan(state)
         let t2 = try #require(plan.tenants.first { $0.tenant.id == "t2" })
         #expect(t2.problems.isEmpty, "nothing to resolve")

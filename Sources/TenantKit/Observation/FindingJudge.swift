@@ -99,6 +99,13 @@ public enum FindingJudge {
         return findings
     }
 
+    /// The findings that block a roll of `tenant` for `module`, whose remote could not be fetched (`error`): its
+    /// `unreachable-remote` when the tenant customises the module (its branch cannot be checked or merged); none
+    /// otherwise (the tenant keeps its pin of the module, as the general branch does).
+    public static func unreachableRollBlocks(_ module: Module, tenant: Tenant, error: String) -> [Finding] {
+        tenant.customises(module.name) ? [unreachable(module, error: error)] : []
+    }
+
     /// The `tenant-merged-back` findings that block a roll of `tenant`'s superproject branch: every other tenant
     /// whose superproject branch's commits the general branch took (`mergedBack`, tenant branch → commits) and the
     /// tenant's branch does not contain yet (`contained`): merging the general branch would bring them, that
@@ -130,33 +137,37 @@ public enum FindingJudge {
     /// `unreachable-remote`: a module's remote could not be fetched; its checks are skipped.
     public static func unreachableFindings(project: Project, observation: Observation) -> [Finding] {
         project.manifest.modules.compactMap { module in
-            observation.unreachable[module.name].map { error in
-                Finding(
-                    code: .unreachableRemote,
-                    message: "module \(module.name) could not be fetched; its checks were skipped: "
-                        + error.replacingOccurrences(of: "\n", with: " "),
-                    module: module.name, repository: module.name)
-            }
+            observation.unreachable[module.name].map { unreachable(module, error: $0) }
         }
+    }
+
+    /// The `unreachable-remote` finding of `module`, whose fetch failed with `error`.
+    static func unreachable(_ module: Module, error: String) -> Finding {
+        Finding(
+            code: .unreachableRemote,
+            message: "module \(module.name) could not be fetched; its checks were skipped: "
+                + error.replacingOccurrences(of: "\n", with: " "),
+            module: module.name, repository: module.name)
     }
 
     /// The tenant's superproject branch: `missing-branch` when the remote lacks it (nothing else of the tenant is
     /// judged then), else `tenant-merged-back` when the general branch took its commits.
     public static func superprojectFindings(_ tenant: Tenant, observation: Observation) -> [Finding] {
         let superproject = observation.superproject
-        guard superproject.tenantTips[tenant.branch] != nil else {
-            return [
-                Finding(
-                    code: .missingBranch, message: "the superproject has no branch \(tenant.branch) on the remote",
-                    tenant: tenant.id, repository: Finding.superproject, branch: tenant.branch)
-            ]
-        }
+        guard superproject.tenantTips[tenant.branch] != nil else { return [missingSuperprojectBranch(tenant)] }
         guard let taken = superproject.mergedBack[tenant.branch], !taken.isEmpty else { return [] }
         return [
             mergedBack(
                 taken, tenant: tenant, module: nil, repository: Finding.superproject,
                 general: superproject.generalBranch)
         ]
+    }
+
+    /// The `missing-branch` finding of a tenant whose superproject branch the remote lacks.
+    static func missingSuperprojectBranch(_ tenant: Tenant) -> Finding {
+        Finding(
+            code: .missingBranch, message: "the superproject has no branch \(tenant.branch) on the remote",
+            tenant: tenant.id, repository: Finding.superproject, branch: tenant.branch)
     }
 
     /// One module of one superproject branch, with the module's facts in `observation`: the subject's pin, the

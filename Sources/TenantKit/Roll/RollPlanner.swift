@@ -35,6 +35,12 @@ public struct BlockReason: Sendable, Equatable, Codable {
         self.message = message
         self.fix = fix
     }
+
+    /// A finding of the ``FindingJudge`` that blocks the roll, in audit's and verify's words followed by what
+    /// rolling would do (`rolling`), with the command that fixes it.
+    init(_ finding: Finding, rolling: String, fix: String) {
+        self.init(code: finding.code, module: finding.module, message: "\(finding.message); \(rolling)", fix: fix)
+    }
 }
 
 /// A content conflict (or another reason a tenant cannot roll) in one repository.
@@ -219,12 +225,11 @@ public enum RollPlanner {
     /// A tenant whose file is invalid: blocked, nothing of it changes.
     static func invalidTenantPlan(_ invalid: InvalidTenant, state: RollState) -> TenantPlan {
         let tenant = invalid.asTenant
-        let reason = BlockReason(
-            code: .invalidTenantFile, module: nil,
-            message: "\(invalid.file) on \(state.generalBranch) is invalid: \(invalid.summary)",
-            fix: "tenantctl verify")
+        let reasons = FindingJudge.invalidTenantFindings([invalid], generalBranch: state.generalBranch).map {
+            BlockReason($0, rolling: "nothing of \(invalid.id) changes until the file loads", fix: "tenantctl verify")
+        }
         return TenantPlan(
-            tenant: tenant, tip: state.superproject.branches[invalid.branch], problems: [], blocked: [reason],
+            tenant: tenant, tip: state.superproject.branches[invalid.branch], problems: [], blocked: reasons,
             mergeGeneral: false, pins: [:], moduleNames: [:], removedPaths: [],
             oldPins: state.superproject.pins[invalid.branch] ?? [:])
     }
@@ -291,10 +296,9 @@ public enum RollPlanner {
             // Missing, not a conflict: there is nothing to resolve, only a branch to restore or a tenant to remove.
             blocked.append(
                 BlockReason(
-                    code: .missingBranch, module: nil,
-                    message: "branch \(tenant.branch) is missing on the superproject's remote; push it again from a "
-                        + "clone that still has it, or remove the tenant (its module branches are tagged "
-                        + "archive/\(tenant.branch))",
+                    FindingJudge.missingSuperprojectBranch(tenant),
+                    rolling: "push it again from a clone that still has it, or remove the tenant (its module branches "
+                        + "are tagged archive/\(tenant.branch))",
                     fix: "tenantctl tenant remove \(tenant.id) --archive"))
         }
         for name in tenant.customised where project.module(named: name) == nil {
@@ -315,16 +319,12 @@ public enum RollPlanner {
             }
             let oldPin = oldPins[module.path]
             if let error = state.unreachable[module.name] {
-                if tenant.customises(module.name)
-                    && (context.requested.isEmpty || context.requested.contains(module.name))
-                {
-                    blocked.append(
+                if context.requested.isEmpty || context.requested.contains(module.name) {
+                    blocked += FindingJudge.unreachableRollBlocks(module, tenant: tenant, error: error).map {
                         BlockReason(
-                            code: .unreachableRemote, module: module.name,
-                            message: "module \(module.name), which \(tenant.id) customises, could not be fetched: "
-                                + error.replacingOccurrences(of: "\n", with: " ")
-                                + "; roll it again once the remote answers",
-                            fix: "tenantctl roll --tenant \(tenant.id)"))
+                            $0, rolling: "\(tenant.id) customises it: roll it again once the remote answers",
+                            fix: "tenantctl roll --tenant \(tenant.id)")
+                    }
                 }
                 if let oldPin { pins[module.path] = .commit(oldPin) }  // nothing that needs the module is written
                 continue
@@ -333,26 +333,18 @@ public enum RollPlanner {
                 if let oldPin { pins[module.path] = .commit(oldPin) }
                 continue
             }
-            let repository = state.repositories[module.name]
+            // Not reached without a state: ``moduleGeneralTips(_:)`` has thrown for a fetched module without one.
+            guard let repository = state.repositories[module.name] else { continue }
             blocked += blockReasons(tenant, module: module, pin: oldPin, repository: repository, context: context)
             let branch = project.branch(of: module, for: tenant)
             guard branch == tenant.branch else {
                 if let generalTip = context.generalTips[module.name] { pins[module.path] = .commit(generalTip) }
                 continue
             }
-            guard let branchTip = repository?.branches[branch] else {
-                blocked.append(
-                    BlockReason(
-                        code: .missingBranch, module: module.name,
-                        message: "module \(module.name) has no branch \(branch) on its remote, although \(tenant.file) "
-                            + "declares it customised"
-                            + (oldPin.map { "; push it again at the pin \(ObjectID.short($0))" } ?? ""),
-                        fix: oldPin.map { "git -C \(module.path) push origin \($0):refs/heads/\(branch)" }
-                            ?? "tenantctl uncustomize \(tenant.id) \(module.name)"))
-                continue
-            }
+            // A tenant branch the remote lacks is the judge's `missing-branch`, which blocks the tenant (above).
+            guard let branchTip = repository.branches[branch] else { continue }
             pins[module.path] = .tenantBranch(module: module.name, tip: branchTip)
-            if repository?.containGeneral.contains(branch) != true, let generalTip = context.generalTips[module.name] {
+            if !repository.containGeneral.contains(branch), let generalTip = context.generalTips[module.name] {
                 merges.append(
                     ModuleMerge(
                         module: module.name, tenant: tenant.id, branch: branch, ours: branchTip, theirs: generalTip))
@@ -409,12 +401,12 @@ public enum RollPlanner {
     }
 
     /// What rolling `module` would drop or spread for `tenant`: the findings the ``FindingJudge`` says block it
-    /// (``FindingJudge/rollBlocks(_:tenant:project:pin:facts:acceptMergedBack:)``), each with roll's words and the
-    /// command that fixes it. The tenant's missing module branch is reported where the pin rule needs it.
+    /// (``FindingJudge/rollBlocks(_:tenant:project:pin:facts:acceptMergedBack:)``), each in the judge's words with
+    /// what rolling would do and the command that fixes it.
     static func blockReasons(
-        _ tenant: Tenant, module: Module, pin: String?, repository: ModuleRepositoryState?, context: TenantContext
+        _ tenant: Tenant, module: Module, pin: String?, repository: ModuleRepositoryState, context: TenantContext
     ) -> [BlockReason] {
-        guard let repository, let facts = repository.facts else { return [] }
+        let facts = repository.facts
         let project = context.state.project
         let general = project.generalBranch(of: module)
         let findings = FindingJudge.rollBlocks(
@@ -423,27 +415,30 @@ public enum RollPlanner {
         var reasons: [BlockReason] = []
         for finding in findings {
             switch finding.code {
+            case .missingBranch:
+                let branch = finding.branch ?? tenant.branch
+                reasons.append(
+                    BlockReason(
+                        finding,
+                        rolling: "\(tenant.file) declares \(module.name) customised"
+                            + (pin.map { "; push the branch again at the pin \(ObjectID.short($0))" } ?? ""),
+                        fix: pin.map { "git -C \(module.path) push origin \($0):refs/heads/\(branch)" }
+                            ?? "tenantctl uncustomize \(tenant.id) \(module.name)"))
             case .missingCommit:
                 guard let pin else { continue }
                 // The commit, not the local branch: the clone that shows the pin need not have a branch of that name.
                 reasons.append(
                     BlockReason(
-                        code: .missingCommit, module: module.name,
-                        message:
-                            "\(tenant.branch) pins \(module.name) \(ObjectID.short(pin)), which is on no branch or "
-                            + "tag of the module's remote (not pushed?); rolling would move the pin back",
+                        finding, rolling: "not pushed? rolling would move \(tenant.branch)'s pin back",
                         fix: "git -C \(module.path) push origin \(pin):refs/heads/\(tenant.branch)"))
             case .undeclaredCustomisation:
                 guard let pin else { continue }
                 reasons.append(
                     BlockReason(
-                        code: .undeclaredCustomisation, module: module.name,
-                        message: "\(tenant.branch) pins its own commit \(ObjectID.short(pin)) of \(module.name), which "
-                            + "\(general) does not contain, but \(tenant.file) does not declare \(module.name) "
-                            + "customised; rolling would drop it",
+                        finding, rolling: "rolling would drop it",
                         fix: "tenantctl customize \(tenant.id) \(module.name) --from \(ObjectID.short(pin))"))
             default:
-                continue  // missing-branch: planTenant words it; tenant-merged-back: one reason for all, below
+                continue  // tenant-merged-back: one reason for all of them, below
             }
         }
         let taken = findings.filter { $0.code == .tenantMergedBack }.compactMap(\.branch).sorted()

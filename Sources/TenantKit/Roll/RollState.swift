@@ -9,26 +9,24 @@ public struct RollError: Error, Sendable, Equatable, CustomStringConvertible {
 
 /// The observed state of one module repository (its mirror).
 public struct ModuleRepositoryState: Sendable {
-    /// Branch name → commit, as on the remote after the fetch.
-    public var branches: [String: String]
+    /// The module's facts (its branches, its commit graph and what it says about the pins), as audit and verify read
+    /// them: what blocks a tenant is the ``FindingJudge``'s
+    /// (``FindingJudge/rollBlocks(_:tenant:project:pin:facts:acceptMergedBack:)``).
+    public var facts: ModuleObservation
     /// Branches that already contain the module's general branch tip.
     public var containGeneral: Set<String>
     /// Superproject branch → tenant branch of this module → that tenant's commits (merged back into the general
     /// branch) which the general branch would bring to the superproject branch: not yet in its pin.
     public var mergedBack: [String: [String: [String]]]
-    /// The module's facts (its commit graph and what it says about the pins), as audit and verify read them: what
-    /// blocks a tenant is the ``FindingJudge``'s (``FindingJudge/rollBlocks(_:tenant:project:pin:facts:acceptMergedBack:)``).
-    public var facts: ModuleObservation?
 
-    public init(
-        branches: [String: String], containGeneral: Set<String>, mergedBack: [String: [String: [String]]] = [:],
-        facts: ModuleObservation? = nil
-    ) {
-        self.branches = branches
+    public init(facts: ModuleObservation, containGeneral: Set<String>, mergedBack: [String: [String: [String]]] = [:]) {
+        self.facts = facts
         self.containGeneral = containGeneral
         self.mergedBack = mergedBack
-        self.facts = facts
     }
+
+    /// Branch name → commit, as on the remote after the fetch.
+    public var branches: [String: String] { facts.branches }
 }
 
 /// The observed state of the superproject's remote branches.
@@ -198,7 +196,7 @@ public enum RollStateLoader {
             general: project.generalBranch(of: module), pins: Set(pins.values), tenantBranches: tenantBranches,
             options: ObservationReader.Options(changedFiles: false), git: git)
         guard let generalTip = facts.generalTip else {
-            return ModuleRepositoryState(branches: branches, containGeneral: [], facts: facts)
+            return ModuleRepositoryState(facts: facts, containGeneral: [])
         }
         let containing = Set(branches.filter { facts.graph.isAncestor(generalTip, of: $0.value) }.keys)
         var mergedBack: [String: [String: [String]]] = [:]
@@ -208,8 +206,7 @@ public enum RollStateLoader {
                 if !new.isEmpty { mergedBack[superBranch, default: [:]][tenantBranch] = new }
             }
         }
-        return ModuleRepositoryState(
-            branches: branches, containGeneral: containing, mergedBack: mergedBack, facts: facts)
+        return ModuleRepositoryState(facts: facts, containGeneral: containing, mergedBack: mergedBack)
     }
 
     /// Branch → the modules of that branch's own `modules.json`, validated by the one manifest loader. A branch
