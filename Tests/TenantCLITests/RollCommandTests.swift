@@ -308,7 +308,11 @@ struct RollFixture {
         let result = fixture.roll(["--git", shim.path])
         #expect(result.status == 0, "\(result.stderr)")
         var perRepository: [String: Int] = [:]
-        for call in try shim.calls() {
+        let calls = try shim.calls()
+        // One `cat-file --batch` on the superproject reads the project files and every branch's files and trees.
+        let batches = calls.filter { $0.hasPrefix("-C \(fixture.workspace) ") && $0.hasSuffix(" cat-file --batch") }
+        #expect(batches.count == 1, "\(batches)")
+        for call in calls {
             let words = call.split(separator: " ")
             var repository = words.first == "-C" && words.count > 1 ? String(words[1]) : "(none)"
             // A mirror is made under `<Module>.git.partial-<id>` and renamed when fetched: the same repository.

@@ -321,17 +321,21 @@ public enum FindingJudge {
         -> Finding
     {
         let count = commits.count
-        let shown = 5
         let name = module ?? repository
         return Finding(
             code: .tenantMergedBack,
             message: "\(count) commit\(count == 1 ? "" : "s") of \(name)'s branch \(tenant.branch) "
-                + "\(count == 1 ? "is" : "are") reachable from \(general) (merged back: "
-                + commits.prefix(shown).map { ObjectID.short($0) }.joined(separator: ", ")
-                + (count > shown ? ", …" : "")
-                + "); roll blocks the other tenants until it is accepted with --accept-merged-back \(name) (a "
+                + "\(count == 1 ? "is" : "are") reachable from \(general) (merged back: \(shortList(commits)))"
+                + "; roll blocks the other tenants until it is accepted with --accept-merged-back \(name) (a "
                 + "revert on \(general) keeps the commits in its history: revert their changes first if they were "
                 + "not meant for every tenant, then accept)",
             tenant: tenant.id, module: module, repository: repository, branch: tenant.branch)
+    }
+
+    /// Merged-back commits as every finding and block names them: the first five short ids, then `…`.
+    static func shortList(_ commits: [String]) -> String {
+        let shown = 5
+        return commits.prefix(shown).map { ObjectID.short($0) }.joined(separator: ", ")
+            + (commits.count > shown ? ", …" : "")
     }
 }

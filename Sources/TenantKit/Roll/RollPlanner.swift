@@ -385,19 +385,28 @@ public enum RollPlanner {
         guard !taken.isEmpty else { return [] }
         let contained = superproject.containsMergedBack[tenant.branch] ?? []
         let commits = taken.flatMap { (superproject.mergedBack[$0] ?? []).filter { !contained.contains($0) } }
-        let count = commits.count
-        let general = state.generalBranch
         return [
-            BlockReason(
-                code: .tenantMergedBack, module: nil,
-                message: "the superproject's \(general) contains \(count) commit\(count == 1 ? "" : "s") of the "
-                    + "tenant branch\(taken.count == 1 ? "" : "es") \(taken.joined(separator: ", ")) (merged back: "
-                    + commits.prefix(3).map { ObjectID.short($0) }.joined(separator: ", ")
-                    + "); rolling would ship that customisation to \(tenant.id). If it was not meant for every "
-                    + "tenant, revert its changes on \(general) first (the commits stay in its history); then, or if "
-                    + "it was promoted to general on purpose, accept it",
-                fix: "tenantctl roll --accept-merged-back \(Finding.superproject)")
+            mergedBackReason(
+                commits, of: taken, in: "the superproject's \(state.generalBranch)", to: tenant,
+                general: state.generalBranch, module: nil)
         ]
+    }
+
+    /// One `tenant-merged-back` reason for every tenant branch (`taken`) whose `commits` the general branch of a
+    /// repository (`place`, e.g. `Order's general_dev`) took and a roll would bring to `tenant`; `module` is nil for
+    /// the superproject's general branch.
+    static func mergedBackReason(
+        _ commits: [String], of taken: [String], in place: String, to tenant: Tenant, general: String, module: String?
+    ) -> BlockReason {
+        let count = commits.count
+        return BlockReason(
+            code: .tenantMergedBack, module: module,
+            message: "\(place) contains \(count) commit\(count == 1 ? "" : "s") of the tenant "
+                + "branch\(taken.count == 1 ? "" : "es") \(taken.joined(separator: ", ")) (merged back: "
+                + "\(FindingJudge.shortList(commits))); rolling would ship that customisation to \(tenant.id). If it "
+                + "was not meant for every tenant, revert its changes on \(general) first (the commits stay in its "
+                + "history); then, or if it was promoted to general on purpose, accept it",
+            fix: "tenantctl roll --accept-merged-back \(module ?? Finding.superproject)")
     }
 
     /// What rolling `module` would drop or spread for `tenant`: the findings the ``FindingJudge`` says block it
@@ -444,17 +453,10 @@ public enum RollPlanner {
         let taken = findings.filter { $0.code == .tenantMergedBack }.compactMap(\.branch).sorted()
         if let pin, !taken.isEmpty {
             let commits = taken.flatMap { FindingJudge.mergedBackReaching(pin, from: $0, facts: facts) }
-            let count = commits.count
             reasons.append(
-                BlockReason(
-                    code: .tenantMergedBack, module: module.name,
-                    message: "\(module.name)'s \(general) contains \(count) commit\(count == 1 ? "" : "s") of the "
-                        + "tenant branch\(taken.count == 1 ? "" : "es") \(taken.joined(separator: ", ")) (merged back: "
-                        + commits.prefix(3).map { ObjectID.short($0) }.joined(separator: ", ")
-                        + "); rolling would ship that customisation to \(tenant.id). If it was not meant for every "
-                        + "tenant, revert its changes on \(general) first (the commits stay in its history); then, "
-                        + "or if it was promoted to general on purpose, accept it",
-                    fix: "tenantctl roll --accept-merged-back \(module.name)"))
+                mergedBackReason(
+                    commits, of: taken, in: "\(module.name)'s \(general)", to: tenant, general: general,
+                    module: module.name))
         }
         return reasons
     }

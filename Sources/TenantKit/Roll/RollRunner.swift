@@ -46,12 +46,11 @@ public struct RollRunner {
         // user.useConfigOnly) the roll refuses with git's hint. A dry run's commits are never published: unsigned.
         var identity = try CommitIdentity.read(in: root, git: git)
         if options.dryRun { identity.signs = false }
-        let snapshot = try Snapshot.load(
-            workspace: workspace, git: git,
-            options: Snapshot.Options(
-                purpose: .report, fetch: options.fetch, jobs: options.jobs, allowLocalRemotes: git.allowLocalRemotes),
-            console: console)
-        let batch = try CatFileBatch(git: git, repository: root)
+        var snapshotOptions = Snapshot.Options(
+            purpose: .report, fetch: options.fetch, jobs: options.jobs, allowLocalRemotes: git.allowLocalRemotes)
+        snapshotOptions.keepBatch = true  // one `cat-file --batch` on the superproject for the whole roll
+        let snapshot = try Snapshot.load(workspace: workspace, git: git, options: snapshotOptions, console: console)
+        let batch = try snapshot.batch ?? CatFileBatch(git: git, repository: root)
         defer { try? batch.close() }
         let state = try RollStateLoader.load(snapshot: snapshot, batch: batch, git: git, jobs: options.jobs)
         let plan = try RollPlanner.plan(state, filter: options.filter)

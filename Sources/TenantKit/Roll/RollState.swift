@@ -104,8 +104,12 @@ public enum RollStateLoader {
             generalTip, under: snapshot.refPrefix, in: root, git: git, what: "the superproject")
         let tenantBranches = project.tenants.map(\.branch) + project.invalidTenants.map(\.branch)
         let branchesToRead = [general] + project.tenants.map(\.branch).filter { snapshot.branches[$0] != nil }
-        let manifests = try tenantManifests(
-            branchesToRead, snapshot: snapshot, batch: batch, options: ValidationOptions(allowLocalRemotes: true))
+        // The general branch's modules.json is the project's, read by the snapshot; the tenant branches' own files
+        // are read here.
+        var manifests = try tenantManifests(
+            Array(branchesToRead.dropFirst()), snapshot: snapshot, batch: batch,
+            options: ValidationOptions(allowLocalRemotes: true))
+        manifests[general] = project.manifest.modules
         let modulePaths = manifests.mapValues { $0.map(\.path) }
         var renamed: [String: [String: String]] = [:]
         for (branch, modules) in manifests {

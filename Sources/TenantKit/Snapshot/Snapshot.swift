@@ -32,6 +32,10 @@ public struct Snapshot: Sendable {
         /// Checks the names a command was given against the project read from the superproject, before any module
         /// is fetched: an unknown tenant or module costs one fetch, not one per module.
         public var checkNames: (@Sendable (Project) throws -> Void)?
+        /// Keep the superproject's `cat-file --batch` the project files were read with open, in
+        /// ``Snapshot/batch``, for the caller's further reads (roll reads every branch's files and trees through
+        /// it); the caller closes it.
+        public var keepBatch = false
 
         /// What a snapshot is taken for; it decides how strict the snapshot is.
         public enum Purpose: Sendable {
@@ -86,6 +90,9 @@ public struct Snapshot: Sendable {
     /// Module name → why it could not be fetched (only with ``Options/allowUnreachableModules``); such a module has
     /// no mirror and no branches in this snapshot.
     public var unreachable: [String: String] = [:]
+    /// The superproject's `cat-file --batch`, started after the fetch, when ``Options/keepBatch`` asked for it;
+    /// the caller closes it.
+    public var batch: CatFileBatch?
 
     /// The general branch's name (from the `modules.json` read at it).
     public var generalBranch: String { project.manifest.generalBranch }
@@ -108,7 +115,8 @@ public struct Snapshot: Sendable {
     /// Fetches the superproject and every module (unless `options.fetch` is false), then reads the snapshot.
     ///
     /// git processes: one fetch of the superproject, one `for-each-ref` of it, one `ls-tree` and one
-    /// `cat-file --batch` for the project files, and per module one fetch (or clone) and one `for-each-ref`.
+    /// `cat-file --batch` for the project files (kept open with ``Options/keepBatch``), and per module one fetch (or
+    /// clone) and one `for-each-ref`.
     public static func load(workspace: Workspace, git: Git, options: Options, console: Console? = nil) throws
         -> Snapshot
     {
@@ -133,10 +141,15 @@ public struct Snapshot: Sendable {
                 "tenantctl has not fetched the superproject's remote \(workspace.remoteName) in this clone yet; run "
                     + "once without --no-fetch")
         }
+        let batch = options.keepBatch ? try CatFileBatch(git: git, repository: workspace.root) : nil
+        var handedOn = false
+        // On an error the batch is ended here; the error thrown is the one that stopped the load.
+        defer { if !handedOn { try? batch?.close() } }
         let project =
             try options.project
             ?? readProject(
-                workspace: workspace, branches: branches, refPrefix: refPrefix, git: git, options: options.validation)
+                workspace: workspace, branches: branches, refPrefix: refPrefix, git: git, options: options.validation,
+                batch: batch)
         try options.checkNames?(project)
         let specList = try ModuleRemotes.specs(for: project.manifest.modules, base: originURL, git: git)
         let store = ModuleMirrors(workspace: workspace, git: git)
@@ -162,6 +175,8 @@ public struct Snapshot: Sendable {
             specs: Dictionary(uniqueKeysWithValues: specList.map { ($0.name, $0) }), mirrors: mirrors,
             moduleBranches: Dictionary(uniqueKeysWithValues: moduleBranches))
         snapshot.unreachable = Dictionary(synced.failures, uniquingKeysWith: { first, _ in first })
+        snapshot.batch = batch
+        handedOn = true
         return snapshot
     }
 
@@ -171,7 +186,8 @@ public struct Snapshot: Sendable {
     /// A working tree without the file (a tenant branch before its first roll) takes the branch that names itself
     /// the general branch in its own file (``GeneralBranchLocator``).
     static func readProject(
-        workspace: Workspace, branches: [String: String], refPrefix: String, git: Git, options: ValidationOptions
+        workspace: Workspace, branches: [String: String], refPrefix: String, git: Git, options: ValidationOptions,
+        batch: CatFileBatch? = nil
     ) throws -> Project {
         var hint = ProjectReader.generalBranchHint(workspace)
         if hint.branch == nil, !FileManager.default.fileExists(atPath: workspace.path(ProjectReader.manifestPath)),
@@ -192,7 +208,7 @@ public struct Snapshot: Sendable {
             throw SnapshotError(message + "; push it first (`tenantctl init` creates the files)")
         }
         let project = try ProjectReader.revision(
-            refPrefix + candidate, repository: workspace.root, git: git, options: options)
+            refPrefix + candidate, repository: workspace.root, git: git, options: options, batch: batch)
         let declared = project.manifest.generalBranch
         guard declared != candidate else { return project }
         guard branches[declared] != nil else {
@@ -201,7 +217,7 @@ public struct Snapshot: Sendable {
                     + "superproject's remote does not have")
         }
         let named = try ProjectReader.revision(
-            refPrefix + declared, repository: workspace.root, git: git, options: options)
+            refPrefix + declared, repository: workspace.root, git: git, options: options, batch: batch)
         guard named.manifest.generalBranch == declared else {
             throw SnapshotError(
                 "modules.json on \(workspace.remoteName)/\(candidate) names the general branch \(declared), but "

@@ -44,19 +44,26 @@ public enum ProjectReader {
             manifest: SourceFile(path: manifestPath, data: manifest), tenantFiles: tenantFiles, options: options)
     }
 
-    /// Reads the files from a commit without a checkout: one `ls-tree` and one `cat-file --batch`.
+    /// Reads the files from a commit without a checkout: one `ls-tree` and one `cat-file --batch` (`batch` when
+    /// the caller has one open on `repository`, else one started and ended here).
     /// - Parameter revision: e.g. `refs/remotes/origin/general_dev`.
-    public static func revision(_ revision: String, repository: String, git: Git, options: ValidationOptions) throws
-        -> Project
-    {
+    public static func revision(
+        _ revision: String, repository: String, git: Git, options: ValidationOptions, batch: CatFileBatch? = nil
+    ) throws -> Project {
         let label = displayName(of: revision)
         let entries = try GitRepository(repository, git: git).treeEntries(
             at: revision, path: "\(tenantsDirectory)/", context: "list \(tenantsDirectory)/ on \(label)")
         let tenantEntries = entries.filter { $0.entry.mode.hasPrefix("100") && isTenantFileName($0.path) }
             .sorted { $0.path < $1.path }
-        let batch = try CatFileBatch(git: git, repository: repository)
-        let objects = try batch.objects(["\(revision):\(manifestPath)"] + tenantEntries.map(\.entry.id))
-        try batch.close()
+        let names = ["\(revision):\(manifestPath)"] + tenantEntries.map(\.entry.id)
+        let objects: [GitObject?]
+        if let batch {
+            objects = try batch.objects(names)
+        } else {
+            let own = try CatFileBatch(git: git, repository: repository)
+            objects = try own.objects(names)
+            try own.close()
+        }
         guard let manifest = objects.first ?? nil, manifest.type == "blob" else {
             throw WorkspaceError("\(label) has no \(manifestPath); is this a tenantctl superproject?")
         }
