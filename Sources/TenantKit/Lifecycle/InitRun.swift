@@ -50,11 +50,7 @@ public enum InitRun {
         let stopped = try Transaction.unfinishedRuns(workspace, allowing: "init", arguments: options.arguments)
         // The modules first, from .gitmodules alone: a name clash is refused before anything is fetched.
         guard let gitmodules = try GitRepository(workspace.root, git: git).gitmodules(file: ".gitmodules")?.entries
-        else {
-            throw LifecycleError(
-                "\(workspace.root) has no .gitmodules: init adopts an existing submodule superproject (add the "
-                    + "modules with `git submodule add` first)")
-        }
+        else { throw Adoption.noGitmodules(workspace.root) }
         let modules: [Module]
         do {
             modules = try Adoption.modules(from: gitmodules, names: options.moduleNames)
