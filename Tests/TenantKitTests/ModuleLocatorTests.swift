@@ -1,4 +1,5 @@
 import Foundation
+import TenantTestSupport
 import Testing
 
 @testable import TenantKit
@@ -21,6 +22,41 @@ import Testing
         let twice = byURL + [GitmodulesEntry(name: "y", path: "old/ldc2", url: "https://example.com/o/ldc.git")]
         #expect(ModuleLocator.path(of: module, submoduleName: nil, in: twice) == nil)
         #expect(ModuleLocator.path(of: module, submoduleName: nil, in: []) == nil)
+    }
+
+    /// The reference's `.gitmodules` names today's path twice: the module's submodule name is the one git gives
+    /// that path (the last section), so an older commit has it where that name is, not where the first name is.
+    @Test func aPathNamedTwiceOnTheReferenceIsFoundByTheNameGitGivesIt() throws {
+        let sandbox = try GitSandbox()
+        let path = try sandbox.makeRepository("super")
+        let pin = try sandbox.git(["rev-parse", "HEAD"], in: path)
+        func commit(_ gitmodules: String, gitlinks: [String], removing: [String] = []) throws -> String {
+            try sandbox.write("super/.gitmodules", gitmodules)
+            try sandbox.git(["add", "--", ".gitmodules"], in: path)
+            for gone in removing { try sandbox.git(["rm", "-q", "--cached", "--", gone], in: path) }
+            for link in gitlinks {
+                try sandbox.git(["update-index", "--add", "--cacheinfo", "160000,\(pin),\(link)"], in: path)
+            }
+            try sandbox.git(["commit", "-q", "-m", "gitmodules"], in: path)
+            return try sandbox.git(["rev-parse", "HEAD"], in: path)
+        }
+        // Older: the submodule `second` at old/x, `first` at other/y, nothing at libs/x.
+        let older = try commit(
+            "[submodule \"second\"]\n\tpath = old/x\n\turl = https://example.com/x\n"
+                + "[submodule \"first\"]\n\tpath = other/y\n\turl = https://example.com/y\n",
+            gitlinks: ["old/x", "other/y"])
+        // The reference: both names at libs/x (git registers `second` there).
+        let reference = try commit(
+            "[submodule \"first\"]\n\tpath = libs/x\n\turl = https://example.com/y\n"
+                + "[submodule \"second\"]\n\tpath = libs/x\n\turl = https://example.com/x\n",
+            gitlinks: ["libs/x"], removing: ["old/x", "other/y"])
+        let module = Module(name: "x", path: "libs/x", url: "https://example.com/x")
+        let git = try sandbox.gitRunner()
+        let batch = try CatFileBatch(git: git, repository: path)
+        defer { try? batch.close() }
+        let moved = try ModuleLocator.moved(
+            modules: [module], pins: [older: [:]], reference: reference, batch: batch, repository: path, git: git)
+        #expect(moved == [older: ["x": ModuleLocator.Location(path: "old/x", pin: pin)]])
     }
 
     @Test func checkIgnoreOutputLeavesOutPathsANegatedRuleTakesBack() {

@@ -91,6 +91,40 @@ import Testing
         #expect(try ResolveState.read(commonDirectory: common) == nil)
     }
 
+    /// `--continue` and `--abort` find the resolution through one check: none under way is "not in progress" with
+    /// the command that starts one; one started here is the state on disk; one started in another worktree is
+    /// refused naming the action.
+    @Test func continueAndAbortFindTheResolutionThroughOneCheck() throws {
+        let sandbox = try GitSandbox()
+        let common = sandbox.path("main/.git")
+        let main = Workspace(root: sandbox.path("main"), gitDirectory: common, commonDirectory: common)
+        let second = Workspace(
+            root: sandbox.path("second"), gitDirectory: common + "/worktrees/second", commonDirectory: common)
+        try FileManager.default.createDirectory(atPath: second.gitDirectory, withIntermediateDirectories: true)
+        for action in ["continue", "abort"] {
+            let none = try #require(
+                #expect(throws: ResolveError.self) { try ResolveState.inProgress(in: main, action: action) })
+            #expect(none.kind == .notInProgress)
+            #expect(none.description.contains("start one with `tenantctl resolve <tenant>`"), "\(none)")
+        }
+        let merge = ResolveState.Merge(
+            repository: "superproject", path: "", branch: "t2", generalBranch: "general_dev",
+            ours: String(repeating: "a", count: 40), theirs: nil, message: "Roll general_dev into t2", remote: "origin")
+        var state = ResolveState(
+            tenant: "t2", branch: "t2", generalBranch: "general_dev", startedAt: "2026-01-01T00:00:00Z",
+            phase: .resolving, startPoints: [], modules: [], superproject: merge, pins: [], removedPaths: [])
+        state.worktree = main.root
+        state.gitDirectory = main.gitDirectory
+        try state.write(commonDirectory: common)
+        for action in ["continue", "abort"] {
+            #expect(try ResolveState.inProgress(in: main, action: action) == state)
+            let elsewhere = try #require(
+                #expect(throws: ResolveError.self) { try ResolveState.inProgress(in: second, action: action) })
+            #expect(elsewhere.kind == .refused)
+            #expect(elsewhere.description.contains("cannot \(action) the resolution of t2 here"), "\(elsewhere)")
+        }
+    }
+
     /// An abort report with kept branches matches docs/schemas/resolve.schema.json, and its headline does not claim
     /// that every repository is back where it was without saying what was kept.
     @Test func anAbortReportWithKeptBranchesMatchesTheSchema() throws {

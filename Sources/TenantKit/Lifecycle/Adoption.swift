@@ -28,12 +28,15 @@ public enum Adoption {
     {
         let root = try GitRepository(directory, git: git).topLevel(context: "find the repository around \(directory)")
         let gitDirectory = try GitRepository(root, git: git).absoluteGitDirectory()
-        guard FileManager.default.fileExists(atPath: root + "/.gitmodules") else {
-            throw LifecycleError(
-                "\(root) has no .gitmodules: init adopts an existing submodule superproject (add the modules with "
-                    + "`git submodule add` first)")
-        }
+        guard FileManager.default.fileExists(atPath: root + "/.gitmodules") else { throw noGitmodules(root) }
         return Workspace(root: root, gitDirectory: gitDirectory, remoteName: remote)
+    }
+
+    /// The refusal of a superproject `root` without `.gitmodules`.
+    static func noGitmodules(_ root: String) -> LifecycleError {
+        LifecycleError(
+            "\(root) has no .gitmodules: init adopts an existing submodule superproject (add the modules with "
+                + "`git submodule add` first)")
     }
 
     /// Two or more submodules would get the same module name: nothing is written; `suggested` names every clashing

@@ -49,7 +49,8 @@ public enum InitRun {
     ) throws -> Result {
         let stopped = try Transaction.unfinishedRuns(workspace, allowing: "init", arguments: options.arguments)
         // The modules first, from .gitmodules alone: a name clash is refused before anything is fetched.
-        let gitmodules = try GitRepository(workspace.root, git: git).gitmodules(file: workspace.path(".gitmodules"))
+        guard let gitmodules = try GitRepository(workspace.root, git: git).gitmodules(file: ".gitmodules")?.entries
+        else { throw Adoption.noGitmodules(workspace.root) }
         let modules: [Module]
         do {
             modules = try Adoption.modules(from: gitmodules, names: options.moduleNames)

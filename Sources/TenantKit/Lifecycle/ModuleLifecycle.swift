@@ -41,14 +41,13 @@ public enum ModuleLifecycle {
                 "refusing to add module \(name): its remote \(RemoteURL.redacted(url)) has no branch "
                     + "\(state.generalBranch) (branches: \(branches.keys.sorted().joined(separator: ", ")))")
         }
-        let gitmodules = try GitmodulesFile.read(at: generalTip, in: GitRepository(state.workspace.root, git: git))
-        if try GitmodulesFile.sectionName(forPath: module.path, in: gitmodules, git: git) != nil
-            || (try GitmodulesFile.hasSection(name, in: gitmodules, git: git))
-        {
+        let superproject = GitRepository(state.workspace.root, git: git)
+        let gitmodules = try superproject.gitmodules(at: generalTip) ?? Gitmodules()
+        if gitmodules.entry(atPath: module.path) != nil || gitmodules.entry(named: name) != nil {
             throw LifecycleError(
                 "refusing to add module \(name): .gitmodules already has a submodule \(name) or \(module.path)")
         }
-        let newGitmodules = try GitmodulesFile.adding(name: name, path: module.path, url: url, to: gitmodules, git: git)
+        let newGitmodules = try superproject.gitmodulesAdding(name: name, path: module.path, url: url, at: generalTip)
         var plan = LifecyclePlan()
         plan.commits.append(
             PlannedCommit(
@@ -75,7 +74,7 @@ public enum ModuleLifecycle {
         let listing = try repository.treeEntries(
             at: generalTip, path: module.path, context: "check \(module.path) on \(state.generalBranch)")
         guard listing.count == 1, listing[0].entry.isGitlink else { return false }
-        let entries = try GitmodulesFile.entries(try GitmodulesFile.read(at: generalTip, in: repository), git: git)
+        let entries = try repository.gitmodules(at: generalTip)?.entries ?? []
         return entries.contains { $0.name == module.name && $0.path == module.path && $0.url == module.url }
     }
 
@@ -122,16 +121,16 @@ public enum ModuleLifecycle {
         }
         try validate(manifest: manifest, tenants: state.tenantFiles(replacing: changed))
         let generalTip = try state.branch(state.generalBranch)
-        let gitmodules = try GitmodulesFile.read(at: generalTip, in: GitRepository(state.workspace.root, git: git))
+        let superproject = GitRepository(state.workspace.root, git: git)
         var edits = [
             PathEdit(path: ProjectReader.manifestPath, change: .file(manifest.encoded())),
             PathEdit(path: module.path, change: .remove),
         ]
-        if let section = try GitmodulesFile.sectionName(forPath: module.path, in: gitmodules, git: git) {
+        if let section = try superproject.gitmodules(at: generalTip)?.name(ofPath: module.path) {
             edits.append(
                 PathEdit(
                     path: ".gitmodules",
-                    change: .file(try GitmodulesFile.removing(section: section, from: gitmodules, git: git))))
+                    change: .file(try superproject.gitmodulesRemoving(name: section, at: generalTip))))
         }
         edits += changed.map {
             PathEdit(path: ProjectReader.tenantPath($0.id), change: .file($0.encoded()))

@@ -25,11 +25,7 @@ public struct ResolveAborter {
     /// Aborts the resolution under way.
     public func run() throws -> ResolveReport {
         let common = workspace.commonDirectory
-        guard let state = try ResolveState.read(commonDirectory: common) else {
-            throw ResolveError(
-                .notInProgress, "no resolution is in progress; start one with `tenantctl resolve <tenant>`")
-        }
-        try state.requireStartedHere(workspace, action: "abort")
+        let state = try ResolveState.inProgress(in: workspace, action: "abort")
         let kept = try keptBranches(state)
         if let transaction {
             try transaction.recordBefore(try ResolveCheckouts.before(state, workspace: workspace, git: git))

@@ -22,11 +22,7 @@ public struct ResolveContinuer {
     /// Finishes the resolution under way.
     public func run() throws -> ResolveReport {
         let common = workspace.commonDirectory
-        guard var state = try ResolveState.read(commonDirectory: common) else {
-            throw ResolveError(
-                .notInProgress, "no resolution is in progress; start one with `tenantctl resolve <tenant>`")
-        }
-        try state.requireStartedHere(workspace, action: "continue")
+        var state = try ResolveState.inProgress(in: workspace, action: "continue")
         guard state.phase != .starting else {
             throw ResolveError(
                 .refused,

@@ -264,15 +264,12 @@ public struct ResolveStarter {
     /// removed. The merged `.gitmodules` is the working tree's; while it is conflicted, the tenant branch's own.
     func keepModulesTheTenantMoved(_ state: inout ResolveState, renamedModules: [String: String]) throws {
         guard !renamedModules.isEmpty else { return }
-        let entries: [GitmodulesEntry]
-        if state.superproject.conflicts.contains(".gitmodules") {
-            entries = try GitmodulesReader.entries(at: state.superproject.ours, in: workspace.root, git: git)
-        } else {
-            entries =
-                try GitmodulesListing.entries(
-                    ofFile: workspace.path(".gitmodules"), in: workspace.root, git: git) ?? []
-        }
-        let paths = Set(entries.compactMap(\.path))
+        let superproject = GitRepository(workspace.root, git: git)
+        let gitmodules =
+            state.superproject.conflicts.contains(".gitmodules")
+            ? try superproject.gitmodules(at: state.superproject.ours)
+            : try superproject.gitmodules(file: ".gitmodules")
+        let paths = Set((gitmodules?.entries ?? []).compactMap(\.path))
         for (oldPath, module) in renamedModules.sorted(by: { $0.key < $1.key }) {
             guard let index = state.pins.firstIndex(where: { $0.module == module }),
                 paths.contains(oldPath), !paths.contains(state.pins[index].path)

@@ -221,6 +221,17 @@ public struct ResolveState: Sendable, Equatable, Codable {
         }
     }
 
+    /// The resolution `--continue` and `--abort` (`action`) go on with: the state of `workspace`'s superproject,
+    /// refused when none is under way or when it was started in another worktree (``requireStartedHere(_:action:)``).
+    public static func inProgress(in workspace: Workspace, action: String) throws -> ResolveState {
+        guard let state = try read(commonDirectory: workspace.commonDirectory) else {
+            throw ResolveError(
+                .notInProgress, "no resolution is in progress; start one with `tenantctl resolve <tenant>`")
+        }
+        try state.requireStartedHere(workspace, action: action)
+        return state
+    }
+
     /// Writes the state: temporary file, fsync, rename (a failure leaves the previous state and no temporary file).
     public func write(commonDirectory: String) throws {
         let encoder = JSONEncoder()

@@ -323,12 +323,10 @@ public struct RollExecutor: Sendable {
         let tenants = plan.tenants.filter { !$0.renamedModules.isEmpty && $0.tip != nil && $0.blocked.isEmpty }
         guard !tenants.isEmpty else { return [:] }
         let trees = tenants.map { merged[$0.tenant.id]?.tree ?? ($0.tip ?? "") + "^{tree}" }
-        let files = try batch.objects(trees.map { "\($0):.gitmodules" })
-        var cache: [String: [GitmodulesEntry]] = [:]
+        let files = try GitRepository(superproject, git: git).gitmodules(at: trees, batch: batch)
         var staying: [String: [String: String]] = [:]
         for (tenant, file) in zip(tenants, files) {
-            let paths = Set(
-                try ModuleLocator.entries(file, in: superproject, git: git, cache: &cache).compactMap(\.path))
+            let paths = Set((file?.entries ?? []).compactMap(\.path))
             for (oldPath, module) in tenant.renamedModules {
                 guard let path = plan.modules.first(where: { $0.name == module })?.path else { continue }
                 if paths.contains(oldPath) && !paths.contains(path) {

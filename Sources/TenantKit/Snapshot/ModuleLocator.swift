@@ -39,19 +39,12 @@ public enum ModuleLocator {
         }
         guard !missing.isEmpty else { return [:] }
         let commits = missing.keys.sorted()
-        let files = try batch.objects(([reference] + commits).map { "\($0):.gitmodules" })
-        var parsed: [String: [GitmodulesEntry]] = [:]
-        func entries(_ object: GitObject?) throws -> [GitmodulesEntry] {
-            try Self.entries(object, in: repository, git: git, cache: &parsed)
-        }
+        let files = try GitRepository(repository, git: git).gitmodules(at: [reference] + commits, batch: batch)
         // Today's path → submodule name, once (not per commit and module).
-        var names: [String: String] = [:]
-        for entry in try entries(files[0]) where entry.path != nil && names[entry.path ?? ""] == nil {
-            names[entry.path ?? ""] = entry.name
-        }
+        let names = files[0]?.namesByPath ?? [:]
         var candidates: [String: [String: String]] = [:]  // commit → module name → path
         for (offset, commit) in commits.enumerated() {
-            let there = try entries(files[offset + 1])
+            let there = files[offset + 1]?.entries ?? []
             for module in missing[commit] ?? [] {
                 if let path = path(of: module, submoduleName: names[module.path], in: there), path != module.path {
                     candidates[commit, default: [:]][module.name] = path
@@ -72,25 +65,12 @@ public enum ModuleLocator {
         return result
     }
 
-    /// The entries of a `.gitmodules` blob read through ``CatFileBatch`` (none for no blob), with one
-    /// `config --blob` per blob not in `cache` (blob id → entries).
-    public static func entries(
-        _ object: GitObject?, in repository: String, git: Git, cache: inout [String: [GitmodulesEntry]]
-    ) throws -> [GitmodulesEntry] {
-        guard let object, object.type == "blob" else { return [] }
-        if let known = cache[object.id] { return known }
-        let result = try GitRepository(repository, git: git).gitmodules(
-            blob: object.id, context: "read .gitmodules (blob \(ObjectID.short(object.id)))")
-        cache[object.id] = result
-        return result
-    }
-
     /// The path `entries` (one commit's `.gitmodules`) give `module`: the one rule of
-    /// ``GitmodulesReader/locate(name:urls:in:sameURL:)`` (its submodule name, else the one entry with its URL),
+    /// ``Gitmodules/locate(name:urls:sameURL:)`` (its submodule name, else the one entry with its URL),
     /// URLs compared without a trailing `/` or `.git`; nil when there is none or several.
     public static func path(of module: Module, submoduleName: String?, in entries: [GitmodulesEntry]) -> String? {
-        GitmodulesReader.locate(
-            name: submoduleName, urls: [module.url], in: entries, sameURL: { comparable($0) == comparable($1) }
+        Gitmodules(entries: entries).locate(
+            name: submoduleName, urls: [module.url], sameURL: { comparable($0) == comparable($1) }
         )?.path
     }
 

@@ -39,11 +39,9 @@ public enum GitVerifier {
         var findings: [Finding] = []
         for (tenant, branch, tip) in branches {
             let found: [Finding]
-            if let entries = try GitmodulesListing.entries(
-                at: tip, batch: batch, in: snapshot.workspace.root, git: git)
-            {
+            if let gitmodules = try GitRepository(snapshot.workspace.root, git: git).gitmodules(at: tip, batch: batch) {
                 found = FileVerifier.gitmodulesDrift(
-                    project: project, gitmodules: entries, where: "branch \(branch)",
+                    project: project, gitmodules: gitmodules.entries, where: "branch \(branch)",
                     moved: superprojectObservation.movedPaths[branch] ?? [:])
             } else if !project.manifest.modules.isEmpty {
                 found = [Finding(code: .gitmodulesDrift, message: "branch \(branch): there is no .gitmodules file")]

@@ -32,11 +32,9 @@ public struct VerifyRun: Sendable {
         do {
             let project = try ProjectReader.workingTree(workspace, options: validation)
             result.project = project
-            if let gitmodules = try GitmodulesListing.entries(
-                ofFile: workspace.path(".gitmodules"), in: workspace.root, git: git)
-            {
+            if let gitmodules = try GitRepository(workspace.root, git: git).gitmodules(file: ".gitmodules") {
                 result.findings += FileVerifier.gitmodulesDrift(
-                    project: project, gitmodules: gitmodules, where: "working tree")
+                    project: project, gitmodules: gitmodules.entries, where: "working tree")
             } else if try IndexGitlinks.any(in: workspace.root, git: git) {
                 result.findings.append(
                     Finding(

@@ -41,14 +41,14 @@ public enum BranchProject {
 
     /// The general branch's project with each module at the path `revision` has it: a module whose path moved
     /// between the branches (same submodule name, or same URL, in `.gitmodules`) is found where `revision`'s
-    /// `.gitmodules` puts it (``GitmodulesReader/locate(name:urls:in:sameURL:)``); every other module keeps its
+    /// `.gitmodules` puts it (``Gitmodules/locate(name:urls:sameURL:)``); every other module keeps its
     /// path.
     static func placed(_ project: Project, generalRef: String, at revision: String, workspace: Workspace, git: Git)
         throws -> Project
     {
-        let here = try GitmodulesReader.entries(at: revision, in: workspace.root, git: git)
-        guard !here.isEmpty else { return project }
-        let general = try GitmodulesReader.entries(at: generalRef, in: workspace.root, git: git)
+        let repository = GitRepository(workspace.root, git: git)
+        guard let here = try repository.gitmodules(at: revision), !here.entries.isEmpty else { return project }
+        let general = try repository.gitmodules(at: generalRef) ?? Gitmodules()
         let superOrigin = try SuperprojectRemote.originURL(workspace, git: git) ?? workspace.root
         func sameURL(_ lhs: String, _ rhs: String) -> Bool {
             guard let left = WorkingCopySwitch.resolved(lhs, superOrigin: superOrigin),
@@ -59,13 +59,13 @@ public enum BranchProject {
         var result = project
         for index in result.manifest.modules.indices {
             let module = result.manifest.modules[index]
-            if here.contains(where: { $0.path == module.path }) { continue }
-            let identity = general.first { $0.path == module.path }
+            if here.entry(atPath: module.path) != nil { continue }
+            let identity = general.entry(atPath: module.path)
             guard
-                let found = GitmodulesReader.locate(
+                let found = here.locate(
                     name: identity?.name,
                     urls: ([module.url] + [identity?.url].compactMap { $0 }).filter { !$0.isEmpty },
-                    in: here, sameURL: sameURL),
+                    sameURL: sameURL),
                 let path = found.path, !result.manifest.modules.contains(where: { $0.path == path })
             else { continue }
             result.manifest.modules[index].path = path

@@ -157,7 +157,7 @@ public struct StatusReport: Sendable, Codable, Equatable {
             ? [:]
             : WorkingCopySwitch.gitmodulesDrift(
                 project.manifest.modules,
-                entries: try GitmodulesReader.entries(at: "HEAD", in: workspace.root, git: git),
+                entries: try GitRepository(workspace.root, git: git).gitmodules(at: "HEAD")?.entries ?? [],
                 superOrigin: try SuperprojectRemote.originURL(workspace, git: git) ?? workspace.root)
         var modules: [ModuleStatus] = []
         for module in project.manifest.modules {

@@ -129,7 +129,7 @@ extension WorkingCopySwitch {
     /// against the superproject's origin): module name → the `.gitmodules` URL. switch uses `modules.json`'s.
     func gitmodulesDrift(_ modules: [Module], at commit: String, superOrigin: String) throws -> [String: String] {
         Self.gitmodulesDrift(
-            modules, entries: try GitmodulesReader.entries(at: commit, in: workspace.root, git: git),
+            modules, entries: try GitRepository(workspace.root, git: git).gitmodules(at: commit)?.entries ?? [],
             superOrigin: superOrigin)
     }
 
