@@ -143,3 +143,64 @@ import Testing
         }
     }
 }
+
+/// The String Catalog is laid out as Xcode (and `JSONEncoder`) lays it out, with the files' escaping: pinned, so that
+/// writing it with the JSON byte writer changes no byte.
+@Suite struct StringCatalogBytesTests {
+    @Test func catalogBytesArePinned() {
+        let strings = ComposedStrings(
+            sourceLanguage: "en", languages: ["de", "en"],
+            values: [
+                "a.key": ["en": "Hello \"you\" \\ / \u{7}\u{2028}", "de": "Grüße 👋"], "b": ["en": ""], "none": [:],
+            ],
+            overrides: [], missing: [])
+        let expected = """
+            {
+              "sourceLanguage" : "en",
+              "strings" : {
+                "a.key" : {
+                  "extractionState" : "manual",
+                  "localizations" : {
+                    "de" : {
+                      "stringUnit" : {
+                        "state" : "translated",
+                        "value" : "Grüße 👋"
+                      }
+                    },
+                    "en" : {
+                      "stringUnit" : {
+                        "state" : "translated",
+                        "value" : "Hello \\"you\\" \\\\ / \\u0007\\u2028"
+                      }
+                    }
+                  }
+                },
+                "b" : {
+                  "extractionState" : "manual",
+                  "localizations" : {
+                    "en" : {
+                      "stringUnit" : {
+                        "state" : "translated",
+                        "value" : ""
+                      }
+                    }
+                  }
+                },
+                "none" : {
+                  "extractionState" : "manual",
+                  "localizations" : {
+
+                  }
+                }
+              },
+              "version" : "1.0"
+            }
+
+            """
+        #expect(String(decoding: StringCatalogWriter.catalog(strings), as: UTF8.self) == expected)
+        let empty = ComposedStrings(sourceLanguage: "de", languages: ["de"], values: [:], overrides: [], missing: [])
+        #expect(
+            String(decoding: StringCatalogWriter.catalog(empty), as: UTF8.self)
+                == "{\n  \"sourceLanguage\" : \"de\",\n  \"strings\" : {\n\n  },\n  \"version\" : \"1.0\"\n}\n")
+    }
+}

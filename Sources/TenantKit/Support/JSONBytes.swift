@@ -2,7 +2,8 @@
 /// `.sortedKeys` and `.withoutEscapingSlashes` (`"key" : value`, each member and element on its own line, two spaces
 /// per level, an empty object or array as `{` or `[`, an empty line and the closing bracket; `"` `\` and control
 /// characters escaped, everything else as UTF-8). For the large documents (the audit report, the roll journal), where
-/// `JSONEncoder` costs tens of milliseconds each time; their tests compare the bytes with `JSONEncoder`'s.
+/// `JSONEncoder` costs tens of milliseconds each time; their tests compare the bytes with `JSONEncoder`'s. The String
+/// Catalog compose writes has the same layout, with its strings escaped as the other files compose writes.
 ///
 /// The writer keeps the nesting: ``object(_:)`` and ``array(_:_:)`` open a level, ``key(_:)`` and the `member`
 /// functions write the separator, the new line and the indentation before a member. The caller writes the keys in
@@ -14,16 +15,20 @@ struct JSONBytes {
     /// Whether the object or array being written has no member or element yet (none is preceded by `,`).
     private var empty = true
 
+    /// How strings are escaped: as `JSONEncoder` does, or as another format (a file Xcode reads in the same layout).
+    let format: JSONString.Format
+
     /// A writer whose top-level value stands at `level` (its lines indented as at that depth): for a part of a
     /// larger document written on its own, joined with ``array(joining:)``.
-    init(capacity: Int = 1 << 16, level: Int = 0) {
+    init(capacity: Int = 1 << 16, level: Int = 0, strings format: JSONString.Format = .encoder) {
         bytes.reserveCapacity(capacity)
         self.level = level
+        self.format = format
     }
 
     // MARK: Values
 
-    mutating func string(_ value: String) { JSONString.append(value, .encoder, to: &bytes) }
+    mutating func string(_ value: String) { JSONString.append(value, format, to: &bytes) }
 
     mutating func int(_ value: Int) {
         if value >= 0 && value < 10 {
@@ -71,6 +76,13 @@ struct JSONBytes {
         bytes.append(UInt8(ascii: "\""))
         raw(name)
         raw("\" : ")
+    }
+
+    /// A key that is data (a string table's key, a language), escaped as any string.
+    mutating func key(string name: String) {
+        nextLine()
+        string(name)
+        raw(" : ")
     }
 
     /// `"name" : value`; a nil is written as `null` (as `JSONEncoder`'s `encode`).
