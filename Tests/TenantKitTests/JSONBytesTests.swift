@@ -23,27 +23,26 @@ import Testing
             init?(intValue: Int) { nil }
         }
 
-        func encode(to encoder: any Encoder) throws {
+        /// The value of a scalar case (or of an array of strings); nil for an array or an object.
+        var single: (any Encodable)? {
             switch self {
-            case .string(let value):
+            case .string(let value): value
+            case .optionalString(let value): value as any Encodable  // a nil too, as null
+            case .int(let value): value as any Encodable
+            case .bool(let value): value
+            case .strings(let values): values
+            case .array, .object: nil
+            }
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            if let single {
                 var container = encoder.singleValueContainer()
-                try container.encode(value)
-            case .optionalString(let value):
-                var container = encoder.singleValueContainer()
-                try container.encode(value)
-            case .int(let value):
-                var container = encoder.singleValueContainer()
-                try container.encode(value)
-            case .bool(let value):
-                var container = encoder.singleValueContainer()
-                try container.encode(value)
-            case .strings(let values):
-                var container = encoder.singleValueContainer()
-                try container.encode(values)
-            case .array(let values):
+                try container.encode(single)
+            } else if case .array(let values) = self {
                 var container = encoder.unkeyedContainer()
                 for value in values { try container.encode(value) }
-            case .object(let members):
+            } else if case .object(let members) = self {
                 var container = encoder.container(keyedBy: Key.self)
                 for member in members { try container.encode(member.value, forKey: Key(stringValue: "\(member.key)")) }
             }
@@ -111,6 +110,7 @@ import Testing
     @Test func comparisonDetectsADifference() throws {
         let expected = try Self.encoder(Self.nested)
         #expect(expected.contains("\"a\" : {\n\n  }"))
+        #expect(expected.contains("\"e\" : null,\n  \"f\" : null"), "the nil values are in the document")
         #expect(Self.written(Self.nested) != expected.replacingOccurrences(of: "{\n\n  }", with: "{\n  }"))
     }
 
