@@ -1,7 +1,7 @@
 /// tenantctl's JSON byte writer: JSON exactly as Foundation's `JSONEncoder` writes it with `.prettyPrinted`,
 /// `.sortedKeys` and `.withoutEscapingSlashes` (`"key" : value`, each member and element on its own line, two spaces
 /// per level, an empty object or array as `{` or `[`, an empty line and the closing bracket; `"` `\` and control
-/// characters escaped, everything else as UTF-8). For the large documents (the audit report, the roll journal), where
+/// characters escaped, everything else as UTF-8). For the large documents (the audit report, the run journal), where
 /// `JSONEncoder` costs tens of milliseconds each time; their tests compare the bytes with `JSONEncoder`'s. The String
 /// Catalog compose writes has the same layout, with its strings escaped as the other files compose writes.
 ///
