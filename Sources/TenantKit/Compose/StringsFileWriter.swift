@@ -30,40 +30,40 @@ public enum StringsFileWriter {
 
 /// Writes one String Catalog (`Localizable.xcstrings`) in the shape Xcode writes: `sourceLanguage`, `strings` →
 /// key → `localizations` → language → `stringUnit` {`state`, `value`}, `version` "1.0"; keys sorted, two-space
-/// indentation and `" : "` separators as Xcode does, so regenerating it gives no diff.
+/// indentation and `" : "` separators as Xcode does (the layout of `JSONEncoder`, written with ``JSONBytes``), so
+/// regenerating it gives no diff.
 public enum StringCatalogWriter {
     /// The catalog. Keys are marked `"extractionState" : "manual"` (they come from tables, not from source
     /// code, so Xcode must not mark them stale). A language without a value is left out of that key.
     public static func catalog(_ strings: ComposedStrings) -> Data {
-        var out = "{\n"
-        out += "  \"sourceLanguage\" : \(JSONText.quoted(strings.sourceLanguage)),\n"
-        let keys = strings.keys
-        if keys.isEmpty {
-            out += "  \"strings\" : {\n\n  },\n"
-        } else {
-            out += "  \"strings\" : {\n"
-            var entries: [String] = []
-            for key in keys {
-                let values = strings.values[key] ?? [:]
-                var entry = "    \(JSONText.quoted(key)) : {\n"
-                entry += "      \"extractionState\" : \"manual\",\n"
-                entry += "      \"localizations\" : {\n"
-                let localizations = values.keys.sorted().map { language in
-                    "        \(JSONText.quoted(language)) : {\n"
-                        + "          \"stringUnit\" : {\n"
-                        + "            \"state\" : \"translated\",\n"
-                        + "            \"value\" : \(JSONText.quoted(values[language] ?? ""))\n"
-                        + "          }\n"
-                        + "        }"
+        var json = JSONBytes(strings: .file)
+        json.object { json in
+            json.member("sourceLanguage", strings.sourceLanguage)
+            json.key("strings")
+            json.object { json in
+                for key in strings.keys {
+                    let values = strings.values[key] ?? [:]
+                    json.key(string: key)
+                    json.object { json in
+                        json.member("extractionState", "manual")
+                        json.key("localizations")
+                        json.object { json in
+                            for language in values.keys.sorted() {
+                                json.key(string: language)
+                                json.object { json in
+                                    json.key("stringUnit")
+                                    json.object { json in
+                                        json.member("state", "translated")
+                                        json.member("value", values[language] ?? "")
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                entry += localizations.joined(separator: ",\n") + "\n"
-                entry += "      }\n"
-                entry += "    }"
-                entries.append(entry)
             }
-            out += entries.joined(separator: ",\n") + "\n  },\n"
+            json.member("version", "1.0")
         }
-        out += "  \"version\" : \"1.0\"\n}\n"
-        return Data(out.utf8)
+        return Data(json.bytes + [UInt8(ascii: "\n")])
     }
 }

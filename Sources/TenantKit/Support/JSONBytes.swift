@@ -1,61 +1,168 @@
-/// Pieces of JSON written as bytes, exactly as Foundation's `JSONEncoder` writes them with `.prettyPrinted`,
-/// `.sortedKeys` and `.withoutEscapingSlashes` (`"key" : value`, two spaces per level, `"` `\` and control characters
-/// escaped, everything else as UTF-8). For the large documents (the audit report's strings, the roll journal), where
-/// `JSONEncoder` costs tens of milliseconds each time; their tests compare the bytes with `JSONEncoder`'s.
+/// tenantctl's JSON byte writer: JSON exactly as Foundation's `JSONEncoder` writes it with `.prettyPrinted`,
+/// `.sortedKeys` and `.withoutEscapingSlashes` (`"key" : value`, each member and element on its own line, two spaces
+/// per level, an empty object or array as `{` or `[`, an empty line and the closing bracket; `"` `\` and control
+/// characters escaped, everything else as UTF-8). For the large documents (the audit report, the run journal), where
+/// `JSONEncoder` costs tens of milliseconds each time; their tests compare the bytes with `JSONEncoder`'s. The String
+/// Catalog compose writes has the same layout, with its strings escaped as the other files compose writes.
+///
+/// The writer keeps the nesting: ``object(_:)`` and ``array(_:_:)`` open a level, ``key(_:)`` and the `member`
+/// functions write the separator, the new line and the indentation before a member. The caller writes the keys in
+/// sorted order, as `JSONEncoder` sorts them.
 struct JSONBytes {
     private(set) var bytes: [UInt8] = []
+    /// The depth of the object or array being written (0: the top level).
+    private(set) var level: Int
+    /// Whether the object or array being written has no member or element yet (none is preceded by `,`).
+    private var empty = true
 
-    init(capacity: Int = 1 << 16) { bytes.reserveCapacity(capacity) }
+    /// How strings are escaped: as `JSONEncoder` does, or as another format (a file Xcode reads in the same layout).
+    let format: JSONString.Format
 
-    mutating func raw(_ text: StaticString) {
-        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    /// A writer whose top-level value stands at `level` (its lines indented as at that depth): for a part of a
+    /// larger document written on its own, joined with ``array(joining:)``.
+    init(capacity: Int = 1 << 16, level: Int = 0, strings format: JSONString.Format = .encoder) {
+        bytes.reserveCapacity(capacity)
+        self.level = level
+        self.format = format
     }
 
-    /// A new line and the indentation of `level`.
-    mutating func line(_ level: Int) {
-        bytes.append(UInt8(ascii: "\n"))
-        bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * level))
+    // MARK: Values
+
+    mutating func string(_ value: String) { JSONString.append(value, format, to: &bytes) }
+
+    mutating func int(_ value: Int) {
+        if value >= 0 && value < 10 {
+            bytes.append(UInt8(ascii: "0") + UInt8(value))  // most counts are one digit
+        } else {
+            bytes.append(contentsOf: String(value).utf8)
+        }
     }
 
-    /// `"key" : ` (the caller has written the line and its indentation).
+    mutating func bool(_ value: Bool) { value ? raw("true") : raw("false") }
+
+    mutating func null() { raw("null") }
+
+    /// An object: `body` writes its members (``key(_:)`` or a `member` function each).
+    mutating func object(_ body: (inout JSONBytes) -> Void) {
+        open("{")
+        body(&self)
+        close("}")
+    }
+
+    /// An array of `elements`, each written by `body` on its own line.
+    mutating func array<Elements: Sequence>(_ elements: Elements, _ body: (inout JSONBytes, Elements.Element) -> Void) {
+        open("[")
+        for element in elements {
+            nextLine()
+            body(&self, element)
+        }
+        close("]")
+    }
+
+    mutating func strings(_ values: [String]) { array(values) { $0.string($1) } }
+
+    /// An array of elements written apart (each by a writer made with `level: level + 1`, say on other threads),
+    /// joined in order: the bytes ``array(_:_:)`` writes for them.
+    mutating func array(joining elements: [[UInt8]]) {
+        bytes.reserveCapacity(bytes.count + elements.reduce(0) { $0 + $1.count + 2 * level + 4 } + 64)
+        array(elements) { $0.bytes.append(contentsOf: $1) }
+    }
+
+    // MARK: Members
+
+    /// `"name" : ` on a new line (after a `,` unless it is the object's first member): the value follows.
     mutating func key(_ name: StaticString) {
+        nextLine()
         bytes.append(UInt8(ascii: "\""))
         raw(name)
         raw("\" : ")
     }
 
-    mutating func int(_ value: Int) { bytes.append(contentsOf: String(value).utf8) }
+    /// A key that is data (a string table's key, a language), escaped as any string.
+    mutating func key(string name: String) {
+        nextLine()
+        string(name)
+        raw(" : ")
+    }
 
-    mutating func bool(_ value: Bool) { value ? raw("true") : raw("false") }
-
-    /// `,` (unless `first`), a new line at `level` and `"name" : `: the start of an object member.
-    mutating func member(_ name: StaticString, _ level: Int, first: Bool = false) {
-        if !first { bytes.append(UInt8(ascii: ",")) }
-        line(level)
+    /// `"name" : value`; a nil is written as `null` (as `JSONEncoder`'s `encode`).
+    mutating func member<Value: JSONBytesValue>(_ name: StaticString, _ value: Value) {
         key(name)
+        value.write(to: &self)
     }
 
-    mutating func string(_ value: String) { Self.appendString(value, to: &bytes) }
-
-    /// `"name" : "value"` as a member when `value` is set; `first` says whether no member came before, and is
-    /// cleared once one is written.
-    mutating func member(_ name: StaticString, _ value: String?, _ level: Int, first: inout Bool) {
-        guard let value else { return }
-        member(name, level, first: first)
-        string(value)
-        first = false
+    /// The member when `value` is set, none when it is nil (as `JSONEncoder`'s `encodeIfPresent`).
+    mutating func member<Value: JSONBytesValue>(_ name: StaticString, ifPresent value: Value?) {
+        if let value { member(name, value) }
     }
 
-    /// `"name" : true|false` as a member when `value` is set, as for a string.
-    mutating func member(_ name: StaticString, _ value: Bool?, _ level: Int, first: inout Bool) {
-        guard let value else { return }
-        member(name, level, first: first)
-        bool(value)
-        first = false
+    // MARK: Layout
+
+    private mutating func raw(_ text: StaticString) {
+        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
     }
 
-    /// Appends `value` as a JSON string, as `JSONEncoder` escapes it (``JSONString/Format/encoder``).
-    static func appendString(_ value: String, to bytes: inout [UInt8]) {
-        JSONString.append(value, .encoder, to: &bytes)
+    private mutating func open(_ bracket: StaticString) {
+        raw(bracket)
+        level += 1
+        empty = true
     }
+
+    /// The end of an object or array; an empty one has an empty line inside.
+    private mutating func close(_ bracket: StaticString) {
+        if empty { bytes.append(UInt8(ascii: "\n")) }
+        level -= 1
+        newLine()
+        raw(bracket)
+        // The object or array is a member or element of the one it stands in, which is therefore not empty.
+        empty = false
+    }
+
+    /// `,` unless this is the first member or element, then ``newLine()``.
+    private mutating func nextLine() {
+        if !empty { bytes.append(UInt8(ascii: ",")) }
+        empty = false
+        newLine()
+    }
+
+    /// A new line and the indentation of the current level.
+    private mutating func newLine() {
+        bytes.append(UInt8(ascii: "\n"))
+        let count = 2 * level
+        if count <= Self.blanks.count {
+            bytes.append(contentsOf: Self.blanks[0..<count])
+        } else {
+            bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: count))
+        }
+    }
+
+    private static let blanks = [UInt8](repeating: UInt8(ascii: " "), count: 32)
+}
+
+/// A value ``JSONBytes`` writes in one call, as the value of a `member`.
+protocol JSONBytesValue {
+    func write(to json: inout JSONBytes)
+}
+
+extension String: JSONBytesValue {
+    func write(to json: inout JSONBytes) { json.string(self) }
+}
+
+extension Int: JSONBytesValue {
+    func write(to json: inout JSONBytes) { json.int(self) }
+}
+
+extension Bool: JSONBytesValue {
+    func write(to json: inout JSONBytes) { json.bool(self) }
+}
+
+/// The wrapped value, or `null`.
+extension Optional: JSONBytesValue where Wrapped: JSONBytesValue {
+    func write(to json: inout JSONBytes) {
+        if let self { self.write(to: &json) } else { json.null() }
+    }
+}
+
+extension Array: JSONBytesValue where Element == String {
+    func write(to json: inout JSONBytes) { json.strings(self) }
 }

@@ -192,125 +192,49 @@ public struct RunJournal: Sendable, Equatable, Codable {
     /// `JSONEncoder` took 2 s of the roll's CPU doing it while the other pushes waited for the lock.
     public func encoded() -> Data {
         var json = JSONBytes(capacity: 256 * entries.count + 1024)
-        json.raw("{")
-        var first = true
-        if let arguments {
-            json.member("arguments", 1, first: true)
-            Self.encode(arguments, into: &json)
-            first = false
-        }
-        if let before {
-            json.member("before", 1, first: first)
-            Self.encode(before, into: &json)
-            first = false
-        }
-        if let command {
-            json.member("command", 1, first: first)
-            json.string(command)
-            first = false
-        }
-        json.member("createdAt", 1, first: first)
-        json.string(createdAt)
-        json.member("entries", 1)
-        json.raw("[")
-        for (index, entry) in entries.enumerated() {
-            if index > 0 { json.raw(",") }
-            json.line(2)
-            json.raw("{")
-            if let landed = entry.landed {
-                json.member("landed", 3, first: true)
-                json.bool(landed)
+        json.object { json in
+            if let arguments { json.member("arguments", arguments) }
+            if let before {
+                json.key("before")
+                json.array(before) { json, repository in
+                    json.object { json in
+                        json.member("branch", ifPresent: repository.branch)
+                        json.member("head", ifPresent: repository.head)
+                        json.member("initialises", ifPresent: repository.initialises)
+                        json.member("movedFrom", ifPresent: repository.movedFrom)
+                        json.member("path", ifPresent: repository.path)
+                        json.member("repository", repository.repository)
+                        json.member("started", ifPresent: repository.started)
+                        json.member("target", ifPresent: repository.target)
+                        json.member("targetBranch", ifPresent: repository.targetBranch)
+                        json.member("targetBranchTip", ifPresent: repository.targetBranchTip)
+                    }
+                }
             }
-            json.member("new", 3, first: entry.landed == nil)
-            json.string(entry.new)
-            if let old = entry.old {
-                json.member("old", 3)
-                json.string(old)
+            json.member("command", ifPresent: command)
+            json.member("createdAt", createdAt)
+            json.key("entries")
+            json.array(entries) { json, entry in
+                json.object { json in
+                    json.member("landed", ifPresent: entry.landed)
+                    json.member("new", entry.new)
+                    json.member("old", ifPresent: entry.old)
+                    json.member("published", ifPresent: entry.published)
+                    json.member("ref", entry.ref)
+                    json.member("remote", entry.remote)
+                    json.member("repository", entry.repository)
+                    json.member("undone", ifPresent: entry.undone)
+                }
             }
-            if let published = entry.published {
-                json.member("published", 3)
-                json.bool(published)
-            }
-            json.member("ref", 3)
-            json.string(entry.ref)
-            json.member("remote", 3)
-            json.string(entry.remote)
-            json.member("repository", 3)
-            json.string(entry.repository)
-            if let undone = entry.undone {
-                json.member("undone", 3)
-                json.bool(undone)
-            }
-            json.line(2)
-            json.raw("}")
+            json.member("error", ifPresent: error)
+            json.member("finishedBy", ifPresent: finishedBy)
+            json.member("runId", runId)
+            json.member("schemaVersion", schemaVersion)
+            json.member("state", ifPresent: state?.rawValue)
+            json.member("undoneAt", ifPresent: undoneAt)
+            json.member("worktree", ifPresent: worktree)
         }
-        if entries.isEmpty { json.raw("\n") }
-        json.line(1)
-        json.raw("]")
-        if let error {
-            json.member("error", 1)
-            json.string(error)
-        }
-        if let finishedBy {
-            json.member("finishedBy", 1)
-            json.string(finishedBy)
-        }
-        json.member("runId", 1)
-        json.string(runId)
-        json.member("schemaVersion", 1)
-        json.int(schemaVersion)
-        if let state {
-            json.member("state", 1)
-            json.string(state.rawValue)
-        }
-        if let undoneAt {
-            json.member("undoneAt", 1)
-            json.string(undoneAt)
-        }
-        if let worktree {
-            json.member("worktree", 1)
-            json.string(worktree)
-        }
-        json.line(0)
-        json.raw("}")
         return Data(json.bytes)
-    }
-
-    private static func encode(_ words: [String], into json: inout JSONBytes) {
-        json.raw("[")
-        for (index, word) in words.enumerated() {
-            if index > 0 { json.raw(",") }
-            json.line(2)
-            json.string(word)
-        }
-        if words.isEmpty { json.raw("\n") }
-        json.line(1)
-        json.raw("]")
-    }
-
-    private static func encode(_ repositories: [Before], into json: inout JSONBytes) {
-        json.raw("[")
-        for (index, repository) in repositories.enumerated() {
-            if index > 0 { json.raw(",") }
-            json.line(2)
-            json.raw("{")
-            var first = true
-            json.member("branch", repository.branch, 3, first: &first)
-            json.member("head", repository.head, 3, first: &first)
-            json.member("initialises", repository.initialises, 3, first: &first)
-            json.member("movedFrom", repository.movedFrom, 3, first: &first)
-            json.member("path", repository.path, 3, first: &first)
-            json.member("repository", repository.repository, 3, first: &first)
-            json.member("started", repository.started, 3, first: &first)
-            json.member("target", repository.target, 3, first: &first)
-            json.member("targetBranch", repository.targetBranch, 3, first: &first)
-            json.member("targetBranchTip", repository.targetBranchTip, 3, first: &first)
-            json.line(2)
-            json.raw("}")
-        }
-        if repositories.isEmpty { json.raw("\n") }
-        json.line(1)
-        json.raw("]")
     }
 
     /// Every journalled run, oldest first (run ids sort by time). A journal that cannot be read is reported in
