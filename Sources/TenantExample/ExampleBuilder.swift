@@ -139,9 +139,9 @@ public struct ExampleBuilder: Sendable {
                     time: conflicts ? clock.nextConflict() : clock.nextUpdate(), message: update.message,
                     changes: FastImportStream.changes(update.files))
             }
-            let output = try GitRepository(path, git: git).fastImport(
-                stream.finished(), context: "land the general changes on \(name)")
-            tips[name] = output.lines.last
+            let ids = try GitRepository(path, git: git).fastImport(
+                stream.finished(), marks: stream.marks, context: "land the general changes on \(name)")
+            tips[name] = ids.last
         }
         return tips
     }
@@ -278,14 +278,7 @@ public struct ExampleBuilder: Sendable {
     func importStream(_ stream: FastImportStream, into path: String, context: String) throws -> [Int: String] {
         let repository = try GitRepository.initBare(
             at: path, git: git, objectFormat: "sha1", initialBranch: ExampleScenario.generalBranch, context: context)
-        let output = try repository.fastImport(stream.finished(), context: context)
-        let lines = output.lines
-        guard lines.count == stream.marks else {
-            throw GitError(
-                context: context,
-                kind: .unparseableOutput(detail: "expected \(stream.marks) commit ids, got \(lines.count) lines"),
-                command: ["git", "fast-import", "--quiet", "--done"], directory: path, output: output)
-        }
+        let lines = try repository.fastImport(stream.finished(), marks: stream.marks, context: context)
         var ids: [Int: String] = [:]
         for (index, line) in lines.enumerated() { ids[index + 1] = line }
         return ids

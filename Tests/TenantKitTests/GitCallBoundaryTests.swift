@@ -10,7 +10,8 @@ import Testing
 /// - starts an array literal (not a subscript such as `fields["branch"]`) with a git subcommand (`["rev-parse", …`,
 ///   `["-c", …`): a vector being built, whoever runs it. tenantctl's own command names that git shares (`switch`, `status`, `tag`, `init`) are not in the list,
 ///   so the demo's `tenantctl` invocations are not mistaken for git;
-/// - contains the string literal `"--end-of-options"`, which only a git argument vector has.
+/// - contains the string literal `"--end-of-options"`, which only a git argument vector has;
+/// - starts an array literal with `"git"` itself (`["git", "fast-import", …]`: a command line built by hand).
 ///
 /// Exempt, with the reason next to each entry: the layer itself, and test support (it builds repository states on
 /// purpose with raw git, states tenantctl must meet but never makes).
@@ -42,6 +43,7 @@ import Testing
             #"\.(run|runNetwork|spawn)\(\s*\["#,
             #"(?<![\w)\]?!])\[\s*"(\#(words))"\s*[,\]]"#,
             #""--end-of-options""#,
+            #"(?<![\w)\]?!])\[\s*"git"\s*,"#,
         ].map { try NSRegularExpression(pattern: $0) }
     }
 
@@ -63,6 +65,7 @@ import Testing
         #expect(try Self.violations(in: "x\ntry context.git.text(\n    arguments, in: root)") == [2])
         #expect(try Self.violations(in: "let v = [\n  \"update-ref\", \"-d\", ref]") == [1])
         #expect(try Self.violations(in: #"args += ["--end-of-options", name]"#) == [1])
+        #expect(try Self.violations(in: #"command: ["git", "fast-import", "--quiet"], directory: path"#) == [1])
         #expect(try Self.violations(in: #"try Git(executable: nil).spawn(["cat-file", "--batch"], in: nil)"#) == [1])
         #expect(
             try Self.violations(in: #"let code = Tenantctl.run(arguments: full, environment: environment)"#).isEmpty)

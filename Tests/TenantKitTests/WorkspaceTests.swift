@@ -31,14 +31,25 @@ import Testing
         #expect(found.holder == ProcessInfo.processInfo.processIdentifier)
         #expect(
             found.description.contains("another tenantctl run (process \(ProcessInfo.processInfo.processIdentifier))"))
-        // Another process is refused too (flock(1) from util-linux stands in for a second tenantctl).
-        if FileManager.default.isExecutableFile(atPath: "/usr/bin/flock") {
-            let other = try sandbox.run("/usr/bin/flock", ["-n", gitDir + "/tenantctl.lock", "true"])
-            #expect(other.status == 1)
-        }
         lock.release()
         let again = try WorkspaceLock(gitDirectory: gitDir)
         again.release()
+    }
+
+    /// flock(1) from util-linux stands in for a second tenantctl process.
+    @Test(
+        .enabled(
+            if: FileManager.default.isExecutableFile(atPath: "/usr/bin/flock"), "needs /usr/bin/flock (util-linux)"))
+    func anotherProcessIsRefusedTheLock() throws {
+        let sandbox = try GitSandbox()
+        let gitDir = sandbox.path("gitdir")
+        try FileManager.default.createDirectory(atPath: gitDir, withIntermediateDirectories: true)
+        // Positive control: with the lock free, the other process takes it.
+        #expect(try sandbox.run("/usr/bin/flock", ["-n", gitDir + "/tenantctl.lock", "true"]).status == 0)
+        let lock = try WorkspaceLock(gitDirectory: gitDir)
+        #expect(try sandbox.run("/usr/bin/flock", ["-n", gitDir + "/tenantctl.lock", "true"]).status == 1)
+        lock.release()
+        #expect(try sandbox.run("/usr/bin/flock", ["-n", gitDir + "/tenantctl.lock", "true"]).status == 0)
     }
 
     @Test(

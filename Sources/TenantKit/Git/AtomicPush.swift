@@ -114,8 +114,7 @@ public enum AtomicPush {
         guard !answers.isEmpty else {
             throw GitError(
                 context: "push \(name) to \(Redaction.redact(remote))", kind: .failed(status: output.status),
-                command: ["git"] + git.argumentVector(arguments, in: repository), directory: repository,
-                stderr: output.stderr)
+                command: git.command(arguments, in: repository), directory: repository, output: output)
         }
         var detail = refused.map { "\($0.ref): \(answers[$0.ref]?.summary ?? "rejected")" }.joined(separator: "; ")
         if detail.isEmpty { detail = "rejected" }

@@ -12,13 +12,13 @@ public enum ChangedPaths {
         var seen = Set<String>()
         var input = ""
         for pair in pairs where seen.insert(pair.commit).inserted { input += "\(pair.commit) \(pair.base)\n" }
+        let arguments = ["diff-tree", "--stdin", "-r", "--raw", "-z", "--no-renames"]
         let output = try git.run(
-            ["diff-tree", "--stdin", "-r", "--raw", "-z", "--no-renames"], in: repository, input: Data(input.utf8),
-            context: "list the files changed in \(what)")
+            arguments, in: repository, input: Data(input.utf8), context: "list the files changed in \(what)")
         guard let parsed = parseDiffTreeRaw(output.stdout, gitlinks: gitlinks) else {
             throw GitError(
                 context: "list the files changed in \(what)", kind: .unparseableOutput(detail: "diff-tree --raw"),
-                command: [], directory: repository, stderr: "")
+                command: git.command(arguments, in: repository), directory: repository, output: output)
         }
         return parsed
     }

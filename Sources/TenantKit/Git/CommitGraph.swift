@@ -134,15 +134,13 @@ public struct CommitGraph: Sendable {
     /// not in the repository are skipped).
     public static func load(tips: [String], repository: String, git: Git, what: String) throws -> CommitGraph {
         let input = Data(tips.map { $0 + "\n" }.joined().utf8)
-        let output = try git.run(
-            ["rev-list", "--parents", "--topo-order", "--ignore-missing", "--stdin"], in: repository, input: input,
-            context: "read the commit graph of \(what)")
+        let arguments = ["rev-list", "--parents", "--topo-order", "--ignore-missing", "--stdin"]
+        let output = try git.run(arguments, in: repository, input: input, context: "read the commit graph of \(what)")
         guard let graph = CommitGraph(listing: output.stdout) else {
             throw GitError(
                 context: "read the commit graph of \(what)",
                 kind: .unparseableOutput(detail: "rev-list --parents output not in topological order"),
-                command: ["git", "rev-list", "--parents", "--topo-order"], directory: repository,
-                stderr: output.stderr)
+                command: git.command(arguments, in: repository), directory: repository, output: output)
         }
         return graph
     }

@@ -89,9 +89,17 @@ extension GitRepository {
 }
 
 extension GitRepository {
-    /// Runs one `git fast-import` with `stream` (ending in `done`); returns the lines it printed (the ids of the
-    /// marks it was asked for, in order).
-    public func fastImport(_ stream: Data, context: String) throws(GitError) -> GitOutput {
-        try run(["fast-import", "--quiet", "--done"], context: context, input: stream)
+    /// Runs one `git fast-import` with `stream` (ending in `done`) that asks for `marks` commit ids (`get-mark`);
+    /// returns them in order. Any other number of lines is an error naming the command, with git's output.
+    public func fastImport(_ stream: Data, marks: Int, context: String) throws(GitError) -> [String] {
+        let arguments = ["fast-import", "--quiet", "--done"]
+        let output = try run(arguments, context: context, input: stream)
+        let lines = output.lines
+        guard lines.count == marks else {
+            throw unparseable(
+                arguments, output: output, detail: "expected \(marks) commit ids, got \(lines.count) lines",
+                context: context)
+        }
+        return lines
     }
 }

@@ -86,7 +86,7 @@ public struct RepositoryState: Sendable, Equatable {
 
     /// Inspects the repository whose working tree is `path`.
     /// - Parameter superproject: ignore changes inside submodule working trees (they are inspected on their own).
-    public static func inspect(path: String, git: Git, superproject: Bool = false) throws(GitError)
+    public static func inspect(path: String, git: Git, superproject: Bool = false) throws
         -> RepositoryState
     {
         let repository = GitRepository(path, git: git)
@@ -106,9 +106,9 @@ public struct RepositoryState: Sendable, Equatable {
                 .filter { $0.hasSuffix(".lock") && !ownLocks.contains($0) }.sorted()
                 .map { (gitDirectory as NSString).appendingPathComponent($0) }
         } catch {
-            throw GitError(
-                context: "look for lock files in \(gitDirectory)", kind: .notStarted(reason: "\(error)"),
-                command: [], directory: path, stderr: "")
+            throw WorkspaceError(
+                "cannot list \(gitDirectory), the git directory of \(path), to look for lock files: "
+                    + "\(error.localizedDescription); check that it exists and can be read, then run the command again")
         }
         let refs = try GitRefs.list(["refs/heads/", "refs/remotes/origin/"], in: path, git: git, what: path)
         var branches: [String: String] = [:]

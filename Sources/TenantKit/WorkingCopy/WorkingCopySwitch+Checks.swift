@@ -1,28 +1,5 @@
 import Foundation
 
-/// The superproject's remote branches as the working-copy commands (switch, pin) see them.
-///
-/// The one place switch and pin fetch the superproject and read its remote branches: tenantctl's own namespace
-/// (``SuperprojectRemote``: every branch, complete history, whatever the clone's refspec and depth).
-public enum WorkingCopyRemote {
-    /// The ref that holds the remote's `branch` as last fetched (`refs/tenantctl/remotes/<remote>/<branch>`).
-    public static func ref(of branch: String, in workspace: Workspace) -> String {
-        SuperprojectRemote.refPrefix(workspace) + branch
-    }
-
-    /// Fetches the superproject when `fetch` (pruning branches deleted on the remote), then returns its remote
-    /// branches: name → commit.
-    public static func branches(_ workspace: Workspace, git: Git, fetch: Bool, console: Console?) throws
-        -> [String: String]
-    {
-        if fetch {
-            console?.progress("fetching superproject")
-            try SuperprojectRemote.fetch(workspace, git: git)
-        }
-        return try SuperprojectRemote.branches(workspace, git: git)
-    }
-}
-
 extension WorkingCopySwitch {
     /// A module that is not initialised may still have its git directory (`git submodule deinit` keeps it) with the
     /// user's branches: the set-up re-creates `branch` at the pin, so a branch holding commits no remote has is a
@@ -46,45 +23,6 @@ extension WorkingCopySwitch {
             reason: SwitchPlanner.unpublishedReason(
                 branch: branch, target: target ?? pin, count: unpublished.count, listed: unpublished.listed)
                 + " (the module is not checked out; its repository is \(gitDirectory))")
-    }
-}
-
-/// A nested submodule (a module's own submodule) and where it stands.
-public struct NestedSubmodule: Sendable, Codable, Equatable {
-    /// Path relative to the superproject root (`Modules/Article/Vendor/Lib`).
-    public var path: String
-    /// The commit the module records for it.
-    public var recorded: String
-    /// Its HEAD; nil when it is not initialised.
-    public var head: String?
-
-    /// Whether it is initialised at its recorded commit.
-    public var atRecorded: Bool { head == recorded }
-}
-
-/// Reads the nested submodules of a module, recursively, without changing anything.
-enum NestedSubmodules {
-    /// Every gitlink of the repository at `path` (its index), recursively; `prefix` is `path` relative to the
-    /// superproject root. Repositories without `.gitmodules` are not asked (no git call).
-    static func inspect(_ path: String, prefix: String, git: Git) throws(GitError) -> [NestedSubmodule] {
-        guard FileManager.default.fileExists(atPath: (path as NSString).appendingPathComponent(".gitmodules")) else {
-            return []
-        }
-        var result: [NestedSubmodule] = []
-        for (relative, recorded) in try GitRepository(path, git: git).indexGitlinks(what: prefix) {
-            let absolute = (path as NSString).appendingPathComponent(relative)
-            let display = prefix + "/" + relative
-            var nested = NestedSubmodule(path: display, recorded: recorded, head: nil)
-            if try CheckoutPresence.of(absolute, git: git) == .repository {
-                nested.head = try GitRepository(absolute, git: git).lookUp(
-                    "HEAD", context: "read the HEAD of \(display)")
-                result.append(nested)
-                result += try inspect(absolute, prefix: display, git: git)
-            } else {
-                result.append(nested)
-            }
-        }
-        return result
     }
 }
 

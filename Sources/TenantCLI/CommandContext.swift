@@ -1,0 +1,128 @@
+import ArgumentParser
+import Foundation
+import TenantKit
+
+/// What a command runs in: environment variables, directory and output streams (injected for tests).
+public struct CommandEnvironment: Sendable {
+    /// Environment variables.
+    public var variables: [String: String]
+    /// The directory tenantctl was started in.
+    public var currentDirectory: String
+    /// Where reports go.
+    public var stdout: any OutputSink
+    /// Where progress and errors go.
+    public var stderr: any OutputSink
+    /// Whether stdout is a terminal (colour, progress).
+    public var stdoutIsTerminal: Bool
+    /// The command line after the program name, global options moved behind the subcommand (set by
+    /// ``Tenantctl/run(arguments:environment:)``): a writing command's journal keeps the words that re-run it.
+    public var arguments: [String] = []
+
+    public init(
+        variables: [String: String], currentDirectory: String, stdout: any OutputSink, stderr: any OutputSink,
+        stdoutIsTerminal: Bool = false
+    ) {
+        self.variables = variables
+        self.currentDirectory = currentDirectory
+        self.stdout = stdout
+        self.stderr = stderr
+        self.stdoutIsTerminal = stdoutIsTerminal
+    }
+
+    /// The real process environment.
+    public static func process() -> CommandEnvironment {
+        CommandEnvironment(
+            variables: ProcessInfo.processInfo.environment,
+            currentDirectory: FileManager.default.currentDirectoryPath,
+            stdout: FileOutputSink(.standardOutput), stderr: FileOutputSink(.standardError),
+            stdoutIsTerminal: isatty(STDOUT_FILENO) == 1)
+    }
+}
+
+/// Everything a command needs, built once from the global options and the environment.
+public struct CommandContext: Sendable {
+    /// The options given.
+    public let options: GlobalOptions
+    /// The environment.
+    public let environment: CommandEnvironment
+    /// Output.
+    public let console: Console
+    /// The git runner (version already checked).
+    public let git: Git
+    /// The directory commands work from (`-C` or the current directory).
+    public let directory: String
+
+    init(options: GlobalOptions, environment: CommandEnvironment, console: Console) throws {
+        self.options = options
+        self.environment = environment
+        self.console = console
+        let allowLocal =
+            options.allowLocalRemotes
+            || ["1", "true", "yes"].contains(
+                environment.variables["TENANTCTL_ALLOW_LOCAL_REMOTES"]?.lowercased() ?? "")
+        var trace: (@Sendable ([String], String?) -> Void)? = nil
+        if options.verbose && !options.quiet {
+            trace = { arguments, _ in
+                console.debug("+ git " + arguments.map { GitError.quote($0) }.joined(separator: " "))
+            }
+        }
+        var git = try Git(
+            executable: options.git, environment: environment.variables, allowLocalRemotes: allowLocal, trace: trace
+        ).withNetworkTimeout(Double(options.networkTimeout))
+        try git.checkVersion()
+        if let given = options.directory {
+            directory =
+                URL(
+                    fileURLWithPath: given,
+                    relativeTo: URL(fileURLWithPath: environment.currentDirectory, isDirectory: true)
+                ).standardizedFileURL.path
+        } else {
+            directory = environment.currentDirectory
+        }
+        if !allowLocal, Self.repositoryAllowsLocalRemotes(directory, git: git) {
+            git = git.allowingLocalRemotes()
+        }
+        self.git = git
+    }
+
+    /// Whether the superproject around `directory` says, in its own local config (never cloned, so only its user or
+    /// `tenantctl example` can have set it), that its remotes may be local paths: `tenantctl.allowLocalRemotes`.
+    static func repositoryAllowsLocalRemotes(_ directory: String, git: Git) -> Bool {
+        // A superproject checked out on a tenant branch without modules.json has no such file to find it by: the
+        // repository around `directory` is asked then.
+        let root = Workspace.findRoot(from: directory) ?? directory
+        // Not a repository (128) or not set (1) both mean "not allowed": failing closed.
+        guard
+            let allowed = try? GitRepository(root, git: git).isLocallyTrue(
+                "tenantctl.allowLocalRemotes", context: "read tenantctl.allowLocalRemotes")
+        else { return false }
+        return allowed
+    }
+
+    /// Whether local remotes are allowed for this run.
+    public var allowLocalRemotes: Bool { git.allowLocalRemotes }
+
+    /// The superproject around ``directory``.
+    public func workspace() throws -> Workspace {
+        try Workspace.locate(from: directory, git: git, remote: options.remote)
+    }
+
+    /// The remotes as fetched (unless `fetch` is false): the one pipeline every repository-wide command starts with.
+    /// `purpose`: ``Snapshot/Options/Purpose/report`` keeps invalid tenant files and unreachable module remotes in
+    /// the snapshot (audit and verify report them as findings). `project`: use it instead of the files on the
+    /// remote's general branch (verify before the files' first push). `checkNames`: refuse unknown names before any
+    /// module is fetched.
+    public func snapshot(
+        _ workspace: Workspace, purpose: Snapshot.Options.Purpose = .strict, fetch: Bool = true, jobs: Int = 4,
+        project: Project? = nil, checkNames: (@Sendable (Project) throws -> Void)? = nil
+    ) throws
+        -> Snapshot
+    {
+        try Snapshot.load(
+            workspace: workspace, git: git,
+            options: Snapshot.Options(
+                purpose: purpose, fetch: fetch, jobs: jobs, allowLocalRemotes: allowLocalRemotes, project: project,
+                checkNames: checkNames),
+            console: console)
+    }
+}

@@ -1,0 +1,40 @@
+import Foundation
+
+/// A nested submodule (a module's own submodule) and where it stands.
+public struct NestedSubmodule: Sendable, Codable, Equatable {
+    /// Path relative to the superproject root (`Modules/Article/Vendor/Lib`).
+    public var path: String
+    /// The commit the module records for it.
+    public var recorded: String
+    /// Its HEAD; nil when it is not initialised.
+    public var head: String?
+
+    /// Whether it is initialised at its recorded commit.
+    public var atRecorded: Bool { head == recorded }
+}
+
+/// Reads the nested submodules of a module, recursively, without changing anything.
+enum NestedSubmodules {
+    /// Every gitlink of the repository at `path` (its index), recursively; `prefix` is `path` relative to the
+    /// superproject root. Repositories without `.gitmodules` are not asked (no git call).
+    static func inspect(_ path: String, prefix: String, git: Git) throws(GitError) -> [NestedSubmodule] {
+        guard FileManager.default.fileExists(atPath: (path as NSString).appendingPathComponent(".gitmodules")) else {
+            return []
+        }
+        var result: [NestedSubmodule] = []
+        for (relative, recorded) in try GitRepository(path, git: git).indexGitlinks(what: prefix) {
+            let absolute = (path as NSString).appendingPathComponent(relative)
+            let display = prefix + "/" + relative
+            var nested = NestedSubmodule(path: display, recorded: recorded, head: nil)
+            if try CheckoutPresence.of(absolute, git: git) == .repository {
+                nested.head = try GitRepository(absolute, git: git).lookUp(
+                    "HEAD", context: "read the HEAD of \(display)")
+                result.append(nested)
+                result += try inspect(absolute, prefix: display, git: git)
+            } else {
+                result.append(nested)
+            }
+        }
+        return result
+    }
+}
