@@ -216,24 +216,19 @@ public enum TextWidth {
     /// The number of terminal columns `text` takes.
     public static func of(_ text: String) -> Int {
         var width = 0
-        var inEscape = false
-        for scalar in text.unicodeScalars {
-            if inEscape {
-                if scalar == "m" { inEscape = false }
-                continue
-            }
-            if scalar == "\u{1B}" {
-                inEscape = true
-                continue
-            }
-            width += 1
-        }
+        forEachVisibleScalar(of: text) { _ in width += 1 }
         return width
     }
 
     /// `text` without its ANSI escapes.
     public static func plain(_ text: String) -> String {
         var result = ""
+        forEachVisibleScalar(of: text) { result.unicodeScalars.append($0) }
+        return result
+    }
+
+    /// Calls `body` with each scalar of `text` that is not part of an ANSI escape (`ESC` up to its closing `m`).
+    private static func forEachVisibleScalar(of text: String, _ body: (Unicode.Scalar) -> Void) {
         var inEscape = false
         for scalar in text.unicodeScalars {
             if inEscape {
@@ -244,8 +239,7 @@ public enum TextWidth {
                 inEscape = true
                 continue
             }
-            result.unicodeScalars.append(scalar)
+            body(scalar)
         }
-        return result
     }
 }
