@@ -29,13 +29,11 @@ struct LifecycleKillLab {
         let reference = try lab.copy("reference")
         before = try lab.refs(reference.root)
         workingCopy = try lab.workingCopy(reference.root)
-        let shim = try GitShim(in: lab.sandbox, name: "shim-reference")
-        let result = try lab.sandbox.tenantctlProcess(
-            arguments + ["--git", shim.path], in: reference.workspace, environment: environment)
+        let result: CLIResult
+        (result, calls) = try lab.runShimmed(arguments, in: reference, environment: environment)
         try #require(result.status == 0, "\(result.stderr)")
         after = try lab.refs(reference.root)
         workingCopyAfter = try lab.workingCopy(reference.root)
-        calls = try shim.calls()
     }
 
     /// The working copy after the uninterrupted run.
@@ -56,16 +54,11 @@ struct LifecycleKillLab {
     func killed(
         at index: Int, afterTheCall: Bool = false, copy name: String? = nil,
         environment: [String: String] = FaultLab.dates
-    ) throws -> (root: String, workspace: String, remotes: String) {
+    ) throws -> FaultLab.Copy {
         let copy = try lab.copy(name ?? "kill-\(afterTheCall ? "after-" : "")\(index)")
-        let shim = try GitShim(in: lab.sandbox, name: "shim-kill-\(afterTheCall ? "after-" : "")\(index)")
-        let killed = try lab.sandbox.tenantctlProcess(
-            arguments + ["--git", shim.path], in: copy.workspace,
-            environment: environment.merging([(afterTheCall ? "SHIM_KILL_AFTER" : "SHIM_KILL_AT"): "\(index)"]) {
-                $1
-            })
-        #expect(killed.status == -SIGKILL, "call \(index): \(killed.status) \(killed.stderr)")
-        #expect(try lab.waitForProcesses(mentioning: copy.root + "/").isEmpty)
+        try lab.kill(
+            arguments, in: copy, at: index, afterTheCall: afterTheCall, environment: environment,
+            label: "call \(index)")
         return copy
     }
 

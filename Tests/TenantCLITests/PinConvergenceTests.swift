@@ -135,8 +135,8 @@ import Testing
         #expect(try run.lab.remoteRefs(copy.root) != run.remotesAfter)
         // The module branch landed and the pin did not: the run stays unfinished, and another writing command
         // refuses, naming the re-run, until the re-run publishes the pin.
-        let runs = try RunJournalTests.runs(run.lab.sandbox, in: copy.workspace)
-        #expect(RunJournalTests.run(runs, command: "pin")?["state"] as? String == "unfinished", "\(runs)")
+        let runs = try run.lab.sandbox.runs(in: copy.workspace)
+        #expect(runs.last(command: "pin")?["state"] as? String == "unfinished", "\(runs)")
         let blocked = run.lab.sandbox.tenantctl(["tag", "M1"], in: copy.workspace, environment: FaultLab.dates)
         #expect(blocked.status == 1, "\(blocked.stdout)\(blocked.stderr)")
         #expect(blocked.stderr.contains("finish it by running it again: tenantctl pin --push"), "\(blocked.stderr)")
@@ -167,8 +167,8 @@ import Testing
             run.arguments + ["--git", shim.path], in: copy.workspace,
             environment: FaultLab.dates.merging(["SHIM_FAIL_AT": "\(push)", "SHIM_FAIL_STATUS": "128"]) { $1 })
         #expect(failed.status == 1, "\(failed.stderr)")
-        let runs = try RunJournalTests.runs(run.lab.sandbox, in: copy.workspace)
-        #expect(RunJournalTests.run(runs, command: "pin")?["state"] as? String == "failed", "\(runs)")
+        let runs = try run.lab.sandbox.runs(in: copy.workspace)
+        #expect(runs.last(command: "pin")?["state"] as? String == "failed", "\(runs)")
         let tagged = run.lab.sandbox.tenantctl(["tag", "M1"], in: copy.workspace, environment: FaultLab.dates)
         #expect(tagged.status == 0, "\(tagged.stdout)\(tagged.stderr)")
     }

@@ -31,11 +31,9 @@ import Testing
         // An uninterrupted run of a copy: the number of the call to sleep in.
         let reference = try lab.copy("reference")
         if signalCase.invoiceRemote { try Self.invoiceRemote(reference.remotes, lab: lab) }
-        let referenceShim = try GitShim(in: lab.sandbox, name: "shim-reference")
-        let done = try lab.sandbox.tenantctlProcess(
-            signalCase.arguments + ["--git", referenceShim.path], in: reference.workspace, environment: FaultLab.dates)
+        let (done, calls) = try lab.runShimmed(signalCase.arguments, in: reference, environment: FaultLab.dates)
         #expect(done.status == 0, "\(done.stderr)")
-        let index = try #require(try referenceShim.calls().firstIndex { $0.contains(signalCase.call) }) + 1
+        let index = try #require(calls.firstIndex { $0.contains(signalCase.call) }) + 1
 
         let copy = try lab.copy("signalled")
         if signalCase.invoiceRemote { try Self.invoiceRemote(copy.remotes, lab: lab) }
@@ -91,14 +89,10 @@ import Testing
     /// the module pushes as landed and the superproject's as unknown, so `roll --undo` restores exactly what landed.
     @Test func sigtermDuringTheSuperprojectPushLeavesAJournalOfWhatLanded() throws {
         let lab = try FaultLab()
-        let reference = try lab.copy("reference")
-        let referenceShim = try GitShim(in: lab.sandbox, name: "shim-reference")
-        let done = try lab.sandbox.tenantctlProcess(
-            ["roll", "--jobs", "1", "--git", referenceShim.path], in: reference.workspace, environment: FaultLab.dates)
+        let (done, calls) = try lab.runShimmed(
+            ["roll", "--jobs", "1"], in: try lab.copy("reference"), environment: FaultLab.dates)
         #expect(done.status == 0, "\(done.stderr)")
-        let calls = try referenceShim.calls()
-        // The superproject's push goes to the remote named origin; the module pushes go to URLs.
-        let index = try #require(calls.lastIndex { $0.contains(" push ") && $0.contains(" -- origin ") }) + 1
+        let index = try FaultLab.superprojectPush(in: calls)
 
         let copy = try lab.copy("signalled")
         let before = try lab.remoteRefs(copy.root)

@@ -153,8 +153,9 @@ public struct TextTable: Sendable {
     }
 
     /// `pieces` joined by single spaces into lines of at most `width` columns, a new line where the next piece does
-    /// not fit; a piece wider than `width` gets a line of its own, whole.
-    static func pack(_ pieces: [String], width: Int) -> [String] {
+    /// not fit; a piece wider than `width` gets a line of its own, whole, or with `breakingLongPieces` is broken
+    /// into lines of `width` columns (its ANSI escapes dropped), and an empty last line is left out.
+    static func pack(_ pieces: [String], width: Int, breakingLongPieces: Bool = false) -> [String] {
         var lines: [String] = []
         var line = ""
         for piece in pieces {
@@ -166,8 +167,13 @@ public struct TextTable: Sendable {
                 lines.append(line)
                 line = piece
             }
+            while breakingLongPieces && TextWidth.of(line) > width {
+                let plain = TextWidth.plain(line)
+                lines.append(String(plain.prefix(width)))
+                line = String(plain.dropFirst(width))
+            }
         }
-        lines.append(line)
+        if !breakingLongPieces || !line.isEmpty { lines.append(line) }
         return lines
     }
 
@@ -187,27 +193,9 @@ public struct TextTable: Sendable {
     /// `text` wrapped at spaces into lines of at most `width` columns; a longer word is broken.
     static func wrap(_ text: String, width: Int) -> [String] {
         guard TextWidth.of(text) > width else { return [text] }
-        var lines: [String] = []
-        var line = ""
-        for word in text.split(separator: " ", omittingEmptySubsequences: false).map(String.init) {
-            var word = word
-            if line.isEmpty {
-                line = word
-            } else if TextWidth.of(line) + 1 + TextWidth.of(word) <= width {
-                line += " " + word
-            } else {
-                lines.append(line)
-                line = word
-            }
-            while TextWidth.of(line) > width {
-                let plain = TextWidth.plain(line)
-                lines.append(String(plain.prefix(width)))
-                word = String(plain.dropFirst(width))
-                line = word
-            }
-        }
-        if !line.isEmpty { lines.append(line) }
-        return lines
+        return pack(
+            text.split(separator: " ", omittingEmptySubsequences: false).map(String.init), width: width,
+            breakingLongPieces: true)
     }
 }
 
