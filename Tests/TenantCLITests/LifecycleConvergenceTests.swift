@@ -62,9 +62,10 @@ struct LifecycleKillLab {
         return copy
     }
 
-    /// A fresh copy in which git call `index` of the command failed; the command exits 1 naming the failure.
+    /// A fresh copy in which git call `index` of the command failed, and that run's result; the command exits 1
+    /// naming the failure.
     func failed(at index: Int, environment: [String: String] = FaultLab.dates) throws -> (
-        root: String, workspace: String, remotes: String
+        copy: FaultLab.Copy, result: CLIResult
     ) {
         let copy = try lab.copy("fail-\(index)")
         let shim = try GitShim(in: lab.sandbox, name: "shim-fail-\(index)")
@@ -73,7 +74,7 @@ struct LifecycleKillLab {
             environment: environment.merging(["SHIM_FAIL_AT": "\(index)", "SHIM_FAIL_STATUS": "128"]) { $1 })
         #expect(failed.status == 1, "call \(index): \(failed.status) \(failed.stderr)")
         #expect(failed.stderr.contains("injected failure"), "call \(index): \(failed.stderr)")
-        return copy
+        return (copy, failed)
     }
 
     /// Kills the command at every sampled git call (`FaultLab.indices`); after each: refs old or new everywhere, the
@@ -89,7 +90,8 @@ struct LifecycleKillLab {
         let indices = everyCall ? Array(1...calls.count) : FaultLab.indices(for: calls)
         for index in indices {
             let copy =
-                try failing ? failed(at: index, environment: environment) : killed(at: index, environment: environment)
+                try failing
+                ? failed(at: index, environment: environment).copy : killed(at: index, environment: environment)
             let label = "\(failing ? "failure" : "SIGKILL") at call \(index) (\(FaultLab.subcommand(calls[index - 1])))"
             let bad = FaultLab.refsNeitherOldNorNew(now: try lab.refs(copy.root), old: before, new: after)
             #expect(bad.isEmpty, "\(label): \(bad)")

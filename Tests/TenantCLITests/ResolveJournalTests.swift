@@ -195,7 +195,7 @@ import Testing
         let firstPush = try #require(modulePushes.first, "\(run.calls)")
         #expect(firstPush < superprojectPush)
 
-        let copy = try run.failed(at: superprojectPush)
+        let copy = try run.failed(at: superprojectPush).copy
         let blocked = sandbox.tenantctl(["tag", "M1"], in: copy.workspace, environment: FaultLab.dates)
         #expect(blocked.status == 1, "\(blocked.stdout)\(blocked.stderr)")
         #expect(
@@ -209,7 +209,7 @@ import Testing
         #expect(tagged.status == 0, "\(tagged.stderr)")
 
         // Positive control: nothing landed.
-        let early = try run.failed(at: firstPush)
+        let early = try run.failed(at: firstPush).copy
         let runs = try sandbox.runs(in: early.workspace)
         #expect(runs.last?["state"] as? String == "failed", "\(runs)")
         let notBlocked = sandbox.tenantctl(["tag", "M1"], in: early.workspace, environment: FaultLab.dates)
@@ -283,15 +283,7 @@ import Testing
     @Test func aModuleATenantBranchMovedItselfStaysWhereItsGitmodulesPutsIt() throws {
         let sandbox = try GitSandbox()
         let app = try PublishedSuperproject(sandbox: sandbox)
-        try sandbox.git(["checkout", "-q", "-b", "customer/x"], in: app.work)
-        try sandbox.git(["submodule", "update", "-q", "--init"], in: app.work)
-        try FileManager.default.createDirectory(atPath: app.work + "/plugins", withIntermediateDirectories: true)
-        try sandbox.git(["mv", "deps/other/src", "plugins/other"], in: app.work)
-        try sandbox.write("app/README", "app x\n")
-        try sandbox.git(["add", "README"], in: app.work)
-        try sandbox.git(["commit", "-q", "-m", "x keeps other in plugins"], in: app.work)
-        try sandbox.git(["push", "-q", "origin", "customer/x"], in: app.work)
-        try sandbox.git(["checkout", "-q", "master"], in: app.work)
+        try app.moveOtherOnCustomerX(readme: "app x\n")
         try FileManager.default.removeItem(atPath: app.work + "/plugins/other")
         try app.adopt()
         try sandbox.write("app/README", "app master\n")
