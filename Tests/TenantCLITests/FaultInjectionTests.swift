@@ -66,7 +66,7 @@ import Testing
         for index in indices {
             let copy = try lab.copy("kill-\(index)")
             let label = "SIGKILL at call \(index) (\(FaultLab.subcommand(reference.calls[index - 1])))"
-            try lab.kill(["roll", "--jobs", "1"], in: copy, at: index, environment: FaultLab.dates, label: label)
+            try lab.runKilled(["roll", "--jobs", "1"], in: copy, at: index, environment: FaultLab.dates, label: label)
             try Self.checkFaultedCopy(lab, copy, reference, label)
         }
         print("roll kill sweep: \(indices.count) of \(reference.calls.count) git calls")
@@ -101,7 +101,7 @@ import Testing
         for index in indices {
             let copy = try lab.copy("kill-\(index)")
             let label = "SIGKILL at call \(index) (\(FaultLab.subcommand(calls[index - 1])))"
-            try lab.kill(["switch", "t2"], in: copy, at: index, label: label)
+            try lab.runKilled(["switch", "t2"], in: copy, at: index, label: label)
             let state = try lab.workingCopy(copy.root)
             for (repository, now) in state {
                 // HEAD, its commit and the working tree are the old or the new ones (local branches may be created
@@ -145,7 +145,7 @@ import Testing
         for index in indices {
             let copy = try lab.copy("kill-\(index)")
             let label = "SIGKILL at call \(index) (\(FaultLab.subcommand(calls[index - 1])))"
-            try lab.kill(arguments, in: copy, at: index, environment: FaultLab.dates, label: label)
+            try lab.runKilled(arguments, in: copy, at: index, environment: FaultLab.dates, label: label)
             let bad = FaultLab.refsNeitherOldNorNew(now: try lab.refs(copy.root), old: before, new: after)
             #expect(bad.isEmpty, "\(label): \(bad)")
             #expect(try lab.workingCopy(copy.root) == workingCopy, "\(label)")

@@ -108,7 +108,7 @@ struct FaultLab {
     /// Runs the built tenantctl with `arguments` in `copy`, killed (SIGKILL, by the `GitShim`) at git call `index`:
     /// before the call runs, or with `afterTheCall` once it has run (a push that landed). Expects the kill, and that
     /// no process of the copy outlives it; `label` starts each failure's message.
-    func kill(
+    func runKilled(
         _ arguments: [String], in copy: Copy, at index: Int, afterTheCall: Bool = false,
         environment: [String: String] = [:], label: String? = nil, sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
@@ -121,6 +121,23 @@ struct FaultLab {
         #expect(
             try waitForProcesses(mentioning: copy.root + "/").isEmpty, "\(label): processes left",
             sourceLocation: sourceLocation)
+    }
+
+    /// Starts the built tenantctl with `arguments` in `copy` through a new `GitShim` that sleeps (30 s) in git call
+    /// `index`, waits until the run is in that call, runs `during`, then sends the run SIGTERM. Returns the run: its
+    /// result is the caller's to wait for.
+    func terminate(
+        _ arguments: [String], in copy: Copy, at index: Int, environment: [String: String] = [:],
+        during: () throws -> Void = {}
+    ) throws -> BackgroundTenantctl {
+        let shim = try GitShim(in: sandbox, name: "shim-" + (copy.root as NSString).lastPathComponent)
+        let run = try BackgroundTenantctl(
+            arguments + ["--git", shim.path], in: copy.workspace, sandbox: sandbox,
+            environment: environment.merging(["SHIM_SLEEP_AT": "\(index)", "SHIM_SLEEP_SECONDS": "30"]) { $1 })
+        try BackgroundTenantctl.waitForCalls(shim, index)
+        try during()
+        kill(run.pid, SIGTERM)
+        return run
     }
 
     /// The 1-based index of a switch's first module checkout among its git `calls` (the superproject has moved by

@@ -56,7 +56,7 @@ struct LifecycleKillLab {
         environment: [String: String] = FaultLab.dates
     ) throws -> FaultLab.Copy {
         let copy = try lab.copy(name ?? "kill-\(afterTheCall ? "after-" : "")\(index)")
-        try lab.kill(
+        try lab.runKilled(
             arguments, in: copy, at: index, afterTheCall: afterTheCall, environment: environment,
             label: "call \(index)")
         return copy

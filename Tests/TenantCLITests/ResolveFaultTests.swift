@@ -70,7 +70,7 @@ import Testing
             let label = "SIGKILL at call \(index) (\(FaultLab.subcommand(calls[index - 1])))"
             for recovery in ["--continue", "--abort"] {
                 let copy = try lab.copy("kill-\(index)\(recovery)")
-                try lab.lab.kill(
+                try lab.lab.runKilled(
                     ["resolve", "--continue"], in: copy, at: index, environment: FaultLab.dates, label: label)
                 let bad = FaultLab.refsNeitherOldNorNew(
                     now: try lab.lab.remoteRefs(copy.root), old: lab.remotesBefore, new: after)
@@ -123,7 +123,7 @@ import Testing
         for index in indices {
             let label = "SIGKILL at call \(index) (\(FaultLab.subcommand(calls[index - 1])))"
             let copy = try lab.copy("kill-\(index)")
-            try lab.kill(["resolve", "t2"], in: copy, at: index, environment: FaultLab.dates, label: label)
+            try lab.runKilled(["resolve", "t2"], in: copy, at: index, environment: FaultLab.dates, label: label)
             let state = "\(copy.workspace)/.git/tenantctl/resolve.json"
             if FileManager.default.fileExists(atPath: state) {
                 let continued = lab.sandbox.tenantctl(["resolve", "--continue"], in: copy.workspace)

@@ -229,7 +229,8 @@ import Testing
         let after = try lab.workingCopy(reference.root)
 
         let copy = try lab.copy("killed")
-        try lab.kill(["resolve", "t2"], in: copy, at: calls.count, afterTheCall: true, environment: FaultLab.dates)
+        try lab.runKilled(
+            ["resolve", "t2"], in: copy, at: calls.count, afterTheCall: true, environment: FaultLab.dates)
         let blocked = lab.sandbox.tenantctl(["tag", "M1"], in: copy.workspace, environment: FaultLab.dates)
         #expect(blocked.status == 1, "\(blocked.stderr)")
 
@@ -256,7 +257,7 @@ import Testing
         let workingCopy = try lab.lab.workingCopy(reference.root)
 
         let copy = try lab.copy("killed")
-        try lab.lab.kill(
+        try lab.lab.runKilled(
             ["resolve", action], in: copy, at: calls.count, afterTheCall: true, environment: FaultLab.dates)
         let stopped = try #require(try lab.lab.sandbox.runs(in: copy.workspace).last)
         #expect(stopped["state"] as? String == "unfinished", "\(stopped)")

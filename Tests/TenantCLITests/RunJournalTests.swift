@@ -128,7 +128,7 @@ import Testing
         #expect(done.status == 0, "\(done.stderr)")
         let copy = try lab.copy("killed")
         let before = try lab.remoteRefs(copy.root)
-        try lab.kill(
+        try lab.runKilled(
             ["roll", "--jobs", "1"], in: copy, at: try FaultLab.superprojectPush(in: calls), environment: FaultLab.dates
         )
         let run = try lab.sandbox.lastRun("roll", in: copy.workspace)
@@ -161,7 +161,7 @@ import Testing
         let index = try #require(calls.firstIndex { FaultLab.subcommand($0) == "merge" }) + 1
         let copy = try lab.copy("killed")
         let before = try lab.workingCopy(copy.root)
-        try lab.kill(["resolve", "t2"], in: copy, at: index, environment: FaultLab.dates)
+        try lab.runKilled(["resolve", "t2"], in: copy, at: index, environment: FaultLab.dates)
         let run = try lab.sandbox.lastRun("resolve", in: copy.workspace)
         #expect(run["state"] as? String == "unfinished", "\(run)")
         #expect(run["arguments"] as? [String] == ["t2"], "\(run)")

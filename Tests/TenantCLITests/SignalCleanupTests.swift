@@ -39,24 +39,20 @@ import Testing
         if signalCase.invoiceRemote { try Self.invoiceRemote(copy.remotes, lab: lab) }
         let temporary = lab.sandbox.path("tmp-signalled")
         try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
-        let shim = try GitShim(in: lab.sandbox, name: "shim-signal")
-        let run = try BackgroundTenantctl(
-            signalCase.arguments + ["--git", shim.path], in: copy.workspace, sandbox: lab.sandbox,
-            environment: FaultLab.dates.merging([
-                "SHIM_SLEEP_AT": "\(index)", "SHIM_SLEEP_SECONDS": "30", "TMPDIR": temporary + "/",
-            ]) { $1 })
-        try BackgroundTenantctl.waitForCalls(shim, index)
-        // Positive control: the command is inside the call and its temporary directory exists now.
-        if let expected = signalCase.temporary {
-            let during = try FileManager.default.contentsOfDirectory(atPath: temporary)
-            #expect(during.contains { $0.hasPrefix(expected) }, "\(during)")
+        let run = try lab.terminate(
+            signalCase.arguments, in: copy, at: index,
+            environment: FaultLab.dates.merging(["TMPDIR": temporary + "/"]) { $1 }
+        ) {
+            // Positive control: the command is inside the call and its temporary directory exists now.
+            if let expected = signalCase.temporary {
+                let during = try FileManager.default.contentsOfDirectory(atPath: temporary)
+                #expect(during.contains { $0.hasPrefix(expected) }, "\(during)")
+            }
+            // (The git child runs in the copy, or on a file in the temporary directory: `config --file`.)
+            let inCopy = try lab.processes(mentioning: copy.root + "/")
+            let onTemporary = try lab.processes(mentioning: temporary + "/")
+            #expect(!inCopy.isEmpty || !onTemporary.isEmpty)
         }
-        // (The git child runs in the copy, or on a file in the temporary directory: `config --file`.)
-        let inCopy = try lab.processes(mentioning: copy.root + "/")
-        let onTemporary = try lab.processes(mentioning: temporary + "/")
-        #expect(!inCopy.isEmpty || !onTemporary.isEmpty)
-
-        kill(run.pid, SIGTERM)
         let result = try #require(run.wait(seconds: 20), "tenantctl did not stop on SIGTERM")
         #expect(result.status == 130, "\(result.stderr)")
         #expect(run.process.terminationReason == .exit)
@@ -96,12 +92,7 @@ import Testing
 
         let copy = try lab.copy("signalled")
         let before = try lab.remoteRefs(copy.root)
-        let shim = try GitShim(in: lab.sandbox, name: "shim-signal")
-        let run = try BackgroundTenantctl(
-            ["roll", "--jobs", "1", "--git", shim.path], in: copy.workspace, sandbox: lab.sandbox,
-            environment: FaultLab.dates.merging(["SHIM_SLEEP_AT": "\(index)", "SHIM_SLEEP_SECONDS": "30"]) { $1 })
-        try BackgroundTenantctl.waitForCalls(shim, index)
-        kill(run.pid, SIGTERM)
+        let run = try lab.terminate(["roll", "--jobs", "1"], in: copy, at: index, environment: FaultLab.dates)
         let result = try #require(run.wait(seconds: 20), "tenantctl did not stop on SIGTERM")
         #expect(result.status == 130, "\(result.stderr)")
         let landed = try lab.remoteRefs(copy.root)

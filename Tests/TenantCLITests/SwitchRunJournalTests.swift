@@ -13,7 +13,7 @@ import Testing
         _ lab: FaultLab, calls: [String], copy name: String, sourceLocation: SourceLocation = #_sourceLocation
     ) throws -> FaultLab.Copy {
         let copy = try lab.copy(name)
-        try lab.kill(
+        try lab.runKilled(
             ["switch", "t2"], in: copy, at: try FaultLab.firstModuleCheckout(in: calls), sourceLocation: sourceLocation)
         return copy
     }

@@ -49,12 +49,7 @@ import Testing
         var leftSomething = 0
         for index in indices {
             let copy = try lab.copy("term-\(index)")
-            let shim = try GitShim(in: lab.sandbox, name: "shim-term-\(index)")
-            let run = try BackgroundTenantctl(
-                ["switch", "t2", "--git", shim.path], in: copy.workspace, sandbox: lab.sandbox,
-                environment: ["SHIM_SLEEP_AT": "\(index)", "SHIM_SLEEP_SECONDS": "30"])
-            try BackgroundTenantctl.waitForCalls(shim, index)
-            kill(run.pid, SIGTERM)
+            let run = try lab.terminate(["switch", "t2"], in: copy, at: index)
             let label = "SIGTERM at call \(index) (\(FaultLab.subcommand(calls[index - 1])))"
             let result = try #require(run.wait(seconds: 30), "\(label): tenantctl did not stop")
             #expect(result.status == 130, "\(label): \(result.stderr)")
