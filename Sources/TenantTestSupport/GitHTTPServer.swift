@@ -74,33 +74,22 @@ public final class GitHTTPServer: Sendable {
             fcgiwrap.stop()
             throw SandboxError(description: "fcgiwrap did not create \(socket): \(fcgiwrap.output)")
         }
-        var started: (port: Int, daemon: TestDaemon)?
-        var lastError: Error?
-        for _ in 0..<3 where started == nil {
-            do {
-                let port = try TCPPort.free()
+        let started: (port: Int, daemon: TestDaemon)
+        let socket = socket
+        do {
+            started = try TestDaemon.startListening("nginx") { port in
                 let config = Self.config(
                     port: port, directory: directory, socket: socket, backend: backend, repositories: repositories,
                     home: sandbox.environment["HOME"] ?? directory, asRoot: getuid() == 0, lfsScript: lfsScript)
                 try config.write(toFile: "\(directory)/nginx.conf", atomically: true, encoding: .utf8)
-                let daemon = try TestDaemon(
+                return try TestDaemon(
                     nginxPath, ["-c", "\(directory)/nginx.conf", "-p", directory, "-e", "\(directory)/error.log"],
                     environment: sandbox.environment, log: "\(directory)/nginx.log")
-                do {
-                    try daemon.waitForPort(port)
-                    started = (port, daemon)
-                } catch {
-                    daemon.stop()
-                    throw error
-                }
-            } catch {
-                lastError = error
             }
-        }
-        guard let started else {
+        } catch {
             fcgiwrap.stop()
             try? FileManager.default.removeItem(atPath: socket)
-            throw lastError ?? SandboxError(description: "nginx did not start")
+            throw error
         }
         port = started.port
         nginx = started.daemon

@@ -84,29 +84,15 @@ public final class GitSSHServer: Sendable {
         }
         let hostKey = try String(contentsOfFile: "\(directory)/host_key.pub", encoding: .utf8)
             .split(separator: " ").prefix(2).joined(separator: " ")
-        var started: (port: Int, daemon: TestDaemon)?
-        var lastError: Error?
-        for _ in 0..<3 where started == nil {
-            do {
-                let port = try TCPPort.free()
-                try "[127.0.0.1]:\(port) \(hostKey)\n".write(toFile: knownHosts, atomically: true, encoding: .utf8)
-                try Self.config(port: port, directory: directory).write(
-                    toFile: "\(directory)/sshd_config", atomically: true, encoding: .utf8)
-                let daemon = try TestDaemon(
-                    sshdPath, ["-D", "-e", "-f", "\(directory)/sshd_config"], environment: sandbox.environment,
-                    log: "\(directory)/sshd.log")
-                do {
-                    try daemon.waitForPort(port)
-                    started = (port, daemon)
-                } catch {
-                    daemon.stop()
-                    throw error
-                }
-            } catch {
-                lastError = error
-            }
+        let knownHosts = knownHosts
+        let started = try TestDaemon.startListening("sshd") { port in
+            try "[127.0.0.1]:\(port) \(hostKey)\n".write(toFile: knownHosts, atomically: true, encoding: .utf8)
+            try Self.config(port: port, directory: directory).write(
+                toFile: "\(directory)/sshd_config", atomically: true, encoding: .utf8)
+            return try TestDaemon(
+                sshdPath, ["-D", "-e", "-f", "\(directory)/sshd_config"], environment: sandbox.environment,
+                log: "\(directory)/sshd.log")
         }
-        guard let started else { throw lastError ?? SandboxError(description: "sshd did not start") }
         port = started.port
         sshd = started.daemon
     }

@@ -132,6 +132,37 @@ public final class GitSandbox: Sendable {
         return try git(["rev-parse", "HEAD"], in: path(relative))
     }
 
+    /// A module's seed repository (`seed`, relative; `seed-<name>` by default) with one commit on `master` (a README)
+    /// and, as its `origin`, a new empty bare repository `<remotes>/<name>.git`; nothing pushed yet. Returns the seed's
+    /// path.
+    @discardableResult
+    public func seedRepository(_ name: String, remotes: String, seed: String? = nil) throws -> String {
+        let relative = seed ?? "seed-\(name)"
+        try git(["init", "-q", "--bare", "-b", "master", "\(remotes)/\(name).git"])
+        let seedPath = path(relative)
+        try git(["init", "-q", "-b", "master", seedPath])
+        try git(["remote", "add", "origin", "\(remotes)/\(name).git"], in: seedPath)
+        try write("\(relative)/README", "\(name)\n")
+        try git(["add", "README"], in: seedPath)
+        try git(["commit", "-q", "-m", "\(name) 1"], in: seedPath)
+        return seedPath
+    }
+
+    /// Merges `branch` back into `general` of the bare repository `remote` (`merge --no-ff` in a fresh clone, then
+    /// pushed), as a developer who merged a tenant's work into the general branch would. Returns `general`'s tip
+    /// before and the merge commit.
+    @discardableResult
+    public func mergeBack(_ branch: String, into general: String = "general_dev", of remote: String) throws -> (
+        before: String, merge: String
+    ) {
+        let clone = path("merge-back-\(UUID().uuidString.prefix(8))")
+        try git(["clone", "-q", "--branch", general, remote, clone])
+        let before = try git(["rev-parse", "HEAD"], in: clone)
+        try git(["merge", "-q", "--no-ff", "-m", "merge \(branch) back", "origin/\(branch)"], in: clone)
+        try git(["push", "-q", "origin", general], in: clone)
+        return (before, try git(["rev-parse", "HEAD"], in: clone))
+    }
+
     /// Writes an executable script (a git shim for fault injection, a hook).
     ///
     /// The file is written through a close-on-exec descriptor, so that a git process started by a concurrent test

@@ -26,49 +26,20 @@ public final class TestDaemon: Sendable {
     public init(_ executable: String, _ arguments: [String], environment: [String: String], log: String) throws {
         command = [executable] + arguments
         self.log = log
-        #if canImport(Darwin)
-            var actions: posix_spawn_file_actions_t?
-            var attributes: posix_spawnattr_t?
-        #else
-            var actions = posix_spawn_file_actions_t()
-            var attributes = posix_spawnattr_t()
-        #endif
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_APPEND, 0o644)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        posix_spawnattr_setpgroup(&attributes, 0)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for signalNumber in [SIGPIPE, SIGINT, SIGTERM, SIGCHLD, SIGHUP] { sigaddset(&defaults, signalNumber) }
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        posix_spawnattr_setflags(
-            &attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
-        let argv = ([executable] + arguments).map { strdup($0) }
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") }
-        defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
-        }
-        var child: pid_t = 0
-        let result = (argv + [nil]).withUnsafeBufferPointer { argvBuffer -> Int32 in
-            (envp + [nil]).withUnsafeBufferPointer { envpBuffer -> Int32 in
-                guard let argvBase = argvBuffer.baseAddress, let envpBase = envpBuffer.baseAddress else {
-                    return EINVAL
-                }
-                return posix_spawn(&child, executable, &actions, &attributes, argvBase, envpBase)
+        let started = PosixSpawn.prepared(
+            executable, arguments, environment: environment,
+            defaultSignals: [SIGPIPE, SIGINT, SIGTERM, SIGCHLD, SIGHUP], flags: Int32(POSIX_SPAWN_SETPGROUP),
+            fileActions: { actions in
+                posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+                posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+                posix_spawn_file_actions_adddup2(&actions, 1, 2)
             }
+        ) { spawn in spawn() }
+        switch started {
+        case .success(let child): pid = Locked(child)
+        case .failure(let failure):
+            throw SandboxError(description: "cannot start \(executable): \(failure.reason)")
         }
-        guard result == 0 else {
-            throw SandboxError(description: "cannot start \(executable): \(String(cString: strerror(result)))")
-        }
-        pid = Locked(child)
     }
 
     deinit { stop() }
@@ -121,6 +92,31 @@ public final class TestDaemon: Sendable {
         }
         throw SandboxError(
             description: "\(command.joined(separator: " ")) did not listen on 127.0.0.1:\(port): \(output)")
+    }
+
+    /// Starts a server on a free port of 127.0.0.1 and waits until it listens there: `start` writes the server's
+    /// configuration for the port and starts it. Another program may take the free port first, so up to three ports
+    /// are tried (a server that does not listen is stopped); the last error is thrown when none works.
+    public static func startListening(_ name: String, _ start: (Int) throws -> TestDaemon) throws -> (
+        port: Int, daemon: TestDaemon
+    ) {
+        var lastError: Error?
+        for _ in 0..<3 {
+            do {
+                let port = try TCPPort.free()
+                let daemon = try start(port)
+                do {
+                    try daemon.waitForPort(port)
+                    return (port, daemon)
+                } catch {
+                    daemon.stop()
+                    throw error
+                }
+            } catch {
+                lastError = error
+            }
+        }
+        throw lastError ?? SandboxError(description: "\(name) did not start")
     }
 
     /// The first of `names` found in `PATH` or the usual sbin directories (server programs live there), or nil.

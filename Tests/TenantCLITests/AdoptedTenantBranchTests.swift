@@ -26,10 +26,10 @@ struct AdoptedReleaseLines {
     init(sandbox: GitSandbox) throws {
         self.sandbox = sandbox
         remotes = sandbox.path("remotes")
-        let libSeed = try Self.seed(sandbox, remotes, "Lib")
+        let libSeed = try sandbox.seedRepository("Lib", remotes: remotes)
         try sandbox.git(["push", "-q", "origin", "master"], in: libSeed)
         lib = try sandbox.git(["rev-parse", "HEAD"], in: libSeed)
-        let coreSeed = try Self.seed(sandbox, remotes, "Core")
+        let coreSeed = try sandbox.seedRepository("Core", remotes: remotes)
         try sandbox.git(["submodule", "add", "-q", "../Lib.git", "deps/lib"], in: coreSeed)
         try sandbox.git(["commit", "-q", "-m", "Core uses Lib"], in: coreSeed)
         try sandbox.git(["push", "-q", "origin", "master"], in: coreSeed)
@@ -39,7 +39,7 @@ struct AdoptedReleaseLines {
         try sandbox.git(["commit", "-q", "-m", "backport a fix to 1.0"], in: coreSeed)
         try sandbox.git(["push", "-q", "origin", "release/1.0"], in: coreSeed)
         backport = try sandbox.git(["rev-parse", "HEAD"], in: coreSeed)
-        let uiSeed = try Self.seed(sandbox, remotes, "UI")
+        let uiSeed = try sandbox.seedRepository("UI", remotes: remotes)
         try sandbox.git(["push", "-q", "origin", "master"], in: uiSeed)
         ui = try sandbox.git(["rev-parse", "HEAD"], in: uiSeed)
         try sandbox.write("seed-UI/Hotfix.txt", "hotfix\n")
@@ -71,19 +71,6 @@ struct AdoptedReleaseLines {
 
         dev = sandbox.path("dev")
         try sandbox.git(["clone", "-q", "--recurse-submodules", "\(remotes)/App.git", dev])
-    }
-
-    /// A module seed repository with a bare remote `remotes/<name>.git` and one commit on `master`.
-    static func seed(_ sandbox: GitSandbox, _ remotes: String, _ name: String, seed: String? = nil) throws -> String {
-        let relative = seed ?? "seed-\(name)"
-        try sandbox.git(["init", "-q", "--bare", "-b", "master", "\(remotes)/\(name).git"])
-        let path = sandbox.path(relative)
-        try sandbox.git(["init", "-q", "-b", "master", path])
-        try sandbox.git(["remote", "add", "origin", "\(remotes)/\(name).git"], in: path)
-        try sandbox.write("\(relative)/README", "\(name)\n")
-        try sandbox.git(["add", "README"], in: path)
-        try sandbox.git(["commit", "-q", "-m", "\(name) 1"], in: path)
-        return path
     }
 
     /// A path in the developer's clone.
@@ -210,7 +197,7 @@ struct MovedModuleSuperproject {
     init(sandbox: GitSandbox, name: String = "moved") throws {
         self.sandbox = sandbox
         let remotes = sandbox.path("\(name)/remotes")
-        let seed = try AdoptedReleaseLines.seed(sandbox, remotes, "Cap", seed: "\(name)/seed-Cap")
+        let seed = try sandbox.seedRepository("Cap", remotes: remotes, seed: "\(name)/seed-Cap")
         try sandbox.git(["push", "-q", "origin", "master"], in: seed)
         old = try sandbox.git(["rev-parse", "HEAD"], in: seed)
         try sandbox.git(["init", "-q", "--bare", "-b", "main", "\(remotes)/App.git"])
@@ -236,6 +223,32 @@ struct MovedModuleSuperproject {
         try sandbox.git(["push", "-q", "origin", "main"], in: work)
         dev = sandbox.path("\(name)/dev")
         try sandbox.git(["clone", "-q", "--recurse-submodules", "\(remotes)/App.git", dev])
+    }
+
+    /// The git calls of an uninterrupted `switch release-1.0` in `dev`, with the 0-based index of the move's
+    /// `rev-parse --absolute-git-dir` (then its two `config` calls) and of the module's own first step after it.
+    func switchToTheReleaseLine() throws -> (calls: [String], move: Int, step: Int) {
+        let name = ((dev as NSString).deletingLastPathComponent as NSString).lastPathComponent
+        let logged = try GitShim(in: sandbox, name: "shim-\(name)")
+        let run = try sandbox.tenantctlProcess(["switch", "release-1.0", "--git", logged.path], in: dev)
+        try #require(run.status == 0, "\(run.stderr)")
+        let calls = try logged.calls()
+        let move = try #require(calls.lastIndex { $0.contains("--absolute-git-dir") && $0.contains("deps/cap/src") })
+        let step = try #require(calls.indices.first { $0 > move + 2 && calls[$0].contains("/plugins/cap") })
+        return (calls, move, step)
+    }
+
+    /// What a switch that failed or was put back must leave: the superproject's and Cap's snapshot
+    /// (`SwitchFixture.snapshot`). The upstream of a branch switch creates is configured before the branch and stays
+    /// when it is deleted again (docs/GUARANTEES.md); everything else is compared.
+    func snapshot() throws -> [String: String] {
+        try SwitchFixture.snapshot(
+            sandbox: sandbox, repositories: [("superproject", dev), ("Cap", dev + "/deps/cap/src")]
+        )
+        .mapValues {
+            $0.split(separator: "\n", omittingEmptySubsequences: false)
+                .filter { !$0.hasPrefix("branch.release/1.0.") }.joined(separator: "\n")
+        }
     }
 }
 
@@ -307,26 +320,12 @@ struct MovedModulePathTests {
     @Test func aSwitchFailingAfterTheMoveMovesTheCheckoutBack() throws {
         let sandbox = try GitSandbox()
         let reference = try MovedModuleSuperproject(sandbox: sandbox, name: "reference")
-        let logged = try GitShim(in: sandbox, name: "shim-reference")
-        let run = try sandbox.tenantctlProcess(["switch", "release-1.0", "--git", logged.path], in: reference.dev)
-        #expect(run.status == 0, "\(run.stderr)")
-        let calls = try String(contentsOfFile: logged.log, encoding: .utf8).split(separator: "\n").map(String.init)
         // 0-based: the move's `rev-parse --absolute-git-dir`, its two `config` calls, then the module's own step.
-        let move = try #require(calls.lastIndex { $0.contains("--absolute-git-dir") && $0.contains("deps/cap/src") })
-        let step = try #require(calls.indices.first { $0 > move + 2 && calls[$0].contains("/plugins/cap") })
+        let (calls, move, step) = try reference.switchToTheReleaseLine()
         let indices = Set([move + 1, move + 2, move + 3, step + 1, calls.count])
         for index in indices.sorted() {
             let app = try MovedModuleSuperproject(sandbox: sandbox, name: "fail-\(index)")
-            let repositories = [("superproject", app.dev), ("Cap", app.dev + "/deps/cap/src")]
-            // The upstream of a branch switch creates is configured before the branch and stays when it is
-            // deleted again (docs/GUARANTEES.md); everything else is compared.
-            func snapshot() throws -> [String: String] {
-                try SwitchFixture.snapshot(sandbox: sandbox, repositories: repositories).mapValues {
-                    $0.split(separator: "\n", omittingEmptySubsequences: false)
-                        .filter { !$0.hasPrefix("branch.release/1.0.") }.joined(separator: "\n")
-                }
-            }
-            let before = try snapshot()
+            let before = try app.snapshot()
             let shim = try GitShim(in: sandbox, name: "shim-fail-\(index)")
             let failed = try sandbox.tenantctlProcess(
                 ["switch", "release-1.0", "--git", shim.path], in: app.dev,
@@ -334,7 +333,7 @@ struct MovedModulePathTests {
             let label = "failure at call \(index): \(calls[index - 1])"
             #expect(failed.status == 1, "\(label): \(failed.stderr)")
             #expect(failed.stderr.contains("back where it was"), "\(label): \(failed.stderr)")
-            #expect(try snapshot() == before, "\(label)")
+            #expect(try app.snapshot() == before, "\(label)")
             #expect(!FileManager.default.fileExists(atPath: app.dev + "/plugins/cap/README"), "\(label)")
             #expect(try !SwitchSignalFaultTests.unfinishedSwitch(app.dev), "\(label)")
             let rerun = sandbox.tenantctl(["switch", "release-1.0"], in: app.dev)
@@ -349,24 +348,12 @@ struct MovedModulePathTests {
         let sandbox = try GitSandbox()
         let reference = try MovedModuleSuperproject(sandbox: sandbox, name: "reference")
         #expect(sandbox.tenantctl(["switch", "main"], in: reference.dev).status == 0)
-        let logged = try GitShim(in: sandbox, name: "shim-reference")
-        let run = try sandbox.tenantctlProcess(["switch", "release-1.0", "--git", logged.path], in: reference.dev)
-        #expect(run.status == 0, "\(run.stderr)")
-        let calls = try String(contentsOfFile: logged.log, encoding: .utf8).split(separator: "\n").map(String.init)
-        let move = try #require(calls.lastIndex { $0.contains("--absolute-git-dir") && $0.contains("deps/cap/src") })
-        let step = try #require(calls.indices.first { $0 > move + 2 && calls[$0].contains("/plugins/cap") })
+        let (calls, _, step) = try reference.switchToTheReleaseLine()
         for index in [step + 1, calls.count] {
             let app = try MovedModuleSuperproject(sandbox: sandbox, name: "kill-\(index)")
             // Modules on their branches first: what the switch back to main ends on.
             #expect(sandbox.tenantctl(["switch", "main"], in: app.dev).status == 0)
-            let repositories = [("superproject", app.dev), ("Cap", app.dev + "/deps/cap/src")]
-            func snapshot() throws -> [String: String] {
-                try SwitchFixture.snapshot(sandbox: sandbox, repositories: repositories).mapValues {
-                    $0.split(separator: "\n", omittingEmptySubsequences: false)
-                        .filter { !$0.hasPrefix("branch.release/1.0.") }.joined(separator: "\n")
-                }
-            }
-            let before = try snapshot()
+            let before = try app.snapshot()
             let shim = try GitShim(in: sandbox, name: "shim-kill-\(index)")
             let killed = try sandbox.tenantctlProcess(
                 ["switch", "release-1.0", "--git", shim.path], in: app.dev, environment: ["SHIM_KILL_AT": "\(index)"])
@@ -375,7 +362,7 @@ struct MovedModulePathTests {
             #expect(try SwitchSignalFaultTests.unfinishedSwitch(app.dev, changed: true), "\(label)")
             let back = sandbox.tenantctl(["switch", "main"], in: app.dev)
             #expect(back.status == 0, "\(label): \(back.stderr)")
-            #expect(try snapshot() == before, "\(label)")
+            #expect(try app.snapshot() == before, "\(label)")
             let again = sandbox.tenantctl(["switch", "release-1.0"], in: app.dev)
             #expect(again.status == 0, "\(label): \(again.stderr)")
             #expect(try sandbox.git(["rev-parse", "HEAD"], in: app.dev + "/plugins/cap") == app.old, "\(label)")

@@ -20,12 +20,7 @@ struct RealSuperproject {
         remotes = sandbox.path("remotes")
         work = sandbox.path(workName)
         for name in Self.modules {
-            try sandbox.git(["init", "-q", "--bare", "-b", "master", "\(remotes)/\(name).git"])
-            let seed = sandbox.path("seed-\(name)")
-            try sandbox.git(["init", "-q", "-b", "master", seed])
-            try sandbox.write("seed-\(name)/README", "\(name)\n")
-            try sandbox.git(["add", "README"], in: seed)
-            try sandbox.git(["commit", "-q", "-m", "\(name) 1"], in: seed)
+            let seed = try sandbox.seedRepository(name, remotes: remotes)
             if name == "Shop" {
                 try sandbox.git(["checkout", "-q", "-b", "customer/acme"], in: seed)
                 try sandbox.write("seed-\(name)/Acme.txt", "acme\n")
@@ -33,7 +28,6 @@ struct RealSuperproject {
                 try sandbox.git(["commit", "-q", "-m", "acme's shop"], in: seed)
                 try sandbox.git(["checkout", "-q", "master"], in: seed)
             }
-            try sandbox.git(["remote", "add", "origin", "\(remotes)/\(name).git"], in: seed)
             try sandbox.git(["push", "-q", "origin", "--all"], in: seed)
         }
         try sandbox.git(["init", "-q", "--bare", "-b", "main", "\(remotes)/App.git"])

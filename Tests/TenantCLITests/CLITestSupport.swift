@@ -36,6 +36,22 @@ extension GitSandbox {
         return CLIResult(status: status, stdout: out.text, stderr: err.text)
     }
 
+    /// `tenantctl runs --json` in `workspace`, decoded: the runs, oldest first.
+    func runs(in workspace: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> [[String: Any]] {
+        let result = tenantctl(["runs", "--json"], in: workspace)
+        try #require(result.status == 0, "\(result.stderr)", sourceLocation: sourceLocation)
+        let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+        return try #require(object?["runs"] as? [[String: Any]], "\(result.stdout)", sourceLocation: sourceLocation)
+    }
+
+    /// The last run of `command` (its words: `tenant add`) in `runs --json`, in `workspace`.
+    func lastRun(_ command: String, in workspace: String, sourceLocation: SourceLocation = #_sourceLocation) throws
+        -> [String: Any]
+    {
+        let runs = try runs(in: workspace, sourceLocation: sourceLocation)
+        return try #require(runs.last(command: command), "no \(command) run: \(runs)", sourceLocation: sourceLocation)
+    }
+
     /// Runs the built tenantctl executable as a separate process.
     func tenantctlProcess(_ arguments: [String], in directory: String? = nil, environment extra: [String: String] = [:])
         throws -> CLIResult
@@ -47,4 +63,9 @@ extension GitSandbox {
             extraEnvironment: Self.wideTerminal.merging(extra) { $1 })
         return CLIResult(status: result.status, stdout: result.stdout, stderr: result.stderr)
     }
+}
+
+extension [[String: Any]] {
+    /// The last of these runs (`runs --json`) of `command` (its words: `tenant add`).
+    func last(command: String) -> [String: Any]? { last { $0["command"] as? String == command } }
 }

@@ -29,6 +29,18 @@ import Testing
         try ExampleBuilder(git: try sandbox.gitRunner()).build(in: sandbox.path("erp"), stage: stage)
     }
 
+    /// The example switched to t2 and composed into `out` (in the sandbox): the workspace and `out`.
+    static func composedT2(_ sandbox: GitSandbox, sourceLocation: SourceLocation = #_sourceLocation) throws -> (
+        workspace: String, out: String
+    ) {
+        let workspace = try example(sandbox).workspace
+        #expect(sandbox.tenantctl(["switch", "t2"], in: workspace).status == 0, sourceLocation: sourceLocation)
+        let out = sandbox.path("out")
+        #expect(
+            sandbox.tenantctl(["compose", "--out", out], in: workspace).status == 0, sourceLocation: sourceLocation)
+        return (workspace, out)
+    }
+
     @Test func t1HasTheQRCodeLibraryT2IsGermanWithItsOverridesAndWithoutIt() throws {
         let sandbox = try GitSandbox()
         let example = try Self.example(sandbox, stage: .afterUpdates)
@@ -245,11 +257,7 @@ import Testing
 
     @Test func aBadStringsPathIsAClearErrorAndNothingIsWritten() throws {
         let sandbox = try GitSandbox()
-        let example = try Self.example(sandbox)
-        let workspace = example.workspace
-        #expect(sandbox.tenantctl(["switch", "t2"], in: workspace).status == 0)
-        let out = sandbox.path("out")
-        #expect(sandbox.tenantctl(["compose", "--out", out], in: workspace).status == 0)
+        let (workspace, out) = try Self.composedT2(sandbox)
         let before = try Self.files(out)
         func tenantFile(strings: String) throws {
             try sandbox.write(
@@ -385,11 +393,7 @@ import Testing
 
     @Test func theBuildSectionBecomesTenantXcconfigCheckedAndReported() throws {
         let sandbox = try GitSandbox()
-        let example = try Self.example(sandbox)
-        let workspace = example.workspace
-        #expect(sandbox.tenantctl(["switch", "t2"], in: workspace).status == 0)
-        let out = sandbox.path("out")
-        #expect(sandbox.tenantctl(["compose", "--out", out], in: workspace).status == 0)
+        let (workspace, out) = try Self.composedT2(sandbox)
         #expect(sandbox.tenantctl(["compose", "--out", out, "--check"], in: workspace).status == 0)
         let t2 = try sandbox.read("erp/workspace/Tenants/t2.json")
         try sandbox.write(

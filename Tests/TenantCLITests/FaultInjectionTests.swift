@@ -18,9 +18,7 @@ import Testing
         let copy = try lab.copy("reference")
         let before = try lab.refs(copy.root)
         let workingCopy = try lab.workingCopy(copy.root)
-        let shim = try GitShim(in: lab.sandbox, name: "shim-reference")
-        let result = try lab.sandbox.tenantctlProcess(
-            ["roll", "--jobs", "1", "--git", shim.path], in: copy.workspace, environment: FaultLab.dates)
+        let (result, calls) = try lab.runShimmed(["roll", "--jobs", "1"], in: copy, environment: FaultLab.dates)
         #expect(result.status == 0, "\(result.stderr)")
         let after = try lab.refs(copy.root)
         // The uninterrupted roll: exactly one new merge in Infrastructure t2 and Order t3.
@@ -32,12 +30,12 @@ import Testing
             #expect(made == "1", "\(module) \(branch)")
         }
         #expect(after["remote/Superproject"] != before["remote/Superproject"])
-        return Reference(calls: try shim.calls(), before: before, after: after, workingCopy: workingCopy)
+        return Reference(calls: calls, before: before, after: after, workingCopy: workingCopy)
     }
 
     /// Asserts the invariants after a fault, then re-runs without a fault and asserts convergence.
     static func checkFaultedCopy(
-        _ lab: FaultLab, _ copy: (root: String, workspace: String, remotes: String), _ reference: Reference,
+        _ lab: FaultLab, _ copy: FaultLab.Copy, _ reference: Reference,
         _ label: String
     ) throws {
         let left = try lab.waitForProcesses(mentioning: copy.root + "/")
@@ -67,12 +65,8 @@ import Testing
         #expect(reference.calls.count > 30)
         for index in indices {
             let copy = try lab.copy("kill-\(index)")
-            let shim = try GitShim(in: lab.sandbox, name: "shim-kill-\(index)")
-            let killed = try lab.sandbox.tenantctlProcess(
-                ["roll", "--jobs", "1", "--git", shim.path], in: copy.workspace,
-                environment: FaultLab.dates.merging(["SHIM_KILL_AT": "\(index)"]) { $1 })
             let label = "SIGKILL at call \(index) (\(FaultLab.subcommand(reference.calls[index - 1])))"
-            #expect(killed.status == -SIGKILL, "\(label): not killed: \(killed.status) \(killed.stderr)")
+            try lab.runKilled(["roll", "--jobs", "1"], in: copy, at: index, environment: FaultLab.dates, label: label)
             try Self.checkFaultedCopy(lab, copy, reference, label)
         }
         print("roll kill sweep: \(indices.count) of \(reference.calls.count) git calls")
@@ -102,24 +96,12 @@ import Testing
 @Suite(.tags(.slow), .notInTheFastSet) struct SwitchFaultInjectionTests {
     @Test func switchKilledAtSampledGitCallsLeavesEachRepositoryBeforeOrAfter() throws {
         let lab = try FaultLab()
-        let reference = try lab.copy("reference")
-        let before = try lab.workingCopy(reference.root)
-        let shim = try GitShim(in: lab.sandbox, name: "shim-reference")
-        let result = try lab.sandbox.tenantctlProcess(["switch", "t2", "--git", shim.path], in: reference.workspace)
-        #expect(result.status == 0, "\(result.stderr)")
-        let after = try lab.workingCopy(reference.root)
-        #expect(after != before)
-        let calls = try shim.calls()
+        let (calls, before, after) = try SwitchSignalFaultTests.reference(lab)
         let indices = FaultLab.indices(for: calls)
         for index in indices {
             let copy = try lab.copy("kill-\(index)")
-            let killShim = try GitShim(in: lab.sandbox, name: "shim-kill-\(index)")
-            let killed = try lab.sandbox.tenantctlProcess(
-                ["switch", "t2", "--git", killShim.path], in: copy.workspace,
-                environment: ["SHIM_KILL_AT": "\(index)"])
             let label = "SIGKILL at call \(index) (\(FaultLab.subcommand(calls[index - 1])))"
-            #expect(killed.status == -SIGKILL, "\(label): \(killed.status) \(killed.stderr)")
-            #expect(try lab.waitForProcesses(mentioning: copy.root + "/").isEmpty, "\(label)")
+            try lab.runKilled(["switch", "t2"], in: copy, at: index, label: label)
             let state = try lab.workingCopy(copy.root)
             for (repository, now) in state {
                 // HEAD, its commit and the working tree are the old or the new ones (local branches may be created
@@ -154,24 +136,16 @@ import Testing
         let reference = try lab.copy("reference")
         let before = try lab.refs(reference.root)
         let workingCopy = try lab.workingCopy(reference.root)
-        let shim = try GitShim(in: lab.sandbox, name: "shim-reference")
-        let result = try lab.sandbox.tenantctlProcess(
-            arguments + ["--git", shim.path], in: reference.workspace, environment: FaultLab.dates)
+        let (result, calls) = try lab.runShimmed(arguments, in: reference, environment: FaultLab.dates)
         #expect(result.status == 0, "\(result.stderr)")
         let after = try lab.refs(reference.root)
         #expect(after["remote/Article"]?["refs/heads/t1"] != nil)
-        let calls = try shim.calls()
         let indices = FaultLab.indices(for: calls)
         var unconverged: [String] = []
         for index in indices {
             let copy = try lab.copy("kill-\(index)")
-            let killShim = try GitShim(in: lab.sandbox, name: "shim-kill-\(index)")
-            let killed = try lab.sandbox.tenantctlProcess(
-                arguments + ["--git", killShim.path], in: copy.workspace,
-                environment: FaultLab.dates.merging(["SHIM_KILL_AT": "\(index)"]) { $1 })
             let label = "SIGKILL at call \(index) (\(FaultLab.subcommand(calls[index - 1])))"
-            #expect(killed.status == -SIGKILL, "\(label): \(killed.status) \(killed.stderr)")
-            #expect(try lab.waitForProcesses(mentioning: copy.root + "/").isEmpty, "\(label)")
+            try lab.runKilled(arguments, in: copy, at: index, environment: FaultLab.dates, label: label)
             let bad = FaultLab.refsNeitherOldNorNew(now: try lab.refs(copy.root), old: before, new: after)
             #expect(bad.isEmpty, "\(label): \(bad)")
             #expect(try lab.workingCopy(copy.root) == workingCopy, "\(label)")

@@ -21,8 +21,11 @@ struct FaultLab {
         _ = try ExampleBuilder(git: try sandbox.gitRunner()).build(in: template, stage: stage)
     }
 
+    /// A copy of the example: its directory, its workspace and its remotes.
+    typealias Copy = (root: String, workspace: String, remotes: String)
+
     /// A fresh copy of the example, named `name`; its workspace and remotes.
-    func copy(_ name: String) throws -> (root: String, workspace: String, remotes: String) {
+    func copy(_ name: String) throws -> Copy {
         let target = sandbox.path(name)
         let copied = try sandbox.run("/bin/cp", ["-a", template, target])
         try #require(copied.status == 0, "cp failed: \(copied.stderr)")
@@ -89,6 +92,70 @@ struct FaultLab {
         var result = ["superproject": try userState("\(root)/workspace")]
         for module in Self.modules { result[module] = try userState("\(root)/workspace/Modules/\(module)") }
         return result
+    }
+
+    /// Runs the built tenantctl with `arguments` in `copy` through a new `GitShim` (`--git`; named after the copy),
+    /// uninterrupted unless `environment` asks the shim for a fault: the result and the git calls the run made.
+    func runShimmed(_ arguments: [String], in copy: Copy, environment: [String: String] = [:]) throws -> (
+        result: CLIResult, calls: [String]
+    ) {
+        let shim = try GitShim(in: sandbox, name: "shim-" + (copy.root as NSString).lastPathComponent)
+        let result = try sandbox.tenantctlProcess(
+            arguments + ["--git", shim.path], in: copy.workspace, environment: environment)
+        return (result, try shim.calls())
+    }
+
+    /// Runs the built tenantctl with `arguments` in `copy`, killed (SIGKILL, by the `GitShim`) at git call `index`:
+    /// before the call runs, or with `afterTheCall` once it has run (a push that landed). Expects the kill, and that
+    /// no process of the copy outlives it; `label` starts each failure's message.
+    func runKilled(
+        _ arguments: [String], in copy: Copy, at index: Int, afterTheCall: Bool = false,
+        environment: [String: String] = [:], label: String? = nil, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        let killAt = [(afterTheCall ? "SHIM_KILL_AFTER" : "SHIM_KILL_AT"): "\(index)"]
+        let (killed, _) = try runShimmed(arguments, in: copy, environment: environment.merging(killAt) { $1 })
+        let label = label ?? "SIGKILL at call \(index)"
+        #expect(
+            killed.status == -SIGKILL, "\(label): not killed: \(killed.status) \(killed.stderr)",
+            sourceLocation: sourceLocation)
+        #expect(
+            try waitForProcesses(mentioning: copy.root + "/").isEmpty, "\(label): processes left",
+            sourceLocation: sourceLocation)
+    }
+
+    /// Starts the built tenantctl with `arguments` in `copy` through a new `GitShim` that sleeps (30 s) in git call
+    /// `index`, waits until the run is in that call, runs `during`, then sends the run SIGTERM. Returns the run: its
+    /// result is the caller's to wait for.
+    func terminate(
+        _ arguments: [String], in copy: Copy, at index: Int, environment: [String: String] = [:],
+        during: () throws -> Void = {}
+    ) throws -> BackgroundTenantctl {
+        let shim = try GitShim(in: sandbox, name: "shim-" + (copy.root as NSString).lastPathComponent)
+        let run = try BackgroundTenantctl(
+            arguments + ["--git", shim.path], in: copy.workspace, sandbox: sandbox,
+            environment: environment.merging(["SHIM_SLEEP_AT": "\(index)", "SHIM_SLEEP_SECONDS": "30"]) { $1 })
+        try BackgroundTenantctl.waitForCalls(shim, index)
+        try during()
+        kill(run.pid, SIGTERM)
+        return run
+    }
+
+    /// The 1-based index of a switch's first module checkout among its git `calls` (the superproject has moved by
+    /// then).
+    static func firstModuleCheckout(in calls: [String], sourceLocation: SourceLocation = #_sourceLocation) throws
+        -> Int
+    {
+        try #require(
+            calls.firstIndex { $0.contains("/Modules/") && subcommand($0) == "switch" }, "\(calls)",
+            sourceLocation: sourceLocation) + 1
+    }
+
+    /// The 1-based index of a roll's superproject push among its git `calls`: the last push to the remote named
+    /// origin (the module pushes go to URLs), after every module push.
+    static func superprojectPush(in calls: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> Int {
+        try #require(
+            calls.lastIndex { $0.contains(" push ") && $0.contains(" -- origin ") }, "\(calls)",
+            sourceLocation: sourceLocation) + 1
     }
 
     /// Lock files left anywhere under `root` (`tenantctl.lock` is the flock file and stays by design).

@@ -29,13 +29,11 @@ struct LifecycleKillLab {
         let reference = try lab.copy("reference")
         before = try lab.refs(reference.root)
         workingCopy = try lab.workingCopy(reference.root)
-        let shim = try GitShim(in: lab.sandbox, name: "shim-reference")
-        let result = try lab.sandbox.tenantctlProcess(
-            arguments + ["--git", shim.path], in: reference.workspace, environment: environment)
+        let result: CLIResult
+        (result, calls) = try lab.runShimmed(arguments, in: reference, environment: environment)
         try #require(result.status == 0, "\(result.stderr)")
         after = try lab.refs(reference.root)
         workingCopyAfter = try lab.workingCopy(reference.root)
-        calls = try shim.calls()
     }
 
     /// The working copy after the uninterrupted run.
@@ -56,22 +54,18 @@ struct LifecycleKillLab {
     func killed(
         at index: Int, afterTheCall: Bool = false, copy name: String? = nil,
         environment: [String: String] = FaultLab.dates
-    ) throws -> (root: String, workspace: String, remotes: String) {
+    ) throws -> FaultLab.Copy {
         let copy = try lab.copy(name ?? "kill-\(afterTheCall ? "after-" : "")\(index)")
-        let shim = try GitShim(in: lab.sandbox, name: "shim-kill-\(afterTheCall ? "after-" : "")\(index)")
-        let killed = try lab.sandbox.tenantctlProcess(
-            arguments + ["--git", shim.path], in: copy.workspace,
-            environment: environment.merging([(afterTheCall ? "SHIM_KILL_AFTER" : "SHIM_KILL_AT"): "\(index)"]) {
-                $1
-            })
-        #expect(killed.status == -SIGKILL, "call \(index): \(killed.status) \(killed.stderr)")
-        #expect(try lab.waitForProcesses(mentioning: copy.root + "/").isEmpty)
+        try lab.runKilled(
+            arguments, in: copy, at: index, afterTheCall: afterTheCall, environment: environment,
+            label: "call \(index)")
         return copy
     }
 
-    /// A fresh copy in which git call `index` of the command failed; the command exits 1 naming the failure.
+    /// A fresh copy in which git call `index` of the command failed, and that run's result; the command exits 1
+    /// naming the failure.
     func failed(at index: Int, environment: [String: String] = FaultLab.dates) throws -> (
-        root: String, workspace: String, remotes: String
+        copy: FaultLab.Copy, result: CLIResult
     ) {
         let copy = try lab.copy("fail-\(index)")
         let shim = try GitShim(in: lab.sandbox, name: "shim-fail-\(index)")
@@ -80,7 +74,7 @@ struct LifecycleKillLab {
             environment: environment.merging(["SHIM_FAIL_AT": "\(index)", "SHIM_FAIL_STATUS": "128"]) { $1 })
         #expect(failed.status == 1, "call \(index): \(failed.status) \(failed.stderr)")
         #expect(failed.stderr.contains("injected failure"), "call \(index): \(failed.stderr)")
-        return copy
+        return (copy, failed)
     }
 
     /// Kills the command at every sampled git call (`FaultLab.indices`); after each: refs old or new everywhere, the
@@ -96,7 +90,8 @@ struct LifecycleKillLab {
         let indices = everyCall ? Array(1...calls.count) : FaultLab.indices(for: calls)
         for index in indices {
             let copy =
-                try failing ? failed(at: index, environment: environment) : killed(at: index, environment: environment)
+                try failing
+                ? failed(at: index, environment: environment).copy : killed(at: index, environment: environment)
             let label = "\(failing ? "failure" : "SIGKILL") at call \(index) (\(FaultLab.subcommand(calls[index - 1])))"
             let bad = FaultLab.refsNeitherOldNorNew(now: try lab.refs(copy.root), old: before, new: after)
             #expect(bad.isEmpty, "\(label): \(bad)")

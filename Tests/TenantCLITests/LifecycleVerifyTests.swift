@@ -59,19 +59,12 @@ import Testing
         Breakage(
             code: "tenant-merged-back", tenant: "t3", module: "Order", repository: "Order", branch: "t3",
             breakIt: { example in
-                let clone = example.sandbox.path("merge-back")
-                try example.sandbox.git(["clone", "-q", "--branch", "general_dev", example.remote("Order"), clone])
-                try example.sandbox.git(["merge", "-q", "--no-ff", "-m", "merge t3 back", "origin/t3"], in: clone)
-                try example.sandbox.git(["push", "-q", "origin", "general_dev"], in: clone)
+                try example.sandbox.mergeBack("t3", of: example.remote("Order"))
             }),
         Breakage(
             code: "tenant-merged-back", tenant: "t2", module: nil, repository: "superproject", branch: "t2",
             breakIt: { example in
-                let clone = example.sandbox.path("merge-back-super")
-                try example.sandbox.git(
-                    ["clone", "-q", "--branch", "general_dev", example.remote("Superproject"), clone])
-                try example.sandbox.git(["merge", "-q", "--no-ff", "-m", "merge t2 back", "origin/t2"], in: clone)
-                try example.sandbox.git(["push", "-q", "origin", "general_dev"], in: clone)
+                try example.sandbox.mergeBack("t2", of: example.remote("Superproject"))
             }),
     ]
 

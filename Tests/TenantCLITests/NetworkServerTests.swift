@@ -7,7 +7,7 @@ import Testing
 /// The example's remotes served by a real git server on 127.0.0.1 (smart HTTP with basic auth, or ssh with a key),
 /// and a workspace cloned from it: every URL tenantctl uses (superproject and modules, relative `../<Module>.git`
 /// resolved against the server URL) goes over the network; local remotes are not allowed.
-final class ServedExample {
+final class ServedExample: ExampleRemotes {
     enum Transport { case http, ssh }
 
     let sandbox: GitSandbox
@@ -71,21 +71,6 @@ final class ServedExample {
     /// Runs tenantctl in the workspace.
     func tenantctl(_ arguments: [String], environment extra: [String: String] = [:]) -> CLIResult {
         sandbox.tenantctl(arguments, in: workspace, environment: environment.merging(extra) { $1 })
-    }
-
-    /// The bare repository behind the server.
-    func remote(_ name: String) -> String { "\(example.remotes)/\(name).git" }
-
-    /// Repository → branch → commit, read from the bare repositories behind the server.
-    func remoteBranches() throws -> [String: [String: String]] {
-        var result: [String: [String: String]] = [:]
-        for repository in Self.repositories { result[repository] = try sandbox.branches(remote(repository)) }
-        return result
-    }
-
-    /// Module path → pin of a superproject branch on the server.
-    func pins(_ branch: String) throws -> [String: String] {
-        try sandbox.gitlinks(on: branch, in: remote("Superproject"))
     }
 
     /// Writes a hook into a repository behind the server.

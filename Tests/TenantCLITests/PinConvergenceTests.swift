@@ -24,6 +24,39 @@ import Testing
             in: "template/workspace/Modules/Customer", file: "Fix.swift", content: "// fix\n", message: "t2 fix")
     }
 
+    /// A copy named `name` of a lab whose template has Customer's fix (``commitInCustomer``), rolled: its remote
+    /// superproject and the tip roll left on t2. `before` runs in the copy first (a local commit).
+    static func rolledCopy(_ lab: FaultLab, _ name: String, before: (FaultLab.Copy) throws -> Void = { _ in }) throws
+        -> (copy: FaultLab.Copy, superRemote: String, rolled: String)
+    {
+        try commitInCustomer(lab)
+        let copy = try lab.copy(name)
+        try before(copy)
+        let roll = lab.sandbox.tenantctl(["roll"], in: copy.workspace, environment: FaultLab.dates)
+        #expect(roll.status == 0, "\(roll.stderr)")
+        let superRemote = copy.remotes + "/Superproject.git"
+        return (copy, superRemote, try lab.sandbox.git(["rev-parse", "refs/heads/t2"], in: superRemote))
+    }
+
+    /// Expects the pin commit at `commit` to pin what roll pinned at `rolled` for Infrastructure (the module the
+    /// pin leaves), then runs the switch the pin's output names and expects a clean superproject.
+    static func expectTheRollsPinsKeptAndTheSwitchBringsTheModulesUp(
+        _ lab: FaultLab, _ copy: FaultLab.Copy, commit: String, in repository: String, rolled: String,
+        superRemote: String, pinOutput: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        #expect(
+            try lab.sandbox.git(["rev-parse", "\(commit):Modules/Infrastructure"], in: repository)
+                == lab.sandbox.git(["rev-parse", "\(rolled):Modules/Infrastructure"], in: superRemote),
+            sourceLocation: sourceLocation)
+        let fix = "tenantctl switch t2"
+        #expect(pinOutput.contains(fix), "\(pinOutput)", sourceLocation: sourceLocation)
+        let switched = lab.sandbox.tenantctl(
+            fix.split(separator: " ").dropFirst().map(String.init), in: copy.workspace, environment: FaultLab.dates)
+        #expect(switched.status == 0, "\(switched.stderr)", sourceLocation: sourceLocation)
+        #expect(
+            try lab.sandbox.git(["status", "--porcelain"], in: copy.workspace) == "", sourceLocation: sourceLocation)
+    }
+
     static func pinRun(function: String = #function) throws -> LifecycleKillLab {
         try LifecycleKillLab(["pin", "--push"], setUp: commitInCustomer, function: function)
     }
@@ -125,18 +158,13 @@ import Testing
     @Test func aFailedSuperprojectPushIsPublishedByTheReRun() throws {
         let run = try Self.pinRun()
         let push = try #require(run.pushes(superproject: true).last)
-        let copy = try run.lab.copy("failed-push")
-        let shim = try GitShim(in: run.lab.sandbox, name: "shim-fail")
-        let failed = run.lab.sandbox.tenantctl(
-            run.arguments + ["--git", shim.path], in: copy.workspace,
-            environment: FaultLab.dates.merging(["SHIM_FAIL_AT": "\(push)", "SHIM_FAIL_STATUS": "128"]) { $1 })
-        #expect(failed.status == 1, "\(failed.stderr)")
+        let (copy, failed) = try run.failed(at: push)
         #expect(failed.stderr.contains("tenantctl pin --push"), "\(failed.stderr)")
         #expect(try run.lab.remoteRefs(copy.root) != run.remotesAfter)
         // The module branch landed and the pin did not: the run stays unfinished, and another writing command
         // refuses, naming the re-run, until the re-run publishes the pin.
-        let runs = try RunJournalTests.runs(run.lab.sandbox, in: copy.workspace)
-        #expect(RunJournalTests.run(runs, command: "pin")?["state"] as? String == "unfinished", "\(runs)")
+        let runs = try run.lab.sandbox.runs(in: copy.workspace)
+        #expect(runs.last(command: "pin")?["state"] as? String == "unfinished", "\(runs)")
         let blocked = run.lab.sandbox.tenantctl(["tag", "M1"], in: copy.workspace, environment: FaultLab.dates)
         #expect(blocked.status == 1, "\(blocked.stdout)\(blocked.stderr)")
         #expect(blocked.stderr.contains("finish it by running it again: tenantctl pin --push"), "\(blocked.stderr)")
@@ -161,26 +189,16 @@ import Testing
         let pushes = run.pushes(superproject: true)
         let push = try #require(pushes.first)
         #expect(pushes.count == 2, "\(run.calls)")
-        let copy = try run.lab.copy("failed-module-push")
-        let shim = try GitShim(in: run.lab.sandbox, name: "shim-fail")
-        let failed = run.lab.sandbox.tenantctl(
-            run.arguments + ["--git", shim.path], in: copy.workspace,
-            environment: FaultLab.dates.merging(["SHIM_FAIL_AT": "\(push)", "SHIM_FAIL_STATUS": "128"]) { $1 })
-        #expect(failed.status == 1, "\(failed.stderr)")
-        let runs = try RunJournalTests.runs(run.lab.sandbox, in: copy.workspace)
-        #expect(RunJournalTests.run(runs, command: "pin")?["state"] as? String == "failed", "\(runs)")
+        let (copy, _) = try run.failed(at: push)
+        let runs = try run.lab.sandbox.runs(in: copy.workspace)
+        #expect(runs.last(command: "pin")?["state"] as? String == "failed", "\(runs)")
         let tagged = run.lab.sandbox.tenantctl(["tag", "M1"], in: copy.workspace, environment: FaultLab.dates)
         #expect(tagged.status == 0, "\(tagged.stdout)\(tagged.stderr)")
     }
 
     @Test func afterARollThePinLandsOnTheNewTipAndTheSwitchItNamesBringsTheModulesUp() throws {
         let lab = try FaultLab()
-        try Self.commitInCustomer(lab)
-        let copy = try lab.copy("rolled")
-        let roll = lab.sandbox.tenantctl(["roll"], in: copy.workspace, environment: FaultLab.dates)
-        #expect(roll.status == 0, "\(roll.stderr)")
-        let superRemote = copy.remotes + "/Superproject.git"
-        let rolled = try lab.sandbox.git(["rev-parse", "refs/heads/t2"], in: superRemote)
+        let (copy, superRemote, rolled) = try Self.rolledCopy(lab, "rolled")
         let customer = try lab.sandbox.git(["rev-parse", "HEAD"], in: copy.workspace + "/Modules/Customer")
         let pin = lab.sandbox.tenantctl(["pin", "--push"], in: copy.workspace, environment: FaultLab.dates)
         #expect(pin.status == 0, "\(pin.stderr)")
@@ -188,16 +206,9 @@ import Testing
         #expect(try lab.sandbox.git(["rev-parse", "HEAD"], in: copy.workspace) == tip)
         #expect(try lab.sandbox.git(["rev-parse", "\(tip)^"], in: superRemote) == rolled)
         #expect(try lab.sandbox.git(["rev-parse", "\(tip):Modules/Customer"], in: superRemote) == customer)
-        #expect(
-            try lab.sandbox.git(["rev-parse", "\(tip):Modules/Infrastructure"], in: superRemote)
-                == lab.sandbox.git(["rev-parse", "\(rolled):Modules/Infrastructure"], in: superRemote))
         #expect(pin.stdout.contains("landed on"), "\(pin.stdout)")
-        let fix = "tenantctl switch t2"
-        #expect(pin.stdout.contains(fix), "\(pin.stdout)")
-        let switched = lab.sandbox.tenantctl(
-            fix.split(separator: " ").dropFirst().map(String.init), in: copy.workspace, environment: FaultLab.dates)
-        #expect(switched.status == 0, "\(switched.stderr)")
-        #expect(try lab.sandbox.git(["status", "--porcelain"], in: copy.workspace) == "")
+        try Self.expectTheRollsPinsKeptAndTheSwitchBringsTheModulesUp(
+            lab, copy, commit: tip, in: superRemote, rolled: rolled, superRemote: superRemote, pinOutput: pin.stdout)
     }
 
     /// A plain pin (no --push) after a roll moved the remote tenant branch: the pin commit is written on the
@@ -205,13 +216,8 @@ import Testing
     /// and `git push` publishes it as a fast-forward.
     @Test func aPlainPinAfterARollCommitsOnTheFetchedTipNotOnTheStaleBranch() throws {
         let lab = try FaultLab()
-        try Self.commitInCustomer(lab)
-        let copy = try lab.copy("rolled")
-        let roll = lab.sandbox.tenantctl(["roll"], in: copy.workspace, environment: FaultLab.dates)
-        #expect(roll.status == 0, "\(roll.stderr)")
+        let (copy, superRemote, rolled) = try Self.rolledCopy(lab, "rolled")
         try lab.sandbox.git(["push", "-q", "origin", "t2"], in: copy.workspace + "/Modules/Customer")
-        let superRemote = copy.remotes + "/Superproject.git"
-        let rolled = try lab.sandbox.git(["rev-parse", "refs/heads/t2"], in: superRemote)
         let stale = try lab.sandbox.git(["rev-parse", "HEAD"], in: copy.workspace)
         #expect(stale != rolled)  // the roll moved the remote branch past the local one
         let customer = try lab.sandbox.git(["rev-parse", "HEAD"], in: copy.workspace + "/Modules/Customer")
@@ -220,31 +226,25 @@ import Testing
         #expect(pin.stdout.contains("landed on"), "\(pin.stdout)")
         #expect(try lab.sandbox.git(["rev-parse", "HEAD^"], in: copy.workspace) == rolled)
         #expect(try lab.sandbox.git(["rev-parse", "HEAD:Modules/Customer"], in: copy.workspace) == customer)
-        #expect(
-            try lab.sandbox.git(["rev-parse", "HEAD:Modules/Infrastructure"], in: copy.workspace)
-                == lab.sandbox.git(["rev-parse", "\(rolled):Modules/Infrastructure"], in: superRemote))
         // Nothing was pushed; publishing it is a fast-forward.
         #expect(try lab.sandbox.git(["rev-parse", "refs/heads/t2"], in: superRemote) == rolled)
         let pushed = try lab.sandbox.gitResult(["push", "origin", "t2"], in: copy.workspace)
         #expect(pushed.status == 0, "\(pushed.stderr)")
         // The modules the roll moved are named, and the switch it names brings them up.
-        #expect(pin.stdout.contains("tenantctl switch t2"), "\(pin.stdout)")
-        let switched = lab.sandbox.tenantctl(["switch", "t2"], in: copy.workspace, environment: FaultLab.dates)
-        #expect(switched.status == 0, "\(switched.stderr)")
-        #expect(try lab.sandbox.git(["status", "--porcelain"], in: copy.workspace) == "")
+        try Self.expectTheRollsPinsKeptAndTheSwitchBringsTheModulesUp(
+            lab, copy, commit: "HEAD", in: copy.workspace, rolled: rolled, superRemote: superRemote,
+            pinOutput: pin.stdout)
     }
 
     /// A plain pin on a branch that has commits of its own after a roll moved the remote one refuses before any
     /// change, with commands that run as printed: the pull, then the same plain pin.
     @Test func aPlainPinOnADivergedBranchIsRefusedWithCommandsThatRun() throws {
         let lab = try FaultLab()
-        try Self.commitInCustomer(lab)
-        let copy = try lab.copy("diverged")
-        try "local\n".write(toFile: copy.workspace + "/Notes.txt", atomically: true, encoding: .utf8)
-        try lab.sandbox.git(["add", "Notes.txt"], in: copy.workspace)
-        try lab.sandbox.git(["commit", "-q", "-m", "local notes"], in: copy.workspace)
-        let roll = lab.sandbox.tenantctl(["roll"], in: copy.workspace, environment: FaultLab.dates)
-        #expect(roll.status == 0, "\(roll.stderr)")
+        let (copy, _, _) = try Self.rolledCopy(lab, "diverged") { copy in
+            try "local\n".write(toFile: copy.workspace + "/Notes.txt", atomically: true, encoding: .utf8)
+            try lab.sandbox.git(["add", "Notes.txt"], in: copy.workspace)
+            try lab.sandbox.git(["commit", "-q", "-m", "local notes"], in: copy.workspace)
+        }
         try lab.sandbox.git(["push", "-q", "origin", "t2"], in: copy.workspace + "/Modules/Customer")
         let head = try lab.sandbox.git(["rev-parse", "HEAD"], in: copy.workspace)
         let refused = lab.sandbox.tenantctl(["pin"], in: copy.workspace, environment: FaultLab.dates)

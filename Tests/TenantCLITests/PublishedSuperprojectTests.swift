@@ -25,13 +25,8 @@ struct PublishedSuperproject {
         remotes = sandbox.path("remotes")
         work = sandbox.path("app")
         for name in ["libdshowcapture", "other"] {
-            try sandbox.git(["init", "-q", "--bare", "-b", "master", "\(remotes)/\(name).git"])
-            let seed = sandbox.path("seed-\(name)")
-            try sandbox.git(["init", "-q", "-b", "master", seed])
-            try sandbox.write("seed-\(name)/README", "\(name)\n")
-            try sandbox.git(["add", "README"], in: seed)
-            try sandbox.git(["commit", "-q", "-m", "\(name) 1"], in: seed)
-            try sandbox.git(["push", "-q", "\(remotes)/\(name).git", "master"], in: seed)
+            let seed = try sandbox.seedRepository(name, remotes: remotes)
+            try sandbox.git(["push", "-q", "origin", "master"], in: seed)
         }
         try sandbox.git(["init", "-q", "--bare", "-b", "master", "\(remotes)/App.git"])
         try sandbox.git(["clone", "-q", "\(remotes)/App.git", work])
@@ -79,6 +74,22 @@ struct PublishedSuperproject {
     /// The gitlink at `path` on a superproject branch of the remote (nil when none).
     func pin(_ branch: String, _ path: String) throws -> String? {
         try sandbox.gitlinks(on: branch, in: "\(remotes)/App.git")[path]
+    }
+
+    /// A tenant branch `customer/x` that moves `other` to its own place, `plugins/other` (git mv: its .gitmodules and
+    /// its gitlink), with `readme` as its README if given, pushed; the work tree is back on master afterwards.
+    func moveOtherOnCustomerX(readme: String? = nil) throws {
+        try sandbox.git(["checkout", "-q", "-b", "customer/x"], in: work)
+        try sandbox.git(["submodule", "update", "-q", "--init"], in: work)
+        try FileManager.default.createDirectory(atPath: work + "/plugins", withIntermediateDirectories: true)
+        try sandbox.git(["mv", "deps/other/src", "plugins/other"], in: work)
+        if let readme {
+            try readme.write(toFile: work + "/README", atomically: true, encoding: .utf8)
+            try sandbox.git(["add", "README"], in: work)
+        }
+        try sandbox.git(["commit", "-q", "-m", "x keeps other in plugins"], in: work)
+        try sandbox.git(["push", "-q", "origin", "customer/x"], in: work)
+        try sandbox.git(["checkout", "-q", "master"], in: work)
     }
 
     /// `init`, then the files committed with `git add -f` and pushed on master.
@@ -312,13 +323,7 @@ struct PublishedSuperproject {
         let sandbox = try GitSandbox()
         let app = try PublishedSuperproject(sandbox: sandbox)
         // customer/x moves `other` to its own place (git mv: its .gitmodules and its gitlink), master does not.
-        try sandbox.git(["checkout", "-q", "-b", "customer/x"], in: app.work)
-        try sandbox.git(["submodule", "update", "-q", "--init"], in: app.work)
-        try FileManager.default.createDirectory(atPath: app.work + "/plugins", withIntermediateDirectories: true)
-        try sandbox.git(["mv", "deps/other/src", "plugins/other"], in: app.work)
-        try sandbox.git(["commit", "-q", "-m", "x keeps other in plugins"], in: app.work)
-        try sandbox.git(["push", "-q", "origin", "customer/x"], in: app.work)
-        try sandbox.git(["checkout", "-q", "master"], in: app.work)
+        try app.moveOtherOnCustomerX()
         try app.adopt()
         let pinned = try #require(try app.pin("customer/x", "plugins/other"))
 

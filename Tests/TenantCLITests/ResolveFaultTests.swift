@@ -33,7 +33,7 @@ import Testing
         }
 
         /// A copy of the template whose resolve state names the copy's own remotes.
-        func copy(_ name: String) throws -> (root: String, workspace: String, remotes: String) {
+        func copy(_ name: String) throws -> FaultLab.Copy {
             let copy = try lab.copy(name)
             let state = "\(copy.workspace)/.git/tenantctl/resolve.json"
             let text = try String(contentsOfFile: state, encoding: .utf8)
@@ -58,11 +58,9 @@ import Testing
     @Test func continueKilledAtEveryWritingGitCallConvergesWithContinueOrAbort() throws {
         let lab = try Lab()
         let reference = try lab.copy("reference")
-        let shim = try GitShim(in: lab.lab.sandbox, name: "shim-reference")
-        let done = try lab.lab.sandbox.tenantctlProcess(
-            ["resolve", "--continue", "--git", shim.path], in: reference.workspace, environment: FaultLab.dates)
+        let (done, calls) = try lab.lab.runShimmed(
+            ["resolve", "--continue"], in: reference, environment: FaultLab.dates)
         #expect(done.status == 0, "\(done.stdout)\(done.stderr)")
-        let calls = try shim.calls()
         let after = try lab.lab.remoteRefs(reference.root)
         let afterWorkingCopy = try lab.lab.workingCopy(reference.root)
         #expect(after != lab.remotesBefore)
@@ -72,12 +70,8 @@ import Testing
             let label = "SIGKILL at call \(index) (\(FaultLab.subcommand(calls[index - 1])))"
             for recovery in ["--continue", "--abort"] {
                 let copy = try lab.copy("kill-\(index)\(recovery)")
-                let killShim = try GitShim(in: lab.lab.sandbox, name: "shim-kill-\(index)\(recovery)")
-                let killed = try lab.lab.sandbox.tenantctlProcess(
-                    ["resolve", "--continue", "--git", killShim.path], in: copy.workspace,
-                    environment: FaultLab.dates.merging(["SHIM_KILL_AT": "\(index)"]) { $1 })
-                #expect(killed.status == -SIGKILL, "\(label): not killed: \(killed.status) \(killed.stderr)")
-                #expect(try lab.lab.waitForProcesses(mentioning: copy.root + "/").isEmpty, "\(label)")
+                try lab.lab.runKilled(
+                    ["resolve", "--continue"], in: copy, at: index, environment: FaultLab.dates, label: label)
                 let bad = FaultLab.refsNeitherOldNorNew(
                     now: try lab.lab.remoteRefs(copy.root), old: lab.remotesBefore, new: after)
                 #expect(bad.isEmpty, "\(label): \(bad)")
@@ -122,22 +116,14 @@ import Testing
         let reference = try lab.copy("reference")
         let before = try lab.workingCopy(reference.root)
         let remotes = try lab.remoteRefs(reference.root)
-        let shim = try GitShim(in: lab.sandbox, name: "shim-reference")
-        let started = try lab.sandbox.tenantctlProcess(
-            ["resolve", "t2", "--git", shim.path], in: reference.workspace, environment: FaultLab.dates)
+        let (started, calls) = try lab.runShimmed(["resolve", "t2"], in: reference, environment: FaultLab.dates)
         #expect(started.status == 2, "\(started.stdout)\(started.stderr)")
-        let calls = try shim.calls()
         let indices = Self.indices(calls)
         var failures: [String] = []
         for index in indices {
             let label = "SIGKILL at call \(index) (\(FaultLab.subcommand(calls[index - 1])))"
             let copy = try lab.copy("kill-\(index)")
-            let killShim = try GitShim(in: lab.sandbox, name: "shim-kill-\(index)")
-            let killed = try lab.sandbox.tenantctlProcess(
-                ["resolve", "t2", "--git", killShim.path], in: copy.workspace,
-                environment: FaultLab.dates.merging(["SHIM_KILL_AT": "\(index)"]) { $1 })
-            #expect(killed.status == -SIGKILL, "\(label): not killed: \(killed.status) \(killed.stderr)")
-            #expect(try lab.waitForProcesses(mentioning: copy.root + "/").isEmpty, "\(label)")
+            try lab.runKilled(["resolve", "t2"], in: copy, at: index, environment: FaultLab.dates, label: label)
             let state = "\(copy.workspace)/.git/tenantctl/resolve.json"
             if FileManager.default.fileExists(atPath: state) {
                 let continued = lab.sandbox.tenantctl(["resolve", "--continue"], in: copy.workspace)

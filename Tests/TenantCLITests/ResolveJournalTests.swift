@@ -32,7 +32,7 @@ import Testing
 
     /// The runs added since `count` runs were listed.
     static func newRuns(_ sandbox: GitSandbox, in workspace: String, since count: Int) throws -> [[String: Any]] {
-        Array(try RunJournalTests.runs(sandbox, in: workspace).dropFirst(count))
+        Array(try sandbox.runs(in: workspace).dropFirst(count))
     }
 
     /// `resolve t2`, `--continue` and `--abort` each record the branch and HEAD of every repository as they were
@@ -44,7 +44,7 @@ import Testing
         let sandbox = fixture.sandbox
         let workspace = fixture.workspace
         let beforeStart = try Self.heads(sandbox, workspace)
-        let runsBefore = try RunJournalTests.runs(sandbox, in: workspace).count
+        let runsBefore = try sandbox.runs(in: workspace).count
         let started = fixture.resolve(["t2", "--json"])
         #expect(started.status == 2, "\(started.stdout)\(started.stderr)")
         let start = try #require(try Self.newRuns(sandbox, in: workspace, since: runsBefore).last)
@@ -54,7 +54,7 @@ import Testing
         try fixture.resolveFiles(only: [ResolveFixture.resolutions[0].path])
         let beforeContinue = try Self.heads(sandbox, workspace)
         #expect(beforeContinue != beforeStart)
-        let runsBeforeContinue = try RunJournalTests.runs(sandbox, in: workspace).count
+        let runsBeforeContinue = try sandbox.runs(in: workspace).count
         let startReport = try JSONDecoder().decode(ResolveReport.self, from: Data(started.stdout.utf8))
         let remoteBefore = try fixture.remoteTip("Superproject", startReport.branch)
         let continued = fixture.resolve(["--continue", "--json"])
@@ -90,7 +90,7 @@ import Testing
         let started = fixture.resolve(["t2"])
         #expect(started.status == 2, "\(started.stdout)\(started.stderr)")
         let beforeAbort = try Self.heads(sandbox, fixture.workspace)
-        let runsBefore = try RunJournalTests.runs(sandbox, in: fixture.workspace).count
+        let runsBefore = try sandbox.runs(in: fixture.workspace).count
         let aborted = fixture.resolve(["--abort"])
         #expect(aborted.status == 0, "\(aborted.stdout)\(aborted.stderr)")
         let run = try #require(try Self.newRuns(sandbox, in: fixture.workspace, since: runsBefore).last)
@@ -111,11 +111,10 @@ import Testing
         init(function: String = #function) throws {
             lab = try ResolveFaultTests.Lab(function: function)
             let reference = try lab.copy("reference")
-            let shim = try GitShim(in: lab.lab.sandbox, name: "shim-reference")
-            let done = try lab.lab.sandbox.tenantctlProcess(
-                ["resolve", "--continue", "--git", shim.path], in: reference.workspace, environment: FaultLab.dates)
+            let done: CLIResult
+            (done, calls) = try lab.lab.runShimmed(
+                ["resolve", "--continue"], in: reference, environment: FaultLab.dates)
             try #require(done.status == 0, "\(done.stdout)\(done.stderr)")
-            calls = try shim.calls()
             remotesAfter = try lab.lab.remoteRefs(reference.root)
             workingCopyAfter = try lab.lab.workingCopy(reference.root)
         }
@@ -150,7 +149,7 @@ import Testing
             ["resolve", "--continue", "--git", shim.path], in: copy.workspace, environment: environment)
         #expect(stopped.status == 1, "\(stopped.stdout)\(stopped.stderr)")
         #expect(try run.lab.lab.remoteRefs(copy.root) != run.remotesAfter)
-        let last = try #require(try RunJournalTests.runs(sandbox, in: copy.workspace).last)
+        let last = try #require(try sandbox.runs(in: copy.workspace).last)
         #expect(last["command"] as? String == "resolve")
         #expect(last["state"] as? String == "unfinished", "\(last)")
         #expect(last["error"] as? String != nil, "\(last)")
@@ -167,7 +166,7 @@ import Testing
         #expect(rerun.status == 0, "\(rerun.stdout)\(rerun.stderr)")
         #expect(try run.lab.lab.remoteRefs(copy.root) == run.remotesAfter)
         #expect(try run.lab.lab.workingCopy(copy.root) == run.workingCopyAfter)
-        let runs = try RunJournalTests.runs(sandbox, in: copy.workspace)
+        let runs = try sandbox.runs(in: copy.workspace)
         #expect(!runs.contains { $0["state"] as? String == "unfinished" }, "\(runs)")
         let tagged = sandbox.tenantctl(["tag", "M1"], in: copy.workspace, environment: FaultLab.dates)
         #expect(tagged.status == 0, "\(tagged.stderr)")
@@ -179,7 +178,7 @@ import Testing
             ["resolve", "--continue", "--git", earlyShim.path], in: early.workspace,
             environment: FaultLab.dates.merging(["SHIM_FAIL_AT": "\(pushes[0])", "SHIM_FAIL_STATUS": "128"]) { $1 })
         #expect(failed.status == 1, "\(failed.stdout)\(failed.stderr)")
-        let earlyRun = try #require(try RunJournalTests.runs(sandbox, in: early.workspace).last)
+        let earlyRun = try #require(try sandbox.runs(in: early.workspace).last)
         #expect(earlyRun["state"] as? String == "failed", "\(earlyRun)")
         let notBlocked = sandbox.tenantctl(["tag", "M1"], in: early.workspace, environment: FaultLab.dates)
         #expect(notBlocked.status == 0, "\(notBlocked.stdout)\(notBlocked.stderr)")
@@ -196,7 +195,7 @@ import Testing
         let firstPush = try #require(modulePushes.first, "\(run.calls)")
         #expect(firstPush < superprojectPush)
 
-        let copy = try run.failed(at: superprojectPush)
+        let copy = try run.failed(at: superprojectPush).copy
         let blocked = sandbox.tenantctl(["tag", "M1"], in: copy.workspace, environment: FaultLab.dates)
         #expect(blocked.status == 1, "\(blocked.stdout)\(blocked.stderr)")
         #expect(
@@ -210,8 +209,8 @@ import Testing
         #expect(tagged.status == 0, "\(tagged.stderr)")
 
         // Positive control: nothing landed.
-        let early = try run.failed(at: firstPush)
-        let runs = try RunJournalTests.runs(sandbox, in: early.workspace)
+        let early = try run.failed(at: firstPush).copy
+        let runs = try sandbox.runs(in: early.workspace)
         #expect(runs.last?["state"] as? String == "failed", "\(runs)")
         let notBlocked = sandbox.tenantctl(["tag", "M1"], in: early.workspace, environment: FaultLab.dates)
         #expect(notBlocked.status == 0, "\(notBlocked.stdout)\(notBlocked.stderr)")
@@ -225,27 +224,20 @@ import Testing
         let rolled = lab.sandbox.tenantctl(["roll"], in: "\(lab.template)/workspace", environment: FaultLab.dates)
         #expect(rolled.status == 2, "\(rolled.stderr)")
         let reference = try lab.copy("reference")
-        let shim = try GitShim(in: lab.sandbox, name: "shim-reference")
-        let started = try lab.sandbox.tenantctlProcess(
-            ["resolve", "t2", "--git", shim.path], in: reference.workspace, environment: FaultLab.dates)
+        let (started, calls) = try lab.runShimmed(["resolve", "t2"], in: reference, environment: FaultLab.dates)
         #expect(started.status == 2, "\(started.stdout)\(started.stderr)")
-        let calls = try shim.calls()
         let after = try lab.workingCopy(reference.root)
 
         let copy = try lab.copy("killed")
-        let killShim = try GitShim(in: lab.sandbox, name: "shim-killed")
-        let killed = try lab.sandbox.tenantctlProcess(
-            ["resolve", "t2", "--git", killShim.path], in: copy.workspace,
-            environment: FaultLab.dates.merging(["SHIM_KILL_AFTER": "\(calls.count)"]) { $1 })
-        #expect(killed.status == -SIGKILL, "\(killed.status) \(killed.stderr)")
-        #expect(try lab.waitForProcesses(mentioning: copy.root + "/").isEmpty)
+        try lab.runKilled(
+            ["resolve", "t2"], in: copy, at: calls.count, afterTheCall: true, environment: FaultLab.dates)
         let blocked = lab.sandbox.tenantctl(["tag", "M1"], in: copy.workspace, environment: FaultLab.dates)
         #expect(blocked.status == 1, "\(blocked.stderr)")
 
         let rerun = lab.sandbox.tenantctl(["resolve", "t2"], in: copy.workspace, environment: FaultLab.dates)
         #expect(rerun.status == 2, "\(rerun.stdout)\(rerun.stderr)")
         #expect(try lab.workingCopy(copy.root) == after)
-        let runs = try RunJournalTests.runs(lab.sandbox, in: copy.workspace)
+        let runs = try lab.sandbox.runs(in: copy.workspace)
         #expect(!runs.contains { $0["state"] as? String == "unfinished" }, "\(runs)")
         // Positive control: a second start of the same tenant, not stopped, is still refused.
         let again = lab.sandbox.tenantctl(["resolve", "t2"], in: copy.workspace, environment: FaultLab.dates)
@@ -259,22 +251,15 @@ import Testing
     func continueOrAbortKilledAfterItsLastGitCallIsFinishedByItsReRun(_ action: String) throws {
         let lab = try ResolveFaultTests.Lab()
         let reference = try lab.copy("reference")
-        let shim = try GitShim(in: lab.lab.sandbox, name: "shim-reference")
-        let done = try lab.lab.sandbox.tenantctlProcess(
-            ["resolve", action, "--git", shim.path], in: reference.workspace, environment: FaultLab.dates)
+        let (done, calls) = try lab.lab.runShimmed(["resolve", action], in: reference, environment: FaultLab.dates)
         #expect(done.status == 0, "\(done.stdout)\(done.stderr)")
-        let calls = try shim.calls()
         let remotes = try lab.lab.remoteRefs(reference.root)
         let workingCopy = try lab.lab.workingCopy(reference.root)
 
         let copy = try lab.copy("killed")
-        let killShim = try GitShim(in: lab.lab.sandbox, name: "shim-killed")
-        let killed = try lab.lab.sandbox.tenantctlProcess(
-            ["resolve", action, "--git", killShim.path], in: copy.workspace,
-            environment: FaultLab.dates.merging(["SHIM_KILL_AFTER": "\(calls.count)"]) { $1 })
-        #expect(killed.status == -SIGKILL, "\(killed.status) \(killed.stderr)")
-        #expect(try lab.lab.waitForProcesses(mentioning: copy.root + "/").isEmpty)
-        let stopped = try #require(try RunJournalTests.runs(lab.lab.sandbox, in: copy.workspace).last)
+        try lab.lab.runKilled(
+            ["resolve", action], in: copy, at: calls.count, afterTheCall: true, environment: FaultLab.dates)
+        let stopped = try #require(try lab.lab.sandbox.runs(in: copy.workspace).last)
         #expect(stopped["state"] as? String == "unfinished", "\(stopped)")
 
         let rerun = lab.lab.sandbox.tenantctl(["resolve", action], in: copy.workspace, environment: FaultLab.dates)
@@ -282,7 +267,7 @@ import Testing
         #expect(try lab.lab.remoteRefs(copy.root) == remotes)
         #expect(try lab.lab.workingCopy(copy.root) == workingCopy)
         #expect(!FileManager.default.fileExists(atPath: "\(copy.workspace)/.git/tenantctl/resolve.json"))
-        let runs = try RunJournalTests.runs(lab.lab.sandbox, in: copy.workspace)
+        let runs = try lab.lab.sandbox.runs(in: copy.workspace)
         #expect(!runs.contains { $0["state"] as? String == "unfinished" }, "\(runs)")
         let finished = runs.first { $0["runId"] as? String == stopped["runId"] as? String }
         #expect(finished?["finishedBy"] as? String != nil, "\(String(describing: finished))")
@@ -299,15 +284,7 @@ import Testing
     @Test func aModuleATenantBranchMovedItselfStaysWhereItsGitmodulesPutsIt() throws {
         let sandbox = try GitSandbox()
         let app = try PublishedSuperproject(sandbox: sandbox)
-        try sandbox.git(["checkout", "-q", "-b", "customer/x"], in: app.work)
-        try sandbox.git(["submodule", "update", "-q", "--init"], in: app.work)
-        try FileManager.default.createDirectory(atPath: app.work + "/plugins", withIntermediateDirectories: true)
-        try sandbox.git(["mv", "deps/other/src", "plugins/other"], in: app.work)
-        try sandbox.write("app/README", "app x\n")
-        try sandbox.git(["add", "README"], in: app.work)
-        try sandbox.git(["commit", "-q", "-m", "x keeps other in plugins"], in: app.work)
-        try sandbox.git(["push", "-q", "origin", "customer/x"], in: app.work)
-        try sandbox.git(["checkout", "-q", "master"], in: app.work)
+        try app.moveOtherOnCustomerX(readme: "app x\n")
         try FileManager.default.removeItem(atPath: app.work + "/plugins/other")
         try app.adopt()
         try sandbox.write("app/README", "app master\n")

@@ -130,9 +130,7 @@ import Testing
         try fixture.setPins("t1", ["Article": own])
         #expect(try expectAgreement(fixture, "unpushed and undeclared").sorted() == ["t1", "t2"])
         // t3's Order branch merged back into Order's general_dev: the others are blocked for Order.
-        let order = try fixture.clone("Order", branch: "general_dev")
-        try fixture.sandbox.git(["merge", "-q", "--no-ff", "origin/t3", "-m", "Merge t3"], in: order)
-        try fixture.sandbox.git(["push", "-q", "origin", "general_dev"], in: order)
+        try fixture.sandbox.mergeBack("t3", of: fixture.remote("Order"))
         #expect(try expectAgreement(fixture, "merged back").sorted() == ["t1", "t2"])
     }
 
@@ -159,9 +157,7 @@ import Testing
     /// blocks the other tenants for it (and only them).
     @Test func aMergedBackSuperprojectBranchBlocksWhatAuditSays() throws {
         let fixture = try RollFixture()
-        let clone = try fixture.clone("Superproject", branch: "general_dev")
-        try fixture.sandbox.git(["merge", "-q", "--no-ff", "origin/t2", "-m", "Merge t2"], in: clone)
-        try fixture.sandbox.git(["push", "-q", "origin", "general_dev"], in: clone)
+        try fixture.sandbox.mergeBack("t2", of: fixture.remote("Superproject"))
         #expect(try expectAgreement(fixture, "superproject merged back").sorted() == ["t1", "t3"])
     }
 
@@ -174,9 +170,7 @@ import Testing
                 #"{ "id": "t2", "modules": ["Infrastructure", "Article", "Custmer"], "customised": ["Infrastructure"] }"#
                 + "\n"
         ])
-        let infrastructure = try fixture.clone("Infrastructure", branch: "general_dev")
-        try fixture.sandbox.git(["merge", "-q", "--no-ff", "origin/t2", "-m", "Merge t2"], in: infrastructure)
-        try fixture.sandbox.git(["push", "-q", "origin", "general_dev"], in: infrastructure)
+        try fixture.sandbox.mergeBack("t2", of: fixture.remote("Infrastructure"))
         let blocked = try expectAgreement(fixture, "invalid t2 merged back")
         #expect(blocked.contains("t2"))
         #expect(blocked.contains("t1"), "t1 is blocked for Infrastructure: \(blocked)")

@@ -173,10 +173,7 @@ extension RollFixture {
     /// Case 3 (RELIABILITY 47): t3's Order branch merged back into Order's general_dev.
     @Test func aTenantBranchMergedBackBlocksTheModuleForTheOthersUnlessAccepted() throws {
         let fixture = try RollFixture()
-        let clone = try fixture.clone("Order", branch: "general_dev")
-        try fixture.sandbox.git(["merge", "-q", "--no-ff", "origin/t3", "-m", "Merge t3"], in: clone)
-        try fixture.sandbox.git(["push", "-q", "origin", "general_dev"], in: clone)
-        let mergedTip = try fixture.sandbox.git(["rev-parse", "HEAD"], in: clone)
+        let mergedTip = try fixture.sandbox.mergeBack("t3", of: fixture.remote("Order")).merge
         let before = try fixture.remoteBranches()
 
         let audit = try fixture.audit(["--check"])

@@ -4,8 +4,31 @@ import TenantKit
 import TenantTestSupport
 import Testing
 
+/// A fixture around an `example` build: plain-git readers of its bare remotes.
+protocol ExampleRemotes {
+    var sandbox: GitSandbox { get }
+    var example: ExampleResult { get }
+}
+
+extension ExampleRemotes {
+    /// A bare remote of the example.
+    func remote(_ name: String) -> String { "\(example.remotes)/\(name).git" }
+
+    /// Repository → branch → commit of every remote (the modules and the superproject).
+    func remoteBranches() throws -> [String: [String: String]] {
+        var result: [String: [String: String]] = [:]
+        for repository in RollFixture.repositories { result[repository] = try sandbox.branches(remote(repository)) }
+        return result
+    }
+
+    /// Module path → pinned commit of a superproject branch on the remote (plain `ls-tree`).
+    func pins(_ branch: String) throws -> [String: String] {
+        try sandbox.gitlinks(on: branch, in: remote("Superproject"))
+    }
+}
+
 /// An `example --stage after-updates` workspace and plain-git helpers to check it.
-struct RollFixture {
+struct RollFixture: ExampleRemotes {
     static let modules = ["Infrastructure", "Article", "Customer", "Order"]
     static let repositories = modules + ["Superproject"]
     /// Fixed dates so that a dry run and a real run write the same commits.
@@ -20,23 +43,10 @@ struct RollFixture {
     }
 
     var workspace: String { example.workspace }
-    func remote(_ name: String) -> String { "\(example.remotes)/\(name).git" }
 
     /// Runs `tenantctl roll …` in the workspace.
     func roll(_ arguments: [String] = [], environment: [String: String] = [:]) -> CLIResult {
         sandbox.tenantctl(["roll"] + arguments, in: workspace, environment: Self.dates.merging(environment) { $1 })
-    }
-
-    /// Repository → branch → commit of every remote.
-    func remoteBranches() throws -> [String: [String: String]] {
-        var result: [String: [String: String]] = [:]
-        for repository in Self.repositories { result[repository] = try sandbox.branches(remote(repository)) }
-        return result
-    }
-
-    /// Module path → pinned commit of a superproject branch on the remote (plain `ls-tree`).
-    func pins(_ branch: String) throws -> [String: String] {
-        try sandbox.gitlinks(on: branch, in: remote("Superproject"))
     }
 
     /// The user's view: status of the superproject and every submodule, HEADs and local branches.

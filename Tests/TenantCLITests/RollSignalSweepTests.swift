@@ -21,12 +21,7 @@ import Testing
         #expect(reference.calls.contains { FaultLab.subcommand($0) == "fast-import" }, "roll writes no commits?")
         for index in indices {
             let copy = try lab.copy("term-\(index)")
-            let shim = try GitShim(in: lab.sandbox, name: "shim-term-\(index)")
-            let run = try BackgroundTenantctl(
-                ["roll", "--jobs", "1", "--git", shim.path], in: copy.workspace, sandbox: lab.sandbox,
-                environment: FaultLab.dates.merging(["SHIM_SLEEP_AT": "\(index)", "SHIM_SLEEP_SECONDS": "30"]) { $1 })
-            try BackgroundTenantctl.waitForCalls(shim, index)
-            kill(run.pid, SIGTERM)
+            let run = try lab.terminate(["roll", "--jobs", "1"], in: copy, at: index, environment: FaultLab.dates)
             let label = "SIGTERM at call \(index) (\(FaultLab.subcommand(reference.calls[index - 1])))"
             let result = try #require(run.wait(seconds: 30), "\(label): tenantctl did not stop")
             #expect(result.status == 130, "\(label): \(result.status) \(result.stderr)")

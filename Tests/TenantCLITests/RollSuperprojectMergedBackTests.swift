@@ -11,12 +11,10 @@ import Testing
     /// first), the remote's branches before the merge-back being pushed excluded.
     @discardableResult
     static func mergeT2Back(_ fixture: RollFixture) throws -> [String] {
-        let clone = try fixture.clone("Superproject", branch: "general_dev")
-        let before = try fixture.sandbox.git(["rev-parse", "HEAD"], in: clone)
-        try fixture.sandbox.git(["merge", "-q", "--no-ff", "-m", "merge t2 back", "origin/t2"], in: clone)
-        try fixture.sandbox.git(["push", "-q", "origin", "general_dev"], in: clone)
+        let superproject = fixture.remote("Superproject")
+        let (before, _) = try fixture.sandbox.mergeBack("t2", of: superproject)
         let taken = try fixture.sandbox.git(
-            ["rev-list", "--first-parent", "--no-merges", "origin/t2", "^\(before)"], in: clone)
+            ["rev-list", "--first-parent", "--no-merges", "t2", "^\(before)"], in: superproject)
         return taken.split(separator: "\n").map(String.init)
     }
 

@@ -7,18 +7,6 @@ import Testing
 /// run killed half-way stays unfinished, every other writing command refuses naming it (and changes nothing), and
 /// the re-run of the same command (or its abort) finishes it, after which the other command works.
 @Suite(.tags(.slow), .notInTheFastSet) struct RunJournalTests {
-    /// `tenantctl runs --json` in `workspace`: the runs, oldest first.
-    static func runs(_ sandbox: GitSandbox, in workspace: String) throws -> [[String: Any]] {
-        let result = sandbox.tenantctl(["runs", "--json"], in: workspace)
-        try #require(result.status == 0, "\(result.stderr)")
-        let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
-        return try #require(object?["runs"] as? [[String: Any]], "\(result.stdout)")
-    }
-
-    static func run(_ runs: [[String: Any]], command: String) -> [String: Any]? {
-        runs.last { $0["command"] as? String == command }
-    }
-
     @Test func everyWritingCommandLeavesAFinishedRunThatRunsLists() throws {
         let sandbox = try GitSandbox()
         let example = try LifecycleExample(sandbox, stage: .afterUpdates)
@@ -33,7 +21,7 @@ import Testing
             let result = example.tenantctl(words.split(separator: " ").map(String.init) + arguments)
             #expect(result.status == 0, "\(words) \(arguments): \(result.stderr)")
         }
-        let runs = try Self.runs(sandbox, in: example.workspace)
+        let runs = try sandbox.runs(in: example.workspace)
         for (words, arguments) in commands {
             let matching = runs.filter {
                 $0["command"] as? String == words && $0["arguments"] as? [String] == arguments
@@ -44,7 +32,7 @@ import Testing
             #expect(matching.first?["worktree"] as? String != nil, "\(words): \(matching)")
         }
         // What changed is recorded: the tenant add's pushes, each published.
-        let added = try #require(Self.run(runs, command: "tenant add"))
+        let added = try #require(runs.last(command: "tenant add"))
         let refs = try #require(added["refs"] as? [[String: Any]])
         #expect(
             refs.contains { $0["repository"] as? String == "superproject" && $0["ref"] as? String == "refs/heads/t5" })
@@ -57,7 +45,7 @@ import Testing
         // A dry run writes none.
         let count = runs.count
         #expect(example.tenantctl(["tenant", "add", "t6", "--dry-run"]).status == 0)
-        #expect(try Self.runs(sandbox, in: example.workspace).count == count)
+        #expect(try sandbox.runs(in: example.workspace).count == count)
     }
 
     @Test func aKilledTenantAddBlocksOtherCommandsUntilItsRerunFinishesIt() throws {
@@ -65,7 +53,7 @@ import Testing
         let superprojectPush = try #require(run.pushes(superproject: true).last)
         let copy = try run.killed(at: superprojectPush)
         let sandbox = run.lab.sandbox
-        let killed = try #require(Self.run(try Self.runs(sandbox, in: copy.workspace), command: "tenant add"))
+        let killed = try sandbox.lastRun("tenant add", in: copy.workspace)
         let runId = try #require(killed["runId"] as? String)
         #expect(killed["state"] as? String == "unfinished", "\(killed)")
         #expect(killed["arguments"] as? [String] == ["t4", "--from", "t2"], "\(killed)")
@@ -95,10 +83,10 @@ import Testing
             ["tenant", "add", "t4", "--from", "t2"], in: copy.workspace, environment: FaultLab.dates)
         #expect(rerun.status == 0, "\(rerun.stderr)")
         #expect(try run.lab.remoteRefs(copy.root) == run.remotesAfter)
-        let after = try Self.runs(sandbox, in: copy.workspace)
+        let after = try sandbox.runs(in: copy.workspace)
         let finished = try #require(after.first { $0["runId"] as? String == runId })
         #expect(finished["state"] as? String == "finished", "\(finished)")
-        #expect(finished["finishedBy"] as? String == Self.run(after, command: "tenant add")?["runId"] as? String)
+        #expect(finished["finishedBy"] as? String == after.last(command: "tenant add")?["runId"] as? String)
         let tagged = sandbox.tenantctl(["tag", "M1"], in: copy.workspace)
         #expect(tagged.status == 0, "\(tagged.stderr)")
         #expect(!sandbox.tenantctl(["status"], in: copy.workspace).stderr.contains("unfinished"))
@@ -107,16 +95,8 @@ import Testing
     @Test func aKilledSwitchBlocksPinUntilTheSwitchIsRunAgain() throws {
         let lab = try FaultLab()
         let (calls, _, after) = try SwitchSignalFaultTests.reference(lab)
-        // The first module checkout: the superproject has moved by then.
-        let index =
-            try #require(calls.firstIndex { $0.contains("/Modules/") && FaultLab.subcommand($0) == "switch" }) + 1
-        let copy = try lab.copy("killed")
-        let shim = try GitShim(in: lab.sandbox, name: "shim-killed")
-        let killed = try lab.sandbox.tenantctlProcess(
-            ["switch", "t2", "--git", shim.path], in: copy.workspace, environment: ["SHIM_KILL_AT": "\(index)"])
-        #expect(killed.status == -SIGKILL, "\(killed.stderr)")
-        #expect(try lab.waitForProcesses(mentioning: copy.root + "/").isEmpty)
-        let run = try #require(Self.run(try Self.runs(lab.sandbox, in: copy.workspace), command: "switch"))
+        let copy = try SwitchRunJournalTests.killedSwitch(lab, calls: calls, copy: "killed")
+        let run = try lab.sandbox.lastRun("switch", in: copy.workspace)
         #expect(run["state"] as? String == "unfinished", "\(run)")
         #expect(run["arguments"] as? [String] == ["t2"], "\(run)")
 
@@ -130,7 +110,7 @@ import Testing
         #expect(rerun.status == 0, "\(rerun.stderr)")
         #expect(try lab.workingCopy(copy.root) == after)
         // The stopped run was put back by the re-run (aborted, finished by it); the re-run finished.
-        let runs = try Self.runs(lab.sandbox, in: copy.workspace)
+        let runs = try lab.sandbox.runs(in: copy.workspace)
         let switches = runs.filter { $0["command"] as? String == "switch" }
         let stopped = try #require(switches.first { $0["runId"] as? String == run["runId"] as? String })
         let last = try #require(switches.last)
@@ -143,22 +123,15 @@ import Testing
 
     @Test func aKilledRollBlocksTenantAddUntilItIsUndone() throws {
         let lab = try FaultLab()
-        let reference = try lab.copy("reference")
-        let referenceShim = try GitShim(in: lab.sandbox, name: "shim-reference")
-        let done = try lab.sandbox.tenantctlProcess(
-            ["roll", "--jobs", "1", "--git", referenceShim.path], in: reference.workspace, environment: FaultLab.dates)
+        let (done, calls) = try lab.runShimmed(
+            ["roll", "--jobs", "1"], in: try lab.copy("reference"), environment: FaultLab.dates)
         #expect(done.status == 0, "\(done.stderr)")
-        let calls = try referenceShim.calls()
-        let index = try #require(calls.lastIndex { $0.contains(" push ") && $0.contains(" -- origin ") }) + 1
         let copy = try lab.copy("killed")
         let before = try lab.remoteRefs(copy.root)
-        let shim = try GitShim(in: lab.sandbox, name: "shim-killed")
-        let killed = try lab.sandbox.tenantctlProcess(
-            ["roll", "--jobs", "1", "--git", shim.path], in: copy.workspace,
-            environment: FaultLab.dates.merging(["SHIM_KILL_AT": "\(index)"]) { $1 })
-        #expect(killed.status == -SIGKILL, "\(killed.stderr)")
-        #expect(try lab.waitForProcesses(mentioning: copy.root + "/").isEmpty)
-        let run = try #require(Self.run(try Self.runs(lab.sandbox, in: copy.workspace), command: "roll"))
+        try lab.runKilled(
+            ["roll", "--jobs", "1"], in: copy, at: try FaultLab.superprojectPush(in: calls), environment: FaultLab.dates
+        )
+        let run = try lab.sandbox.lastRun("roll", in: copy.workspace)
         #expect(run["state"] as? String == "unfinished", "\(run)")
         let runId = try #require(run["runId"] as? String)
 
@@ -181,22 +154,15 @@ import Testing
         let lab = try FaultLab(stage: .conflict)
         let rolled = lab.sandbox.tenantctl(["roll"], in: "\(lab.template)/workspace", environment: FaultLab.dates)
         #expect(rolled.status == 2, "\(rolled.stderr)")
-        let reference = try lab.copy("reference")
-        let shim = try GitShim(in: lab.sandbox, name: "shim-reference")
-        let started = try lab.sandbox.tenantctlProcess(
-            ["resolve", "t2", "--git", shim.path], in: reference.workspace, environment: FaultLab.dates)
+        let (started, calls) = try lab.runShimmed(
+            ["resolve", "t2"], in: try lab.copy("reference"), environment: FaultLab.dates)
         #expect(started.status == 2, "\(started.stdout)\(started.stderr)")
         // The first merge: the resolution has started by then.
-        let index = try #require(try shim.calls().firstIndex { FaultLab.subcommand($0) == "merge" }) + 1
+        let index = try #require(calls.firstIndex { FaultLab.subcommand($0) == "merge" }) + 1
         let copy = try lab.copy("killed")
         let before = try lab.workingCopy(copy.root)
-        let killShim = try GitShim(in: lab.sandbox, name: "shim-killed")
-        let killed = try lab.sandbox.tenantctlProcess(
-            ["resolve", "t2", "--git", killShim.path], in: copy.workspace,
-            environment: FaultLab.dates.merging(["SHIM_KILL_AT": "\(index)"]) { $1 })
-        #expect(killed.status == -SIGKILL, "\(killed.stderr)")
-        #expect(try lab.waitForProcesses(mentioning: copy.root + "/").isEmpty)
-        let run = try #require(Self.run(try Self.runs(lab.sandbox, in: copy.workspace), command: "resolve"))
+        try lab.runKilled(["resolve", "t2"], in: copy, at: index, environment: FaultLab.dates)
+        let run = try lab.sandbox.lastRun("resolve", in: copy.workspace)
         #expect(run["state"] as? String == "unfinished", "\(run)")
         #expect(run["arguments"] as? [String] == ["t2"], "\(run)")
         let runId = try #require(run["runId"] as? String)
@@ -211,7 +177,7 @@ import Testing
         let aborted = lab.sandbox.tenantctl(["resolve", "--abort"], in: copy.workspace)
         #expect(aborted.status == 0, "\(aborted.stderr)")
         #expect(try lab.workingCopy(copy.root) == before)
-        let after = try Self.runs(lab.sandbox, in: copy.workspace)
+        let after = try lab.sandbox.runs(in: copy.workspace)
         #expect(after.first { $0["runId"] as? String == runId }?["state"] as? String == "aborted", "\(after)")
         let switched = lab.sandbox.tenantctl(["switch", "t1"], in: copy.workspace)
         #expect(switched.status == 0, "\(switched.stderr)")
@@ -222,7 +188,7 @@ import Testing
         let superprojectPush = try #require(run.pushes(superproject: true).last)
         let copy = try run.killed(at: superprojectPush)
         let sandbox = run.lab.sandbox
-        let killed = try #require(Self.run(try Self.runs(sandbox, in: copy.workspace), command: "pin"))
+        let killed = try sandbox.lastRun("pin", in: copy.workspace)
         #expect(killed["state"] as? String == "unfinished", "\(killed)")
         #expect(killed["arguments"] as? [String] == ["--push"], "\(killed)")
 

@@ -31,34 +31,28 @@ import Testing
         // An uninterrupted run of a copy: the number of the call to sleep in.
         let reference = try lab.copy("reference")
         if signalCase.invoiceRemote { try Self.invoiceRemote(reference.remotes, lab: lab) }
-        let referenceShim = try GitShim(in: lab.sandbox, name: "shim-reference")
-        let done = try lab.sandbox.tenantctlProcess(
-            signalCase.arguments + ["--git", referenceShim.path], in: reference.workspace, environment: FaultLab.dates)
+        let (done, calls) = try lab.runShimmed(signalCase.arguments, in: reference, environment: FaultLab.dates)
         #expect(done.status == 0, "\(done.stderr)")
-        let index = try #require(try referenceShim.calls().firstIndex { $0.contains(signalCase.call) }) + 1
+        let index = try #require(calls.firstIndex { $0.contains(signalCase.call) }) + 1
 
         let copy = try lab.copy("signalled")
         if signalCase.invoiceRemote { try Self.invoiceRemote(copy.remotes, lab: lab) }
         let temporary = lab.sandbox.path("tmp-signalled")
         try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
-        let shim = try GitShim(in: lab.sandbox, name: "shim-signal")
-        let run = try BackgroundTenantctl(
-            signalCase.arguments + ["--git", shim.path], in: copy.workspace, sandbox: lab.sandbox,
-            environment: FaultLab.dates.merging([
-                "SHIM_SLEEP_AT": "\(index)", "SHIM_SLEEP_SECONDS": "30", "TMPDIR": temporary + "/",
-            ]) { $1 })
-        try BackgroundTenantctl.waitForCalls(shim, index)
-        // Positive control: the command is inside the call and its temporary directory exists now.
-        if let expected = signalCase.temporary {
-            let during = try FileManager.default.contentsOfDirectory(atPath: temporary)
-            #expect(during.contains { $0.hasPrefix(expected) }, "\(during)")
+        let run = try lab.terminate(
+            signalCase.arguments, in: copy, at: index,
+            environment: FaultLab.dates.merging(["TMPDIR": temporary + "/"]) { $1 }
+        ) {
+            // Positive control: the command is inside the call and its temporary directory exists now.
+            if let expected = signalCase.temporary {
+                let during = try FileManager.default.contentsOfDirectory(atPath: temporary)
+                #expect(during.contains { $0.hasPrefix(expected) }, "\(during)")
+            }
+            // (The git child runs in the copy, or on a file in the temporary directory: `config --file`.)
+            let inCopy = try lab.processes(mentioning: copy.root + "/")
+            let onTemporary = try lab.processes(mentioning: temporary + "/")
+            #expect(!inCopy.isEmpty || !onTemporary.isEmpty)
         }
-        // (The git child runs in the copy, or on a file in the temporary directory: `config --file`.)
-        let inCopy = try lab.processes(mentioning: copy.root + "/")
-        let onTemporary = try lab.processes(mentioning: temporary + "/")
-        #expect(!inCopy.isEmpty || !onTemporary.isEmpty)
-
-        kill(run.pid, SIGTERM)
         let result = try #require(run.wait(seconds: 20), "tenantctl did not stop on SIGTERM")
         #expect(result.status == 130, "\(result.stderr)")
         #expect(run.process.terminationReason == .exit)
@@ -91,23 +85,14 @@ import Testing
     /// the module pushes as landed and the superproject's as unknown, so `roll --undo` restores exactly what landed.
     @Test func sigtermDuringTheSuperprojectPushLeavesAJournalOfWhatLanded() throws {
         let lab = try FaultLab()
-        let reference = try lab.copy("reference")
-        let referenceShim = try GitShim(in: lab.sandbox, name: "shim-reference")
-        let done = try lab.sandbox.tenantctlProcess(
-            ["roll", "--jobs", "1", "--git", referenceShim.path], in: reference.workspace, environment: FaultLab.dates)
+        let (done, calls) = try lab.runShimmed(
+            ["roll", "--jobs", "1"], in: try lab.copy("reference"), environment: FaultLab.dates)
         #expect(done.status == 0, "\(done.stderr)")
-        let calls = try referenceShim.calls()
-        // The superproject's push goes to the remote named origin; the module pushes go to URLs.
-        let index = try #require(calls.lastIndex { $0.contains(" push ") && $0.contains(" -- origin ") }) + 1
+        let index = try FaultLab.superprojectPush(in: calls)
 
         let copy = try lab.copy("signalled")
         let before = try lab.remoteRefs(copy.root)
-        let shim = try GitShim(in: lab.sandbox, name: "shim-signal")
-        let run = try BackgroundTenantctl(
-            ["roll", "--jobs", "1", "--git", shim.path], in: copy.workspace, sandbox: lab.sandbox,
-            environment: FaultLab.dates.merging(["SHIM_SLEEP_AT": "\(index)", "SHIM_SLEEP_SECONDS": "30"]) { $1 })
-        try BackgroundTenantctl.waitForCalls(shim, index)
-        kill(run.pid, SIGTERM)
+        let run = try lab.terminate(["roll", "--jobs", "1"], in: copy, at: index, environment: FaultLab.dates)
         let result = try #require(run.wait(seconds: 20), "tenantctl did not stop on SIGTERM")
         #expect(result.status == 130, "\(result.stderr)")
         let landed = try lab.remoteRefs(copy.root)

@@ -16,12 +16,7 @@ struct StatusRemoteTests {
         #expect(sandbox.tenantctl(["switch", "t2"], in: fixture.workspace).status == 0)
         // The remote t2 moves on; switch fast-forwards to it (fetching into tenantctl's refs), so the clone's
         // refs/remotes/origin/t2 stays behind.
-        let build = sandbox.path("src/Superproject")
-        try sandbox.git(["switch", "-q", "t2"], in: build)
-        try sandbox.git(["pull", "-q", "--ff-only", "origin", "t2"], in: build)
-        try sandbox.write("src/Superproject/ColourScheme.conf", "colour=t2 green\n")
-        try sandbox.git(["commit", "-q", "-am", "t2: green"], in: build)
-        try sandbox.git(["push", "-q", "origin", "t2"], in: build)
+        try fixture.pushColour("t2 green", on: "t2")
         #expect(sandbox.tenantctl(["switch", "t2"], in: fixture.workspace).status == 0)
         // Control: git's own remote-tracking ref is stale (one behind HEAD).
         #expect(try sandbox.git(["rev-list", "--count", "origin/t2..HEAD"], in: fixture.workspace) == "1")

@@ -74,10 +74,7 @@ struct SwitchCLITests {
     @Test func localBranchAheadOfThePinWithUnpushedWorkIsRefusedNotKept() throws {
         let sandbox = try GitSandbox()
         let fixture = try SwitchFixture(sandbox: sandbox)
-        #expect(sandbox.tenantctl(["switch", "t2"], in: fixture.workspace).status == 0)
-        let local = try sandbox.commit(
-            in: "workspace/Modules/Infrastructure", file: "Local.swift", content: "// mine\n", message: "local work")
-        #expect(sandbox.tenantctl(["switch", "t3"], in: fixture.workspace).status == 0)
+        let local = try fixture.leaveUnpushedWorkOnT2()
         #expect(try sandbox.git(["rev-parse", "refs/heads/t2"], in: fixture.module("Infrastructure")) == local)
         try expectRefusal(
             fixture, mentioning: ["Infrastructure (Modules/Infrastructure)", String(local.prefix(7)), "local work"])
@@ -247,10 +244,7 @@ struct SwitchCLITests {
     @Test func aDeinitialisedModulesUnpublishedBranchIsNotReset() throws {
         let sandbox = try GitSandbox()
         let fixture = try SwitchFixture(sandbox: sandbox)
-        #expect(sandbox.tenantctl(["switch", "t2"], in: fixture.workspace).status == 0)
-        let local = try sandbox.commit(
-            in: "workspace/Modules/Infrastructure", file: "Local.swift", content: "// mine\n", message: "local work")
-        #expect(sandbox.tenantctl(["switch", "t3"], in: fixture.workspace).status == 0)
+        let local = try fixture.leaveUnpushedWorkOnT2()
         try sandbox.git(["submodule", "deinit", "-q", "-f", "--", "Modules/Infrastructure"], in: fixture.workspace)
         let gitDirectory = fixture.workspace + "/.git/modules/Modules/Infrastructure"  // submodule name = path
         try expectRefusal(fixture, mentioning: ["Infrastructure (Modules/Infrastructure)", String(local.prefix(7))])

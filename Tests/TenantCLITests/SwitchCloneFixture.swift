@@ -56,11 +56,7 @@ struct SwitchCloneFixture {
                 continue
             }
             let status = try sandbox.git(["status", "--porcelain=v2", "--branch", "--untracked-files=all"], in: path)
-            let head = try sandbox.git(["rev-parse", "HEAD"], in: path)
-            let index = try sandbox.git(["ls-files", "--stage"], in: path)
-            let refs = try sandbox.refs(path).sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
-            let config = try sandbox.git(["config", "--local", "--list"], in: path)
-            result[name] = [status, head, index, refs.joined(separator: "\n"), config].joined(separator: "\n--\n")
+            result[name] = try SwitchFixture.state(sandbox, of: path, status: status)
         }
         return result
     }

@@ -46,27 +46,15 @@ struct SwitchFixture {
         let build = sandbox.path("\(source)/Superproject")
         try sandbox.git(["clone", "-q", superRemote, build])
         try sandbox.git(["switch", "-q", "--orphan", "general_dev"], in: build)
-        var manifestModules: [String] = []
-        for (index, module) in Self.modules.enumerated() {
+        for module in Self.modules {
             try sandbox.git(["submodule", "add", "-q", "../\(module).git", "Modules/\(module)"], in: build)
-            let depends = index == 0 ? "[]" : "[\"Infrastructure\"]"
-            manifestModules.append(
-                "    { \"name\": \"\(module)\", \"path\": \"Modules/\(module)\", \"url\": \"../\(module).git\", "
-                    + "\"dependsOn\": \(depends) }")
         }
-        try sandbox.write(
-            "\(source)/Superproject/modules.json",
-            "{\n  \"version\": 1,\n  \"generalBranch\": \"general_dev\",\n  \"modules\": [\n"
-                + manifestModules.joined(separator: ",\n") + "\n  ]\n}\n")
         let tenants: [(String, [String])] = [("t1", []), ("t2", ["Infrastructure", "Customer"]), ("t3", ["Order"])]
-        for (id, customised) in tenants {
-            let active = id == "t2" ? ["Infrastructure", "Customer"] : Self.modules
-            func list(_ names: [String]) -> String { "[" + names.map { "\"\($0)\"" }.joined(separator: ", ") + "]" }
-            try sandbox.write(
-                "\(source)/Superproject/Tenants/\(id).json",
-                "{ \"id\": \"\(id)\", \"branch\": \"\(id)\", \"modules\": \(list(active)), "
-                    + "\"customised\": \(list(customised)) }\n")
-        }
+        try Self.writeManifest(
+            sandbox, modules: Self.modules,
+            tenants: tenants.map { id, customised in
+                (id, id == "t2" ? ["Infrastructure", "Customer"] : Self.modules, customised)
+            })
         try sandbox.write("\(source)/Superproject/ColourScheme.conf", "colour=grey\n")
         try sandbox.git(["add", "-A"], in: build)
         try sandbox.git(["commit", "-q", "-m", "general_dev: modules and tenants"], in: build)
@@ -84,6 +72,65 @@ struct SwitchFixture {
         try sandbox.git(["push", "-q", "origin", "general_dev", "t1", "t2", "t3"], in: build)
         workspace = sandbox.path("workspace")
         try sandbox.git(["clone", "-q", "--recurse-submodules", "-b", "general_dev", superRemote, workspace])
+    }
+
+    /// The superproject's build clone (`src/Superproject`), from which the fixture pushed the remote's branches.
+    static let build = "src/Superproject"
+
+    /// Writes `modules.json` (the modules in this order, each depending on the first) and `Tenants/<id>.json` (id,
+    /// active modules, customised modules) in the build clone.
+    static func writeManifest(
+        _ sandbox: GitSandbox, modules: [String], tenants: [(id: String, active: [String], customised: [String])]
+    ) throws {
+        let entries = modules.enumerated().map { index, module in
+            let depends = index == 0 ? "[]" : "[\"\(modules[0])\"]"
+            return "    { \"name\": \"\(module)\", \"path\": \"Modules/\(module)\", \"url\": \"../\(module).git\", "
+                + "\"dependsOn\": \(depends) }"
+        }
+        try sandbox.write(
+            "\(build)/modules.json",
+            "{\n  \"version\": 1,\n  \"generalBranch\": \"general_dev\",\n  \"modules\": [\n"
+                + entries.joined(separator: ",\n") + "\n  ]\n}\n")
+        func list(_ names: [String]) -> String { "[" + names.map { "\"\($0)\"" }.joined(separator: ", ") + "]" }
+        for (id, active, customised) in tenants {
+            try sandbox.write(
+                "\(build)/Tenants/\(id).json",
+                "{ \"id\": \"\(id)\", \"branch\": \"\(id)\", \"modules\": \(list(active)), "
+                    + "\"customised\": \(list(customised)) }\n")
+        }
+    }
+
+    /// Moves the remote's superproject branch `branch` on by one commit (a new `ColourScheme.conf`), made in the
+    /// build clone and pushed; returns the commit.
+    @discardableResult
+    func pushColour(_ colour: String, on branch: String) throws -> String {
+        let build = sandbox.path(Self.build)
+        try sandbox.git(["switch", "-q", branch], in: build)
+        try sandbox.git(["pull", "-q", "--ff-only", "origin", branch], in: build)
+        try sandbox.write("\(Self.build)/ColourScheme.conf", "colour=\(colour)\n")
+        try sandbox.git(["commit", "-q", "-am", "\(branch): \(colour)"], in: build)
+        try sandbox.git(["push", "-q", "origin", branch], in: build)
+        return try sandbox.git(["rev-parse", "HEAD"], in: build)
+    }
+
+    /// Makes `.gitmodules` on the remote's superproject branch `branch` name `url` for `module` (not modules.json's
+    /// URL), in one pushed commit of the build clone.
+    func pointGitmodules(of module: String, to url: String, on branch: String) throws {
+        let build = sandbox.path(Self.build)
+        try sandbox.git(["switch", "-q", branch], in: build)
+        try sandbox.git(["config", "--file", ".gitmodules", "submodule.Modules/\(module).url", url], in: build)
+        try sandbox.git(["commit", "-q", "-am", "\(branch): \(module) points elsewhere"], in: build)
+        try sandbox.git(["push", "-q", "origin", branch], in: build)
+    }
+
+    /// Switches to t2, commits "local work" on Infrastructure's t2 (no remote has it), then switches to t3: t2 stays
+    /// ahead of its pin with unpushed work. Returns the commit.
+    func leaveUnpushedWorkOnT2(sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+        #expect(sandbox.tenantctl(["switch", "t2"], in: workspace).status == 0, sourceLocation: sourceLocation)
+        let local = try sandbox.commit(
+            in: "workspace/Modules/Infrastructure", file: "Local.swift", content: "// mine\n", message: "local work")
+        #expect(sandbox.tenantctl(["switch", "t3"], in: workspace).status == 0, sourceLocation: sourceLocation)
+        return local
     }
 
     /// Absolute path of a module in the workspace.
@@ -117,12 +164,18 @@ struct SwitchFixture {
                 ? try sandbox.git(["ls-files", "--others", "--ignored", "--exclude-standard"], in: path)
                 : try sandbox.git(
                     ["status", "--porcelain=v2", "--branch", "--untracked-files=all", "--ignored"], in: path)
-            let head = try sandbox.git(["rev-parse", "HEAD"], in: path)
-            let index = try sandbox.git(["ls-files", "--stage"], in: path)
-            let refs = try sandbox.refs(path).sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
-            let config = try sandbox.git(["config", "--local", "--list"], in: path)
-            result[name] = [status, head, index, refs.joined(separator: "\n"), config].joined(separator: "\n--\n")
+            result[name] = try state(sandbox, of: path, status: status)
         }
         return result
+    }
+
+    /// One repository's part of a snapshot: `status` (as the caller read it), then HEAD, the index, every ref and
+    /// the local config.
+    static func state(_ sandbox: GitSandbox, of path: String, status: String) throws -> String {
+        let head = try sandbox.git(["rev-parse", "HEAD"], in: path)
+        let index = try sandbox.git(["ls-files", "--stage"], in: path)
+        let refs = try sandbox.refs(path).sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
+        let config = try sandbox.git(["config", "--local", "--list"], in: path)
+        return [status, head, index, refs.joined(separator: "\n"), config].joined(separator: "\n--\n")
     }
 }

@@ -9,17 +9,12 @@ import Testing
 /// an older tenantctl left is put back the same way.
 @Suite struct SwitchRunJournalTests {
     /// A copy in which `switch t2` was killed at its first module checkout (the superproject has moved by then).
-    static func killedSwitch(_ lab: FaultLab, calls: [String], copy name: String) throws -> (
-        root: String, workspace: String, remotes: String
-    ) {
-        let index =
-            try #require(calls.firstIndex { $0.contains("/Modules/") && FaultLab.subcommand($0) == "switch" }) + 1
+    static func killedSwitch(
+        _ lab: FaultLab, calls: [String], copy name: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> FaultLab.Copy {
         let copy = try lab.copy(name)
-        let shim = try GitShim(in: lab.sandbox, name: "shim-\(name)")
-        let killed = try lab.sandbox.tenantctlProcess(
-            ["switch", "t2", "--git", shim.path], in: copy.workspace, environment: ["SHIM_KILL_AT": "\(index)"])
-        #expect(killed.status == -SIGKILL, "\(killed.stderr)")
-        #expect(try lab.waitForProcesses(mentioning: copy.root + "/").isEmpty)
+        try lab.runKilled(
+            ["switch", "t2"], in: copy, at: try FaultLab.firstModuleCheckout(in: calls), sourceLocation: sourceLocation)
         return copy
     }
 

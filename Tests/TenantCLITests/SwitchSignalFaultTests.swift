@@ -13,12 +13,11 @@ import Testing
     ) {
         let reference = try lab.copy("reference")
         let before = try lab.workingCopy(reference.root)
-        let shim = try GitShim(in: lab.sandbox, name: "shim-reference")
-        let result = try lab.sandbox.tenantctlProcess(["switch", "t2", "--git", shim.path], in: reference.workspace)
+        let (result, calls) = try lab.runShimmed(["switch", "t2"], in: reference)
         #expect(result.status == 0, "\(result.stderr)")
         let after = try lab.workingCopy(reference.root)
         #expect(after != before)
-        return (try shim.calls(), before, after)
+        return (calls, before, after)
     }
 
     /// Whether a switch run in `workspace` is unfinished (its run journal says `running`); with `changed`, one that
@@ -50,12 +49,7 @@ import Testing
         var leftSomething = 0
         for index in indices {
             let copy = try lab.copy("term-\(index)")
-            let shim = try GitShim(in: lab.sandbox, name: "shim-term-\(index)")
-            let run = try BackgroundTenantctl(
-                ["switch", "t2", "--git", shim.path], in: copy.workspace, sandbox: lab.sandbox,
-                environment: ["SHIM_SLEEP_AT": "\(index)", "SHIM_SLEEP_SECONDS": "30"])
-            try BackgroundTenantctl.waitForCalls(shim, index)
-            kill(run.pid, SIGTERM)
+            let run = try lab.terminate(["switch", "t2"], in: copy, at: index)
             let label = "SIGTERM at call \(index) (\(FaultLab.subcommand(calls[index - 1])))"
             let result = try #require(run.wait(seconds: 30), "\(label): tenantctl did not stop")
             #expect(result.status == 130, "\(label): \(result.stderr)")
@@ -155,15 +149,7 @@ import Testing
     @Test func theRerunRefusesAChangeTheStoppedSwitchDidNotMake() throws {
         let lab = try FaultLab()
         let (calls, _, after) = try SwitchSignalFaultTests.reference(lab)
-        // The first module checkout: the superproject has moved by then.
-        let index =
-            try #require(calls.firstIndex { $0.contains("/Modules/") && FaultLab.subcommand($0) == "switch" }) + 1
-        let copy = try lab.copy("guard")
-        let shim = try GitShim(in: lab.sandbox, name: "shim-guard")
-        let killed = try lab.sandbox.tenantctlProcess(
-            ["switch", "t2", "--git", shim.path], in: copy.workspace, environment: ["SHIM_KILL_AT": "\(index)"])
-        #expect(killed.status == -SIGKILL, "\(killed.stderr)")
-        #expect(try lab.waitForProcesses(mentioning: copy.root + "/").isEmpty)
+        let copy = try SwitchRunJournalTests.killedSwitch(lab, calls: calls, copy: "guard")
         #expect(try SwitchSignalFaultTests.unfinishedSwitch(copy.workspace, changed: true))
         // A tracked file of the superproject that the switch does not change (not a module).
         let touched = Set(

@@ -26,29 +26,13 @@ struct SwitchTransactionTests {
         let build = sandbox.path("src/Superproject")
         try sandbox.git(["switch", "-q", branch], in: build)
         try sandbox.git(["rm", "-q", "Modules/Order"], in: build)
-        var modules: [String] = []
-        for (index, module) in SwitchFixture.modules.enumerated() where module != "Order" {
-            let depends = index == 0 ? "[]" : "[\"Infrastructure\"]"
-            modules.append(
-                "    { \"name\": \"\(module)\", \"path\": \"Modules/\(module)\", \"url\": \"../\(module).git\", "
-                    + "\"dependsOn\": \(depends) }")
-        }
-        try sandbox.write(
-            "src/Superproject/modules.json",
-            "{\n  \"version\": 1,\n  \"generalBranch\": \"general_dev\",\n  \"modules\": [\n"
-                + modules.joined(separator: ",\n") + "\n  ]\n}\n")
-        let tenants: [(String, [String], [String])] = [
-            ("t1", ["Infrastructure", "Article", "Customer"], []),
-            ("t2", ["Infrastructure", "Customer"], ["Infrastructure", "Customer"]),
-            ("t3", ["Infrastructure", "Article", "Customer"], []),
-        ]
-        for (id, active, customised) in tenants {
-            func list(_ names: [String]) -> String { "[" + names.map { "\"\($0)\"" }.joined(separator: ", ") + "]" }
-            try sandbox.write(
-                "src/Superproject/Tenants/\(id).json",
-                "{ \"id\": \"\(id)\", \"branch\": \"\(id)\", \"modules\": \(list(active)), "
-                    + "\"customised\": \(list(customised)) }\n")
-        }
+        try SwitchFixture.writeManifest(
+            sandbox, modules: SwitchFixture.modules.filter { $0 != "Order" },
+            tenants: [
+                ("t1", ["Infrastructure", "Article", "Customer"], []),
+                ("t2", ["Infrastructure", "Customer"], ["Infrastructure", "Customer"]),
+                ("t3", ["Infrastructure", "Article", "Customer"], []),
+            ])
         try sandbox.write("src/Superproject/Modules/Order", "Order is a file on \(branch)\n")
         try sandbox.git(["add", "-A"], in: build)
         try sandbox.git(["commit", "-q", "-m", "\(branch): Order becomes a file"], in: build)
@@ -141,13 +125,7 @@ struct SwitchTransactionTests {
         let sandbox = try GitSandbox()
         let fixture = try SwitchFixture(sandbox: sandbox)
         #expect(sandbox.tenantctl(["switch", "t2"], in: fixture.workspace).status == 0)
-        let build = sandbox.path("src/Superproject")
-        try sandbox.git(["switch", "-q", "t2"], in: build)
-        try sandbox.git(["pull", "-q", "--ff-only", "origin", "t2"], in: build)
-        try sandbox.write("src/Superproject/ColourScheme.conf", "colour=t2 blue\n")
-        try sandbox.git(["commit", "-q", "-am", "t2: blue"], in: build)
-        try sandbox.git(["push", "-q", "origin", "t2"], in: build)
-        let tip = try sandbox.git(["rev-parse", "HEAD"], in: build)
+        let tip = try fixture.pushColour("t2 blue", on: "t2")
         try sandbox.git(["config", "--global", "merge.verifySignatures", "true"])
         // Control: git itself refuses this fast-forward as a merge.
         try sandbox.git(["fetch", "-q", "origin"], in: fixture.workspace)
@@ -222,12 +200,7 @@ struct SwitchReportTests {
     @Test func gitmodulesDriftIsReportedAndModulesJSONsURLIsUsed() throws {
         let sandbox = try GitSandbox()
         let fixture = try SwitchFixture(sandbox: sandbox)
-        let build = sandbox.path("src/Superproject")
-        try sandbox.git(["switch", "-q", "t3"], in: build)
-        try sandbox.git(
-            ["config", "--file", ".gitmodules", "submodule.Modules/Order.url", "../Customer.git"], in: build)
-        try sandbox.git(["commit", "-q", "-am", "t3: Order points elsewhere"], in: build)
-        try sandbox.git(["push", "-q", "origin", "t3"], in: build)
+        try fixture.pointGitmodules(of: "Order", to: "../Customer.git", on: "t3")
         let order = fixture.module("Order")
         let expected = try sandbox.git(["config", "remote.origin.url"], in: order)
 
@@ -268,12 +241,7 @@ struct SwitchReportTests {
     @Test func aModuleClonedOnADriftedBranchUsesModulesJSONsURL() throws {
         let sandbox = try GitSandbox()
         let fixture = try SwitchFixture(sandbox: sandbox)
-        let build = sandbox.path("src/Superproject")
-        try sandbox.git(["switch", "-q", "t3"], in: build)
-        try sandbox.git(
-            ["config", "--file", ".gitmodules", "submodule.Modules/Order.url", "../Customer.git"], in: build)
-        try sandbox.git(["commit", "-q", "-am", "t3: Order points elsewhere"], in: build)
-        try sandbox.git(["push", "-q", "origin", "t3"], in: build)
+        try fixture.pointGitmodules(of: "Order", to: "../Customer.git", on: "t3")
         let order = fixture.module("Order")
         let expected = try sandbox.git(["config", "remote.origin.url"], in: order)
         try sandbox.git(["submodule", "deinit", "-q", "--force", "Modules/Order"], in: fixture.workspace)

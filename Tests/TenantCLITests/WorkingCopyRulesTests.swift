@@ -96,12 +96,26 @@ import Testing
         let remote = sandbox.path("remotes/Infrastructure.git")
         try sandbox.git(["branch", "-q", "-D", "t2"], in: remote)
         try sandbox.commit(in: "workspace/Modules/Infrastructure", file: "Fix.swift", content: "// fix\n")
+        try Self.expectPinPushRefusedWithoutRecreatingT2(fixture, remote: remote)
+    }
+
+    /// `pin --push Infrastructure` on t2, whose branch `remote` no longer has: refused naming it, the branch not
+    /// recreated, the superproject's HEAD unchanged.
+    static func expectPinPushRefusedWithoutRecreatingT2(
+        _ fixture: SwitchFixture, remote: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        let sandbox = fixture.sandbox
         let head = try sandbox.git(["rev-parse", "HEAD"], in: fixture.workspace)
         let result = sandbox.tenantctl(["pin", "--push", "Infrastructure"], in: fixture.workspace)
-        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
-        #expect(result.stderr.contains("t2 does not exist on the remote"), "\(result.stderr)")
-        #expect(try sandbox.gitResult(["rev-parse", "--verify", "-q", "refs/heads/t2"], in: remote).status != 0)
-        #expect(try sandbox.git(["rev-parse", "HEAD"], in: fixture.workspace) == head)
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)", sourceLocation: sourceLocation)
+        #expect(
+            result.stderr.contains("t2 does not exist on the remote"), "\(result.stderr)",
+            sourceLocation: sourceLocation)
+        #expect(
+            try sandbox.gitResult(["rev-parse", "--verify", "-q", "refs/heads/t2"], in: remote).status != 0,
+            sourceLocation: sourceLocation)
+        #expect(
+            try sandbox.git(["rev-parse", "HEAD"], in: fixture.workspace) == head, sourceLocation: sourceLocation)
     }
 
     @Test func aSuperprojectBranchDeletedOnTheRemoteIsNotRecreated() throws {
@@ -112,12 +126,7 @@ import Testing
         try sandbox.git(["push", "-q", "origin", "t2"], in: fixture.module("Infrastructure"))
         let remote = sandbox.path("remotes/Superproject.git")
         try sandbox.git(["branch", "-q", "-D", "t2"], in: remote)
-        let head = try sandbox.git(["rev-parse", "HEAD"], in: fixture.workspace)
-        let result = sandbox.tenantctl(["pin", "--push", "Infrastructure"], in: fixture.workspace)
-        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
-        #expect(result.stderr.contains("t2 does not exist on the remote"), "\(result.stderr)")
-        #expect(try sandbox.gitResult(["rev-parse", "--verify", "-q", "refs/heads/t2"], in: remote).status != 0)
-        #expect(try sandbox.git(["rev-parse", "HEAD"], in: fixture.workspace) == head)
+        try Self.expectPinPushRefusedWithoutRecreatingT2(fixture, remote: remote)
     }
 
     @Test func aTenantViewPushesAModulesGeneralBranchOnlyWithToGeneral() throws {

@@ -15,6 +15,78 @@ func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer?, _ count: Int)
     write(descriptor, buffer, count)
 }
 
+/// The file actions of a `posix_spawn` (an optional on Darwin).
+#if canImport(Darwin)
+    package typealias SpawnFileActions = posix_spawn_file_actions_t?
+#else
+    package typealias SpawnFileActions = posix_spawn_file_actions_t
+#endif
+
+/// A `posix_spawn` that failed: its error number.
+package struct PosixSpawnFailure: Error {
+    package var code: Int32
+    /// `strerror` of the code.
+    package var reason: String { String(cString: strerror(code)) }
+}
+
+/// `posix_spawn` of a child with exactly the environment given, default handlers for the signals given and an empty
+/// signal mask; the caller adds its descriptors (file actions) and flags. Shared by tenantctl's git runner and the
+/// test servers (TenantTestSupport's `TestDaemon`).
+package enum PosixSpawn {
+    /// Prepares the spawn of `executable` with `arguments` and calls `body` with the function that starts it (once);
+    /// the file actions, attributes and C strings live until `body` returns.
+    /// - Parameters:
+    ///   - defaultSignals: the signals the child handles by default (this process may ignore them).
+    ///   - flags: more `posix_spawnattr` flags besides `POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK`; with
+    ///     `POSIX_SPAWN_SETPGROUP` the child leads a process group of its own.
+    ///   - fileActions: sets up the child's descriptors.
+    package static func prepared<Result>(
+        _ executable: String, _ arguments: [String], environment: [String: String], defaultSignals: [Int32],
+        flags: Int32, fileActions: (inout SpawnFileActions) -> Void,
+        _ body: (() -> Swift.Result<pid_t, PosixSpawnFailure>) -> Result
+    ) -> Result {
+        #if canImport(Darwin)
+            var actions: posix_spawn_file_actions_t?
+            var attributes: posix_spawnattr_t?
+        #else
+            var actions = posix_spawn_file_actions_t()
+            var attributes = posix_spawnattr_t()
+        #endif
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        fileActions(&actions)
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        posix_spawnattr_setpgroup(&attributes, 0)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signalNumber in defaultSignals { sigaddset(&defaults, signalNumber) }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        posix_spawnattr_setflags(&attributes, Int16(Int32(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK) | flags))
+        let argv = ([executable] + arguments).map { strdup($0) }
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") }
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        return body {
+            var pid: pid_t = 0
+            let result = (argv + [nil]).withUnsafeBufferPointer { argvBuffer -> Int32 in
+                (envp + [nil]).withUnsafeBufferPointer { envpBuffer -> Int32 in
+                    guard let argvBase = argvBuffer.baseAddress, let envpBase = envpBuffer.baseAddress else {
+                        return EINVAL
+                    }
+                    return posix_spawn(&pid, executable, &actions, &attributes, argvBase, envpBase)
+                }
+            }
+            return result == 0 ? .success(pid) : .failure(PosixSpawnFailure(code: result))
+        }
+    }
+}
+
 /// A started child process: its pid and the parent's ends of its three pipes.
 ///
 /// Started with `posix_spawn` and reaped with a blocking `waitpid` (Foundation's `Process.waitUntilExit` polls a
@@ -64,53 +136,24 @@ struct SpawnedProcess {
             close(output.write)
             close(errors.write)
         }
-        #if canImport(Darwin)
-            var actions: posix_spawn_file_actions_t?
-            var attributes: posix_spawnattr_t?
-        #else
-            var actions = posix_spawn_file_actions_t()
-            var attributes = posix_spawnattr_t()
-        #endif
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, input.read, 0)
-        posix_spawn_file_actions_adddup2(&actions, output.write, 1)
-        posix_spawn_file_actions_adddup2(&actions, errors.write, 2)
-        closeInheritedDescriptors(&actions)
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for signalNumber in [SIGPIPE, SIGINT, SIGTERM, SIGCHLD] { sigaddset(&defaults, signalNumber) }
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        var flags = Int32(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK) | (newSession ? setSessionFlag : 0)
+        var flags = newSession ? setSessionFlag : 0
         #if canImport(Darwin)
             // Apple's extension: every descriptor not named in the file actions is closed in the child.
             flags |= Int32(POSIX_SPAWN_CLOEXEC_DEFAULT)
         #endif
-        posix_spawnattr_setflags(&attributes, Int16(flags))
-
-        let argv = ([executable] + arguments).map { strdup($0) }
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") }
-        defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
-        }
-        let started = cancellator.spawn(group: newSession) { () -> Result<pid_t, SpawnError> in
-            var pid: pid_t = 0
-            let result = (argv + [nil]).withUnsafeBufferPointer { argvBuffer -> Int32 in
-                (envp + [nil]).withUnsafeBufferPointer { envpBuffer -> Int32 in
-                    guard let argvBase = argvBuffer.baseAddress, let envpBase = envpBuffer.baseAddress else {
-                        return EINVAL
-                    }
-                    return posix_spawn(&pid, executable, &actions, &attributes, argvBase, envpBase)
-                }
+        let started = PosixSpawn.prepared(
+            executable, arguments, environment: environment, defaultSignals: [SIGPIPE, SIGINT, SIGTERM, SIGCHLD],
+            flags: flags,
+            fileActions: { actions in
+                posix_spawn_file_actions_adddup2(&actions, input.read, 0)
+                posix_spawn_file_actions_adddup2(&actions, output.write, 1)
+                posix_spawn_file_actions_adddup2(&actions, errors.write, 2)
+                closeInheritedDescriptors(&actions)
             }
-            guard result == 0 else { return .failure(.failed("\(executable): \(String(cString: strerror(result)))")) }
-            return .success(pid)
+        ) { spawn in
+            cancellator.spawn(group: newSession) {
+                spawn().mapError { SpawnError.failed("\(executable): \($0.reason)") }
+            }
         }
         switch started {
         case .success(let pid):

@@ -153,8 +153,9 @@ public struct TextTable: Sendable {
     }
 
     /// `pieces` joined by single spaces into lines of at most `width` columns, a new line where the next piece does
-    /// not fit; a piece wider than `width` gets a line of its own, whole.
-    static func pack(_ pieces: [String], width: Int) -> [String] {
+    /// not fit; a piece wider than `width` gets a line of its own, whole, or with `breakingLongPieces` is broken
+    /// into lines of `width` columns (its ANSI escapes dropped), and an empty last line is left out.
+    static func pack(_ pieces: [String], width: Int, breakingLongPieces: Bool = false) -> [String] {
         var lines: [String] = []
         var line = ""
         for piece in pieces {
@@ -166,8 +167,13 @@ public struct TextTable: Sendable {
                 lines.append(line)
                 line = piece
             }
+            while breakingLongPieces && TextWidth.of(line) > width {
+                let plain = TextWidth.plain(line)
+                lines.append(String(plain.prefix(width)))
+                line = String(plain.dropFirst(width))
+            }
         }
-        lines.append(line)
+        if !breakingLongPieces || !line.isEmpty { lines.append(line) }
         return lines
     }
 
@@ -187,27 +193,9 @@ public struct TextTable: Sendable {
     /// `text` wrapped at spaces into lines of at most `width` columns; a longer word is broken.
     static func wrap(_ text: String, width: Int) -> [String] {
         guard TextWidth.of(text) > width else { return [text] }
-        var lines: [String] = []
-        var line = ""
-        for word in text.split(separator: " ", omittingEmptySubsequences: false).map(String.init) {
-            var word = word
-            if line.isEmpty {
-                line = word
-            } else if TextWidth.of(line) + 1 + TextWidth.of(word) <= width {
-                line += " " + word
-            } else {
-                lines.append(line)
-                line = word
-            }
-            while TextWidth.of(line) > width {
-                let plain = TextWidth.plain(line)
-                lines.append(String(plain.prefix(width)))
-                word = String(plain.dropFirst(width))
-                line = word
-            }
-        }
-        if !line.isEmpty { lines.append(line) }
-        return lines
+        return pack(
+            text.split(separator: " ", omittingEmptySubsequences: false).map(String.init), width: width,
+            breakingLongPieces: true)
     }
 }
 
@@ -216,24 +204,19 @@ public enum TextWidth {
     /// The number of terminal columns `text` takes.
     public static func of(_ text: String) -> Int {
         var width = 0
-        var inEscape = false
-        for scalar in text.unicodeScalars {
-            if inEscape {
-                if scalar == "m" { inEscape = false }
-                continue
-            }
-            if scalar == "\u{1B}" {
-                inEscape = true
-                continue
-            }
-            width += 1
-        }
+        forEachVisibleScalar(of: text) { _ in width += 1 }
         return width
     }
 
     /// `text` without its ANSI escapes.
     public static func plain(_ text: String) -> String {
         var result = ""
+        forEachVisibleScalar(of: text) { result.unicodeScalars.append($0) }
+        return result
+    }
+
+    /// Calls `body` with each scalar of `text` that is not part of an ANSI escape (`ESC` up to its closing `m`).
+    private static func forEachVisibleScalar(of text: String, _ body: (Unicode.Scalar) -> Void) {
         var inEscape = false
         for scalar in text.unicodeScalars {
             if inEscape {
@@ -244,8 +227,7 @@ public enum TextWidth {
                 inEscape = true
                 continue
             }
-            result.unicodeScalars.append(scalar)
+            body(scalar)
         }
-        return result
     }
 }

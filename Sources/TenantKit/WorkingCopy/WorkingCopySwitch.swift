@@ -626,22 +626,32 @@ public struct WorkingCopySwitch: Sendable {
             ignoringSubmodules: superproject, context: "refresh the index of \(name)")
     }
 
-    /// Moves a branch that is not checked out from `from` to `target` (a lease on `from`), then checks it out.
-    private func setAndCheckOut(
-        _ branchRef: String, to target: String, from: String, reason: String, plan: RepositoryPlan, path: String,
-        name: String, superproject: Bool
+    /// Moves `plan.branch` from `from` to `plan.target` (a fast-forward, or back to the pin) and checks it out.
+    /// Checked out already: the working tree is clean (pre-flight), so `reset --keep` moves branch, index and files
+    /// together, and, unlike `merge --ff-only`, no merge configuration (`merge.verifySignatures`) can refuse it
+    /// half-way through a switch. The target is an object id git printed (`rev-parse …^{commit}`); `reset` rejects
+    /// `--end-of-options` before it. Not checked out: the branch moves from `from` to the target (a lease on `from`), then
+    /// is checked out.
+    private func moveBranch(
+        _ plan: RepositoryPlan, from: String, reason: String, context: String, path: String, superproject: Bool
     ) throws {
+        let name = plan.repository
+        let branchRef = "refs/heads/\(plan.branch)"
         let repository = GitRepository(path, git: git)
-        try repository.updateRef(
-            branchRef, to: target, from: from, message: "tenantctl switch: \(reason)",
-            context: "move \(plan.branch) in \(name) (\(reason))")
-        try repository.switchTo(
-            plan.branch, recurseSubmodules: !superproject, context: "check out \(plan.branch) in \(name)")
+        guard try currentBranchRef(path, name: name) == branchRef else {
+            try repository.updateRef(
+                branchRef, to: plan.target, from: from, message: "tenantctl switch: \(reason)",
+                context: "move \(plan.branch) in \(name) (\(reason))")
+            try repository.switchTo(
+                plan.branch, recurseSubmodules: !superproject, context: "check out \(plan.branch) in \(name)")
+            return
+        }
+        try refreshIndex(path, name: name, superproject: superproject)
+        try repository.resetKeep(to: plan.target, recurseSubmodules: !superproject, context: context)
     }
 
     private func apply(_ plan: RepositoryPlan, in path: String, superproject: Bool) throws -> String {
         let name = plan.repository
-        let branchRef = "refs/heads/\(plan.branch)"
         let repository = GitRepository(path, git: git)
         switch plan.action {
         case .none:
@@ -653,34 +663,15 @@ public struct WorkingCopySwitch: Sendable {
             return "checked out"
         case .fastForward(let from):
             console?.progress("\(name): fast-forwarding \(plan.branch) to \(ObjectID.short(plan.target))")
-            if try currentBranchRef(path, name: name) == branchRef {
-                // The planner proved a fast-forward and the working tree is clean (pre-flight): `reset --keep`
-                // moves branch, index and files together, and, unlike `merge --ff-only`, no merge configuration
-                // (`merge.verifySignatures`) can refuse it half-way through a switch.
-                try refreshIndex(path, name: name, superproject: superproject)
-                try repository.resetKeep(
-                    to: plan.target, recurseSubmodules: !superproject,
-                    context: "fast-forward \(plan.branch) in \(name)")
-            } else {
-                try setAndCheckOut(
-                    branchRef, to: plan.target, from: from, reason: "fast-forward", plan: plan, path: path, name: name,
-                    superproject: superproject)
-            }
+            try moveBranch(
+                plan, from: from, reason: "fast-forward", context: "fast-forward \(plan.branch) in \(name)", path: path,
+                superproject: superproject)
             return "fast-forwarded"
         case .moveBack(let from, _, _):
             console?.progress("\(name): moving \(plan.branch) back to \(ObjectID.short(plan.target))")
-            if try currentBranchRef(path, name: name) == branchRef {
-                // The working tree is clean (pre-flight): branch, index and files move together. The target is an
-                // object id git printed (`rev-parse …^{commit}`); `reset` rejects `--end-of-options` before it.
-                try refreshIndex(path, name: name, superproject: superproject)
-                try repository.resetKeep(
-                    to: plan.target, recurseSubmodules: !superproject,
-                    context: "move \(plan.branch) back to the pin in \(name)")
-            } else {
-                try setAndCheckOut(
-                    branchRef, to: plan.target, from: from, reason: "back to the pin", plan: plan, path: path,
-                    name: name, superproject: superproject)
-            }
+            try moveBranch(
+                plan, from: from, reason: "back to the pin", context: "move \(plan.branch) back to the pin in \(name)",
+                path: path, superproject: superproject)
             return "moved back"
         case .create(let upstream):
             console?.progress("\(name): creating \(plan.branch) at \(ObjectID.short(plan.target))")
