@@ -21,9 +21,9 @@ import Testing
         // roll and customize write their commits through fast-import's standard input: no temporary directory.
         Case(arguments: ["roll", "--jobs", "1"], call: "fast-import", temporary: nil),
         Case(arguments: ["customize", "t1", "Article"], call: "fast-import", temporary: nil),
-        // module add edits .gitmodules with `git config --file` on a temporary copy.
+        // module add edits .gitmodules with `git config --file` on a temporary copy: signalled in a call on it.
         Case(
-            arguments: ["module", "add", "Invoice", "--url", "../Invoice.git"], call: "config -z --file",
+            arguments: ["module", "add", "Invoice", "--url", "../Invoice.git"], call: "tenantctl-gitmodules-",
             temporary: "tenantctl-gitmodules-", invoiceRemote: true),
     ])
     func sigtermMidCommandLeavesNoTemporaryDirectoryAndNoChild(_ signalCase: Case) throws {
