@@ -10,7 +10,7 @@ import Testing
 /// The docs tell the truth and run (issue 19 §3): every `--help` example runs on an example workspace, the
 /// tutorial runs as written, and the CHANGELOG has a section for `--version`. README's quick start
 /// (`ReadmeTests`), docs/adopting.md (`AdoptingGuideTests`) and docs/ci.md (`CIGuideTests`) have their own tests.
-@Suite struct DocsRunTests {
+@Suite(.tags(.slow), .notInTheFastSet) struct DocsRunTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 

@@ -115,7 +115,7 @@ struct LifecycleKillLab {
 
 /// Lifecycle commands stopped between their pushes: the re-run of the same command finishes, and `verify` reports
 /// the module branches they leave meanwhile, with a command that finishes the job as printed.
-@Suite struct LifecycleConvergenceTests {
+@Suite(.tags(.slow), .notInTheFastSet) struct LifecycleConvergenceTests {
     @Test func tenantAddKilledBeforeTheSuperprojectPushFinishesOnReRun() throws {
         let run = try LifecycleKillLab(["tenant", "add", "t4", "--from", "t2"])
         let modulePushes = run.pushes(superproject: false)

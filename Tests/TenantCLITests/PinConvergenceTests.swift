@@ -5,7 +5,7 @@ import Testing
 
 /// `pin --push` stopped half-way (killed, a failed push) and after a roll moved the remote tenant branch: the re-run
 /// publishes the pin, and never leaves the local branch diverged from its remote.
-@Suite struct PinConvergenceTests {
+@Suite(.tags(.slow), .notInTheFastSet) struct PinConvergenceTests {
     /// Runs a `git …` command as tenantctl printed it, from `directory`: its words (quotes kept together, as a
     /// shell splits them) as git's argument vector, no shell.
     static func runPrinted(_ command: String, in directory: String, lab: FaultLab) throws -> (
