@@ -44,22 +44,25 @@ public struct ResolveStarter {
         // The merges and --continue commit with git itself: without the identity git commit needs, refuse now
         // (git's hint), not halfway through the repositories.
         _ = try CommitIdentity.read(in: workspace.root, git: git)
-        let options = Snapshot.Options(
+        var options = Snapshot.Options(
             purpose: .strict, fetch: fetch, jobs: jobs, allowLocalRemotes: git.allowLocalRemotes)
+        options.keepBatch = true  // one `cat-file --batch` on the superproject: the project files, then the state
         let snapshot = try Snapshot.load(workspace: workspace, git: git, options: options, console: console)
         let project = snapshot.project
-        guard let tenant = project.tenant(id: tenantName) else {
-            let unknown = UnknownNameError(kind: "tenant", names: [tenantName], known: project.tenants.map(\.id))
-            throw ResolveError(.unknownTenant, unknown.description)
-        }
-        // The tenant's roll, planned exactly as roll plans it: merges, pins by the rule, what blocks it.
-        let batch = try CatFileBatch(git: git, repository: workspace.root)
+        let batch = try snapshot.batch ?? CatFileBatch(git: git, repository: workspace.root)
+        let tenant: Tenant
         let rollState: RollState
         do {
+            guard let named = project.tenant(id: tenantName) else {
+                let unknown = UnknownNameError(kind: "tenant", names: [tenantName], known: project.tenants.map(\.id))
+                throw ResolveError(.unknownTenant, unknown.description)
+            }
+            tenant = named
+            // The tenant's roll, planned exactly as roll plans it: merges, pins by the rule, what blocks it.
             rollState = try RollStateLoader.load(snapshot: snapshot, batch: batch, git: git, jobs: jobs)
             try batch.close()
         } catch {
-            try? batch.close()
+            try? batch.close()  // the error thrown is the one that stopped the read
             throw error
         }
         let plan: RollPlan
