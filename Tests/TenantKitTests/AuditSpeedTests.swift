@@ -201,7 +201,7 @@ import Testing
             pinsOnRemote: [id(1), id(100), id(103)], comparisons: moduleComparisons, changedFiles: changed)
         let infrastructure = ModuleObservation(
             generalBranch: "general_dev", branches: ["general_dev": id(1)], graph: graph, pinsOnRemote: [id(1)])
-        let state = Observation(
+        let state = ProjectObservation(
             superproject: SuperprojectObservation(
                 generalBranch: "general_dev", generalTip: general, tenantTips: tips, pins: pins,
                 comparisons: comparisons),

@@ -99,7 +99,7 @@ import Testing
         let tenant = try #require(project.tenant(id: "t2"))
         var facts = try customer()
         let observation = { (facts: ModuleObservation) in
-            Observation(
+            ProjectObservation(
                 superproject: SuperprojectObservation(
                     generalBranch: "general_dev", generalTip: Self.id(50), tenantTips: ["t2": Self.id(51)],
                     pins: ["t2": [module.path: self.b2]]),

@@ -46,7 +46,9 @@ public struct AuditRun: Sendable {
     }
 
     /// The report and the observation it was judged from (the HTML page reads the modules' general branches there).
-    public func observedReport(snapshot: Snapshot, git: Git) throws -> (report: AuditReport, observation: Observation) {
+    public func observedReport(snapshot: Snapshot, git: Git) throws -> (
+        report: AuditReport, observation: ProjectObservation
+    ) {
         let project = snapshot.project
         let selected = try Self.selectTenants(tenants, in: project)
         let invalidNamed = Set(tenants.compactMap { project.invalidTenant(id: $0)?.id })
@@ -75,7 +77,7 @@ public struct AuditRun: Sendable {
     /// The HTML page, with the tenants' display names, the modules' paths and the cells' commits (bounded:
     /// ``AuditPageCommits``), which the report does not carry.
     public func htmlPage(
-        _ report: AuditReport, observation: Observation, snapshot: Snapshot, git: Git
+        _ report: AuditReport, observation: ProjectObservation, snapshot: Snapshot, git: Git
     ) throws -> String {
         let project = snapshot.project
         var names: [String: String] = [:]
@@ -98,7 +100,7 @@ public struct AuditRun: Sendable {
     /// The commits of the one tenant's `module` cell, or nil when there is no pin or general branch to compare (the
     /// report's findings say why).
     func cellCommits(
-        _ module: String, report: AuditReport, snapshot: Snapshot, observation: Observation, git: Git
+        _ module: String, report: AuditReport, snapshot: Snapshot, observation: ProjectObservation, git: Git
     ) throws -> AuditCellCommits? {
         guard let tenant = report.tenants.first,
             let entry = tenant.modules.first(where: { $0.module == module }), let pin = entry.pin,

@@ -1,12 +1,12 @@
 import Foundation
 
-/// Turns an ``Observation`` into an ``AuditReport`` (pure: no git).
+/// Turns a ``ProjectObservation`` into an ``AuditReport`` (pure: no git).
 public enum Auditor {
     /// The report for `tenants` (in the given order) and every module of `project`: the cells' fields from the
     /// observation, every finding from the ``FindingJudge``. `findings` are added to the report's own (the
     /// checked-out files, `.gitmodules` drift).
     public static func report(
-        project: Project, tenants: [Tenant], observation: Observation, invalidTenants: [InvalidTenant] = [],
+        project: Project, tenants: [Tenant], observation: ProjectObservation, invalidTenants: [InvalidTenant] = [],
         findings: [AuditFinding] = []
     ) -> AuditReport {
         let general = project.manifest.generalBranch
@@ -88,7 +88,9 @@ public enum Auditor {
         var changedFiles: [String]
     }
 
-    static func audit(_ tenant: Tenant, project: Project, observation: Observation, columns: [Column]) -> TenantAudit {
+    static func audit(_ tenant: Tenant, project: Project, observation: ProjectObservation, columns: [Column])
+        -> TenantAudit
+    {
         let superproject = observation.superproject
         let superFindings = FindingJudge.superprojectFindings(tenant, observation: observation).map(AuditFinding.init)
         guard superproject.tenantTips[tenant.branch] != nil else {

@@ -1,11 +1,11 @@
 import Foundation
 
-/// Decides every finding of audit and verify from an ``Observation``, with one rule per code (docs/audit.md has the
+/// Decides every finding of audit and verify from a ``ProjectObservation``, with one rule per code (docs/audit.md has the
 /// table). Pure: values in, findings out, no git.
 public enum FindingJudge {
     /// Every finding: the invalid tenant files, the unreachable modules, each of `tenants` (its superproject branch
     /// and every module), the general branch's own pins, and the orphan branches.
-    public static func findings(project: Project, observation: Observation, tenants: [Tenant]) -> [Finding] {
+    public static func findings(project: Project, observation: ProjectObservation, tenants: [Tenant]) -> [Finding] {
         var findings = invalidTenantFindings(project.invalidTenants, generalBranch: project.manifest.generalBranch)
         for invalid in project.invalidTenants {
             findings += invalidTenantMergedBack(invalid, project: project, observation: observation)
@@ -52,7 +52,9 @@ public enum FindingJudge {
     /// `tenant-merged-back` of a tenant whose file does not load: its module branches' commits the modules' general
     /// branches took. Its branches are still its own: roll blocks the other tenants for those modules, as for any
     /// tenant.
-    public static func invalidTenantMergedBack(_ invalid: InvalidTenant, project: Project, observation: Observation)
+    public static func invalidTenantMergedBack(
+        _ invalid: InvalidTenant, project: Project, observation: ProjectObservation
+    )
         -> [Finding]
     {
         let tenant = invalid.asTenant
@@ -135,7 +137,7 @@ public enum FindingJudge {
     }
 
     /// `unreachable-remote`: a module's remote could not be fetched; its checks are skipped.
-    public static func unreachableFindings(project: Project, observation: Observation) -> [Finding] {
+    public static func unreachableFindings(project: Project, observation: ProjectObservation) -> [Finding] {
         project.manifest.modules.compactMap { module in
             observation.unreachable[module.name].map { unreachable(module, error: $0) }
         }
@@ -152,7 +154,7 @@ public enum FindingJudge {
 
     /// The tenant's superproject branch: `missing-branch` when the remote lacks it (nothing else of the tenant is
     /// judged then), else `tenant-merged-back` when the general branch took its commits.
-    public static func superprojectFindings(_ tenant: Tenant, observation: Observation) -> [Finding] {
+    public static func superprojectFindings(_ tenant: Tenant, observation: ProjectObservation) -> [Finding] {
         let superproject = observation.superproject
         guard superproject.tenantTips[tenant.branch] != nil else { return [missingSuperprojectBranch(tenant)] }
         guard let taken = superproject.mergedBack[tenant.branch], !taken.isEmpty else { return [] }
@@ -173,7 +175,7 @@ public enum FindingJudge {
     /// One module of one superproject branch, with the module's facts in `observation`: the subject's pin, the
     /// path it moved to, the module's repository.
     public static func moduleFindings(
-        _ module: Module, of subject: Subject, project: Project, observation: Observation
+        _ module: Module, of subject: Subject, project: Project, observation: ProjectObservation
     ) -> [Finding] {
         let branch = subject.tenant?.branch ?? observation.superproject.generalBranch
         return moduleFindings(
@@ -285,7 +287,7 @@ public enum FindingJudge {
     }
 
     /// The general branch's own pins: every module pinned, on its remote, on its general branch, at its path.
-    public static func generalBranchFindings(project: Project, observation: Observation) -> [Finding] {
+    public static func generalBranchFindings(project: Project, observation: ProjectObservation) -> [Finding] {
         project.manifest.modules.flatMap { module in
             moduleFindings(module, of: .general, project: project, observation: observation)
         }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Gathers an ``Observation`` from a ``Snapshot``, once per run.
+/// Gathers a ``ProjectObservation`` from a ``Snapshot``, once per run.
 ///
 /// git processes: superproject 3 (`cat-file --batch` for the pins, `rev-list`, `diff-tree --stdin`), each module 2
 /// (`rev-list`, `diff-tree --stdin`), `jobs` repositories at a time, and one `log` for the removed tenants; none per
@@ -23,7 +23,7 @@ public enum ObservationReader {
     /// The observation of the general branch and `tenants`' branches. Merged-back commits are looked for on every
     /// tenant's module branch (invalid tenant files included), orphan branches in every module.
     public static func read(snapshot: Snapshot, tenants: [Tenant], git: Git, options: Options = Options()) throws
-        -> Observation
+        -> ProjectObservation
     {
         let project = snapshot.project
         let general = project.manifest.generalBranch
@@ -105,7 +105,7 @@ public enum ObservationReader {
             }
             orphans.append(observed)
         }
-        return Observation(
+        return ProjectObservation(
             superproject: superproject, modules: modules, unreachable: snapshot.unreachable, orphans: orphans)
     }
 

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The git checks of `verify`, against a ``Snapshot`` of the remotes: every finding the ``FindingJudge`` decides
-/// from the ``Observation`` (the same as audit's), and `gitmodules-drift` (`.gitmodules` on a superproject branch
+/// from the ``ProjectObservation`` (the same as audit's), and `gitmodules-drift` (`.gitmodules` on a superproject branch
 /// disagrees with `modules.json` of the general branch; a module a branch has at another path is no drift there).
 ///
 /// git processes: those of ``ObservationReader`` (without the changed files), and one `config --blob` per
@@ -21,7 +21,7 @@ public enum GitVerifier {
     }
 
     /// `gitmodules-drift` on the general branch and every tenant branch the observation has.
-    public static func gitmodulesFindings(snapshot: Snapshot, observation: Observation, git: Git) throws
+    public static func gitmodulesFindings(snapshot: Snapshot, observation: ProjectObservation, git: Git) throws
         -> [Finding]
     {
         let project = snapshot.project

@@ -1,6 +1,6 @@
 import Foundation
 
-/// One `verify`: the working tree's files checked, then the repositories through the same ``Observation`` and
+/// One `verify`: the working tree's files checked, then the repositories through the same ``ProjectObservation`` and
 /// ``FindingJudge`` as audit. The command parses its options, provides the snapshot (it holds the lock) and renders
 /// the result.
 public struct VerifyRun: Sendable {

@@ -6,7 +6,7 @@ import Foundation
 ///
 /// Only facts: what they mean is the ``FindingJudge``'s, the one place that decides every finding for audit and
 /// verify.
-public struct Observation: Sendable {
+public struct ProjectObservation: Sendable {
     /// The superproject.
     public var superproject: SuperprojectObservation
     /// Module name → its repository (modules that could not be fetched have none).
