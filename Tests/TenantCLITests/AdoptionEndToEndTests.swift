@@ -5,7 +5,7 @@ import Testing
 
 /// A superproject as real projects publish it, made with plain git: on `main`, over modules whose default branch is
 /// `master`; a tenant branch `customer/acme`; a module path with a space; an old tenant branch made before a module
-/// was added. Adopted with `init` end to end (SPEC §2.1, RELIABILITY 51).
+/// was added. Adopted with `init` end to end; every command uses each module's own general branch.
 struct RealSuperproject {
     let sandbox: GitSandbox
     /// `remotes/<Name>.git`.

@@ -55,7 +55,7 @@ enum HeadlessBrowser {
     }
 }
 
-/// `tenantctl audit --format html` on real repositories: the page's bytes with hostile names (RELIABILITY 60) and,
+/// `tenantctl audit --format html` on real repositories: the page's bytes with hostile names (escaped) and,
 /// where a browser is installed, the DOM after the script ran and a screenshot.
 @Suite(.tags(.slow), .notInTheFastSet) struct AuditHTMLTests {
     static let displayName =

@@ -3,8 +3,9 @@ import TenantKit
 import TenantTestSupport
 import Testing
 
-/// RELIABILITY cases 1–16 through the command line: `tenant list` refuses (exit 1, message on stderr),
-/// `verify` reports (exit 2, finding on stdout); nothing in the repository changes.
+/// Bad manifests (JSON, fields, names, paths, URLs, tenant ids, dependencies) through the command line: `tenant list`
+/// refuses (exit 1, message on stderr), `verify` reports (exit 2, finding on stdout); nothing in the repository
+/// changes.
 @Suite struct BadInputCLITests {
     static let modules = """
         {

@@ -6,8 +6,8 @@ import Testing
 
 @testable import TenantCLI
 
-/// The clones CI systems and people really make (SPEC §5.1, RELIABILITY 50), each made with plain git: audit, the
-/// roll plan and switch must answer exactly as in a full clone.
+/// The clones CI systems and people really make (shallow, single-branch, partial, a worktree), each made with
+/// plain git: audit, the roll plan and switch must answer exactly as in a full clone.
 @Suite struct CloneKindTests {
     enum Kind: String, CaseIterable, Sendable {
         /// `git clone --depth 1` (implies a single branch).
@@ -172,7 +172,7 @@ import Testing
     }
 }
 
-/// Global options (SPEC §3): `--remote <name>`, and every global option before the subcommand as git accepts them.
+/// Global options: `--remote <name>`, and every global option before the subcommand as git accepts them.
 @Suite struct GlobalOptionPlacementTests {
     @Test func remoteNotCalledOriginIsNamedWithRemote() throws {
         let sandbox = try GitSandbox()

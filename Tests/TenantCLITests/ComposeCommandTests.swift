@@ -4,7 +4,8 @@ import TenantKit
 import TenantTestSupport
 import Testing
 
-/// `tenantctl compose` on the thesis' example and on hand-made edge cases (RELIABILITY 59).
+/// `tenantctl compose` on the thesis' example and on hand-made edge cases (missing keys, clashing
+/// package versions, bad `strings` paths: a clear error, nothing half-written).
 @Suite struct ComposeCommandTests {
     /// Every file under `directory`: relative path → content.
     static func files(_ directory: String) throws -> [String: Data] {

@@ -7,7 +7,7 @@ import Testing
 
 @testable import TenantCLI
 
-/// The docs tell the truth and run (issue 19 §3): every `--help` example runs on an example workspace, the
+/// The docs tell the truth and run: every `--help` example runs on an example workspace, the
 /// tutorial runs as written, and the CHANGELOG has a section for `--version`. README's quick start
 /// (`ReadmeTests`), docs/adopting.md (`AdoptingGuideTests`) and docs/ci.md (`CIGuideTests`) have their own tests.
 @Suite(.tags(.slow), .notInTheFastSet) struct DocsRunTests {

@@ -3,7 +3,7 @@ import TenantKit
 import TenantTestSupport
 import Testing
 
-/// RELIABILITY 32–33: a roll killed (SIGKILL) or failing at a git call, one run per call index, through the
+/// A roll killed (SIGKILL) or failing at a git call, one run per call index, through the
 /// `GitShim`. Sampled by default (`FaultLab.indices`); `scripts/fault-sweep` runs every index.
 @Suite(.serialized, .tags(.slow), .notInTheFastSet) struct FaultInjectionTests {
     /// The uninterrupted roll of one copy: its git calls and the end state every faulted copy must converge to.
@@ -127,7 +127,7 @@ import Testing
     }
 }
 
-/// `customize` killed at a git call (RELIABILITY 33 for the lifecycle commands): refs old or new everywhere, the
+/// `customize` killed at a git call (as a roll is, for the lifecycle commands): refs old or new everywhere, the
 /// working copy untouched, and a re-run of the same command converges to the uninterrupted end state.
 @Suite(.tags(.slow), .notInTheFastSet) struct CustomizeFaultInjectionTests {
     @Test func customizeKilledAtSampledGitCallsConverges() throws {

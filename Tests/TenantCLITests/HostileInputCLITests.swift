@@ -3,9 +3,9 @@ import TenantKit
 import TenantTestSupport
 import Testing
 
-/// RELIABILITY 4–11 through every command that reads the manifest (roll, audit, switch, status, verify), on a real
-/// example workspace whose general_dev (local and remote) carries the hostile value: a canary file that the payload
-/// would create never appears, no git call carries the payload, nothing changes on any remote, and credentials
+/// Hostile paths, names and URLs through every command that reads the manifest (roll, audit, switch, status, verify),
+/// on a real example workspace whose general_dev (local and remote) carries the hostile value: a canary file that the
+/// payload would create never appears, no git call carries the payload, nothing changes on any remote, and credentials
 /// never appear in any message, also with `--verbose` (which traces every git call).
 @Suite struct HostileInputCLITests {
     struct Case: Sendable, CustomTestStringConvertible {
@@ -107,7 +107,7 @@ import Testing
     @Test func credentialsInAModuleURLAreUsedButNeverPrintedByAnyCommand() throws {
         let fixture = try RollFixture()
         let sandbox = fixture.sandbox
-        // Port 1 on the loopback address refuses the connection at once (RELIABILITY 24: fail fast, no prompt).
+        // Port 1 on the loopback address refuses the connection at once (fail fast, no prompt).
         try Self.plant(fixture, url: "https://bob:hunter2@127.0.0.1:1/Order.git", path: nil)
         let remotes = try fixture.remoteBranches()
         // Behind the logging shim, note for every call whether git may prompt (a prompt is what would hang).

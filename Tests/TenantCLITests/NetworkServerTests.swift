@@ -117,8 +117,8 @@ enum ServerAvailability {
     }()
 }
 
-/// roll, audit and switch end to end against real servers (issue 20 §1), credentials (RELIABILITY 54), hooks
-/// (RELIABILITY 55) and atomic pushes (RELIABILITY 27) over the network.
+/// roll, audit and switch end to end against real servers, credentials (never prompted for, never printed), a
+/// server hook's message and atomic pushes over the network.
 @Suite(.serialized, .timeLimit(.minutes(10)), .tags(.slow), .notInTheFastSet) struct NetworkServerTests {
     /// audit, roll (twice: the second finds nothing to do), switch, all over the network; the pins follow the rule.
     static func rollAuditSwitch(_ served: ServedExample) throws {
@@ -219,7 +219,7 @@ enum ServerAvailability {
         try Self.rollConflictResolve(try ServedExample(.ssh, stage: .conflict))
     }
 
-    /// RELIABILITY 54 and 11: a password in the URL works and is never printed — not in the text output, not in
+    /// A password in the URL works and is never printed — not in the text output, not in
     /// `--json`, not in `--verbose` traces, not in an error naming the URL.
     @Test(.enabled(if: ServerAvailability.http, "nginx, fcgiwrap or git-http-backend missing"))
     func aPasswordInTheURLIsNeverPrinted() throws {
@@ -247,7 +247,7 @@ enum ServerAvailability {
         #expect(try served.sandbox.git(["config", "remote.origin.url"], in: served.workspace).contains(password))
     }
 
-    /// RELIABILITY 54 (smart HTTP): no credentials, or wrong ones → exit 1 within seconds, no prompt, the wrong
+    /// Authentication over smart HTTP: no credentials, or wrong ones → exit 1 within seconds, no prompt, the wrong
     /// password never printed, nothing written.
     @Test(.enabled(if: ServerAvailability.http, "nginx, fcgiwrap or git-http-backend missing"))
     func missingOrWrongHTTPCredentialsFailFastWithoutAPrompt() throws {
@@ -290,7 +290,7 @@ enum ServerAvailability {
         #expect(try served.remoteBranches() == before)
     }
 
-    /// RELIABILITY 54 (ssh): a key the server does not accept, or no key and tenantctl's own ssh defaults
+    /// Authentication over ssh: a key the server does not accept, or no key and tenantctl's own ssh defaults
     /// (`BatchMode=yes`, an unknown host) → exit 1 within seconds, no prompt, nothing written.
     @Test(.enabled(if: ServerAvailability.ssh, "sshd, ssh or ssh-keygen missing"))
     func wrongOrMissingSSHKeysFailFastWithoutAPrompt() throws {
@@ -317,7 +317,7 @@ enum ServerAvailability {
         #expect(try served.remoteBranches() == before)
     }
 
-    /// RELIABILITY 55 and 27 over a server: a pre-receive hook's message reaches the user, and a push rejected for
+    /// Hooks and atomic pushes over a server: a pre-receive hook's message reaches the user, and a push rejected for
     /// one ref (an `update` hook) leaves every ref of that repository unchanged (`--atomic` over the transport).
     static func hookMessagesAndAtomicity(_ served: ServedExample) throws {
         let before = try served.remoteBranches()
@@ -356,7 +356,7 @@ enum ServerAvailability {
     }
 }
 
-/// RELIABILITY 53 through the commands: a remote that accepts the connection and then says nothing. With
+/// The network timeout through the commands: a remote that accepts the connection and then says nothing. With
 /// `--network-timeout 2` the call is stopped after 2 s, the message names the repository and the setting, and
 /// nothing is written (no ref, no half-made mirror).
 /// A time limit: without the network timeout these calls would wait forever; broken code fails instead of hanging.
@@ -401,7 +401,7 @@ enum ServerAvailability {
 
     /// The module mirrors are cloned concurrently; the one whose remote is silent is stopped and leaves no
     /// directory behind (git cannot clean up after SIGKILL; tenantctl does). As for any unreachable module
-    /// (RELIABILITY 49), its pins are kept, the other modules roll, exit 2.
+    /// (audit and roll go on without it), its pins are kept, the other modules roll, exit 2.
     @Test func aSilentModuleRemoteLeavesNoHalfMadeMirror() throws {
         let fixture = try RollFixture()
         let server = try SilentServer()

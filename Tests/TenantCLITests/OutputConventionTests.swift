@@ -6,7 +6,7 @@ import Testing
 
 @testable import TenantCLI
 
-/// The output conventions of every command (docs/CLI.md "Output conventions", issue 19 §1): `--json` with a
+/// The output conventions of every command (docs/CLI.md "Output conventions"): `--json` with a
 /// schema everywhere, tables that fit the terminal, exit 64 for unknown names, "did you mean", completions.
 @Suite struct OutputConventionTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

@@ -4,7 +4,7 @@ import TenantKit
 import TenantTestSupport
 import Testing
 
-/// RELIABILITY 20, 36, 38, 39: unfinished operations, an unwritable journal, hundreds of branches in one
+/// Edge cases of real machines: unfinished operations, an unwritable journal, hundreds of branches in one
 /// transaction and one push, paths with spaces and Unicode under a foreign locale.
 @Suite struct ReliabilityEdgeTests {
     @Test(arguments: [

@@ -147,7 +147,7 @@ struct ResolveFixture {
                 == after.branches["Infrastructure"]?["general_dev"])
     }
 
-    /// Issue 17: a conflict in two modules and in the superproject, resolved with git and published: merges with
+    /// A conflict in two modules and in the superproject, resolved with git and published: merges with
     /// the right parents, pins by the rule, modules pushed before the superproject (a pre-receive hook on the
     /// superproject's remote checks that every pinned module commit is already on its module's remote), the working
     /// copy on t2 at the new pins, audit clean, and `roll --undo` can take it back.

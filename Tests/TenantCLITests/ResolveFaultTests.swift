@@ -4,7 +4,7 @@ import TenantKit
 import TenantTestSupport
 import Testing
 
-/// RELIABILITY 58: `resolve --continue` killed (SIGKILL, through the `GitShim`) at a git call, one run per call index,
+/// `resolve --continue` killed (SIGKILL, through the `GitShim`) at a git call, one run per call index,
 /// followed by `--continue` or by `--abort`, converges: `--continue` to the uninterrupted end state (remotes and
 /// working copy), `--abort` to the state before `resolve t2` (working copy and remotes). Every index that writes
 /// something is covered (commit, update-index, push, update-ref, switch, fetch, merge, reset, branch), plus the

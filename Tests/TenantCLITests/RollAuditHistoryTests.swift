@@ -3,7 +3,7 @@ import TenantKit
 import TenantTestSupport
 import Testing
 
-/// Plain-git edits of the example's remotes that real histories produce (issue 15).
+/// Plain-git edits of the example's remotes that real histories produce.
 extension RollFixture {
     /// A fresh clone of a remote on `branch`.
     func clone(_ repository: String, branch: String) throws -> String {
@@ -99,9 +99,9 @@ extension RollFixture {
     }
 }
 
-/// Issue 15, cases 1–5: roll blocks a tenant instead of dropping or spreading a customisation.
+/// Roll blocks a tenant instead of dropping or spreading a customisation.
 @Suite struct RollBlockedTests {
-    /// Case 1 (RELIABILITY 45): t2 pins an unpushed Customer commit; roll never moves the pin back.
+    /// t2 pins an unpushed Customer commit; roll never moves the pin back.
     @Test func aPinTheModuleRemoteDoesNotHaveBlocksTheTenant() throws {
         let fixture = try RollFixture()
         let clone = try fixture.clone("Customer", branch: "t2")
@@ -137,7 +137,7 @@ extension RollFixture {
         #expect(fixture.roll().status == 0, "after the fix t2 rolls")
     }
 
-    /// Case 2 (RELIABILITY 46): t1 pins its own Article commit without declaring it.
+    /// t1 pins its own Article commit without declaring it.
     @Test func anUndeclaredCustomisationBlocksTheTenantAndNamesTheCustomizeCommand() throws {
         let fixture = try RollFixture()
         let clone = try fixture.clone("Article", branch: "general_dev")
@@ -170,7 +170,7 @@ extension RollFixture {
         #expect(fixture.roll().status == 0, "after the fix t1 rolls")
     }
 
-    /// Case 3 (RELIABILITY 47): t3's Order branch merged back into Order's general_dev.
+    /// t3's Order branch merged back into Order's general_dev.
     @Test func aTenantBranchMergedBackBlocksTheModuleForTheOthersUnlessAccepted() throws {
         let fixture = try RollFixture()
         let mergedTip = try fixture.sandbox.mergeBack("t3", of: fixture.remote("Order")).merge
@@ -204,7 +204,7 @@ extension RollFixture {
         #expect(try fixture.pins("general_dev")["Modules/Order"] == mergedTip)
     }
 
-    /// Case 4 (RELIABILITY 48): a typo in t2's tenant file blocks t2 only.
+    /// A typo in t2's tenant file blocks t2 only.
     @Test func anInvalidTenantFileBlocksThatTenantOnly() throws {
         let fixture = try RollFixture()
         try fixture.editGeneral([
@@ -236,7 +236,7 @@ extension RollFixture {
         #expect(verify.stdout.contains("invalid-tenant-file"), "\(verify.stdout)")
     }
 
-    /// Case 5 (RELIABILITY 49): Customer's remote cannot be reached.
+    /// Customer's remote cannot be reached.
     @Test func anUnreachableModuleRemoteIsReportedPerModule() throws {
         let fixture = try RollFixture()
         // Fetch once so the mirrors exist, then take Customer's remote away.
@@ -327,9 +327,9 @@ extension RollFixture {
     }
 }
 
-/// Issue 15, cases 6–10: audit and roll on real histories.
+/// Audit and roll on real histories.
 @Suite struct AuditRealHistoryTests {
-    /// Case 6: a customisation that only moves a module's own submodule lists it in changedFiles.
+    /// A customisation that only moves a module's own submodule lists it in changedFiles.
     @Test func nestedGitlinksOfAModuleAreChangedFiles() throws {
         let fixture = try RollFixture()
         let clone = try fixture.clone("Order", branch: "t3")
@@ -344,7 +344,7 @@ extension RollFixture {
         #expect(files.contains("Vendor/Lib"), "\(files)")
     }
 
-    /// Case 7 (RELIABILITY 52): an annotated tag as a pin, and a pin reachable only from a tag.
+    /// An annotated tag as a pin, and a pin reachable only from a tag.
     @Test func annotatedTagPinsAndTagOnlyPinsAreNotMissing() throws {
         let fixture = try RollFixture()
         let article = try fixture.clone("Article", branch: "general_dev")
@@ -365,7 +365,7 @@ extension RollFixture {
         #expect(!RollFixture.has(cells["t1"]?["Customer"], "missing-commit"))
     }
 
-    /// Case 7, roll: an annotated-tag pin of a general commit is not an undeclared customisation.
+    /// Roll: an annotated-tag pin of a general commit is not an undeclared customisation.
     @Test func rollPeelsAnAnnotatedTagPin() throws {
         let fixture = try RollFixture()
         let article = try fixture.clone("Article", branch: "general_dev")
@@ -377,7 +377,7 @@ extension RollFixture {
         #expect(try fixture.pins("t1") == fixture.expectedPins("t1", customised: []))
     }
 
-    /// Case 8: roll from partial clones of the superproject.
+    /// Roll from partial clones of the superproject.
     @Test(arguments: ["blob:none", "tree:0"]) func rollWorksInAPartialClone(filter: String) throws {
         let fixture = try RollFixture()
         try fixture.sandbox.git(["config", "uploadpack.allowFilter", "true"], in: fixture.remote("Superproject"))
@@ -393,7 +393,7 @@ extension RollFixture {
         }
     }
 
-    /// Case 9: on a pull request, the checked-out tenant files are validated too.
+    /// On a pull request, the checked-out tenant files are validated too.
     @Test func aPullRequestThatBreaksATenantFileFailsTheGate() throws {
         let fixture = try RollFixture()
         #expect(fixture.roll().status == 0)
@@ -412,7 +412,7 @@ extension RollFixture {
         #expect(RollFixture.allCodes(broken.json).contains("invalid-tenant-file"), "\(broken.json)")
     }
 
-    /// Case 10: a customised module whose path is renamed on general_dev is not "removed".
+    /// A customised module whose path is renamed on general_dev is not "removed".
     @Test func aRenamedModulePathIsNotARemovedModule() throws {
         let fixture = try RollFixture()
         let clone = try fixture.clone("Superproject", branch: "general_dev")

@@ -4,7 +4,7 @@ import TenantTestSupport
 import Testing
 
 /// The journal records every push's outcome as it lands, and `roll --undo` restores exactly what landed
-/// (RELIABILITY 55, 56).
+/// (a module push that fails after another landed; a hook's message reaches the user).
 @Suite struct RollJournalTests {
     static func hook(_ fixture: RollFixture, _ repository: String, _ name: String, _ body: String) throws {
         let path = "\(fixture.remote(repository))/hooks/\(name)"

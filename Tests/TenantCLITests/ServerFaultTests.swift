@@ -3,7 +3,8 @@ import TenantKit
 import TenantTestSupport
 import Testing
 
-/// RELIABILITY 21, 26–29: faults on the receiving side of a roll's pushes, and stale lock files.
+/// Faults on the receiving side of a roll's pushes (a branch moved after the fetch, a hook that rejects one ref, a
+/// server without atomic push, modules pushed before the superproject), and stale lock files.
 @Suite(.tags(.slow), .notInTheFastSet) struct ServerFaultTests {
     static func hook(_ fixture: RollFixture, _ repository: String, _ name: String, _ body: String) throws {
         let path = "\(fixture.remote(repository))/hooks/\(name)"
@@ -70,7 +71,7 @@ import Testing
         let t3 = try #require(report.tenants.first { $0.id == "t3" })
         #expect(t3.status == "rejected")
         #expect(t3.rejected?.contains("Order") == true, "\(t3.rejected ?? "")")
-        // Every pin on the remote superproject is a commit its module remote has (modules first, RELIABILITY 29).
+        // Every pin on the remote superproject is a commit its module remote has (modules first).
         for tenant in ["general_dev", "t1", "t2", "t3"] {
             for (path, commit) in try fixture.pins(tenant) {
                 let module = String(path.dropFirst("Modules/".count))
@@ -105,7 +106,7 @@ import Testing
         try Self.hook(
             fixture, "Infrastructure", "reference-transaction",
             "if [ \"$1\" = prepared ]; then echo 'refs are read-only' >&2; exit 1; fi")
-        // A reference-transaction hook in the user's own repository is never run by tenantctl (RELIABILITY 23).
+        // A reference-transaction hook in the user's own repository is never run by tenantctl.
         let canary = fixture.sandbox.path("canary-local-hook")
         _ = try fixture.sandbox.writeExecutable(
             String("\(fixture.workspace)/.git/hooks/reference-transaction".dropFirst(fixture.sandbox.root.count + 1)),

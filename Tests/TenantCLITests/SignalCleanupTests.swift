@@ -3,7 +3,7 @@ import TenantKit
 import TenantTestSupport
 import Testing
 
-/// RELIABILITY 34 and 57: SIGTERM while a command has a temporary directory and a git child → the child is stopped
+/// SIGTERM while a command has a temporary directory and a git child → the child is stopped
 /// and reaped, the main thread unwinds (its cleanups run), exit 130 with "interrupted".
 @Suite(.tags(.slow), .notInTheFastSet) struct SignalCleanupTests {
     struct Case: Sendable, CustomTestStringConvertible {

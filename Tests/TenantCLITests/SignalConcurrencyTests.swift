@@ -51,7 +51,7 @@ final class BackgroundTenantctl: @unchecked Sendable {
     }
 }
 
-/// RELIABILITY 34–35: SIGINT/SIGTERM during a roll; two rolls at once.
+/// SIGINT/SIGTERM during a roll; two rolls at once.
 @Suite(.tags(.slow), .notInTheFastSet) struct SignalConcurrencyTests {
     /// The first call index of `subcommand` in an uninterrupted roll of a copy, and that roll's remote end state.
     static func reference(_ lab: FaultLab, _ subcommand: String) throws -> (

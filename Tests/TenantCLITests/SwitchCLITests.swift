@@ -70,7 +70,7 @@ struct SwitchCLITests {
     }
 
     /// A local branch ahead of the pin with commits no remote holds is never reset and never "kept" off the pin:
-    /// switching back to it is refused, naming the commit (SPEC §8a).
+    /// switching back to it is refused, naming the commit.
     @Test func localBranchAheadOfThePinWithUnpushedWorkIsRefusedNotKept() throws {
         let sandbox = try GitSandbox()
         let fixture = try SwitchFixture(sandbox: sandbox)

@@ -67,7 +67,7 @@ import Testing
 }
 
 @Suite struct SwitchOriginTests {
-    /// RELIABILITY 22: a module checkout whose origin is another repository is refused, not switched.
+    /// A module checkout whose origin is another repository is refused, not switched.
     @Test func aModuleWhoseOriginDiffersFromTheManifestIsRefused() throws {
         let sandbox = try GitSandbox()
         let example = try ExampleBuilder(git: try sandbox.gitRunner()).build(

@@ -4,9 +4,9 @@ import TenantKit
 import TenantTestSupport
 import Testing
 
-/// Issue 14 / SPEC §8a / RELIABILITY 40–44: switch on clones made as a new user makes them.
+/// Switch on clones made as a new user makes them.
 @Suite struct SwitchMovesBackOnlyPublishedCommitsTests {
-    /// RELIABILITY 40: `git clone --recurse-submodules` after general development moved on leaves a local
+    /// `git clone --recurse-submodules` after general development moved on leaves a local
     /// `general_dev` at the remote tip in every module; switch puts every module at the pin, moving the branch back
     /// because every commit it leaves is on `origin/general_dev`, and says so.
     @Test func cloneRecurseSubmodulesThenSwitchPutsEveryModuleAtThePin() throws {
@@ -105,7 +105,7 @@ import Testing
     }
 }
 
-/// RELIABILITY 41: a module directory that is not its own repository never gets a module command.
+/// A module directory that is not its own repository never gets a module command.
 @Suite struct SwitchModuleDirectoryTests {
     @Test func updateNoneModuleIsSetUpAndTheSuperprojectIsUntouched() throws {
         let fixture = try SwitchCloneFixture(recurse: false)
@@ -131,7 +131,7 @@ import Testing
     }
 }
 
-/// RELIABILITY 42: untracked files the target would overwrite are found before anything changes.
+/// Untracked files the target would overwrite are found before anything changes.
 @Suite struct SwitchUntrackedFilesTests {
     @Test func anUntrackedFileTheTargetWouldOverwriteIsRefusedAndNamed() throws {
         let fixture = try SwitchCloneFixture()
@@ -150,7 +150,7 @@ import Testing
     }
 }
 
-/// RELIABILITY 43: switch plans from the target commit.
+/// Switch plans from the target commit.
 @Suite struct SwitchPlansFromTheTargetTests {
     @Test func aTenantAddedSinceIsFound() throws {
         let fixture = try SwitchCloneFixture(stage: .beforeUpdates)
@@ -190,7 +190,7 @@ import Testing
     }
 }
 
-/// RELIABILITY 44 and the common git directory: worktrees of the superproject and of modules.
+/// Branches checked out elsewhere and the common git directory: worktrees of the superproject and of modules.
 @Suite struct SwitchWorktreeTests {
     @Test func aSuperprojectBranchCheckedOutInAnotherWorktreeIsRefusedInThePreflight() throws {
         let fixture = try SwitchCloneFixture()

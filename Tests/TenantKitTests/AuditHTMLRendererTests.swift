@@ -4,7 +4,8 @@ import Testing
 
 @testable import TenantKit
 
-/// `AuditHTMLRenderer` on synthetic reports: escaping (RELIABILITY 60), no external resource, the data block.
+/// `AuditHTMLRenderer` on synthetic reports: escaping of hostile names (`<script>`, quotes, bidi characters), no
+/// external resource, the data block.
 @Suite struct AuditHTMLRendererTests {
     /// Values a repository can hold that must never become markup: a script end tag inside the JSON block, quotes,
     /// `&`, and every bidirectional control (U+202A–U+202E, U+2066–U+2069).

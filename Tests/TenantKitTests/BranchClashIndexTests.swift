@@ -4,7 +4,7 @@ import Testing
 @testable import TenantKit
 
 /// The tenant-branch clash check uses indexes by name and directory prefix; it reports exactly what comparing every
-/// pair (the rule as written in SPEC) reports, in the same order.
+/// pair (the rule in its plain form) reports, in the same order.
 @Suite struct BranchClashIndexTests {
     /// The pairwise rule: each tenant against every earlier one.
     static func pairwise(_ tenants: [Tenant]) -> [String] {

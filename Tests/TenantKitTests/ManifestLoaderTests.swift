@@ -69,7 +69,7 @@ func contains(_ problems: [ManifestProblem], file: String = "modules.json", fiel
     problems.contains { $0.file == file && $0.field == field && $0.message.contains(text) }
 }
 
-@Suite("Manifest loading (RELIABILITY 1–16)")
+@Suite("Manifest loading: bad JSON, fields, names, paths, URLs, tenant ids and dependencies")
 struct ManifestLoaderTests {
     @Test func repositoryExampleLoadsWithoutProblems() throws {
         let manifest = try SourceFile(

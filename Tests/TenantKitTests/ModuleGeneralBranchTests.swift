@@ -3,8 +3,8 @@ import Testing
 
 @testable import TenantKit
 
-/// `"generalBranch"` on a module (SPEC §2.1): optional, validated, encoded only when set, and what the branch rule
-/// uses for that module.
+/// `"generalBranch"` on a module in `modules.json`: optional, validated, encoded only when set, and what the branch
+/// rule uses for that module.
 @Suite struct ModuleGeneralBranchTests {
     func manifest(_ moduleFields: String) -> SourceFile {
         SourceFile(

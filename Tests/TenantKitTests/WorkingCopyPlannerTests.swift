@@ -65,7 +65,7 @@ import Testing
         #expect(missing.reason.contains("not in the repository"))
     }
 
-    /// A module's branch beyond the pin moves back only when every commit it leaves is published (SPEC §8a).
+    /// A module's branch beyond the pin moves back only when every commit it leaves is published.
     @Test func aModuleBranchMovesBackOnlyWhenEveryCommitLeftIsPublished() throws {
         for counts in [(3, 0), (2, 1)] {
             var published = observation(tip: "tip", counts: counts, current: "t3")
