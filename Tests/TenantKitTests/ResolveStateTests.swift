@@ -6,6 +6,28 @@ import Testing
 
 /// The pure parts of resolve: conflict markers, the state file's round trip and its absence.
 @Suite struct ResolveStateTests {
+    /// The state of a resolution of t2 under way (resolving, the superproject's merge of general_dev into t2), with
+    /// `startPoints`.
+    static func resolvingT2(startPoints: [ResolveState.StartPoint] = []) -> ResolveState {
+        let merge = ResolveState.Merge(
+            repository: "superproject", path: "", branch: "t2", generalBranch: "general_dev",
+            ours: String(repeating: "a", count: 40), theirs: nil, message: "Roll general_dev into t2", remote: "origin")
+        return ResolveState(
+            tenant: "t2", branch: "t2", generalBranch: "general_dev", startedAt: "2026-01-01T00:00:00Z",
+            phase: .resolving, startPoints: startPoints, modules: [], superproject: merge, pins: [], removedPaths: [])
+    }
+
+    /// Two worktrees of one repository in `sandbox`: `main` (its git directory is the common one) and a second one
+    /// at `secondRoot`, whose git directory exists.
+    static func worktrees(_ sandbox: GitSandbox, secondRoot: String) throws -> (main: Workspace, second: Workspace) {
+        let common = sandbox.path("main/.git")
+        let main = Workspace(root: sandbox.path("main"), gitDirectory: common, commonDirectory: common)
+        let second = Workspace(
+            root: sandbox.path(secondRoot), gitDirectory: common + "/worktrees/second", commonDirectory: common)
+        try FileManager.default.createDirectory(atPath: second.gitDirectory, withIntermediateDirectories: true)
+        return (main, second)
+    }
+
     @Test(arguments: [
         ("<<<<<<< HEAD\nours\n=======\ntheirs\n>>>>>>> 02ae077\n", true),
         ("key,en\n>>>>>>> theirs\n", true),
@@ -24,18 +46,11 @@ import Testing
         let sandbox = try GitSandbox()
         let common = sandbox.path("git")
         #expect(try ResolveState.read(commonDirectory: common) == nil)
-        let merge = ResolveState.Merge(
-            repository: "superproject", path: "", branch: "t2", generalBranch: "general_dev",
-            ours: String(repeating: "a", count: 40), theirs: nil, message: "Roll general_dev into t2", remote: "origin")
-        let state = ResolveState(
-            tenant: "t2", branch: "t2", generalBranch: "general_dev", startedAt: "2026-01-01T00:00:00Z",
-            phase: .resolving,
-            startPoints: [
-                ResolveState.StartPoint(
-                    repository: "superproject", path: "", initialised: true, headBranch: "general_dev",
-                    head: String(repeating: "b", count: 40),
-                    branches: ["general_dev": String(repeating: "b", count: 40)])
-            ], modules: [], superproject: merge, pins: [], removedPaths: [])
+        let state = Self.resolvingT2(startPoints: [
+            ResolveState.StartPoint(
+                repository: "superproject", path: "", initialised: true, headBranch: "general_dev",
+                head: String(repeating: "b", count: 40), branches: ["general_dev": String(repeating: "b", count: 40)])
+        ])
         try state.write(commonDirectory: common)
         #expect(try ResolveState.read(commonDirectory: common) == state)
         let here = Workspace(root: sandbox.path("work"), gitDirectory: common)
@@ -59,17 +74,9 @@ import Testing
     /// longer exists, the printed `rm` (run as printed) forgets the resolution. The same worktree passes.
     @Test func anotherWorktreeIsRefusedAndAVanishedOneNamesTheRmThatForgetsIt() throws {
         let sandbox = try GitSandbox()
-        let common = sandbox.path("main/.git")
-        let merge = ResolveState.Merge(
-            repository: "superproject", path: "", branch: "t2", generalBranch: "general_dev",
-            ours: String(repeating: "a", count: 40), theirs: nil, message: "Roll general_dev into t2", remote: "origin")
-        var state = ResolveState(
-            tenant: "t2", branch: "t2", generalBranch: "general_dev", startedAt: "2026-01-01T00:00:00Z",
-            phase: .resolving, startPoints: [], modules: [], superproject: merge, pins: [], removedPaths: [])
-        let main = Workspace(root: sandbox.path("main"), gitDirectory: common, commonDirectory: common)
-        let second = Workspace(
-            root: sandbox.path("my second"), gitDirectory: common + "/worktrees/second", commonDirectory: common)
-        try FileManager.default.createDirectory(atPath: second.gitDirectory, withIntermediateDirectories: true)
+        let (main, second) = try Self.worktrees(sandbox, secondRoot: "my second")
+        let common = main.commonDirectory
+        var state = Self.resolvingT2()
         state.worktree = main.root
         state.gitDirectory = main.gitDirectory
         try state.requireStartedHere(main, action: "abort")
@@ -96,23 +103,15 @@ import Testing
     /// refused naming the action.
     @Test func continueAndAbortFindTheResolutionThroughOneCheck() throws {
         let sandbox = try GitSandbox()
-        let common = sandbox.path("main/.git")
-        let main = Workspace(root: sandbox.path("main"), gitDirectory: common, commonDirectory: common)
-        let second = Workspace(
-            root: sandbox.path("second"), gitDirectory: common + "/worktrees/second", commonDirectory: common)
-        try FileManager.default.createDirectory(atPath: second.gitDirectory, withIntermediateDirectories: true)
+        let (main, second) = try Self.worktrees(sandbox, secondRoot: "second")
+        let common = main.commonDirectory
         for action in ["continue", "abort"] {
             let none = try #require(
                 #expect(throws: ResolveError.self) { try ResolveState.inProgress(in: main, action: action) })
             #expect(none.kind == .notInProgress)
             #expect(none.description.contains("start one with `tenantctl resolve <tenant>`"), "\(none)")
         }
-        let merge = ResolveState.Merge(
-            repository: "superproject", path: "", branch: "t2", generalBranch: "general_dev",
-            ours: String(repeating: "a", count: 40), theirs: nil, message: "Roll general_dev into t2", remote: "origin")
-        var state = ResolveState(
-            tenant: "t2", branch: "t2", generalBranch: "general_dev", startedAt: "2026-01-01T00:00:00Z",
-            phase: .resolving, startPoints: [], modules: [], superproject: merge, pins: [], removedPaths: [])
+        var state = Self.resolvingT2()
         state.worktree = main.root
         state.gitDirectory = main.gitDirectory
         try state.write(commonDirectory: common)
