@@ -87,14 +87,13 @@ public struct Tenantctl: ParsableCommand {
         }
         environment.stderr.write(message + "\n")
         // With --json the usage error is a JSON object on stdout too (its first line, without `error: `).
-        if arguments.prefix(while: { $0 != "--" }).contains("--json"),
-            let json = try? JSONOutput.encode(
+        if arguments.prefix(while: { $0 != "--" }).contains("--json") {
+            writeJSONError(
                 CommandErrorJSON(
                     code: "usage",
                     message: String(message.split(separator: "\n").first ?? "").replacingOccurrences(
-                        of: "error: ", with: "", options: .anchored)))
-        {
-            environment.stdout.write(json + "\n")
+                        of: "error: ", with: "", options: .anchored)),
+                environment: environment)
         }
         return code.rawValue
     }
@@ -159,11 +158,22 @@ public struct Tenantctl: ParsableCommand {
         watched.stdout = stdout
         let status = execute(command, environment: watched, failure: failure)
         if status == ExitStatus.failure.rawValue || status == ExitStatus.usage.rawValue, !stdout.wroteSomething,
-            !failure.log.all.isEmpty, let json = try? JSONOutput.encode(CommandErrorJSON(failure))
+            !failure.log.all.isEmpty
         {
-            environment.stdout.write(json + "\n")
+            writeJSONError(CommandErrorJSON(failure), environment: environment)
         }
         return status
+    }
+
+    /// Writes the JSON error object `report` on stdout. The error itself is already on stderr; should the object not
+    /// encode, stderr says so too, and stdout stays empty rather than silently missing its report.
+    static func writeJSONError(_ report: some Encodable, environment: CommandEnvironment) {
+        do {
+            environment.stdout.write(try JSONOutput.encode(report) + "\n")
+        } catch {
+            environment.stderr.write(
+                "error: the JSON error object could not be written on stdout (\(error)); the error is the text above\n")
+        }
     }
 
     /// ``execute(_:environment:)`` without the JSON error object; what failed is kept in `failure`.
