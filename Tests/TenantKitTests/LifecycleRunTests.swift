@@ -112,9 +112,13 @@ import Testing
         #expect(planned.contains("superproject refs/heads/t1"))
         #expect(Set(journal.entries.map { "\($0.repository) \($0.ref)" }) == planned)
 
-        // Each entry published, at the value the remote holds now.
+        // Each entry journalled before its push (with the remote it goes to), published, at the value the remote
+        // holds now.
         let remotes = try example.remoteRefs()
         for entry in journal.entries {
+            let remote =
+                entry.repository == "superproject" ? "origin" : "\(example.result.remotes)/\(entry.repository).git"
+            #expect(entry.remote == remote, "\(entry.repository) \(entry.ref)")
             #expect(entry.published == true, "\(entry.repository) \(entry.ref)")
             let repository = entry.repository == "superproject" ? "Superproject" : entry.repository
             #expect(remotes[repository]?[entry.ref] == entry.new, "\(entry.repository) \(entry.ref)")
