@@ -91,6 +91,31 @@ import Testing
         #expect(try example.remoteRefs() == held)
     }
 
+    @Test func theRunHoldsTheLockAndRefusesWhileAnotherCommandsRunIsUnfinished() throws {
+        let example = try Example()
+        let change = LifecycleRun.Change.tag(milestone: "M1", pattern: Milestone.defaultPattern)
+        let before = try example.remoteRefs()
+        let gitDirectory = try example.workspace().commonDirectory
+        let held = try WorkspaceLock(gitDirectory: gitDirectory)
+        #expect(throws: LockError.self) { try example.run(change, arguments: ["M1"]) }
+        held.release()
+        // A stopped run of another command: refused before anything is fetched or pushed.
+        var other = RunJournal(runId: RunJournal.newRunId(), createdAt: "2026-01-01T00:00:00Z", entries: [])
+        other.command = "tenant add"
+        other.arguments = ["t9"]
+        other.worktree = example.result.workspace
+        other.state = .running
+        try other.write(gitDirectory: gitDirectory)
+        #expect(throws: UnfinishedRunError.self) { try example.run(change, arguments: ["M1"]) }
+        #expect(try example.remoteRefs() == before)
+        // Positive control: with the lock free and no run unfinished, the same run tags every branch.
+        other.state = .finished
+        try other.write(gitDirectory: gitDirectory)
+        try example.run(change, arguments: ["M1"])
+        let tags = try example.remoteRefs()["Superproject"]?.keys.filter { $0.hasPrefix("refs/tags/") } ?? []
+        #expect(tags.contains("refs/tags/DEV-M1"), "\(tags)")
+    }
+
     @Test func theJournalRecordsThePlansRefs() throws {
         let example = try Example()
         let plan = try example.run(
