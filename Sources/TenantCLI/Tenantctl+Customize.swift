@@ -72,19 +72,11 @@ extension Tenantctl {
                 : LifecycleHeadline(
                     done: "tenant \(tenant) customises \(module)", wouldDo: "tenant \(tenant) would customise \(module)"
                 )
-            return try LifecycleRun.run(
-                context: context, options: options, command: undo ? "uncustomize" : "customize", headline: headline,
-                done: { state in
-                    undo
-                        ? Customization.isUncustomised(tenant: tenant, module: module, state: state)
-                        : Customization.isCustomised(tenant: tenant, module: module, state: state)
-                }
-            ) { state in
+            return try LifecycleOutput.run(
                 undo
-                    ? try Customization.planUndo(tenant: tenant, module: module, state: state, git: context.git)
-                    : try Customization.plan(
-                        tenant: tenant, module: module, from: from, state: state, git: context.git)
-            }
+                    ? .uncustomize(tenant: tenant, module: module)
+                    : .customize(tenant: tenant, module: module, from: from),
+                context: context, options: options, headline: headline)
         }
     }
 

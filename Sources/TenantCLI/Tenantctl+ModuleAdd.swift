@@ -58,13 +58,10 @@ extension Tenantctl {
         }
 
         func run(context: CommandContext) throws -> ExitStatus {
-            try LifecycleRun.run(
-                context: context, options: writeOptions, command: "module add",
-                headline: LifecycleHeadline(done: "added module \(name)", wouldDo: "would add module \(name)")
-            ) { state in
-                try ModuleLifecycle.planAdd(
-                    name: name, url: url, path: path, dependsOn: dependsOn, state: state, git: context.git)
-            }
+            try LifecycleOutput.run(
+                .moduleAdd(name: name, url: url, path: path, dependsOn: dependsOn), context: context,
+                options: writeOptions,
+                headline: LifecycleHeadline(done: "added module \(name)", wouldDo: "would add module \(name)"))
         }
     }
 }

@@ -29,12 +29,9 @@ extension Tenantctl {
         @OptionGroup var writeOptions: WriteOptions
 
         func run(context: CommandContext) throws -> ExitStatus {
-            try LifecycleRun.run(
-                context: context, options: writeOptions, command: "module remove",
-                headline: LifecycleHeadline(done: "removed module \(name)", wouldDo: "would remove module \(name)")
-            ) { state in
-                try ModuleLifecycle.planRemove(name: name, state: state, git: context.git)
-            }
+            try LifecycleOutput.run(
+                .moduleRemove(name: name), context: context, options: writeOptions,
+                headline: LifecycleHeadline(done: "removed module \(name)", wouldDo: "would remove module \(name)"))
         }
     }
 }

@@ -36,15 +36,10 @@ extension Tenantctl {
         @OptionGroup var writeOptions: WriteOptions
 
         func run(context: CommandContext) throws -> ExitStatus {
-            try LifecycleRun.run(
-                context: context, options: writeOptions, command: "tag",
+            try LifecycleOutput.run(
+                .tag(milestone: milestone, pattern: pattern), context: context, options: writeOptions,
                 headline: LifecycleHeadline(
-                    done: "tagged milestone \(milestone)", wouldDo: "would tag milestone \(milestone)")
-            ) { state in
-                try Milestone.plan(
-                    milestone: milestone, pattern: pattern, state: state,
-                    existingTags: try Milestone.remoteTags(state.workspace, git: context.git))
-            }
+                    done: "tagged milestone \(milestone)", wouldDo: "would tag milestone \(milestone)"))
         }
     }
 }

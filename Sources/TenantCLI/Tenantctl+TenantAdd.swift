@@ -60,14 +60,10 @@ extension Tenantctl {
         }
 
         func run(context: CommandContext) throws -> ExitStatus {
-            let request = TenantLifecycle.AddRequest(id: id, name: name, from: from, modules: modules)
-            return try LifecycleRun.run(
-                context: context, options: writeOptions, command: "tenant add",
-                headline: LifecycleHeadline(done: "added tenant \(id)", wouldDo: "would add tenant \(id)"),
-                done: { state in TenantLifecycle.isAdded(id, state: state) }
-            ) { state in
-                try TenantLifecycle.planAdd(request, state: state, git: context.git)
-            }
+            try LifecycleOutput.run(
+                .tenantAdd(TenantLifecycle.AddRequest(id: id, name: name, from: from, modules: modules)),
+                context: context, options: writeOptions,
+                headline: LifecycleHeadline(done: "added tenant \(id)", wouldDo: "would add tenant \(id)"))
         }
     }
 }

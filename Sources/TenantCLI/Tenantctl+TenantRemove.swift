@@ -38,13 +38,9 @@ extension Tenantctl {
         @OptionGroup var writeOptions: WriteOptions
 
         func run(context: CommandContext) throws -> ExitStatus {
-            try LifecycleRun.run(
-                context: context, options: writeOptions, command: "tenant remove",
-                headline: LifecycleHeadline(done: "removed tenant \(id)", wouldDo: "would remove tenant \(id)"),
-                done: { state in TenantLifecycle.isRemoved(id, state: state) }
-            ) { state in
-                try TenantLifecycle.planRemove(id: id, archive: archive, state: state, git: context.git)
-            }
+            try LifecycleOutput.run(
+                .tenantRemove(id: id, archive: archive), context: context, options: writeOptions,
+                headline: LifecycleHeadline(done: "removed tenant \(id)", wouldDo: "would remove tenant \(id)"))
         }
     }
 }

@@ -1,0 +1,31 @@
+import Foundation
+
+extension Transaction {
+    /// Runs `body` as a journalled run of `command` with `arguments` (the words that re-run it): ``begin(_:command:arguments:before:)``
+    /// refuses while another command's run is unfinished and writes the journal before the first change; the run
+    /// ends finished, or failed when `body` throws (``fail(_:)``). An interrupted run (Ctrl-C, SIGTERM) and one for
+    /// which `unfinished` says so stays `running`: its re-run finishes it. A body that returns a result for which
+    /// `stopped` gives an error (a push refused, reported in the result) ends the run as a thrown error does:
+    /// unfinished when part of it landed. With `aborting` (`resolve --abort`) the unfinished runs it went on from
+    /// end aborted, not finished.
+    public static func journalled<Result>(
+        _ workspace: Workspace, command: String, arguments: [String], aborting: Bool = false,
+        unfinished: (any Error) -> Bool = { _ in false }, stopped: (Result) -> (any Error)? = { _ in nil },
+        _ body: (Transaction) throws -> Result
+    ) throws -> Result {
+        let transaction = try begin(workspace, command: command, arguments: arguments)
+        let result: Result
+        do {
+            result = try body(transaction)
+        } catch {
+            if !Cancellator.shared.isCancelled && !unfinished(error) { transaction.fail(error) }
+            throw error
+        }
+        if let error = stopped(result) {
+            transaction.fail(error)
+            return result
+        }
+        try transaction.finish(resumed: aborting ? .aborted : .finished)
+        return result
+    }
+}
