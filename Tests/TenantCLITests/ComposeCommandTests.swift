@@ -5,7 +5,7 @@ import TenantTestSupport
 import Testing
 
 /// `tenantctl compose` on the thesis' example and on hand-made edge cases (RELIABILITY 59).
-@Suite struct ComposeCommandTests {
+@Suite(.tags(.slow), .notInTheFastSet) struct ComposeCommandTests {
     /// Every file under `directory`: relative path → content.
     static func files(_ directory: String) throws -> [String: Data] {
         var result: [String: Data] = [:]

@@ -100,7 +100,7 @@ extension RollFixture {
 }
 
 /// Issue 15, cases 1–5: roll blocks a tenant instead of dropping or spreading a customisation.
-@Suite struct RollBlockedTests {
+@Suite(.tags(.slow), .notInTheFastSet) struct RollBlockedTests {
     /// Case 1 (RELIABILITY 45): t2 pins an unpushed Customer commit; roll never moves the pin back.
     @Test func aPinTheModuleRemoteDoesNotHaveBlocksTheTenant() throws {
         let fixture = try RollFixture()
@@ -328,7 +328,7 @@ extension RollFixture {
 }
 
 /// Issue 15, cases 6–10: audit and roll on real histories.
-@Suite struct AuditRealHistoryTests {
+@Suite(.tags(.slow), .notInTheFastSet) struct AuditRealHistoryTests {
     /// Case 6: a customisation that only moves a module's own submodule lists it in changedFiles.
     @Test func nestedGitlinksOfAModuleAreChangedFiles() throws {
         let fixture = try RollFixture()
