@@ -2,8 +2,8 @@ import Foundation
 import Testing
 
 extension Tag {
-    /// Suites that start servers or a browser, or sweep faults over every git call: most of the suite's time on two
-    /// cores. `TENANTCTL_FAST_TESTS=1 swift test` leaves them out (CONTRIBUTING.md); CI always runs them.
+    /// Suites that start servers or a browser, sweep faults over every git call, or run a command end to end on the
+    /// example in many states: most of the suite's time on two cores (`scripts/suite-times` measures it). `TENANTCTL_FAST_TESTS=1 swift test` leaves them out (CONTRIBUTING.md); CI always runs them.
     @Tag public static var slow: Self
 }
 

@@ -252,7 +252,7 @@ struct MovedModuleSuperproject {
     }
 }
 
-@Suite("moved module paths")
+@Suite("moved module paths", .tags(.slow), .notInTheFastSet)
 struct MovedModulePathTests {
     /// A fresh clone of the release line has Cap at the old path: status finds it there (at its pin), not
     /// "not initialised" at main's path.

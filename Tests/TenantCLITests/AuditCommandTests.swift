@@ -9,7 +9,7 @@ struct AuditTestError: Error {
 }
 
 /// `tenantctl audit` on `example` workspaces; every expectation is computed with plain git.
-@Suite struct AuditCommandTests {
+@Suite(.tags(.slow), .notInTheFastSet) struct AuditCommandTests {
     static let modules = ["Infrastructure", "Article", "Customer", "Order"]
 
     /// Builds the example and returns it.

@@ -8,7 +8,7 @@ import Testing
 
 /// The clones CI systems and people really make (shallow, single-branch, partial, a worktree), each made with
 /// plain git: audit, the roll plan and switch must answer exactly as in a full clone.
-@Suite struct CloneKindTests {
+@Suite(.tags(.slow), .notInTheFastSet) struct CloneKindTests {
     enum Kind: String, CaseIterable, Sendable {
         /// `git clone --depth 1` (implies a single branch).
         case depthOne

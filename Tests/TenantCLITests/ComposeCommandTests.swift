@@ -6,7 +6,7 @@ import Testing
 
 /// `tenantctl compose` on the thesis' example and on hand-made edge cases (missing keys, clashing
 /// package versions, bad `strings` paths: a clear error, nothing half-written).
-@Suite struct ComposeCommandTests {
+@Suite(.tags(.slow), .notInTheFastSet) struct ComposeCommandTests {
     /// Every file under `directory`: relative path → content.
     static func files(_ directory: String) throws -> [String: Data] {
         var result: [String: Data] = [:]

@@ -7,7 +7,7 @@ import Testing
 /// on a real example workspace whose general_dev (local and remote) carries the hostile value: a canary file that the
 /// payload would create never appears, no git call carries the payload, nothing changes on any remote, and credentials
 /// never appear in any message, also with `--verbose` (which traces every git call).
-@Suite struct HostileInputCLITests {
+@Suite(.tags(.slow), .notInTheFastSet) struct HostileInputCLITests {
     struct Case: Sendable, CustomTestStringConvertible {
         var name: String
         /// The Order module's url or path in modules.json (`CANARY` is replaced by the canary path).

@@ -5,7 +5,7 @@ import TenantTestSupport
 import Testing
 
 /// `customize` and its undo on example workspaces; state checked with plain git.
-@Suite struct LifecycleCustomizeTests {
+@Suite(.tags(.slow), .notInTheFastSet) struct LifecycleCustomizeTests {
     /// AF.4: customising Order for t3 on an example where it is not customised yet ends in the example's branch
     /// and pin layout; the working copy is untouched.
     @Test func af4CustomizeOrderForT3GivesTheExampleLayout() throws {

@@ -4,7 +4,7 @@ import TenantTestSupport
 import Testing
 
 /// `module add` and `module remove` on example workspaces.
-@Suite struct LifecycleModuleTests {
+@Suite(.tags(.slow), .notInTheFastSet) struct LifecycleModuleTests {
     /// A new module remote `Invoice.git` next to the example's remotes, with a general_dev branch.
     static func invoiceRemote(_ example: LifecycleExample) throws -> String {
         let sandbox = example.sandbox

@@ -4,7 +4,7 @@ import TenantTestSupport
 import Testing
 
 /// `tenant add`, `tenant remove` and `tag` on example workspaces; state checked with plain git.
-@Suite struct LifecycleTenantTests {
+@Suite(.tags(.slow), .notInTheFastSet) struct LifecycleTenantTests {
     @Test func tenantAddFromT2BranchesInfrastructureAndCustomerAtT2Pins() throws {
         let sandbox = try GitSandbox()
         let example = try LifecycleExample(sandbox)

@@ -4,7 +4,7 @@ import TenantTestSupport
 import Testing
 
 /// `verify`'s git checks: each finding produced by breaking an example in exactly that way.
-@Suite struct LifecycleVerifyTests {
+@Suite(.tags(.slow), .notInTheFastSet) struct LifecycleVerifyTests {
     static let unknownCommit = "0123456789abcdef0123456789abcdef01234567"
 
     struct Breakage: CustomTestStringConvertible, Sendable {

@@ -8,7 +8,7 @@ import Testing
 
 /// The output conventions of every command (docs/CLI.md "Output conventions"): `--json` with a
 /// schema everywhere, tables that fit the terminal, exit 64 for unknown names, "did you mean", completions.
-@Suite struct OutputConventionTests {
+@Suite(.tags(.slow), .notInTheFastSet) struct OutputConventionTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 

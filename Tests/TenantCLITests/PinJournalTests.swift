@@ -5,7 +5,7 @@ import Testing
 
 /// pin journals its run like every writing command: the branch and HEAD of the superproject and of each module it
 /// pins, recorded before the first change; and a pin killed after its last step is finished by its re-run.
-@Suite struct PinJournalTests {
+@Suite(.tags(.slow), .notInTheFastSet) struct PinJournalTests {
     /// `pin` (`push`: `pin --push`) from the template on t2 with a new commit in Customer; without --push the commit
     /// is on Customer's remote first (a plain pin never pins an unpushed commit). `roll`: a roll moved t2 first.
     static func pinRun(push: Bool, roll: Bool = false, function: String = #function) throws -> LifecycleKillLab {

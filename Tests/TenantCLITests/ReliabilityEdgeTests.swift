@@ -6,7 +6,7 @@ import Testing
 
 /// Edge cases of real machines: unfinished operations, an unwritable journal, hundreds of branches in one
 /// transaction and one push, paths with spaces and Unicode under a foreign locale.
-@Suite struct ReliabilityEdgeTests {
+@Suite(.tags(.slow), .notInTheFastSet) struct ReliabilityEdgeTests {
     @Test(arguments: [
         ("MERGE_HEAD", "merge"), ("CHERRY_PICK_HEAD", "cherry-pick"), ("REVERT_HEAD", "revert"),
         ("BISECT_LOG", "bisect"),

@@ -127,7 +127,7 @@ struct ResolveFixture {
     }
 }
 
-@Suite struct ResolveCommandTests {
+@Suite(.tags(.slow), .notInTheFastSet) struct ResolveCommandTests {
     /// `example --stage conflict` is after-updates plus the conflicting change on Infrastructure's general_dev, and
     /// `landConflicts` (the demo) lands the same commit on an after-updates example.
     @Test func exampleStageConflictAddsTheConflictingChangeOnly() throws {

@@ -6,7 +6,7 @@ import Testing
 /// resolve as a transaction: `--abort` and `--continue` only in the worktree where the resolution started, `--abort`
 /// never drops a commit it did not make, the start's pre-flight finds what a module merge would refuse, and
 /// `merge.verifySignatures` does not stop resolve's merges half-way.
-@Suite struct ResolveTransactionTests {
+@Suite(.tags(.slow), .notInTheFastSet) struct ResolveTransactionTests {
     /// Runs a printed command line through the shell in `directory`, with the built tenantctl first on `PATH`.
     static func runAsPrinted(_ line: String, in directory: String, sandbox: GitSandbox) throws -> CLIResult {
         let binary = try #require(TenantctlBinary.path(), "the tenantctl executable is not built")

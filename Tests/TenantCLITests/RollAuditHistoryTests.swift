@@ -100,7 +100,7 @@ extension RollFixture {
 }
 
 /// Roll blocks a tenant instead of dropping or spreading a customisation.
-@Suite struct RollBlockedTests {
+@Suite(.tags(.slow), .notInTheFastSet) struct RollBlockedTests {
     /// t2 pins an unpushed Customer commit; roll never moves the pin back.
     @Test func aPinTheModuleRemoteDoesNotHaveBlocksTheTenant() throws {
         let fixture = try RollFixture()
@@ -328,7 +328,7 @@ extension RollFixture {
 }
 
 /// Audit and roll on real histories.
-@Suite struct AuditRealHistoryTests {
+@Suite(.tags(.slow), .notInTheFastSet) struct AuditRealHistoryTests {
     /// A customisation that only moves a module's own submodule lists it in changedFiles.
     @Test func nestedGitlinksOfAModuleAreChangedFiles() throws {
         let fixture = try RollFixture()

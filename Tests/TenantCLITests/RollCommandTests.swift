@@ -102,7 +102,7 @@ struct RollFixture: ExampleRemotes {
     static let customised = ["t1": [String](), "t2": ["Infrastructure", "Customer"], "t3": ["Order"]]
 }
 
-@Suite struct RollCommandTests {
+@Suite(.tags(.slow), .notInTheFastSet) struct RollCommandTests {
     @Test func rollsTheThesisAF5AndAF6ToEveryTenant() throws {
         let fixture = try RollFixture()
         let before = try fixture.remoteBranches()

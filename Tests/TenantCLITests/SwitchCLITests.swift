@@ -2,7 +2,7 @@ import Foundation
 import TenantTestSupport
 import Testing
 
-@Suite("switch")
+@Suite("switch", .tags(.slow), .notInTheFastSet)
 struct SwitchCLITests {
     /// Asserts every module is on a named branch (`symbolic-ref` succeeds) whose tip is the pin of `tenant`.
     func expectOn(_ tenant: String, _ fixture: SwitchFixture, customised: Set<String>) throws {

@@ -5,7 +5,7 @@ import TenantTestSupport
 import Testing
 
 /// Switch on clones made as a new user makes them.
-@Suite struct SwitchMovesBackOnlyPublishedCommitsTests {
+@Suite(.tags(.slow), .notInTheFastSet) struct SwitchMovesBackOnlyPublishedCommitsTests {
     /// `git clone --recurse-submodules` after general development moved on leaves a local
     /// `general_dev` at the remote tip in every module; switch puts every module at the pin, moving the branch back
     /// because every commit it leaves is on `origin/general_dev`, and says so.

@@ -5,7 +5,7 @@ import Testing
 
 /// switch is all-or-nothing: what git would refuse half-way is found before anything moves, and a refusal leaves
 /// every repository byte-for-byte as it was (HEADs, index, status, branches, untracked and ignored files).
-@Suite("switch transaction")
+@Suite("switch transaction", .tags(.slow), .notInTheFastSet)
 struct SwitchTransactionTests {
     /// A refusal: exit 1, each phrase in the message, every repository exactly as before.
     func expectRefusal(_ fixture: SwitchFixture, target: String, mentioning phrases: [String]) throws {
@@ -159,7 +159,7 @@ struct SwitchTransactionTests {
 
 /// What switch tells: commits a module branch keeps unpushed, `.gitmodules` that disagrees with modules.json, and
 /// module clones under the workspace's remote name.
-@Suite("switch reports")
+@Suite("switch reports", .tags(.slow), .notInTheFastSet)
 struct SwitchReportTests {
     /// Order on t3 with a local commit: switching to t1 names the commit that t3 keeps unpushed (id and subject)
     /// and how to publish it; a module that leaves a branch with nothing unpushed gets no such line.

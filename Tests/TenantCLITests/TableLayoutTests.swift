@@ -5,7 +5,7 @@ import Testing
 
 /// Tables at real sizes and in pipes: a row key, an id, a branch or a run id is never cut; free text gives way
 /// first; off a terminal (a pipe, a file) nothing is wrapped or cut; `--wide` does the same on a terminal.
-@Suite struct TableLayoutTests {
+@Suite(.tags(.slow), .notInTheFastSet) struct TableLayoutTests {
     // MARK: - The layout
 
     @Test func aKeyIsNeverCutFreeTextWrapsAtSpaces() {
