@@ -39,7 +39,8 @@ extension CommandContext {
 
 extension CommandContext {
     /// Takes the workspace lock of `workspace`: fails fast naming the holder, or waits for it with `wait`.
-    /// Every command that changes refs, mirrors or files of a superproject takes it through here.
+    /// Every command that changes refs, mirrors or files of a superproject takes it through here, except compose,
+    /// which takes it around its fetch only, in `ComposeRun`.
     func lock(_ workspace: Workspace, wait: Bool) throws -> WorkspaceLock {
         try WorkspaceLock(gitDirectory: workspace.commonDirectory, wait: wait)
     }
