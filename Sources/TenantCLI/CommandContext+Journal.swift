@@ -3,33 +3,16 @@ import Foundation
 import TenantKit
 
 extension CommandContext {
-    /// Runs `body` as a journalled run of `command` (``Transaction``): refuses while another command's run is
-    /// unfinished, writes the journal before the first change, and ends it finished, or failed when `body` throws.
-    /// An interrupted run (Ctrl-C, SIGTERM) and one for which `unfinished` says so stays `running`: its re-run
-    /// finishes it. A body that returns a result for which `stopped` gives an error (a push refused, reported in
-    /// the result) ends the run as a thrown error does (``Transaction/fail(_:)``): unfinished when part of it
-    /// landed. With `aborting` (`resolve --abort`) the unfinished runs it went on from end aborted, not finished.
+    /// Runs `body` as a journalled run of `command` (``Transaction/run(_:command:arguments:aborting:unfinished:stopped:_:)``).
     /// The arguments recorded are the command line's, without the global options and `--wait`.
     func journalled<Result>(
         _ workspace: Workspace, command: String, arguments: [String]? = nil, aborting: Bool = false,
         unfinished: (any Error) -> Bool = { _ in false }, stopped: (Result) -> (any Error)? = { _ in nil },
         _ body: (Transaction) throws -> Result
     ) throws -> Result {
-        let transaction = try Transaction.begin(
-            workspace, command: command, arguments: arguments ?? rerunArguments(command: command))
-        let result: Result
-        do {
-            result = try body(transaction)
-        } catch {
-            if !Cancellator.shared.isCancelled && !unfinished(error) { transaction.fail(error) }
-            throw error
-        }
-        if let error = stopped(result) {
-            transaction.fail(error)
-            return result
-        }
-        try transaction.finish(resumed: aborting ? .aborted : .finished)
-        return result
+        try Transaction.run(
+            workspace, command: command, arguments: arguments ?? rerunArguments(command: command),
+            aborting: aborting, unfinished: unfinished, stopped: stopped, body)
     }
 
     /// Refuses while a run of another command than `command` is unfinished (for the commands that journal their run
