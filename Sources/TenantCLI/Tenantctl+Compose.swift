@@ -77,46 +77,26 @@ extension Tenantctl {
 
         func run(context: CommandContext) throws -> ExitStatus {
             let workspace = try context.workspace()
-            let options = ValidationOptions(allowLocalRemotes: context.allowLocalRemotes)
-            let directory =
-                out.map {
+            let compose = ComposeRun(
+                tenant: tenant,
+                outputDirectory: out.map {
                     URL(fileURLWithPath: $0, relativeTo: URL(fileURLWithPath: context.directory, isDirectory: true))
                         .standardizedFileURL.path
-                } ?? workspace.path(ComposeLayout.defaultOutput)
+                }, check: check, fetch: fetchOptions.fetch, jobs: jobsOptions.jobs, wait: lockOptions.wait)
+            let report: ComposeReport
             do {
-                let input: ComposeInput
-                if let tenant {
-                    // The lock guards the fetch into the mirrors (taken only when fetching, as audit does).
-                    let lock = fetchOptions.fetch ? try context.lock(workspace, wait: lockOptions.wait) : nil
-                    defer { lock?.release() }
-                    input = try ComposeReader.fetched(
-                        tenant: tenant, workspace: workspace, git: context.git,
-                        options: Snapshot.Options(
-                            purpose: .strict, fetch: fetchOptions.fetch, jobs: jobsOptions.jobs,
-                            allowLocalRemotes: context.allowLocalRemotes),
-                        console: context.console)
-                } else {
-                    input = try ComposeReader.workingCopy(workspace, git: context.git, options: options)
-                }
-                let result = try ComposePlanner.plan(input)
-                let files =
-                    check
-                    ? try ComposeOutput.compare(result.plan, with: directory)
-                    : try ComposeOutput.write(result.plan, to: directory)
-                let report = ComposeReport(
-                    input: input, result: result, outputDirectory: directory, check: check,
-                    files: files)
-                for warning in report.warnings { context.console.warn(warning) }
-                if context.options.json {
-                    context.console.data(try JSONOutput.encode(report))
-                } else {
-                    context.console.print(report.render())
-                }
-                return report.isStale ? .findings : .success
+                report = try compose.run(workspace: workspace, git: context.git, console: context.console)
             } catch let error as ComposeError {
                 context.console.error(error.description)
                 return .failure
             }
+            for warning in report.warnings { context.console.warn(warning) }
+            if context.options.json {
+                context.console.data(try JSONOutput.encode(report))
+            } else {
+                context.console.print(report.render())
+            }
+            return report.isStale ? .findings : .success
         }
     }
 }

@@ -55,11 +55,11 @@ extension Tenantctl {
         @OptionGroup var lockOptions: LockOptions
 
         func run(context: CommandContext) throws -> ExitStatus {
-            try context.runOnWorkingCopy(wait: lockOptions.wait, journal: "pin") { workspace, transaction in
-                try WorkingCopyPin(
-                    workspace: workspace, git: context.git, fetch: fetchOptions.fetch, push: push, toGeneral: toGeneral,
-                    console: context.console, transaction: transaction
-                ).run(modules: modules)
+            try context.runOnWorkingCopy { workspace in
+                try PinRun(
+                    modules: modules, push: push, toGeneral: toGeneral, fetch: fetchOptions.fetch,
+                    wait: lockOptions.wait, arguments: context.rerunArguments(command: "pin")
+                ).run(workspace: workspace, git: context.git, console: context.console)
             } text: { report in
                 if let commit = report.commit, report.changes.isEmpty {
                     context.console.print(

@@ -89,37 +89,21 @@ extension Tenantctl {
 
         func run(context: CommandContext) throws -> ExitStatus {
             let workspace = try context.workspace()
-            let lock = try context.lock(workspace, wait: lockOptions.wait)
-            defer { lock.release() }
             let console = context.console
+            let action: ResolveRun.Action =
+                if let tenant {
+                    .start(tenant: tenant, acceptMergedBack: acceptMergedBack)
+                } else if continueResolution {
+                    .continueResolution
+                } else {
+                    .abort
+                }
             let report: ResolveReport
             do {
-                report = try context.journalled(
-                    workspace, command: "resolve", aborting: abort,
-                    stopped: { report in
-                        // A refused push, reported: the run stays unfinished when something of it landed.
-                        report.action == "continue" && !report.published
-                            ? ResolveError(
-                                .refused,
-                                "a push of the resolution of \(report.tenant) was refused; nothing after it "
-                                    + "was pushed") : nil
-                    }
-                ) { transaction in
-                    if let tenant {
-                        return try ResolveStarter(
-                            workspace: workspace, git: context.git, fetch: fetchOptions.fetch, console: console,
-                            transaction: transaction, acceptMergedBack: acceptMergedBack
-                        ).run(tenant: tenant)
-                    } else if continueResolution {
-                        return try ResolveContinuer(
-                            workspace: workspace, git: context.git, console: console, transaction: transaction
-                        ).run()
-                    } else {
-                        return try ResolveAborter(
-                            workspace: workspace, git: context.git, console: console, transaction: transaction
-                        ).run()
-                    }
-                }
+                report = try ResolveRun(
+                    action: action, arguments: context.rerunArguments(command: "resolve"), fetch: fetchOptions.fetch,
+                    wait: lockOptions.wait
+                ).run(workspace: workspace, git: context.git, console: console)
             } catch let error as ResolveError {
                 console.error(error.description)
                 return error.kind == .unknownTenant ? .usage : .failure

@@ -38,11 +38,9 @@ extension Tenantctl {
 
         func run(context: CommandContext) throws -> ExitStatus {
             let workspace = try context.workspace()
-            let (journals, unreadable) = try RunJournal.all(gitDirectory: workspace.commonDirectory)
-            let runs = journals.map(RunSummary.init)
-            for (path, reason) in unreadable.sorted(by: { $0.key < $1.key }) {
-                context.console.warn("cannot read \(path): \(reason)")
-            }
+            let listing = try RunsListing.run(workspace: workspace)
+            let runs = listing.runs
+            for warning in listing.warnings { context.console.warn(warning) }
             if context.options.json {
                 context.console.data(try JSONOutput.encode(RunsJSON(runs: runs)))
                 return .success
@@ -66,91 +64,12 @@ extension Tenantctl {
                 context.console.table(
                     TextTable(
                         header: ["RUN", "TIME", "COMMAND", "STATE", "CHANGED"], rows: rows, text: [1, 2, 3, 4])))
-            for run in journals where run.isUnfinished {
-                let waysOut = run.waysOut(currentWorktree: workspace.root)
+            for run in listing.unfinished {
                 context.console.print(
-                    "\(run.runId) is unfinished: finish it with \(waysOut.joined(separator: ", or take it back with "))"
+                    "\(run.runId) is unfinished: finish it with \(run.waysOut.joined(separator: ", or take it back with "))"
                 )
             }
             return .success
         }
     }
-}
-
-/// One run in `tenantctl runs`.
-struct RunSummary: Encodable {
-    /// One ref the run changed.
-    struct Ref: Encodable {
-        var repository: String
-        var ref: String
-        var old: String?
-        var new: String
-        var published: Bool?
-        var undone: Bool
-    }
-
-    var runId: String
-    var createdAt: String
-    /// The command's words (`tenant add`; `roll` for a journal written before commands other than roll kept one).
-    var command: String
-    /// The arguments that re-run it.
-    var arguments: [String]
-    /// The worktree it ran in (nil in a roll journal written before this was recorded).
-    var worktree: String?
-    /// unfinished, finished, failed, aborted; for a roll that ended: published, partly published, not published,
-    /// unknown, undone.
-    var state: String
-    /// The run that finished this one (a re-run of the same command).
-    var finishedBy: String?
-    /// Why a failed run stopped.
-    var error: String?
-    var undoneAt: String?
-    /// Each repository as the run found it before its first change (empty for a run that records none).
-    var before: [RunJournal.Before]
-    var repositories: [String]
-    var refs: [Ref]
-
-    init(_ journal: RunJournal) {
-        runId = journal.runId
-        createdAt = journal.createdAt
-        command = journal.commandName
-        arguments = journal.arguments ?? []
-        worktree = journal.worktree
-        finishedBy = journal.finishedBy
-        error = journal.error
-        undoneAt = journal.undoneAt
-        before = journal.before ?? []
-        var repositories: [String] = []
-        for entry in journal.entries where !repositories.contains(entry.repository) {
-            repositories.append(entry.repository)
-        }
-        self.repositories = repositories
-        refs = journal.entries.map {
-            Ref(
-                repository: $0.repository, ref: $0.ref, old: $0.old, new: $0.new, published: $0.published,
-                undone: $0.undone == true)
-        }
-        let published = journal.entries.map(\.published)
-        if journal.isUnfinished {
-            state = "unfinished"
-        } else if journal.commandName != "roll" {
-            state = (journal.state ?? .finished).rawValue
-        } else if journal.undoneAt != nil {
-            state = "undone"
-        } else if published.contains(where: { $0 == nil }) {
-            state = "unknown"
-        } else if published.allSatisfy({ $0 == true }) {
-            state = "published"
-        } else if published.allSatisfy({ $0 == false }) {
-            state = "not published"
-        } else {
-            state = "partly published"
-        }
-    }
-}
-
-/// `tenantctl runs --json`.
-struct RunsJSON: Encodable {
-    var schemaVersion = 1
-    var runs: [RunSummary]
 }

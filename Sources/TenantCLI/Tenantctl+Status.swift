@@ -27,23 +27,9 @@ extension Tenantctl {
 
         func run(context: CommandContext) throws -> ExitStatus {
             let workspace = try context.workspace()
-            var report = try StatusReport.inspect(workspace: workspace, git: context.git)
-            report.resolution = try ResolutionStatus.inspect(workspace: workspace, git: context.git)
-            // A run stopped half-way blocks the other writing commands: say so, with the ways out.
-            let unfinished: [RunJournal]
-            do {
-                unfinished = try RunJournal.unfinished(gitDirectory: workspace.commonDirectory)
-            } catch {
-                // status reads and changes nothing: it reports the journal it cannot read and goes on.
-                context.console.warn(String(describing: error))
-                unfinished = []
-            }
-            for run in unfinished {
-                let ways = run.waysOut(currentWorktree: workspace.root)
-                context.console.warn(
-                    "tenantctl \(run.commandName) run \(run.runId) is unfinished; finish it: \(ways[0])"
-                        + (ways.count > 1 ? ", or take it back: \(ways[1])" : ""))
-            }
+            let status = try StatusRun.run(workspace: workspace, git: context.git)
+            for warning in status.warnings { context.console.warn(warning) }
+            let report = status.report
             if context.options.json {
                 context.console.data(try JSONOutput.encode(report))
             } else {

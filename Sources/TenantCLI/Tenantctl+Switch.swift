@@ -73,15 +73,11 @@ extension Tenantctl {
         @OptionGroup var writeOptions: WriteOptions
 
         func run(context: CommandContext) throws -> ExitStatus {
-            try context.runOnWorkingCopy(
-                wait: lockOptions.wait, journal: writeOptions.dryRun ? nil : "switch", aborting: true,
-                unfinished: { ($0 as? SwitchStoppedError).map { !$0.left.isEmpty } ?? false }
-            ) { workspace, transaction in
-                let switcher = WorkingCopySwitch(
-                    workspace: workspace, git: context.git, fetch: fetchOptions.fetch, recursive: !noRecursive,
-                    console: context.console, transaction: transaction)
-                try switcher.refuseDuringResolution(target: tenant)
-                return try switcher.run(target: tenant, dryRun: writeOptions.dryRun)
+            try context.runOnWorkingCopy { workspace in
+                try SwitchRun(
+                    target: tenant, dryRun: writeOptions.dryRun, fetch: fetchOptions.fetch, recursive: !noRecursive,
+                    wait: lockOptions.wait, arguments: context.rerunArguments(command: "switch")
+                ).run(workspace: workspace, git: context.git, console: context.console)
             } text: { report in
                 context.console.print(
                     "\(report.dryRun ? "would switch" : "switched") to \(report.tenant) "

@@ -1,0 +1,106 @@
+import Foundation
+
+/// One `runs`: every journalled run, oldest first, summarised; the unfinished ones with their ways out; the journals
+/// that cannot be read as warnings naming the file. Reads and changes nothing; the command renders the ``Result``.
+public enum RunsListing {
+    /// What `runs` found.
+    public struct Result: Sendable {
+        /// Every readable run, oldest first.
+        public var runs: [RunSummary]
+        /// The unfinished runs: their ids and ways out (the re-run first, then the abort where there is one).
+        public var unfinished: [(runId: String, waysOut: [String])]
+        /// One line per journal that cannot be read, naming it.
+        public var warnings: [String]
+    }
+
+    /// Lists the runs of `workspace` (the ways out as run from its worktree).
+    public static func run(workspace: Workspace) throws -> Result {
+        let (journals, unreadable) = try RunJournal.all(gitDirectory: workspace.commonDirectory)
+        return Result(
+            runs: journals.map(RunSummary.init),
+            unfinished: journals.filter(\.isUnfinished).map {
+                ($0.runId, $0.waysOut(currentWorktree: workspace.root))
+            },
+            warnings: unreadable.sorted(by: { $0.key < $1.key }).map { "cannot read \($0.key): \($0.value)" })
+    }
+}
+
+/// One run in `tenantctl runs`.
+public struct RunSummary: Sendable, Encodable {
+    /// One ref the run changed.
+    public struct Ref: Sendable, Encodable {
+        public var repository: String
+        public var ref: String
+        public var old: String?
+        public var new: String
+        public var published: Bool?
+        public var undone: Bool
+    }
+
+    public var runId: String
+    public var createdAt: String
+    /// The command's words (`tenant add`; `roll` for a journal written before commands other than roll kept one).
+    public var command: String
+    /// The arguments that re-run it.
+    public var arguments: [String]
+    /// The worktree it ran in (nil in a roll journal written before this was recorded).
+    public var worktree: String?
+    /// unfinished, finished, failed, aborted; for a roll that ended: published, partly published, not published,
+    /// unknown, undone.
+    public var state: String
+    /// The run that finished this one (a re-run of the same command).
+    public var finishedBy: String?
+    /// Why a failed run stopped.
+    public var error: String?
+    public var undoneAt: String?
+    /// Each repository as the run found it before its first change (empty for a run that records none).
+    public var before: [RunJournal.Before]
+    public var repositories: [String]
+    public var refs: [Ref]
+
+    public init(_ journal: RunJournal) {
+        runId = journal.runId
+        createdAt = journal.createdAt
+        command = journal.commandName
+        arguments = journal.arguments ?? []
+        worktree = journal.worktree
+        finishedBy = journal.finishedBy
+        error = journal.error
+        undoneAt = journal.undoneAt
+        before = journal.before ?? []
+        var repositories: [String] = []
+        for entry in journal.entries where !repositories.contains(entry.repository) {
+            repositories.append(entry.repository)
+        }
+        self.repositories = repositories
+        refs = journal.entries.map {
+            Ref(
+                repository: $0.repository, ref: $0.ref, old: $0.old, new: $0.new, published: $0.published,
+                undone: $0.undone == true)
+        }
+        let published = journal.entries.map(\.published)
+        if journal.isUnfinished {
+            state = "unfinished"
+        } else if journal.commandName != "roll" {
+            state = (journal.state ?? .finished).rawValue
+        } else if journal.undoneAt != nil {
+            state = "undone"
+        } else if published.contains(where: { $0 == nil }) {
+            state = "unknown"
+        } else if published.allSatisfy({ $0 == true }) {
+            state = "published"
+        } else if published.allSatisfy({ $0 == false }) {
+            state = "not published"
+        } else {
+            state = "partly published"
+        }
+    }
+}
+
+/// `tenantctl runs --json`.
+public struct RunsJSON: Sendable, Encodable {
+    public var schemaVersion = 1
+    public var runs: [RunSummary]
+
+    public init(runs: [RunSummary]) { self.runs = runs }
+}

@@ -1,0 +1,37 @@
+import Foundation
+
+/// One `status`: the working copy's ``StatusReport`` with the resolution in progress, and the warnings about runs
+/// stopped half-way (they block the other writing commands). Reads and changes nothing; the command renders the
+/// ``Result``.
+public enum StatusRun {
+    /// What status found.
+    public struct Result: Sendable {
+        /// The working copy, with its resolution in progress (if any).
+        public var report: StatusReport
+        /// One line per unfinished run, with the ways out; or why the journals could not be read.
+        public var warnings: [String]
+    }
+
+    /// Inspects `workspace`. A journal that cannot be read is a warning, not an error: status goes on without it.
+    public static func run(workspace: Workspace, git: Git) throws -> Result {
+        var report = try StatusReport.inspect(workspace: workspace, git: git)
+        report.resolution = try ResolutionStatus.inspect(workspace: workspace, git: git)
+        return Result(report: report, warnings: unfinishedRunWarnings(workspace))
+    }
+
+    /// A run stopped half-way blocks the other writing commands: one line per such run, with the ways out.
+    static func unfinishedRunWarnings(_ workspace: Workspace) -> [String] {
+        let unfinished: [RunJournal]
+        do {
+            unfinished = try RunJournal.unfinished(gitDirectory: workspace.commonDirectory)
+        } catch {
+            // status reads and changes nothing: it reports the journal it cannot read and goes on.
+            return [String(describing: error)]
+        }
+        return unfinished.map { run in
+            let ways = run.waysOut(currentWorktree: workspace.root)
+            return "tenantctl \(run.commandName) run \(run.runId) is unfinished; finish it: \(ways[0])"
+                + (ways.count > 1 ? ", or take it back: \(ways[1])" : "")
+        }
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+
+/// The command line parses and renders; the features' pipelines live in TenantKit. A file in `Sources/TenantCLI/`
+/// calls a feature's entry point (`ComposeRun`, `StatusRun`, `SwitchRun`, `PinRun`, `ResolveRun`, `RunsListing`, …),
+/// never the steps under it: the scan reports a line outside comments that names one of ``steps``.
+@Suite struct CLIOrchestrationBoundaryTests {
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    /// The steps a command must leave to its entry point, each with the entry point that sequences it.
+    static let steps: [(pattern: String, entry: String)] = [
+        (#"\bSnapshot\.load\("#, "context.snapshot, or the feature's entry point"),
+        (#"\bComposeReader\b"#, "ComposeRun"),
+        (#"\bComposePlanner\b"#, "ComposeRun"),
+        (#"\bComposeOutput\b"#, "ComposeRun"),
+        (#"\bStatusReport\.inspect\("#, "StatusRun"),
+        (#"\bResolutionStatus\.inspect\("#, "StatusRun"),
+        (#"\bRunJournal\.(unfinished|all)\("#, "StatusRun, RunsListing"),
+        (#"\bTransaction\.begin\("#, "Transaction.journalled (context.journalled)"),
+        (#"\bWorkingCopySwitch\("#, "SwitchRun"),
+        (#"\bWorkingCopyPin\("#, "PinRun"),
+        (#"\bResolve(Starter|Continuer|Aborter)\("#, "ResolveRun"),
+    ]
+
+    /// File (relative to the package root) → the step patterns it may use, with the reason.
+    static let exempt: [String: [String]] = [
+        // context.snapshot: the CLI's one way to Snapshot.load, for audit, verify and the lifecycle commands, which
+        // load their snapshot under the lock they hold.
+        "Sources/TenantCLI/CommandContext.swift": [#"\bSnapshot\.load\("#]
+    ]
+
+    /// The 1-based lines of `text`, outside `//` comments, that name a step (but those `allowed`), with the entry
+    /// point to call instead.
+    static func violations(in text: String, allowed: [String] = []) throws -> [(line: Int, entry: String)] {
+        var found: [(line: Int, entry: String)] = []
+        let expressions = try steps.filter { !allowed.contains($0.pattern) }.map {
+            (try NSRegularExpression(pattern: $0.pattern), $0.entry)
+        }
+        for (index, line) in text.components(separatedBy: "\n").enumerated() {
+            let code = line.components(separatedBy: "//").first ?? line
+            let range = NSRange(code.startIndex..., in: code)
+            for (expression, entry) in expressions where expression.firstMatch(in: code, range: range) != nil {
+                found.append((index + 1, entry))
+            }
+        }
+        return found
+    }
+
+    @Test func theCheckFindsAStepCalledFromACommandAndNotItsEntryPointOrAComment() throws {
+        let source = """
+            /// Reads the input with `ComposeReader.workingCopy`, then plans it.
+            func run(context: CommandContext) throws -> ExitStatus {
+                let report = try ComposeRun(check: check).run(workspace: workspace, git: context.git, console: nil)
+                let input = try ComposeReader.workingCopy(workspace, git: context.git, options: options)
+                var status = try StatusReport.inspect(workspace: workspace, git: context.git)  // not StatusRun
+                let lock = try context.lock(workspace, wait: wait)
+                return try Transaction.begin(workspace, command: "pin", arguments: [])
+            }
+            """
+        let found = try Self.violations(in: source)
+        #expect(found.map(\.line) == [4, 5, 7], "\(found)")
+        #expect(found.map(\.entry) == ["ComposeRun", "StatusRun", "Transaction.journalled (context.journalled)"])
+        // An exemption allows its step only.
+        #expect(
+            try Self.violations(in: "let s = try Snapshot.load(workspace: w)", allowed: [#"\bSnapshot\.load\("#])
+                .isEmpty)
+        #expect(try Self.violations(in: "let s = try Snapshot.load(workspace: w)").count == 1)
+    }
+
+    @Test func noCommandFileSequencesAFeaturesSteps() throws {
+        let directory = Self.packageRoot.appendingPathComponent("Sources/TenantCLI")
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter {
+            $0.hasSuffix(".swift")
+        }
+        .sorted()
+        #expect(files.contains("Tenantctl+Compose.swift"), "the scan reads the command files: \(files)")
+        var problems: [String] = []
+        for file in files {
+            let relative = "Sources/TenantCLI/" + file
+            let text = try String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8)
+            for (line, entry) in try Self.violations(in: text, allowed: Self.exempt[relative] ?? []) {
+                problems.append("\(relative):\(line): call \(entry) instead")
+            }
+        }
+        #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
+    }
+}

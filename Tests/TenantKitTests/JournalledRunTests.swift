@@ -1,0 +1,115 @@
+import Foundation
+import TenantExample
+import TenantKit
+import TenantTestSupport
+import Testing
+
+/// `Transaction.journalled`, the one way a writing command's run is journalled below the command line, and `RunsListing`,
+/// what `tenantctl runs` lists, on the example's superproject.
+@Suite struct JournalledRunTests {
+    struct Boom: Error, CustomStringConvertible {
+        var description: String { "boom" }
+    }
+
+    static func workspace(_ sandbox: GitSandbox) throws -> Workspace {
+        let git = try sandbox.gitRunner()
+        let example = try ExampleBuilder(git: git).build(in: sandbox.path("erp"), stage: .beforeUpdates)
+        return try Workspace.locate(from: example.workspace, git: git)
+    }
+
+    static func run(_ id: String, in workspace: Workspace) throws -> RunSummary {
+        try #require(try RunsListing.run(workspace: workspace).runs.first { $0.runId == id })
+    }
+
+    @Test func aRunEndsFinishedFailedOrUnfinishedAndAnUnfinishedOneBlocksTheOthersUntilItsReRun() throws {
+        let sandbox = try GitSandbox()
+        let workspace = try Self.workspace(sandbox)
+        #expect(try RunsListing.run(workspace: workspace).runs.isEmpty)
+
+        var id = ""
+        let value = try Transaction.journalled(workspace, command: "tenant add", arguments: ["t4", "--from", "t2"]) {
+            id = $0.runId
+            return 42
+        }
+        #expect(value == 42)
+        let finished = try Self.run(id, in: workspace)
+        #expect(finished.state == "finished" && finished.command == "tenant add")
+        #expect(finished.arguments == ["t4", "--from", "t2"] && finished.worktree == workspace.root)
+
+        #expect(throws: Boom.self) {
+            try Transaction.journalled(workspace, command: "tag", arguments: ["M1"]) { transaction -> Int in
+                id = transaction.runId
+                throw Boom()
+            }
+        }
+        let failed = try Self.run(id, in: workspace)
+        #expect(failed.state == "failed" && failed.error == "boom", "\(failed)")
+
+        // A result the caller calls stopped (a refused push it reports) ends the run as an error does.
+        let returned = try Transaction.journalled(
+            workspace, command: "tag", arguments: ["M2"], stopped: { $0 == 0 ? Boom() : nil }
+        ) { transaction -> Int in
+            id = transaction.runId
+            return 0
+        }
+        #expect(returned == 0)
+        #expect(try Self.run(id, in: workspace).state == "failed")
+
+        // An error the command calls unfinished leaves the run running: listed with its ways out, blocking others.
+        #expect(throws: Boom.self) {
+            try Transaction.journalled(workspace, command: "pin", arguments: ["Article"], unfinished: { $0 is Boom }) {
+                transaction -> Int in
+                id = transaction.runId
+                throw Boom()
+            }
+        }
+        let stopped = id
+        let listing = try RunsListing.run(workspace: workspace)
+        #expect(try Self.run(stopped, in: workspace).state == "unfinished")
+        #expect(listing.unfinished.map(\.runId) == [stopped])
+        #expect(listing.unfinished.first?.waysOut == ["tenantctl pin Article"])
+        var ran = false
+        #expect(throws: UnfinishedRunError.self) {
+            try Transaction.journalled(workspace, command: "tag", arguments: ["M3"]) { _ in ran = true }
+        }
+        #expect(!ran, "refused before its body")
+
+        // Its re-run finishes it.
+        let rerun = try Transaction.journalled(workspace, command: "pin", arguments: ["Article"]) { $0.runId }
+        let resumed = try Self.run(stopped, in: workspace)
+        #expect(resumed.state == "finished" && resumed.finishedBy == rerun, "\(resumed)")
+        #expect(try RunsListing.run(workspace: workspace).unfinished.isEmpty)
+    }
+
+    @Test func anAbortingRunEndsTheStoppedRunItWentOnFromAborted() throws {
+        let sandbox = try GitSandbox()
+        let workspace = try Self.workspace(sandbox)
+        var stopped = ""
+        #expect(throws: Boom.self) {
+            try Transaction.journalled(workspace, command: "switch", arguments: ["t2"], unfinished: { _ in true }) {
+                transaction -> Int in
+                stopped = transaction.runId
+                throw Boom()
+            }
+        }
+        // Positive control: not aborting, a re-run ends it finished (above); aborting, it ends aborted.
+        let next = try Transaction.journalled(workspace, command: "switch", arguments: ["t2"], aborting: true) {
+            $0.runId
+        }
+        let run = try Self.run(stopped, in: workspace)
+        #expect(run.state == "aborted" && run.finishedBy == next, "\(run)")
+        #expect(try Self.run(next, in: workspace).state == "finished")
+    }
+
+    @Test func aJournalThatCannotBeReadIsAWarningNamingItTheOthersAreListed() throws {
+        let sandbox = try GitSandbox()
+        let workspace = try Self.workspace(sandbox)
+        let id = try Transaction.journalled(workspace, command: "tag", arguments: ["M1"]) { $0.runId }
+        let path = RunJournal.directory(gitDirectory: workspace.commonDirectory) + "/20990101-000000-broken.json"
+        try Data("{ not json".utf8).write(to: URL(fileURLWithPath: path))
+        let listing = try RunsListing.run(workspace: workspace)
+        #expect(listing.runs.map(\.runId) == [id])
+        #expect(listing.warnings.count == 1, "\(listing.warnings)")
+        #expect(listing.warnings.first?.hasPrefix("cannot read \(path): ") == true, "\(listing.warnings)")
+    }
+}
