@@ -21,6 +21,11 @@ import Testing
         (#"\bWorkingCopySwitch\("#, "SwitchRun"),
         (#"\bWorkingCopyPin\("#, "PinRun"),
         (#"\bResolve(Starter|Continuer|Aborter)\("#, "ResolveRun"),
+        (#"\bLifecycleExecutor\b"#, "LifecycleRun"),
+        (#"\b(TenantLifecycle|ModuleLifecycle|Customization|Milestone)\.(plan\w*|remoteTags)\("#, "LifecycleRun"),
+        (#"\b(RollPlanner|RollExecutor|RollStateLoader)\b"#, "RollRunner"),
+        (#"\b(Auditor|FindingJudge|ObservationReader)\."#, "AuditRun, VerifyRun"),
+        (#"\bAtomicPush\b"#, "the feature's entry point"),
     ]
 
     /// File (relative to the package root) → the step patterns it may use, with the reason.
@@ -66,6 +71,18 @@ import Testing
             try Self.violations(in: "let s = try Snapshot.load(workspace: w)", allowed: [#"\bSnapshot\.load\("#])
                 .isEmpty)
         #expect(try Self.violations(in: "let s = try Snapshot.load(workspace: w)").count == 1)
+        // The write side's steps too: a lifecycle plan executed, a roll planned or a push made in a command file.
+        let writes = """
+            let plan = try TenantLifecycle.planAdd(request, state: state, git: git)
+            try LifecycleExecutor(state: state, git: git).execute(plan, console: console) { _, _ in }
+            let outcome = RollPlanner.plan(state)
+            let pushed = try AtomicPush.run(plan)
+            let run = try LifecycleRun.run(change, in: workspace, options: options, git: git)
+            """
+        #expect(
+            try Self.violations(in: writes).map(\.entry) == [
+                "LifecycleRun", "LifecycleRun", "RollRunner", "the feature's entry point",
+            ])
     }
 
     @Test func noCommandFileSequencesAFeaturesSteps() throws {
