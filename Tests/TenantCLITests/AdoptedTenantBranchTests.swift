@@ -88,7 +88,7 @@ struct AdoptedReleaseLines {
 }
 
 /// Tenant branches of an adopted superproject before their first roll: no `modules.json` or `Tenants/` of their own.
-@Suite("adopted tenant branches")
+@Suite("adopted tenant branches", .tags(.slow), .notInTheFastSet)
 struct AdoptedTenantBranchTests {
     /// switch to a release line plans from main's files and the line's own gitlinks: Core on its release branch at
     /// the backport with Lib at the commit Core records, UI on master; status reads the tenant; pin records a new

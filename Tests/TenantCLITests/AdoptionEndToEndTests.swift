@@ -74,7 +74,7 @@ struct RealSuperproject {
     }
 }
 
-@Suite struct AdoptionEndToEndTests {
+@Suite(.tags(.slow), .notInTheFastSet) struct AdoptionEndToEndTests {
     func json(_ text: String) throws -> [String: Any] {
         try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
     }

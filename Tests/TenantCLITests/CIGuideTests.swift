@@ -6,7 +6,7 @@ import Testing
 
 /// docs/ci.md: every tenantctl line of its GitHub Actions and GitLab CI examples, run as written (with `sh`, the
 /// built tenantctl on PATH) in the checkout that system makes by default, on the example at `after-updates`.
-@Suite struct CIGuideTests {
+@Suite(.tags(.slow), .notInTheFastSet) struct CIGuideTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 

@@ -8,7 +8,7 @@ import Testing
 
 /// Every command that takes the workspace lock accepts `--wait` (the lock error tells every user to use it), and
 /// `--wait` really waits for a held lock, while the same run without it fails at once naming the holder.
-@Suite struct LockOptionsTests {
+@Suite(.tags(.slow), .notInTheFastSet) struct LockOptionsTests {
     /// One valid command line per command that takes the lock.
     static let lockingCommands: [[String]] = [
         ["switch", "t2"], ["pin"], ["roll"], ["roll", "--undo", "20260101-120000-ab12cd"], ["verify"], ["audit"],

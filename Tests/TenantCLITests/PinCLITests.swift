@@ -2,7 +2,7 @@ import Foundation
 import TenantTestSupport
 import Testing
 
-@Suite("pin")
+@Suite("pin", .tags(.slow), .notInTheFastSet)
 struct PinCLITests {
     @Test func pushPushesModulesFirstThenOneSuperprojectCommit() throws {
         let sandbox = try GitSandbox()

@@ -5,7 +5,7 @@ import TenantTestSupport
 import Testing
 
 /// The commits tenantctl writes carry the identity `git commit` would use, signed when the user's config says so.
-@Suite("PublishIdentityTests")
+@Suite("PublishIdentityTests", .tags(.slow), .notInTheFastSet)
 struct PublishIdentityTests {
     /// A global config with a name but no email, and `user.useConfigOnly`: `git commit` refuses here.
     static func configWithoutEmail(_ sandbox: GitSandbox) throws -> [String: String] {

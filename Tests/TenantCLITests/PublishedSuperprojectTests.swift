@@ -106,7 +106,7 @@ struct PublishedSuperproject {
     }
 }
 
-@Suite struct PublishedSuperprojectTests {
+@Suite(.tags(.slow), .notInTheFastSet) struct PublishedSuperprojectTests {
     @Test func initNamesModulesAfterTheirRepositoriesNotAfterAPathEndingInSrc() throws {
         let sandbox = try GitSandbox()
         let app = try PublishedSuperproject(sandbox: sandbox)

@@ -6,7 +6,7 @@ import Testing
 /// roll blocks a tenant only for a finding audit reports on the same repositories (one judge decides both): every
 /// reason of a blocked tenant is a finding of audit — the tenant's own (same code, same module), or, for
 /// `tenant-merged-back`, another tenant's on the same module — and a tenant audit finds clean rolls.
-@Suite struct RollAuditAgreementTests {
+@Suite(.tags(.slow), .notInTheFastSet) struct RollAuditAgreementTests {
     /// The codes that block a roll when they are the tenant's own.
     static let ownBlocking: Set<String> = [
         "missing-commit", "undeclared-customisation", "invalid-tenant-file", "missing-branch",

@@ -6,7 +6,7 @@ import Testing
 /// The superproject's general_dev took a tenant's superproject commits (t2's branch merged back): merging
 /// general_dev into the other tenants' branches would ship t2's files and pins to them, so roll blocks them, as it
 /// blocks them for a module whose general branch took a tenant's commits.
-@Suite struct RollSuperprojectMergedBackTests {
+@Suite(.tags(.slow), .notInTheFastSet) struct RollSuperprojectMergedBackTests {
     /// Merges the superproject's t2 into general_dev on the remote; returns t2's commits general_dev took (newest
     /// first), the remote's branches before the merge-back being pushed excluded.
     @discardableResult

@@ -151,7 +151,7 @@ import Testing
 }
 
 /// Switch plans from the target commit.
-@Suite struct SwitchPlansFromTheTargetTests {
+@Suite(.tags(.slow), .notInTheFastSet) struct SwitchPlansFromTheTargetTests {
     @Test func aTenantAddedSinceIsFound() throws {
         let fixture = try SwitchCloneFixture(stage: .beforeUpdates)
         let add = fixture.sandbox.tenantctl(["tenant", "add", "t4", "--from", "t2"], in: fixture.example.workspace)

@@ -7,7 +7,7 @@ import Testing
 /// command): each repository's branch and HEAD before, where the switch takes it, and whether it had started. The
 /// next switch reads that, puts the repositories back and ends the stopped run `aborted`. A `switch-journal.json`
 /// an older tenantctl left is put back the same way.
-@Suite struct SwitchRunJournalTests {
+@Suite(.tags(.slow), .notInTheFastSet) struct SwitchRunJournalTests {
     /// A copy in which `switch t2` was killed at its first module checkout (the superproject has moved by then).
     static func killedSwitch(
         _ lab: FaultLab, calls: [String], copy name: String, sourceLocation: SourceLocation = #_sourceLocation

@@ -88,7 +88,7 @@ import Testing
 }
 
 /// pin --push never recreates a branch deleted on the remote, never pushes general_dev from a tenant view silently.
-@Suite struct PinPushRulesTests {
+@Suite(.tags(.slow), .notInTheFastSet) struct PinPushRulesTests {
     @Test func aModuleBranchDeletedOnTheRemoteIsNotRecreated() throws {
         let sandbox = try GitSandbox()
         let fixture = try SwitchFixture(sandbox: sandbox)
