@@ -15,14 +15,8 @@ extension CommandContext {
             unfinished: unfinished, stopped: stopped, body)
     }
 
-    /// Refuses while a run of another command than `command` is unfinished (for the commands that journal their run
-    /// later, or not at all when they change nothing: roll).
-    func refuseWhileUnfinished(_ workspace: Workspace, command: String, arguments: [String]? = nil) throws {
-        _ = try unfinishedRuns(workspace, command: command, arguments: arguments)
-    }
-
-    /// ``refuseWhileUnfinished(_:command:arguments:)``, returning the unfinished runs of `command` itself that this
-    /// run goes on from.
+    /// Refuses while a run of another command than `command` is unfinished (roll, which journals its run only when it
+    /// publishes something); returns the unfinished runs of `command` itself that this run goes on from.
     func unfinishedRuns(_ workspace: Workspace, command: String, arguments: [String]? = nil) throws -> [RunJournal] {
         try Transaction.unfinishedRuns(
             workspace, allowing: command, arguments: arguments ?? rerunArguments(command: command))
