@@ -92,12 +92,10 @@ extension Tenantctl {
         func run(context: CommandContext) throws -> ExitStatus {
             let workspace = try context.workspace()
             let console = context.console
-            // Also for a dry run: it fetches into the mirrors that a real run pushes from.
-            let lock = try context.lock(workspace, wait: lockOptions.wait)
-            defer { lock.release() }
-            let resumed = writeOptions.dryRun ? [] : try context.unfinishedRuns(workspace, command: "roll")
+            let arguments = context.rerunArguments(command: "roll")
             if let undo {
-                let result = try RollUndo(workspace: workspace, git: context.git).undo(runId: undo)
+                let result = try RollRun.undo(
+                    runId: undo, in: workspace, arguments: arguments, wait: lockOptions.wait, git: context.git)
                 if context.options.json {
                     console.data(try JSONOutput.encode(result))
                 } else {
@@ -113,22 +111,12 @@ extension Tenantctl {
                 }
                 return result.outcomes.allSatisfy(\.accepted) ? .success : .failure
             }
-            let runner = RollRunner(workspace: workspace, git: context.git, console: console)
-            let report = try runner.run(
+            let report = try RollRun.run(
                 RollOptions(
                     filter: RollFilter(tenants: tenants, modules: modules, acceptMergedBack: acceptMergedBack),
-                    dryRun: writeOptions.dryRun,
-                    jobs: jobsOptions.jobs, fetch: fetchOptions.fetch,
-                    arguments: context.rerunArguments(command: "roll")))
-            // The unfinished rolls this one went on from are finished now (their refs landed, by them or by it).
-            // A roll of every tenant and module finishes them all; a filtered one only those with its arguments.
-            if !writeOptions.dryRun, report.isComplete {
-                let arguments = context.rerunArguments(command: "roll")
-                let everything = tenants.isEmpty && modules.isEmpty
-                try Transaction.markFinished(
-                    resumed.filter { everything || ($0.arguments ?? []) == arguments },
-                    by: report.runId ?? "a later roll", in: workspace)
-            }
+                    dryRun: writeOptions.dryRun, jobs: jobsOptions.jobs, fetch: fetchOptions.fetch,
+                    arguments: arguments),
+                in: workspace, wait: lockOptions.wait, git: context.git, console: console)
             if context.options.json {
                 console.data(try JSONOutput.encode(report))
             } else if console.quiet, let runId = report.runId {

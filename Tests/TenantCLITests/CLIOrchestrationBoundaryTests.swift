@@ -17,13 +17,14 @@ import Testing
         (#"\bStatusReport\.inspect\("#, "StatusRun"),
         (#"\bResolutionStatus\.inspect\("#, "StatusRun"),
         (#"\bRunJournal\.(unfinished|all)\("#, "StatusRun, RunsListing"),
-        (#"\bTransaction\.begin\("#, "Transaction.journalled (context.journalled)"),
+        (#"\bTransaction\.begin\("#, "the feature's entry point (Transaction.journalled)"),
         (#"\bWorkingCopySwitch\("#, "SwitchRun"),
         (#"\bWorkingCopyPin\("#, "PinRun"),
         (#"\bResolve(Starter|Continuer|Aborter)\("#, "ResolveRun"),
         (#"\bLifecycleExecutor\b"#, "LifecycleRun"),
         (#"\b(TenantLifecycle|ModuleLifecycle|Customization|Milestone)\.(plan\w*|remoteTags)\("#, "LifecycleRun"),
-        (#"\b(RollPlanner|RollExecutor|RollStateLoader)\b"#, "RollRunner"),
+        (#"\b(RollRunner|RollPlanner|RollExecutor|RollStateLoader|RollUndo)\b"#, "RollRun"),
+        (#"\bTransaction\.(journalled|unfinishedRuns|markFinished)\("#, "the feature's entry point"),
         (#"\b(Auditor|FindingJudge|ObservationReader)\."#, "AuditRun, VerifyRun"),
         (#"\bAtomicPush\b"#, "the feature's entry point"),
     ]
@@ -65,7 +66,8 @@ import Testing
             """
         let found = try Self.violations(in: source)
         #expect(found.map(\.line) == [4, 5, 7], "\(found)")
-        #expect(found.map(\.entry) == ["ComposeRun", "StatusRun", "Transaction.journalled (context.journalled)"])
+        #expect(
+            found.map(\.entry) == ["ComposeRun", "StatusRun", "the feature's entry point (Transaction.journalled)"])
         // An exemption allows its step only.
         #expect(
             try Self.violations(in: "let s = try Snapshot.load(workspace: w)", allowed: [#"\bSnapshot\.load\("#])
@@ -81,7 +83,7 @@ import Testing
             """
         #expect(
             try Self.violations(in: writes).map(\.entry) == [
-                "LifecycleRun", "LifecycleRun", "RollRunner", "the feature's entry point",
+                "LifecycleRun", "LifecycleRun", "RollRun", "the feature's entry point",
             ])
     }
 

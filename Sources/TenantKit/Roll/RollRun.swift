@@ -1,0 +1,40 @@
+import Foundation
+
+/// `tenantctl roll` and `roll --undo` from the workspace to the report: the workspace lock, the refusal while another
+/// command's run is unfinished, ``RollRunner`` (or ``RollUndo``), and the unfinished rolls this one went on from
+/// marked finished. The command parses its options and renders what is returned.
+public enum RollRun {
+    /// Rolls under the workspace lock (also a dry run: it fetches into the mirrors that a real run pushes from).
+    ///
+    /// A real run first refuses while a run of another command is unfinished. When it completes, the unfinished
+    /// rolls it went on from are finished (their refs landed, by them or by it): a roll of every tenant and module
+    /// finishes them all, a filtered one only those with its arguments (``RollOptions/arguments``).
+    public static func run(
+        _ options: RollOptions, in workspace: Workspace, wait: Bool, git: Git, console: Console? = nil
+    ) throws -> RollReport {
+        let lock = try WorkspaceLock(gitDirectory: workspace.commonDirectory, wait: wait)
+        defer { lock.release() }
+        let resumed =
+            options.dryRun
+            ? [] : try Transaction.unfinishedRuns(workspace, allowing: "roll", arguments: options.arguments)
+        let report = try RollRunner(workspace: workspace, git: git, console: console).run(options)
+        if !options.dryRun, report.isComplete {
+            let everything = options.filter.tenants.isEmpty && options.filter.modules.isEmpty
+            try Transaction.markFinished(
+                resumed.filter { everything || ($0.arguments ?? []) == options.arguments },
+                by: report.runId ?? "a later roll", in: workspace)
+        }
+        return report
+    }
+
+    /// `roll --undo <run-id>` under the workspace lock; refused while a run of another command is unfinished.
+    /// `arguments`: the words that re-run it (`--undo <run-id>`).
+    public static func undo(
+        runId: String, in workspace: Workspace, arguments: [String], wait: Bool, git: Git
+    ) throws -> RollUndo.Result {
+        let lock = try WorkspaceLock(gitDirectory: workspace.commonDirectory, wait: wait)
+        defer { lock.release() }
+        _ = try Transaction.unfinishedRuns(workspace, allowing: "roll", arguments: arguments)
+        return try RollUndo(workspace: workspace, git: git).undo(runId: runId)
+    }
+}
