@@ -106,23 +106,4 @@ public struct CommandContext: Sendable {
     public func workspace() throws -> Workspace {
         try Workspace.locate(from: directory, git: git, remote: options.remote)
     }
-
-    /// The remotes as fetched (unless `fetch` is false): the one pipeline every repository-wide command starts with.
-    /// `purpose`: ``Snapshot/Options/Purpose/report`` keeps invalid tenant files and unreachable module remotes in
-    /// the snapshot (audit and verify report them as findings). `project`: use it instead of the files on the
-    /// remote's general branch (verify before the files' first push). `checkNames`: refuse unknown names before any
-    /// module is fetched.
-    public func snapshot(
-        _ workspace: Workspace, purpose: Snapshot.Options.Purpose = .strict, fetch: Bool = true, jobs: Int = 4,
-        project: Project? = nil, checkNames: (@Sendable (Project) throws -> Void)? = nil
-    ) throws
-        -> Snapshot
-    {
-        try Snapshot.load(
-            workspace: workspace, git: git,
-            options: Snapshot.Options(
-                purpose: purpose, fetch: fetch, jobs: jobs, allowLocalRemotes: allowLocalRemotes, project: project,
-                checkNames: checkNames),
-            console: console)
-    }
 }

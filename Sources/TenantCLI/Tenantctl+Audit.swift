@@ -118,16 +118,9 @@ extension Tenantctl {
                 tenants: tenants, module: module, check: check, jobs: jobsOptions.jobs,
                 generatedAt: epoch.map { Date(timeIntervalSince1970: $0) } ?? Date(),
                 validation: ValidationOptions(allowLocalRemotes: context.allowLocalRemotes))
-            // The lock guards the fetch into the mirrors; reading them afterwards needs none.
-            let lock = fetchOptions.fetch ? try context.lock(workspace, wait: lockOptions.wait) : nil
-            let snapshot: Snapshot
-            do {
-                defer { lock?.release() }
-                snapshot = try context.snapshot(
-                    workspace, purpose: .report, fetch: fetchOptions.fetch, jobs: jobsOptions.jobs,
-                    checkNames: { [audit] project in try audit.checkNames(project) })
-            }
-            let (report, observation) = try audit.observedReport(snapshot: snapshot, git: context.git)
+            let (report, observation, snapshot) = try audit.run(
+                workspace: workspace, git: context.git, fetch: fetchOptions.fetch, wait: lockOptions.wait,
+                console: context.console)
             let chosen = format ?? (global.json ? .json : .table)
             let view: AuditTableView? = matrix ? .matrix : nil
             if let output {

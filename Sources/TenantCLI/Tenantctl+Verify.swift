@@ -46,12 +46,9 @@ extension Tenantctl {
         func run(context: CommandContext) throws -> ExitStatus {
             let workspace = try context.workspace()
             let verify = VerifyRun(validation: ValidationOptions(allowLocalRemotes: context.allowLocalRemotes))
-            let result = try verify.run(workspace: workspace, git: context.git) { project in
-                let lock = try context.lock(workspace, wait: lockOptions.wait)
-                defer { lock.release() }
-                return try context.snapshot(
-                    workspace, purpose: .report, fetch: fetchOptions.fetch, project: project)
-            }
+            let result = try verify.run(
+                workspace: workspace, git: context.git, fetch: fetchOptions.fetch, wait: lockOptions.wait,
+                console: context.console)
             let findings = result.findings
             let notes = result.notes
             let tenants: [VerifyTenantJSON] = (result.project?.tenants ?? []).map { tenant in

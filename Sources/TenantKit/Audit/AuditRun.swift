@@ -37,6 +37,28 @@ public struct AuditRun: Sendable {
         }
     }
 
+    /// The whole audit of `workspace`: the remotes fetched into the mirrors under the workspace lock (waiting for it
+    /// with `wait`; no lock without `fetch`: reading the mirrors needs none), unknown names refused before any module
+    /// is fetched, then the facts read and judged. Returns the report, the facts it was judged from and the snapshot
+    /// (the HTML page reads more from both).
+    public func run(workspace: Workspace, git: Git, fetch: Bool, wait: Bool, console: Console?) throws -> (
+        report: AuditReport, observation: ProjectObservation, snapshot: Snapshot
+    ) {
+        let lock = fetch ? try WorkspaceLock(gitDirectory: workspace.commonDirectory, wait: wait) : nil
+        let snapshot: Snapshot
+        do {
+            defer { lock?.release() }
+            snapshot = try Snapshot.load(
+                workspace: workspace, git: git,
+                options: Snapshot.Options(
+                    purpose: .report, fetch: fetch, jobs: jobs, allowLocalRemotes: git.allowLocalRemotes,
+                    checkNames: { [self] project in try checkNames(project) }),
+                console: console)
+        }
+        let (report, observation) = try observedReport(snapshot: snapshot, git: git)
+        return (report, observation, snapshot)
+    }
+
     /// The report.
     ///
     /// git processes: those of ``ObservationReader``; with `check`, one `config --blob` per superproject branch;

@@ -24,6 +24,21 @@ public struct VerifyRun: Sendable {
         self.jobs = jobs
     }
 
+    /// ``run(workspace:git:snapshot:)`` with the remotes fetched (unless `fetch` is false) under the workspace lock,
+    /// waiting for it with `wait`.
+    public func run(workspace: Workspace, git: Git, fetch: Bool, wait: Bool, console: Console?) throws -> Result {
+        try run(workspace: workspace, git: git) { project in
+            let lock = try WorkspaceLock(gitDirectory: workspace.commonDirectory, wait: wait)
+            defer { lock.release() }
+            return try Snapshot.load(
+                workspace: workspace, git: git,
+                options: Snapshot.Options(
+                    purpose: .report, fetch: fetch, jobs: jobs, allowLocalRemotes: git.allowLocalRemotes,
+                    project: project),
+                console: console)
+        }
+    }
+
     /// Runs the checks. `snapshot` takes the snapshot of the remotes (with the working tree's project when given:
     /// before the files' first push).
     public func run(workspace: Workspace, git: Git, snapshot: (Project?) throws -> Snapshot) throws -> Result {
