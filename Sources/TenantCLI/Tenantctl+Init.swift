@@ -125,14 +125,12 @@ extension Tenantctl {
         func run(context: CommandContext) throws -> ExitStatus {
             let git = context.git
             let workspace = try Adoption.locate(from: context.directory, git: git, remote: global.remote)
-            let lock = try context.lock(workspace, wait: lockOptions.wait)
-            defer { lock.release() }
             let options = InitRun.Options(
                 generalBranch: generalBranch, tenants: tenants,
                 moduleNames: Dictionary(
                     moduleNames.compactMap(Self.moduleName).map { ($0.path, $0.name) },
                     uniquingKeysWith: { _, last in last }),
-                arguments: context.rerunArguments(command: "init"))
+                arguments: context.rerunArguments(command: "init"), wait: lockOptions.wait)
             let result = try InitRun.run(workspace, options: options, git: git, console: context.console) { clash in
                 LifecycleError(
                     clash.description + "; nothing was written. Name them with --module-name <path>=<name>, for "

@@ -27,6 +27,7 @@ import Testing
         (#"\bTransaction\.(journalled|unfinishedRuns|markFinished)\("#, "the feature's entry point"),
         (#"\b(Auditor|FindingJudge|ObservationReader)\."#, "AuditRun, VerifyRun"),
         (#"\bAtomicPush\b"#, "the feature's entry point"),
+        (#"\bWorkspaceLock\("#, "the feature's entry point"),
     ]
 
     /// File (relative to the package root) → the step patterns it may use, with the reason. None today: every
@@ -76,11 +77,12 @@ import Testing
             try LifecycleExecutor(state: state, git: git).execute(plan, console: console) { _, _ in }
             let outcome = RollPlanner.plan(state)
             let pushed = try AtomicPush.run(plan)
+            let lock = try WorkspaceLock(gitDirectory: workspace.commonDirectory, wait: wait)
             let run = try LifecycleRun.run(change, in: workspace, options: options, git: git)
             """
         #expect(
             try Self.violations(in: writes).map(\.entry) == [
-                "LifecycleRun", "LifecycleRun", "RollRun", "the feature's entry point",
+                "LifecycleRun", "LifecycleRun", "RollRun", "the feature's entry point", "the feature's entry point",
             ])
     }
 

@@ -18,12 +18,18 @@ public enum InitRun {
         public var moduleNames: [String: String]
         /// The words that re-run the command (the journal's arguments).
         public var arguments: [String]
+        /// `--wait`: wait for the workspace lock instead of failing.
+        public var wait: Bool
 
-        public init(generalBranch: String?, tenants: String, moduleNames: [String: String], arguments: [String]) {
+        public init(
+            generalBranch: String?, tenants: String, moduleNames: [String: String], arguments: [String],
+            wait: Bool = false
+        ) {
             self.generalBranch = generalBranch
             self.tenants = tenants
             self.moduleNames = moduleNames
             self.arguments = arguments
+            self.wait = wait
         }
     }
 
@@ -41,12 +47,14 @@ public enum InitRun {
         public var ignored: [IgnoreRules.Match]
     }
 
-    /// Runs init in `workspace` (the caller holds its lock). `clash` words the refusal of two submodules with the same
-    /// name (with the command that names them apart).
+    /// Runs init in `workspace` under its lock (waiting for it with ``Options/wait``). `clash` words the refusal of two
+    /// submodules with the same name (with the command that names them apart).
     public static func run(
         _ workspace: Workspace, options: Options, git: Git, console: Console,
         clash: (Adoption.ModuleNameClash) -> any Error
     ) throws -> Result {
+        let lock = try WorkspaceLock(gitDirectory: workspace.commonDirectory, wait: options.wait)
+        defer { lock.release() }
         let stopped = try Transaction.unfinishedRuns(workspace, allowing: "init", arguments: options.arguments)
         // The modules first, from .gitmodules alone: a name clash is refused before anything is fetched.
         guard let gitmodules = try GitRepository(workspace.root, git: git).gitmodules(file: ".gitmodules")?.entries

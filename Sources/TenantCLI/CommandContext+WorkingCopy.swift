@@ -23,13 +23,3 @@ extension CommandContext {
         return .success
     }
 }
-
-extension CommandContext {
-    /// Takes the workspace lock of `workspace`: fails fast naming the holder, or waits for it with `wait`.
-    /// Every command that changes refs, mirrors or files of a superproject takes it through here, or in its TenantKit
-    /// entry point (`RollRun`, `SwitchRun`, `PinRun`, `ResolveRun`, `LifecycleRun`, `VerifyRun`; `AuditRun` and
-    /// `ComposeRun` around their fetch only).
-    func lock(_ workspace: Workspace, wait: Bool) throws -> WorkspaceLock {
-        try WorkspaceLock(gitDirectory: workspace.commonDirectory, wait: wait)
-    }
-}
