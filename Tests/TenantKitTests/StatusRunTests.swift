@@ -40,6 +40,26 @@ import Testing
         #expect(try StatusRun.run(workspace: workspace, git: git).warnings.isEmpty)
     }
 
+    @Test func aResolutionUnderWayIsInTheReport() throws {
+        let sandbox = try GitSandbox()
+        let git = try sandbox.gitRunner()
+        let example = try ExampleBuilder(git: git).build(in: sandbox.path("erp"), stage: .conflict)
+        let workspace = try Workspace.locate(from: example.workspace, git: git)
+        // The roll that leaves t2 conflicted; no resolution yet (the positive control).
+        _ = try RollRunner(workspace: workspace, git: git).run(RollOptions())
+        #expect(try StatusRun.run(workspace: workspace, git: git).report.resolution == nil)
+
+        let started = try ResolveRun(action: .start(tenant: "t2"), arguments: ["t2"]).run(
+            workspace: workspace, git: git, console: nil)
+        #expect(started.hasConflicts, "\(started)")
+        let status = try StatusRun.run(workspace: workspace, git: git)
+        let resolution = try #require(status.report.resolution, "a resolution under way is reported")
+        #expect(resolution.tenant == "t2")
+        #expect(!resolution.repositories.flatMap(\.unmerged).isEmpty, "\(resolution)")
+        #expect(resolution == (try ResolutionStatus.inspect(workspace: workspace, git: git)))
+        #expect(status.warnings.isEmpty, "the start's run finished: \(status.warnings)")
+    }
+
     @Test func aJournalItCannotReadIsAWarningNamingTheFileNotAnError() throws {
         let sandbox = try GitSandbox()
         let (workspace, git) = try Self.example(sandbox)
