@@ -27,7 +27,7 @@ public final class GitSandbox: Sendable {
             "tenantctl-" + function.prefix(while: { $0.isLetter || $0.isNumber }) + "-" + UUID().uuidString.prefix(8)
         let url = base.appendingPathComponent(String(name), isDirectory: true)
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        root = url.resolvingSymlinksInPath().path
+        root = try Self.realPath(url.path)
         let home = root + "/.home"
         try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
         let config = """
@@ -54,6 +54,17 @@ public final class GitSandbox: Sendable {
         env["TENANTCTL_ALLOW_LOCAL_REMOTES"] = "1"
         environment = env
         keep = process["TENANTCTL_KEEP_SANDBOX"] == "1"
+    }
+
+    /// `path` with every symbolic link resolved, as git prints it (`realpath(3)`): on macOS the temporary directory
+    /// is `/var/folders/…`, a link to `/private/var/folders/…`, and git prints the latter, while Foundation's
+    /// `resolvingSymlinksInPath` gives the former back.
+    public static func realPath(_ path: String) throws -> String {
+        guard let resolved = realpath(path, nil) else {
+            throw SandboxError(description: "cannot resolve \(path): \(String(cString: strerror(errno)))")
+        }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 
     deinit {

@@ -38,10 +38,13 @@ import Testing
         #expect(out.contains("3 rolled, 0 up to date, 0 with conflicts, 0 blocked, 0 rejected; 2 module merges"))
         #expect(!out.contains("\u{1B}["), "no colour without a terminal")
         // The temporary directory is gone.
-        let marker = "local bare remotes in "
+        // The prose is wrapped: a long temporary directory (macOS's /var/folders/…) starts on the next line.
+        let marker = "local bare remotes in"
         let range = try #require(out.range(of: marker))
-        let remotes = String(out[range.upperBound...].prefix { $0 != " " && $0 != "\n" }).trimmingCharacters(
-            in: CharacterSet(charactersIn: "."))
+        let remotes = String(
+            out[range.upperBound...].drop { $0 == " " || $0 == "\n" }.prefix { $0 != " " && $0 != "\n" }
+        )
+        .trimmingCharacters(in: CharacterSet(charactersIn: "."))
         #expect(remotes.hasSuffix("/remotes"))
         #expect(!FileManager.default.fileExists(atPath: remotes))
     }
