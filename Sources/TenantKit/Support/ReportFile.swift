@@ -29,7 +29,7 @@ public enum ReportFile {
         var written = 0
         while written < bytes.count {
             let count = bytes.withUnsafeBytes { buffer in
-                Foundation.write(descriptor, buffer.baseAddress.map { $0 + written }, bytes.count - written)
+                systemWrite(descriptor, buffer.baseAddress.map { $0 + written }, bytes.count - written)
             }
             guard count > 0 else {
                 let reason = String(cString: strerror(errno))
