@@ -36,6 +36,9 @@ import Testing
             try #require(FileManager.default.fileExists(atPath: ready), "the child never started")
         }
 
+        /// Whether the child's runner returned.
+        var hasReturned: Bool { result.current != nil }
+
         /// The child's output once its runner returned.
         func output() throws -> GitOutput {
             done.wait()
@@ -59,6 +62,35 @@ import Testing
         #expect(cancellator.runningChildren == 0)
         // A second cancel does nothing (the first one owns the stop).
         #expect(cancellator.cancel() == nil)
+    }
+
+    /// A child that is stopped (SIGSTOP, as job control does) has not exited: its runner waits on, and gets the
+    /// status it exits with once it is continued. (Darwin's waitid reports a stopped child even when asked only
+    /// for exits; Linux's does not.)
+    @Test func aStoppedChildIsWaitedForUntilItExits() throws {
+        let sandbox = try GitSandbox()
+        let cancellator = Cancellator()
+        let child = Child(
+            sandbox, script: #"echo $$ > "$1.tmp" && mv "$1.tmp" "$1"; kill -STOP $$; exit 3"#,
+            cancellator: cancellator)
+        try child.waitUntilReady()
+        let pid = try #require(
+            pid_t(
+                try String(contentsOfFile: child.ready, encoding: .utf8).trimmingCharacters(
+                    in: .whitespacesAndNewlines)))
+        var stopped = false
+        for _ in 0..<500 where !stopped {
+            let state = try sandbox.run("/usr/bin/env", ["ps", "-o", "stat=", "-p", "\(pid)"]).stdout
+            stopped = state.trimmingCharacters(in: .whitespaces).hasPrefix("T")
+            if !stopped { usleep(10_000) }
+        }
+        try #require(stopped, "the child did not stop itself")
+        usleep(200_000)
+        #expect(!child.hasReturned, "the runner took a stopped child for one that exited")
+        #expect(cancellator.runningChildren == 1)
+        kill(pid, SIGCONT)
+        #expect(try child.output().status == 3)
+        #expect(cancellator.runningChildren == 0)
     }
 
     /// Control for the test above: a child that keeps the default SIGTERM ends with it and is not killed.

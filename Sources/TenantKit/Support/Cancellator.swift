@@ -84,18 +84,25 @@ public final class Cancellator: Sendable {
     /// Waits for a registered child to exit, then reaps and unregisters it; returns its exit status (negative: the
     /// signal that killed it).
     func reap(_ pid: pid_t) -> Int32 {
-        // Wait without reaping, so the pid stays valid (a zombie) while the registry still lists it.
-        var info = siginfo_t()
-        while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) < 0 && errno == EINTR {}
-        return state.withLock { state in
-            state.children.remove(pid)
-            state.groups.remove(pid)
-            var status: Int32 = 0
-            var result = waitpid(pid, &status, WNOHANG)
-            while result < 0 && errno == EINTR { result = waitpid(pid, &status, WNOHANG) }
-            guard result == pid else { return -SIGKILL }
-            let signal = status & 0x7f
-            return signal == 0 ? (status >> 8) & 0xff : -signal
+        while true {
+            // Wait without reaping, so the pid stays valid (a zombie) while the registry still lists it.
+            var info = siginfo_t()
+            while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) < 0 && errno == EINTR {}
+            let reaped = state.withLock { state -> Int32? in
+                var status: Int32 = 0
+                var result = waitpid(pid, &status, WNOHANG)
+                while result < 0 && errno == EINTR { result = waitpid(pid, &status, WNOHANG) }
+                // Not exited after all: Darwin's waitid also returns for a child that was stopped (SIGSTOP,
+                // SIGTSTP), WEXITED notwithstanding. Wait on.
+                if result == 0 { return nil }
+                state.children.remove(pid)
+                state.groups.remove(pid)
+                guard result == pid else { return -SIGKILL }
+                let signal = status & 0x7f
+                return signal == 0 ? (status >> 8) & 0xff : -signal
+            }
+            if let reaped { return reaped }
+            usleep(10_000)
         }
     }
 
@@ -103,9 +110,14 @@ public final class Cancellator: Sendable {
     private static func hasExited(_ pid: pid_t) -> Bool {
         var info = siginfo_t()
         let result = waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT)
-        // ECHILD: not our child any more (reaped); a zero si_signo with WNOHANG: still running.
-        return result < 0 ? errno == ECHILD : info.si_signo != 0
+        // ECHILD: not our child any more (reaped); a zero si_signo with WNOHANG: still running. Darwin also reports a
+        // stopped child here: only an exit or a death by a signal counts.
+        guard result == 0 else { return errno == ECHILD }
+        return info.si_signo != 0 && exitCodes.contains(info.si_code)
     }
+
+    /// The `si_code`s of a child that has ended: exited, killed, killed with a core dump.
+    private static let exitCodes: Set<Int32> = [Int32(CLD_EXITED), Int32(CLD_KILLED), Int32(CLD_DUMPED)]
 
     /// The registered children that have not exited.
     private func running() -> Set<pid_t> {
