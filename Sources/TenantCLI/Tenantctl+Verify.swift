@@ -26,7 +26,9 @@ extension Tenantctl {
                 customised), stale-pin (a customised module's pin is not the head of its tenant branch), \
                 inactive-but-customised, tenant-merged-back (general_dev took a tenant's commits), \
                 orphan-branch (a module branch named after a tenant that does not declare the module, or after \
-                a removed tenant; the finding names the command that finishes the job). Every finding names \
+                a removed tenant; the finding names the command that finishes the job), branch-case-collision \
+                (branches of one remote whose names differ only in case, as T1 and t1: one file on macOS). \
+                Every finding names \
                 repository, branch and, where it applies, module and tenant.
 
                 Exit status: 0 no findings, 2 findings, 1 verify itself could not run.

@@ -39,6 +39,7 @@ public enum Auditor {
             FindingJudge.unreachableFindings(project: project, observation: observation)
             + FindingJudge.generalBranchFindings(project: project, observation: observation)
             + FindingJudge.orphanFindings(observation.orphans, project: project)
+            + FindingJudge.caseCollisionFindings(observation.caseCollisions, project: project)
         return AuditReport(
             generalBranch: general, modules: project.manifest.modules.map(\.name), tenants: audits,
             findings: global.map(AuditFinding.init) + findings)

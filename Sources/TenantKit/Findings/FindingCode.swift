@@ -31,4 +31,7 @@ public enum FindingCode: String, Sendable, Equatable, Hashable, Codable, CaseIte
     case gitmodulesDrift = "gitmodules-drift"
     /// A module branch named after a tenant that does not declare the module customised, or after a removed tenant.
     case orphanBranch = "orphan-branch"
+    /// Two branches of one repository whose names differ only in case or Unicode normalisation (`T1`, `t1`): on a
+    /// case-insensitive file system (macOS by default) they are one file and cannot both be fetched.
+    case branchCaseCollision = "branch-case-collision"
 }

@@ -34,6 +34,15 @@ public enum Customization {
         let start = try from.map { try resolveOnRemote($0, module: module.name, state: state, git: git) } ?? pin
         // A branch exactly at the start is what a run stopped between the module push and the superproject push
         // leaves behind (docs/GUARANTEES.md): it is taken over, so that a re-run converges. Any other is refused.
+        if let variant = BranchCaseCollision.variant(
+            of: tenant.branch, in: state.moduleBranches[module.name]?.keys.map { $0 } ?? [])
+        {
+            throw LifecycleError(
+                "refusing to customise \(module.name) for tenant \(tenant.id): module \(module.name) has a branch "
+                    + "\(variant), whose name differs from \(tenant.branch) only in case (on a case-insensitive file "
+                    + "system, as on macOS, they are one file); nothing was changed; rename or delete \(variant) on "
+                    + "the module's remote first")
+        }
         let existing = state.moduleBranches[module.name]?[tenant.branch]
         if let existing, existing != start {
             throw LifecycleError(

@@ -41,6 +41,7 @@ public enum TenantLifecycle {
         guard id != state.generalBranch, state.branches[id] == nil else {
             throw LifecycleError("refusing to add tenant \(id): the superproject already has a branch \(id)")
         }
+        try refuseCaseVariants(of: id, state: state)
         var source: Tenant?
         if let from = request.from, from != state.generalBranch {
             guard let tenant = project.tenant(id: from) else {
@@ -112,6 +113,30 @@ public enum TenantLifecycle {
                     message: "add tenant \(id) (tenantctl tenant add)", alsoCreates: [id]))
         }
         return plan
+    }
+
+    /// Refuses a new tenant id when the superproject or a module has a branch whose name differs from it only in case
+    /// or normalisation (`T1` for `t1`): on a case-insensitive file system, as macOS formats its disks by default,
+    /// the two branches would be one file in every clone and in tenantctl's own refs.
+    static func refuseCaseVariants(of id: String, state: Snapshot) throws {
+        if let variant = BranchCaseCollision.variant(of: id, in: state.branches.keys) {
+            throw LifecycleError(
+                "refusing to add tenant \(id): the superproject has a branch \(variant), whose name differs from "
+                    + "\(id) only in case (on a case-insensitive file system, as on macOS, they are one file); "
+                    + "nothing was changed; choose another id")
+        }
+        let modules = state.project.manifest.modules.compactMap { module -> String? in
+            guard let branches = state.moduleBranches[module.name],
+                let variant = BranchCaseCollision.variant(of: id, in: branches.keys)
+            else { return nil }
+            return "\(module.name) has \(variant)"
+        }
+        guard modules.isEmpty else {
+            throw LifecycleError(
+                "refusing to add tenant \(id): a module branch differs from \(id) only in case (\(modules.joined(separator: "; "))"
+                    + "; on a case-insensitive file system, as on macOS, they are one file); nothing was changed; "
+                    + "choose another id")
+        }
     }
 
     /// Whether the remotes hold tenant `id` as `tenant add` leaves it: declared in `Tenants/<id>.json` on the general

@@ -24,6 +24,7 @@ public enum FindingJudge {
         }
         findings += generalBranchFindings(project: project, observation: observation)
         findings += orphanFindings(observation.orphans, project: project)
+        findings += caseCollisionFindings(observation.caseCollisions, project: project)
         return findings
     }
 
@@ -314,6 +315,25 @@ public enum FindingJudge {
             return Finding(
                 code: .orphanBranch, message: message, tenant: orphan.tenant, module: orphan.module,
                 repository: orphan.module, branch: orphan.branch)
+        }
+    }
+
+    /// `branch-case-collision`: one finding per group of names, naming them all and the tenant whose branch one of
+    /// them is (the first such, in the order of the tenant files).
+    public static func caseCollisionFindings(_ collisions: [BranchCaseCollision], project: Project) -> [Finding] {
+        collisions.map { collision in
+            let names = collision.names
+            let module = collision.repository == Finding.superproject ? nil : collision.repository
+            let owner = project.tenants.first { names.contains($0.branch) }
+            let listed = names.dropLast().joined(separator: ", ") + " and " + (names.last ?? "")
+            let remote = module.map { "module \($0)'s remote" } ?? "the superproject's remote"
+            return Finding(
+                code: .branchCaseCollision,
+                message: "\(remote) has branches \(listed), whose names differ only in case: on a case-insensitive "
+                    + "file system (macOS by default) they are one file and cannot both be fetched; rename or delete "
+                    + "all but one of them on the remote",
+                tenant: owner?.id, module: module, repository: collision.repository,
+                branch: owner?.branch ?? names.first)
         }
     }
 

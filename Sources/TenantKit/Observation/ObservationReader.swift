@@ -106,7 +106,8 @@ public enum ObservationReader {
             orphans.append(observed)
         }
         return ProjectObservation(
-            superproject: superproject, modules: modules, unreachable: snapshot.unreachable, orphans: orphans)
+            superproject: superproject, modules: modules, unreachable: snapshot.unreachable, orphans: orphans,
+            caseCollisions: BranchCaseCollision.all(in: snapshot))
     }
 
     /// Superproject branch → module path → pinned commit, with one `cat-file --batch`; a module a branch has at

@@ -15,15 +15,19 @@ public struct ProjectObservation: Sendable {
     public var unreachable: [String: String]
     /// Module branches named after a tenant that does not declare the module customised, or after a removed tenant.
     public var orphans: [ObservedOrphan]
+    /// Branches of one repository whose names differ only in case or normalisation.
+    public var caseCollisions: [BranchCaseCollision]
 
     public init(
         superproject: SuperprojectObservation, modules: [String: ModuleObservation],
-        unreachable: [String: String] = [:], orphans: [ObservedOrphan] = []
+        unreachable: [String: String] = [:], orphans: [ObservedOrphan] = [],
+        caseCollisions: [BranchCaseCollision] = []
     ) {
         self.superproject = superproject
         self.modules = modules
         self.unreachable = unreachable
         self.orphans = orphans
+        self.caseCollisions = caseCollisions
     }
 }
 
