@@ -234,7 +234,8 @@ public struct RollRunner {
         let outcome: PushOutcome
         do {
             outcome = try AtomicPush.push(
-                updates, repository: name, from: workspace.root, to: workspace.remoteName, git: git)
+                updates, repository: name, from: workspace.root, to: workspace.remoteName,
+                tracking: try SuperprojectRemote.pushTracking(workspace, git: git), git: git)
         } catch {
             try recorder.record(repository: name, refs: refs, published: nil)
             throw error
