@@ -70,8 +70,10 @@ public enum Pager {
         // A plain command (`less -S`) replaces the shell, as git runs it without one: the pager alone then gets the
         // terminal's signals.
         let plain = command.allSatisfy { !"|&;<>()$`\\\"'*?[]#~={}!\n".contains($0) }
+        var shellArguments = [plain ? "exec " + command : command]
+        shellArguments.insert("-c", at: 0)  // sh's own option (not git's -c)
         let started = PosixSpawn.prepared(
-            "/bin/sh", ["-c", plain ? "exec " + command : command], environment: Self.environment(environment),
+            "/bin/sh", shellArguments, environment: Self.environment(environment),
             defaultSignals: [SIGPIPE, SIGINT, SIGTERM, SIGCHLD], flags: flags,
             fileActions: { actions in
                 posix_spawn_file_actions_adddup2(&actions, input.read, 0)
