@@ -18,10 +18,12 @@ extension Tenantctl {
                 switch and roll last fetched (tenantctl's own refs, not a stale origin/<branch>), or gone. \
                 Read-only: nothing is fetched or changed (unless --fetch). Exit status 0.
 
-                tenantctl's own pushes (pin --push, roll, resolve --continue, tenant and module commands) record \
-                what they pushed, so status right after them compares with what the remote now has; --fetch \
-                fetches the superproject and every module checkout first, for the view of the remotes as they \
-                are now. --short (-s) prints, in the style of `git status -sb`, a line for the superproject \
+                tenantctl's own pushes of the superproject (pin --push, roll, roll --undo, resolve --continue, \
+                the tenant and module commands) record what they pushed, so the superproject line right after \
+                them compares with what the remote now has; a module line does so after pin --push and resolve \
+                --continue (pushed from the checkout), while roll pushes modules from tenantctl's own mirrors: \
+                the next switch, or --fetch, brings the checkout's remote branches up to date. --fetch fetches \
+                the superproject and every module checkout first, for the view of the remotes as they are now. --short (-s) prints, in the style of `git status -sb`, a line for the superproject \
                 (## branch...upstream [ahead n, behind n]  tenant: t) and one line per module that is not clean, \
                 not at its pin, not on the tenant's branch or has unpushed commits: two letters (HEAD against the \
                 pin: space at pin, > ahead, < behind, X diverged, - not initialised, ? no pin; then M for changed \

@@ -196,10 +196,12 @@ public struct Tenantctl: ParsableCommand {
         let paged = PagedOutput.begin(command, environment: environment)
         if let paged { console.out = paged.buffer }
         var git: Git?
-        defer { paged?.finish(columns: console.width, git: git, directory: environment.currentDirectory) }
+        var directory = environment.currentDirectory
+        defer { paged?.finish(columns: console.width, git: git, directory: directory) }
         do {
             let context = try CommandContext(options: command.global, environment: environment, console: console)
             git = context.git
+            directory = context.directory
             let status = try command.run(context: context)
             // A command that reported the failures an interrupt caused (a roll's rejected tenants) was interrupted.
             return Cancellator.shared.isCancelled ? ExitStatus.interrupted.rawValue : status.rawValue

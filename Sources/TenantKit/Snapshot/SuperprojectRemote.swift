@@ -40,6 +40,11 @@ public enum SuperprojectRemote {
             ? [] : [PushTracking(repository: workspace.root, prefix: refPrefix(workspace))]
     }
 
+    /// ``pushTracking(_:git:)`` for a run whose snapshot already read the fetched branches (no git call).
+    public static func pushTracking(_ snapshot: Snapshot) -> [PushTracking] {
+        snapshot.branches.isEmpty ? [] : [PushTracking(repository: snapshot.workspace.root, prefix: snapshot.refPrefix)]
+    }
+
     /// Whether the repository is a shallow clone: its common git directory has a `shallow` file — what
     /// `git rev-parse --is-shallow-repository` checks, without a process.
     static func isShallow(_ workspace: Workspace) throws -> Bool {
