@@ -17,11 +17,15 @@ public struct CommandEnvironment: Sendable {
     /// The command line after the program name, global options moved behind the subcommand (set by
     /// ``Tenantctl/run(arguments:environment:)``): a writing command's journal keeps the words that re-run it.
     public var arguments: [String] = []
+    /// Whether a pager may take this process's stdout (only the real process's own terminal: never in-process
+    /// tests, whose stdout is a buffer).
+    public var pagerAllowed = false
 
     public init(
         variables: [String: String], currentDirectory: String, stdout: any OutputSink, stderr: any OutputSink,
-        stdoutIsTerminal: Bool = false
+        stdoutIsTerminal: Bool = false, pagerAllowed: Bool = false
     ) {
+        self.pagerAllowed = pagerAllowed
         self.variables = variables
         self.currentDirectory = currentDirectory
         self.stdout = stdout
@@ -35,7 +39,7 @@ public struct CommandEnvironment: Sendable {
             variables: ProcessInfo.processInfo.environment,
             currentDirectory: FileManager.default.currentDirectoryPath,
             stdout: FileOutputSink(.standardOutput), stderr: FileOutputSink(.standardError),
-            stdoutIsTerminal: isatty(STDOUT_FILENO) == 1)
+            stdoutIsTerminal: isatty(STDOUT_FILENO) == 1, pagerAllowed: true)
     }
 }
 

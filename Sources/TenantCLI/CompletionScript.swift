@@ -6,7 +6,8 @@ import Foundation
 /// The global options belong to every subcommand (`@OptionGroup`), and the parser generates the scripts from
 /// that: at the top level a script knows only `--version` and `--help`, so in `tenantctl -C ../app switch <TAB>`
 /// it takes `../app` for the subcommand and offers subcommands. Here the top level of each script gets the global
-/// options as a subcommand has them (copied from `status`, which has no others), so `-C ../app` is skipped with
+/// options as a subcommand has them (copied from `status`: from its `-C`, the first global option, on; status's own
+/// `--short` and `--fetch` come before it), so `-C ../app` is skipped with
 /// its value, `switch` is found and its tenants are offered (from `../app`: ``NameCompletion`` reads `-C`).
 enum CompletionScript {
     /// `script` (the parser's, for any shell) with the global options at the top level; unchanged when it does not
@@ -51,7 +52,8 @@ enum CompletionScript {
             let rootSpecs = script.range(
                 of: "    local -ar arg_specs=(\n", range: root.upperBound..<script.endIndex)
         else { return script }
-        let globals = script[statusSpecs.upperBound..<statusVersion.lowerBound]
+        let first = script.range(of: "        '-C[", range: statusSpecs.upperBound..<statusVersion.lowerBound)
+        let globals = script[(first?.lowerBound ?? statusSpecs.upperBound)..<statusVersion.lowerBound]
         let colours = script[status.upperBound..<statusSpecs.lowerBound].split(separator: "\n")
             .filter { $0.contains("local -ar ___color=") }.map { $0 + "\n" }.joined()
         return script.replacingCharacters(
@@ -63,8 +65,10 @@ enum CompletionScript {
         let root = "    case 'tenantctl'\n        __tenantctl_parse_subcommand 0 'version' 'h/help'\n"
         guard let rootRange = script.range(of: root),
             let status = script.range(of: "        case 'status'\n            __tenantctl_parse_subcommand 0 "),
-            let line = script[status.upperBound...].split(separator: "\n", maxSplits: 1).first
+            let whole = script[status.upperBound...].split(separator: "\n", maxSplits: 1).first,
+            let globals = whole.range(of: "'C='")
         else { return script }
+        let line = whole[globals.lowerBound...]
         return script.replacingCharacters(
             in: rootRange, with: "    case 'tenantctl'\n        __tenantctl_parse_subcommand 0 \(line)\n")
     }

@@ -43,6 +43,12 @@ public struct GlobalOptions: ParsableArguments, Sendable {
     @Flag(help: "Never wrap or cut tables, also on a terminal (off a terminal they never are).")
     public var wide = false
 
+    @Flag(
+        help: ArgumentHelp(
+            "Never page the output (on a terminal long reports go through $TENANTCTL_PAGER, $GIT_PAGER, core.pager, "
+                + "$PAGER or less)."))
+    public var noPager = false
+
     @Option(help: "When to colour output; auto colours on a terminal unless NO_COLOR is set.")
     public var color: ColorChoice = .auto
 
@@ -87,7 +93,7 @@ public struct GlobalOptions: ParsableArguments, Sendable {
     static let valuedNames: Set<String> = ["-C", "--remote", "--color", "--git", "--network-timeout"]
     /// Global flags, by spelling.
     static let flagNames: Set<String> = [
-        "--json", "-q", "--quiet", "-v", "--verbose", "--wide", "--allow-local-remotes",
+        "--json", "-q", "--quiet", "-v", "--verbose", "--wide", "--no-pager", "--allow-local-remotes",
     ]
 
     /// `arguments` with the global options written before the subcommand (`tenantctl -C ../app audit`, as git

@@ -32,6 +32,12 @@ enum SignalHandling {
     }
 
     /// On the signal thread: stops the children, gives the main thread time to unwind, then exits.
+    /// From now on SIGINT and SIGTERM are ignored (the command's work is done): a pager shows its report, and a
+    /// Ctrl-C there is the pager's, as with git's pager.
+    static func ignoreWhilePaging() {
+        for source in sources { source.cancel() }
+    }
+
     private static func interrupted() {
         // A second signal while the first is handled changes nothing: the deadlines bound the whole stop.
         guard

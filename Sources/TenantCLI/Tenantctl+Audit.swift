@@ -35,8 +35,10 @@ extension Tenantctl {
                 pull request (HEAD is not the fetched general_dev) the checked-out modules.json and Tenants/ \
                 are validated too.
 
-                Table legend: · up to date, ✎n customised by n commits, ↓n behind general_dev by n, \
-                ! finding, (…) module not in the tenant's effective active set.
+                Table legend: · up to date, ✎n customised by n commits, ✎0 customised but no commit of its own \
+                yet, ↓n behind general_dev by n, ! finding, (…) module not in the tenant's effective active set. \
+                --summary prints the table and its summary line alone. On a terminal a report taller than the \
+                window goes through the pager (see tenantctl --help; --no-pager prints it directly).
 
                 --format html writes one self-contained page (no external resource: it works opened from a file \
                 and as a CI artifact): a tenants × modules heatmap coloured by how far behind, with sticky \
@@ -57,6 +59,7 @@ extension Tenantctl {
                   tenantctl audit --tenant t2 --tenant t3
                   tenantctl audit --tenant t2 --module Order   # that cell's commits
                   tenantctl audit --matrix      # every cell, also for many tenants
+                  tenantctl audit --summary     # the table alone
                   tenantctl audit --format markdown > audit.md
                   tenantctl audit --format html -o audit.html   # open it in a browser
                   tenantctl audit --json --no-fetch
@@ -64,6 +67,9 @@ extension Tenantctl {
                 """)
 
         @OptionGroup(title: "Global Options") var global: GlobalOptions
+
+        /// The table and Markdown on a terminal are paged; a file, JSON and HTML never.
+        var pagesOutput: Bool { output == nil && (format ?? .table) != .json && format != .html }
 
         @Option(
             name: .customLong("tenant"), help: ArgumentHelp("Audit only this tenant (repeatable).", valueName: "id"),
@@ -92,6 +98,9 @@ extension Tenantctl {
                 "Show every cell in the table, also above \(AuditTableRenderer.compactAbove) tenants (where the "
                     + "table is compact: the tenants that need attention first, a line each)."))
         var matrix = false
+
+        @Flag(help: "Print the table and its one-line summary alone (no legend, customisations or findings).")
+        var summary = false
 
         @Flag(help: "Exit with status 2 when any tenant is behind or has a finding (a CI gate).")
         var check = false
@@ -132,7 +141,8 @@ extension Tenantctl {
                 plain.width = TerminalWidth.unlimited
                 let text: String
                 switch chosen {
-                case .table: text = AuditTableRenderer.render(report, console: plain, view: view)
+                case .table:
+                    text = AuditTableRenderer.render(report, console: plain, view: view, summary: summary)
                 case .json: text = try AuditJSONRenderer.render(report)
                 case .markdown: text = AuditMarkdownRenderer.render(report)
                 case .html:
@@ -144,7 +154,8 @@ extension Tenantctl {
             } else {
                 switch chosen {
                 case .table:
-                    context.console.print(AuditTableRenderer.render(report, console: context.console, view: view))
+                    context.console.print(
+                        AuditTableRenderer.render(report, console: context.console, view: view, summary: summary))
                 case .json: context.console.data(bytes: AuditJSONRenderer.renderBytes(report))
                 case .markdown: context.console.print(AuditMarkdownRenderer.render(report))
                 case .html:

@@ -150,7 +150,7 @@ struct DemoStory {
         }
 
         narrate("Audit: every tenant is behind", "`tenantctl audit --check` would now fail a CI gate (exit 2).")
-        guard try command(["audit", "--check"], in: workspace, expect: [.findings]) == .findings else {
+        guard try command(["audit", "--check", "--summary"], in: workspace, expect: [.findings]) == .findings else {
             return .failure
         }
 
@@ -176,7 +176,7 @@ struct DemoStory {
                 + " (the thesis' evaluation: only customised modules whose general_dev moved need a merge).")
 
         narrate("Audit again: everyone is up to date", "`tenantctl audit --check` passes.")
-        guard try command(["audit", "--check"], in: workspace) == .success else { return .failure }
+        guard try command(["audit", "--check", "--summary"], in: workspace) == .success else { return .failure }
 
         narrate(
             "Compose: each tenant's build inputs",
@@ -253,7 +253,7 @@ struct DemoStory {
         guard try command(["resolve", "--continue"], in: workspace) == .success else { return .failure }
 
         narrate("Audit: every tenant is up to date again", "`tenantctl audit --check` passes.")
-        return try command(["audit", "--check"], in: workspace) ?? .failure
+        return try command(["audit", "--check", "--summary"], in: workspace) ?? .failure
     }
 
     private mutating func narrate(_ title: String, _ text: String) {

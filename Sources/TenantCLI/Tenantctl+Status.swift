@@ -16,22 +16,46 @@ extension Tenantctl {
                 branch against its remote branch as last fetched (REMOTE: up to date, ahead n, behind n, \
                 diverged +a/-b, gone). The superproject line shows its branch against the remote branch that \
                 switch and roll last fetched (tenantctl's own refs, not a stale origin/<branch>), or gone. \
-                Read-only: nothing is fetched or changed. Exit status 0.
+                Read-only: nothing is fetched or changed (unless --fetch). Exit status 0.
+
+                tenantctl's own pushes of the superproject (pin --push, roll, roll --undo, resolve --continue, \
+                the tenant and module commands) record what they pushed, so the superproject line right after \
+                them compares with what the remote now has; a module line does so after pin --push and resolve \
+                --continue (pushed from the checkout), while roll pushes modules from tenantctl's own mirrors: \
+                the next switch, or --fetch, brings the checkout's remote branches up to date. --fetch fetches \
+                the superproject and every module checkout first, for the view of the remotes as they are now. --short (-s) prints, in the style of `git status -sb`, a line for the superproject \
+                (## branch...upstream [ahead n, behind n]  tenant: t) and one line per module that is not clean, \
+                not at its pin, not on the tenant's branch or has unpushed commits: two letters (HEAD against the \
+                pin: space at pin, > ahead, < behind, X diverged, - not initialised, ? no pin; then M for changed \
+                files), the module's path and what is off, in brackets.
 
                 Examples:
                   tenantctl status
+                  tenantctl status --short
+                  tenantctl status --fetch
                   tenantctl status --json
                 """)
 
+        @Flag(name: .shortAndLong, help: "One line per module that needs attention, in the style of git status -sb.")
+        var short = false
+
+        @Flag(help: "Fetch the superproject and every module checkout first, then report.")
+        var fetch = false
+
         @OptionGroup(title: "Global Options") var global: GlobalOptions
+
+        var pagesOutput: Bool { true }
 
         func run(context: CommandContext) throws -> ExitStatus {
             let workspace = try context.workspace()
-            let status = try StatusRun.run(workspace: workspace, git: context.git)
+            let status = try StatusRun.run(
+                workspace: workspace, git: context.git, fetch: fetch, console: context.console)
             for warning in status.warnings { context.console.warn(warning) }
             let report = status.report
             if context.options.json {
                 context.console.data(try JSONOutput.encode(report))
+            } else if short {
+                context.console.print(report.renderShort(console: context.console))
             } else {
                 context.console.print(report.renderTable(console: context.console))
             }

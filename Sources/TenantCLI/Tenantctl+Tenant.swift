@@ -29,6 +29,8 @@ extension Tenantctl {
 
         @OptionGroup(title: "Global Options") var global: GlobalOptions
 
+        var pagesOutput: Bool { true }
+
         func run(context: CommandContext) throws -> ExitStatus {
             let workspace = try context.workspace()
             let project = try ProjectReader.workingTree(

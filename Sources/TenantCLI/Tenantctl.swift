@@ -14,10 +14,15 @@ public struct Tenantctl: ParsableCommand {
             that tenant customised it. tenantctl drives git to switch a working copy to a tenant, roll \
             general_dev to every tenant, and audit what each tenant customised.
 
-            Global options (-C <dir>, --remote <name>, --json, --quiet, --verbose, --wide, --color, --git, \
-            --allow-local-remotes, --network-timeout <seconds>) go before or after the subcommand, as in git: \
-            `tenantctl -C ../app --remote upstream audit`. Off a terminal (a pipe, a file) tables are never \
+            Global options (-C <dir>, --remote <name>, --json, --quiet, --verbose, --wide, --no-pager, --color, \
+            --git, --allow-local-remotes, --network-timeout <seconds>) go before or after the subcommand, as in \
+            git: `tenantctl -C ../app --remote upstream audit`. Off a terminal (a pipe, a file) tables are never \
             wrapped or cut; --wide does the same on a terminal.
+
+            On a terminal, a report taller than the window (audit, status, runs, tenant list) goes through a \
+            pager, as git's does: $TENANTCTL_PAGER, else $GIT_PAGER, core.pager, $PAGER, else less (with \
+            LESS=FRX unless LESS is set); an empty pager or cat, --no-pager, --json or output that is not a \
+            terminal prints it directly.
 
             Exit codes: 0 success, 1 failure, 2 completed with conflicts or findings, 64 usage error, \
             130 interrupted.
@@ -188,8 +193,15 @@ public struct Tenantctl: ParsableCommand {
                 ? TerminalWidth.unlimited
                 : TerminalWidth.columns(variables: environment.variables, isTerminal: environment.stdoutIsTerminal))
         console.errorLog = failure.log
+        let paged = PagedOutput.begin(command, environment: environment)
+        if let paged { console.out = paged.buffer }
+        var git: Git?
+        var directory = environment.currentDirectory
+        defer { paged?.finish(columns: console.width, git: git, directory: directory) }
         do {
             let context = try CommandContext(options: command.global, environment: environment, console: console)
+            git = context.git
+            directory = context.directory
             let status = try command.run(context: context)
             // A command that reported the failures an interrupt caused (a roll's rejected tenants) was interrupted.
             return Cancellator.shared.isCancelled ? ExitStatus.interrupted.rawValue : status.rawValue
@@ -281,11 +293,16 @@ public enum ExitStatus: Int32, Sendable {
 public protocol TenantctlCommand: ParsableCommand {
     /// The options every command has.
     var global: GlobalOptions { get }
+    /// Whether a report taller than the terminal goes through the pager (``PagedOutput``); false unless a command
+    /// says so.
+    var pagesOutput: Bool { get }
     /// Does the work; returns the exit status.
     func run(context: CommandContext) throws -> ExitStatus
 }
 
 extension TenantctlCommand {
+    public var pagesOutput: Bool { false }
+
     public mutating func run() throws {
         let status = Tenantctl.execute(self, environment: .process())
         if status != 0 { throw ExitCode(status) }

@@ -33,6 +33,8 @@ import Testing
         #expect(out.contains("Infrastructure  t2           conflict    Strings.csv"), "\(out)")
         #expect(out.contains("resolved t2: published"), "\(out)")
         #expect(audits.count == 4)
+        // The customisations are shown once (the first audit); the later audits print their table alone.
+        #expect(out.components(separatedBy: "Customisations:").count == 2, "\(out)")
         #expect(audits.last?.contains("3 tenants × 4 modules: 0 behind, 0 findings.") == true)
         #expect(out.contains("3 would roll, 0 up to date"))
         #expect(out.contains("3 rolled, 0 up to date, 0 with conflicts, 0 blocked, 0 rejected; 2 module merges"))

@@ -42,7 +42,8 @@ public enum AuditHTMLRenderer {
             <option value="findings">most findings</option></select></label> <span id="cnt"></span></div>
             <p id="lg"><span class="m b0">·</span> up to date <span class="m b1">↓1</span> <span class="m b2">↓2</span> \
             <span class="m b3">↓5</span> <span class="m b4">↓20</span> behind by n \
-            <span class="m b0 c">✎n</span> customised by n commits <span class="m b0 f">!</span> finding \
+            <span class="m b0 c">✎n</span> customised by n commits <span class="m b0 c">✎0</span> customised, no own \
+            commits yet <span class="m b0 f">!</span> finding \
             <span class="m u">?</span> unknown <span class="m b0 i">·</span> inactive</p>
             <ul id="tf"></ul>
             <noscript><p>This page builds its table with JavaScript. Without it: <code>tenantctl audit \
@@ -66,7 +67,7 @@ public enum AuditHTMLRenderer {
 
     /// `sha256-` and the base64 SHA-256 of ``script`` (checked by `AuditHTMLRendererTests`; a browser refuses the
     /// script when it does not match).
-    static let scriptHash = "sha256-w2GJotygVmdY+nTv+eJEtwYLbIhNEWIXgWl6vLDhUZk="
+    static let scriptHash = "sha256-Av+Ezbf0wOsL7sW0YY8qGg3mfdV+DfwaVWNtFdJkTf0="
 
     // MARK: - Data
 
@@ -302,10 +303,10 @@ public enum AuditHTMLRenderer {
           function heat(behind) {
             return behind === 0 ? "b0" : behind === 1 ? "b1" : behind < 5 ? "b2" : behind < 20 ? "b3" : "b4";
           }
-          function look(ahead, behind, found, unknown) {
+          function look(ahead, behind, found, unknown, declared) {
             if (unknown) return ["u", "?"];
             var text = "";
-            if (ahead > 0) text += "\\u270e" + ahead;
+            if (ahead > 0 || (declared && ahead === 0)) text += "\\u270e" + ahead;
             if (behind > 0) text += "\\u2193" + behind;
             if (found) text += "!";
             if (ahead === null && behind === null) return ["u", text || "?"];
@@ -380,7 +381,7 @@ public enum AuditHTMLRenderer {
               cols.forEach(function (i) {
                 var c = cell(t, i), td = tr.insertCell();
                 if (c === null) { td.className = "m u f"; td.textContent = "?"; return; }
-                var l = look(c[3], c[4], !!(c[6] && c[6].length), (c[2] & 8) !== 0);
+                var l = look(c[3], c[4], !!(c[6] && c[6].length), (c[2] & 8) !== 0, (c[2] & 1) !== 0);
                 td.className = "m " + l[0] + ((c[2] & 1) || c[3] > 0 ? " c" : "") + (c[6] && c[6].length ? " f" : "")
                   + (c[2] & 4 ? "" : " i");
                 td.textContent = l[1];

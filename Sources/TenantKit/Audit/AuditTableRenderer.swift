@@ -18,12 +18,20 @@ public enum AuditTableRenderer {
     /// Renders `report`; colour only when `console.color` is on. The matrix and the text below it are fitted to
     /// `width` columns (default: the console's width); a matrix wider than that is printed in blocks of module
     /// columns, each with the tenant ids (nothing is cut). `view` defaults to the matrix up to ``compactAbove``
-    /// tenants, the compact view above.
+    /// tenants, the compact view above. `summary` (`audit --summary`): the table and the one-line summary alone,
+    /// without the legend, customisations and findings.
     public static func render(
-        _ report: AuditReport, console: Console, width: Int? = nil, view: AuditTableView? = nil
+        _ report: AuditReport, console: Console, width: Int? = nil, view: AuditTableView? = nil, summary: Bool = false
     ) -> String {
         let width = width ?? console.width
         let view = view ?? (report.tenants.count > compactAbove ? .compact : .matrix)
+        if summary {
+            let table =
+                view == .compact
+                ? compact(report, console: console, width: width, alone: true)
+                : [matrixTable(report, console: console, width: width)]
+            return (table + ["", Self.summary(report)]).joined(separator: "\n")
+        }
         var lines =
             view == .compact
             ? compact(report, console: console, width: width) : matrix(report, console: console, width: width)
@@ -47,7 +55,7 @@ public enum AuditTableRenderer {
                 }
             }
         }
-        lines += ["", summary(report)]
+        lines += ["", Self.summary(report)]
         if view == .compact {
             lines += wrap(
                 "A compact view of \(English.count(report.tenants.count, "tenant")): tenantctl audit --matrix shows "
@@ -59,7 +67,7 @@ public enum AuditTableRenderer {
 
     /// The compact view: a line per tenant with something to see (findings first, then the most behind), then the
     /// others in one line.
-    static func compact(_ report: AuditReport, console: Console, width: Int) -> [String] {
+    static func compact(_ report: AuditReport, console: Console, width: Int, alone: Bool = false) -> [String] {
         struct Row {
             var tenant: TenantAudit
             var behind: Int
@@ -82,9 +90,9 @@ public enum AuditTableRenderer {
             for module in tenant.modules {
                 if (module.behind ?? 0) > 0 { behind += 1 }
                 most = max(most, module.behind ?? 0)
-                if (module.ahead ?? 0) > 0 { customised += 1 }
+                if module.isCustomised { customised += 1 }
                 findings += module.findings.count
-                guard !module.findings.isEmpty || (module.ahead ?? 0) > 0 else { continue }
+                guard !module.findings.isEmpty || module.isCustomised else { continue }
                 var text = TerminalText.escaped(module.module) + " " + AuditCell.text(module, style: style)
                 if !module.findings.isEmpty {
                     text += " " + module.findings.map(\.code.rawValue).joined(separator: " ")
@@ -111,6 +119,7 @@ public enum AuditTableRenderer {
                     ]
                 })
             lines.append(table.render(width: width))
+            if alone { return lines }
             lines += wrap(
                 "FINDINGS and CUSTOMISED count cells, BEHIND the cells behind \(report.generalBranch), MOST the most "
                     + "commits one cell lacks; CELLS are the ones with findings or customisations.",
@@ -125,8 +134,8 @@ public enum AuditTableRenderer {
         return lines
     }
 
-    /// The matrix, its legend and the customisations.
-    static func matrix(_ report: AuditReport, console: Console, width: Int) -> [String] {
+    /// The matrix alone, in blocks of columns when it is wider than `width`.
+    static func matrixTable(_ report: AuditReport, console: Console, width: Int) -> String {
         let style: (String, Console.Style) -> String = { console.styled($0, $1) }
         let header = ["TENANT", "SUPERPROJECT"] + report.modules
         let rows = report.tenants.map { tenant -> [String] in
@@ -138,7 +147,12 @@ public enum AuditTableRenderer {
             }
             return row
         }
-        var lines = [TextTable(header: header, rows: rows, text: []).render(width: width, overflow: .columnBlocks), ""]
+        return TextTable(header: header, rows: rows, text: []).render(width: width, overflow: .columnBlocks)
+    }
+
+    /// The matrix, its legend and the customisations.
+    static func matrix(_ report: AuditReport, console: Console, width: Int) -> [String] {
+        var lines = [matrixTable(report, console: console, width: width), ""]
         lines += AuditCell.legend(general: report.generalBranch, width: width)
         let customisations = customisationLines(report)
         if !customisations.isEmpty {
@@ -158,9 +172,10 @@ public enum AuditTableRenderer {
                 lines.append(
                     "\(tenant.id) (superproject): \(commits(ahead))\(files(tenant.superproject.changedFiles))")
             }
-            for module in tenant.modules where (module.ahead ?? 0) > 0 || !module.changedFiles.isEmpty {
-                lines.append(
-                    "\(tenant.id)/\(module.module): \(commits(module.ahead ?? 0))\(files(module.changedFiles))")
+            for module in tenant.modules where module.isCustomised || !module.changedFiles.isEmpty {
+                let ahead = module.ahead ?? 0
+                let what = ahead == 0 && module.customised ? "customised, no own commits yet" : commits(ahead)
+                lines.append("\(tenant.id)/\(module.module): \(what)\(files(module.changedFiles))")
             }
         }
         return lines

@@ -41,8 +41,37 @@ public enum PushMode: Sendable, Equatable {
     case leased
 }
 
+/// Where a push that landed is written down: the refs under `prefix` in `repository` that keep a copy of the
+/// remote's branches (`refs/tenantctl/remotes/origin/` in the superproject), as `git push` updates
+/// `refs/remotes/<remote>/…` for the branches it pushed. A branch `refs/heads/<b>` set on the remote sets
+/// `<prefix><b>`; one deleted there deletes it.
+public struct PushTracking: Sendable, Equatable {
+    /// The repository that keeps the copy (it has the pushed commits: the pushing repository itself).
+    public var repository: String
+    /// The namespace of the copy, ending in `/`.
+    public var prefix: String
+
+    public init(repository: String, prefix: String) {
+        self.repository = repository
+        self.prefix = prefix
+    }
+
+    /// Sets the copy of every branch `updates` changed to what the remote now has (one `update-ref --stdin`).
+    func record(_ updates: [RefUpdate], repositoryName: String, git: Git) throws {
+        let values = updates.compactMap { update -> (ref: String, commit: String?)? in
+            guard update.ref.hasPrefix("refs/heads/") else { return nil }
+            return (prefix + update.ref.dropFirst("refs/heads/".count), update.new)
+        }
+        try GitRepository(repository, git: git).setRefs(
+            values, message: "tenantctl: pushed",
+            context: "record the pushed branches of \(repositoryName) in \(prefix)")
+    }
+}
+
 /// One atomic push per repository: every ref of the repository changes, or none does. The one place tenantctl
-/// writes to a remote; Git LFS objects the pushed commits need are uploaded first (``LFSUpload``).
+/// writes to a remote; Git LFS objects the pushed commits need are uploaded first (``LFSUpload``). A push that
+/// landed is written down in the copies of the remote's branches it is given (``PushTracking``), so that `status`
+/// compares with what the remote now has.
 public enum AtomicPush {
     /// From this many branches to set on, a push stages them and sends them with one pattern refspec
     /// (``PushStaging``).
@@ -60,10 +89,12 @@ public enum AtomicPush {
     /// (a remote name or URL). A rejection is an outcome, not an error; an error means git gave no per-ref answer
     /// (the remote could not be reached, the connection broke). With `weighStaging`, a push of many branches first
     /// counts the refs `repository` holds (one `for-each-ref`) and names its branches instead of staging them when
-    /// that is cheaper (``stagingPairs``): a module mirror of a few hundred refs.
+    /// that is cheaper (``stagingPairs``): a module mirror of a few hundred refs. `tracking`: the copies of the
+    /// remote's branches to bring up to date when the push lands (a failure to write them is an error that says the
+    /// push landed).
     public static func push(
         _ updates: [RefUpdate], repository name: String, from repository: String, to remote: String,
-        mode: PushMode = .fastForward, weighStaging: Bool = false, git: Git
+        mode: PushMode = .fastForward, weighStaging: Bool = false, tracking: [PushTracking] = [], git: Git
     ) throws -> PushOutcome {
         guard !updates.isEmpty else { return PushOutcome(repository: name, accepted: true, detail: "") }
         var arguments = ["push", "--atomic", "--porcelain", "--no-verify"]
@@ -109,6 +140,15 @@ public enum AtomicPush {
         let remoteMessages = Self.remoteMessages(output.stderr)
         let refused = updates.filter { answers[$0.ref]?.flag == "!" }
         if output.status == 0 && refused.isEmpty {
+            for copy in tracking {
+                do {
+                    try copy.record(updates, repositoryName: name, git: git)
+                } catch {
+                    throw PushRecordError(
+                        "the push to \(name) landed, but recording it in \(copy.prefix) failed: \(error); "
+                            + "tenantctl status --fetch reads the remote afresh")
+                }
+            }
             return PushOutcome(repository: name, accepted: true, detail: "", remoteMessages: remoteMessages)
         }
         guard !answers.isEmpty else {
@@ -185,6 +225,13 @@ struct PushStaging {
         _ = try? RefTransaction.apply(
             deletions, in: repository, git: git, context: "remove the staged branches of a push")
     }
+}
+
+/// A push that landed but could not be written down in a copy of the remote's branches (``PushTracking``).
+public struct PushRecordError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var description: String
+
+    public init(_ description: String) { self.description = description }
 }
 
 /// A push that tenantctl refuses to make.

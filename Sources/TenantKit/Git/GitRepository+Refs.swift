@@ -95,6 +95,26 @@ extension GitRepository {
         try run(["update-ref", "-m", message, ref, new] + (old.map { [$0] } ?? []), context: context)
     }
 
+    /// Sets each ref of `values` to its commit, or deletes it (nil), in one `update-ref --stdin`, whatever the refs
+    /// held before: a copy of a remote's branches brought up to date after a push (as `git push` updates
+    /// `refs/remotes/…`).
+    public func setRefs(_ values: [(ref: String, commit: String?)], message: String, context: String)
+        throws(GitError)
+    {
+        guard !values.isEmpty else { return }
+        var input = ""
+        for value in values {
+            guard value.ref.hasPrefix("refs/"), !value.ref.contains(where: { $0 == " " || $0 == "\n" }) else {
+                throw GitError(
+                    context: context, kind: .refusedArgument(detail: "refusing ref name \(value.ref)"),
+                    command: ["git"] + git.argumentVector(["update-ref", "--stdin"], in: path), directory: path,
+                    stderr: "")
+            }
+            input += value.commit.map { "update \(value.ref) \($0)\n" } ?? "delete \(value.ref)\n"
+        }
+        try git.run(["update-ref", "-m", message, "--stdin"], in: path, input: Data(input.utf8), context: context)
+    }
+
     /// Detaches HEAD at `commit` without touching the files (`update-ref --no-deref`).
     public func detachHead(at commit: String, message: String, context: String) throws(GitError) {
         try run(["update-ref", "--no-deref", "-m", message, "HEAD", commit], context: context)

@@ -134,10 +134,13 @@ public struct LifecycleExecutor: Sendable {
                 console?.progress("pushing the superproject…")
                 try AtomicPush.push(
                     superprojectRefs, repository: "the superproject", from: root, to: state.workspace.remoteName,
-                    git: git
+                    tracking: try SuperprojectRemote.pushTracking(state.workspace, git: git), git: git
                 ).requireAccepted()
                 try landed("superproject", superprojectRefs)
             }
+        } catch let error as PushRecordError {
+            // The superproject push landed: the module refs it pins stay.
+            throw LifecycleError(String(describing: error))
         } catch {
             throw LifecycleError(String(describing: error) + "\n" + rollBack(pushed, console: console))
         }

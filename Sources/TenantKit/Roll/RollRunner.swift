@@ -103,7 +103,9 @@ public struct RollRunner {
                     }
                 }
             ) {
-                try publishSuperproject(execution, plan: plan, recorder: recorder, into: &publication)
+                try publishSuperproject(
+                    execution, plan: plan, recorder: recorder, tracking: SuperprojectRemote.pushTracking(snapshot),
+                    into: &publication)
             }
         } catch let failure as DurableFileError {
             // The journal could not be rewritten (a full disk): publishing stopped; say what already landed.
@@ -195,9 +197,9 @@ public struct RollRunner {
     }
 
     /// Pushes the superproject's branches in one atomic push: the general branch and every tenant whose module
-    /// commits are all on the module remotes.
+    /// commits are all on the module remotes. `tracking`: where the pushed branches are recorded.
     func publishSuperproject(
-        _ execution: RollExecution, plan: RollPlan, recorder: RollJournalRecorder,
+        _ execution: RollExecution, plan: RollPlan, recorder: RollJournalRecorder, tracking: [PushTracking],
         into publication: inout RollPublication
     ) throws {
         let branchOwner = Dictionary(
@@ -234,7 +236,7 @@ public struct RollRunner {
         let outcome: PushOutcome
         do {
             outcome = try AtomicPush.push(
-                updates, repository: name, from: workspace.root, to: workspace.remoteName, git: git)
+                updates, repository: name, from: workspace.root, to: workspace.remoteName, tracking: tracking, git: git)
         } catch {
             try recorder.record(repository: name, refs: refs, published: nil)
             throw error

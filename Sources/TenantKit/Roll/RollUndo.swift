@@ -100,7 +100,8 @@ public struct RollUndo {
             let outcome = try AtomicPush.push(
                 updates, repository: repository, from: from,
                 to: try ModuleRemotes.reachable(entries[0].remote, workspace: workspace, git: git), mode: .restore,
-                git: git)
+                tracking: repository == RollPublication.superproject
+                    ? try SuperprojectRemote.pushTracking(workspace, git: git) : [], git: git)
             outcomes.append(outcome)
             if outcome.accepted {
                 for index in group { journal.entries[index].undone = true }

@@ -31,6 +31,20 @@ public enum SuperprojectRemote {
         try GitRefs.branches(under: refPrefix(workspace), in: workspace.root, git: git, what: "the superproject")
     }
 
+    /// Where a push of the superproject to its remote is written down (``PushTracking``): tenantctl's copy of the
+    /// remote's branches, which `status` compares with. Nothing while tenantctl has fetched nothing yet (status then
+    /// reads the clone's own `refs/remotes/…`, which `git push` updates itself): one recorded branch alone would
+    /// make every other branch look deleted on the remote.
+    public static func pushTracking(_ workspace: Workspace, git: Git) throws -> [PushTracking] {
+        try branches(workspace, git: git).isEmpty
+            ? [] : [PushTracking(repository: workspace.root, prefix: refPrefix(workspace))]
+    }
+
+    /// ``pushTracking(_:git:)`` for a run whose snapshot already read the fetched branches (no git call).
+    public static func pushTracking(_ snapshot: Snapshot) -> [PushTracking] {
+        snapshot.branches.isEmpty ? [] : [PushTracking(repository: snapshot.workspace.root, prefix: snapshot.refPrefix)]
+    }
+
     /// Whether the repository is a shallow clone: its common git directory has a `shallow` file — what
     /// `git rev-parse --is-shallow-repository` checks, without a process.
     static func isShallow(_ workspace: Workspace) throws -> Bool {

@@ -278,33 +278,22 @@ public struct StatusReport: Sendable, Codable, Equatable {
             "superproject: \(location) at \(ObjectID.short(superproject.head, none: "-")) (\(remote))"
                 + (superproject.dirty ? ", " + console.styled("dirty", .yellow) : ""))
         let rows = modules.map { module -> [String] in
-            var relation: String
-            switch module.relation {
-            case .atPin: relation = "at pin"
-            case .ahead: relation = "ahead \(module.ahead)"
-            case .behind: relation = module.behind > 0 ? "behind \(module.behind)" : "behind (pin not fetched)"
-            case .diverged: relation = console.styled("diverged (+\(module.ahead)/-\(module.behind))", .red)
-            case .notInitialised: relation = "not initialised"
-            case .unpinned: relation = "no pin"
-            }
-            if module.detached { relation = "detached, " + relation }
             var branch = TerminalText.escaped(module.branch ?? (module.detached ? "(detached)" : "-"))
             if let current = module.branch, current != module.expectedBranch {
                 branch += " (expected \(module.expectedBranch))"
             }
             return [
-                module.module, branch, ObjectID.short(module.head, none: "-"),
-                ObjectID.short(module.pin, none: "-"), relation,
-                module.dirty ? console.styled("dirty", .yellow) : "clean",
-                "\(module.unpushed)",
-                module.remote.map { "\($0.upstream): \($0.words)" } ?? "-",
+                module.module, branch, ObjectID.short(module.head, none: "-"), module.pinWords(console: console),
+                module.dirty ? console.styled("dirty", .yellow) : "clean", "\(module.unpushed)",
+                module.remoteWords,
             ]
         }
-        // The table fits itself (ids and branches are never cut); only the prose around it is wrapped.
+        // The table fits itself (ids and branches are never cut; the words of BRANCH, PIN and REMOTE wrap within
+        // their column); only the prose around it is wrapped. The pin's own id is in `status --json`.
         let table = console.table(
             TextTable(
-                header: ["MODULE", "BRANCH", "HEAD", "PIN", "RELATION", "FILES", "UNPUSHED", "REMOTE"], rows: rows,
-                text: [1, 4, 7]))
+                header: ["MODULE", "BRANCH", "HEAD", "PIN", "FILES", "UNPUSHED", "REMOTE"], rows: rows,
+                text: [1, 3, 6]))
         var after: [String] = []
         for module in modules {
             if let url = module.gitmodulesURL {
@@ -324,5 +313,97 @@ public struct StatusReport: Sendable, Codable, Equatable {
             ([TextTable.fit(lines.joined(separator: "\n"), width: console.width), table]
             + (after.isEmpty ? [] : [TextTable.fit(after.joined(separator: "\n"), width: console.width)]))
             .joined(separator: "\n")
+    }
+}
+
+extension StatusReport.ModuleStatus {
+    /// HEAD against the pin in a few words for the table: `at pin`, `ahead 1`, `behind 2`, `diverged +1/-2`,
+    /// `pin not fetched`, `not initialised`, `no pin`; with colour, diverged stands out.
+    func pinWords(console: Console) -> String {
+        switch relation {
+        case .atPin: return "at pin"
+        case .ahead: return "ahead \(ahead)"
+        case .behind: return behind > 0 ? "behind \(behind)" : "pin not fetched"
+        case .diverged: return console.styled("diverged +\(ahead)/-\(behind)", .red)
+        case .notInitialised: return "not initialised"
+        case .unpinned: return "no pin"
+        }
+    }
+
+    /// The branch against its remote branch: the relation alone when the remote branch is the usual
+    /// `origin/<branch>`, else prefixed with its name (`origin/vanished: gone`); `-` when there is none.
+    var remoteWords: String {
+        guard let remote else { return "-" }
+        let usual = branch.map { remote.upstream == "\(Workspace.defaultRemoteName)/\($0)" } ?? false
+        return usual ? remote.words : "\(TerminalText.escaped(remote.upstream)): \(remote.words)"
+    }
+
+    /// Whether `status --short` lists the module: not clean, not at its pin, detached or on another branch than
+    /// the tenant's, or with commits no remote branch has.
+    var needsAttention: Bool {
+        dirty || relation != .atPin || detached || branch != expectedBranch || unpushed > 0
+    }
+
+    /// The two status letters of `status --short`: HEAD against the pin (space at the pin, `>` ahead, `<` behind,
+    /// `X` diverged, `-` not initialised, `?` no pin or not fetched), then the files (`M` changed, else space).
+    var shortCode: String {
+        let pin: String
+        switch relation {
+        case .atPin: pin = " "
+        case .ahead: pin = ">"
+        case .behind: pin = behind > 0 ? "<" : "?"
+        case .diverged: pin = "X"
+        case .notInitialised: pin = "-"
+        case .unpinned: pin = "?"
+        }
+        return pin + (dirty ? "M" : " ")
+    }
+}
+
+extension StatusReport {
+    /// `status --short`, in the style of `git status -sb`: a header line for the superproject
+    /// (`## t2...origin/t2 [ahead 1]  tenant: t2`), then one line per module that needs attention
+    /// (``ModuleStatus/needsAttention``): its two status letters, its path and what is off, in brackets. A resolution in
+    /// progress is shown as in the full view.
+    public func renderShort(console: Console = Console(out: BufferOutputSink(), err: BufferOutputSink())) -> String {
+        var header = "## " + TerminalText.escaped(superproject.branch ?? "HEAD (no branch)")
+        if let upstream = superproject.upstream.map({ TerminalText.escaped($0) }) {
+            header += "..." + upstream
+            if superproject.upstreamGone {
+                header += " [gone]"
+            } else {
+                let counts = [
+                    (superproject.ahead ?? 0) > 0 ? "ahead \(superproject.ahead ?? 0)" : nil,
+                    (superproject.behind ?? 0) > 0 ? "behind \(superproject.behind ?? 0)" : nil,
+                ].compactMap { $0 }
+                if !counts.isEmpty { header += " [" + counts.joined(separator: ", ") + "]" }
+            }
+        }
+        if superproject.dirty { header += " " + console.styled("dirty", .yellow) }
+        header += "  tenant: " + TerminalText.escaped(tenant ?? "none")
+        var lines = [header]
+        if let resolution { lines += resolution.render() }
+        for module in modules where module.needsAttention {
+            var details: [String] = []
+            switch module.relation {
+            case .atPin, .notInitialised: break
+            default: details.append(module.pinWords(console: console))
+            }
+            if module.detached {
+                details.append("detached")
+            } else if let branch = module.branch, branch != module.expectedBranch {
+                details.append("on \(TerminalText.escaped(branch)), expected \(module.expectedBranch)")
+            }
+            if module.unpushed > 0 { details.append("\(module.unpushed) unpushed") }
+            if let remote = module.remote, remote.relation != "up-to-date" {
+                details.append("\(TerminalText.escaped(remote.upstream)): \(remote.words)")
+            }
+            let code = module.shortCode
+            let styledCode = module.relation == .diverged || module.dirty ? console.styled(code, .red) : code
+            lines.append(
+                "\(styledCode) \(TerminalText.escaped(module.path))"
+                    + details.map { " [\($0)]" }.joined())
+        }
+        return lines.joined(separator: "\n")
     }
 }

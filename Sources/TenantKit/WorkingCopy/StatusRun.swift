@@ -13,10 +13,34 @@ public enum StatusRun {
     }
 
     /// Inspects `workspace`. A journal that cannot be read is a warning, not an error: status goes on without it.
-    public static func run(workspace: Workspace, git: Git) throws -> Result {
+    /// `fetch` (`status --fetch`): first fetches the superproject into tenantctl's copy of its remote branches and
+    /// every initialised module checkout from its `origin` (pruned, `jobs` at a time), so every line compares with
+    /// what the remotes have now; otherwise nothing is fetched.
+    public static func run(
+        workspace: Workspace, git: Git, fetch: Bool = false, jobs: Int = 4, console: Console? = nil
+    ) throws -> Result {
+        if fetch { try fetchRemotes(workspace: workspace, git: git, jobs: jobs, console: console) }
         var report = try StatusReport.inspect(workspace: workspace, git: git)
         report.resolution = try ResolutionStatus.inspect(workspace: workspace, git: git)
         return Result(report: report, warnings: unfinishedRunWarnings(workspace))
+    }
+
+    /// Fetches the superproject (tenantctl's refs, as switch and roll do) and every initialised module checkout.
+    static func fetchRemotes(workspace: Workspace, git: Git, jobs: Int, console: Console?) throws {
+        let project = try BranchProject.workingTree(
+            workspace, git: git, options: ValidationOptions(allowLocalRemotes: git.allowLocalRemotes))
+        console?.progress("fetching the superproject")
+        try SuperprojectRemote.fetch(workspace, git: git)
+        var checkouts: [(name: String, path: String)] = []
+        for module in project.manifest.modules {
+            let path = workspace.path(module.path)
+            if try CheckoutPresence.of(path, git: git) == .repository { checkouts.append((module.name, path)) }
+        }
+        guard !checkouts.isEmpty else { return }
+        console?.progress("fetching \(English.count(checkouts.count, "module"))")
+        _ = try Concurrent.map(checkouts, jobs: jobs) { checkout in
+            try GitRepository(checkout.path, git: git).fetchOrigin(prune: true, module: checkout.name)
+        }
     }
 
     /// A run stopped half-way blocks the other writing commands: one line per such run, with the ways out.

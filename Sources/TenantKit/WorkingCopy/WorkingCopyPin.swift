@@ -336,8 +336,11 @@ public struct WorkingCopyPin: Sendable {
         do {
             try AtomicPush.push(
                 [RefUpdate(ref: "refs/heads/\(branch)", new: commit, old: nil)], repository: "the superproject",
-                from: workspace.root, to: workspace.remoteName, git: git
+                from: workspace.root, to: workspace.remoteName,
+                tracking: try SuperprojectRemote.pushTracking(workspace, git: git), git: git
             ).requireAccepted()
+        } catch let error as PushRecordError {
+            throw error  // it landed: the re-run finds the pin on the remote
         } catch {
             throw PushError(
                 "\(error)\n"
