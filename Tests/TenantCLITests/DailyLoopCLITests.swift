@@ -271,7 +271,7 @@ import Testing
         // The markers name the general branch, as git's own merge of a branch by name does.
         let marked = try String(contentsOfFile: "\(module)/Strings.csv", encoding: .utf8)
         #expect(marked.contains("\n>>>>>>> general_dev\n"), "\(marked)")
-        #expect(marked.contains("\n<<<<<<< HEAD\n"), "\(marked)")
+        #expect(marked.contains("<<<<<<< HEAD\n"), "\(marked)")
         try fixture.sandbox.git(["add", "Strings.csv"], in: module)
         let status = fixture.sandbox.tenantctl(["status"], in: fixture.workspace)
         let next = try #require(
