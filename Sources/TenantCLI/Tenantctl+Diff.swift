@@ -52,9 +52,9 @@ extension Tenantctl {
                 return .success
             }
             guard !report.modules.isEmpty else {
+                let what = module ?? "every module"
                 context.console.print(
-                    "\(report.tenant) pins every \(module == nil ? "module" : "of \(module ?? "")") where "
-                        + "\(report.generalBranch) does: nothing customised")
+                    "\(report.tenant) pins \(what) where \(report.generalBranch) does: nothing customised")
                 return .success
             }
             for entry in report.modules {

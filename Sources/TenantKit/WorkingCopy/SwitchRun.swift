@@ -48,7 +48,14 @@ public struct SwitchRun: Sendable {
         let report = try Transaction.journalled(
             workspace, command: "switch", arguments: arguments, aborting: true,
             unfinished: { ($0 as? SwitchStoppedError).map { !$0.left.isEmpty } ?? false }, switched)
-        if let before, before != report.branch { try PreviousTenant.record(before, in: workspace) }
+        if let before, before != report.branch {
+            do {
+                try PreviousTenant.record(before, in: workspace)
+            } catch {
+                // The switch is done; only `switch -` lacks its way back.
+                console?.warn("could not record \(before) for `tenantctl switch -` (\(error))")
+            }
+        }
         return report
     }
 }
@@ -64,7 +71,7 @@ public enum PreviousTenant {
         (workspace.gitDirectory as NSString).appendingPathComponent("tenantctl/previous-tenant")
     }
 
-    /// The branch recorded, or a usage error when no switch has recorded one in this worktree.
+    /// The branch recorded; refused when no switch has recorded one in this worktree.
     public static func read(_ workspace: Workspace) throws -> String {
         let path = path(workspace)
         guard FileManager.default.fileExists(atPath: path) else {
@@ -89,7 +96,7 @@ public enum PreviousTenant {
     }
 }
 
-/// `tenantctl switch -` with nothing to go back to: a usage error.
+/// `tenantctl switch -` with nothing to go back to: refused (exit 1), nothing changed.
 public struct SwitchPreviousError: Error, CustomStringConvertible, Sendable {
     public var description: String
     public init(_ description: String) { self.description = description }
