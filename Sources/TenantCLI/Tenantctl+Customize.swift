@@ -89,7 +89,7 @@ extension Tenantctl {
                 then deletes the module's tenant branch on its remote (with a lease on the value read). Refuses, \
                 listing them, when the branch or the tenant's pin has commits that are not on general_dev.
 
-                Example:
+                Examples:
                   tenantctl uncustomize t1 Order
                 """)
 

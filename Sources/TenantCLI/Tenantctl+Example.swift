@@ -27,7 +27,7 @@ extension Tenantctl {
 
                 Local file remotes are allowed for the directories this command creates.
 
-                Example:
+                Examples:
                   tenantctl example /tmp/erp --stage after-updates
                   cd /tmp/erp/workspace && tenantctl audit
                   tenantctl example /tmp/erp-conflict --stage conflict

@@ -17,7 +17,7 @@ extension Tenantctl {
                 writing commands refuse, naming the command that finishes it, until the same module remove has run \
                 again.
 
-                Example:
+                Examples:
                   tenantctl module remove Invoice
                 """)
 

@@ -42,7 +42,8 @@ extension Tenantctl {
                 until a resolve has run again. A start that was killed is finished by running `resolve <tenant>` \
                 again: it puts back what the stopped start did and starts again.
 
-                Examples (the example's conflict: t2's German strings against a general rewording):
+                Examples:
+                  # the example's conflict: t2's German strings against a general rewording
                   tenantctl example /tmp/erp-conflict --stage conflict
                   cd /tmp/erp-conflict/workspace
                   tenantctl roll                      # exit 2: t2 conflicts

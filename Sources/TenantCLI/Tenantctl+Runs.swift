@@ -13,7 +13,9 @@ extension Tenantctl {
                 directory (.git/tenantctl/journal/<run-id>.json), written before its first change and rewritten \
                 as each step lands: the command and its arguments, the worktree, each repository's branch and \
                 HEAD before (switch, pin, resolve; --json `before`), the refs it changes (old and new value, pushed or \
-                not). This lists them, oldest first.
+                not). This lists them, oldest first: on a terminal the newest \(RunsListing.terminalLimit), saying how \
+                many older ones it left out (--limit <n> shows the newest <n>, --limit 0 all; off a terminal and \
+                with --json every run unless --limit is given).
 
                 STATE is finished, failed (it stopped with an error it reported before anything of it landed, \
                 leaving nothing to finish), aborted (taken back by `tenantctl resolve --abort`; a stopped switch \
@@ -30,22 +32,39 @@ extension Tenantctl {
 
                 Examples:
                   tenantctl runs
+                  tenantctl runs --limit 5
                   tenantctl runs --json | jq -r '.runs[-1].runId'
                   tenantctl runs --json | jq '.runs[] | select(.state == "unfinished")'
                 """)
+
+        @Option(
+            help: ArgumentHelp(
+                "Show the newest <n> runs (0: all; default on a terminal: \(RunsListing.terminalLimit), else all).",
+                valueName: "n"))
+        var limit: Int?
 
         @OptionGroup(title: "Global Options") var global: GlobalOptions
 
         var pagesOutput: Bool { true }
 
+        func validate() throws {
+            if let limit, limit < 0 { throw ValidationError("--limit \(limit): give 0 (all) or more") }
+        }
+
         func run(context: CommandContext) throws -> ExitStatus {
             let workspace = try context.workspace()
-            let listing = try RunsListing.run(workspace: workspace)
+            let listing = try RunsListing.run(
+                workspace: workspace,
+                limit: limit ?? (context.environment.stdoutIsTerminal && !global.json ? RunsListing.terminalLimit : 0))
             let runs = listing.runs
             for warning in listing.warnings { context.console.warn(warning) }
             if context.options.json {
                 context.console.data(try JSONOutput.encode(RunsJSON(runs: runs)))
                 return .success
+            }
+            if listing.leftOut > 0 {
+                context.console.print(
+                    "\(English.count(listing.leftOut, "older run")) not shown (tenantctl runs --limit 0 lists all)")
             }
             guard !runs.isEmpty else {
                 context.console.print("no journalled runs (every command that writes keeps one)")

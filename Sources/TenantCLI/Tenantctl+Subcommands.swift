@@ -6,6 +6,7 @@ extension Tenantctl {
         Example.self,
         Switch.self,
         Status.self,
+        Diff.self,
         Pin.self,
         TenantGroup.self,
         Roll.self,

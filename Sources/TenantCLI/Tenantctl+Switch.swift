@@ -51,17 +51,22 @@ extension Tenantctl {
                 An interrupted switch is listed unfinished by `tenantctl runs` until a switch has run again; \
                 meanwhile the other writing commands refuse, naming `tenantctl switch <tenant>`.
 
+                `tenantctl switch -` goes back to the tenant this worktree was on before its last switch, as \
+                `git switch -` does (each switch that changes the branch records it in the worktree's git \
+                directory, tenantctl/previous-tenant).
+
                 Examples:
                   tenantctl switch t2
                   tenantctl switch t2 --dry-run
                   tenantctl switch general_dev --no-fetch
+                  tenantctl switch -                      # back to t2
                   tenantctl switch t3 --no-recursive --json
                 """)
 
         @OptionGroup(title: "Global Options") var global: GlobalOptions
 
         @Argument(
-            help: "The tenant (id or branch), or general_dev for the development view.",
+            help: "The tenant (id or branch), general_dev for the development view, or - for the previous one.",
             completion: NameCompletion.tenants(general: true))
         var tenant: String
 

@@ -49,7 +49,7 @@ public struct Tenantctl: ParsableCommand {
     /// Parses `arguments` and runs the command in `environment`; returns the exit status.
     /// Tests call this in-process with a captured environment.
     public static func run(arguments: [String], environment: CommandEnvironment) -> Int32 {
-        if let unknown = unknownHelpTopic(in: arguments) {
+        if let unknown = unknownHelpTopic(in: arguments) ?? versionAfterSubcommand(in: arguments) {
             environment.stderr.write("error: " + unknown + "\n")
             return ExitStatus.usage.rawValue
         }
@@ -69,7 +69,8 @@ public struct Tenantctl: ParsableCommand {
             try command.run()
             return 0
         } catch {
-            return report(error, environment: environment)
+            // `-h`, `--help` and `help` end here (the parser's help command): the arguments decide the layout.
+            return report(error, arguments: arguments, environment: environment)
         }
     }
 
@@ -82,7 +83,10 @@ public struct Tenantctl: ParsableCommand {
             if arguments.contains(where: { $0.hasPrefix("--generate-completion-script") }) {
                 message = CompletionScript.withGlobalOptions(message)
             }
-            if !message.isEmpty { environment.stdout.write(HelpLayout.arranged(message) + "\n") }
+            if !message.isEmpty {
+                let short = arguments.prefix(while: { $0 != "--" }).contains("-h") && !arguments.contains("--help")
+                environment.stdout.write((short ? HelpLayout.short(message) : HelpLayout.arranged(message)) + "\n")
+            }
             return code.rawValue
         }
         if let unknown = unknownSubcommand(in: arguments) {
@@ -114,6 +118,19 @@ public struct Tenantctl: ParsableCommand {
         let topic = arguments[(index + 1)...].filter { !$0.hasPrefix("-") }
         guard !topic.isEmpty else { return nil }
         return unknownSubcommand(in: Array(topic))
+    }
+
+    /// The error for `--version` after a subcommand (`tenantctl switch --version`): the version is the root
+    /// command's option only, else nil.
+    static func versionAfterSubcommand(in arguments: [String]) -> String? {
+        let words = Array(arguments.prefix { $0 != "--" })
+        guard let version = words.firstIndex(of: "--version") else { return nil }
+        var index = 0
+        while index < version, words[index].hasPrefix("-") {
+            index += GlobalOptions.valuedNames.contains(words[index]) ? 2 : 1
+        }
+        guard index < version else { return nil }
+        return "--version is an option of tenantctl itself, not of '\(words[index])'; run `tenantctl --version`"
     }
 
     /// "unknown command 'swich'; did you mean switch?" when `arguments` name a subcommand that does not exist

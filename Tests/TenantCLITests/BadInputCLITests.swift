@@ -45,13 +45,13 @@ import Testing
             expected: ["Tenants/t1.json:1:"]),
         Case(
             name: "2 wrong type", modules: modules(replacing: "\"url\": \"../Order.git\"", with: "\"url\": 7"),
-            expected: ["modules.json: modules[3].url: expected a string"]),
+            expected: ["modules.json:8:56: modules[3].url: expected a string"]),
         Case(
             name: "2 unknown key", modules: modules(replacing: "\"url\": \"../Order.git\"", with: "\"urll\": \"x\""),
             expected: ["modules[3]: unknown key \"urll\"", "modules[3].url: missing"]),
         Case(
             name: "2 missing field", tenants: ["t1": "{ \"id\": \"t1\", \"modules\": [] }"],
-            expected: ["Tenants/t1.json: customised: missing"]),
+            expected: ["Tenants/t1.json:1:1: customised: missing"]),
         Case(
             name: "3 duplicate module name",
             modules: modules(replacing: "\"name\": \"Order\"", with: "\"name\": \"Article\""),

@@ -28,6 +28,7 @@ import Testing
         (#"\b(Auditor|FindingJudge|ObservationReader)\."#, "AuditRun, VerifyRun"),
         (#"\bAtomicPush\b"#, "the feature's entry point"),
         (#"\bWorkspaceLock\("#, "the feature's entry point"),
+        (#"\bPinReader\.|\.diff\(from:"#, "TenantDiff"),
     ]
 
     /// File (relative to the package root) → the step patterns it may use, with the reason. None today: every
@@ -71,6 +72,13 @@ import Testing
             try Self.violations(in: "let s = try Snapshot.load(workspace: w)", allowed: [#"\bSnapshot\.load\("#])
                 .isEmpty)
         #expect(try Self.violations(in: "let s = try Snapshot.load(workspace: w)").count == 1)
+        // A tenant's diff read in a command file instead of TenantDiff.
+        let diff = """
+            let pins = try PinReader.pins(at: tip, paths: paths, in: root, git: git)
+            let text = try GitRepository(path, git: git).diff(from: a, to: b, format: .patch, prefix: "", color: false)
+            let report = try TenantDiff(tenant: tenant).run(workspace: workspace, git: git, validation: validation)
+            """
+        #expect(try Self.violations(in: diff).map(\.entry) == ["TenantDiff", "TenantDiff"])
         // The write side's steps too: a lifecycle plan executed, a roll planned or a push made in a command file.
         let writes = """
             let plan = try TenantLifecycle.planAdd(request, state: state, git: git)

@@ -441,7 +441,7 @@ import Testing
         #expect(bad.status != 0)
         #expect(
             bad.stderr.contains(
-                "Tenants/t2.json: build.bundleIdentifier: invalid bundle identifier \"com example t2\""),
+                "Tenants/t2.json:9:25: build.bundleIdentifier: invalid bundle identifier \"com example t2\""),
             "\(bad.stderr)")
         #expect(try Self.files(out) == before)
     }

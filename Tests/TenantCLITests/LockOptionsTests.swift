@@ -21,6 +21,7 @@ import Testing
     /// The commands that never take the lock.
     static let lockFreeCommands: Set<String> = [
         "tenantctl status", "tenantctl tenant list", "tenantctl example", "tenantctl demo", "tenantctl runs",
+        "tenantctl diff",
     ]
 
     @Test(arguments: lockingCommands)

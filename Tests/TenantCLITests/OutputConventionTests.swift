@@ -79,6 +79,7 @@ import Testing
         #expect((undo["moved"] as? [Any])?.isEmpty == false, "\(undo)")
         let after = try check(["runs"], "runs")
         #expect((after["runs"] as? [[String: Any]])?.first?["state"] as? String == "undone")
+        try check(["diff", "t2"], "diff")
         try check(["switch", "t2"], "switch")
         try check(["pin"], "pin")
         try check(["customize", "t1", "Order"], "customize")

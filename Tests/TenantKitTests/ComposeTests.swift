@@ -191,7 +191,7 @@ import Testing
         }
         let text = error.map(String.init(describing:)) ?? ""
         for expected in [
-            "M/ModuleDescription.json: name: names module \"Other\", but it belongs to module \"M\"",
+            "M/ModuleDescription.json:1:11: name: names module \"Other\", but it belongs to module \"M\"",
             "packages[0]: invalid version \"1.0\"", "packages[1].url: invalid package URL",
             "packages[1].products: lists no product", "invalid pod name \"P'x\"", "invalid pod version",
         ] {

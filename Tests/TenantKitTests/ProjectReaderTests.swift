@@ -42,7 +42,9 @@ import Testing
             try ProjectReader.revision(
                 "refs/heads/general_dev", repository: repo, git: try sandbox.gitRunner(), options: .init())
         }
-        #expect(try #require(error).description.contains("general_dev:Tenants/t1.json: modules: expected an array"))
+        let text = try #require(error).description
+        #expect(text.hasPrefix("general_dev:Tenants/t1.json:1:"), "\(text)")
+        #expect(text.contains(": modules: expected an array"), "\(text)")
         let missing = #expect(throws: GitError.self) {
             try ProjectReader.revision(
                 "refs/heads/nope", repository: repo, git: try sandbox.gitRunner(), options: .init())

@@ -44,7 +44,10 @@ public struct AuditRun: Sendable {
     public func run(workspace: Workspace, git: Git, fetch: Bool, wait: Bool, console: Console?) throws -> (
         report: AuditReport, observation: ProjectObservation, snapshot: Snapshot
     ) {
-        let lock = fetch ? try WorkspaceLock(gitDirectory: workspace.commonDirectory, wait: wait) : nil
+        let lock =
+            fetch
+            ? try WorkspaceLock(
+                gitDirectory: workspace.commonDirectory, waiting: .readOnly(wait: wait), console: console) : nil
         let snapshot: Snapshot
         do {
             defer { lock?.release() }

@@ -49,7 +49,10 @@ public struct ComposeRun: Sendable {
                 workspace, git: git, options: ValidationOptions(allowLocalRemotes: git.allowLocalRemotes))
         }
         // The lock guards the fetch into the mirrors (taken only when fetching, as audit does).
-        let lock = fetch ? try WorkspaceLock(gitDirectory: workspace.commonDirectory, wait: wait) : nil
+        let lock =
+            fetch
+            ? try WorkspaceLock(
+                gitDirectory: workspace.commonDirectory, waiting: .readOnly(wait: wait), console: console) : nil
         defer { lock?.release() }
         return try ComposeReader.fetched(
             tenant: tenant, workspace: workspace, git: git,

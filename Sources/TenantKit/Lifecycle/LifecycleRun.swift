@@ -69,14 +69,15 @@ public enum LifecycleRun {
         let lock = try WorkspaceLock(gitDirectory: workspace.commonDirectory, wait: options.wait)
         defer { lock.release() }
         if options.dryRun {
-            return try plan(change, state: try snapshot(workspace, git: git, console: console), git: git)
+            return try plan(
+                change, state: try snapshot(workspace, git: git, console: console, change: change), git: git)
         }
         let resuming = try !Transaction.unfinishedRuns(
             workspace, allowing: options.command, arguments: options.arguments
         ).isEmpty
         return try Transaction.journalled(workspace, command: options.command, arguments: options.arguments) {
             transaction in
-            let state = try snapshot(workspace, git: git, console: console)
+            let state = try snapshot(workspace, git: git, console: console, change: change)
             if resuming, isDone(change, state: state) { return LifecyclePlan() }
             let plan = try plan(change, state: state, git: git)
             try record(plan, in: transaction, remote: workspace.remoteName, state: state)
@@ -124,11 +125,25 @@ public enum LifecycleRun {
         }
     }
 
-    /// The snapshot every lifecycle command plans on: every project file valid, every module remote fetched.
-    static func snapshot(_ workspace: Workspace, git: Git, console: Console?) throws -> Snapshot {
-        try Snapshot.load(
+    /// The snapshot every lifecycle command plans on: every project file valid, every module remote fetched. The
+    /// tenant and module `change` names are checked before any module is fetched where a name the project lacks
+    /// can only be a mistake (`customize`, `uncustomize`; removing a tenant or module also finishes what a stopped
+    /// removal left, which needs the modules).
+    static func snapshot(_ workspace: Workspace, git: Git, console: Console?, change: Change? = nil) throws
+        -> Snapshot
+    {
+        var checkNames: (@Sendable (Project) throws -> Void)?
+        switch change {
+        case .customize(let tenant, let module, _), .uncustomize(let tenant, let module):
+            checkNames = { project in _ = try Customization.lookUp(tenant: tenant, module: module, in: project) }
+        default:
+            checkNames = nil
+        }
+        return try Snapshot.load(
             workspace: workspace, git: git,
-            options: Snapshot.Options(purpose: .strict, allowLocalRemotes: git.allowLocalRemotes), console: console)
+            options: Snapshot.Options(
+                purpose: .strict, allowLocalRemotes: git.allowLocalRemotes, checkNames: checkNames),
+            console: console)
     }
 
     /// Journals every ref the plan changes before the first push (outcome unknown until its push is accepted).

@@ -52,16 +52,15 @@ public struct ManifestProblem: Sendable, Equatable, CustomStringConvertible {
         self.message = message
     }
 
-    /// `modules.json: modules[3].url: expected a string (line 9, column 14)` when a field is known,
-    /// `modules.json:4:17: unexpected end of input` for a syntax error.
+    /// One location style for every problem, the compiler's `file:line:column:` that editors jump to:
+    /// `modules.json:9:14: modules[3].url: expected a string` when a field is known,
+    /// `modules.json:4:17: unexpected end of input` for a syntax error; without a position `modules.json: …`.
     public var description: String {
-        if let field {
-            var text = "\(file): \(field): \(message)"
-            if let line, let column { text += " (line \(line), column \(column))" }
-            return text
-        }
-        if let line, let column { return "\(file):\(line):\(column): \(message)" }
-        return "\(file): \(message)"
+        var text = file
+        if let line, let column { text += ":\(line):\(column)" }
+        text += ": "
+        if let field { text += "\(field): " }
+        return text + message
     }
 }
 

@@ -17,6 +17,43 @@ enum ConflictMarkers {
         }
     }
 
+    /// Rewrites the `>>>>>>> <commit>` marker lines git wrote into `files` (relative to `path`) when it merged the
+    /// commit id `commit` to say `>>>>>>> <label>`, as git says when it merges a branch by name (`general_dev`, not
+    /// `d3106ea…`). Only lines that start with the marker and the full commit id are changed (a rename's
+    /// `<commit>:<path>` keeps its path); files without such a line, and paths that are no regular file, are left
+    /// untouched.
+    static func label(_ files: [String], in path: String, commit: String, as label: String) throws {
+        let from = Array((">>>>>>> " + commit).utf8)
+        let to = Array((">>>>>>> " + label).utf8)
+        for file in files {
+            let full = (path as NSString).appendingPathComponent(file)
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory), !isDirectory.boolValue,
+                let data = FileManager.default.contents(atPath: full)
+            else { continue }
+            let bytes = [UInt8](data)
+            var output: [UInt8] = []
+            output.reserveCapacity(bytes.count)
+            var start = 0
+            var changed = false
+            while start < bytes.count {
+                var end = start
+                while end < bytes.count && bytes[end] != 10 { end += 1 }
+                let line = bytes[start..<min(end + 1, bytes.count)]
+                let after = start + from.count
+                if line.starts(with: from), after >= bytes.count || [10, 13, 58].contains(bytes[after]) {
+                    output += to
+                    output += bytes[after..<min(end + 1, bytes.count)]
+                    changed = true
+                } else {
+                    output += line
+                }
+                start = end + 1
+            }
+            if changed { try Data(output).write(to: URL(fileURLWithPath: full)) }
+        }
+    }
+
     /// Whether `data` has a line starting with seven `<` or seven `>` followed by a space or the end of the line.
     static func hasMarkers(_ data: Data) -> Bool {
         let bytes = [UInt8](data)

@@ -9,10 +9,16 @@ extension ResolutionStatus {
         let root = elsewhere ? (state.worktree ?? workspace.root) : workspace.root
         let command = elsewhere ? "tenantctl -C \(ResolveState.shellWord(root)) resolve" : "tenantctl resolve"
         var repositories: [Repository] = []
+        // What `--continue` would refuse, found by the same checks, so that the next step is one it accepts.
+        var problems: [String] = []
         for merge in [state.superproject] + state.modules {
             let path = merge.path.isEmpty ? root : (root as NSString).appendingPathComponent(merge.path)
             guard try CheckoutPresence.of(path, git: git) == .repository else { continue }
             let inspected = try RepositoryState.inspect(path: path, git: git, superproject: merge.path.isEmpty)
+            if state.phase == .resolving {
+                problems += try ResolveContinuer.problems(
+                    of: merge, state: inspected, path: path, superproject: merge.path.isEmpty, git: git)
+            }
             let unmerged = inspected.status.entries.filter { $0.kind == .unmerged }.map(\.path)
             let value: String
             if state.phase == .starting && merge.commit == nil && !inspected.operations.contains("merge") {
@@ -31,10 +37,13 @@ extension ResolutionStatus {
         switch state.phase {
         case .starting: next = "\(command) --abort"
         case .resolving:
-            next =
-                repositories.contains { $0.state == "conflicted" }
-                ? "resolve the conflicts, git add them, then \(command) --continue"
-                : "\(command) --continue"
+            if repositories.contains(where: { $0.state == "conflicted" }) {
+                next = "resolve the conflicts, git add them, then \(command) --continue"
+            } else if !problems.isEmpty {
+                next = "fix first: " + problems.joined(separator: "; ") + "; then \(command) --continue"
+            } else {
+                next = "\(command) --continue"
+            }
         case .committed, .publishing: next = "\(command) --continue"
         }
         return ResolutionStatus(

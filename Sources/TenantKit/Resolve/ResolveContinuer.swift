@@ -70,6 +70,14 @@ public struct ResolveContinuer {
     func problemsOf(_ merge: ResolveState.Merge, state: RepositoryState, path: String, superproject: Bool) throws
         -> [String]
     {
+        try Self.problems(of: merge, state: state, path: path, superproject: superproject, git: git)
+    }
+
+    /// The problems of one repository of the resolution that keep `--continue` from committing it (`status` says the
+    /// same ones).
+    static func problems(
+        of merge: ResolveState.Merge, state: RepositoryState, path: String, superproject: Bool, git: Git
+    ) throws -> [String] {
         let name = merge.repository
         let location = merge.path.isEmpty ? "" : merge.path + "/"
         var problems: [String] = []

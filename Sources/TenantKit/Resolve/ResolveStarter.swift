@@ -358,7 +358,9 @@ public struct ResolveStarter {
         let output = try GitRepository(workspace.root, git: git).merge(
             theirs, message: merge.message, commit: false,
             context: "merge \(merge.generalBranch) into \(merge.branch) in the superproject")
-        return try requireMergeStarted(output, path: workspace.root, what: "the superproject")
+        let conflicts = try requireMergeStarted(output, path: workspace.root, what: "the superproject")
+        try ConflictMarkers.label(conflicts, in: workspace.root, commit: theirs, as: merge.generalBranch)
+        return conflicts
     }
 
     /// `git merge --no-ff` of the module's general branch into its tenant branch in the module's checkout; returns
@@ -382,7 +384,10 @@ public struct ResolveStarter {
         if output.status == 0 {
             return (try checkout.headCommit(context: "read the merge of \(merge.repository)"), [])
         }
-        return (nil, try requireMergeStarted(output, path: path, what: merge.repository))
+        let conflicts = try requireMergeStarted(output, path: path, what: merge.repository)
+        // The markers name the general branch, as a merge of the branch by name would, not its commit id.
+        try ConflictMarkers.label(conflicts, in: path, commit: theirs, as: merge.generalBranch)
+        return (nil, conflicts)
     }
 
     /// The unmerged paths after a `git merge` that exited 1; throws when git did not start the merge at all.

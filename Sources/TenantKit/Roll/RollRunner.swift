@@ -47,7 +47,8 @@ public struct RollRunner {
         var identity = try CommitIdentity.read(in: root, git: git)
         if options.dryRun { identity.signs = false }
         var snapshotOptions = Snapshot.Options(
-            purpose: .report, fetch: options.fetch, jobs: options.jobs, allowLocalRemotes: git.allowLocalRemotes)
+            purpose: .report, fetch: options.fetch, jobs: options.jobs, allowLocalRemotes: git.allowLocalRemotes,
+            checkNames: { [filter = options.filter] project in try RollPlanner.check(filter, against: project) })
         snapshotOptions.keepBatch = true  // one `cat-file --batch` on the superproject for the whole roll
         let snapshot = try Snapshot.load(workspace: workspace, git: git, options: snapshotOptions, console: console)
         let batch = try snapshot.batch ?? CatFileBatch(git: git, repository: root)
@@ -96,7 +97,7 @@ public struct RollRunner {
             try Concurrent.alongside(
                 jobs: jobs,
                 {
-                    try Concurrent.map(landed, jobs: jobs) { job in
+                    _ = try Concurrent.map(landed, jobs: jobs) { job in
                         try RefTransaction.apply(
                             job.updates, in: job.path, git: git,
                             context: "record the pushed branches of \(job.name) in its mirror")

@@ -36,6 +36,9 @@ public struct Snapshot: Sendable {
         /// ``Snapshot/batch``, for the caller's further reads (roll reads every branch's files and trees through
         /// it); the caller closes it.
         public var keepBatch = false
+        /// The superproject was fetched already by this run (a second snapshot, with other project files): only the
+        /// modules are fetched, and "fetching the superproject" is not said twice.
+        public var superprojectFetched = false
 
         /// What a snapshot is taken for; it decides how strict the snapshot is.
         public enum Purpose: Sendable {
@@ -130,7 +133,7 @@ public struct Snapshot: Sendable {
             }
             throw SnapshotError("the superproject has no remote '\(workspace.remoteName)'")
         }
-        if options.fetch {
+        if options.fetch, !options.superprojectFetched {
             console?.progress("fetching the superproject")
             try SuperprojectRemote.fetch(workspace, git: git, remoteChecked: true)
         }

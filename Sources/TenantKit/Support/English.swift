@@ -15,4 +15,10 @@ public enum English {
 
     /// "is" or "are" for `count` things.
     public static func isAre(_ count: Int) -> String { count == 1 ? "is" : "are" }
+
+    /// `a`, `a or b`, `a, b or c`.
+    public static func or(_ words: [String]) -> String {
+        guard let last = words.last, words.count > 1 else { return words.first ?? "" }
+        return words.dropLast().joined(separator: ", ") + " or " + last
+    }
 }

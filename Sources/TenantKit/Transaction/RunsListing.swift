@@ -11,17 +11,26 @@ public enum RunsListing {
         public var unfinished: [(runId: String, waysOut: [String])]
         /// One line per journal that cannot be read, naming it.
         public var warnings: [String]
+        /// How many older runs the limit left out of ``runs``.
+        public var leftOut = 0
     }
 
-    /// Lists the runs of `workspace` (the ways out as run from its worktree).
-    public static func run(workspace: Workspace) throws -> Result {
+    /// How many runs `runs` shows on a terminal when not told.
+    public static let terminalLimit = 20
+
+    /// Lists the runs of `workspace` (the ways out as run from its worktree): the newest `limit` (0: every one),
+    /// oldest first; the unfinished ones whatever their age.
+    public static func run(workspace: Workspace, limit: Int = 0) throws -> Result {
         let (journals, unreadable) = try RunJournal.all(gitDirectory: workspace.commonDirectory)
-        return Result(
-            runs: journals.map(RunSummary.init),
+        let shown = limit > 0 ? Array(journals.suffix(limit)) : journals
+        var result = Result(
+            runs: shown.map(RunSummary.init),
             unfinished: journals.filter(\.isUnfinished).map {
                 ($0.runId, $0.waysOut(currentWorktree: workspace.root))
             },
             warnings: unreadable.sorted(by: { $0.key < $1.key }).map { "cannot read \($0.key): \($0.value)" })
+        result.leftOut = journals.count - shown.count
+        return result
     }
 }
 

@@ -27,15 +27,24 @@ public struct VerifyRun: Sendable {
     /// ``run(workspace:git:snapshot:)`` with the remotes fetched (unless `fetch` is false) under the workspace lock,
     /// waiting for it with `wait`.
     public func run(workspace: Workspace, git: Git, fetch: Bool, wait: Bool, console: Console?) throws -> Result {
-        try run(workspace: workspace, git: git) { project in
-            let lock = try WorkspaceLock(gitDirectory: workspace.commonDirectory, wait: wait)
+        // Before the files' first push the snapshot is taken twice (the second with the working tree's files): the
+        // superproject is fetched by the first only.
+        var superprojectFetched = false
+        return try run(workspace: workspace, git: git) { project in
+            let lock = try WorkspaceLock(
+                gitDirectory: workspace.commonDirectory, waiting: .readOnly(wait: wait), console: console)
             defer { lock.release() }
-            return try Snapshot.load(
-                workspace: workspace, git: git,
-                options: Snapshot.Options(
-                    purpose: .report, fetch: fetch, jobs: jobs, allowLocalRemotes: git.allowLocalRemotes,
-                    project: project),
-                console: console)
+            var options = Snapshot.Options(
+                purpose: .report, fetch: fetch, jobs: jobs, allowLocalRemotes: git.allowLocalRemotes, project: project)
+            options.superprojectFetched = superprojectFetched
+            do {
+                return try Snapshot.load(workspace: workspace, git: git, options: options, console: console)
+            } catch let error as GitError {
+                throw error  // the fetch itself may have failed: a second snapshot fetches again
+            } catch {
+                superprojectFetched = fetch
+                throw error
+            }
         }
     }
 

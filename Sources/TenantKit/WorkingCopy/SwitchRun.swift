@@ -31,9 +31,12 @@ public struct SwitchRun: Sendable {
 
     /// Switches `workspace` under its lock. A stopped switch this one goes on from ends aborted (this run puts back
     /// what it moved); a switch stopped with repositories left stays unfinished for its re-run.
+    /// `target` `-` is the tenant this worktree was on before its last switch (``PreviousTenant``).
     public func run(workspace: Workspace, git: Git, console: Console?) throws -> SwitchReport {
+        let target = self.target == PreviousTenant.argument ? try PreviousTenant.read(workspace) : self.target
         let lock = try WorkspaceLock(gitDirectory: workspace.commonDirectory, wait: wait)
         defer { lock.release() }
+        let before = try GitRepository(workspace.root, git: git).headBranch(context: "read the superproject's branch")
         func switched(_ transaction: Transaction?) throws -> SwitchReport {
             let switcher = WorkingCopySwitch(
                 workspace: workspace, git: git, fetch: fetch, recursive: recursive, console: console,
@@ -42,8 +45,59 @@ public struct SwitchRun: Sendable {
             return try switcher.run(target: target, dryRun: dryRun)
         }
         if dryRun { return try switched(nil) }
-        return try Transaction.journalled(
+        let report = try Transaction.journalled(
             workspace, command: "switch", arguments: arguments, aborting: true,
             unfinished: { ($0 as? SwitchStoppedError).map { !$0.left.isEmpty } ?? false }, switched)
+        if let before, before != report.branch {
+            do {
+                try PreviousTenant.record(before, in: workspace)
+            } catch {
+                // The switch is done; only `switch -` lacks its way back.
+                console?.warn("could not record \(before) for `tenantctl switch -` (\(error))")
+            }
+        }
+        return report
     }
+}
+
+/// The branch a worktree's superproject was on before its last switch, for `tenantctl switch -` (as `git switch -`
+/// goes back): `<worktree's git dir>/tenantctl/previous-tenant`, written by each switch that changed the branch.
+public enum PreviousTenant {
+    /// The argument that names it.
+    public static let argument = "-"
+
+    /// The file, in the worktree's own git directory (each worktree has its own).
+    public static func path(_ workspace: Workspace) -> String {
+        (workspace.gitDirectory as NSString).appendingPathComponent("tenantctl/previous-tenant")
+    }
+
+    /// The branch recorded; refused when no switch has recorded one in this worktree.
+    public static func read(_ workspace: Workspace) throws -> String {
+        let path = path(workspace)
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw SwitchPreviousError(
+                "no previous tenant: `tenantctl switch -` goes back to the tenant this worktree was on before its last switch, and it has not switched yet; name one (see: tenantctl tenant list)"
+            )
+        }
+        let text = try String(contentsOfFile: path, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !text.isEmpty, RefName.validateBranch(text) == nil else {
+            throw SwitchPreviousError(
+                "\(path) does not name a branch; name the tenant to switch to (see: tenantctl tenant list)")
+        }
+        return text
+    }
+
+    /// Records `branch` as the one to go back to.
+    public static func record(_ branch: String, in workspace: Workspace) throws {
+        let path = path(workspace)
+        try FileManager.default.createDirectory(
+            atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try Data((branch + "\n").utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+    }
+}
+
+/// `tenantctl switch -` with nothing to go back to: refused (exit 1), nothing changed.
+public struct SwitchPreviousError: Error, CustomStringConvertible, Sendable {
+    public var description: String
+    public init(_ description: String) { self.description = description }
 }

@@ -1,0 +1,25 @@
+import Foundation
+
+extension GitRepository {
+    /// How ``diff(from:to:format:prefix:color:context:)`` prints.
+    public enum DiffFormat: Sendable {
+        /// The patch, as `git diff` prints it.
+        case patch
+        /// `git diff --stat`.
+        case stat
+    }
+
+    /// `git diff <from> <to>` of two commits of this repository, as git prints it: the paths prefixed with
+    /// `prefix` (`a/<prefix>`, `b/<prefix>`: a module's files named from the superproject, as `git diff
+    /// --submodule=diff` names them), in colour when `color`. No external diff driver or text conversion runs.
+    public func diff(
+        from: String, to: String, format: DiffFormat, prefix: String, color: Bool, context: String
+    ) throws(GitError) -> Data {
+        var arguments = [
+            "diff", "--no-ext-diff", "--no-textconv", color ? "--color=always" : "--no-color",
+            "--src-prefix=a/\(prefix)", "--dst-prefix=b/\(prefix)",
+        ]
+        if format == .stat { arguments.append("--stat") }
+        return try run(arguments + ["--end-of-options", from, to, "--"], context: context).stdout
+    }
+}
