@@ -59,7 +59,9 @@ public enum TenantLifecycle {
             id: id, name: request.name, branch: id, modules: modules, customised: [],
             file: ProjectReader.tenantPath(id))
         let effective = project.activeSet(for: tenant).effective
-        tenant.customised = (source?.customised ?? []).filter { effective.contains($0) }
+        // The source's modules on branches `branches` maps are customised too: the new tenant gets branches of its
+        // own name there.
+        tenant.customised = (source?.customisedModules ?? []).filter { effective.contains($0) }
         tenant.strings = source?.strings ?? []
         try validate(adding: tenant, state: state)
 
@@ -156,7 +158,8 @@ public enum TenantLifecycle {
             plan.superprojectRefs.append(RefUpdate(ref: "refs/heads/\(tenant.branch)", new: nil, old: tip))
             if archive { plan.superprojectRefs.append(RefUpdate(ref: tag, new: tip, old: nil)) }
         }
-        for name in tenant.customised {
+        // A module branch `branches` maps is the module's own (a release line's): removing the tenant leaves it.
+        for name in tenant.customisedModules where tenant.branches[name] == nil {
             guard let tip = state.moduleBranches[name]?[tenant.branch], let mirror = state.mirrors[name] else {
                 continue
             }
