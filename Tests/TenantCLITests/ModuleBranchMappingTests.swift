@@ -91,8 +91,7 @@ struct ReleaseLineModuleBranches {
 @Suite("module branches not named after the tenant")
 struct ModuleBranchMappingTests {
     /// init maps obs-websocket to release/5.5.6 for release/31.0 (its pin is on that branch only) and says why;
-    /// verify is clean and audit shows the module customised on that branch. Without the mapping the same pin is an
-    /// undeclared customisation.
+    /// verify is clean and audit shows the module customised on that branch.
     @Test func initProposesTheMappingAndVerifyAndAuditHonourIt() throws {
         let sandbox = try GitSandbox()
         let app = try ReleaseLineModuleBranches(sandbox: sandbox)
@@ -110,8 +109,13 @@ struct ModuleBranchMappingTests {
         let cell = try Self.cell(audit.stdout, tenant: "release-31.0", module: "obs-websocket")
         #expect(cell?["customised"] as? Bool == true, "\(String(describing: cell))")
         #expect(cell?["branch"] as? String == "release/5.5.6", "\(String(describing: cell))")
+    }
 
-        // The control: the same project without the mapping is what init wrote before.
+    /// The control: the same project without the mapping (what init wrote before) is an undeclared customisation,
+    /// and roll's fix for it is `customize --branch` with the branch that has the pin.
+    @Test(.tags(.slow), .notInTheFastSet) func withoutTheMappingRollOffersToAdoptTheBranch() throws {
+        let sandbox = try GitSandbox()
+        let app = try ReleaseLineModuleBranches(sandbox: sandbox)
         try sandbox.git(["switch", "-q", "master"], in: app.work)
         let file = try sandbox.read("app/Tenants/release-31.0.json")
         try sandbox.write(
@@ -243,6 +247,13 @@ struct ModuleBranchMappingTests {
             ["customize", "release-31.0", "obs-websocket", "--branch", "release/5.5.x"], in: app.dev)
         #expect(again.status != 0)
         #expect(again.stderr.contains("already customised, on branch release/5.5.6"), "\(again.stderr)")
+
+        // The undo gives back the mapping only: here the tenant's pin is not on master, so it refuses and the
+        // module's branch stays.
+        let undo = sandbox.tenantctl(["uncustomize", "release-31.0", "obs-websocket"], in: app.dev)
+        #expect(undo.status != 0)
+        #expect(undo.stderr.contains("the tenant's pin has 1 commit not on master"), "\(undo.stderr)")
+        #expect(try app.websocketBranches() == before)
     }
 
     /// The audit cell of `tenant` and `module` in `audit --json` output.

@@ -189,8 +189,8 @@ public enum FindingJudge {
 
     /// One module of one superproject branch, in this order:
     ///
-    /// - `missing-branch`: the module's remote lacks the branch the subject tracks (the tenant's branch when it
-    ///   declares the module customised, else the module's general branch);
+    /// - `missing-branch`: the module's remote lacks the branch the subject tracks (the tenant's own module branch,
+    ///   ``Tenant/moduleBranch(for:)``, when it customises the module, else the module's general branch);
     /// - `not-pinned`: the branch has no gitlink for the module (the pin checks below are skipped);
     /// - `missing-commit`: the pin is on no branch and no tag of the module's remote (the checks of where it is are
     ///   skipped);
