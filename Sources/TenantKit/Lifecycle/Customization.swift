@@ -200,8 +200,9 @@ public enum Customization {
     {
         let project = state.project
         let (tenant, module) = try lookUp(tenant: tenantID, module: moduleName, in: project)
-        if !tenant.customises(module.name), let leftover = state.moduleBranches[module.name]?[tenant.branch],
-            tenant.branch != project.generalBranch(of: module)
+        if !tenant.customises(module.name),
+            let leftover = state.moduleBranches[module.name]?[tenant.moduleBranch(for: module.name)],
+            tenant.moduleBranch(for: module.name) != project.generalBranch(of: module)
         {
             return try planLeftoverDeletion(tenant: tenant, module: module, tip: leftover, state: state, git: git)
         }
@@ -268,16 +269,17 @@ public enum Customization {
         guard let general = state.moduleBranches[module.name]?[moduleGeneral] else {
             throw LifecycleError("module \(module.name) has no branch \(moduleGeneral) on its remote")
         }
+        let moduleBranch = tenant.moduleBranch(for: module.name)
         let extra = try commits([tip], notOn: general, module: module.name, state: state, git: git)
         guard extra.isEmpty else {
             throw LifecycleError(
-                "refusing to delete branch \(tenant.branch) of \(module.name), which tenant \(tenant.id) does not "
+                "refusing to delete branch \(moduleBranch) of \(module.name), which tenant \(tenant.id) does not "
                     + "declare customised: it has \(English.count(extra.count, "commit")) not on \(moduleGeneral):\n"
                     + extra.map { "  " + $0 }.joined(separator: "\n"))
         }
         var plan = LifecyclePlan()
         plan.modulesAfter = [
-            ModulePush(module: module.name, refs: [RefUpdate(ref: "refs/heads/\(tenant.branch)", new: nil, old: tip)])
+            ModulePush(module: module.name, refs: [RefUpdate(ref: "refs/heads/\(moduleBranch)", new: nil, old: tip)])
         ]
         return plan
     }

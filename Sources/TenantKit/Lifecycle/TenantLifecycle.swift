@@ -160,18 +160,19 @@ public enum TenantLifecycle {
         }
         // A module branch `branches` maps is the module's own (a release line's): removing the tenant leaves it.
         for name in tenant.customisedModules where tenant.branches[name] == nil {
-            guard let tip = state.moduleBranches[name]?[tenant.branch], let mirror = state.mirrors[name] else {
+            let moduleBranch = tenant.moduleBranch(for: name)
+            guard let tip = state.moduleBranches[name]?[moduleBranch], let mirror = state.mirrors[name] else {
                 continue
             }
             let count = try onlyOn(
-                tip, branchRef: "refs/heads/\(tenant.branch)", glob: "refs/heads/*", repository: mirror, git: git)
-            if count > 0 { unique.append("module \(name) branch \(tenant.branch): \(English.count(count, "commit"))") }
+                tip, branchRef: "refs/heads/\(moduleBranch)", glob: "refs/heads/*", repository: mirror, git: git)
+            if count > 0 { unique.append("module \(name) branch \(moduleBranch): \(English.count(count, "commit"))") }
             if archive {
                 plan.modulesFirst.append(ModulePush(module: name, refs: [RefUpdate(ref: tag, new: tip, old: nil)]))
             }
             plan.modulesAfter.append(
                 ModulePush(
-                    module: name, refs: [RefUpdate(ref: "refs/heads/\(tenant.branch)", new: nil, old: tip)]))
+                    module: name, refs: [RefUpdate(ref: "refs/heads/\(moduleBranch)", new: nil, old: tip)]))
         }
         if !unique.isEmpty && !archive {
             throw LifecycleError(
