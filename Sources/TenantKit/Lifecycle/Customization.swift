@@ -158,22 +158,6 @@ public enum Customization {
         state.project.tenant(id: tenantID)?.branches[moduleName] == branch
     }
 
-    /// The command that declares a pin off the module's general branch (`undeclared-customisation`): follow the one
-    /// other branch of the module that has the pin (`customize --branch`), else fork a branch of the tenant's name
-    /// at the pin (`customize --from`). Uses the module's graph already read: no git.
-    public static func adoptionCommand(_ tenant: Tenant, module: Module, pin: String, facts: ModuleObservation)
-        -> String
-    {
-        let commit = facts.commit(pin)
-        let having = facts.branches.filter {
-            $0.key != facts.generalBranch && $0.key != tenant.branch && facts.graph.isAncestor(commit, of: $0.value)
-        }
-        if having.count == 1, let branch = having.first?.key {
-            return "tenantctl customize \(tenant.id) \(module.name) --branch \(branch)"
-        }
-        return "tenantctl customize \(tenant.id) \(module.name) --from \(ObjectID.short(pin))"
-    }
-
     /// Whether the remotes hold `module` customised for `tenant` as `customize` leaves it: declared in the tenant's
     /// file on the general branch, and the module's branch of the tenant's name.
     public static func isCustomised(tenant tenantID: String, module moduleName: String, state: Snapshot) -> Bool {

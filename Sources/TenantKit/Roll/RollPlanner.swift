@@ -447,7 +447,7 @@ public enum RollPlanner {
                 reasons.append(
                     BlockReason(
                         finding, rolling: "rolling would drop it",
-                        fix: Customization.adoptionCommand(tenant, module: module, pin: pin, facts: facts)))
+                        fix: adoptionCommand(tenant, module: module, pin: pin, facts: facts, project: project)))
             default:
                 continue  // tenant-merged-back: one reason for all of them, below
             }
@@ -461,5 +461,24 @@ public enum RollPlanner {
                     module: module.name))
         }
         return reasons
+    }
+
+    /// The command that declares a pin off the module's general branch (`undeclared-customisation`): follow the one
+    /// other branch of the module that has the pin (`customize --branch`), else fork a branch of the tenant's name
+    /// at the pin (`customize --from`). A branch named after a tenant is that tenant's, never proposed. Uses the
+    /// module's graph already read: no git.
+    static func adoptionCommand(
+        _ tenant: Tenant, module: Module, pin: String, facts: ModuleObservation, project: Project
+    ) -> String {
+        let commit = facts.commit(pin)
+        let tenantBranches = Set(project.tenants.map(\.branch) + project.invalidTenants.map(\.branch))
+        let having = facts.branches.filter {
+            $0.key != facts.generalBranch && !tenantBranches.contains($0.key)
+                && facts.graph.isAncestor(commit, of: $0.value)
+        }
+        if having.count == 1, let branch = having.first?.key {
+            return "tenantctl customize \(tenant.id) \(module.name) --branch \(branch)"
+        }
+        return "tenantctl customize \(tenant.id) \(module.name) --from \(ObjectID.short(pin))"
     }
 }
