@@ -14,7 +14,10 @@ extension Tenantctl {
                 for every existing branch (local or on the remote, fetched first) matching --tenants, except the \
                 general branch, main and master; a branch customer/acme becomes tenant customer-acme on branch \
                 customer/acme. Every module is active; `customised` lists the modules whose remote has a branch \
-                of the tenant's name (read through tenantctl's module mirrors).
+                of the tenant's name (read through tenantctl's module mirrors). Where a tenant pins a module off \
+                its general branch and the module has no branch of the tenant's name, `branches` maps the module \
+                to the one other branch that has the pin (a release line's release/5.5.6): init prints each \
+                mapping with its reason, and each pin it could not map (on several branches or on none).
 
                 The general branch is general_dev where it exists, else the remote's default branch (its HEAD). \
                 A module whose remote has no such branch gets its own "generalBranch": its remote's default \
@@ -144,9 +147,16 @@ extension Tenantctl {
                     InitJSON.File(
                         path: $0.path, written: written.contains($0.path), ignored: ignoredPaths.contains($0.path))
                 }
+                let mappings = plan.mappings.map {
+                    InitJSON.Mapping(
+                        tenantBranch: $0.tenantBranch, module: $0.module, branch: $0.branch, pin: $0.pin,
+                        reason: $0.reason)
+                }
                 context.console.data(
                     try JSONOutput.encode(
-                        InitJSON(generalBranch: result.generalBranch, files: files, skipped: plan.skipped)))
+                        InitJSON(
+                            generalBranch: result.generalBranch, files: files, skipped: plan.skipped,
+                            branches: mappings, unmapped: plan.unmapped)))
                 return .success
             }
             for file in plan.files {
@@ -155,6 +165,14 @@ extension Tenantctl {
                         + (written.contains(file.path) ? "" : " (exists; not overwritten)"))
             }
             for skip in plan.skipped { context.console.warn("skipped branch " + skip) }
+            if !plan.mappings.isEmpty {
+                context.console.print("module branches not named after their tenant (\"branches\" in the files):")
+                for mapping in plan.mappings {
+                    context.console.print(
+                        "  \(mapping.tenantBranch): \(mapping.module) follows \(mapping.branch) (\(mapping.reason))")
+                }
+            }
+            for note in plan.unmapped { context.console.warn("not mapped: " + note) }
             if !result.ignored.isEmpty { printIgnored(result.ignored, root: workspace.root, console: context.console) }
             if !written.isEmpty {
                 context.console.print(
@@ -181,4 +199,17 @@ struct InitJSON: Encodable {
     var files: [File]
     /// Branches matching the glob that cannot be tenant ids, with the reason.
     var skipped: [String]
+    /// A `branches` entry init wrote: the tenant's superproject branch follows `branch` of `module`.
+    struct Mapping: Encodable {
+        var tenantBranch: String
+        var module: String
+        var branch: String
+        var pin: String
+        var reason: String
+    }
+
+    /// The `branches` entries written, with why.
+    var branches: [Mapping]
+    /// Pins off a module's general branch that init could not map to one module branch.
+    var unmapped: [String]
 }

@@ -46,7 +46,7 @@ extension Tenantctl {
                 rows: rows.map {
                     [
                         $0.id, $0.branch, TerminalText.escaped($0.name ?? ""), $0.activeModules.joined(separator: ", "),
-                        $0.customised.isEmpty ? "-" : $0.customised.joined(separator: ", "),
+                        $0.customisedColumn,
                     ]
                 }, text: [2, 3, 4])
             context.console.print(context.console.table(table))
@@ -70,7 +70,10 @@ struct TenantRow: Encodable {
     var modules: [String]
     var activeModules: [String]
     var droppedModules: [DroppedJSON]
+    /// Every module the tenant customises (the file's `customised`, then the modules only `branches` maps).
     var customised: [String]
+    /// Module → the module branch the tenant follows when it is not named after the tenant.
+    var branches: [String: String]
 
     struct DroppedJSON: Encodable {
         var module: String
@@ -84,7 +87,16 @@ struct TenantRow: Encodable {
         modules = tenant.modules
         activeModules = active.effective
         droppedModules = active.dropped.map { DroppedJSON(module: $0.module, missing: $0.missing) }
-        customised = tenant.customised
+        customised = tenant.customisedModules
+        branches = tenant.branches
+    }
+
+    /// The CUSTOMISED column: each module, with its branch where `branches` maps it (`obs-websocket (release/5.5.6)`).
+    var customisedColumn: String {
+        customised.isEmpty
+            ? "-"
+            : customised.map { module in branches[module].map { "\(module) (\($0))" } ?? module }
+                .joined(separator: ", ")
     }
 }
 

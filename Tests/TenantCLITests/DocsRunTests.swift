@@ -92,6 +92,9 @@ import Testing
         // What an example needs to exist first (the help shows the command, not its preparation).
         switch name {
         case "tenantctl uncustomize": #expect(example.tenantctl(["customize", "t1", "Order"]).status == 0)
+        case "tenantctl customize":
+            // A module branch not named after a tenant, for --branch to adopt (a release line of Article).
+            try sandbox.git(["branch", "release/2.x", "general_dev"], in: example.remote("Article"))
         case "tenantctl tenant remove": #expect(example.tenantctl(["tenant", "add", "t4"]).status == 0)
         case "tenantctl module add": _ = try LifecycleModuleTests.invoiceRemote(example)
         case "tenantctl module remove":

@@ -20,6 +20,10 @@ public enum Adoption {
         public var files: [PlannedFile]
         /// Branches that match the glob but cannot be tenant ids (e.g. contain `/`), with the reason.
         public var skipped: [String]
+        /// The `branches` entries written into new tenant files, with why (``ModuleBranchProposal``).
+        public var mappings: [ModuleBranchProposal] = []
+        /// The pins off a module's general branch init could not map to one module branch, worded for its output.
+        public var unmapped: [String] = []
     }
 
     /// The superproject root around `directory` (it need not have `modules.json` yet); it must have `.gitmodules`.
@@ -98,14 +102,15 @@ public enum Adoption {
     /// Plans the files: modules from `.gitmodules` (``modules(from:names:)``); one tenant per branch (local or on
     /// the remote) matching `glob`, except the general branch, `main`, `master`; a branch with `/` (`customer/acme`)
     /// becomes the id `customer-acme` and keeps its branch; every module active; `customised` = modules whose remote
-    /// has a branch of the tenant's name (`moduleBranches`: module name → its remote's branch names).
+    /// has a branch of the tenant's name (`moduleBranches`: module name → its remote's branch names); `branches` =
+    /// the `proposals` for the tenant's branch (``ModuleBranchProposal``), written for the files init writes.
     ///
     /// A module whose remote has no branch `generalBranch` gets its own `generalBranch`: its remote's default branch
     /// (`moduleDefaults`: module name → the branch its remote's HEAD names).
     public static func plan(
         workspace: Workspace, generalBranch: String, glob: String, gitmodules: [GitmodulesEntry],
         moduleNames: [String: String] = [:], branches: [String], moduleBranches: [String: Set<String>],
-        moduleDefaults: [String: String] = [:]
+        moduleDefaults: [String: String] = [:], proposals: ModuleBranchProposal.Found = .init()
     ) throws -> Plan {
         var modules = try modules(from: gitmodules, names: moduleNames)
         for index in modules.indices {
@@ -119,10 +124,7 @@ public enum Adoption {
         let manifest = ModuleManifest(generalBranch: generalBranch, modules: modules)
         var tenants: [Tenant] = []
         var skipped: [String] = []
-        let candidates = Set(branches).sorted().filter { branch in
-            branch != generalBranch && branch != "HEAD" && branch != "main" && branch != "master"
-                && fnmatch(glob, branch, 0) == 0
-        }
+        let candidates = candidateBranches(branches, generalBranch: generalBranch, glob: glob)
         let byID = Dictionary(grouping: candidates, by: tenantID(forBranch:))
         for branch in candidates {
             let id = tenantID(forBranch: branch)
@@ -137,24 +139,42 @@ public enum Adoption {
                 continue
             }
             let customised = modules.map(\.name).filter { moduleBranches[$0]?.contains(branch) ?? false }
+            var mapped: [String: String] = [:]
+            for proposal in proposals.proposals where proposal.tenantBranch == branch {
+                mapped[proposal.module] = proposal.branch
+            }
             tenants.append(
                 Tenant(
-                    id: id, branch: branch, modules: modules.map(\.name), customised: customised,
+                    id: id, branch: branch, modules: modules.map(\.name), customised: customised, branches: mapped,
                     file: ProjectReader.tenantPath(id)))
         }
+        let tenantBranches = Set(tenants.map(\.branch))
         _ = try ProjectLoader.load(
             manifest: SourceFile(path: ProjectReader.manifestPath, data: manifest.encoded()),
             tenantFiles: tenants.map { SourceFile(path: $0.file, data: $0.encoded()) },
             options: ValidationOptions(allowLocalRemotes: true))
         let files =
             [(ProjectReader.manifestPath, manifest.encoded())] + tenants.map { ($0.file, $0.encoded()) }
+        let planned = files.map {
+            PlannedFile(path: $0.0, data: $0.1, exists: FileManager.default.fileExists(atPath: workspace.path($0.0)))
+        }
+        let kept = Set(planned.filter(\.exists).map(\.path))
+        let written = Set(tenants.filter { !kept.contains($0.file) }.map(\.branch))
         return Plan(
-            root: workspace.root,
-            files: files.map {
-                PlannedFile(
-                    path: $0.0, data: $0.1, exists: FileManager.default.fileExists(atPath: workspace.path($0.0)))
+            root: workspace.root, files: planned, skipped: skipped,
+            mappings: proposals.proposals.filter { written.contains($0.tenantBranch) }.sorted {
+                ($0.tenantBranch, $0.module) < ($1.tenantBranch, $1.module)
             },
-            skipped: skipped)
+            unmapped: proposals.unmapped.filter { note in tenantBranches.contains { note.hasPrefix($0 + ":") } })
+    }
+
+    /// The branches that become tenants: those matching `glob`, except the general branch, `HEAD`, `main` and
+    /// `master`, sorted.
+    public static func candidateBranches(_ branches: [String], generalBranch: String, glob: String) -> [String] {
+        Set(branches).sorted().filter { branch in
+            branch != generalBranch && branch != "HEAD" && branch != "main" && branch != "master"
+                && fnmatch(glob, branch, 0) == 0
+        }
     }
 
     /// Writes the files that do not exist yet (never overwriting one, even if it appeared meanwhile); returns the
@@ -228,9 +248,15 @@ public enum Adoption {
 
     /// Local branches and the remote's branches as tenantctl fetched them, by name.
     public static func branches(_ workspace: Workspace, git: Git) throws -> [String] {
+        Array(try branchTips(workspace, git: git).keys)
+    }
+
+    /// Local branches and the remote's branches as tenantctl fetched them, name → tip (the remote's where both have
+    /// the branch: what the other commands read).
+    public static func branchTips(_ workspace: Workspace, git: Git) throws -> [String: String] {
         let local = try GitRefs.branches(under: "refs/heads/", in: workspace.root, git: git, what: workspace.root)
         let remote = try SuperprojectRemote.branches(workspace, git: git)
-        return Array(Set(local.keys).union(remote.keys))
+        return local.merging(remote) { _, remote in remote }
     }
 
     /// The branch a remote's HEAD names (its default branch), from `ls-remote --symref`; nil when it names none.

@@ -113,7 +113,8 @@ public enum InitRun {
             console.progress("fetching the superproject…")
             try SuperprojectRemote.fetch(workspace, git: git, remoteChecked: true)
         }
-        let branches = try Adoption.branches(workspace, git: git)
+        let branchTips = try Adoption.branchTips(workspace, git: git)
+        let branches = Array(branchTips.keys)
         let general: String
         var source: String?
         if let generalBranch = options.generalBranch {
@@ -135,23 +136,68 @@ public enum InitRun {
         let specs = try ModuleRemotes.specs(for: modules, workspace: workspace, git: git)
         console.progress("fetching \(English.count(specs.count, "module repository", "module repositories"))…")
         let synced = try mirrors.sync(specs, console: console)
-        var moduleBranches: [String: Set<String>] = [:]
+        var moduleBranchTips: [String: [String: String]] = [:]
         for (name, mirror) in synced {
-            moduleBranches[name] = Set(
-                try GitRefs.branches(under: "refs/heads/", in: mirror, git: git, what: name).keys)
+            moduleBranchTips[name] = try GitRefs.branches(under: "refs/heads/", in: mirror, git: git, what: name)
         }
+        let moduleBranches = moduleBranchTips.mapValues { Set($0.keys) }
         // A module without the general branch follows its own default branch (its remote's HEAD).
         var moduleDefaults: [String: String] = [:]
         for spec in specs where moduleBranches[spec.name]?.contains(general) == false {
             moduleDefaults[spec.name] = try Adoption.defaultBranch(ofRemote: spec.url, in: workspace.root, git: git)
         }
+        let tenantTips = Adoption.candidateBranches(branches, generalBranch: general, glob: options.tenants)
+            .reduce(into: [String: String]()) { $0[$1] = branchTips[$1] }
+        let proposals = try moduleBranchProposals(
+            workspace, modules: modules, general: general, moduleDefaults: moduleDefaults, tenantTips: tenantTips,
+            mirrors: synced, moduleBranchTips: moduleBranchTips, git: git)
         let plan = try Adoption.plan(
             workspace: workspace, generalBranch: general, glob: options.tenants, gitmodules: gitmodules,
             moduleNames: options.moduleNames, branches: branches, moduleBranches: moduleBranches,
-            moduleDefaults: moduleDefaults)
+            moduleDefaults: moduleDefaults, proposals: proposals)
         let written = try Adoption.write(plan)
         let ignored = try IgnoreRules.ignored(plan.files.map(\.path), in: workspace.root, git: git)
         return Result(
             generalBranch: general, generalBranchSource: source, plan: plan, written: written, ignored: ignored)
+    }
+
+    /// The `branches` init proposes (``ModuleBranchProposal``) for the tenant branches (`tenantTips`: branch → tip):
+    /// their pins read with one `cat-file --batch`, and one commit graph per module some tenant pins off the
+    /// module's general head (none per tenant).
+    static func moduleBranchProposals(
+        _ workspace: Workspace, modules: [Module], general: String, moduleDefaults: [String: String],
+        tenantTips: [String: String], mirrors: [String: String], moduleBranchTips: [String: [String: String]],
+        git: Git
+    ) throws -> ModuleBranchProposal.Found {
+        guard !tenantTips.isEmpty else { return .init() }
+        let batch = try CatFileBatch(git: git, repository: workspace.root)
+        defer { try? batch.close() }
+        let pinsByCommit = try PinReader.pins(
+            of: Array(Set(tenantTips.values)).sorted(), paths: modules.map(\.path), batch: batch)
+        try batch.close()
+        var found = ModuleBranchProposal.Found()
+        for module in modules {
+            guard let mirror = mirrors[module.name], let branches = moduleBranchTips[module.name] else { continue }
+            let moduleGeneral = branches[general] != nil ? general : (moduleDefaults[module.name] ?? general)
+            guard let generalTip = branches[moduleGeneral] else { continue }
+            var pins: [String: String] = [:]
+            for (branch, tip) in tenantTips {
+                // A tenant with a branch of its own name in the module is customised there.
+                guard branches[branch] == nil, let pin = pinsByCommit[tip]?[module.path], pin != generalTip else {
+                    continue
+                }
+                pins[branch] = pin
+            }
+            guard !pins.isEmpty else { continue }
+            let graph = try CommitGraph.load(
+                tips: Set(branches.values).sorted() + Set(pins.values).sorted(), repository: mirror, git: git,
+                what: "module \(module.name)")
+            let result = ModuleBranchProposal.propose(
+                module: module.name, pins: pins, branches: branches, graph: graph, general: moduleGeneral,
+                tenantBranches: Set(tenantTips.keys))
+            found.proposals += result.proposals
+            found.unmapped += result.unmapped
+        }
+        return found
     }
 }

@@ -17,6 +17,8 @@ public enum LifecycleRun {
         case moduleRemove(name: String)
         /// `customize`; `from`: the module commit the tenant's branch starts at instead of the pin.
         case customize(tenant: String, module: String, from: String?)
+        /// `customize --branch`: the tenant follows the module's existing branch `branch`.
+        case adoptBranch(tenant: String, module: String, branch: String)
         /// `customize --undo` (`uncustomize`).
         case uncustomize(tenant: String, module: String)
         /// `tag`.
@@ -29,7 +31,7 @@ public enum LifecycleRun {
             case .tenantRemove: "tenant remove"
             case .moduleAdd: "module add"
             case .moduleRemove: "module remove"
-            case .customize: "customize"
+            case .customize, .adoptBranch: "customize"
             case .uncustomize: "uncustomize"
             case .tag: "tag"
             }
@@ -102,6 +104,9 @@ public enum LifecycleRun {
             return try ModuleLifecycle.planRemove(name: name, state: state, git: git)
         case .customize(let tenant, let module, let from):
             return try Customization.plan(tenant: tenant, module: module, from: from, state: state, git: git)
+        case .adoptBranch(let tenant, let module, let branch):
+            return try Customization.planAdoption(
+                tenant: tenant, module: module, branch: branch, state: state, git: git)
         case .uncustomize(let tenant, let module):
             return try Customization.planUndo(tenant: tenant, module: module, state: state, git: git)
         case .tag(let milestone, let pattern):
@@ -119,6 +124,8 @@ public enum LifecycleRun {
         case .tenantRemove(let id, _): TenantLifecycle.isRemoved(id, state: state)
         case .customize(let tenant, let module, _):
             Customization.isCustomised(tenant: tenant, module: module, state: state)
+        case .adoptBranch(let tenant, let module, let branch):
+            Customization.isAdopted(tenant: tenant, module: module, branch: branch, state: state)
         case .uncustomize(let tenant, let module):
             Customization.isUncustomised(tenant: tenant, module: module, state: state)
         case .moduleAdd, .moduleRemove, .tag: false

@@ -99,7 +99,7 @@ public enum ModuleLifecycle {
             if try wasRemoved(name, state: state, git: git) { return LifecyclePlan() }
             throw UnknownNameError(kind: "module", names: [name], known: project.manifest.modules.map(\.name))
         }
-        let customisers = project.tenants.filter { $0.customised.contains(name) }.map(\.id)
+        let customisers = project.tenants.filter { $0.customises(name) }.map(\.id)
         guard customisers.isEmpty else {
             throw LifecycleError(
                 "refusing to remove module \(name): tenant\(customisers.count == 1 ? "" : "s") "

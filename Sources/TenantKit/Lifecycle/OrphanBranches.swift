@@ -27,9 +27,10 @@ public enum OrphanBranches {
         for module in state.project.manifest.modules {
             guard let branches = state.moduleBranches[module.name] else { continue }
             for tenant in state.project.tenants
-            where !tenant.customised.contains(module.name) && tenant.branch != state.project.generalBranch(of: module) {
-                if let tip = branches[tenant.branch] {
-                    found.append(OrphanBranch(module: module.name, branch: tenant.branch, tip: tip, tenant: tenant.id))
+            where !tenant.customises(module.name) && tenant.branch != state.project.generalBranch(of: module) {
+                let name = tenant.moduleBranch(for: module.name)
+                if let tip = branches[name] {
+                    found.append(OrphanBranch(module: module.name, branch: name, tip: tip, tenant: tenant.id))
                 }
             }
         }

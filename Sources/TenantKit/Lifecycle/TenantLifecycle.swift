@@ -60,7 +60,9 @@ public enum TenantLifecycle {
             id: id, name: request.name, branch: id, modules: modules, customised: [],
             file: ProjectReader.tenantPath(id))
         let effective = project.activeSet(for: tenant).effective
-        tenant.customised = (source?.customised ?? []).filter { effective.contains($0) }
+        // The source's modules on branches `branches` maps are customised too: the new tenant gets branches of its
+        // own name there.
+        tenant.customised = (source?.customisedModules ?? []).filter { effective.contains($0) }
         tenant.strings = source?.strings ?? []
         try validate(adding: tenant, state: state)
 
@@ -181,19 +183,21 @@ public enum TenantLifecycle {
             plan.superprojectRefs.append(RefUpdate(ref: "refs/heads/\(tenant.branch)", new: nil, old: tip))
             if archive { plan.superprojectRefs.append(RefUpdate(ref: tag, new: tip, old: nil)) }
         }
-        for name in tenant.customised {
-            guard let tip = state.moduleBranches[name]?[tenant.branch], let mirror = state.mirrors[name] else {
+        // A module branch `branches` maps is the module's own (a release line's): removing the tenant leaves it.
+        for name in tenant.customisedModules where tenant.branches[name] == nil {
+            let moduleBranch = tenant.moduleBranch(for: name)
+            guard let tip = state.moduleBranches[name]?[moduleBranch], let mirror = state.mirrors[name] else {
                 continue
             }
             let count = try onlyOn(
-                tip, branchRef: "refs/heads/\(tenant.branch)", glob: "refs/heads/*", repository: mirror, git: git)
-            if count > 0 { unique.append("module \(name) branch \(tenant.branch): \(English.count(count, "commit"))") }
+                tip, branchRef: "refs/heads/\(moduleBranch)", glob: "refs/heads/*", repository: mirror, git: git)
+            if count > 0 { unique.append("module \(name) branch \(moduleBranch): \(English.count(count, "commit"))") }
             if archive {
                 plan.modulesFirst.append(ModulePush(module: name, refs: [RefUpdate(ref: tag, new: tip, old: nil)]))
             }
             plan.modulesAfter.append(
                 ModulePush(
-                    module: name, refs: [RefUpdate(ref: "refs/heads/\(tenant.branch)", new: nil, old: tip)]))
+                    module: name, refs: [RefUpdate(ref: "refs/heads/\(moduleBranch)", new: nil, old: tip)]))
         }
         if !unique.isEmpty && !archive {
             throw LifecycleError(

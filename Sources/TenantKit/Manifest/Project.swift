@@ -55,11 +55,18 @@ public struct Project: Sendable {
         manifest.generalBranch(of: module)
     }
 
-    /// The branch rule: the module branch a tenant follows — the tenant's branch where the tenant declares the module
-    /// customised, else the module's general branch. `nil` (the general view) always follows the general branch.
+    /// The branch rule: the module branch a tenant follows — its own module branch (``Tenant/moduleBranch(for:)``:
+    /// the branch `branches` maps the module to, else the tenant's branch) where the tenant customises the module,
+    /// else the module's general branch. `nil` (the general view) always follows the general branch.
     public func branch(of module: Module, for tenant: Tenant?) -> String {
         guard let tenant, tenant.customises(module.name) else { return generalBranch(of: module) }
-        return tenant.branch
+        return tenant.moduleBranch(for: module.name)
+    }
+
+    /// The branches of `module` named for the tenants (valid or not), one per tenant: each tenant's own module branch
+    /// (``Tenant/moduleBranch(for:)``), where merged-back commits are looked for.
+    public func tenantModuleBranches(of module: Module) -> [String] {
+        tenants.map { $0.moduleBranch(for: module.name) } + invalidTenants.map(\.branch)
     }
 
     /// The effective active set (thesis rule): drop every active module whose dependencies are not all

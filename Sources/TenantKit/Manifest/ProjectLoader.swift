@@ -212,7 +212,9 @@ public enum ProjectLoader {
         guard
             let fields = decoder.object(
                 root, at: nil,
-                allowed: ["id", "name", "branch", "modules", "customised", "strings", "platforms", "build"],
+                allowed: [
+                    "id", "name", "branch", "modules", "customised", "branches", "strings", "platforms", "build",
+                ],
                 required: ["id", "modules", "customised"])
         else { return nil }
         let before = decoder.problems.count
@@ -224,16 +226,38 @@ public enum ProjectLoader {
         let branch = fields["branch"].flatMap { decoder.string($0, at: "branch") }
         let modules = fields["modules"].flatMap { decoder.stringArray($0, at: "modules") }
         let customised = fields["customised"].flatMap { decoder.stringArray($0, at: "customised") }
+        let branches = fields["branches"].map { decodeBranches($0, decoder: &decoder) } ?? [:]
         let strings = fields["strings"].map { decoder.stringArray($0, at: "strings") } ?? []
         let platforms =
             fields["platforms"].map { PlatformVersions.decode($0, at: "platforms", decoder: &decoder) } ?? [:]
         let build = fields["build"].map { TenantBuild.decode($0, decoder: &decoder) }
-        guard decoder.problems.count == before, let id, let modules, let customised, let strings, let platforms else {
+        guard decoder.problems.count == before, let id, let modules, let customised, let branches, let strings,
+            let platforms
+        else {
             return nil
         }
         return Tenant(
-            id: id, name: name, branch: branch, modules: modules, customised: customised, strings: strings,
-            platforms: platforms, build: build ?? nil, file: file.path)
+            id: id, name: name, branch: branch, modules: modules, customised: customised, branches: branches,
+            strings: strings, platforms: platforms, build: build ?? nil, file: file.path)
+    }
+
+    /// Decodes `"branches"`: an object of module names to module branch names (checked by ``validateTenant``).
+    static func decodeBranches(_ value: JSONValue, decoder: inout FieldDecoder) -> [String: String]? {
+        decoder.positions["branches"] = value.position
+        guard case .object(let members, _) = value else {
+            decoder.expected("an object of module names to branch names", value, at: "branches")
+            return nil
+        }
+        var result: [String: String] = [:]
+        var ok = true
+        for member in members {
+            if let branch = decoder.string(member.value, at: "branches.\(member.key)") {
+                result[member.key] = branch
+            } else {
+                ok = false
+            }
+        }
+        return ok ? result : nil
     }
 
     /// The file name without directories, `branch:` prefix and `.json` extension.
@@ -263,6 +287,13 @@ public enum ProjectLoader {
         if tenant.branch != tenant.id || idReason == nil, let reason = RefName.validateBranch(tenant.branch) {
             decoder.report("branch", "invalid branch name \"\(tenant.branch)\" of \(who): \(reason)")
         }
+        for (module, branch) in tenant.branches.sorted(by: { $0.key < $1.key }) {
+            if let reason = RefName.validateBranch(branch) {
+                decoder.report(
+                    "branches.\(module)",
+                    "invalid branch name \"\(branch)\" of module \"\(module)\" in \(who): \(reason)")
+            }
+        }
         for (offset, path) in tenant.strings.enumerated() {
             if let reason = RepoPath.validate(path) {
                 decoder.report(
@@ -290,16 +321,19 @@ public enum ProjectLoader {
         }
         let declared = Set(tenant.modules)
         let active = Project.activeSet(declared: tenant.modules, modules: manifest.modules)
-        for (offset, module) in tenant.customised.enumerated() {
-            let field = "customised[\(offset)]"
+        let customisedFields =
+            tenant.customised.enumerated().map { ("customised[\($0.offset)]", $0.element) }
+            + tenant.branches.keys.sorted().filter { !tenant.customised.contains($0) }.map { ("branches.\($0)", $0) }
+        for (field, module) in customisedFields {
+            let moduleBranch = tenant.moduleBranch(for: module)
             if !known.contains(module) {
                 decoder.report(field, "\(who) customises unknown module \"\(module)\"")
             } else if let entry = manifest.modules.first(where: { $0.name == module }),
-                folded(tenant.branch) == folded(manifest.generalBranch(of: entry))
+                folded(moduleBranch) == folded(manifest.generalBranch(of: entry))
             {
                 decoder.report(
                     field,
-                    "\(who) customises module \"\(module)\" on branch \"\(tenant.branch)\", the module's general branch"
+                    "\(who) customises module \"\(module)\" on branch \"\(moduleBranch)\", the module's general branch"
                 )
             } else if !declared.contains(module) {
                 decoder.report(field, "\(who) customises module \"\(module)\", which is not one of its active modules")
@@ -383,6 +417,46 @@ public enum ProjectLoader {
             byKey[key, default: []].append(branches.count)
             for directory in directories { byDirectory[directory, default: []].append(branches.count) }
             branches.append((key, tenant))
+        }
+        validateModuleBranches(tenants, report: report)
+    }
+
+    /// The module branches `branches` maps: each followed by one tenant only (two tenants on one module branch would
+    /// roll, pin and customise it over each other), and none named after another tenant's branch (that name is the
+    /// one the other tenant's customisation of the module would use).
+    static func validateModuleBranches(_ tenants: [Tenant], report: (Tenant, String, String) -> Void) {
+        guard tenants.contains(where: { !$0.branches.isEmpty }) else { return }
+        var tenantBranches: [String: Tenant] = [:]
+        for tenant in tenants where tenantBranches[folded(tenant.branch)] == nil {
+            tenantBranches[folded(tenant.branch)] = tenant
+        }
+        var followed: [String: [String: Tenant]] = [:]  // module → folded module branch → the first tenant on it
+        for tenant in tenants {
+            for module in tenant.customisedModules {
+                let moduleBranch = tenant.moduleBranch(for: module)
+                let key = folded(moduleBranch)
+                let field =
+                    tenant.branches[module] != nil
+                    ? "branches.\(module)" : "customised[\(tenant.customised.firstIndex(of: module) ?? 0)]"
+                if let other = followed[module]?[key] {
+                    // Two tenants on one branch name clash already (reported with their `branch`).
+                    guard tenant.branches[module] != nil || other.branches[module] != nil else { continue }
+                    report(
+                        tenant, field,
+                        "tenant \"\(tenant.id)\" customises module \"\(module)\" on branch \"\(moduleBranch)\", which "
+                            + "tenant \"\(other.id)\" (\(other.file)) follows too; give each tenant its own branch of the "
+                            + "module")
+                    continue
+                }
+                followed[module, default: [:]][key] = tenant
+                if tenant.branches[module] != nil, let other = tenantBranches[key], other.id != tenant.id {
+                    report(
+                        tenant, field,
+                        "tenant \"\(tenant.id)\" maps module \"\(module)\" to branch \"\(moduleBranch)\", the name of "
+                            + "tenant \"\(other.id)\"'s branch (\(other.file)); map it to a branch not named after "
+                            + "another tenant")
+                }
+            }
         }
     }
 

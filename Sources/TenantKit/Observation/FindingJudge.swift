@@ -60,11 +60,12 @@ public enum FindingJudge {
     {
         let tenant = invalid.asTenant
         return project.manifest.modules.compactMap { module in
-            guard let taken = observation.modules[module.name]?.mergedBack[tenant.branch], !taken.isEmpty else {
+            let moduleBranch = tenant.moduleBranch(for: module.name)
+            guard let taken = observation.modules[module.name]?.mergedBack[moduleBranch], !taken.isEmpty else {
                 return nil
             }
             return mergedBack(
-                taken, tenant: tenant, module: module.name, repository: module.name,
+                taken, tenant: tenant, module: module.name, repository: module.name, branch: moduleBranch,
                 general: project.generalBranch(of: module))
         }
     }
@@ -90,13 +91,15 @@ public enum FindingJudge {
         // looks at the other tenants (at 1000 tenants × 50 modules, a walk over every other tenant per cell was
         // 50 million steps and doubled roll's time).
         guard let pin, !acceptMergedBack, !facts.mergedBack.isEmpty else { return findings }
-        for other in project.tenants + project.invalidTenants.map(\.asTenant)
-        where other.branch != tenant.branch && facts.mergedBack[other.branch] != nil {
-            let reaching = mergedBackReaching(pin, from: other.branch, facts: facts)
+        let ownBranch = tenant.moduleBranch(for: module.name)
+        for other in project.tenants + project.invalidTenants.map(\.asTenant) {
+            let otherBranch = other.moduleBranch(for: module.name)
+            guard otherBranch != ownBranch, facts.mergedBack[otherBranch] != nil else { continue }
+            let reaching = mergedBackReaching(pin, from: otherBranch, facts: facts)
             guard !reaching.isEmpty else { continue }
             findings.append(
                 mergedBack(
-                    reaching, tenant: other, module: module.name, repository: module.name,
+                    reaching, tenant: other, module: module.name, repository: module.name, branch: otherBranch,
                     general: project.generalBranch(of: module)))
         }
         return findings
@@ -123,7 +126,7 @@ public enum FindingJudge {
             let reaching = (mergedBack[other.branch] ?? []).filter { !contained.contains($0) }
             guard !reaching.isEmpty else { return nil }
             return Self.mergedBack(
-                reaching, tenant: other, module: nil, repository: Finding.superproject,
+                reaching, tenant: other, module: nil, repository: Finding.superproject, branch: other.branch,
                 general: project.manifest.generalBranch)
         }
     }
@@ -161,7 +164,7 @@ public enum FindingJudge {
         guard let taken = superproject.mergedBack[tenant.branch], !taken.isEmpty else { return [] }
         return [
             mergedBack(
-                taken, tenant: tenant, module: nil, repository: Finding.superproject,
+                taken, tenant: tenant, module: nil, repository: Finding.superproject, branch: tenant.branch,
                 general: superproject.generalBranch)
         ]
     }
@@ -187,8 +190,8 @@ public enum FindingJudge {
 
     /// One module of one superproject branch, in this order:
     ///
-    /// - `missing-branch`: the module's remote lacks the branch the subject tracks (the tenant's branch when it
-    ///   declares the module customised, else the module's general branch);
+    /// - `missing-branch`: the module's remote lacks the branch the subject tracks (the tenant's own module branch,
+    ///   ``Tenant/moduleBranch(for:)``, when it customises the module, else the module's general branch);
     /// - `not-pinned`: the branch has no gitlink for the module (the pin checks below are skipped);
     /// - `missing-commit`: the pin is on no branch and no tag of the module's remote (the checks of where it is are
     ///   skipped);
@@ -265,9 +268,11 @@ public enum FindingJudge {
                 .notPinned, "branch \(branch) has no gitlink at \(module.path)", repository: Finding.superproject,
                 branch: branch)
         }
-        if let tenant, let taken = facts?.mergedBack[tenant.branch], !taken.isEmpty {
+        if let tenant, let taken = facts?.mergedBack[tenant.moduleBranch(for: module.name)], !taken.isEmpty {
             findings.append(
-                mergedBack(taken, tenant: tenant, module: module.name, repository: module.name, general: general))
+                mergedBack(
+                    taken, tenant: tenant, module: module.name, repository: module.name,
+                    branch: tenant.moduleBranch(for: module.name), general: general))
         }
         if let movedTo {
             add(
@@ -337,21 +342,22 @@ public enum FindingJudge {
         }
     }
 
-    /// `tenant-merged-back`: the general branch of a repository took commits of the tenant's branch. A module's
-    /// finding names the module, the superproject's names `superproject`: what `--accept-merged-back` takes.
-    static func mergedBack(_ commits: [String], tenant: Tenant, module: String?, repository: String, general: String)
-        -> Finding
-    {
+    /// `tenant-merged-back`: the general branch of a repository took commits of the tenant's branch there
+    /// (`branch`). A module's finding names the module, the superproject's names `superproject`: what
+    /// `--accept-merged-back` takes.
+    static func mergedBack(
+        _ commits: [String], tenant: Tenant, module: String?, repository: String, branch: String, general: String
+    ) -> Finding {
         let count = commits.count
         let name = module ?? repository
         return Finding(
             code: .tenantMergedBack,
-            message: "\(count) commit\(count == 1 ? "" : "s") of \(name)'s branch \(tenant.branch) "
+            message: "\(count) commit\(count == 1 ? "" : "s") of \(name)'s branch \(branch) "
                 + "\(count == 1 ? "is" : "are") reachable from \(general) (merged back: \(shortList(commits)))"
                 + "; roll blocks the other tenants until it is accepted with --accept-merged-back \(name) (a "
                 + "revert on \(general) keeps the commits in its history: revert their changes first if they were "
                 + "not meant for every tenant, then accept)",
-            tenant: tenant.id, module: module, repository: repository, branch: tenant.branch)
+            tenant: tenant.id, module: module, repository: repository, branch: branch)
     }
 
     /// Merged-back commits as every finding and block names them: the first five short ids, then `…`.

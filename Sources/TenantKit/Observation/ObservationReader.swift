@@ -49,7 +49,6 @@ public enum ObservationReader {
         var pins: [String: [String: String]] = [:]
         for branch in tenantTips.keys + [general] { pins[branch] = allPins[branch] ?? [:] }
         let fetched = project.manifest.modules.filter { snapshot.unreachable[$0.name] == nil }
-        let tenantBranches = project.tenants.map(\.branch) + project.invalidTenants.map(\.branch)
         // Module path → the distinct pins of the branches judged, in one pass over their pins.
         var distinctPins: [String: Set<String>] = [:]
         for branchPins in pins.values {
@@ -80,7 +79,7 @@ public enum ObservationReader {
                         module.name, repository: try snapshot.mirror(module.name),
                         branches: snapshot.moduleBranches[module.name] ?? [:],
                         general: project.generalBranch(of: module), pins: pinsByPath[module.path] ?? [],
-                        tenantBranches: tenantBranches, options: options, git: git))
+                        tenantBranches: project.tenantModuleBranches(of: module), options: options, git: git))
             }
         }
         var superproject: SuperprojectObservation?

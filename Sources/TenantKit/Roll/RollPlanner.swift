@@ -301,7 +301,7 @@ public enum RollPlanner {
                         + "are tagged archive/\(tenant.branch))",
                     fix: "tenantctl tenant remove \(tenant.id) --archive"))
         }
-        for name in tenant.customised where project.module(named: name) == nil {
+        for name in tenant.customisedModules where project.module(named: name) == nil {
             problems.append(
                 RollConflict(
                     repository: name, paths: [],
@@ -337,7 +337,7 @@ public enum RollPlanner {
             guard let repository = state.repositories[module.name] else { continue }
             blocked += blockReasons(tenant, module: module, pin: oldPin, repository: repository, context: context)
             let branch = project.branch(of: module, for: tenant)
-            guard branch == tenant.branch else {
+            guard tenant.customises(module.name) else {
                 if let generalTip = context.generalTips[module.name] { pins[module.path] = .commit(generalTip) }
                 continue
             }
@@ -425,7 +425,7 @@ public enum RollPlanner {
         for finding in findings {
             switch finding.code {
             case .missingBranch:
-                let branch = finding.branch ?? tenant.branch
+                let branch = finding.branch ?? tenant.moduleBranch(for: module.name)
                 reasons.append(
                     BlockReason(
                         finding,
@@ -439,13 +439,15 @@ public enum RollPlanner {
                 reasons.append(
                     BlockReason(
                         finding, rolling: "not pushed? rolling would move \(tenant.branch)'s pin back",
-                        fix: "git -C \(module.path) push origin \(pin):refs/heads/\(tenant.branch)"))
+                        fix:
+                            "git -C \(module.path) push origin \(pin):refs/heads/\(tenant.moduleBranch(for: module.name))"
+                    ))
             case .undeclaredCustomisation:
                 guard let pin else { continue }
                 reasons.append(
                     BlockReason(
                         finding, rolling: "rolling would drop it",
-                        fix: "tenantctl customize \(tenant.id) \(module.name) --from \(ObjectID.short(pin))"))
+                        fix: adoptionCommand(tenant, module: module, pin: pin, facts: facts, project: project)))
             default:
                 continue  // tenant-merged-back: one reason for all of them, below
             }
@@ -459,5 +461,24 @@ public enum RollPlanner {
                     module: module.name))
         }
         return reasons
+    }
+
+    /// The command that declares a pin off the module's general branch (`undeclared-customisation`): follow the one
+    /// other branch of the module that has the pin (`customize --branch`), else fork a branch of the tenant's name
+    /// at the pin (`customize --from`). A branch named after a tenant is that tenant's, never proposed. Uses the
+    /// module's graph already read: no git.
+    static func adoptionCommand(
+        _ tenant: Tenant, module: Module, pin: String, facts: ModuleObservation, project: Project
+    ) -> String {
+        let commit = facts.commit(pin)
+        let tenantBranches = Set(project.tenants.map(\.branch) + project.invalidTenants.map(\.branch))
+        let having = facts.branches.filter {
+            $0.key != facts.generalBranch && !tenantBranches.contains($0.key)
+                && facts.graph.isAncestor(commit, of: $0.value)
+        }
+        if having.count == 1, let branch = having.first?.key {
+            return "tenantctl customize \(tenant.id) \(module.name) --branch \(branch)"
+        }
+        return "tenantctl customize \(tenant.id) \(module.name) --from \(ObjectID.short(pin))"
     }
 }

@@ -102,7 +102,6 @@ public enum RollStateLoader {
         let generalTip = try snapshot.branch(general)
         let contain = try GitRefs.containing(
             generalTip, under: snapshot.refPrefix, in: root, git: git, what: "the superproject")
-        let tenantBranches = project.tenants.map(\.branch) + project.invalidTenants.map(\.branch)
         let branchesToRead = [general] + project.tenants.map(\.branch).filter { snapshot.branches[$0] != nil }
         // The general branch's modules.json is the project's, read by the snapshot; the tenant branches' own files
         // are read here.
@@ -150,7 +149,8 @@ public enum RollStateLoader {
                 }
             }
             return try loadModule(
-                module, project: project, snapshot: snapshot, pins: pinned, tenantBranches: tenantBranches, git: git)
+                module, project: project, snapshot: snapshot, pins: pinned,
+                tenantBranches: project.tenantModuleBranches(of: module), git: git)
         }
         return RollState(
             project: project,
