@@ -31,4 +31,17 @@ public enum FindingCode: String, Sendable, Equatable, Hashable, Codable, CaseIte
     case gitmodulesDrift = "gitmodules-drift"
     /// A module branch named after a tenant that does not declare the module customised, or after a removed tenant.
     case orphanBranch = "orphan-branch"
+    /// A superproject branch pins a submodule at a path `modules.json` does not name (a repository renamed or added
+    /// with plain git): switch checks it out at its pin; roll, pin and audit leave it as the branch has it.
+    case unnamedSubmodule = "unnamed-submodule"
+
+    /// Whether a finding of this kind only informs: it is reported, but fails neither `verify` nor `audit --check`.
+    /// A module path that moved is such a case: roll moves the gitlink, nothing needs fixing before it (a CI gate
+    /// stays green until the first roll).
+    public var isInformation: Bool { self == .movedPath }
+
+    /// Whether any of `codes` fails a gate (`verify`, `audit --check`): anything but information.
+    public static func failsGate(_ codes: some Sequence<FindingCode>) -> Bool {
+        codes.contains { !$0.isInformation }
+    }
 }
