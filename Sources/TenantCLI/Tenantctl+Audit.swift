@@ -25,13 +25,14 @@ extension Tenantctl {
                 module at another path, found by its submodule name or URL), tenant-merged-back (general_dev \
                 took a tenant's commits), invalid-tenant-file (that tenant is reported, the others audited), \
                 unreachable-remote (that module's cells are ?, exit 1), orphan-branch (a module branch named \
-                after a tenant that does not declare the module, or after a removed tenant), \
-                branch-case-collision (branches of one remote differing only in case, as T1 and t1: one file on \
-                macOS). Per tenant it also compares the \
+                after a tenant that does not declare the module, or after a removed tenant), unnamed-submodule (the \
+                branch pins a submodule modules.json does not name), branch-case-collision (branches of one remote \
+                differing only in case, as T1 and t1: one file on macOS). Per tenant it also compares the \
                 superproject branch with general_dev and lists the files it changes. Annotated-tag pins are \
                 peeled; nested submodules of a module count as changed files.
 
-                With --check the gate also fails on every finding verify reports (.gitmodules drift), and on a \
+                With --check the gate also fails on every finding verify reports (.gitmodules drift), except \
+                moved-path, which only informs (roll moves the gitlink), and on a \
                 pull request (HEAD is not the fetched general_dev) the checked-out modules.json and Tenants/ \
                 are validated too.
 

@@ -22,14 +22,17 @@ extension Tenantctl {
                 record (--no-recursive skips them). Only repositories whose state differs are touched. A tenant \
                 branch without modules.json (an adopted superproject before its first roll) is planned from the \
                 general branch's files and its own gitlinks; a module whose path moved between the branches is \
-                found by its submodule name or URL, and its checkout is moved to where the branch has it.
+                found by its submodule name or URL, and its checkout is moved to where the branch has it. A \
+                submodule the branch pins that modules.json does not name (a repository renamed or added with \
+                plain git) is checked out at its pin too, as `git submodule update --init` would, and reported.
 
                 Before changing anything, every repository is checked: no modified, staged or conflicted files, \
                 no merge/rebase/cherry-pick/revert/bisect in progress, no stale lock file, no detached HEAD \
                 holding commits no branch or remote contains, no local branch with commits no remote holds that \
                 would have to move back, no untracked file the target would overwrite, no target branch checked \
                 out in another worktree, no module directory that has files but is not its own repository or is \
-                a symbolic link, no local branch whose name clashes with one to create (t3/wip blocks t3), no \
+                a symbolic link, no pin of a module to clone that its remote lacks (checked in the module \
+                mirrors, fetched first), no local branch whose name clashes with one to create (t3/wip blocks t3), no \
                 untracked or ignored file in a module checkout that the target replaces by a file, no \
                 tenantctl resolve in progress (finish it with `tenantctl resolve --continue` or undo it with \
                 `tenantctl resolve --abort`). On any finding every problem is listed, nothing is changed, and \
@@ -112,6 +115,17 @@ extension Tenantctl {
                             rows: rows)))
                 for module in report.unpinned {
                     context.console.print("\(module): not pinned on \(report.branch), left alone")
+                }
+                for submodule in report.unnamed {
+                    let done =
+                        submodule.change == "unchanged"
+                        ? "already at its pin \(ObjectID.short(submodule.pin))"
+                        : "\(submodule.change) at its pin \(ObjectID.short(submodule.pin)) (detached, as git submodule "
+                            + "update --init leaves it)"
+                    context.console.print(
+                        "\(TerminalText.escaped(submodule.path)): a submodule modules.json does not name ("
+                            + (submodule.url.map { RemoteURL.redacted(TerminalText.escaped($0)) } ?? "no URL")
+                            + "), \(done); tenantctl does not track it: roll and pin leave it as the branch has it")
                 }
                 for entry in report.repositories {
                     if let from = entry.movedFrom {

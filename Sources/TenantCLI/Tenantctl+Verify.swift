@@ -26,12 +26,14 @@ extension Tenantctl {
                 customised), stale-pin (a customised module's pin is not the head of its tenant branch), \
                 inactive-but-customised, tenant-merged-back (general_dev took a tenant's commits), \
                 orphan-branch (a module branch named after a tenant that does not declare the module, or after \
-                a removed tenant; the finding names the command that finishes the job), branch-case-collision \
-                (branches of one remote whose names differ only in case, as T1 and t1: one file on macOS). \
-                Every finding names \
+                a removed tenant; the finding names the command that finishes the job), unnamed-submodule (a \
+                branch pins a submodule modules.json does not name: a renamed or added repository), \
+                branch-case-collision (branches of one remote whose names differ only in case, as T1 and t1: one \
+                file on macOS). Every finding names \
                 repository, branch and, where it applies, module and tenant.
 
-                Exit status: 0 no findings, 2 findings, 1 verify itself could not run.
+                Exit status: 0 no findings (or only moved-path, which informs: roll moves the gitlink), 2 \
+                findings, 1 verify itself could not run.
 
                 Examples:
                   tenantctl verify
@@ -85,7 +87,13 @@ extension Tenantctl {
                                 + "\(dropped.missing.joined(separator: ", ")))")
                     }
                 }
-                if findings.isEmpty {
+                let failing = FindingCode.failsGate(findings.map(\.code))
+                if !findings.isEmpty && !failing {
+                    context.console.print(
+                        "\(findings.count) finding\(findings.count == 1 ? "" : "s"), information only "
+                            + "(\(Set(findings.map(\.code.rawValue)).sorted().joined(separator: ", ")): roll acts on "
+                            + "it); nothing to fix")
+                } else if findings.isEmpty {
                     context.console.print(
                         context.console.styled("✓ ", .green)
                             + "modules.json and \(tenants.count) tenant file\(tenants.count == 1 ? "" : "s") are valid"
@@ -94,14 +102,15 @@ extension Tenantctl {
                     context.console.print("\(findings.count) finding\(findings.count == 1 ? "" : "s")")
                 }
             }
-            return findings.isEmpty ? .success : .findings
+            return FindingCode.failsGate(findings.map(\.code)) ? .findings : .success
         }
     }
 }
 
 struct VerifyJSON: Encodable {
     var schemaVersion = 1
-    var ok: Bool { findings.isEmpty }
+    /// True when no finding fails the gate (information, such as a moved module path, does not).
+    var ok: Bool { !FindingCode.failsGate(findings.map(\.code)) }
     var findings: [VerifyFinding]
     var tenants: [VerifyTenantJSON]
 

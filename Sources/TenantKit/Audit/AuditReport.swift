@@ -31,8 +31,11 @@ public struct AuditReport: Sendable, Equatable, Encodable {
         self.source = source
     }
 
-    /// Whether any tenant is behind or has a finding, or the report has a finding of its own (`--check` fails).
-    public var needsAttention: Bool { !findings.isEmpty || tenants.contains { $0.needsAttention } }
+    /// Whether any tenant is behind or has a finding, or the report has a finding of its own (`--check` fails);
+    /// findings that only inform (``FindingCode/isInformation``) do not count.
+    public var needsAttention: Bool {
+        FindingCode.failsGate(findings.map(\.code)) || tenants.contains { $0.needsAttention }
+    }
 
     /// Whether a module remote could not be fetched (the report is partial: audit exits 1).
     public var isPartial: Bool { findings.contains { $0.code == .unreachableRemote } }
@@ -123,10 +126,10 @@ public struct TenantAudit: Sendable, Equatable, Encodable {
         self.modules = modules
     }
 
-    /// Behind anywhere, or any finding.
+    /// Behind anywhere, or any finding that is more than information (``FindingCode/isInformation``).
     public var needsAttention: Bool {
-        (superproject.behind ?? 0) > 0 || !superproject.findings.isEmpty
-            || modules.contains { ($0.behind ?? 0) > 0 || !$0.findings.isEmpty }
+        (superproject.behind ?? 0) > 0 || FindingCode.failsGate(superproject.findings.map(\.code))
+            || modules.contains { ($0.behind ?? 0) > 0 || FindingCode.failsGate($0.findings.map(\.code)) }
     }
 }
 

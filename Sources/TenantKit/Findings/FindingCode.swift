@@ -34,4 +34,17 @@ public enum FindingCode: String, Sendable, Equatable, Hashable, Codable, CaseIte
     /// Two branches of one repository whose names differ only in case or Unicode normalisation (`T1`, `t1`): on a
     /// case-insensitive file system (macOS by default) they are one file and cannot both be fetched.
     case branchCaseCollision = "branch-case-collision"
+    /// A superproject branch pins a submodule at a path `modules.json` does not name (a repository renamed or added
+    /// with plain git): switch checks it out at its pin; roll, pin and audit leave it as the branch has it.
+    case unnamedSubmodule = "unnamed-submodule"
+
+    /// Whether a finding of this kind only informs: it is reported, but fails neither `verify` nor `audit --check`.
+    /// A module path that moved is such a case: roll moves the gitlink, nothing needs fixing before it (a CI gate
+    /// stays green until the first roll).
+    public var isInformation: Bool { self == .movedPath }
+
+    /// Whether any of `codes` fails a gate (`verify`, `audit --check`): anything but information.
+    public static func failsGate(_ codes: some Sequence<FindingCode>) -> Bool {
+        codes.contains { !$0.isInformation }
+    }
 }

@@ -105,6 +105,17 @@ public enum FindingJudge {
         return findings
     }
 
+    /// The findings that keep the general branch from re-pinning `module` to its general tip: the general branch's
+    /// own `missing-commit` (its pin is on no branch or tag of the module's remote, e.g. a bump made with plain git
+    /// whose module commit was not pushed). Re-pinning would move that pin back, and the bump would be lost for
+    /// every tenant; the general branch is blocked instead, as a tenant is.
+    public static func generalRollBlocks(_ module: Module, project: Project, pin: String?, facts: ModuleObservation)
+        -> [Finding]
+    {
+        moduleFindings(module, of: .general, project: project, pin: pin, movedTo: nil, facts: facts, unreachable: false)
+            .filter { $0.code == .missingCommit }
+    }
+
     /// The findings that block a roll of `tenant` for `module`, whose remote could not be fetched (`error`): its
     /// `unreachable-remote` when the tenant customises the module (its branch cannot be checked or merged); none
     /// otherwise (the tenant keeps its pin of the module, as the general branch does).
@@ -161,12 +172,28 @@ public enum FindingJudge {
     public static func superprojectFindings(_ tenant: Tenant, observation: ProjectObservation) -> [Finding] {
         let superproject = observation.superproject
         guard superproject.tenantTips[tenant.branch] != nil else { return [missingSuperprojectBranch(tenant)] }
-        guard let taken = superproject.mergedBack[tenant.branch], !taken.isEmpty else { return [] }
+        let unnamed = unnamedFindings(branch: tenant.branch, tenant: tenant, observation: observation)
+        guard let taken = superproject.mergedBack[tenant.branch], !taken.isEmpty else { return unnamed }
         return [
             mergedBack(
                 taken, tenant: tenant, module: nil, repository: Finding.superproject, branch: tenant.branch,
                 general: superproject.generalBranch)
-        ]
+        ] + unnamed
+    }
+
+    /// `unnamed-submodule`: the branch pins a submodule at a path `modules.json` does not name (a repository
+    /// renamed or added with plain git): switch checks it out at its pin, roll and pin leave it as it is.
+    public static func unnamedFindings(branch: String, tenant: Tenant?, observation: ProjectObservation)
+        -> [Finding]
+    {
+        (observation.superproject.unnamed[branch] ?? [:]).sorted { $0.key < $1.key }.map { path, pin in
+            Finding(
+                code: .unnamedSubmodule,
+                message: "branch \(branch) pins a submodule at \(path) (\(ObjectID.short(pin))) that modules.json "
+                    + "does not name (a repository renamed or added with plain git?); switch checks it out at its "
+                    + "pin, roll and pin leave it as the branch has it",
+                tenant: tenant?.id, repository: Finding.superproject, branch: branch)
+        }
     }
 
     /// The `missing-branch` finding of a tenant whose superproject branch the remote lacks.
@@ -296,7 +323,7 @@ public enum FindingJudge {
     public static func generalBranchFindings(project: Project, observation: ProjectObservation) -> [Finding] {
         project.manifest.modules.flatMap { module in
             moduleFindings(module, of: .general, project: project, observation: observation)
-        }
+        } + unnamedFindings(branch: observation.superproject.generalBranch, tenant: nil, observation: observation)
     }
 
     /// `orphan-branch`: each with the command that finishes what stopped.

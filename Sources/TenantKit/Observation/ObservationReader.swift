@@ -45,7 +45,8 @@ public enum ObservationReader {
             guard let id = orphan.tenant, let tenant = project.tenant(id: id) else { continue }
             if let tip = snapshot.branches[tenant.branch] { pinnedTips[tenant.branch] = tip }
         }
-        let (allPins, movedPaths) = try readPins(snapshot: snapshot, generalTip: generalTip, tips: pinnedTips, git: git)
+        let (allPins, movedPaths, unnamed) = try readPins(
+            snapshot: snapshot, generalTip: generalTip, tips: pinnedTips, git: git)
         var pins: [String: [String: String]] = [:]
         for branch in tenantTips.keys + [general] { pins[branch] = allPins[branch] ?? [:] }
         let fetched = project.manifest.modules.filter { snapshot.unreachable[$0.name] == nil }
@@ -63,9 +64,11 @@ public enum ObservationReader {
             case superproject(SuperprojectObservation)
             case module(String, ModuleObservation)
         }
-        let base = SuperprojectObservation(
+        var observed = SuperprojectObservation(
             generalBranch: general, generalTip: generalTip, tenantTips: tenantTips, pins: pins,
             movedPaths: movedPaths.filter { pins[$0.key] != nil })
+        observed.unnamed = unnamed.filter { pins[$0.key] != nil }
+        let base = observed
         let results = try Concurrent.map([Job.superproject] + fetched.map(Job.module), jobs: options.jobs) {
             job -> Loaded in
             switch job {
@@ -111,9 +114,10 @@ public enum ObservationReader {
 
     /// Superproject branch → module path → pinned commit, with one `cat-file --batch`; a module a branch has at
     /// another path (found by its identity, ``ModuleLocator``) listed under its path, and branch → module name →
-    /// that other path.
+    /// that other path; and branch → path → pin of the submodules `modules.json` does not name
+    /// (``unnamedGitlinks(modules:tips:moved:batch:repository:git:)``).
     static func readPins(snapshot: Snapshot, generalTip: String, tips: [String: String], git: Git) throws
-        -> (pins: [String: [String: String]], moved: [String: [String: String]])
+        -> (pins: [String: [String: String]], moved: [String: [String: String]], unnamed: [String: [String: String]])
     {
         let modules = snapshot.project.manifest.modules
         let batch = try CatFileBatch(git: git, repository: snapshot.workspace.root)
@@ -123,7 +127,6 @@ public enum ObservationReader {
         let located = try ModuleLocator.moved(
             modules: modules, pins: pinsByCommit, reference: generalTip, batch: batch,
             repository: snapshot.workspace.root, git: git)
-        try batch.close()
         var movedByCommit: [String: [String: String]] = [:]
         for (commit, locations) in located {
             for module in modules {
@@ -132,7 +135,45 @@ public enum ObservationReader {
                 movedByCommit[commit, default: [:]][module.name] = location.path
             }
         }
-        return (tips.mapValues { pinsByCommit[$0] ?? [:] }, tips.compactMapValues { movedByCommit[$0] })
+        let unnamed = try unnamedGitlinks(
+            modules: modules, tips: Array(Set(tips.values)).sorted(), moved: movedByCommit, batch: batch,
+            repository: snapshot.workspace.root, git: git)
+        try batch.close()
+        return (
+            tips.mapValues { pinsByCommit[$0] ?? [:] }, tips.compactMapValues { movedByCommit[$0] },
+            tips.compactMapValues { unnamed[$0] }
+        )
+    }
+
+    /// Commit → path → pin of the submodules a commit's `.gitmodules` lists at a path no module of `modules` has
+    /// there (not today's path, not the path it moved from: `moved`, commit → module name → path) and the commit
+    /// pins: repositories renamed or added with plain git. Requests on `batch` (the `.gitmodules` of the commits, the
+    /// trees of those paths) and one `config --blob` per distinct `.gitmodules`, not per commit.
+    static func unnamedGitlinks(
+        modules: [Module], tips: [String], moved: [String: [String: String]], batch: CatFileBatch,
+        repository: String, git: Git
+    ) throws -> [String: [String: String]] {
+        guard !tips.isEmpty else { return [:] }
+        let files = try GitRepository(repository, git: git).gitmodules(at: tips, batch: batch)
+        let named = Set(modules.map(\.path))
+        var candidates: [String: [String]] = [:]
+        for (commit, file) in zip(tips, files) {
+            let movedHere = Set((moved[commit] ?? [:]).values)
+            let paths = (file?.entries ?? []).compactMap(\.path).filter {
+                !named.contains($0) && !movedHere.contains($0)
+            }
+            if !paths.isEmpty { candidates[commit] = paths }
+        }
+        guard !candidates.isEmpty else { return [:] }
+        let found = try PinReader.pins(
+            of: candidates.keys.sorted(), paths: Set(candidates.values.flatMap { $0 }).sorted(), batch: batch)
+        var result: [String: [String: String]] = [:]
+        for (commit, paths) in candidates {
+            for path in paths {
+                if let pin = found[commit]?[path] { result[commit, default: [:]][path] = pin }
+            }
+        }
+        return result
     }
 
     /// The superproject's graph of the general branch and the tenant branches: each tenant branch compared with the

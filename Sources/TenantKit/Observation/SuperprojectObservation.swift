@@ -21,6 +21,9 @@ public struct SuperprojectObservation: Sendable {
     public var changedFiles: [String: [String]]
     /// Tenant branch → its commits that the general branch took (merged back).
     public var mergedBack: [String: [String]]
+    /// Superproject branch → path → pinned commit of the submodules its `.gitmodules` lists and it pins that
+    /// `modules.json` does not name (a repository renamed or added with plain git; not a module that moved).
+    public var unnamed: [String: [String: String]] = [:]
 
     public init(
         generalBranch: String, generalTip: String, tenantTips: [String: String], pins: [String: [String: String]],

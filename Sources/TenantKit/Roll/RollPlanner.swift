@@ -153,8 +153,11 @@ public struct RollPlan: Sendable, Equatable {
     public var generalTip: String
     /// Modules of the general manifest.
     public var modules: [Module]
-    /// The general branch re-pin (nil when the pins are current).
+    /// The general branch re-pin (nil when the pins are current, or when the general branch is blocked).
     public var repin: GeneralRepin?
+    /// Why re-pinning the general branch would drop a pin (a module commit not pushed); non-empty: nothing of the
+    /// general branch changes.
+    public var generalBlocked: [BlockReason] = []
     /// Every module merge needed, in module then tenant order.
     public var moduleMerges: [ModuleMerge]
     /// Selected tenants, in id order.
@@ -183,7 +186,12 @@ public enum RollPlanner {
         let repinning = moving.filter {
             accepted.contains($0.name) || (state.repositories[$0.name]?.mergedBack[general] ?? [:]).isEmpty
         }
-        let repin = generalRepin(state, moving: repinning, generalTips: generalTips, generalTip: generalTip)
+        // A pin the module's remote does not have blocks the general branch (nothing of it changes), as it blocks a
+        // tenant: re-pinning would move it back.
+        let generalBlocked = generalBlockReasons(state, moving: repinning)
+        let repin =
+            generalBlocked.isEmpty
+            ? generalRepin(state, moving: repinning, generalTips: generalTips, generalTip: generalTip) : nil
 
         var merges: [ModuleMerge] = []
         var tenants: [TenantPlan] = []
@@ -203,10 +211,30 @@ public enum RollPlanner {
         tenants.sort { $0.tenant.id < $1.tenant.id }
         let order = Dictionary(uniqueKeysWithValues: project.manifest.modules.enumerated().map { ($1.name, $0) })
         merges.sort { (order[$0.module] ?? 0, $0.tenant) < (order[$1.module] ?? 0, $1.tenant) }
-        return RollPlan(
+        var plan = RollPlan(
             generalBranch: general, generalTip: generalTip, modules: project.manifest.modules, repin: repin,
             moduleMerges: merges, tenants: tenants, unreachable: state.unreachable,
             acceptedMergedBack: Array(Set(filter.acceptMergedBack)).sorted())
+        plan.generalBlocked = generalBlocked
+        return plan
+    }
+
+    /// Why the general branch cannot be re-pinned: the findings the ``FindingJudge`` says block it
+    /// (``FindingJudge/generalRollBlocks(_:project:pin:facts:)``) among the modules that would move, each with the
+    /// command that pushes the pinned commit to the module's general branch.
+    static func generalBlockReasons(_ state: RollState, moving: [Module]) -> [BlockReason] {
+        let pins = state.superproject.pins[state.generalBranch] ?? [:]
+        return moving.flatMap { module -> [BlockReason] in
+            guard let facts = state.repositories[module.name]?.facts, let pin = pins[module.path] else { return [] }
+            let branch = state.project.generalBranch(of: module)
+            return FindingJudge.generalRollBlocks(module, project: state.project, pin: pin, facts: facts).map {
+                BlockReason(
+                    $0,
+                    rolling: "not pushed? re-pinning would move \(state.generalBranch)'s pin back to \(branch)'s tip "
+                        + "and every tenant would lose it; push it first",
+                    fix: "git -C \(module.path) push origin \(pin):refs/heads/\(branch)")
+            }
+        }
     }
 
     /// What every tenant's plan is computed against.

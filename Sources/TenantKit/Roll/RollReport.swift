@@ -53,8 +53,11 @@ public struct RollReport: Sendable, Equatable, Codable {
         public var to: String?
         /// Pins that change.
         public var pins: [PinChange]
-        /// `rolled`, `up-to-date`, `rejected`, `would-roll`.
+        /// `rolled`, `up-to-date`, `rejected`, `blocked`, `would-roll`.
         public var status: String
+        /// Why the general branch is blocked (a pin its module's remote lacks), each with the command that fixes
+        /// it, when `status` is `blocked`: none of its pins moved.
+        public var reasons: [BlockReason] = []
     }
 
     /// Counts.
@@ -107,12 +110,21 @@ public struct RollReport: Sendable, Equatable, Codable {
         let compact = compact ?? (tenants.count > Self.compactAbove)
         var rows: [[String]] = []
         let short: (String?) -> String = { ObjectID.short($0, none: "-") }
+        let generalDetail: String
+        if !general.reasons.isEmpty {
+            // Blocked: none of its pins moved; the reasons name commits and what a remote said.
+            generalDetail = TerminalText.escaped(
+                general.reasons.map { "\($0.module.map { $0 + ": " } ?? "")\($0.code.rawValue): \($0.message)" }
+                    .joined(separator: "; "))
+        } else if compact && !general.pins.isEmpty {
+            generalDetail = "\(English.count(general.pins.count, "pin")) moved"
+        } else {
+            generalDetail = general.pins.map { "\($0.module) \(short($0.old)) → \(short($0.new))" }
+                .joined(separator: ", ")
+        }
         rows.append([
             generalBranch, Self.styled(general.status, console: console),
-            general.to.map { short(general.from) + " → " + short($0) } ?? short(general.from),
-            compact && !general.pins.isEmpty
-                ? "\(English.count(general.pins.count, "pin")) moved"
-                : general.pins.map { "\($0.module) \(short($0.old)) → \(short($0.new))" }.joined(separator: ", "),
+            general.to.map { short(general.from) + " → " + short($0) } ?? short(general.from), generalDetail,
         ])
         let attention: Set<String> = ["conflict", "blocked", "rejected"]
         let ordered =
@@ -159,6 +171,7 @@ public struct RollReport: Sendable, Equatable, Codable {
             TextTable(header: ["BRANCH", "STATUS", "COMMIT", "DETAILS"], rows: rows, text: [1, 3]))
         var text = ""
         var next: [String] = []
+        for fix in Array(Set(general.reasons.map(\.fix))).sorted() { next.append("\(generalBranch): \(fix)") }
         for tenant in tenants {
             if let command = tenant.next { next.append("\(tenant.id): \(command)") }
             for fix in Array(Set(tenant.reasons.map(\.fix))).sorted() { next.append("\(tenant.id): \(fix)") }
@@ -203,10 +216,15 @@ extension RollReport {
     ) -> RollReport {
         let rolledWord = dryRun ? "would-roll" : "rolled"
         var totals = RollReport.Totals()
-        let general = RollReport.General(
+        var general = RollReport.General(
             from: plan.generalTip, to: execution.generalCommit, pins: plan.repin?.changes ?? [],
             status: publication.generalRejected
                 ? "rejected" : (execution.generalCommit == nil ? "up-to-date" : rolledWord))
+        if !plan.generalBlocked.isEmpty {
+            general.status = "blocked"
+            general.reasons = plan.generalBlocked
+            totals.blocked += 1
+        }
         var tenants: [RollReport.TenantEntry] = []
         for tenant in plan.tenants {
             let merges = execution.moduleMerges.filter { $0.merge.tenant == tenant.tenant.id }.map {

@@ -40,9 +40,12 @@ public enum GitVerifier {
         for (tenant, branch, tip) in branches {
             let found: [Finding]
             if let gitmodules = try GitRepository(snapshot.workspace.root, git: git).gitmodules(at: tip, batch: batch) {
+                // A submodule the branch pins that modules.json does not name is its own finding
+                // (`unnamed-submodule`), not drift.
+                let unnamed = Set((superprojectObservation.unnamed[branch] ?? [:]).keys)
                 found = FileVerifier.gitmodulesDrift(
-                    project: project, gitmodules: gitmodules.entries, where: "branch \(branch)",
-                    moved: superprojectObservation.movedPaths[branch] ?? [:])
+                    project: project, gitmodules: gitmodules.entries.filter { !unnamed.contains($0.path ?? "") },
+                    where: "branch \(branch)", moved: superprojectObservation.movedPaths[branch] ?? [:])
             } else if !project.manifest.modules.isEmpty {
                 found = [Finding(code: .gitmodulesDrift, message: "branch \(branch): there is no .gitmodules file")]
             } else {

@@ -52,6 +52,8 @@ public struct SwitchReport: Sendable, Equatable, Codable {
     public var repositories: [Entry]
     /// Modules with no pin on this branch (left alone).
     public var unpinned: [String]
+    /// Submodules the branch pins that `modules.json` does not name, each checked out at its pin.
+    public var unnamed: [UnnamedSubmodule] = []
 }
 
 /// `tenantctl switch`: pre-flight (collects every problem, changes nothing on a finding), fetch, plan, execute.
@@ -107,6 +109,8 @@ public struct WorkingCopySwitch: Sendable {
         public var urls: [String: String] = [:]
         /// Per repository name: the branch checked out before (for putting it back).
         public var before: [String: Before] = [:]
+        /// The target's submodules `modules.json` does not name, as they will be checked out.
+        public var unnamed: [UnnamedSubmodule] = []
     }
 
     /// Where a repository was before the switch.
@@ -145,7 +149,7 @@ public struct WorkingCopySwitch: Sendable {
         }
         let plan = try makePlan(target: name)
         if dryRun {
-            return SwitchReport(
+            var report = SwitchReport(
                 tenant: plan.tenant, branch: plan.superproject.branch, dryRun: true,
                 repositories: ([plan.superproject] + plan.modules).map {
                     var planned = entry(
@@ -159,6 +163,12 @@ public struct WorkingCopySwitch: Sendable {
                     planned.movedFrom = $0.movedFrom
                     return planned
                 }, unpinned: plan.unpinned)
+            report.unnamed = plan.unnamed.map {
+                var planned = $0
+                planned.change = ["cloned": "clone", "checked out": "check out"][$0.change] ?? $0.change
+                return planned
+            }
+            return report
         }
         return try execute(plan)
     }
@@ -275,6 +285,7 @@ public struct WorkingCopySwitch: Sendable {
         var unpinned: [String] = []
         var heads: [String: String] = [:]
         var leftUnpushed: [String: UnpushedBranch] = [:]
+        var cloning: [ModuleToClone] = []
         let urlDrift = try gitmodulesDrift(
             target.manifest.modules, at: plannedSuper.finalCommit, superOrigin: superOrigin)
         if let head = superproject.head { heads["superproject"] = head }
@@ -319,6 +330,7 @@ public struct WorkingCopySwitch: Sendable {
                     SwitchPlanner.planUninitialised(
                         repository: module.name, path: module.path, branch: moduleBranch, pin: pin,
                         remoteBranchExists: nil))
+                cloning.append(ModuleToClone(module: module, pin: pin))
                 continue
             }
             if let head = state.head { heads[module.name] = head }
@@ -359,13 +371,18 @@ public struct WorkingCopySwitch: Sendable {
             case .failure(let problem): problems.append(problem)
             }
         }
+        // A clone that cannot reach its pin would stop the switch half-way: found now, before any change.
+        problems += try missingPinProblems(cloning, superOrigin: superOrigin, target: branch)
+        let unnamed = try planUnnamed(
+            target: plannedSuper.finalCommit, branch: branch, modules: target.manifest.modules)
+        problems += unnamed.problems
         guard problems.isEmpty else { throw WorkingCopyRefusal(action: action, problems: problems) }
         return Plan(
             tenant: tenant?.id ?? branch, superproject: plannedSuper, modules: modulePlans, unpinned: unpinned,
             heads: heads, leftUnpushed: leftUnpushed, urlDrift: urlDrift,
             urls: target.manifest.modules.reduce(into: [:]) { urls, module in
                 if !module.url.isEmpty { urls[module.name] = Self.resolved(module.url, superOrigin: superOrigin) }
-            }, before: before)
+            }, before: before, unnamed: unnamed.submodules)
     }
 
     /// What would make git stop half-way in a repository that changes: untracked files the target would
@@ -542,7 +559,7 @@ public struct WorkingCopySwitch: Sendable {
             let change = try apply(module, in: path, superproject: false)
             var nested = false
             if recursive {
-                nested = try updateNested(of: module, at: path)
+                nested = try updateNested(at: path, prefix: module.path, name: module.repository, tenant: plan.tenant)
             }
             var reported = entry(module, change: change, from: plan.heads[module.repository], nested: nested)
             if let kept = plan.leftUnpushed[module.repository] {
@@ -554,9 +571,11 @@ public struct WorkingCopySwitch: Sendable {
             reported.movedFrom = module.movedFrom
             entries.append(reported)
         }
-        return SwitchReport(
+        var report = SwitchReport(
             tenant: plan.tenant, branch: plan.superproject.branch, dryRun: false, repositories: entries,
             unpinned: plan.unpinned)
+        report.unnamed = try checkOutUnnamed(plan.unnamed, tenant: plan.tenant)
+        return report
     }
 
     /// Points the modules' URLs (the superproject's `submodule.<name>.url` and each checkout's `origin`) at
@@ -588,15 +607,6 @@ public struct WorkingCopySwitch: Sendable {
     /// The submodule names of the working tree's `.gitmodules`, by path.
     func submoduleNames() throws -> [String: String] {
         try GitRepository(workspace.root, git: git).submoduleNamesByPath()
-    }
-
-    /// Initialises and updates the module's nested submodules to the commits it records, when any is not there.
-    private func updateNested(of module: RepositoryPlan, at path: String) throws -> Bool {
-        let nested = try NestedSubmodules.inspect(path, prefix: module.path, git: git)
-        guard nested.contains(where: { !$0.atRecorded }) else { return false }
-        console?.progress("\(module.repository): updating nested submodules")
-        try GitRepository(path, git: git).updateSubmodulesRecursively(what: module.repository)
-        return true
     }
 
     private func entry(_ plan: RepositoryPlan, change: String, from: String?, nested: Bool) -> SwitchReport.Entry {

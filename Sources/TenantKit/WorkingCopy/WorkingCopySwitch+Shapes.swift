@@ -1,0 +1,179 @@
+import Foundation
+
+/// A submodule of the target branch that `modules.json` does not name (a repository renamed or added with plain
+/// git): switch checks it out at its pin as `git submodule update --init` would, and reports it.
+public struct UnnamedSubmodule: Sendable, Equatable, Codable {
+    /// Its path in the superproject.
+    public var path: String
+    /// The commit the target branch pins there.
+    public var pin: String
+    /// The URL the target's `.gitmodules` gives it.
+    public var url: String?
+    /// Where its checkout was before (nil: not initialised).
+    public var from: String?
+    /// `unchanged`, `cloned`, `checked out` (with `--dry-run`: `unchanged`, `clone`, `check out`).
+    public var change: String
+
+    public init(path: String, pin: String, url: String?, from: String?, change: String) {
+        self.path = path
+        self.pin = pin
+        self.url = url
+        self.from = from
+        self.change = change
+    }
+
+    /// Whether the switch changes its checkout.
+    var changes: Bool { change != "unchanged" }
+}
+
+extension WorkingCopySwitch {
+    /// A module the switch clones, with the pin its clone must reach.
+    struct ModuleToClone {
+        var module: Module
+        var pin: String
+    }
+
+    /// The modules to clone whose pin their remote does not have (on no branch and no tag): git's clone would stop
+    /// half-way through the switch, after the modules before it were cloned. Checked before any change in the
+    /// private mirrors audit, verify and roll keep (`.git/tenantctl/mirrors`), fetched first (a module never
+    /// fetched is fetched there now) unless `--no-fetch`, which checks the mirrors there are. Per module one fetch
+    /// and at most two git calls; a remote that cannot be fetched is a problem too (its clone would fail).
+    func missingPinProblems(_ cloning: [ModuleToClone], superOrigin: String, target: String) throws
+        -> [WorkingCopyProblem]
+    {
+        var specs: [MirrorSpec] = []
+        for item in cloning {
+            guard !item.module.url.isEmpty, let url = Self.resolved(item.module.url, superOrigin: superOrigin) else {
+                continue  // no URL of modules.json's: git clones from .gitmodules' and says what it finds
+            }
+            specs.append(MirrorSpec(name: item.module.name, url: url))
+        }
+        guard !specs.isEmpty else { return [] }
+        let mirrors = ModuleMirrors(workspace: workspace, git: git)
+        var problems: [WorkingCopyProblem] = []
+        let available: [String: String]
+        if fetch {
+            console?.progress("checking the pins of \(English.count(specs.count, "module")) to clone")
+            let fetched = mirrors.syncEach(specs, console: console)
+            available = fetched.mirrors
+            for failure in fetched.failures {
+                guard let item = cloning.first(where: { $0.module.name == failure.module }) else { continue }
+                problems.append(
+                    WorkingCopyProblem(
+                        repository: item.module.name, path: item.module.path,
+                        reason: "its remote could not be fetched, so it cannot be cloned: "
+                            + failure.error.replacingOccurrences(of: "\n", with: " ")))
+            }
+        } else {
+            available = mirrors.existingEach(specs).mirrors
+        }
+        for item in cloning {
+            guard let mirror = available[item.module.name], ObjectID.isValid(item.pin) else { continue }
+            let repository = GitRepository(mirror, git: git)
+            let context = "look for the pin \(ObjectID.short(item.pin)) of \(item.module.name) in its mirror"
+            if let commit = try repository.commit(of: item.pin, context: context),
+                try repository.isOnBranchOrTag(commit, context: context)
+            {
+                continue
+            }
+            problems.append(
+                WorkingCopyProblem(
+                    repository: item.module.name, path: item.module.path,
+                    reason: "\(target) pins \(item.module.name) at \(item.pin), which is on no branch or tag of its "
+                        + "remote (not pushed?), so it cannot be cloned; push it from the clone that has it (git push "
+                        + "origin \(item.pin):refs/heads/<branch>), or pin a pushed commit"))
+        }
+        return problems
+    }
+
+    /// The gitlinks of the superproject commit `target` at paths no module of `modules` has (`modules.json` does
+    /// not name them), each planned as `git submodule update --init` would check it out: cloned when not
+    /// initialised, moved to the pin (detached) when its clean checkout is elsewhere; and what forbids it. One
+    /// `ls-tree` of the commit, and per such submodule a look at its checkout.
+    func planUnnamed(target: String, branch: String, modules: [Module]) throws -> (
+        submodules: [UnnamedSubmodule], problems: [WorkingCopyProblem]
+    ) {
+        let superproject = GitRepository(workspace.root, git: git)
+        let named = Set(modules.map(\.path))
+        let extra = try superproject.gitlinks(at: target).filter { !named.contains($0.key) }
+        guard !extra.isEmpty else { return ([], []) }
+        let gitmodules = try superproject.gitmodules(at: target) ?? Gitmodules()
+        var submodules: [UnnamedSubmodule] = []
+        var problems: [WorkingCopyProblem] = []
+        for (path, pin) in extra.sorted(by: { $0.key < $1.key }) {
+            let label = "submodule \(path)"
+            guard let url = gitmodules.entry(atPath: path)?.url else {
+                problems.append(
+                    WorkingCopyProblem(
+                        repository: label, path: path,
+                        reason: "\(branch) pins a submodule here (\(ObjectID.short(pin))) that neither modules.json "
+                            + "nor its .gitmodules names, so git cannot clone it; add it to .gitmodules on "
+                            + "\(branch) or remove the gitlink"))
+                continue
+            }
+            let absolute = workspace.path(path)
+            switch try CheckoutPresence.of(absolute, git: git) {
+            case .notInitialised:
+                submodules.append(UnnamedSubmodule(path: path, pin: pin, url: url, from: nil, change: "cloned"))
+            case .notARepository(let reason):
+                problems.append(WorkingCopyProblem(repository: label, path: path, reason: reason))
+            case .repository:
+                let state = try RepositoryState.inspect(path: absolute, git: git)
+                guard state.head != pin else {
+                    submodules.append(
+                        UnnamedSubmodule(path: path, pin: pin, url: url, from: state.head, change: "unchanged"))
+                    continue
+                }
+                let found = state.problems(repository: label, relativePath: path)
+                problems += found
+                if found.isEmpty {
+                    submodules.append(
+                        UnnamedSubmodule(path: path, pin: pin, url: url, from: state.head, change: "checked out"))
+                }
+            }
+        }
+        return (submodules, problems)
+    }
+
+    /// Checks out every submodule of ``planUnnamed(target:branch:modules:)`` that changes at its pin, as
+    /// `git submodule update --init --checkout` does (detached; a branch it was on stays), with its nested
+    /// submodules unless `--no-recursive`.
+    func checkOutUnnamed(_ submodules: [UnnamedSubmodule], tenant: String) throws -> [UnnamedSubmodule] {
+        var done: [UnnamedSubmodule] = []
+        for submodule in submodules {
+            guard submodule.changes else {
+                done.append(submodule)
+                continue
+            }
+            let label = "submodule \(submodule.path)"
+            console?.progress(
+                "\(submodule.path): \(submodule.from == nil ? "cloning" : "checking out") \(ObjectID.short(submodule.pin)) "
+                    + "(not in modules.json)")
+            try GitRepository(workspace.root, git: git).initialiseSubmodule(
+                submodule.path, remoteName: Workspace.defaultRemoteName, module: label)
+            if recursive {
+                try updateNested(
+                    at: workspace.path(submodule.path), prefix: submodule.path, name: label, tenant: tenant)
+            }
+            done.append(submodule)
+        }
+        return done
+    }
+
+    /// Initialises and updates the nested submodules of the checkout at `path` to the commits it records, when any
+    /// is not there; a failure names `--no-recursive`, the switch without them.
+    @discardableResult
+    func updateNested(at path: String, prefix: String, name: String, tenant: String) throws -> Bool {
+        let nested = try NestedSubmodules.inspect(path, prefix: prefix, git: git)
+        guard nested.contains(where: { !$0.atRecorded }) else { return false }
+        console?.progress("\(name): updating nested submodules")
+        do {
+            try GitRepository(path, git: git).updateSubmodulesRecursively(what: name)
+        } catch {
+            throw WorkspaceError(
+                "the nested submodules of \(name) could not be updated: \(error); switch without them: tenantctl "
+                    + "switch \(tenant) --no-recursive")
+        }
+        return true
+    }
+}
