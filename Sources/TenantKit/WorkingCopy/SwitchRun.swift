@@ -39,11 +39,27 @@ public struct SwitchRun: Sendable {
                 workspace: workspace, git: git, fetch: fetch, recursive: recursive, console: console,
                 transaction: transaction)
             try switcher.refuseDuringResolution(target: target)
-            return try switcher.run(target: target, dryRun: dryRun)
+            do {
+                return try switcher.run(target: target, dryRun: dryRun)
+            } catch {
+                // Interrupted with nothing left changed (put back before the exit, or stopped before the first
+                // change): the run ends failed and blocks nothing; the re-run is a plain switch.
+                if let transaction, Cancellator.shared.isCancelled,
+                    (error as? SwitchStoppedError).map({ $0.left.isEmpty }) ?? !Self.startedAny(transaction)
+                {
+                    transaction.fail(error)
+                }
+                throw error
+            }
         }
         if dryRun { return try switched(nil) }
         return try Transaction.journalled(
             workspace, command: "switch", arguments: arguments, aborting: true,
             unfinished: { ($0 as? SwitchStoppedError).map { !$0.left.isEmpty } ?? false }, switched)
+    }
+
+    /// Whether the switch recorded that it started changing a repository.
+    private static func startedAny(_ transaction: Transaction) -> Bool {
+        (transaction.current.before ?? []).contains { $0.started == true }
     }
 }
