@@ -260,6 +260,11 @@ extension WorkingCopySwitch {
                 if hash != id(entry) { user[path] = "untracked where the commit it goes back to has a file" }
             } else if hash == id(new[path]) {
                 targetFiles.append(path)
+            } else if new[path] != nil, !isGitlink(new[path]),
+                try isStartOfTargetFile(path, in: checkout, target: target, name: name)
+            {
+                // A checkout the disk stopped half-way through writing the target's file.
+                targetFiles.append(path)
             }
         }
         func join(_ file: String) -> String { repository.path.isEmpty ? file : repository.path + "/" + file }
@@ -271,6 +276,17 @@ extension WorkingCopySwitch {
                     + "then run the switch again")
         }
         return (problems, targetFiles.sorted())
+    }
+
+    /// Whether the file at `path` holds the start of the target's file there (a checkout stopped while writing it,
+    /// by a full disk): its bytes are a prefix of the target's blob.
+    private func isStartOfTargetFile(_ path: String, in checkout: GitRepository, target: String, name: String) throws
+        -> Bool
+    {
+        let file = (checkout.path as NSString).appendingPathComponent(path)
+        guard let contents = FileManager.default.contents(atPath: file) else { return false }
+        let blob = try checkout.blob(path, at: target, context: "read \(path) of \(ObjectID.short(target)) in \(name)")
+        return contents.count < blob.count && blob.prefix(contents.count) == contents
     }
 
     /// One repository back, as ``putBackStep(_:)`` decided: HEAD on the branch it had (or detached at the commit it
