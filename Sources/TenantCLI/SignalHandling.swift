@@ -6,13 +6,15 @@ import TenantKit
 /// 1. the signal thread cancels ``Cancellator/shared``: no new git process starts, every running one gets SIGTERM
 ///    (git removes its lock files), those still running after ``terminateWithin`` seconds get SIGKILL;
 /// 2. the main thread, whose git calls now fail, unwinds for up to ``unwindWithin`` seconds, so `defer` cleanups
-///    and journal updates run;
+///    and journal updates run; a command that puts back what it changed (switch, in
+///    ``Cancellator/puttingBack(_:)``, where git processes may start again) gets up to ``putBackWithin`` more;
 /// 3. whichever comes first (the main thread returning, or that deadline) runs the registered cleanups (temporary
 ///    directories of work that did not unwind), reaps what is left, prints "interrupted" and exits 130.
 enum SignalHandling {
     static let terminateWithin = 3.0
     static let killWithin = 2.0
     static let unwindWithin = 5.0
+    static let putBackWithin = 20.0
 
     nonisolated(unsafe) private static var sources: [DispatchSourceSignal] = []
     private static let childrenStopped = DispatchSemaphore(value: 0)
@@ -46,6 +48,14 @@ enum SignalHandling {
         termination.withLock { $0 = result }
         childrenStopped.signal()
         if mainReturned.wait(timeout: .now() + unwindWithin) == .success { return }
+        // A command putting back what it changed (a switch) gets more time: its repositories are then where they
+        // were when it started.
+        let deadline = DispatchTime.now() + putBackWithin
+        while Cancellator.shared.isPuttingBack && DispatchTime.now() < deadline {
+            if mainReturned.wait(timeout: .now() + 0.05) == .success { return }
+        }
+        // Put back: the main thread records that in the journal, then returns.
+        if mainReturned.wait(timeout: .now() + 1) == .success { return }
         exitInterrupted()
     }
 

@@ -41,17 +41,18 @@ extension Tenantctl {
 
                 All or nothing: before the first change, the switch's run journal \
                 (.git/tenantctl/journal/<run-id>.json) records every repository: its branch and commit, where \
-                the switch takes it, and, as it goes, which ones it has started on. When a step fails, every \
-                repository changed so far is put back where it was. When the switch is interrupted (Ctrl-C, \
-                SIGTERM, a kill), the message says what was left, and the next tenantctl switch puts that back \
-                and then switches; the stopped run ends aborted. It refuses, naming the file, if a repository \
-                holds changes the switch did not make. A .git/tenantctl/switch-journal.json left by an older \
-                tenantctl is put back the same way, then deleted. Module URLs come from modules.json (a \
+                the switch takes it, and, as it goes, which ones it has started on. When a step fails, or the \
+                switch is interrupted (Ctrl-C, SIGTERM: exit 130), every repository changed so far is put back \
+                where it was before it exits. After a kill, the next tenantctl switch in the same worktree puts \
+                back what was left, then switches; the stopped run ends aborted. It puts back only what the \
+                switch made: it refuses, naming the file, if a repository holds changes the switch did not make, \
+                keeps and names a branch you committed on, and from another worktree refuses, naming the command \
+                to run there. Module URLs come from modules.json (a \
                 differing .gitmodules URL is reported), module clones use the remote origin whatever \
                 clone.defaultRemoteName says, and a module leaving a branch with commits no remote has names \
                 them and the push that publishes them.
 
-                An interrupted switch is listed unfinished by `tenantctl runs` until a switch has run again; \
+                A killed switch is listed unfinished by `tenantctl runs` until a switch has run again; \
                 meanwhile the other writing commands refuse, naming `tenantctl switch <tenant>`.
 
                 `tenantctl switch -` goes back to the tenant this worktree was on before its last switch, as \

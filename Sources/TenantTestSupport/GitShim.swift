@@ -45,7 +45,12 @@ public struct GitShim: Sendable {
                 dd if=/dev/zero of="$SHIM_FILL_FILE" bs=4096 2>/dev/null
             fi
             if [ -n "$SHIM_SLEEP_AT" ] && [ "$n" -eq "$SHIM_SLEEP_AT" ]; then
-                sleep "${SHIM_SLEEP_SECONDS:-5}"
+                # Stopped by SIGTERM as git would be: the sleep ends with the shim (it would hold the pipes open).
+                sleep "${SHIM_SLEEP_SECONDS:-5}" &
+                sleeper=$!
+                trap 'kill $sleeper 2>/dev/null; exit 143' TERM
+                wait $sleeper
+                trap - TERM
             fi
             if [ -n "$SHIM_KILL_AFTER" ] && [ "$n" -eq "$SHIM_KILL_AFTER" ]; then
                 '\(real)' "$@"

@@ -122,8 +122,44 @@ import Testing
             let rerun = lab.sandbox.tenantctl(["switch", "t2"], in: copy.workspace)
             #expect(rerun.status == 0, "\(label): re-run: \(rerun.stderr)")
             #expect(try lab.workingCopy(copy.root) == after, "\(label): the re-run did not converge")
+            try Self.userGoesOnWorking(lab, killedAt: index, label: label)
         }
         print("switch kill sweep: \(indices.count) of \(calls.count) git calls")
+    }
+
+    /// The second phase: after the kill the user goes on working (a commit in the superproject and in the first
+    /// module, an untracked file, at every other index an edit to a module's file), then switches elsewhere. Whatever the next switch does (puts
+    /// back and switches, or refuses), nothing of the user's is lost: each commit is on a branch, the untracked file
+    /// and the edit are there.
+    static func userGoesOnWorking(_ lab: FaultLab, killedAt index: Int, label: String) throws {
+        let copy = try lab.copy("kill-\(index)-user")
+        try lab.runKilled(["switch", "t2"], in: copy, at: index, label: label)
+        var commits: [(directory: String, commit: String)] = []
+        for directory in [copy.workspace, copy.workspace + "/Modules/" + FaultLab.modules[0]] {
+            let mine = directory + "/mine-\(commits.count).txt"
+            try "mine\n".write(toFile: mine, atomically: true, encoding: .utf8)
+            try lab.sandbox.git(["add", "--", (mine as NSString).lastPathComponent], in: directory)
+            try lab.sandbox.git(["commit", "-q", "-m", "my work after the kill"], in: directory)
+            commits.append((directory, try lab.sandbox.git(["rev-parse", "HEAD"], in: directory)))
+        }
+        let untracked = copy.workspace + "/notes.txt"
+        try "my notes\n".write(toFile: untracked, atomically: true, encoding: .utf8)
+        // Every other index also an edit to a tracked file of a module (the next switch then refuses).
+        let module = copy.workspace + "/Modules/" + FaultLab.modules[1]
+        let tracked = try #require(try lab.sandbox.git(["ls-files"], in: module).split(separator: "\n").first)
+        let edited = module + "/" + tracked
+        let original = try String(contentsOfFile: edited, encoding: .utf8)
+        let content = index % 2 == 0 ? original + "my edit\n" : original
+        try content.write(toFile: edited, atomically: true, encoding: .utf8)
+
+        let next = lab.sandbox.tenantctl(["switch", "t3"], in: copy.workspace)
+        #expect(next.status == 0 || next.status == 1, "\(label): user phase: \(next.status) \(next.stderr)")
+        for (directory, commit) in commits {
+            let branches = try lab.sandbox.git(["branch", "--contains", commit, "--format=%(refname)"], in: directory)
+            #expect(!branches.isEmpty, "\(label): user phase: \(commit) is on no branch in \(directory)")
+        }
+        #expect(try String(contentsOfFile: untracked, encoding: .utf8) == "my notes\n", "\(label): user phase")
+        #expect(try String(contentsOfFile: edited, encoding: .utf8) == content, "\(label): user phase")
     }
 }
 

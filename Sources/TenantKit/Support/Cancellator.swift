@@ -37,6 +37,8 @@ public final class Cancellator: Sendable {
 
     private struct State {
         var cancelled = false
+        /// Children may start although cancelled: the command puts back what it changed before it exits.
+        var puttingBack = false
         var children: Set<pid_t> = []
         /// Children that lead their own session and process group (network calls): signalled as a group, so the
         /// helpers git starts (`git-remote-http`, `ssh`) stop with them.
@@ -53,6 +55,19 @@ public final class Cancellator: Sendable {
     /// Whether ``cancel(terminateWithin:killWithin:)`` was called.
     public var isCancelled: Bool { state.withLock { $0.cancelled } }
 
+    /// Whether ``puttingBack(_:)`` is under way: the interrupted command is putting back what it changed.
+    public var isPuttingBack: Bool { state.withLock { $0.puttingBack } }
+
+    /// Runs `body`, in which children may start even once cancelled: an interrupted command puts back what it had
+    /// changed (a switch's repositories) before it exits. Children started in it are stopped like any other by a
+    /// cancel that comes later.
+    @discardableResult
+    public func puttingBack<Result>(_ body: () throws -> Result) rethrows -> Result {
+        state.withLock { $0.puttingBack = true }
+        defer { state.withLock { $0.puttingBack = false } }
+        return try body()
+    }
+
     /// The number of children started and not yet reaped.
     public var runningChildren: Int { state.withLock { $0.children.count } }
 
@@ -60,7 +75,7 @@ public final class Cancellator: Sendable {
     /// calling `start`) once cancelled.
     func spawn(group: Bool = false, _ start: () -> Result<pid_t, SpawnError>) -> Result<pid_t, SpawnError> {
         state.withLock { state in
-            guard !state.cancelled else { return .failure(.cancelled) }
+            guard !state.cancelled || state.puttingBack else { return .failure(.cancelled) }
             let result = start()
             if case .success(let pid) = result {
                 state.children.insert(pid)

@@ -24,14 +24,20 @@ public struct WorkingCopyRefusal: Error, Sendable, Equatable, CustomStringConver
     public var action: String
     /// Every problem found.
     public var problems: [WorkingCopyProblem]
+    /// What was changed before the refusal (a stopped switch put back first); nil: nothing was changed.
+    public var note: String?
 
-    public init(action: String, problems: [WorkingCopyProblem]) {
+    public init(action: String, problems: [WorkingCopyProblem], note: String? = nil) {
         self.action = action
         self.problems = problems
+        self.note = note
     }
 
     public var description: String {
-        (["cannot \(action): \(problems.count) problem\(problems.count == 1 ? "" : "s") found, nothing was changed"]
+        ([
+            "cannot \(action): \(problems.count) problem\(problems.count == 1 ? "" : "s") found, "
+                + (note ?? "nothing was changed")
+        ]
             + problems.map { "- \($0)" }).joined(separator: "\n")
     }
 }

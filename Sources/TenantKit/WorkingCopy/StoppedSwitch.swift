@@ -5,16 +5,13 @@ import Foundation
 /// where the switch was taking it, and whether the switch had started changing it.
 ///
 /// The switch's run journal (`RunJournal.before`) holds these records, written before the first repository moves
-/// and rewritten as each one starts. The next `tenantctl switch` reads every unfinished switch run, checks that each
-/// repository holds nothing but the stopped switch's own leftovers, puts them back where they were, marks the
-/// stopped run `aborted` (`finishedBy` names the switch that put it back), and then switches as usual. Every
-/// repository the record names was clean when the switch started (its pre-flight), so putting one back loses nothing.
-///
-/// An older tenantctl kept the same records in a file of their own, `<common git dir>/tenantctl/switch-journal.json`;
-/// such a file is read and put back the same way, then removed.
+/// and rewritten as each one starts. The next `tenantctl switch` in the same worktree reads every unfinished switch
+/// run, checks that each repository holds nothing but the stopped switch's own leftovers, puts them back where they
+/// were, marks the stopped run `aborted` (`finishedBy` names the switch that put it back), and then switches as
+/// usual (``WorkingCopySwitch/recover(_:)``).
 struct StoppedSwitch: Sendable {
-    /// One repository the switch changes (as an older tenantctl's `switch-journal.json` also wrote it).
-    struct Repository: Sendable, Equatable, Decodable {
+    /// One repository the switch changes.
+    struct Repository: Sendable, Equatable {
         /// `superproject` or the module name.
         var repository: String
         /// Path relative to the superproject root ("" for the superproject).
@@ -43,16 +40,16 @@ struct StoppedSwitch: Sendable {
     var repositories: [Repository]
     /// The file the records were read from.
     var file: String
-    /// The stopped run; nil for a `switch-journal.json` an older tenantctl left.
-    var run: RunJournal?
+    /// The stopped run.
+    var run: RunJournal
+    /// The worktree the switch ran in (nil: not recorded). Its working-copy steps are put back only there.
+    var worktree: String? { run.worktree }
+    /// The repositories the switch did not change (name and path): looked at before a put-back, as the switch
+    /// that follows would.
+    var untouched: [(repository: String, path: String)] = []
 
     /// The repositories the switch started changing, by name.
     var moved: [String] { repositories.filter(\.started).map(\.repository) }
-
-    /// `<common git directory>/tenantctl/switch-journal.json`, where an older tenantctl kept these records.
-    static func legacyPath(_ workspace: Workspace) -> String {
-        (workspace.commonDirectory as NSString).appendingPathComponent("tenantctl/switch-journal.json")
-    }
 
     /// The run journal's records of the repositories a switch changes: every repository of the plan, those it
     /// changes with where the switch takes them (`targetBranch`, `target`, …; `started` false), the others with
@@ -79,15 +76,14 @@ struct StoppedSwitch: Sendable {
     }
 
     /// The stopped switches to put back, newest first: every unfinished switch run but `excluding` (the run under
-    /// way), then a `switch-journal.json` an older tenantctl left. A record that cannot be read is an error naming
-    /// the file: a stopped switch is never taken for a finished one.
+    /// way). A record that cannot be read is an error naming the file: a stopped switch is never taken for a
+    /// finished one.
     static func unfinished(_ workspace: Workspace, excluding runId: String?) throws -> [StoppedSwitch] {
         var stopped: [StoppedSwitch] = []
         for run in try RunJournal.unfinished(gitDirectory: workspace.commonDirectory).reversed()
         where run.commandName == "switch" && run.runId != runId {
             stopped.append(try StoppedSwitch(run: run, workspace: workspace))
         }
-        if let legacy = try legacy(workspace) { stopped.append(legacy) }
         return stopped
     }
 
@@ -96,6 +92,10 @@ struct StoppedSwitch: Sendable {
         self.run = run
         target = run.arguments?.first { !$0.hasPrefix("-") } ?? "?"
         repositories = try Self.repositories(from: run.before ?? [], file: file)
+        untouched = (run.before ?? []).compactMap { record in
+            guard record.targetBranch == nil, let path = record.path else { return nil }
+            return (record.repository, path)
+        }
     }
 
     /// The repositories a switch changes, from its run journal's records (the records of repositories it leaves
@@ -117,42 +117,10 @@ struct StoppedSwitch: Sendable {
         }
     }
 
-    private init(target: String, repositories: [Repository], file: String) {
-        self.target = target
-        self.repositories = repositories
-        self.file = file
-        run = nil
-    }
-
-    /// The records in `switch-journal.json` of an older tenantctl, nil when there is none.
-    private static func legacy(_ workspace: Workspace) throws -> StoppedSwitch? {
-        let file = legacyPath(workspace)
-        guard FileManager.default.fileExists(atPath: file) else { return nil }
-        let journal: LegacySwitchJournal
-        do {
-            journal = try JSONDecoder().decode(
-                LegacySwitchJournal.self, from: Data(contentsOf: URL(fileURLWithPath: file)))
-        } catch {
-            throw WorkspaceError(
-                "cannot read the journal of an unfinished switch, \(file): \(error); if no switch is running, "
-                    + "check each repository with git status, then delete the file")
-        }
-        return StoppedSwitch(target: journal.target, repositories: journal.repositories, file: file)
-    }
-
     /// Everything it moved is back: its run journal ends `aborted`, finished by `runId` (the switch that put it
-    /// back); an older tenantctl's `switch-journal.json` is removed.
+    /// back).
     func settle(by runId: String?, in workspace: Workspace) throws {
-        guard var run else {
-            do {
-                try FileManager.default.removeItem(atPath: file)
-            } catch {
-                throw WorkspaceError(
-                    "cannot remove the journal of the stopped switch, \(file): \(DurableFile.reason(error)); "
-                        + "everything it had changed is back: delete the file, then run the switch again")
-            }
-            return
-        }
+        var run = self.run
         run.state = .aborted
         run.finishedBy = runId
         do {
@@ -163,12 +131,6 @@ struct StoppedSwitch: Sendable {
                     + "space, then run the switch again")
         }
     }
-}
-
-/// `switch-journal.json` as an older tenantctl wrote it (read only, to put its switch back).
-private struct LegacySwitchJournal: Decodable {
-    var target: String
-    var repositories: [StoppedSwitch.Repository]
 }
 
 /// A switch that stopped part-way and could not put everything back: what was left and how to finish.

@@ -42,7 +42,18 @@ public struct SwitchRun: Sendable {
                 workspace: workspace, git: git, fetch: fetch, recursive: recursive, console: console,
                 transaction: transaction)
             try switcher.refuseDuringResolution(target: target)
-            return try switcher.run(target: target, dryRun: dryRun)
+            do {
+                return try switcher.run(target: target, dryRun: dryRun)
+            } catch {
+                // Interrupted with nothing left changed (put back before the exit, or stopped before the first
+                // change): the run ends failed and blocks nothing; the re-run is a plain switch.
+                if let transaction, Cancellator.shared.isCancelled,
+                    (error as? SwitchStoppedError).map({ $0.left.isEmpty }) ?? !Self.startedAny(transaction)
+                {
+                    transaction.fail(error)
+                }
+                throw error
+            }
         }
         if dryRun { return try switched(nil) }
         let report = try Transaction.journalled(
@@ -57,6 +68,11 @@ public struct SwitchRun: Sendable {
             }
         }
         return report
+    }
+
+    /// Whether the switch recorded that it started changing a repository.
+    private static func startedAny(_ transaction: Transaction) -> Bool {
+        (transaction.current.before ?? []).contains { $0.started == true }
     }
 }
 

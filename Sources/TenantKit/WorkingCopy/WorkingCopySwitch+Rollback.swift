@@ -2,98 +2,359 @@ import Foundation
 
 extension WorkingCopySwitch {
     /// Puts back what a stopped switch (its run journal's records) changed, then ends its journal (`aborted`,
-    /// finished by this run). Refuses, changing nothing, when a repository holds anything but the stopped switch's
-    /// own leftovers: changes to files the switch did not touch are someone's work.
-    func recover(_ stopped: StoppedSwitch) throws {
-        if !stopped.moved.isEmpty {
-            console?.progress(
-                "a switch to \(stopped.target) stopped part-way; putting back what it changed "
-                    + "(\(stopped.moved.joined(separator: ", ")))")
+    /// finished by this run); returns the repositories it put back.
+    ///
+    /// Only where the stopped switch ran: from another worktree it refuses, naming that worktree and the command that
+    /// puts it back there; when that worktree no longer exists, nothing is put back and that is said. Every
+    /// repository is looked at before anything moves, and each step is undone only while its object is exactly what
+    /// the switch left (``PutBack``): a change of the user's in any repository refuses the whole put-back, naming the
+    /// file, and a commit of the user's is kept and named.
+    func recover(_ stopped: StoppedSwitch) throws -> [String] {
+        // Stopped before it changed anything: nothing to put back, wherever it ran.
+        guard !stopped.moved.isEmpty else {
+            try stopped.settle(by: transaction?.runId, in: workspace)
+            return []
         }
-        var problems: [WorkingCopyProblem] = []
-        for repository in stopped.repositories where repository.started && !repository.initialises {
-            problems += try foreignChanges(repository)
+        if let worktree = stopped.worktree, !Self.sameDirectory(worktree, workspace.root) {
+            guard FileManager.default.fileExists(atPath: (worktree as NSString).appendingPathComponent(".git")) else {
+                console?.progress(
+                    "a switch to \(stopped.target) stopped part-way in the worktree \(worktree), which no longer "
+                        + "exists: nothing of it is put back, and nothing here is touched")
+                try stopped.settle(by: transaction?.runId, in: workspace)
+                return []
+            }
+            let rerun = stopped.run.rerunCommand(currentWorktree: workspace.root)
+            throw WorkingCopyRefusal(
+                action: "switch here",
+                problems: [
+                    WorkingCopyProblem(
+                        repository: "superproject", path: worktree,
+                        reason: "a switch to \(stopped.target) stopped part-way in that worktree (run "
+                            + "\(stopped.run.runId)); it is put back only there, nothing of this worktree was touched; run `\(rerun)` "
+                            + "(it puts that worktree back, then switches it), then run this command again")
+                ])
         }
-        guard problems.isEmpty else {
-            throw WorkingCopyRefusal(action: "put back the stopped switch to \(stopped.target)", problems: problems)
+        let moved = stopped.moved
+        let kept = try rollBack(stopped.repositories, others: stopped.untouched, target: stopped.target) {
+            if !moved.isEmpty {
+                console?.progress(
+                    "a switch to \(stopped.target) stopped part-way; putting back what it changed "
+                        + "(\(moved.joined(separator: ", ")))")
+            }
         }
-        try rollBack(stopped.repositories)
         try stopped.settle(by: transaction?.runId, in: workspace)
+        return moved.filter { !kept.contains($0) }
     }
 
-    /// Changes in a repository the records name that the switch cannot have made: tracked changes outside the
-    /// paths that differ between where it was and where the switch was taking it. (Untracked files are kept by
-    /// putting back, except new files at the target's paths, which the pre-flight found free.)
-    private func foreignChanges(_ repository: StoppedSwitch.Repository) throws -> [WorkingCopyProblem] {
-        let path = try checkoutPath(repository)
-        guard try CheckoutPresence.of(path, git: git) == .repository, let before = repository.headBefore
-        else { return [] }
-        let touched = try GitRepository(path, git: git).changedPaths(
-            from: before, to: repository.target,
-            context: "list the files the switch changes in \(repository.repository)")
-        let superproject = repository.path.isEmpty
-        let state = try RepositoryState.inspect(path: path, git: git, superproject: superproject)
-        let files = state.status.blockingEntries.filter { $0.submodule == nil || !superproject }.map(\.path)
-        func join(_ file: String) -> String { repository.path.isEmpty ? file : repository.path + "/" + file }
-        return files.filter { !touched.contains($0) }.sorted().map { file in
-            WorkingCopyProblem(
-                repository: repository.repository, path: join(file),
-                reason: "changed since the switch stopped, and not by it; commit or stash it, then run the switch "
-                    + "again")
+    /// Whether two paths name the same directory (symbolic links resolved).
+    static func sameDirectory(_ one: String, _ other: String) -> Bool {
+        func resolved(_ path: String) -> String {
+            URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
         }
+        return one == other || resolved(one) == resolved(other)
     }
 
     /// Puts every repository the records say was started back where it was, modules first (last changed first),
-    /// the superproject last.
-    func rollBack(_ repositories: [StoppedSwitch.Repository]) throws {
-        for repository in repositories.reversed() where repository.started {
-            try putBack(repository)
+    /// the superproject last. Looks at every repository before the first one moves: a change of the user's in any
+    /// of them (or in one of `others`, the repositories the switch did not change, which the switch that follows
+    /// would refuse anyway) is a ``WorkingCopyRefusal`` naming it, and nothing moves. `starting` runs once
+    /// everything was looked at, before the first change. Returns the repositories kept as they are (a commit of the
+    /// user's), after saying why.
+    @discardableResult
+    func rollBack(
+        _ repositories: [StoppedSwitch.Repository], others: [(repository: String, path: String)] = [],
+        target: String, starting: () -> Void = {}
+    ) throws -> [String] {
+        var steps: [PutBack] = []
+        var problems: [WorkingCopyProblem] = []
+        for repository in repositories where repository.started {
+            let step = try putBackStep(repository)
+            steps.append(step)
+            problems += step.problems
         }
+        let notStarted = repositories.filter { !$0.started }.map { (repository: $0.repository, path: $0.path) }
+        for other in others + notStarted {
+            let path = workspace.path(other.path)
+            guard try CheckoutPresence.of(path, git: git) == .repository else { continue }
+            let state = try RepositoryState.inspect(path: path, git: git, superproject: other.path.isEmpty)
+            problems += state.problems(repository: other.repository, relativePath: other.path)
+        }
+        guard problems.isEmpty else {
+            throw WorkingCopyRefusal(action: "put back the stopped switch to \(target)", problems: problems)
+        }
+        starting()
+        for step in steps.reversed() { try apply(step) }
+        for note in steps.flatMap(\.kept) { console?.warn(note) }
+        return steps.filter { !$0.kept.isEmpty && !$0.restoresCheckout && !$0.deinitialises }.map(\.name)
     }
 
-    /// One repository back to its branch and commit: the branch the switch moved or created is reset or deleted,
-    /// HEAD, index and files return to the commit it had, and files of the target that a stopped checkout wrote
-    /// (untracked now) are removed. The repository was clean before the switch.
-    private func putBack(_ repository: StoppedSwitch.Repository) throws {
+    /// What putting one repository back does, decided before anything moves.
+    struct PutBack {
+        /// The repository's name.
+        var name: String
+        /// Its record.
+        var repository: StoppedSwitch.Repository
+        /// Its checkout now.
+        var path: String
+        /// Changes of the user's that forbid putting anything back (the put-back refuses, naming them).
+        var problems: [WorkingCopyProblem] = []
+        /// What stays as the user left it, said after the put-back.
+        var kept: [String] = []
+        /// HEAD, index and files go back to the commit it had: they hold nothing but the two commits' contents.
+        var restoresCheckout = false
+        /// The branch the switch moved or created goes back: to this value (nil: deleted), from the one it wrote.
+        var revertsBranch: (to: String?, from: String)? = nil
+        /// Files of the target a stopped checkout wrote that are untracked once HEAD is back (their contents are
+        /// the target's).
+        var removes: [String] = []
+        /// A module the switch cloned, with no change of the user's: not initialised again.
+        var deinitialises = false
+    }
+
+    /// Decides how one repository goes back, comparing each object with what the stopped switch left.
+    private func putBackStep(_ repository: StoppedSwitch.Repository) throws -> PutBack {
         let name = repository.repository
-        if repository.initialises {
-            // A module the switch cloned: not initialised again (its git directory stays, as after deinit).
+        if repository.initialises { return try clonePutBackStep(repository) }
+        let path = try checkoutPath(repository)
+        var step = PutBack(name: name, repository: repository, path: path)
+        guard try CheckoutPresence.of(path, git: git) == .repository, let before = repository.headBefore else {
+            return step
+        }
+        let checkout = GitRepository(path, git: git)
+        let head = try checkout.lookUp("HEAD", context: "read HEAD of \(name)")
+        let headRef = try checkout.headBranchRef(context: "read the branch of \(name)")
+        let branchRef = "refs/heads/\(repository.branch)"
+        let branchValue = try checkout.lookUp(branchRef, context: "read \(repository.branch) in \(name)")
+        let target = repository.target
+        let tip = repository.branchTipBefore
+
+        // The branch the switch moved or created: back only while it is at the value the switch wrote.
+        var branchKept = false
+        let elsewhere =
+            repository.path.isEmpty
+            ? try checkout.branchesInOtherWorktrees(gitDirectory: workspace.gitDirectory)[repository.branch] : nil
+        if let value = branchValue, value != tip {
+            if let elsewhere {
+                branchKept = true
+                step.kept.append(
+                    "\(name): branch \(repository.branch) is checked out in the worktree \(elsewhere): kept")
+            } else if value == target {
+                step.revertsBranch = (tip, target)
+            } else {
+                branchKept = true
+                step.kept.append(
+                    "\(name): branch \(repository.branch) is at \(try described(value, in: checkout, name: name)), "
+                        + "a commit the stopped switch did not make: kept"
+                        + (tip == nil ? " (the switch had created the branch; it is not deleted)" : ""))
+            }
+        }
+
+        // HEAD, index and files: back only from the commit it had or the one the switch wrote, on the branch it had
+        // or the switch's branch, with nothing in the index or the files but those two commits' contents.
+        let headAtTheSwitchsCommit = head.map { $0 == before || $0 == target } ?? false
+        let headOnTheSwitchsBranch =
+            headRef == nil || headRef == branchRef || headRef == repository.branchBefore.map { "refs/heads/\($0)" }
+        let headIsTheSwitchs = headAtTheSwitchsCommit && headOnTheSwitchsBranch && !(branchKept && headRef == branchRef)
+        guard headIsTheSwitchs else {
+            if !(branchKept && headRef == branchRef) {
+                step.kept.append(
+                    "\(name): HEAD is at \(try described(head ?? "", in: checkout, name: name))"
+                        + (headRef.map { " on \(Self.shortBranch($0))" } ?? "")
+                        + ", not where the stopped switch left it: left as it is")
+            }
+            if headRef == branchRef { step.revertsBranch = nil }
+            step.problems += try RepositoryState.inspect(path: path, git: git, superproject: repository.path.isEmpty)
+                .problems(repository: name, relativePath: repository.path)
+            return step
+        }
+        if let branchBefore = repository.branchBefore, headRef != "refs/heads/\(branchBefore)" {
+            let value = try checkout.lookUp("refs/heads/\(branchBefore)", context: "read \(branchBefore) in \(name)")
+            guard value == before else {
+                step.kept.append(
+                    "\(name): branch \(branchBefore) moved since the switch stopped (it is at "
+                        + "\(try described(value ?? "", in: checkout, name: name))): HEAD left as it is")
+                if headRef == branchRef { step.revertsBranch = nil }
+                return step
+            }
+        }
+        let files = try leftovers(in: checkout, before: before, target: target, repository: repository)
+        step.problems += files.user
+        step.removes = files.targetFiles
+        step.restoresCheckout = true
+        return step
+    }
+
+    /// A module the stopped switch cloned: deinitialised again only with no change of the user's (no changed,
+    /// untracked or ignored file: refused, naming it; no commit no remote holds: kept, naming it).
+    private func clonePutBackStep(_ repository: StoppedSwitch.Repository) throws -> PutBack {
+        let name = repository.repository
+        let path = workspace.path(repository.path)
+        var step = PutBack(name: name, repository: repository, path: path)
+        if try CheckoutPresence.of(path, git: git) == .repository {
+            let checkout = GitRepository(path, git: git)
+            let files = try checkout.filesNotAtHead(context: "list the changed files of \(name)")
+            step.problems = files.sorted().map { file in
+                WorkingCopyProblem(
+                    repository: name, path: repository.path + "/" + file,
+                    reason: "changed since the switch that cloned module \(name) stopped, and not by it; commit or "
+                        + "stash it, then run the switch again")
+            }
+            if let commit = try checkout.commitOnNoRemote(
+                beyond: repository.target, context: "look for commits of your own in \(name)")
+            {
+                step.kept.append(
+                    "\(name): the module the stopped switch cloned holds \(try described(commit, in: checkout, name: name)), "
+                        + "which no remote has: kept cloned")
+                return step
+            }
+        }
+        step.deinitialises = step.problems.isEmpty
+        return step
+    }
+
+    /// The files of a checkout whose index entry or contents are neither the `before` commit's nor the `target`'s
+    /// (the user's: named, with the reason), and the untracked files whose contents are the target's at a path the
+    /// `before` commit does not have (a stopped checkout's). Submodules are left out: each module is looked at on
+    /// its own.
+    private func leftovers(
+        in checkout: GitRepository, before: String, target: String, repository: StoppedSwitch.Repository
+    ) throws -> (user: [WorkingCopyProblem], targetFiles: [String]) {
+        let name = repository.repository
+        try checkout.refreshIndex(
+            ignoringSubmodules: repository.path.isEmpty, context: "refresh the index of \(name)")
+        let old = try checkout.treeEntries(before, context: "list the files of \(ObjectID.short(before)) in \(name)")
+        let new = try checkout.treeEntries(target, context: "list the files of \(ObjectID.short(target)) in \(name)")
+        let index = try checkout.indexEntries(context: "read the index of \(name)")
+        func isGitlink(_ entry: String?) -> Bool { entry?.hasPrefix("160000 ") ?? false }
+        func id(_ entry: String?) -> String? { entry.flatMap { $0.split(separator: " ").last.map(String.init) } }
+        var user: [String: String] = [:]
+        for path in index.unmerged { user[path] = "has a merge conflict" }
+        for path in Set(old.keys).union(new.keys).union(index.entries.keys) {
+            let entry = index.entries[path]
+            if isGitlink(entry) || isGitlink(old[path]) || isGitlink(new[path]) || index.unmerged.contains(path) {
+                continue
+            }
+            if entry != old[path] && entry != new[path] { user[path] = "staged" }
+        }
+        let differing = try checkout.filesDifferingFromIndex(context: "list the changed files of \(name)")
+            .filter { !isGitlink(index.entries[$0]) && user[$0] == nil }
+        let root = checkout.path
+        func exists(_ path: String) -> Bool {
+            var directory: ObjCBool = false
+            return FileManager.default.fileExists(
+                atPath: (root as NSString).appendingPathComponent(path), isDirectory: &directory)
+                && !directory.boolValue
+        }
+        let present = differing.filter(exists)
+        let hashes = Dictionary(
+            uniqueKeysWithValues: zip(
+                present, try checkout.hashFiles(present, context: "read the changed files of \(name)")))
+        for path in differing where hashes[path] != id(old[path]) && hashes[path] != id(new[path]) {
+            user[path] = hashes[path] == nil ? "deleted" : "edited"
+        }
+        let untracked = try checkout.untrackedFiles().filter { !$0.hasSuffix("/") && exists($0) }
+        let untrackedHashes = try checkout.hashFiles(untracked, context: "read the untracked files of \(name)")
+        var targetFiles: [String] = []
+        for (path, hash) in zip(untracked, untrackedHashes) {
+            if let entry = old[path] {
+                if hash != id(entry) { user[path] = "untracked where the commit it goes back to has a file" }
+            } else if hash == id(new[path]) {
+                targetFiles.append(path)
+            } else if new[path] != nil, !isGitlink(new[path]),
+                try isStartOfTargetFile(path, in: checkout, target: target, name: name)
+            {
+                // A checkout the disk stopped half-way through writing the target's file.
+                targetFiles.append(path)
+            }
+        }
+        func join(_ file: String) -> String { repository.path.isEmpty ? file : repository.path + "/" + file }
+        let problems = user.keys.sorted().map { file in
+            WorkingCopyProblem(
+                repository: name, path: join(file),
+                reason: "changed since the switch stopped, and not by it (\(user[file] ?? "changed"): its contents "
+                    + "are neither \(ObjectID.short(before))'s nor \(ObjectID.short(target))'s); commit or stash it, "
+                    + "then run the switch again")
+        }
+        return (problems, targetFiles.sorted())
+    }
+
+    /// Whether the file at `path` holds the start of the target's file there (a checkout stopped while writing it,
+    /// by a full disk): its bytes are a prefix of the target's blob.
+    private func isStartOfTargetFile(_ path: String, in checkout: GitRepository, target: String, name: String) throws
+        -> Bool
+    {
+        let file = (checkout.path as NSString).appendingPathComponent(path)
+        guard let contents = FileManager.default.contents(atPath: file) else { return false }
+        let blob = try checkout.blob(path, at: target, context: "read \(path) of \(ObjectID.short(target)) in \(name)")
+        return contents.count < blob.count && blob.prefix(contents.count) == contents
+    }
+
+    /// One repository back, as ``putBackStep(_:)`` decided: HEAD on the branch it had (or detached at the commit it
+    /// had), the branch the switch moved or created back to its value (a compare-and-swap on the value the switch
+    /// wrote), index and files at the commit it had, the target's untracked leftovers removed, a moved checkout
+    /// moved back; a module the switch cloned deinitialised.
+    private func apply(_ step: PutBack) throws {
+        let name = step.name
+        let repository = step.repository
+        if step.deinitialises {
+            // A module the switch cloned, holding nothing of the user's: not initialised again (its git directory
+            // stays, as after deinit).
             try GitRepository(workspace.root, git: git).deinitialiseSubmodule(
                 repository.path, context: "put module \(name) back to not initialised")
             return
         }
-        let path = try checkoutPath(repository)
-        guard try CheckoutPresence.of(path, git: git) == .repository, let head = repository.headBefore else {
-            return
-        }
-
-        let branchRef = "refs/heads/\(repository.branch)"
-        let checkout = GitRepository(path, git: git)
+        let checkout = GitRepository(step.path, git: git)
         let message = "tenantctl switch: put back"
-        if let tip = repository.branchTipBefore {
-            try checkout.updateRef(
-                branchRef, to: tip, message: message, context: "put \(repository.branch) back in \(name)")
+        let branchRef = "refs/heads/\(repository.branch)"
+        if step.restoresCheckout, let head = repository.headBefore {
+            if let branch = repository.branchBefore {
+                try checkout.pointHead(
+                    at: "refs/heads/\(branch)", message: message, context: "put HEAD of \(name) back on \(branch)")
+            } else {
+                try checkout.detachHead(
+                    at: head, message: message, context: "put HEAD of \(name) back at \(ObjectID.short(head))")
+            }
         }
-        if let branch = repository.branchBefore {
-            try checkout.pointHead(
-                at: "refs/heads/\(branch)", message: message, context: "put HEAD of \(name) back on \(branch)")
-        } else {
-            try checkout.detachHead(
-                at: head, message: message, context: "put HEAD of \(name) back at \(ObjectID.short(head))")
+        if let revert = step.revertsBranch {
+            if let value = revert.to {
+                try checkout.updateRef(
+                    branchRef, to: value, from: revert.from, message: message,
+                    context: "put \(repository.branch) back in \(name)")
+            } else {
+                try checkout.deleteRef(
+                    branchRef, expected: revert.from, message: message,
+                    context: "delete \(repository.branch) again in \(name)")
+            }
         }
+        guard step.restoresCheckout, let head = repository.headBefore else { return }
         try checkout.resetHard(to: head, context: "put the files of \(name) back at \(ObjectID.short(head))")
-        // A checkout stopped before it wrote the index leaves the target's new files untracked: the pre-flight
-        // found no untracked file there before, so they are the switch's.
-        for file in try checkout.untrackedOverwrites(to: repository.target) {
-            try? FileManager.default.removeItem(atPath: (path as NSString).appendingPathComponent(file))
+        for file in step.removes {
+            let path = (step.path as NSString).appendingPathComponent(file)
+            do {
+                try FileManager.default.removeItem(atPath: path)
+            } catch {
+                throw WorkspaceError(
+                    "cannot remove \(path), a file the stopped switch wrote in \(name): \(DurableFile.reason(error)); "
+                        + "remove it yourself, then run the switch again")
+            }
         }
-        if repository.branchTipBefore == nil && repository.branchBefore != repository.branch {
-            try checkout.deleteRef(branchRef, context: "delete \(repository.branch) again in \(name)")
-        }
-        if let from = repository.movedFrom, path != workspace.path(from) {
+        if let from = repository.movedFrom, step.path != workspace.path(from) {
             // A checkout the switch had moved goes back to where it was, with its branch and files.
-            try ModuleCheckoutMove.move(from: path, to: workspace.path(from), git: git)
+            try ModuleCheckoutMove.move(from: step.path, to: workspace.path(from), git: git)
         }
+    }
+
+    /// `<short id> (<subject>)` of a commit, for a message.
+    private func described(_ commit: String, in checkout: GitRepository, name: String) throws -> String {
+        guard !commit.isEmpty else { return "no commit" }
+        let subject = try checkout.subject(
+            of: commit, context: "read the subject of \(ObjectID.short(commit)) in \(name)")
+        return "\(ObjectID.short(commit)) (\(subject))"
+    }
+
+    /// `t2` for `refs/heads/t2`.
+    static func shortBranch(_ ref: String) -> String {
+        ref.hasPrefix("refs/heads/") ? String(ref.dropFirst("refs/heads/".count)) : ref
     }
 
     /// Where the repository's checkout is now: for a module the switch moves, the new path once it got there,

@@ -144,10 +144,18 @@ public struct WorkingCopySwitch: Sendable {
                             + "--dry-run: it puts that back first")
                 ])
         }
+        var putBack: [String] = []
         if !dryRun {
-            for switchRun in stopped { try recover(switchRun) }
+            for switchRun in stopped { putBack += try recover(switchRun) }
         }
-        let plan = try makePlan(target: name)
+        let plan: Plan
+        do {
+            plan = try makePlan(target: name)
+        } catch var refusal as WorkingCopyRefusal where !putBack.isEmpty {
+            refusal.note =
+                "the stopped switch was put back first (\(putBack.joined(separator: ", "))), nothing else was changed"
+            throw refusal
+        }
         if dryRun {
             var report = SwitchReport(
                 tenant: plan.tenant, branch: plan.superproject.branch, dryRun: true,
@@ -515,14 +523,15 @@ public struct WorkingCopySwitch: Sendable {
             let cause = "\(error)"
             let left = moved
             if left.isEmpty { throw error }
-            if Cancellator.shared.isCancelled {
-                throw SwitchStoppedError(
-                    cause: cause, putBack: [], left: left, rollbackFailure: "interrupted", rerun: rerun)
-            }
             console?.progress("putting back what the switch changed (\(left.joined(separator: ", ")))")
             do {
-                try rollBack(try StoppedSwitch.repositories(from: records, file: "the journal of this switch"))
-                InterruptNote.set(nil)
+                // Interrupted (SIGINT, SIGTERM): git processes may start again for the put-back, before the exit.
+                try Cancellator.shared.puttingBack {
+                    try rollBack(
+                        try StoppedSwitch.repositories(from: records, file: "the journal of this switch"),
+                        target: plan.tenant)
+                }
+                InterruptNote.set("every repository the switch had changed is back where it was")
             } catch let rollbackError {
                 throw SwitchStoppedError(
                     cause: cause, putBack: [], left: left, rollbackFailure: "\(rollbackError)", rerun: rerun)

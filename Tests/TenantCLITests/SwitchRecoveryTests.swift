@@ -1,0 +1,274 @@
+import Foundation
+import TenantExample
+import TenantKit
+import TenantTestSupport
+import Testing
+
+/// Putting back a stopped switch acts only on what that switch made: it happens in the worktree the switch ran in,
+/// a branch it created goes only while it is at the commit the switch wrote, a module it cloned is deinitialised
+/// only without the user's changes, and a checkout is reset only while its files are the two commits' own. A user
+/// who went on working after the kill loses nothing. Every command runs as a process of the built tenantctl.
+@Suite(.tags(.slow), .notInTheFastSet) struct SwitchRecoveryTests {
+    /// The superproject's branch (`refs/heads/…`, empty when detached) and commit, and a file's contents.
+    static func head(_ lab: FaultLab, _ directory: String) throws -> [String] {
+        [
+            try lab.sandbox.gitResult(["symbolic-ref", "-q", "HEAD"], in: directory).stdout
+                .trimmingCharacters(in: .whitespacesAndNewlines),
+            try lab.sandbox.git(["rev-parse", "HEAD"], in: directory),
+        ]
+    }
+
+    /// The unfinished switch runs of a workspace.
+    static func unfinishedSwitches(_ workspace: String) throws -> [RunJournal] {
+        try RunJournal.unfinished(gitDirectory: workspace + "/.git").filter { $0.commandName == "switch" }
+    }
+
+    /// A copy with a second worktree `b` of the superproject on a branch of its own at t3's commit (no module
+    /// initialised there), and the git calls of an uninterrupted `switch t2` in it.
+    static func worktreeCopy(_ lab: FaultLab, _ name: String) throws -> (copy: FaultLab.Copy, worktree: String) {
+        let copy = try lab.copy(name)
+        let worktree = copy.root + "/b"
+        try lab.sandbox.git(["worktree", "add", "-q", "-b", "mine", worktree, "origin/t3"], in: copy.workspace)
+        return (copy, worktree)
+    }
+
+    /// Runs tenantctl with `arguments` in `directory` through a shim named `name` (killed at call `killAt` when
+    /// given): the result and the git calls.
+    static func shimmed(
+        _ lab: FaultLab, _ arguments: [String], in directory: String, name: String, killAt: Int? = nil
+    ) throws -> (result: CLIResult, calls: [String]) {
+        let shim = try GitShim(in: lab.sandbox, name: name)
+        let result = try lab.sandbox.tenantctlProcess(
+            arguments + ["--git", shim.path], in: directory,
+            environment: killAt.map { ["SHIM_KILL_AT": "\($0)"] } ?? [:])
+        return (result, try shim.calls())
+    }
+
+    /// The 1-based index of the first git call in `calls` after the superproject's own checkout (`switch` run in
+    /// `superproject`), at which the superproject has moved and no module has.
+    static func afterTheSuperprojectMoved(_ calls: [String], superproject: String) throws -> Int {
+        let moved = try #require(
+            calls.firstIndex { $0.hasPrefix("-C \(superproject) ") && FaultLab.subcommand($0) == "switch" },
+            "\(calls)")
+        return moved + 2
+    }
+
+    @Test func aSwitchStoppedInAnotherWorktreeIsNeverPutBackHere() throws {
+        let lab = try FaultLab()
+        // Reference: the calls of `switch t2` in the second worktree.
+        let reference = try Self.worktreeCopy(lab, "reference")
+        let (done, calls) = try Self.shimmed(
+            lab, ["switch", "t2"], in: reference.worktree, name: "shim-reference")
+        #expect(done.status == 0, "\(done.stderr)")
+        let killAt = try Self.afterTheSuperprojectMoved(calls, superproject: reference.worktree)
+
+        for removed in [false, true] {
+            let (copy, worktree) = try Self.worktreeCopy(lab, removed ? "removed" : "kept")
+            let (killed, _) = try Self.shimmed(
+                lab, ["switch", "t2"], in: worktree, name: "shim-\(removed)", killAt: killAt)
+            #expect(killed.status == -SIGKILL, "\(killed.status) \(killed.stderr)")
+            try #require(try !Self.unfinishedSwitches(copy.workspace).isEmpty)
+            let worktreeHead = try Self.head(lab, worktree)
+            #expect(worktreeHead[0] == "refs/heads/t2", "\(worktreeHead)")
+            // The user goes on working in the first worktree: an edit to a tracked file.
+            let here = try Self.head(lab, copy.workspace)
+            let file = copy.workspace + "/modules.json"
+            let original = try String(contentsOfFile: file, encoding: .utf8)
+            try (original + " ").write(toFile: file, atomically: true, encoding: .utf8)
+            if removed {
+                try lab.sandbox.git(["worktree", "remove", "--force", worktree], in: copy.workspace)
+                try original.write(toFile: file, atomically: true, encoding: .utf8)
+                // The worktree is gone: its steps are skipped, said, and this worktree switches.
+                let result = try lab.sandbox.tenantctlProcess(["switch", "t1"], in: copy.workspace)
+                #expect(result.status == 0, "\(result.stderr)")
+                #expect(result.stderr.contains("no longer exists"), "\(result.stderr)")
+                #expect(try Self.head(lab, copy.workspace)[0] == "refs/heads/t1")
+                #expect(try Self.unfinishedSwitches(copy.workspace).isEmpty)
+                // The branch the worktree had checked out is not deleted.
+                #expect(
+                    try lab.sandbox.gitResult(["rev-parse", "--verify", "-q", "t2"], in: copy.workspace).status == 0)
+                continue
+            }
+            let refused = try lab.sandbox.tenantctlProcess(["switch", "t1"], in: copy.workspace)
+            #expect(refused.status == 1, "\(refused.stdout)\(refused.stderr)")
+            #expect(refused.stderr.contains(worktree), "\(refused.stderr)")
+            #expect(!refused.stderr.contains("putting back"), "\(refused.stderr)")
+            // Nothing of this worktree, nor of the other, changed.
+            #expect(try String(contentsOfFile: file, encoding: .utf8) == original + " ")
+            #expect(try Self.head(lab, copy.workspace) == here)
+            #expect(try Self.head(lab, worktree) == worktreeHead)
+            #expect(try Self.unfinishedSwitches(copy.workspace).count == 1)
+            // The printed way out runs as printed from here, and puts the other worktree back there.
+            let line = try #require(
+                refused.stderr.split(separator: "\n").first { $0.contains("tenantctl -C") }, "\(refused.stderr)")
+            let command = try #require(line.split(separator: "`").dropFirst().first.map(String.init), "\(line)")
+            let words = command.split(separator: " ").dropFirst().map(String.init)
+            let wayOut = try lab.sandbox.tenantctlProcess(words, in: copy.workspace)
+            #expect(wayOut.status == 0, "\(command): \(wayOut.stderr)")
+            #expect(try Self.head(lab, worktree)[0] == "refs/heads/t2")
+            #expect(try Self.unfinishedSwitches(copy.workspace).isEmpty)
+            #expect(try String(contentsOfFile: file, encoding: .utf8) == original + " ")
+            #expect(try Self.head(lab, copy.workspace) == here)
+        }
+    }
+
+    @Test func aCommitOnTheBranchTheStoppedSwitchCreatedIsKeptAndNamed() throws {
+        let lab = try FaultLab()
+        let (calls, _, _) = try SwitchSignalFaultTests.reference(lab)
+        let copy = try SwitchRunJournalTests.killedSwitch(lab, calls: calls, copy: "commit")
+        #expect(try Self.head(lab, copy.workspace)[0] == "refs/heads/t2")
+        try "mine\n".write(toFile: copy.workspace + "/mine.txt", atomically: true, encoding: .utf8)
+        try lab.sandbox.git(["add", "mine.txt"], in: copy.workspace)
+        try lab.sandbox.git(["commit", "-q", "-m", "my work on t2"], in: copy.workspace)
+        let mine = try lab.sandbox.git(["rev-parse", "HEAD"], in: copy.workspace)
+
+        let result = try lab.sandbox.tenantctlProcess(["switch", "general_dev"], in: copy.workspace)
+        #expect(result.status == 0, "\(result.stderr)")
+        // The commit is on its branch, and the output names both.
+        #expect(try lab.sandbox.git(["rev-parse", "--verify", "-q", "t2"], in: copy.workspace) == mine)
+        #expect(result.stderr.contains("t2") && result.stderr.contains(ObjectID.short(mine)), "\(result.stderr)")
+        #expect(try Self.head(lab, copy.workspace)[0] == "refs/heads/general_dev")
+        #expect(try Self.unfinishedSwitches(copy.workspace).isEmpty)
+    }
+
+    /// A file of the superproject that differs between where it was and where the switch took it (no module).
+    static func differingFile(
+        _ lab: FaultLab, _ copy: FaultLab.Copy, before: [String: [String]], after: [String: [String]]
+    ) throws -> String {
+        let from = try #require(before["superproject"]?[1])
+        let to = try #require(after["superproject"]?[1])
+        let files = try lab.sandbox.git(["diff", "--name-only", "--no-renames", from, to], in: copy.workspace)
+            .split(separator: "\n").map(String.init).filter { !$0.hasPrefix("Modules/") && $0 != ".gitmodules" }
+        return try #require(files.first, "no file differs")
+    }
+
+    @Test func anEditToAFileTheStoppedSwitchChangedIsTheUsers() throws {
+        let lab = try FaultLab()
+        let (calls, before, after) = try SwitchSignalFaultTests.reference(lab)
+        let copy = try SwitchRunJournalTests.killedSwitch(lab, calls: calls, copy: "edit")
+        let file = try Self.differingFile(lab, copy, before: before, after: after)
+        let path = copy.workspace + "/" + file
+        let edited = try String(contentsOfFile: path, encoding: .utf8) + "my edit\n"
+        try edited.write(toFile: path, atomically: true, encoding: .utf8)
+
+        let refused = try lab.sandbox.tenantctlProcess(["switch", "t2"], in: copy.workspace)
+        #expect(refused.status == 1, "\(refused.stdout)\(refused.stderr)")
+        #expect(refused.stderr.contains(file), "\(refused.stderr)")
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == edited)
+        #expect(try Self.unfinishedSwitches(copy.workspace).count == 1)
+    }
+
+    /// Case: killed after the superproject moved; the user commits in a module and edits a file; the next switch
+    /// to a third tenant refuses before putting anything back, and says nothing changed only when nothing did.
+    @Test func aRefusalAfterAStoppedSwitchComesBeforeAnyPutBack() throws {
+        let lab = try FaultLab()
+        let (calls, before, after) = try SwitchSignalFaultTests.reference(lab)
+        let copy = try SwitchRunJournalTests.killedSwitch(lab, calls: calls, copy: "interleaved")
+        let changed = try Self.differingFile(lab, copy, before: before, after: after)
+        let module = copy.workspace + "/Modules/Order"
+        try "order notes\n".write(toFile: module + "/notes.txt", atomically: true, encoding: .utf8)
+        try lab.sandbox.git(["add", "notes.txt"], in: module)
+        try lab.sandbox.git(["commit", "-q", "-m", "my order work"], in: module)
+        let committed = try lab.sandbox.git(["rev-parse", "HEAD"], in: module)
+        let file = copy.workspace + "/" + changed
+        let edited = try String(contentsOfFile: file, encoding: .utf8) + "my edit\n"
+        try edited.write(toFile: file, atomically: true, encoding: .utf8)
+        let state = try lab.workingCopy(copy.root)
+
+        let refused = try lab.sandbox.tenantctlProcess(["switch", "t3"], in: copy.workspace)
+        #expect(refused.status == 1, "\(refused.stdout)\(refused.stderr)")
+        #expect(!refused.stderr.contains("putting back"), "\(refused.stderr)")
+        #expect(refused.stderr.contains(changed), "\(refused.stderr)")
+        #expect(try lab.workingCopy(copy.root) == state, "something changed")
+        #expect(try String(contentsOfFile: file, encoding: .utf8) == edited)
+        #expect(try lab.sandbox.git(["branch", "--contains", committed, "--format=%(refname)"], in: module) != "")
+    }
+
+    /// A module the stopped switch cloned holds an edit of the user's: the re-run refuses naming it, and the edit
+    /// survives. Positive control: without the edit the re-run puts it back and switches.
+    @Test func aModuleTheStoppedSwitchClonedKeepsTheUsersEdit() throws {
+        let lab = try FaultLab()
+        func deinitialised(_ name: String) throws -> FaultLab.Copy {
+            let copy = try lab.copy(name)
+            try lab.sandbox.git(["submodule", "deinit", "-q", "--force", "Modules/Order"], in: copy.workspace)
+            return copy
+        }
+        let reference = try deinitialised("reference")
+        let (done, calls) = try lab.runShimmed(["switch", "t2"], in: reference)
+        #expect(done.status == 0, "\(done.stderr)")
+        let after = try lab.workingCopy(reference.root)
+        // Killed at the call after the clone of Order.
+        let cloned = try #require(
+            calls.firstIndex { FaultLab.subcommand($0) == "submodule" && $0.contains("Modules/Order") }, "\(calls)")
+        for edit in [true, false] {
+            let copy = try deinitialised(edit ? "edited" : "control")
+            try lab.runKilled(["switch", "t2"], in: copy, at: cloned + 2)
+            let order = copy.workspace + "/Modules/Order"
+            try #require(FileManager.default.fileExists(atPath: order + "/.git"), "Order was not cloned")
+            let tracked = try #require(
+                try lab.sandbox.git(["ls-files"], in: order).split(separator: "\n").first.map(String.init))
+            let path = order + "/" + tracked
+            let edited = try String(contentsOfFile: path, encoding: .utf8) + "my edit\n"
+            if edit { try edited.write(toFile: path, atomically: true, encoding: .utf8) }
+            let rerun = try lab.sandbox.tenantctlProcess(["switch", "t2"], in: copy.workspace)
+            if edit {
+                #expect(rerun.status == 1, "\(rerun.stdout)\(rerun.stderr)")
+                #expect(rerun.stderr.contains("Modules/Order/" + tracked), "\(rerun.stderr)")
+                #expect(try String(contentsOfFile: path, encoding: .utf8) == edited)
+            } else {
+                #expect(rerun.status == 0, "\(rerun.stderr)")
+                #expect(try lab.workingCopy(copy.root) == after)
+            }
+        }
+    }
+}
+
+/// SIGTERM during a switch: the command stops its git processes, puts every repository back and exits 130; the
+/// run blocks nothing and the next switch is a plain one.
+@Suite(.tags(.slow), .notInTheFastSet) struct SwitchInterruptPutBackTests {
+    @Test func sigtermAtTheFirstModuleCheckoutPutsEveryRepositoryBack() throws {
+        let lab = try FaultLab()
+        let (calls, before, after) = try SwitchSignalFaultTests.reference(lab)
+        let copy = try lab.copy("term")
+        let run = try lab.terminate(["switch", "t2"], in: copy, at: try FaultLab.firstModuleCheckout(in: calls))
+        let result = try #require(run.wait(seconds: 60), "tenantctl did not stop")
+        #expect(result.status == 130, "\(result.stderr)")
+        #expect(try lab.workingCopy(copy.root) == before, "\(result.stderr)")
+        #expect(try SwitchRecoveryTests.unfinishedSwitches(copy.workspace).isEmpty)
+        #expect(lab.staleLocks(copy.root).isEmpty, "\(lab.staleLocks(copy.root))")
+        let rerun = try lab.sandbox.tenantctlProcess(["switch", "t2"], in: copy.workspace)
+        #expect(rerun.status == 0, "\(rerun.stderr)")
+        #expect(!rerun.stderr.contains("putting back"), "\(rerun.stderr)")
+        #expect(try lab.workingCopy(copy.root) == after)
+    }
+}
+
+/// The light end-to-end case of the put-back rules, in the fast set: a switch run left unfinished just after its
+/// last step (its journal marked running again, as a kill right then leaves it); the user commits on the branch it
+/// created; the next switch keeps the branch with the commit and names both.
+@Suite struct SwitchPutBackKeepsTheUsersCommitTests {
+    @Test func aCommitOnTheStoppedSwitchsNewBranchIsKept() throws {
+        let sandbox = try GitSandbox()
+        let example = try ExampleBuilder(git: try sandbox.gitRunner()).build(
+            in: sandbox.path("erp"), stage: .beforeUpdates)
+        let switched = sandbox.tenantctl(["switch", "t2"], in: example.workspace)
+        #expect(switched.status == 0, "\(switched.stderr)")
+        let gitDirectory = example.workspace + "/.git"
+        var run = try #require(
+            try RunJournal.all(gitDirectory: gitDirectory).runs.last { $0.commandName == "switch" })
+        run.state = .running
+        try run.write(gitDirectory: gitDirectory)
+        try sandbox.write("erp/workspace/mine.txt", "mine\n")
+        try sandbox.git(["add", "mine.txt"], in: example.workspace)
+        try sandbox.git(["commit", "-q", "-m", "my work on t2"], in: example.workspace)
+        let mine = try sandbox.git(["rev-parse", "HEAD"], in: example.workspace)
+
+        let result = sandbox.tenantctl(["switch", "general_dev"], in: example.workspace)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try sandbox.git(["rev-parse", "--verify", "-q", "t2"], in: example.workspace) == mine)
+        #expect(result.stderr.contains("branch t2 is at \(ObjectID.short(mine))"), "\(result.stderr)")
+        #expect(try sandbox.git(["symbolic-ref", "--short", "HEAD"], in: example.workspace) == "general_dev")
+        let stopped = try RunJournal.read(gitDirectory: gitDirectory, runId: run.runId)
+        #expect(stopped.state == .aborted, "\(stopped)")
+    }
+}
