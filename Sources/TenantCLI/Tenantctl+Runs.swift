@@ -18,23 +18,35 @@ extension Tenantctl {
                 with --json every run unless --limit is given).
 
                 STATE is finished, failed (it stopped with an error it reported before anything of it landed, \
-                leaving nothing to finish), aborted (taken back by `tenantctl resolve --abort`; a stopped switch \
-                put back by the next switch), or unfinished: the run was killed or interrupted, or stopped with an \
-                error (in the JSON's error) after part of it landed. While a run is unfinished, every other writing \
-                command refuses and names the two \
-                ways out: run the same command again (it finishes the job), or take it back where the command \
-                has an abort (`tenantctl resolve --abort`, `tenantctl roll --undo <run-id>`; a switch's re-run \
-                first puts back what the stopped switch moved). status mentions an unfinished run.
+                or every step that landed was taken back again: nothing to finish), aborted (taken back by \
+                `tenantctl runs --abort`, `tenantctl resolve --abort`, or a stopped switch put back by the next \
+                switch), forgotten (`tenantctl runs --forget`), not started (killed while it fetched or checked, \
+                before its first change: it changed nothing and blocks nothing), or unfinished: the run was killed \
+                or interrupted after its first change, or stopped with an error (in the JSON's error) after part of \
+                it landed. While a run is unfinished, every other writing command refuses and names its ways \
+                out, each a command that runs as printed from where you are: run the same command again (it \
+                finishes the job; a switch's re-run first puts back what the stopped switch moved); its own abort \
+                where it has one (`tenantctl resolve --abort`, `tenantctl roll --undo <run-id>`); `tenantctl runs \
+                --abort <run-id>` for a stopped pin or lifecycle command (tenant add/remove, module add/remove, \
+                customize, tag), which takes back what it left, newest step first, each only while it is still \
+                exactly what the run left (a remote ref with a lease on the value the run pushed; a local branch \
+                still at the run's commit, in the run's own worktree) and keeps and names anything else (a \
+                colleague pushed on top); or, where neither can succeed (a server that keeps refusing), `tenantctl \
+                runs --forget <run-id>`, which first says what of the run is still on the remotes, then marks it \
+                forgotten: it blocks nothing, and what it left stays. --abort and --forget are journalled runs \
+                themselves: killed half-way, their re-run goes on. status mentions an unfinished run.
 
                 A finished roll's STATE says what reached the remotes: published (every ref landed), partly \
                 published, not published (every push was refused), unknown (a push broke off: --undo asks the \
-                remote), or undone.
+                remote), partly undone (its `roll --undo` stopped half-way: run it again), or undone.
 
                 Examples:
                   tenantctl runs
                   tenantctl runs --limit 5
                   tenantctl runs --json | jq -r '.runs[-1].runId'
                   tenantctl runs --json | jq '.runs[] | select(.state == "unfinished")'
+                  tenantctl runs --abort <run-id>    # take back what a stopped run pushed
+                  tenantctl runs --forget <run-id>   # unblock; what it pushed stays
                 """)
 
         @Option(
@@ -43,16 +55,45 @@ extension Tenantctl {
                 valueName: "n"))
         var limit: Int?
 
+        @Option(
+            help: ArgumentHelp(
+                "Take back the landed steps of that unfinished run, newest first, each only while it is still what "
+                    + "the run left (others are kept and named); then it blocks nothing.",
+                valueName: "run-id"))
+        var abort: String?
+
+        @Option(
+            help: ArgumentHelp(
+                "Say what of that unfinished run is still on the remotes, then mark it forgotten: it blocks nothing "
+                    + "and its changes stay.",
+                valueName: "run-id"))
+        var forget: String?
+
+        @OptionGroup var lockOptions: LockOptions
+
         @OptionGroup(title: "Global Options") var global: GlobalOptions
 
-        var pagesOutput: Bool { true }
+        var pagesOutput: Bool { abort == nil && forget == nil }
 
         func validate() throws {
             if let limit, limit < 0 { throw ValidationError("--limit \(limit): give 0 (all) or more") }
+            if abort != nil && forget != nil { throw ValidationError("--abort and --forget cannot be combined") }
         }
 
         func run(context: CommandContext) throws -> ExitStatus {
             let workspace = try context.workspace()
+            if let runId = abort ?? forget {
+                let result =
+                    try abort != nil
+                    ? RunAbort.abort(runId: runId, in: workspace, wait: lockOptions.wait, git: context.git)
+                    : RunAbort.forget(runId: runId, in: workspace, wait: lockOptions.wait, git: context.git)
+                if context.options.json {
+                    context.console.data(try JSONOutput.encode(result))
+                    return .success
+                }
+                render(result, console: context.console)
+                return .success
+            }
             let listing = try RunsListing.run(
                 workspace: workspace,
                 limit: limit ?? (context.environment.stdoutIsTerminal && !global.json ? RunsListing.terminalLimit : 0))
@@ -87,10 +128,29 @@ extension Tenantctl {
                         header: ["RUN", "TIME", "COMMAND", "STATE", "CHANGED"], rows: rows, text: [1, 2, 3, 4])))
             for run in listing.unfinished {
                 context.console.print(
-                    "\(run.runId) is unfinished: finish it with \(run.waysOut.joined(separator: ", or take it back with "))"
-                )
+                    "\(run.runId) is unfinished; its ways out: \(run.waysOut.joined(separator: ", or "))")
             }
             return .success
+        }
+
+        /// The steps of a `--abort` or `--forget`, one line each, then what became of the run.
+        private func render(_ result: RunAbort.Result, console: Console) {
+            let forgetting = result.action == "forget"
+            if !result.undone.isEmpty {
+                console.print("taken back:")
+                for step in result.undone { console.print("  " + TerminalText.escaped(step.line)) }
+            }
+            if !result.kept.isEmpty {
+                console.print(forgetting ? "still as the run left it (it stays so):" : "kept:")
+                for step in result.kept { console.print("  " + TerminalText.escaped(step.line)) }
+            }
+            if !result.untouched.isEmpty {
+                console.print(forgetting ? "no longer as the run left it:" : "nothing to take back:")
+                for step in result.untouched { console.print("  " + TerminalText.escaped(step.line)) }
+            }
+            console.print(
+                "run \(result.runId) is \(forgetting ? "forgotten" : "aborted") (by run \(result.by)); it blocks "
+                    + "nothing now")
         }
     }
 }

@@ -184,9 +184,10 @@ import Testing
         #expect(notBlocked.status == 0, "\(notBlocked.stdout)\(notBlocked.stderr)")
     }
 
-    /// A lifecycle command (`tenant add`) whose superproject push fails after its module pushes landed stays
-    /// unfinished: `tag` refuses naming its re-run, which finishes it. Positive control: failing at its first push,
-    /// nothing landed and nothing blocks.
+    /// A lifecycle command (`tenant add`) killed after its module pushes landed stays unfinished: `tag` refuses
+    /// naming its re-run, which finishes it. One whose superproject push fails takes its module pushes back (each
+    /// deletion a step of its journal): it ends failed and blocks nothing. Positive control: failing at its first
+    /// push, nothing landed and nothing blocks.
     @Test func aLifecycleCommandStoppedAfterAPushLandedBlocksUntilItsReRunFinishesIt() throws {
         let run = try LifecycleKillLab(["tenant", "add", "t4", "--from", "t2"])
         let sandbox = run.lab.sandbox
@@ -195,18 +196,24 @@ import Testing
         let firstPush = try #require(modulePushes.first, "\(run.calls)")
         #expect(firstPush < superprojectPush)
 
-        let copy = try run.failed(at: superprojectPush).copy
+        let copy = try run.killed(at: superprojectPush)
         let blocked = sandbox.tenantctl(["tag", "M1"], in: copy.workspace, environment: FaultLab.dates)
         #expect(blocked.status == 1, "\(blocked.stdout)\(blocked.stderr)")
         #expect(
             blocked.stderr.contains("finish it by running it again: tenantctl tenant add t4 --from t2"),
             "\(blocked.stderr)")
-        #expect(blocked.stderr.contains("it stopped with an error: push the superproject"), "\(blocked.stderr)")
         let rerun = sandbox.tenantctl(run.arguments, in: copy.workspace, environment: FaultLab.dates)
         #expect(rerun.status == 0, "\(rerun.stderr)")
         #expect(try run.lab.remoteRefs(copy.root) == run.remotesAfter)
         let tagged = sandbox.tenantctl(["tag", "M1"], in: copy.workspace, environment: FaultLab.dates)
         #expect(tagged.status == 0, "\(tagged.stderr)")
+
+        let compensated = try run.failed(at: superprojectPush).copy
+        let failedRun = try #require(try sandbox.runs(in: compensated.workspace).last)
+        #expect(failedRun["state"] as? String == "failed", "\(failedRun)")
+        #expect(try run.lab.remoteRefs(compensated.root) == run.before.filter { $0.key.hasPrefix("remote/") })
+        let free = sandbox.tenantctl(["tag", "M1"], in: compensated.workspace, environment: FaultLab.dates)
+        #expect(free.status == 0, "\(free.stdout)\(free.stderr)")
 
         // Positive control: nothing landed.
         let early = try run.failed(at: firstPush).copy

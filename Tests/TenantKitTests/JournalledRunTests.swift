@@ -67,7 +67,10 @@ import Testing
         let listing = try RunsListing.run(workspace: workspace)
         #expect(try Self.run(stopped, in: workspace).state == "unfinished")
         #expect(listing.unfinished.map(\.runId) == [stopped])
-        #expect(listing.unfinished.first?.waysOut == ["tenantctl pin Article"])
+        #expect(
+            listing.unfinished.first?.waysOut == [
+                "tenantctl pin Article", "tenantctl runs --abort \(stopped)", "tenantctl runs --forget \(stopped)",
+            ])
         var ran = false
         #expect(throws: UnfinishedRunError.self) {
             try Transaction.journalled(workspace, command: "tag", arguments: ["M3"]) { _ in ran = true }
@@ -99,6 +102,57 @@ import Testing
         let run = try Self.run(stopped, in: workspace)
         #expect(run.state == "aborted" && run.finishedBy == next, "\(run)")
         #expect(try Self.run(next, in: workspace).state == "finished")
+    }
+
+    /// A run stopped before its first change (nothing recorded) ends as if it never started: it blocks nothing.
+    /// Positive control: once it recorded the repositories it is about to change, it blocks the others.
+    @Test func aRunStoppedBeforeItsFirstChangeBlocksNothing() throws {
+        let sandbox = try GitSandbox()
+        let workspace = try Self.workspace(sandbox)
+        let early = try Transaction.begin(workspace, command: "tenant remove", arguments: ["t3"])
+        #expect(try Self.run(early.runId, in: workspace).state == "not started")
+        let other = try Transaction.journalled(workspace, command: "tenant remove", arguments: ["t3", "--archive"]) {
+            $0.runId
+        }
+        #expect(try Self.run(other, in: workspace).state == "finished")
+        let late = try Transaction.begin(workspace, command: "pin", arguments: [])
+        try late.recordBefore([RunJournal.Before(repository: "superproject", branch: "t1", head: nil)])
+        #expect(throws: UnfinishedRunError.self) {
+            try Transaction.journalled(workspace, command: "tag", arguments: ["M1"]) { _ in 0 }
+        }
+    }
+
+    /// A journal cut off in the middle of a step (a full disk): the complete steps before the cut are read, the run
+    /// is taken as unfinished (never as finished), and the refusal names it and the way out.
+    @Test func aJournalCutOffMidLineIsReadUpToItsLastCompleteStepAndBlocks() throws {
+        let sandbox = try GitSandbox()
+        let workspace = try Self.workspace(sandbox)
+        let run = try Transaction.begin(workspace, command: "tenant add", arguments: ["t4", "--from", "t2"])
+        let refs = ["refs/heads/t4", "refs/heads/t5"].map {
+            RefUpdate(ref: $0, new: String(repeating: "a", count: 40), old: nil)
+        }
+        try run.record(repository: "Article", remote: "/remotes/Article.git", refs: refs, published: true, landed: nil)
+        try run.finish()
+        // Cut the file in the middle of its second step, as a full disk would leave it (keys are sorted: the state
+        // comes after the steps).
+        let path = RunJournal.path(gitDirectory: workspace.commonDirectory, runId: run.runId)
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        let cut = try #require(text.range(of: "refs/heads/t5"))
+        try String(text[..<cut.lowerBound]).write(toFile: path, atomically: false, encoding: .utf8)
+        let unfinished = try RunJournal.unfinished(gitDirectory: workspace.commonDirectory)
+        #expect(unfinished.map(\.runId) == [run.runId])
+        #expect(unfinished.first?.entries.map(\.ref) == ["refs/heads/t4"])
+        #expect(unfinished.first?.commandName == "tenant add")
+        do {
+            _ = try Transaction.journalled(workspace, command: "tag", arguments: ["M1"]) { _ in 0 }
+            Issue.record("a cut-off journal was taken as finished")
+        } catch let error as UnfinishedRunError {
+            #expect(error.description.contains("\(run.runId).json) is cut off"), "\(error)")
+            #expect(error.description.contains("tenantctl runs --forget \(run.runId)"), "\(error)")
+        }
+        // Positive control: the complete journal said finished and blocked nothing.
+        try text.write(toFile: path, atomically: false, encoding: .utf8)
+        #expect(try RunJournal.unfinished(gitDirectory: workspace.commonDirectory).isEmpty)
     }
 
     @Test func aJournalThatCannotBeReadIsAWarningNamingItTheOthersAreListed() throws {

@@ -26,6 +26,9 @@ import Testing
 
         // A resolve stopped half-way (its journal still says running): named, with its re-run and its abort.
         let stopped = try Transaction.begin(workspace, command: "resolve", arguments: ["t2"])
+        // Past its first change: a run stopped before it blocks nothing and is not mentioned.
+        #expect(try StatusRun.run(workspace: workspace, git: git).warnings.isEmpty)
+        try stopped.recordBefore([RunJournal.Before(repository: "superproject", branch: "t2", head: nil)])
         let warned = try StatusRun.run(workspace: workspace, git: git)
         #expect(warned.report == expected, "status changes nothing and reports the same")
         #expect(warned.warnings.count == 1, "\(warned.warnings)")

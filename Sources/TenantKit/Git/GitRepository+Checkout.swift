@@ -38,6 +38,12 @@ extension GitRepository {
             context: context)
     }
 
+    /// Moves the checked-out branch to `commit` and the index with it, leaving every file as it is (`reset --mixed`):
+    /// what the commits between differ in shows as changes not staged. `commit` is an object id.
+    public func resetMixed(to commit: String, context: String) throws(GitError) {
+        try run(["reset", "--quiet", "--mixed", commit], context: context)
+    }
+
     /// Puts the index and the files back at `commit` (HEAD when nil), discarding changes and an unfinished merge;
     /// the submodules' working trees are not touched.
     public func resetHard(to commit: String? = nil, context: String) throws(GitError) {

@@ -96,11 +96,13 @@ public struct LifecycleExecutor: Sendable {
 
     /// Runs the plan; returns superproject branch → new commit.
     /// `landed` is told each repository's refs as its push is accepted (the superproject's with the new commits),
-    /// for the run's journal.
+    /// for the run's journal; `compensated` is told the refs of a module push taken back again after the
+    /// superproject push failed (each deletion accepted).
     @discardableResult
     public func execute(
         _ plan: LifecyclePlan, console: Console? = nil,
-        landed: (_ repository: String, _ refs: [RefUpdate]) throws -> Void = { _, _ in }
+        landed: (_ repository: String, _ refs: [RefUpdate]) throws -> Void = { _, _ in },
+        compensated: (_ repository: String, _ refs: [String]) throws -> Void = { _, _ in }
     ) throws -> [String: String] {
         let root = state.workspace.root
         var written: [String: String] = [:]
@@ -142,7 +144,8 @@ public struct LifecycleExecutor: Sendable {
             // The superproject push landed: the module refs it pins stay.
             throw LifecycleError(String(describing: error))
         } catch {
-            throw LifecycleError(String(describing: error) + "\n" + rollBack(pushed, console: console))
+            throw LifecycleError(
+                String(describing: error) + "\n" + rollBack(pushed, console: console, compensated: compensated))
         }
         for push in plan.modulesAfter {
             try pushModules([push], console: console)
@@ -153,8 +156,13 @@ public struct LifecycleExecutor: Sendable {
 
     /// Takes back the new module branches and tags pushed before a failed superproject push (each deletion leased on
     /// the value pushed), so that nothing of the run remains and a re-run starts from the same state.
-    private func rollBack(_ pushed: [ModulePush], console: Console?) -> String {
+    /// Each deletion accepted is a step of the run (`compensated`): a run whose every pushed ref was taken back has
+    /// nothing left to finish.
+    private func rollBack(
+        _ pushed: [ModulePush], console: Console?, compensated: (String, [String]) throws -> Void
+    ) -> String {
         var kept: [String] = []
+        var unrecorded: [String] = []
         for push in pushed {
             let created = push.refs.compactMap { ref in
                 ref.new.map { RefUpdate(ref: ref.ref, new: nil, old: $0) }
@@ -164,7 +172,16 @@ public struct LifecycleExecutor: Sendable {
                 try pushModules([ModulePush(module: push.module, refs: created)], console: console)
             } catch {
                 kept.append("module \(push.module): " + created.map(\.ref).joined(separator: ", "))
+                continue
             }
+            do {
+                try compensated(push.module, created.map(\.ref))
+            } catch {
+                unrecorded.append("module \(push.module): \(error)")
+            }
+        }
+        if !unrecorded.isEmpty {
+            kept += unrecorded.map { "\($0) (deleted again, but the journal could not say so)" }
         }
         if kept.isEmpty {
             return pushed.isEmpty

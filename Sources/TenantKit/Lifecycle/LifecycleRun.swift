@@ -83,9 +83,12 @@ public enum LifecycleRun {
             if resuming, isDone(change, state: state) { return LifecyclePlan() }
             let plan = try plan(change, state: state, git: git)
             try record(plan, in: transaction, remote: workspace.remoteName, state: state)
-            try LifecycleExecutor(state: state, git: git).execute(plan, console: console) { repository, refs in
-                try transaction.record(repository: repository, refs: refs, published: true, landed: nil)
-            }
+            try LifecycleExecutor(state: state, git: git).execute(
+                plan, console: console,
+                landed: { repository, refs in
+                    try transaction.record(repository: repository, refs: refs, published: true, landed: nil)
+                },
+                compensated: { repository, refs in try transaction.recordUndone(repository: repository, refs: refs) })
             return plan
         }
     }
@@ -153,20 +156,29 @@ public enum LifecycleRun {
             console: console)
     }
 
-    /// Journals every ref the plan changes before the first push (outcome unknown until its push is accepted).
+    /// Journals every ref the plan changes before the first push (outcome unknown until its push is accepted), in
+    /// the order the pushes land: the modules that come first, the superproject, the modules after it; so that
+    /// `runs --abort` takes them back newest first. A new superproject commit's ref is journalled with the value
+    /// the remote branch had (nil: the run creates the branch).
     static func record(_ plan: LifecyclePlan, in transaction: Transaction, remote: String, state: Snapshot) throws {
-        for push in plan.modulesFirst + plan.modulesAfter {
-            try transaction.record(
-                repository: push.module, remote: RemoteURL.redacted(state.specs[push.module]?.url ?? ""),
-                refs: push.refs, published: nil, landed: nil)
+        func recordModules(_ pushes: [ModulePush]) throws {
+            for push in pushes {
+                try transaction.record(
+                    repository: push.module, remote: RemoteURL.redacted(state.specs[push.module]?.url ?? ""),
+                    refs: push.refs, published: nil, landed: nil)
+            }
         }
+        try recordModules(plan.modulesFirst)
         let commits = plan.commits.flatMap { commit in
-            ([commit.branch] + commit.alsoCreates).map { RefUpdate(ref: "refs/heads/\($0)", new: nil, old: nil) }
+            ([commit.branch] + commit.alsoCreates).map {
+                RefUpdate(ref: "refs/heads/\($0)", new: nil, old: state.branches[$0])
+            }
         }
         if !(commits + plan.superprojectRefs).isEmpty {
             try transaction.record(
                 repository: "superproject", remote: remote, refs: commits + plan.superprojectRefs, published: nil,
                 landed: nil)
         }
+        try recordModules(plan.modulesAfter)
     }
 }

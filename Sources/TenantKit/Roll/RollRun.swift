@@ -34,7 +34,17 @@ public enum RollRun {
     ) throws -> RollUndo.Result {
         let lock = try WorkspaceLock(gitDirectory: workspace.commonDirectory, wait: wait)
         defer { lock.release() }
-        _ = try Transaction.unfinishedRuns(workspace, allowing: "roll", arguments: arguments)
-        return try RollUndo(workspace: workspace, git: git).undo(runId: runId)
+        // The undo is a run of its own: stopped between its pushes it stays unfinished, and only its re-run (which
+        // goes on where it stopped) or `runs --forget` lets the other writing commands run again.
+        return try Transaction.journalled(
+            workspace, command: "roll", arguments: arguments, settling: [runId: .aborted],
+            stopped: { result in
+                result.outcomes.first { !$0.accepted }.map {
+                    RollError("the remote of \($0.repository) refused the undo: \($0.detail)")
+                }
+            }
+        ) { transaction in
+            try RollUndo(workspace: workspace, git: git, transaction: transaction).undo(runId: runId)
+        }
     }
 }

@@ -5,10 +5,13 @@ import Foundation
 public struct RollUndo {
     let workspace: Workspace
     let git: Git
+    /// The undo's own journalled run: each restore push is a step of it.
+    let transaction: Transaction?
 
-    public init(workspace: Workspace, git: Git) {
+    public init(workspace: Workspace, git: Git, transaction: Transaction? = nil) {
         self.workspace = workspace
         self.git = git
+        self.transaction = transaction
     }
 
     /// Restores every ref of the run that landed. Refuses, changing nothing, when one moved since. The superproject
@@ -69,6 +72,9 @@ public struct RollUndo {
                     toRestore.append(index)
                 } else if entry.published != true && value == entry.old {
                     journal.entries[index].published = false  // it never landed
+                } else if value == entry.old && entry.old != entry.new {
+                    // Put back by an undo stopped after this push, before it could say so.
+                    journal.entries[index].undone = true
                 } else {
                     moved.append(
                         "\(repository) \(entry.ref) is now \(ObjectID.short(value, none: "deleted")), "
@@ -83,7 +89,8 @@ public struct RollUndo {
                     + "\nsomeone pushed on top of the roll; undoing would throw that work away. Revert the roll's "
                     + "commits on those branches by hand (git revert), or roll again.")
         }
-        guard !toRestore.isEmpty else {
+        let finishedBefore = journal.entries.contains { $0.undone == true }
+        guard !toRestore.isEmpty || finishedBefore else {
             try journal.write(gitDirectory: workspace.commonDirectory)
             throw RollError("roll \(runId) published nothing; nothing to undo")
         }
@@ -97,11 +104,16 @@ public struct RollUndo {
             let from =
                 repository == RollPublication.superproject
                 ? workspace.root : ModuleMirrors(workspace: workspace, git: git).path(for: repository)
+            try transaction?.record(
+                repository: repository, remote: entries[0].remote, refs: updates, published: nil, landed: nil)
             let outcome = try AtomicPush.push(
                 updates, repository: repository, from: from,
                 to: try ModuleRemotes.reachable(entries[0].remote, workspace: workspace, git: git), mode: .restore,
                 tracking: repository == RollPublication.superproject
                     ? try SuperprojectRemote.pushTracking(workspace, git: git) : [], git: git)
+            try transaction?.record(
+                repository: repository, remote: entries[0].remote, refs: updates, published: outcome.accepted,
+                landed: nil)
             outcomes.append(outcome)
             if outcome.accepted {
                 for index in group { journal.entries[index].undone = true }

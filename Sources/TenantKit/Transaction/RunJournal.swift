@@ -24,8 +24,11 @@ public struct RunJournal: Sendable, Equatable, Codable {
         case finished
         /// Taken back by its abort (`resolve --abort`, `roll --undo`).
         case aborted
-        /// Stopped with an error that it reported; it left nothing a re-run needs to finish.
+        /// Stopped with an error that it reported; it left nothing a re-run needs to finish (nothing landed, or every
+        /// step that landed was taken back again).
         case failed
+        /// Given up by `tenantctl runs --forget`: what it left stays as it is, and it blocks nothing.
+        case forgotten
     }
 
     /// A repository as the run found it before changing anything. A switch also records where it takes the
@@ -113,8 +116,16 @@ public struct RunJournal: Sendable, Equatable, Codable {
     public var before: [Before]?
     /// Why it stopped: for a failed run, and for one that stopped with an error after part of it landed.
     public var error: String?
-    /// The run that finished this one (a re-run of the same command).
+    /// The run that finished this one (a re-run of the same command), or the `runs --abort` / `runs --forget` run
+    /// that settled it.
     public var finishedBy: String?
+    /// Whether the run got to its first change (a step recorded, or each repository's state recorded just before
+    /// it). False while it fetches and checks: a run killed then changed nothing and blocks nothing. Nil in a journal
+    /// written before this was recorded: taken as true.
+    public var changed: Bool?
+    /// Set when the journal on disk was cut off in the middle (a full disk, a power loss): its complete steps were
+    /// read, the rest is lost, and how the run ended is unknown, so it is taken as unfinished. Never written.
+    public var salvaged: Bool?
 
     public init(runId: String, createdAt: String, entries: [Entry]) {
         self.runId = runId
@@ -122,35 +133,89 @@ public struct RunJournal: Sendable, Equatable, Codable {
         self.entries = entries
     }
 
-    /// Whether any change of the run landed: a push accepted or a local change made.
-    public var hasLanded: Bool { entries.contains { $0.published == true || $0.landed == true } }
+    /// Whether any change of the run landed and was not taken back: a push accepted or a local change made.
+    public var hasLanded: Bool {
+        entries.contains { ($0.published == true || $0.landed == true) && $0.undone != true }
+    }
+
+    /// Whether the run got to its first change (``changed``; a journal that does not say is taken as changed).
+    public var hasStarted: Bool { changed != false }
 
     /// The command, `roll` for a journal written before the envelope existed.
     public var commandName: String { command ?? "roll" }
 
-    /// Whether the run is unfinished: still `running` although no live process holds the workspace lock.
-    public var isUnfinished: Bool { state == .running && undoneAt == nil }
+    /// Whether the run is unfinished: still `running` although no live process holds the workspace lock, and past
+    /// its first change (a run killed while it fetched or checked ends as if it never started).
+    public var isUnfinished: Bool { state == .running && undoneAt == nil && hasStarted }
+
+    /// Whether the run's worktree is gone (`git worktree remove`): recorded, and no directory there any more.
+    public var worktreeIsGone: Bool {
+        guard let worktree else { return false }
+        var isDirectory: ObjCBool = false
+        return !FileManager.default.fileExists(atPath: worktree, isDirectory: &isDirectory) || !isDirectory.boolValue
+    }
+
+    /// Whether the command changes the checkouts of the worktree it runs in (switch, pin, resolve, init), rather
+    /// than only the remotes and the shared refs: its re-run must run in that worktree.
+    public var changesItsWorktree: Bool { ["switch", "pin", "resolve", "init"].contains(commandName) }
 
     /// The command line that re-runs it (`tenantctl tenant add t5`), with `-C <worktree>` when it ran in another
-    /// worktree than `currentWorktree`.
-    public func rerunCommand(currentWorktree: String?) -> String {
+    /// worktree than `currentWorktree`. When that worktree is gone, a command that changes only the remotes re-runs
+    /// from here (no `-C`); one that changes its worktree's checkouts has no re-run (nil): abort or forget it.
+    public func rerunCommand(currentWorktree: String?) -> String? {
         var words = ["tenantctl"]
-        if let worktree, worktree != currentWorktree { words += ["-C", worktree] }
+        if let worktree, worktree != currentWorktree {
+            if worktreeIsGone {
+                if changesItsWorktree { return nil }
+            } else {
+                words += ["-C", worktree]
+            }
+        }
         words += commandName.split(separator: " ").map(String.init)
         words += arguments ?? []
         return ShellWord.line(words)
     }
 
-    /// The ways out of an unfinished run, as commands that run as printed: its re-run, then its abort if it has one.
-    public func waysOut(currentWorktree: String?) -> [String] {
-        [rerunCommand(currentWorktree: currentWorktree)] + (abortCommand.map { [$0] } ?? [])
+    /// Whether this run is itself a `runs --abort` or `runs --forget`, or a `roll --undo`: a run that takes another
+    /// one back, and whose own re-run finishes that.
+    public var isUndo: Bool {
+        commandName == "runs" || (commandName == "roll" && Self.undoTarget(arguments ?? []) != nil)
     }
+
+    /// The run id after `--undo` (or in `--undo=<id>`) in a roll's arguments; nil when they do not undo.
+    public static func undoTarget(_ arguments: [String]) -> String? {
+        for (index, word) in arguments.enumerated() {
+            if word == "--undo", index + 1 < arguments.count { return arguments[index + 1] }
+            if word.hasPrefix("--undo=") { return String(word.dropFirst("--undo=".count)) }
+        }
+        return nil
+    }
+
+    /// The ways out of an unfinished run, as commands that run as printed from `currentWorktree`: its re-run (where
+    /// it has one), its command's own abort (`resolve --abort`, `roll --undo <run-id>`), `tenantctl runs --abort
+    /// <run-id>` where that can take its steps back, and `tenantctl runs --forget <run-id>`.
+    public func waysOut(currentWorktree: String?) -> [String] {
+        var ways: [String] = []
+        if let rerun = rerunCommand(currentWorktree: currentWorktree) { ways.append(rerun) }
+        if let abortCommand { ways.append(abortCommand) }
+        if RunAbort.canAbort(self) {
+            var words = ["tenantctl"]
+            // Its local steps are taken back only in its own worktree.
+            if let worktree, worktree != currentWorktree, !worktreeIsGone, hasLocalSteps { words += ["-C", worktree] }
+            ways.append(ShellWord.line(words + ["runs", "--abort", runId]))
+        }
+        ways.append(ShellWord.line(["tenantctl", "runs", "--forget", runId]))
+        return ways
+    }
+
+    /// Whether a step of the run changed a local branch (a commit on the checked-out branch).
+    public var hasLocalSteps: Bool { entries.contains { $0.landed == true && $0.undone != true } }
 
     /// The command that takes the run back, where the command has one: `resolve --abort`, `roll --undo <run-id>`.
     public var abortCommand: String? {
         switch commandName {
         case "resolve": "tenantctl resolve --abort"
-        case "roll": "tenantctl roll --undo \(runId)"
+        case "roll" where !isUndo: "tenantctl roll --undo \(runId)"
         default: nil
         }
     }
@@ -211,6 +276,7 @@ public struct RunJournal: Sendable, Equatable, Codable {
                     }
                 }
             }
+            json.member("changed", ifPresent: changed)
             json.member("command", ifPresent: command)
             json.member("createdAt", createdAt)
             json.key("entries")
@@ -269,7 +335,14 @@ public struct RunJournal: Sendable, Equatable, Codable {
             .filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }.sorted()
             .compactMap { name -> RunJournal? in
                 let path = (directory as NSString).appendingPathComponent(name)
-                guard try tail(of: path, count: 16384).range(of: marker) != nil else { return nil }
+                let tail = try tail(of: path, count: 16384)
+                // A journal cut off in the middle never says how the run ended: its complete steps are read, and the
+                // run is taken as unfinished.
+                if !isComplete(tail) {
+                    let journal = try salvage(path: path, runId: String(name.dropLast(5)))
+                    return journal.isUnfinished ? journal : nil
+                }
+                guard tail.range(of: marker) != nil else { return nil }
                 let journal: RunJournal
                 do {
                     journal = try JSONDecoder().decode(
@@ -279,6 +352,50 @@ public struct RunJournal: Sendable, Equatable, Codable {
                 }
                 return journal.isUnfinished ? journal : nil
             }
+    }
+
+    /// Whether the last bytes of a journal end it: its closing brace at the start of a line (every journal is
+    /// written pretty-printed; a brace of an entry is indented). An empty file is no journal either.
+    static func isComplete(_ tail: Data) -> Bool {
+        var end = tail.endIndex
+        while end > tail.startIndex, [0x0A, 0x0D, 0x20].contains(tail[end - 1]) { end -= 1 }
+        guard end > tail.startIndex, tail[end - 1] == UInt8(ascii: "}") else { return false }
+        return end - 1 == tail.startIndex || tail[end - 2] == 0x0A
+    }
+
+    /// The complete part of a journal cut off in the middle: everything up to its last complete step (the envelope
+    /// before the steps is kept), state running. Throws naming the file and the way out when not even the envelope
+    /// and the start of the steps are there.
+    static func salvage(path: String, runId: String) throws -> RunJournal {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw unreadable(path, error)
+        }
+        let text = String(decoding: data, as: UTF8.self)
+        let ending =
+            "\n  ],\n  \"runId\" : \"" + runId + "\",\n  \"schemaVersion\" : 1,\n  \"state\" : \"running\"\n}\n"
+        if let steps = text.range(of: "\"entries\" : [") {
+            var cuts: [String.Index] = []
+            if let last = text.range(of: "\n    }", options: .backwards, range: steps.upperBound..<text.endIndex) {
+                cuts.append(last.upperBound)
+            }
+            cuts.append(steps.upperBound)
+            for cut in cuts {
+                if var journal = try? JSONDecoder().decode(
+                    RunJournal.self, from: Data((String(text[..<cut]) + ending).utf8))
+                {
+                    journal.salvaged = true
+                    journal.state = .running
+                    return journal
+                }
+            }
+        }
+        throw WorkspaceError(
+            "cannot read the run journal \(path): it is cut off before its first step (a full disk?), so how run "
+                + "\(runId) ended is "
+                + "unknown; check each repository with git status, then give it up: tenantctl runs --forget \(runId)")
     }
 
     /// The error for a journal that may belong to an unfinished run and cannot be read.
@@ -316,6 +433,7 @@ public struct RunJournal: Sendable, Equatable, Codable {
         do {
             return try JSONDecoder().decode(RunJournal.self, from: data)
         } catch {
+            if !isComplete(data.suffix(16)) { return try salvage(path: path, runId: runId) }
             throw WorkspaceError("cannot read the run journal \(path): \(error)")
         }
     }

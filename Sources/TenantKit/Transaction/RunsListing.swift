@@ -22,9 +22,18 @@ public enum RunsListing {
     /// oldest first; the unfinished ones whatever their age.
     public static func run(workspace: Workspace, limit: Int = 0) throws -> Result {
         let (journals, unreadable) = try RunJournal.all(gitDirectory: workspace.commonDirectory)
+        // A roll whose undo stopped half-way is partly undone, whatever its own journal could record before the stop.
+        let undoing = Set(
+            journals.filter { $0.isUnfinished && $0.commandName == "roll" }.compactMap {
+                RunJournal.undoTarget($0.arguments ?? [])
+            })
         let shown = limit > 0 ? Array(journals.suffix(limit)) : journals
         var result = Result(
-            runs: shown.map(RunSummary.init),
+            runs: shown.map { journal in
+                var summary = RunSummary(journal)
+                if undoing.contains(journal.runId) && journal.undoneAt == nil { summary.state = "partly undone" }
+                return summary
+            },
             unfinished: journals.filter(\.isUnfinished).map {
                 ($0.runId, $0.waysOut(currentWorktree: workspace.root))
             },
@@ -54,8 +63,9 @@ public struct RunSummary: Sendable, Encodable {
     public var arguments: [String]
     /// The worktree it ran in (nil in a roll journal written before this was recorded).
     public var worktree: String?
-    /// unfinished, finished, failed, aborted; for a roll that ended: published, partly published, not published,
-    /// unknown, undone.
+    /// unfinished, not started (killed before its first change: it changed nothing and blocks nothing), finished,
+    /// failed, aborted, forgotten; for a roll that ended: published, partly published, not published, unknown, partly
+    /// undone (an undo of it stopped half-way), undone.
     public var state: String
     /// The run that finished this one (a re-run of the same command).
     public var finishedBy: String?
@@ -90,10 +100,14 @@ public struct RunSummary: Sendable, Encodable {
         let published = journal.entries.map(\.published)
         if journal.isUnfinished {
             state = "unfinished"
-        } else if journal.commandName != "roll" {
+        } else if journal.state == .running && !journal.hasStarted {
+            state = "not started"
+        } else if journal.commandName != "roll" || journal.isUndo || journal.state == .forgotten {
             state = (journal.state ?? .finished).rawValue
         } else if journal.undoneAt != nil {
             state = "undone"
+        } else if journal.entries.contains(where: { $0.undone == true }) {
+            state = "partly undone"
         } else if published.contains(where: { $0 == nil }) {
             state = "unknown"
         } else if published.allSatisfy({ $0 == true }) {

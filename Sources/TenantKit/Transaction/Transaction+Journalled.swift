@@ -7,9 +7,11 @@ extension Transaction {
     /// which `unfinished` says so stays `running`: its re-run finishes it. A body that returns a result for which
     /// `stopped` gives an error (a push refused, reported in the result) ends the run as a thrown error does:
     /// unfinished when part of it landed. With `aborting` (`resolve --abort`) the unfinished runs it went on from
-    /// end aborted, not finished.
+    /// end aborted, not finished; `settling` names the state a given one ends in instead (`roll --undo <id>`: roll
+    /// <id> aborted, a stopped undo of it finished).
     public static func journalled<Result>(
         _ workspace: Workspace, command: String, arguments: [String], aborting: Bool = false,
+        settling: [String: RunJournal.State] = [:],
         unfinished: (any Error) -> Bool = { _ in false }, stopped: (Result) -> (any Error)? = { _ in nil },
         _ body: (Transaction) throws -> Result
     ) throws -> Result {
@@ -18,14 +20,19 @@ extension Transaction {
         do {
             result = try body(transaction)
         } catch {
-            if !Cancellator.shared.isCancelled && !unfinished(error) { transaction.fail(error) }
+            if unfinished(error) {
+                // The command says it left something to finish: the run got past its first change.
+                try? transaction.recordChanged()
+            } else if !Cancellator.shared.isCancelled {
+                transaction.fail(error)
+            }
             throw error
         }
         if let error = stopped(result) {
             transaction.fail(error)
             return result
         }
-        try transaction.finish(resumed: aborting ? .aborted : .finished)
+        try transaction.finish(resumed: aborting ? .aborted : .finished, settling: settling)
         return result
     }
 }

@@ -35,6 +35,9 @@ public final class Transaction: Sendable {
         journal.worktree = workspace.root
         journal.state = .running
         journal.before = before
+        // Recorded repositories are about to change (init fetches into them next); otherwise the run fetches and
+        // checks first, and a run killed then changed nothing.
+        journal.changed = !before.isEmpty
         let transaction = Transaction(journal, gitDirectory: workspace.commonDirectory, resumes: resumes)
         try transaction.write()
         return transaction
@@ -81,7 +84,15 @@ public final class Transaction: Sendable {
     /// (it first puts back what a stopped switch moved); any resolve (`--continue`, `--abort`); any roll (it works
     /// from the remotes; `roll --undo <run-id>` takes a roll back).
     static func isRerun(of run: RunJournal, command: String, arguments: [String]) -> Bool {
+        // `runs --abort <id>` and `runs --forget <id>` go on from run <id> and from a stopped abort or forget of it.
+        if command == "runs", let target = arguments.last {
+            return run.runId == target || (run.commandName == "runs" && run.arguments?.last == target)
+        }
         guard run.commandName == command else { return false }
+        // An undo is a run of its own: only its re-run (the same words) goes on from it; `roll --undo <id>` also goes
+        // on from roll <id> (it takes that roll back), no other.
+        if run.isUndo { return arguments == (run.arguments ?? []) }
+        if command == "roll", let target = RunJournal.undoTarget(arguments) { return run.runId == target }
         switch command {
         // A roll works from what the remotes show, whatever its filters: any roll goes on (and `--undo`).
         case "switch", "resolve", "roll": return true
@@ -95,6 +106,7 @@ public final class Transaction: Sendable {
         throws
     {
         journal.withLock { journal in
+            journal.changed = true
             for ref in refs {
                 if let index = journal.entries.firstIndex(where: { $0.repository == repository && $0.ref == ref.ref }) {
                     if let published { journal.entries[index].published = published }
@@ -115,18 +127,43 @@ public final class Transaction: Sendable {
     /// Records each repository's state before the first change (``RunJournal/before``), or a later version of that
     /// record (a switch marking a repository started), and rewrites the journal.
     public func recordBefore(_ before: [RunJournal.Before]) throws {
-        journal.withLock { $0.before = before }
+        journal.withLock {
+            $0.before = before
+            $0.changed = true
+        }
+        try write()
+    }
+
+    /// Records that refs this run had changed were taken back again (a compensation: pushed branches deleted after a
+    /// later push was refused; or a step of an abort): each entry marked undone, and the journal rewritten. A run
+    /// whose every landed step is undone has nothing left to finish (``RunJournal/hasLanded``).
+    public func recordUndone(repository: String, refs: [String]) throws {
+        journal.withLock { journal in
+            for index in journal.entries.indices
+            where journal.entries[index].repository == repository && refs.contains(journal.entries[index].ref) {
+                journal.entries[index].undone = true
+            }
+        }
+        try write()
+    }
+
+    /// Records that the run has reached its first change without a step to record yet (the command says so).
+    public func recordChanged() throws {
+        guard journal.current.changed != true else { return }
+        journal.withLock { $0.changed = true }
         try write()
     }
 
     /// The run finished: the journal says so, and so do the journals of the unfinished runs it went on from
     /// (`resumed`: `.finished` for a re-run, `.aborted` for an abort that took them back). Called again (resolve
     /// marks its run finished before it removes its own state, then its command ends the run), it writes the same.
-    public func finish(resumed: RunJournal.State = .finished) throws {
+    public func finish(resumed: RunJournal.State = .finished, settling settled: [String: RunJournal.State] = [:])
+        throws
+    {
         let runId = self.runId
         for earlier in resumes {
             guard var journal = try? RunJournal.read(gitDirectory: gitDirectory, runId: earlier) else { continue }
-            journal.state = resumed
+            journal.state = settled[earlier] ?? resumed
             journal.finishedBy = runId
             try write(journal)
         }
@@ -156,7 +193,7 @@ public final class Transaction: Sendable {
         } catch {
             throw WorkspaceError(
                 "cannot write the journal of this \(journal.commandName) run: \(error.description); free some "
-                    + "space, then run it again: \(journal.rerunCommand(currentWorktree: nil))")
+                    + "space, then run it again: \(journal.rerunCommand(currentWorktree: nil) ?? journal.commandName)")
         }
     }
 }
@@ -179,6 +216,11 @@ public struct UnfinishedRunError: Error, Sendable, CustomStringConvertible {
             "refusing to run `tenantctl \(blocked)`: `tenantctl \(run.commandName)` run \(run.runId) (started "
             + run.createdAt + (run.worktree.map { " in \($0)" } ?? "")
             + ") stopped before it finished; nothing was changed by this command"
+        if run.salvaged == true {
+            text +=
+                "\nits journal (.git/tenantctl/journal/\(run.runId).json) is cut off (a full disk?): the steps "
+                + "before the cut were read; how it ended is unknown, so it is taken as unfinished"
+        }
         if let error = run.error, let reason = error.split(separator: "\n").first {
             text += "\nit stopped with an error: " + reason
         }
@@ -191,8 +233,19 @@ public struct UnfinishedRunError: Error, Sendable, CustomStringConvertible {
             }
             text += "\nit had already changed: " + names.joined(separator: ", ")
         }
-        text += "\nfinish it by running it again: \(waysOut[0])"
-        if waysOut.count > 1 { text += "\nor take it back: \(waysOut[1])" }
+        var ways = waysOut
+        let forget = ways.popLast()
+        if let rerun = run.rerunCommand(currentWorktree: currentWorktree), ways.first == rerun {
+            text += "\nfinish it by running it again: \(ways.removeFirst())"
+        } else if run.worktreeIsGone, let worktree = run.worktree {
+            text += "\nits worktree \(worktree) is gone, so it cannot be run again there"
+        }
+        for way in ways { text += "\nor take it back: \(way)" }
+        if let forget {
+            text +=
+                "\nor, where neither can succeed, give it up (what it left on the remotes stays, shown first): "
+                + forget
+        }
         text += "\n(`tenantctl runs` lists it)"
         return text
     }

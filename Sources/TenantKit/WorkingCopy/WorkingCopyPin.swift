@@ -209,10 +209,13 @@ public struct WorkingCopyPin: Sendable {
         }
         var landing: PinLanding?
         var unpublished: String?
+        // The superproject branch on the remote before this run: what `runs --abort` sets it back to.
+        var superprojectRemoteBefore: String?
         // Where the pin commit goes: also without --push, a pin never commits on a branch the remote has moved
         // past (a roll ran): that would leave the local branch diverged from its remote.
         if (push || !changes.isEmpty) && !branch.isEmpty, let head = superState.head {
             let remote = try WorkingCopyRemote.branches(workspace, git: git, fetch: fetch, console: console)
+            superprojectRemoteBefore = remote[branch]
             if let remoteTip = remote[branch] {
                 let relation = try PinLanding.relation(
                     head: head, remoteTip: remoteTip, branch: branch, changes: changes, pins: pins,
@@ -255,7 +258,7 @@ public struct WorkingCopyPin: Sendable {
         guard !changes.isEmpty else {
             // A pin commit of an earlier run whose superproject push failed or was interrupted: publish it.
             if let unpublished {
-                try publish(unpublished, branch: branch)
+                try publish(unpublished, branch: branch, remoteBefore: superprojectRemoteBefore)
                 return PinReport(branch: branch, commit: unpublished, pushed: true, changes: [])
             }
             return PinReport(branch: branch, commit: nil, pushed: false, changes: [])
@@ -269,15 +272,20 @@ public struct WorkingCopyPin: Sendable {
                 guard let moduleBranch = moduleBranches[changes[index].module] else { continue }
                 console?.progress("pushing \(changes[index].module) \(moduleBranch)")
                 let update = RefUpdate(ref: "refs/heads/\(moduleBranch)", new: changes[index].new, old: nil)
+                let remoteBefore = try GitRepository(workspace.path(changes[index].path), git: git).lookUp(
+                    "refs/remotes/\(Workspace.defaultRemoteName)/\(moduleBranch)",
+                    context: "read the remote branch \(moduleBranch) of \(changes[index].module)")
                 try AtomicPush.push(
                     [update], repository: "module \(changes[index].module)", from: workspace.path(changes[index].path),
                     to: workspace.remoteName, git: git
                 ).requireAccepted()
                 changes[index].pushed = true
                 // What landed is journalled: a run that stops after this (a failed superproject push) stays
-                // unfinished, and the other writing commands refuse until its re-run publishes the pin.
+                // unfinished, and the other writing commands refuse until its re-run publishes the pin or
+                // `runs --abort` takes the push back to the value the branch had (as last fetched).
                 try transaction?.record(
-                    repository: changes[index].module, remote: workspace.remoteName, refs: [update], published: true,
+                    repository: changes[index].module, remote: workspace.remoteName,
+                    refs: [RefUpdate(ref: update.ref, new: update.new, old: remoteBefore)], published: true,
                     landed: nil)
             }
         }
@@ -296,7 +304,7 @@ public struct WorkingCopyPin: Sendable {
                 CommitSpec(
                     tree: tree, parents: [landing.remoteTip], message: Self.message(branch: branch, changes: changes)),
                 in: root, identity: try CommitIdentity.read(in: root, git: git), git: git)
-            if push { try publish(commit, branch: branch, local: false) }
+            if push { try publish(commit, branch: branch, local: false, remoteBefore: landing.remoteTip) }
             try moveLocal(branch, to: commit)
             return PinReport(
                 branch: branch, commit: commit, pushed: push, changes: changes, landedOn: landing.remoteTip,
@@ -313,7 +321,7 @@ public struct WorkingCopyPin: Sendable {
             repository: "superproject", remote: workspace.remoteName,
             refs: [RefUpdate(ref: "refs/heads/\(branch)", new: commit, old: superState.head)], published: nil,
             landed: true)
-        if push { try publish(commit, branch: branch) }
+        if push { try publish(commit, branch: branch, remoteBefore: superprojectRemoteBefore) }
         return PinReport(branch: branch, commit: commit, pushed: push, changes: changes)
     }
 
@@ -331,7 +339,9 @@ public struct WorkingCopyPin: Sendable {
 
     /// Pushes the superproject branch at `commit` (a fast-forward). A failure leaves the commit on the local
     /// branch only, and says that the re-run publishes it.
-    private func publish(_ commit: String, branch: String, local: Bool = true) throws {
+    /// `remoteBefore`: the branch's value on the remote before (journalled where this push is the run's first step
+    /// on that ref).
+    private func publish(_ commit: String, branch: String, local: Bool = true, remoteBefore: String?) throws {
         console?.progress("pushing superproject \(branch)")
         do {
             try AtomicPush.push(
@@ -349,11 +359,15 @@ public struct WorkingCopyPin: Sendable {
                             + "branches it pins are pushed)"
                         : "the superproject was not changed (the module branches are pushed)")
                     + "; to publish the pin, run: "
-                    + (transaction?.current.rerunCommand(currentWorktree: workspace.root) ?? "tenantctl pin --push"))
+                    + (transaction?.current.rerunCommand(currentWorktree: workspace.root) ?? "tenantctl pin --push")
+                    + (transaction.map {
+                        "; or take back what it pushed and committed: tenantctl runs --abort \($0.runId)"
+                    } ?? ""))
         }
         try transaction?.record(
             repository: "superproject", remote: workspace.remoteName,
-            refs: [RefUpdate(ref: "refs/heads/\(branch)", new: commit, old: nil)], published: true, landed: nil)
+            refs: [RefUpdate(ref: "refs/heads/\(branch)", new: commit, old: remoteBefore)], published: true,
+            landed: nil)
     }
 
     /// Pins that the local commits ahead of the remote add and that are on no remote-tracking branch of their

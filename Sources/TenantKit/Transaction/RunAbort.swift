@@ -1,0 +1,407 @@
+import Foundation
+
+/// The two ways out of an unfinished run that every command has, whatever its own re-run does: `tenantctl runs
+/// --abort <run-id>` takes its landed steps back, newest first, each only while its object is still exactly what the
+/// run left (a remote ref with a lease, a local branch compared first); `tenantctl runs --forget <run-id>` says what
+/// of the run is still on the remotes and marks it forgotten, so that it blocks nothing. Both are journalled runs of
+/// their own (command `runs`): one killed half-way is unfinished, and its re-run finishes it.
+public enum RunAbort {
+    /// The commands whose steps `runs --abort` takes back: their steps are refs (remote branches and tags, a commit on
+    /// the local branch). switch, resolve, init and roll have their own put-back (the next switch, `resolve --abort`,
+    /// `roll --undo`).
+    static let abortable: Set<String> = [
+        "pin", "tenant add", "tenant remove", "module add", "module remove", "customize", "uncustomize", "tag",
+    ]
+
+    /// Whether `runs --abort` can take `run` back.
+    public static func canAbort(_ run: RunJournal) -> Bool { abortable.contains(run.commandName) && !run.isUndo }
+
+    /// One step of the run as the abort or the forget found it.
+    public struct Step: Sendable, Equatable, Encodable {
+        /// `superproject` or a module name.
+        public var repository: String
+        /// The full ref name (on the remote for a remote step, local for a local one).
+        public var ref: String
+        /// Whether it is a local branch of the run's worktree (a commit), not a remote ref.
+        public var local: Bool
+        /// The value the run left (nil: the run deleted it).
+        public var left: String?
+        /// The value before the run (nil: the run created it).
+        public var before: String?
+        /// Its value now (nil: absent, or could not be read: see `note`).
+        public var now: String?
+        /// What the abort did with it, or what the forget found, in words.
+        public var note: String
+
+        /// One line for the report.
+        public var line: String {
+            let name =
+                ref.hasPrefix("refs/heads/")
+                ? "branch " + ref.dropFirst("refs/heads/".count)
+                : ref.hasPrefix("refs/tags/") ? "tag " + ref.dropFirst("refs/tags/".count) : ref
+            return "\(repository) \(local ? "local " : "")\(name): \(note)"
+        }
+    }
+
+    /// What `runs --abort` or `runs --forget` did.
+    public struct Result: Sendable, Encodable {
+        /// Format version of this JSON.
+        public var schemaVersion = 1
+        /// The run taken back or forgotten.
+        public var runId: String
+        /// `abort` or `forget`.
+        public var action: String
+        /// The run that did it (the `runs` run's own journal).
+        public var by: String
+        /// The steps put back (abort).
+        public var undone: [Step] = []
+        /// The steps left as they are, each with why: moved since (someone's work: kept), in a worktree that is gone;
+        /// for a forget, every step that is still on a remote or a local branch.
+        public var kept: [Step] = []
+        /// The steps that had not landed or were taken back before: nothing to do.
+        public var untouched: [Step] = []
+    }
+
+    /// `runs --abort <run-id>`: under the workspace lock, as a journalled run of its own.
+    public static func abort(runId: String, in workspace: Workspace, wait: Bool, git: Git) throws -> Result {
+        let lock = try WorkspaceLock(gitDirectory: workspace.commonDirectory, wait: wait)
+        defer { lock.release() }
+        let run = try unfinishedRun(runId, in: workspace, action: "--abort")
+        guard canAbort(run) else {
+            let ways = run.waysOut(currentWorktree: workspace.root).filter { !$0.contains("runs --abort") }
+            throw WorkspaceError(
+                "`tenantctl runs --abort` cannot take back a `tenantctl \(run.commandName)` run (\(runId)): "
+                    + "its own way out does: " + ways.joined(separator: ", or "))
+        }
+        // A commit on a local branch is taken back only in the worktree that made it.
+        if run.hasLocalSteps, let worktree = run.worktree, worktree != workspace.root, !run.worktreeIsGone {
+            throw WorkspaceError(
+                "run \(runId) committed in the worktree \(worktree), and only there is that taken back: run "
+                    + ShellWord.line(["tenantctl", "-C", worktree, "runs", "--abort", runId]))
+        }
+        let transaction = try Transaction.begin(workspace, command: "runs", arguments: ["--abort", runId])
+        do {
+            let result = try Undoer(run: run, workspace: workspace, git: git, transaction: transaction).undo()
+            try transaction.finish(settling: [runId: .aborted])
+            return result
+        } catch {
+            if !Cancellator.shared.isCancelled { transaction.fail(error) }
+            throw error
+        }
+    }
+
+    /// `runs --forget <run-id>`: under the workspace lock, as a journalled run of its own. What of the run is still on
+    /// the remotes (and on a local branch) is read and returned first; then the run is marked forgotten.
+    public static func forget(runId: String, in workspace: Workspace, wait: Bool, git: Git) throws -> Result {
+        let lock = try WorkspaceLock(gitDirectory: workspace.commonDirectory, wait: wait)
+        defer { lock.release() }
+        let run: RunJournal
+        do {
+            run = try unfinishedRun(runId, in: workspace, action: "--forget")
+        } catch let error as WorkspaceError where error.description.contains("is cut off before its first step") {
+            return try setAside(runId, in: workspace, wait: wait)
+        }
+        let transaction = try Transaction.begin(workspace, command: "runs", arguments: ["--forget", runId])
+        do {
+            var result = Result(runId: runId, action: "forget", by: transaction.runId)
+            let undoer = Undoer(run: run, workspace: workspace, git: git, transaction: transaction)
+            for step in undoer.survey() {
+                if step.now != nil && step.now == step.left || step.note.hasPrefix("cannot read") {
+                    result.kept.append(step)
+                } else {
+                    result.untouched.append(step)
+                }
+            }
+            try transaction.recordChanged()
+            try transaction.finish(settling: [runId: .forgotten])
+            return result
+        } catch {
+            if !Cancellator.shared.isCancelled { transaction.fail(error) }
+            throw error
+        }
+    }
+
+    /// Forgets a journal cut off before its first step: nothing of it can be read, so it is moved aside
+    /// (`<run-id>.json.damaged`, kept for a look) and blocks nothing.
+    static func setAside(_ runId: String, in workspace: Workspace, wait: Bool) throws -> Result {
+        let path = RunJournal.path(gitDirectory: workspace.commonDirectory, runId: runId)
+        do {
+            try FileManager.default.moveItem(atPath: path, toPath: path + ".damaged")
+        } catch {
+            throw WorkspaceError("cannot move the cut-off journal \(path) aside: \(error)")
+        }
+        var result = Result(runId: runId, action: "forget", by: "-")
+        result.untouched.append(
+            Step(
+                repository: "-", ref: path + ".damaged", local: true, left: nil, before: nil, now: nil,
+                note: "nothing of the run could be read: its journal was moved here"))
+        return result
+    }
+
+    /// The journal of `runId`, which must be unfinished (or, for a forget, a journal that cannot be read whole).
+    static func unfinishedRun(_ runId: String, in workspace: Workspace, action: String) throws -> RunJournal {
+        let run = try RunJournal.read(gitDirectory: workspace.commonDirectory, runId: runId)
+        guard run.isUnfinished else {
+            let state = RunSummary(run).state
+            throw WorkspaceError(
+                "run \(runId) (`tenantctl \(run.commandName)`) is \(state), not unfinished: it blocks nothing and "
+                    + "`tenantctl runs \(action)` has nothing to do (`tenantctl runs` lists the runs)")
+        }
+        return run
+    }
+
+    /// Takes a run's steps back, or reads where they are now.
+    struct Undoer {
+        let run: RunJournal
+        let workspace: Workspace
+        let git: Git
+        let transaction: Transaction
+
+        /// A step that may have landed: its index in the journal.
+        private var candidates: [Int] {
+            run.entries.indices.filter {
+                let entry = run.entries[$0]
+                return entry.undone != true && (entry.published != false || entry.landed == true)
+            }
+        }
+
+        /// The repositories of the candidates, newest first: the reverse of the order their steps were recorded.
+        private var repositories: [String] {
+            var order: [String] = []
+            for index in candidates.reversed() where !order.contains(run.entries[index].repository) {
+                order.append(run.entries[index].repository)
+            }
+            return order
+        }
+
+        /// Where a repository's remote steps are read and pushed from, and to: the superproject from this worktree
+        /// to its remote; a module whose step names a remote (pin's pushes) from its checkout; a module whose step
+        /// names a URL (the lifecycle commands') from its mirror, else from the superproject.
+        private func endpoint(_ repository: String, remote: String) throws -> (from: String, to: String) {
+            if repository == "superproject" {
+                return (workspace.root, remote.isEmpty ? workspace.remoteName : remote)
+            }
+            if remote == workspace.remoteName || remote == Workspace.defaultRemoteName {
+                let project = try ProjectReader.workingTree(
+                    workspace, options: ValidationOptions(allowLocalRemotes: true, keepInvalidTenants: true))
+                guard let module = project.manifest.modules.first(where: { $0.name == repository }) else {
+                    throw WorkspaceError(
+                        "run \(run.runId) pushed module \(repository), which modules.json no longer names: take its "
+                            + "branch back by hand, then run `tenantctl runs --forget \(run.runId)`")
+                }
+                return (workspace.path(module.path), remote)
+            }
+            let mirror = ModuleMirrors(workspace: workspace, git: git).path(for: repository)
+            let from = FileManager.default.fileExists(atPath: mirror) ? mirror : workspace.root
+            return (from, try ModuleRemotes.reachable(remote, workspace: workspace, git: git))
+        }
+
+        /// A step with its value now and `note`.
+        private func step(_ entry: RunJournal.Entry, local: Bool, now: String?, note: String) -> Step {
+            Step(
+                repository: entry.repository, ref: entry.ref, local: local, left: entry.new.isEmpty ? nil : entry.new,
+                before: entry.old, now: now, note: note)
+        }
+
+        /// The remote values of `entries` of `repository`, or the reason they cannot be read.
+        private func remoteValues(_ entries: [RunJournal.Entry], repository: String)
+            -> Swift.Result<
+                [String: String], WorkspaceError
+            >
+        {
+            do {
+                let (from, to) = try endpoint(repository, remote: entries[0].remote)
+                return .success(
+                    try GitRepository(from, git: git).remoteValues(
+                        of: entries.map(\.ref), on: to, context: "read the refs of \(repository) on its remote"))
+            } catch {
+                return .failure(WorkspaceError(String(describing: error)))
+            }
+        }
+
+        /// Every step that may have landed, with its value now: remote steps from one `ls-remote` per repository,
+        /// local steps from this worktree's branches.
+        func survey() -> [Step] {
+            var steps: [Step] = []
+            for repository in repositories {
+                let group = candidates.filter { run.entries[$0].repository == repository }.map { run.entries[$0] }
+                let remote = group.filter { $0.published != false && !$0.remote.isEmpty }
+                if !remote.isEmpty {
+                    switch remoteValues(remote, repository: repository) {
+                    case .success(let values):
+                        for entry in remote {
+                            let now = values[entry.ref]
+                            steps.append(step(entry, local: false, now: now, note: describe(entry, now: now)))
+                        }
+                    case .failure(let error):
+                        steps += remote.map { step($0, local: false, now: nil, note: "cannot read: \(error)") }
+                    }
+                }
+                for entry in group where entry.landed == true {
+                    do {
+                        let now = try GitRepository(workspace.root, git: git).lookUp(
+                            entry.ref, context: "read \(entry.ref) in \(workspace.root)")
+                        steps.append(step(entry, local: true, now: now, note: describe(entry, now: now)))
+                    } catch {
+                        steps.append(step(entry, local: true, now: nil, note: "cannot read: \(error)"))
+                    }
+                }
+            }
+            return steps
+        }
+
+        private func describe(_ entry: RunJournal.Entry, now: String?) -> String {
+            if !entry.new.isEmpty && now == entry.new {
+                return "at \(ObjectID.short(entry.new)), as the run left it"
+            }
+            if now == entry.old { return "at \(ObjectID.short(now, none: "nothing (absent)")), as before the run" }
+            return "now \(ObjectID.short(now, none: "absent")); the run left it at "
+                + ObjectID.short(entry.new.isEmpty ? nil : entry.new, none: "an unrecorded commit")
+        }
+
+        /// Takes the steps back, newest repository first. Each remote ref still at the value the run left is set back
+        /// to its value before (one leased push per repository); a local branch still at the run's commit is moved
+        /// back (a mixed reset where it is checked out here, with nothing staged; else a compare-and-swap update). A
+        /// ref at its value before is counted undone already; any other value is kept and named.
+        func undo() throws -> Result {
+            var result = Result(runId: run.runId, action: "abort", by: transaction.runId)
+            var journal = run
+            func markUndone(_ repository: String, _ refs: [String]) throws {
+                for index in journal.entries.indices
+                where journal.entries[index].repository == repository && refs.contains(journal.entries[index].ref) {
+                    journal.entries[index].undone = true
+                }
+                do {
+                    try journal.write(gitDirectory: workspace.commonDirectory)
+                } catch {
+                    throw WorkspaceError(
+                        "cannot record in the journal of run \(run.runId) what was taken back: \(error.description); "
+                            + "free some space, then run `tenantctl runs --abort \(run.runId)` again")
+                }
+            }
+            for repository in repositories {
+                let group = candidates.filter { run.entries[$0].repository == repository }.map { run.entries[$0] }
+                // Local steps first: the local commit pins what the remote steps of this repository left.
+                for entry in group where entry.landed == true {
+                    try undoLocal(entry, into: &result, markUndone: markUndone)
+                }
+                let remote = group.filter { $0.published != false && !$0.remote.isEmpty }
+                guard !remote.isEmpty else { continue }
+                let values: [String: String]
+                switch remoteValues(remote, repository: repository) {
+                case .success(let read): values = read
+                case .failure(let error):
+                    throw WorkspaceError(
+                        "cannot read the refs of \(repository) on its remote: \(error)\nnothing more was taken back; "
+                            + "run `tenantctl runs --abort \(run.runId)` again once it can be reached, or give the run "
+                            + "up: tenantctl runs --forget \(run.runId)")
+                }
+                var restore: [RunJournal.Entry] = []
+                for entry in remote {
+                    let now = values[entry.ref]
+                    if !entry.new.isEmpty && now == entry.new {
+                        restore.append(entry)
+                    } else if now == entry.old {
+                        // Never landed, or taken back by a stopped abort after its push.
+                        result.untouched.append(step(entry, local: false, now: now, note: describe(entry, now: now)))
+                        try markUndone(repository, [entry.ref])
+                    } else {
+                        result.kept.append(
+                            step(entry, local: false, now: now, note: describe(entry, now: now) + "; kept"))
+                    }
+                }
+                guard !restore.isEmpty else { continue }
+                let (from, to) = try endpoint(repository, remote: restore[0].remote)
+                let updates = restore.map { RefUpdate(ref: $0.ref, new: $0.old, old: $0.new) }
+                try transaction.record(
+                    repository: repository, remote: restore[0].remote, refs: updates, published: nil, landed: nil)
+                let outcome = try AtomicPush.push(
+                    updates, repository: repository, from: from, to: to, mode: .restore, git: git)
+                guard outcome.accepted else {
+                    try transaction.record(
+                        repository: repository, remote: restore[0].remote, refs: updates, published: false,
+                        landed: nil)
+                    throw WorkspaceError(
+                        "the remote of \(repository) refused to take back what run \(run.runId) pushed: "
+                            + "\(outcome.detail)\nwhat was taken back before is recorded; run `tenantctl runs --abort "
+                            + "\(run.runId)` again once the remote allows it, or give the run up (its refs stay on the "
+                            + "remote): tenantctl runs --forget \(run.runId)")
+                }
+                try transaction.record(
+                    repository: repository, remote: restore[0].remote, refs: updates, published: true, landed: nil)
+                try markUndone(repository, restore.map(\.ref))
+                result.undone += restore.map {
+                    step(
+                        $0, local: false, now: $0.old,
+                        note: "set back to \(ObjectID.short($0.old, none: "nothing (deleted)")) from "
+                            + ObjectID.short($0.new))
+                }
+            }
+            return result
+        }
+
+        /// Moves a local branch the run committed on back to its value before, only while it is still at the run's
+        /// commit and, where it is checked out here, nothing is staged; else it is kept and named.
+        private func undoLocal(
+            _ entry: RunJournal.Entry, into result: inout Result,
+            markUndone: (String, [String]) throws -> Void
+        ) throws {
+            guard run.worktree == workspace.root else {
+                result.kept.append(
+                    step(
+                        entry, local: true, now: nil,
+                        note: "left as it is: the run's worktree \(run.worktree ?? "?") is gone"))
+                return
+            }
+            let repository = GitRepository(workspace.root, git: git)
+            let now = try repository.lookUp(entry.ref, context: "read \(entry.ref) in \(workspace.root)")
+            guard let old = entry.old, now == entry.new, !entry.new.isEmpty else {
+                if now == entry.old {
+                    result.untouched.append(step(entry, local: true, now: now, note: describe(entry, now: now)))
+                    try markUndone(entry.repository, [entry.ref])
+                } else {
+                    result.kept.append(
+                        step(entry, local: true, now: now, note: describe(entry, now: now) + "; kept"))
+                }
+                return
+            }
+            let checkedOut = try repository.headBranchRef(context: "read the branch of \(workspace.root)") == entry.ref
+            if checkedOut {
+                guard try !repository.hasStagedChanges(context: "look for staged changes in \(workspace.root)") else {
+                    result.kept.append(
+                        step(
+                            entry, local: true, now: now,
+                            note:
+                                "at the run's commit \(ObjectID.short(entry.new)), but changes are staged; kept (unstage "
+                                + "them, then abort again)"))
+                    return
+                }
+                try repository.resetMixed(
+                    to: old, context: "move \(entry.ref) back to \(ObjectID.short(old)) (the index with it)")
+            } else {
+                let branch = String(entry.ref.dropFirst("refs/heads/".count))
+                if let elsewhere = try repository.branchesInOtherWorktrees(
+                    gitDirectory: workspace.gitDirectory)[branch]
+                {
+                    result.kept.append(
+                        step(
+                            entry, local: true, now: now,
+                            note: "checked out in the worktree \(elsewhere); kept (switch it away there, then abort "
+                                + "again)"))
+                    return
+                }
+                try repository.updateRef(
+                    entry.ref, to: old, from: entry.new, message: "tenantctl runs --abort \(run.runId)",
+                    context: "move \(entry.ref) back to \(ObjectID.short(old))")
+            }
+            try transaction.record(
+                repository: entry.repository, remote: entry.remote,
+                refs: [RefUpdate(ref: entry.ref, new: old, old: entry.new)], published: nil, landed: true)
+            try markUndone(entry.repository, [entry.ref])
+            result.undone.append(
+                step(
+                    entry, local: true, now: old,
+                    note: "set back to \(ObjectID.short(old)) from \(ObjectID.short(entry.new))"))
+        }
+    }
+}
