@@ -53,9 +53,10 @@ import Testing
             - **Exit codes**: 0 success, 1 failure, 2 completed with conflicts or findings, 64 usage error
               (including an unknown tenant or module, and a mistyped command: "did you mean switch?"), 130
               interrupted (the message says whether anything may have been published and how to undo it).
-            - **Unknown names** are refused before any module repository is fetched, with at most three close
-              names ("did you mean …?", by edit distance; a swap of two letters is one edit), every known one
-              only when there are a few, then `see: tenantctl tenant list`. A mistyped command gets the same.
+            - **Unknown names** are refused (roll, audit, compose, customize: before any module repository is
+              fetched) with at most three close names ("did you mean …?", by edit distance; a swap of two
+              letters is one edit), every known one only when there are a few, then `see: tenantctl tenant
+              list`. A mistyped command gets the same.
             - **Help**: `--help` prints the overview, USAGE, the arguments, the command's own options and the
               global options first, then DESCRIPTION and EXAMPLES (every command has examples); `-h` prints the
               short help (USAGE and the command's own options). `--version` is an option of `tenantctl` only.
