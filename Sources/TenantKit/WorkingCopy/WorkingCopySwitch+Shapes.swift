@@ -7,7 +7,7 @@ public struct UnnamedSubmodule: Sendable, Equatable, Codable {
     public var path: String
     /// The commit the target branch pins there.
     public var pin: String
-    /// The URL the target's `.gitmodules` gives it.
+    /// The URL the target's `.gitmodules` gives it (a password or token in it hidden).
     public var url: String?
     /// Where its checkout was before (nil: not initialised).
     public var from: String?
@@ -102,7 +102,7 @@ extension WorkingCopySwitch {
         var problems: [WorkingCopyProblem] = []
         for (path, pin) in extra.sorted(by: { $0.key < $1.key }) {
             let label = "submodule \(path)"
-            guard let url = gitmodules.entry(atPath: path)?.url else {
+            guard let url = gitmodules.entry(atPath: path)?.url.map(RemoteURL.redacted) else {
                 problems.append(
                     WorkingCopyProblem(
                         repository: label, path: path,
