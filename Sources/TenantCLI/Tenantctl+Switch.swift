@@ -118,14 +118,18 @@ extension Tenantctl {
                     context.console.print("\(module): not pinned on \(report.branch), left alone")
                 }
                 for submodule in report.unnamed {
-                    let done =
-                        submodule.change == "unchanged"
-                        ? "already at its pin \(ObjectID.short(submodule.pin))"
-                        : "\(submodule.change) at its pin \(ObjectID.short(submodule.pin)) (detached, as git submodule "
-                            + "update --init leaves it)"
+                    let pin = ObjectID.short(submodule.pin)
+                    let done: String
+                    switch submodule.change {
+                    case "unchanged": done = "already at its pin \(pin)"
+                    case "clone", "check out": done = "would \(submodule.change) it at its pin \(pin) (detached)"
+                    default:
+                        done =
+                            "\(submodule.change) at its pin \(pin) (detached, as git submodule update --init leaves it)"
+                    }
                     context.console.print(
                         "\(TerminalText.escaped(submodule.path)): a submodule modules.json does not name ("
-                            + (submodule.url.map { RemoteURL.redacted(TerminalText.escaped($0)) } ?? "no URL")
+                            + (submodule.url.map { TerminalText.escaped($0) } ?? "no URL")
                             + "), \(done); tenantctl does not track it: roll and pin leave it as the branch has it")
                 }
                 for entry in report.repositories {

@@ -69,7 +69,22 @@ import Testing
         try sandbox.git(["clone", "-q", "-b", "t1", fixture.remote("Superproject"), clone])
         try sandbox.git(["submodule", "add", "-q", "../Extra.git", "Vendor/Extra"], in: clone)
         try sandbox.git(["commit", "-q", "-m", "add Extra with plain git"], in: clone)
+        // Then t1 pins Extra at a commit its remote does not have: refused before any change, nothing cloned.
+        let unpushed = try sandbox.commit(in: "seed-Extra", file: "Local.txt", content: "not pushed\n")
+        try sandbox.git(["update-index", "--cacheinfo", "160000,\(unpushed),Vendor/Extra"], in: clone)
+        try sandbox.git(["commit", "-q", "-m", "Extra at a commit not pushed"], in: clone)
         try sandbox.git(["push", "-q", "origin", "t1"], in: clone)
+        let before = try fixture.snapshot()
+        let refused = fixture.tenantctl(["switch", "t1"])
+        #expect(refused.status == 1, "\(refused.stdout)\(refused.stderr)")
+        #expect(
+            refused.stderr.contains("pins the submodule at Vendor/Extra at \(unpushed), which is on no branch or tag"),
+            "\(refused.stderr)")
+        #expect(try fixture.snapshot() == before)
+        #expect(!FileManager.default.fileExists(atPath: fixture.workspace + "/.git/modules/Vendor/Extra"))
+        try sandbox.git(["push", "-q", "origin", "master"], in: seed)
+        #expect(pin != unpushed)
+        let pushedPin = unpushed
 
         func unnamed(_ result: CLIResult) throws -> [[String: Any]] {
             let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
@@ -87,8 +102,8 @@ import Testing
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         let done = try unnamed(result)
         #expect(done.first?["change"] as? String == "cloned", "\(done)")
-        #expect(done.first?["pin"] as? String == pin)
-        #expect(try sandbox.git(["rev-parse", "HEAD"], in: fixture.workspace + "/Vendor/Extra") == pin)
+        #expect(done.first?["pin"] as? String == pushedPin)
+        #expect(try sandbox.git(["rev-parse", "HEAD"], in: fixture.workspace + "/Vendor/Extra") == pushedPin)
         // As plain git sees it: no submodule of the branch is left uninitialised or off its pin.
         let status = try sandbox.git(["submodule", "status"], in: fixture.workspace)
         #expect(!status.split(separator: "\n").contains { $0.hasPrefix("-") || $0.hasPrefix("+") }, "\(status)")

@@ -7,7 +7,7 @@ public struct UnnamedSubmodule: Sendable, Equatable, Codable {
     public var path: String
     /// The commit the target branch pins there.
     public var pin: String
-    /// The URL the target's `.gitmodules` gives it.
+    /// The URL the target's `.gitmodules` gives it (a password or token in it hidden).
     public var url: String?
     /// Where its checkout was before (nil: not initialised).
     public var from: String?
@@ -27,26 +27,57 @@ public struct UnnamedSubmodule: Sendable, Equatable, Codable {
 }
 
 extension WorkingCopySwitch {
-    /// A module the switch clones, with the pin its clone must reach.
-    struct ModuleToClone {
-        var module: Module
+    /// A repository the switch clones (a module, or a submodule `modules.json` does not name), with the pin its
+    /// clone must reach.
+    struct CloneToCheck {
+        /// The name of its mirror directory: the module's name, or for a submodule `modules.json` does not name
+        /// its path made one name (`unnamed-Vendor%2FExtra`, no clash with a module's).
+        var mirror: String
+        /// What a problem is about: the module name, or `submodule <path>`.
+        var repository: String
+        /// Its path in the superproject.
+        var path: String
+        /// Its URL as the file gives it (relative URLs resolved against the superproject's origin); empty: none.
+        var url: String
+        /// The pin.
         var pin: String
+        /// How the refusal names it: the module name, or `the submodule at <path>`.
+        var what: String
+
+        init(module: Module, pin: String) {
+            mirror = module.name
+            repository = module.name
+            path = module.path
+            url = module.url
+            self.pin = pin
+            what = module.name
+        }
+
+        init(unnamedAt path: String, url: String, pin: String) {
+            mirror =
+                "unnamed-" + path.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "/", with: "%2F")
+            repository = "submodule \(path)"
+            self.path = path
+            self.url = url
+            self.pin = pin
+            what = "the submodule at \(path)"
+        }
     }
 
-    /// The modules to clone whose pin their remote does not have (on no branch and no tag): git's clone would stop
-    /// half-way through the switch, after the modules before it were cloned. Checked before any change in the
+    /// The repositories to clone whose pin their remote does not have (on no branch and no tag): git's clone would
+    /// stop half-way through the switch, after the modules before it were cloned. Checked before any change in the
     /// private mirrors audit, verify and roll keep (`.git/tenantctl/mirrors`), fetched first (a module never
-    /// fetched is fetched there now) unless `--no-fetch`, which checks the mirrors there are. Per module one fetch
-    /// and at most two git calls; a remote that cannot be fetched is a problem too (its clone would fail).
-    func missingPinProblems(_ cloning: [ModuleToClone], superOrigin: String, target: String) throws
+    /// fetched is fetched there now) unless `--no-fetch`, which checks the mirrors there are. Per repository one
+    /// fetch and at most two git calls; a remote that cannot be fetched is a problem too (its clone would fail).
+    func missingPinProblems(_ cloning: [CloneToCheck], superOrigin: String, target: String) throws
         -> [WorkingCopyProblem]
     {
         var specs: [MirrorSpec] = []
         for item in cloning {
-            guard !item.module.url.isEmpty, let url = Self.resolved(item.module.url, superOrigin: superOrigin) else {
+            guard !item.url.isEmpty, let url = Self.resolved(item.url, superOrigin: superOrigin) else {
                 continue  // no URL of modules.json's: git clones from .gitmodules' and says what it finds
             }
-            specs.append(MirrorSpec(name: item.module.name, url: url))
+            specs.append(MirrorSpec(name: item.mirror, url: url))
         }
         guard !specs.isEmpty else { return [] }
         let mirrors = ModuleMirrors(workspace: workspace, git: git)
@@ -57,10 +88,10 @@ extension WorkingCopySwitch {
             let fetched = mirrors.syncEach(specs, console: console)
             available = fetched.mirrors
             for failure in fetched.failures {
-                guard let item = cloning.first(where: { $0.module.name == failure.module }) else { continue }
+                guard let item = cloning.first(where: { $0.mirror == failure.module }) else { continue }
                 problems.append(
                     WorkingCopyProblem(
-                        repository: item.module.name, path: item.module.path,
+                        repository: item.repository, path: item.path,
                         reason: "its remote could not be fetched, so it cannot be cloned: "
                             + failure.error.replacingOccurrences(of: "\n", with: " ")))
             }
@@ -68,9 +99,9 @@ extension WorkingCopySwitch {
             available = mirrors.existingEach(specs).mirrors
         }
         for item in cloning {
-            guard let mirror = available[item.module.name], ObjectID.isValid(item.pin) else { continue }
+            guard let mirror = available[item.mirror], ObjectID.isValid(item.pin) else { continue }
             let repository = GitRepository(mirror, git: git)
-            let context = "look for the pin \(ObjectID.short(item.pin)) of \(item.module.name) in its mirror"
+            let context = "look for the pin \(ObjectID.short(item.pin)) of \(item.what) in its mirror"
             if let commit = try repository.commit(of: item.pin, context: context),
                 try repository.isOnBranchOrTag(commit, context: context)
             {
@@ -78,8 +109,8 @@ extension WorkingCopySwitch {
             }
             problems.append(
                 WorkingCopyProblem(
-                    repository: item.module.name, path: item.module.path,
-                    reason: "\(target) pins \(item.module.name) at \(item.pin), which is on no branch or tag of its "
+                    repository: item.repository, path: item.path,
+                    reason: "\(target) pins \(item.what) at \(item.pin), which is on no branch or tag of its "
                         + "remote (not pushed?), so it cannot be cloned; push it from the clone that has it (git push "
                         + "origin \(item.pin):refs/heads/<branch>), or pin a pushed commit"))
         }
@@ -91,18 +122,19 @@ extension WorkingCopySwitch {
     /// initialised, moved to the pin (detached) when its clean checkout is elsewhere; and what forbids it. One
     /// `ls-tree` of the commit, and per such submodule a look at its checkout.
     func planUnnamed(target: String, branch: String, modules: [Module]) throws -> (
-        submodules: [UnnamedSubmodule], problems: [WorkingCopyProblem]
+        submodules: [UnnamedSubmodule], cloning: [CloneToCheck], problems: [WorkingCopyProblem]
     ) {
         let superproject = GitRepository(workspace.root, git: git)
         let named = Set(modules.map(\.path))
         let extra = try superproject.gitlinks(at: target).filter { !named.contains($0.key) }
-        guard !extra.isEmpty else { return ([], []) }
+        guard !extra.isEmpty else { return ([], [], []) }
         let gitmodules = try superproject.gitmodules(at: target) ?? Gitmodules()
         var submodules: [UnnamedSubmodule] = []
         var problems: [WorkingCopyProblem] = []
+        var cloning: [CloneToCheck] = []
         for (path, pin) in extra.sorted(by: { $0.key < $1.key }) {
             let label = "submodule \(path)"
-            guard let url = gitmodules.entry(atPath: path)?.url else {
+            guard let rawURL = gitmodules.entry(atPath: path)?.url else {
                 problems.append(
                     WorkingCopyProblem(
                         repository: label, path: path,
@@ -111,10 +143,12 @@ extension WorkingCopySwitch {
                             + "\(branch) or remove the gitlink"))
                 continue
             }
+            let url = RemoteURL.redacted(rawURL)
             let absolute = workspace.path(path)
             switch try CheckoutPresence.of(absolute, git: git) {
             case .notInitialised:
                 submodules.append(UnnamedSubmodule(path: path, pin: pin, url: url, from: nil, change: "cloned"))
+                cloning.append(CloneToCheck(unnamedAt: path, url: rawURL, pin: pin))
             case .notARepository(let reason):
                 problems.append(WorkingCopyProblem(repository: label, path: path, reason: reason))
             case .repository:
@@ -132,7 +166,7 @@ extension WorkingCopySwitch {
                 }
             }
         }
-        return (submodules, problems)
+        return (submodules, cloning, problems)
     }
 
     /// Checks out every submodule of ``planUnnamed(target:branch:modules:)`` that changes at its pin, as

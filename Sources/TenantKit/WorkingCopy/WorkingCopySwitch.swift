@@ -293,7 +293,7 @@ public struct WorkingCopySwitch: Sendable {
         var unpinned: [String] = []
         var heads: [String: String] = [:]
         var leftUnpushed: [String: UnpushedBranch] = [:]
-        var cloning: [ModuleToClone] = []
+        var cloning: [CloneToCheck] = []
         let urlDrift = try gitmodulesDrift(
             target.manifest.modules, at: plannedSuper.finalCommit, superOrigin: superOrigin)
         if let head = superproject.head { heads["superproject"] = head }
@@ -338,7 +338,7 @@ public struct WorkingCopySwitch: Sendable {
                     SwitchPlanner.planUninitialised(
                         repository: module.name, path: module.path, branch: moduleBranch, pin: pin,
                         remoteBranchExists: nil))
-                cloning.append(ModuleToClone(module: module, pin: pin))
+                cloning.append(CloneToCheck(module: module, pin: pin))
                 continue
             }
             if let head = state.head { heads[module.name] = head }
@@ -379,11 +379,11 @@ public struct WorkingCopySwitch: Sendable {
             case .failure(let problem): problems.append(problem)
             }
         }
-        // A clone that cannot reach its pin would stop the switch half-way: found now, before any change.
-        problems += try missingPinProblems(cloning, superOrigin: superOrigin, target: branch)
         let unnamed = try planUnnamed(
             target: plannedSuper.finalCommit, branch: branch, modules: target.manifest.modules)
         problems += unnamed.problems
+        // A clone that cannot reach its pin would stop the switch half-way: found now, before any change.
+        problems += try missingPinProblems(cloning + unnamed.cloning, superOrigin: superOrigin, target: branch)
         guard problems.isEmpty else { throw WorkingCopyRefusal(action: action, problems: problems) }
         return Plan(
             tenant: tenant?.id ?? branch, superproject: plannedSuper, modules: modulePlans, unpinned: unpinned,
