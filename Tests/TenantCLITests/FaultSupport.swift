@@ -124,11 +124,11 @@ struct FaultLab {
     }
 
     /// Starts the built tenantctl with `arguments` in `copy` through a new `GitShim` that sleeps (30 s) in git call
-    /// `index`, waits until the run is in that call, runs `during`, then sends the run SIGTERM. Returns the run: its
-    /// result is the caller's to wait for.
+    /// `index`, waits until the run is in that call, runs `during`, then sends the run SIGTERM (or `signal`).
+    /// Returns the run: its result is the caller's to wait for.
     func terminate(
         _ arguments: [String], in copy: Copy, at index: Int, environment: [String: String] = [:],
-        during: () throws -> Void = {}
+        signal: Int32 = SIGTERM, during: () throws -> Void = {}
     ) throws -> BackgroundTenantctl {
         let shim = try GitShim(in: sandbox, name: "shim-" + (copy.root as NSString).lastPathComponent)
         let run = try BackgroundTenantctl(
@@ -136,7 +136,7 @@ struct FaultLab {
             environment: environment.merging(["SHIM_SLEEP_AT": "\(index)", "SHIM_SLEEP_SECONDS": "30"]) { $1 })
         try BackgroundTenantctl.waitForCalls(shim, index)
         try during()
-        kill(run.pid, SIGTERM)
+        kill(run.pid, signal)
         return run
     }
 

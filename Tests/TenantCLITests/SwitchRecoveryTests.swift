@@ -226,11 +226,13 @@ import Testing
 /// SIGTERM during a switch: the command stops its git processes, puts every repository back and exits 130; the
 /// run blocks nothing and the next switch is a plain one.
 @Suite(.tags(.slow), .notInTheFastSet) struct SwitchInterruptPutBackTests {
-    @Test func sigtermAtTheFirstModuleCheckoutPutsEveryRepositoryBack() throws {
+    @Test(arguments: [SIGTERM, SIGINT])
+    func anInterruptAtTheFirstModuleCheckoutPutsEveryRepositoryBack(signal: Int32) throws {
         let lab = try FaultLab()
         let (calls, before, after) = try SwitchSignalFaultTests.reference(lab)
         let copy = try lab.copy("term")
-        let run = try lab.terminate(["switch", "t2"], in: copy, at: try FaultLab.firstModuleCheckout(in: calls))
+        let run = try lab.terminate(
+            ["switch", "t2"], in: copy, at: try FaultLab.firstModuleCheckout(in: calls), signal: signal)
         let result = try #require(run.wait(seconds: 60), "tenantctl did not stop")
         #expect(result.status == 130, "\(result.stderr)")
         #expect(try lab.workingCopy(copy.root) == before, "\(result.stderr)")
