@@ -79,6 +79,23 @@ import Testing
         #expect(blocked.stderr.contains("tenantctl runs --forget"), "\(blocked.stderr)")
     }
 
+    /// `resolve t2` killed during its fetch, after a roll left t2 conflicted: the roll it needs first is not refused
+    /// (before, roll refused because of the killed resolve, and `resolve --abort` had no resolution to abort).
+    @Test func aResolveKilledDuringItsFetchDoesNotBlockTheRoll() throws {
+        let lab = try FaultLab(stage: .conflict)
+        let rolled = lab.sandbox.tenantctl(["roll"], in: "\(lab.template)/workspace", environment: FaultLab.dates)
+        #expect(rolled.status == 2, "\(rolled.stderr)")
+        let (_, calls) = try lab.runShimmed(["resolve", "t2"], in: try lab.copy("probe"), environment: FaultLab.dates)
+        let fetch = try #require(calls.firstIndex { FaultLab.subcommand($0) == "fetch" }) + 1
+        let copy = try lab.copy("killed")
+        try lab.runKilled(["resolve", "t2"], in: copy, at: fetch)
+        let roll = lab.sandbox.tenantctl(["roll"], in: copy.workspace, environment: FaultLab.dates)
+        #expect(roll.status == 2, "\(roll.stdout)\(roll.stderr)")
+        #expect(!roll.stderr.contains("refusing to run"), "\(roll.stderr)")
+        let resolve = lab.sandbox.tenantctl(["resolve", "t2"], in: copy.workspace, environment: FaultLab.dates)
+        #expect(resolve.status == 2, "\(resolve.stdout)\(resolve.stderr)")
+    }
+
     /// A protected superproject branch refuses pin's push after the module's push landed. The refusal of the other
     /// commands names `runs --abort` and `runs --forget`; the abort puts the module branch and the local branch back
     /// (the remotes and the working copy as before the pin), the run ends aborted, and switching works.

@@ -96,6 +96,19 @@ public struct RollUndo {
         }
         var outcomes: [PushOutcome] = []
         var movedBack: [Result.Move] = []
+        // Every restore this undo is about to push, journalled as its steps in one write before the first push.
+        try transaction?.record(
+            order.compactMap { repository in
+                let group = toRestore.filter { journal.entries[$0].repository == repository }
+                guard let first = group.first else { return nil }
+                return (
+                    repository, journal.entries[first].remote,
+                    group.map {
+                        RefUpdate(
+                            ref: journal.entries[$0].ref, new: journal.entries[$0].old, old: journal.entries[$0].new)
+                    }
+                )
+            }, published: nil, landed: nil)
         for repository in order {
             let group = toRestore.filter { journal.entries[$0].repository == repository }
             guard !group.isEmpty else { continue }
@@ -104,8 +117,6 @@ public struct RollUndo {
             let from =
                 repository == RollPublication.superproject
                 ? workspace.root : ModuleMirrors(workspace: workspace, git: git).path(for: repository)
-            try transaction?.record(
-                repository: repository, remote: entries[0].remote, refs: updates, published: nil, landed: nil)
             let outcome = try AtomicPush.push(
                 updates, repository: repository, from: from,
                 to: try ModuleRemotes.reachable(entries[0].remote, workspace: workspace, git: git), mode: .restore,

@@ -105,19 +105,34 @@ public final class Transaction: Sendable {
     public func record(repository: String, remote: String = "", refs: [RefUpdate], published: Bool?, landed: Bool?)
         throws
     {
+        try record([(repository, remote, refs)], published: published, landed: landed)
+    }
+
+    /// Records the refs of several repositories at once (one rewrite of the journal): an undo's planned pushes.
+    public func record(
+        _ steps: [(repository: String, remote: String, refs: [RefUpdate])], published: Bool?, landed: Bool?
+    ) throws {
         journal.withLock { journal in
             journal.changed = true
-            for ref in refs {
-                if let index = journal.entries.firstIndex(where: { $0.repository == repository && $0.ref == ref.ref }) {
-                    if let published { journal.entries[index].published = published }
-                    if let landed { journal.entries[index].landed = landed }
-                    if let new = ref.new { journal.entries[index].new = new }
-                } else {
-                    var entry = RunJournal.Entry(
-                        repository: repository, remote: remote, ref: ref.ref, old: ref.old, new: ref.new ?? "",
-                        published: published)
-                    entry.landed = landed
-                    journal.entries.append(entry)
+            // One index of the entries per call: a roll's undo records thousands of refs.
+            var indices: [String: [String: Int]] = [:]
+            for (index, entry) in journal.entries.enumerated() {
+                indices[entry.repository, default: [:]][entry.ref] = index
+            }
+            for step in steps {
+                for ref in step.refs {
+                    if let index = indices[step.repository]?[ref.ref] {
+                        if let published { journal.entries[index].published = published }
+                        if let landed { journal.entries[index].landed = landed }
+                        if let new = ref.new { journal.entries[index].new = new }
+                    } else {
+                        var entry = RunJournal.Entry(
+                            repository: step.repository, remote: step.remote, ref: ref.ref, old: ref.old,
+                            new: ref.new ?? "", published: published)
+                        entry.landed = landed
+                        indices[step.repository, default: [:]][ref.ref] = journal.entries.count
+                        journal.entries.append(entry)
+                    }
                 }
             }
         }
