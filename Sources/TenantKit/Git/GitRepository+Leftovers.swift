@@ -74,9 +74,10 @@ extension GitRepository {
 
     /// A commit reachable from HEAD or a local branch that no remote-tracking branch holds and that is not
     /// reachable from `known` (nil: none).
-    public func commitOnNoRemote(beyond known: String, context: String) throws(GitError) -> String? {
+    public func commitOnNoRemote(beyond known: String?, context: String) throws(GitError) -> String? {
         let output = try run(
-            ["rev-list", "-n", "1", "--branches", "HEAD", "--not", "--remotes", known, "--"], context: context)
+            ["rev-list", "-n", "1", "--branches", "HEAD", "--not", "--remotes"] + (known.map { [$0] } ?? []) + ["--"],
+            context: context)
         return output.lines.first
     }
 

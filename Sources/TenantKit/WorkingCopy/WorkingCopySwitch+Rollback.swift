@@ -23,7 +23,8 @@ extension WorkingCopySwitch {
                 try stopped.settle(by: transaction?.runId, in: workspace)
                 return []
             }
-            let rerun = stopped.run.rerunCommand(currentWorktree: workspace.root)
+            let rerun =
+                stopped.run.rerunCommand(currentWorktree: workspace.root) ?? "tenantctl runs --abort \(stopped.run.runId)"
             throw WorkingCopyRefusal(
                 action: "switch here",
                 problems: [
@@ -192,7 +193,7 @@ extension WorkingCopySwitch {
         var step = PutBack(name: name, repository: repository, path: path)
         if try CheckoutPresence.of(path, git: git) == .repository {
             let checkout = GitRepository(path, git: git)
-            let files = try checkout.filesNotAtHead(context: "list the changed files of \(name)")
+            let files = try usersFiles(in: checkout, name: name)
             step.problems = files.sorted().map { file in
                 WorkingCopyProblem(
                     repository: name, path: repository.path + "/" + file,
@@ -210,6 +211,45 @@ extension WorkingCopySwitch {
         }
         step.deinitialises = step.problems.isEmpty
         return step
+    }
+
+    /// The files of a checkout the stopped switch cloned that are not exactly what its HEAD has. A nested submodule
+    /// that differs only because the switch's own recursive update stopped (not initialised, or a checkout of its
+    /// own with no changed file and no commit that no remote holds) is the switch's, not the user's; anything in it
+    /// of the user's is named with its path inside the module.
+    private func usersFiles(in checkout: GitRepository, name: String) throws -> [String] {
+        let files = try checkout.filesNotAtHead(context: "list the changed files of \(name)")
+        guard !files.isEmpty else { return [] }
+        let head = try checkout.treeEntries("HEAD", context: "list the files of HEAD in \(name)")
+        var users: [String] = []
+        for file in files {
+            let trimmed = file.hasSuffix("/") ? String(file.dropLast()) : file
+            guard let entry = head[trimmed], entry.hasPrefix("160000 ") else {
+                users.append(file)
+                continue
+            }
+            let nestedPath = (checkout.path as NSString).appendingPathComponent(trimmed)
+            switch try CheckoutPresence.of(nestedPath, git: git) {
+            case .notInitialised:
+                continue
+            case .notARepository:
+                users.append(file)
+            case .repository:
+                let nested = GitRepository(nestedPath, git: git)
+                let inner = try usersFiles(in: nested, name: name + "/" + trimmed)
+                users += inner.map { trimmed + "/" + $0 }
+                // The pin itself may be missing there (the reason the recursive update stopped): then every
+                // commit of the nested checkout's own not on a remote is the user's.
+                let pinned = String(entry.split(separator: " ").last ?? "")
+                let known = try nested.hasCommit(pinned) ? pinned : nil
+                if try nested.commitOnNoRemote(
+                    beyond: known, context: "look for commits of your own in \(name)/\(trimmed)") != nil
+                {
+                    users.append(file)
+                }
+            }
+        }
+        return users
     }
 
     /// The files of a checkout whose index entry or contents are neither the `before` commit's nor the `target`'s
