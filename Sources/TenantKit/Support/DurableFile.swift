@@ -103,12 +103,16 @@ public enum DurableFile {
         }
     }
 
-    /// Flushes a directory's entries (a rename into it) to the disk. 0 on success, else -1 with `errno` set.
+    /// Flushes a directory's entries (a rename into it) to the disk. 0 on success, else -1 with `errno` set. A file
+    /// system that cannot flush a directory (`EINVAL`, `ENOTSUP`: some network and FUSE file systems) counts as
+    /// flushed: there is nothing more to do there, and refusing would stop every writing command on it.
     static func syncDirectory(_ directory: String) -> Int32 {
         let descriptor = open(directory, O_RDONLY | O_CLOEXEC | O_DIRECTORY)
         guard descriptor >= 0 else { return -1 }
         defer { close(descriptor) }
-        return syncFile(descriptor)
+        let result = syncFile(descriptor)
+        if result != 0 && (errno == EINVAL || errno == ENOTSUP || errno == EOPNOTSUPP) { return 0 }
+        return result
     }
 
     /// A file-system error in a few words.
