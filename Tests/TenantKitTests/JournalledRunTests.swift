@@ -155,6 +155,37 @@ import Testing
         #expect(try RunJournal.unfinished(gitDirectory: workspace.commonDirectory).isEmpty)
     }
 
+    /// `runs --abort` on a stopped run whose tag landed on the remote deletes it again (leased on what the run
+    /// pushed) and ends the run aborted; a tag moved since is kept. The light end-to-end check of the ways out.
+    @Test func anAbortTakesBackATagTheStoppedRunPushedAndKeepsOneMovedSince() throws {
+        let sandbox = try GitSandbox()
+        let workspace = try Self.workspace(sandbox)
+        let git = try sandbox.gitRunner()
+        let head = try sandbox.git(["rev-parse", "HEAD"], in: workspace.root)
+        let parent = try sandbox.git(["rev-parse", "HEAD~1"], in: workspace.root)
+        func stoppedTag(_ name: String) throws -> String {
+            try sandbox.git(["push", "-q", "origin", "\(head):refs/tags/\(name)"], in: workspace.root)
+            let run = try Transaction.begin(workspace, command: "tag", arguments: [name])
+            try run.record(
+                repository: "superproject", remote: workspace.remoteName,
+                refs: [RefUpdate(ref: "refs/tags/\(name)", new: head, old: nil)], published: true, landed: nil)
+            return run.runId
+        }
+        let stopped = try stoppedTag("M8")
+        let result = try RunAbort.abort(runId: stopped, in: workspace, wait: false, git: git)
+        #expect(result.undone.map(\.ref) == ["refs/tags/M8"], "\(result)")
+        #expect(try sandbox.git(["ls-remote", "origin", "refs/tags/M8"], in: workspace.root) == "")
+        #expect(try Self.run(stopped, in: workspace).state == "aborted")
+        #expect(try RunJournal.unfinished(gitDirectory: workspace.commonDirectory).isEmpty)
+
+        // Positive control: a tag someone moved since is kept and named, never deleted.
+        let moved = try stoppedTag("M9")
+        try sandbox.git(["push", "-q", "--force", "origin", "\(parent):refs/tags/M9"], in: workspace.root)
+        let kept = try RunAbort.abort(runId: moved, in: workspace, wait: false, git: git)
+        #expect(kept.undone.isEmpty && kept.kept.map(\.ref) == ["refs/tags/M9"], "\(kept)")
+        #expect(try sandbox.git(["ls-remote", "origin", "refs/tags/M9"], in: workspace.root).hasPrefix(parent))
+    }
+
     @Test func aJournalThatCannotBeReadIsAWarningNamingItTheOthersAreListed() throws {
         let sandbox = try GitSandbox()
         let workspace = try Self.workspace(sandbox)
