@@ -100,7 +100,7 @@ extension Tenantctl {
             let runs = listing.runs
             for warning in listing.warnings { context.console.warn(warning) }
             if context.options.json {
-                context.console.data(try JSONOutput.encode(RunsJSON(runs: runs)))
+                context.console.data(try JSONOutput.encode(RunsJSON(runs: runs, leftOut: listing.leftOut)))
                 return .success
             }
             if listing.leftOut > 0 {

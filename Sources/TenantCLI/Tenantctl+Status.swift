@@ -20,9 +20,11 @@ extension Tenantctl {
 
                 tenantctl's own pushes of the superproject (pin --push, roll, roll --undo, resolve --continue, \
                 the tenant and module commands) record what they pushed, so the superproject line right after \
-                them compares with what the remote now has; a module line does so after pin --push and resolve \
-                --continue (pushed from the checkout), while roll pushes modules from tenantctl's own mirrors: \
-                the next switch, or --fetch, brings the checkout's remote branches up to date. --fetch fetches \
+                them compares with what the remote now has; a module line does so too: pin --push and resolve \
+                --continue push from the checkout, and roll and the tenant and module commands, which push \
+                modules from tenantctl's own mirrors, then set origin/<branch> of each branch that landed in \
+                every module checkout (roll --undo does not: the next switch, or --fetch, brings the checkout's \
+                remote branches up to date). --fetch fetches \
                 the superproject and every module checkout first, for the view of the remotes as they are now. --short (-s) prints, in the style of `git status -sb`, a line for the superproject \
                 (## branch...upstream [ahead n, behind n]  tenant: t) and one line per module that is not clean, \
                 not at its pin, not on the tenant's branch or has unpushed commits: two letters (HEAD against the \

@@ -51,6 +51,33 @@ import Testing
         #expect(unknown.stderr.contains("see: tenantctl tenant list"), "\(unknown.stderr)")
     }
 
+    /// `switch <unknown>` fetches the superproject once (a colleague may have added the tenant), looks at no module and
+    /// fetches none; a known name costs the switch's one superproject fetch, as before.
+    @Test func switchToAnUnknownTenantFetchesOnlyTheSuperprojectOnce() throws {
+        let sandbox = try GitSandbox()
+        let example = try ExampleBuilder(git: try sandbox.gitRunner()).build(
+            in: sandbox.path("erp"), stage: .beforeUpdates)
+        let shim = try GitShim(in: sandbox)
+        // The superproject's own calls (a module's are `-C <workspace>/Modules/…`).
+        func superprojectFetches(_ calls: [String]) -> [String] {
+            calls.filter { $0.hasPrefix("-C \(example.workspace) ") && $0.contains(" fetch ") }
+        }
+        let unknown = sandbox.tenantctl(["switch", "t9999", "--git", shim.path], in: example.workspace)
+        #expect(unknown.status == 64 && unknown.stderr.contains("see: tenantctl tenant list"), "\(unknown.stderr)")
+        var calls = try shim.calls()
+        #expect(calls.filter { $0.contains(" fetch ") }.count == 1, "\(calls)")
+        #expect(superprojectFetches(calls).count == 1, "\(calls)")
+        let inModules = calls.filter { $0.contains("-C \(example.workspace)/Modules") }
+        #expect(inModules.isEmpty, "\(inModules)")
+        // Positive control: a known tenant is switched to with one superproject fetch, and its modules are looked at.
+        try shim.reset()
+        let known = sandbox.tenantctl(["switch", "t2", "--git", shim.path], in: example.workspace)
+        #expect(known.status == 0, "\(known.stderr)")
+        calls = try shim.calls()
+        #expect(superprojectFetches(calls).count == 1, "\(calls)")
+        #expect(calls.contains { $0.contains("-C \(example.workspace)/Modules") }, "\(calls)")
+    }
+
     /// `roll --dry-run --tenant nope` is refused after the superproject's fetch, before any module's.
     @Test func rollNamingAnUnknownTenantFetchesNoModule() throws {
         let sandbox = try GitSandbox()
@@ -258,6 +285,15 @@ import Testing
         // Positive control: --limit 0 lists every run.
         let every = sandbox.tenantctl(["runs", "--limit", "0"], in: example.workspace, terminal: true)
         #expect(every.stdout.contains(oldest) && !every.stdout.contains("not shown"), "\(every.stdout)")
+        // The JSON says how many runs the limit left out, 0 when it left none out.
+        for (arguments, leftOut, count) in [(["--limit", "2"], 2, 2), (["--limit", "0"], 0, 4), ([], 0, 4)] {
+            let json = sandbox.tenantctl(["runs", "--json"] + arguments, in: example.workspace)
+            #expect(json.status == 0, "\(json.stderr)")
+            let object = try #require(
+                try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any], "\(json.stdout)")
+            #expect(object["leftOut"] as? Int == leftOut, "\(arguments): \(json.stdout)")
+            #expect((object["runs"] as? [Any])?.count == count, "\(arguments): \(json.stdout)")
+        }
     }
 }
 

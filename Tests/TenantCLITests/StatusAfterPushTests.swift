@@ -36,6 +36,26 @@ struct StatusAfterPushTests {
         #expect(short.stdout.split(separator: "\n").first == "## t2...origin/t2  tenant: t2", "\(short.stdout)")
     }
 
+    /// A tenant command pushes module branches from tenantctl's mirrors: each module checkout then has the pushed
+    /// branches as `origin/<branch>`, as `git push` would have left them.
+    @Test func afterTenantAddTheModuleCheckoutsKnowThePushedBranches() throws {
+        let sandbox = try GitSandbox()
+        let example = try LifecycleExample(sandbox)
+        let added = example.tenantctl(["tenant", "add", "t8", "--from", "t2"])
+        #expect(added.status == 0, "\(added.stdout)\(added.stderr)")
+        var pushed = 0
+        for module in LifecycleExample.modules {
+            guard let tip = try example.branches(module)["t8"] else { continue }
+            pushed += 1
+            let copy = try sandbox.git(
+                ["rev-parse", "--verify", "--quiet", "refs/remotes/origin/t8"],
+                in: "\(example.workspace)/Modules/\(module)")
+            #expect(copy == tip, "\(module)")
+        }
+        // Control: the command pushed at least one module branch.
+        #expect(pushed > 0)
+    }
+
     @Test func statusFetchReadsTheRemotesAfresh() throws {
         let sandbox = try GitSandbox()
         let fixture = try SwitchFixture(sandbox: sandbox)
@@ -79,5 +99,33 @@ struct StatusAfterRollTests {
         let report = try JSONDecoder().decode(StatusReport.self, from: Data(json.stdout.utf8)).superproject
         #expect(report.behind.map(String.init) == behind, "\(report)")
         #expect(report.ahead == 0, "\(report)")
+    }
+
+    /// The module lines too: each checked-out module branch the roll moved is counted against the remote's branch as
+    /// plain git counts it against `ls-remote`.
+    @Test func afterARollTheModuleLinesCountAgainstWhatTheRollPushed() throws {
+        let fixture = try RollFixture()
+        let sandbox = fixture.sandbox
+        #expect(sandbox.tenantctl(["switch", "t2"], in: fixture.workspace).status == 0)
+        let roll = fixture.roll()
+        #expect(roll.status == 0, "\(roll.stderr)")
+        let json = sandbox.tenantctl(["status", "--json"], in: fixture.workspace)
+        #expect(json.status == 0, "\(json.stderr)")
+        let report = try JSONDecoder().decode(StatusReport.self, from: Data(json.stdout.utf8))
+        var moved = 0
+        for module in report.modules {
+            let branch = try #require(module.branch, "\(module)")
+            let head = try #require(module.head, "\(module)")
+            let remote = fixture.remote(module.module)
+            let listed = try sandbox.git(["ls-remote", remote, "refs/heads/\(branch)"], in: fixture.workspace)
+            let tip = try #require(listed.split(separator: "\t").first.map(String.init), "\(module.module): \(listed)")
+            let counts = try sandbox.git(["rev-list", "--left-right", "--count", "\(head)...\(tip)"], in: remote)
+                .split(whereSeparator: { $0 == "\t" || $0 == " " }).compactMap { Int($0) }
+            #expect(counts.count == 2, "\(counts)")
+            if counts.count == 2 && counts[1] > 0 { moved += 1 }
+            #expect(module.remote?.ahead == counts.first && module.remote?.behind == counts.last, "\(module)")
+        }
+        // Control: the roll moved at least one module branch that is checked out.
+        #expect(moved > 0, "\(report.modules)")
     }
 }

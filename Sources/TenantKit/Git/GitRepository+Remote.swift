@@ -90,6 +90,20 @@ extension GitRepository {
         try runNetwork(arguments, remote: remote, context: context)
     }
 
+    /// Sets refs of this repository from the local repository `source`, which has their commits: one `fetch` of
+    /// `+<source ref or commit id>:<ref>` pairs (no tags, FETCH_HEAD, submodules or configured refmap), as `git push` sets the
+    /// remote-tracking refs of the branches it pushed.
+    public func fetchRefs(_ pairs: [(source: String, destination: String)], from source: String, context: String)
+        throws(GitError)
+    {
+        guard !pairs.isEmpty else { return }
+        try run(
+            [
+                "fetch", "--quiet", "--no-tags", "--no-recurse-submodules", "--no-write-fetch-head", "--refmap=",
+                "--end-of-options", source,
+            ] + pairs.map { "+\($0.source):\($0.destination)" }, context: context)
+    }
+
     /// Makes this bare mirror's branches and tags exactly those of `url` (`+refs/heads/*`, `+refs/tags/*`, pruned).
     public func fetchMirror(from url: String, context: String) throws(GitError) {
         try runNetwork(

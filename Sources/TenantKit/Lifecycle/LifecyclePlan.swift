@@ -199,6 +199,15 @@ public struct LifecycleExecutor: Sendable {
             console?.progress("pushing \(push.module)…")
             try AtomicPush.push(push.refs, repository: "module \(push.module)", from: mirror, to: spec.url, git: git)
                 .requireAccepted()
+            // The module's checkout learns what its remote now has, as `git push` would have told it.
+            let checkouts = ModuleCheckoutTracking(
+                workspace: state.workspace,
+                paths: Dictionary(
+                    state.project.manifest.modules.map { ($0.name, $0.path) }, uniquingKeysWith: { first, _ in first }),
+                git: git)
+            for warning in checkouts.record([.init(module: push.module, updates: push.refs, mirror: mirror)]) {
+                console?.warn(warning)
+            }
         }
     }
 }

@@ -94,6 +94,13 @@ public struct RollRunner {
             // order.)
             let git = self.git
             let jobs = options.jobs
+            let console = self.console
+            let checkouts = ModuleCheckoutTracking(
+                workspace: workspace,
+                paths: Dictionary(
+                    snapshot.project.manifest.modules.map { ($0.name, $0.path) },
+                    uniquingKeysWith: { first, _ in first }),
+                git: git)
             try Concurrent.alongside(
                 jobs: jobs,
                 {
@@ -102,6 +109,10 @@ public struct RollRunner {
                             job.updates, in: job.path, git: git,
                             context: "record the pushed branches of \(job.name) in its mirror")
                     }
+                    // The module checkouts learn what their remote now has, as `git push` would have told them.
+                    let warnings = checkouts.record(
+                        landed.map { .init(module: $0.name, updates: $0.updates, mirror: $0.path) })
+                    for warning in warnings { console?.warn(warning) }
                 }
             ) {
                 try publishSuperproject(

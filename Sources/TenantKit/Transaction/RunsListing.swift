@@ -124,6 +124,11 @@ public struct RunSummary: Sendable, Encodable {
 public struct RunsJSON: Sendable, Encodable {
     public var schemaVersion = 1
     public var runs: [RunSummary]
+    /// How many older runs `--limit` left out (0 when it left none out).
+    public var leftOut: Int
 
-    public init(runs: [RunSummary]) { self.runs = runs }
+    public init(runs: [RunSummary], leftOut: Int = 0) {
+        self.runs = runs
+        self.leftOut = leftOut
+    }
 }

@@ -227,7 +227,25 @@ public struct WorkingCopySwitch: Sendable {
         let current = try BranchProject.workingTree(workspace, git: git, options: options)
         let general = current.manifest.generalBranch
 
-        // 1. Local pre-flight: nothing is fetched or changed when the working copy is not safe.
+        // 0. A name the working tree's tenant files do not know: one fetch of the superproject (a colleague may have
+        // added the tenant), then the general branch's files; still unknown, refused before any module is looked at.
+        var fetchedBranches: [String: String]?
+        if name != general, current.tenant(id: name) == nil {
+            let branches = try WorkingCopyRemote.branches(workspace, git: git, fetch: fetch, console: console)
+            let known =
+                branches[general] == nil
+                ? nil
+                : try ProjectReader.revision(
+                    WorkingCopyRemote.ref(of: general, in: workspace), repository: workspace.root, git: git,
+                    options: options
+                ).tenant(id: name)
+            guard known != nil else {
+                throw UnknownNameError(kind: "tenant", names: [name], known: [general] + current.tenants.map(\.id))
+            }
+            fetchedBranches = branches
+        }
+
+        // 1. Local pre-flight: nothing is changed when the working copy is not safe.
         var problems: [WorkingCopyProblem] = []
         let superState = try RepositoryState.inspect(path: workspace.root, git: git, superproject: true)
         problems += superState.problems(repository: "superproject", relativePath: "")
@@ -241,7 +259,8 @@ public struct WorkingCopySwitch: Sendable {
         guard problems.isEmpty else { throw WorkingCopyRefusal(action: "switch to \(name)", problems: problems) }
 
         // 2. Fetch the superproject; find the tenant (working tree, then the fetched general branch).
-        let remoteBranches = try WorkingCopyRemote.branches(workspace, git: git, fetch: fetch, console: console)
+        let remoteBranches =
+            try fetchedBranches ?? WorkingCopyRemote.branches(workspace, git: git, fetch: fetch, console: console)
         var lookedUp: Tenant?
         if name != general {
             lookedUp = current.tenant(id: name)
