@@ -24,7 +24,8 @@ extension WorkingCopySwitch {
                 return []
             }
             let rerun =
-                stopped.run.rerunCommand(currentWorktree: workspace.root) ?? "tenantctl runs --abort \(stopped.run.runId)"
+                stopped.run.rerunCommand(currentWorktree: workspace.root)
+                ?? "tenantctl runs --abort \(stopped.run.runId)"
             throw WorkingCopyRefusal(
                 action: "switch here",
                 problems: [
@@ -236,7 +237,11 @@ extension WorkingCopySwitch {
                 users.append(file)
             case .repository:
                 let nested = GitRepository(nestedPath, git: git)
-                let inner = try usersFiles(in: nested, name: name + "/" + trimmed)
+                // A file of its HEAD missing from disk holds nothing of the user's (HEAD has it): what a recursive
+                // update whose checkout stopped leaves behind.
+                let inner = try usersFiles(in: nested, name: name + "/" + trimmed).filter {
+                    FileManager.default.fileExists(atPath: (nestedPath as NSString).appendingPathComponent($0))
+                }
                 users += inner.map { trimmed + "/" + $0 }
                 // The pin itself may be missing there (the reason the recursive update stopped): then every
                 // commit of the nested checkout's own not on a remote is the user's.
