@@ -83,7 +83,12 @@ import Testing
                 ["roll", "--jobs", "1", "--git", shim.path], in: copy.workspace,
                 environment: FaultLab.dates.merging(["SHIM_FAIL_AT": "\(index)", "SHIM_FAIL_STATUS": "128"]) { $1 })
             let label = "failure at call \(index) (\(FaultLab.subcommand(reference.calls[index - 1])))"
-            #expect(failed.status == 1 || failed.status == 2, "\(label): exit \(failed.status) \(failed.stderr)")
+            // A failure in the module checkouts' copy of the remote, after the pushes landed, is a warning: the
+            // roll finished and says that `tenantctl status --fetch` shows the remote afresh.
+            let finishedWithWarning = failed.status == 0 && failed.stderr.contains("tenantctl status --fetch")
+            #expect(
+                failed.status == 1 || failed.status == 2 || finishedWithWarning,
+                "\(label): exit \(failed.status) \(failed.stderr)")
             #expect(failed.stderr.contains("injected failure"), "\(label): \(failed.stderr)")
             try Self.checkFaultedCopy(lab, copy, reference, label)
         }

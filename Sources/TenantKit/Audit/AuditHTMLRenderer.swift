@@ -229,6 +229,7 @@ public enum AuditHTMLRenderer {
         h1{font-size:1.2rem;margin:.2rem 0}
         #gb{font-weight:normal;color:#555}
         #sum,#lg{margin:.2rem 0}
+        #lg{font-size:.8rem}
         #ctl{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:center;margin:.3rem 0}
         #ctl input{width:12rem}
         #cnt{color:#555}
