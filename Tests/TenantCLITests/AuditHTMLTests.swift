@@ -3,6 +3,7 @@ import TenantExample
 import TenantTestSupport
 import Testing
 
+@testable import TenantAudit
 @testable import TenantKit
 
 /// A headless Chromium for the browser tests: Debian's `chromium` (installed by `.ci/run`), `chromium-browser` or

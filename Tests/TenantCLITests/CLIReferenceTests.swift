@@ -26,7 +26,7 @@ import Testing
 
             ## Output conventions
 
-            Every command follows them (helpers in `Sources/TenantKit/Support/`, listed in
+            Every command follows them (helpers in `Sources/TenantSupport/Support/`, listed in
             docs/DESIGN.md; tested by `OutputConventionTests`):
 
             - **JSON**: every command that prints accepts `--json` (printed even with `--quiet`); every JSON report

@@ -155,4 +155,51 @@ import Testing
             try Self.operationProblems(broken, sources: sources).contains(
                 "GitRepository+Remote.swift has no fetchMirrors"))
     }
+
+    /// The target dependencies of Package.swift (test targets and other packages' products left out): target → the
+    /// targets it depends on.
+    static func packageGraph(_ manifest: String) throws -> [String: Set<String>] {
+        let target = try NSRegularExpression(
+            pattern: #"\.(?:target|executableTarget)\(\s*name:\s*"(\w+)"(?:,\s*dependencies:\s*\[([^\]]*)\])?"#)
+        let range = NSRange(manifest.startIndex..., in: manifest)
+        var graph: [String: Set<String>] = [:]
+        for match in target.matches(in: manifest, range: range) {
+            guard let name = Range(match.range(at: 1), in: manifest).map({ String(manifest[$0]) }) else { continue }
+            let list = Range(match.range(at: 2), in: manifest).map { String(manifest[$0]) } ?? ""
+            // `"TenantKit"` is a target; `.product(name: "ArgumentParser", …)` is another package's.
+            let entries = list.components(separatedBy: ",").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+            graph[name] = Set(
+                entries.filter { $0.hasPrefix("\"") && $0.hasSuffix("\"") }.map { String($0.dropFirst().dropLast()) })
+        }
+        return graph
+    }
+
+    /// The graph the Layers diagram draws: the code block under `## Layers`, a line per target, the targets after
+    /// its arrow the ones it depends on.
+    static func diagramGraph(_ design: String) throws -> [String: Set<String>] {
+        let section = try #require(design.components(separatedBy: "\n## Layers\n").dropFirst().first)
+        let block = try #require(section.components(separatedBy: "```").dropFirst().first)
+        var graph: [String: Set<String>] = [:]
+        for line in block.split(separator: "\n") {
+            let parts = line.components(separatedBy: "→")
+            let name = parts[0].trimmingCharacters(in: CharacterSet(charactersIn: " ─"))
+            guard !name.isEmpty else { continue }
+            let names = parts.dropFirst().joined().split(whereSeparator: { !$0.isLetter })
+            graph[String(name.split(separator: " ")[0])] = Set(
+                names.filter { $0.hasPrefix("Tenant") || $0 == "tenantctl" }.map(String.init))
+        }
+        return graph
+    }
+
+    @Test func theLayersDiagramIsThePackagesTargetGraph() throws {
+        let manifest = try String(contentsOf: Self.root.appendingPathComponent("Package.swift"), encoding: .utf8)
+        let package = try Self.packageGraph(manifest)
+        #expect(package.count > 12, "the targets of Package.swift: \(package.keys.sorted())")
+        let diagram = try Self.diagramGraph(try Self.design())
+        #expect(diagram == package, "docs/DESIGN.md's Layers diagram differs from Package.swift")
+        // Positive control: a dependency the diagram lacks is caught.
+        let broken = try Self.design().replacingOccurrences(
+            of: "TenantAudit ───────→ TenantVerify", with: "TenantAudit ───────→ TenantObservation")
+        #expect(try Self.diagramGraph(broken) != package)
+    }
 }

@@ -4,6 +4,7 @@ import TenantTestSupport
 import Testing
 
 @testable import TenantKit
+@testable import TenantObservation
 
 /// A password in a remote URL reaches the server and nothing else: no file tenantctl writes, no output, no commit.
 @Suite("PublishCredentialsTests", .tags(.slow), .notInTheFastSet)

@@ -3,6 +3,7 @@ import TenantExample
 import TenantTestSupport
 import Testing
 
+@testable import TenantGit
 @testable import TenantKit
 
 /// Git LFS: the objects a pushed commit needs reach the server before the ref, though the repositories' hooks (and

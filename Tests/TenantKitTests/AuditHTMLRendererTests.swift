@@ -2,6 +2,7 @@ import Foundation
 import TenantTestSupport
 import Testing
 
+@testable import TenantAudit
 @testable import TenantKit
 
 /// `AuditHTMLRenderer` on synthetic reports: escaping of hostile names (`<script>`, quotes, bidi characters), no

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import TenantAudit
 @testable import TenantKit
 
 /// The hand-written audit JSON is byte for byte what `JSONEncoder` writes (docs/PERFORMANCE.md).

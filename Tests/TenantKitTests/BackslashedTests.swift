@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import TenantCompose
 @testable import TenantExample
 @testable import TenantKit
 

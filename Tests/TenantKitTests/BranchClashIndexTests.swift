@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import TenantKit
+@testable import TenantModel
 
 /// The tenant-branch clash check uses indexes by name and directory prefix; it reports exactly what comparing every
 /// pair (the rule in its plain form) reports, in the same order.

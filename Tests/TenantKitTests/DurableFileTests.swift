@@ -3,6 +3,7 @@ import TenantTestSupport
 import Testing
 
 @testable import TenantKit
+@testable import TenantSupport
 
 /// The state files' writer: the whole new content or the previous one, the file flushed, renamed into place, then
 /// its directory flushed so that the rename survives a crash.

@@ -1,8 +1,10 @@
 import Foundation
 import Testing
 
-/// The folders of `Sources/TenantKit` form layers: no folder uses a type of a folder that (directly or through
-/// others) uses one of its own. docs/DESIGN.md lists the layers in order.
+/// The folders of the library's targets (`Sources/TenantGit/Git`, `Sources/TenantRoll/Roll`, …) form layers: no folder
+/// uses a type of a folder that (directly or through others) uses one of its own. docs/DESIGN.md lists the layers in
+/// order; the targets' dependencies in Package.swift make the compiler refuse a use of an upper target, and this scan
+/// keeps the folders inside one target (`Findings/` and `Manifest/` in `TenantModel`) in order too.
 ///
 /// The scan: the top-level type declarations of each folder (`struct`, `enum`, `class`, `actor`, `protocol`,
 /// `typealias`), then the capitalised identifiers each file uses outside comments and string literals. A file of
@@ -11,7 +13,15 @@ import Testing
 @Suite struct FolderLayerTests {
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
-    static let tenantKit = packageRoot.appendingPathComponent("Sources/TenantKit").path
+    static let sources = packageRoot.appendingPathComponent("Sources").path
+    /// The library's layer targets, bottom to top (the umbrella `TenantKit` holds no folder).
+    static let layerTargets = [
+        "TenantSupport", "TenantGit", "TenantModel", "TenantObservation", "TenantTransaction", "TenantLifecycle",
+        "TenantWorkingCopy", "TenantCompose", "TenantRoll", "TenantVerify", "TenantAudit", "TenantResolve",
+    ]
+
+    /// The layer targets' directories under a `Sources` directory.
+    static func roots(under sources: String) -> [String] { layerTargets.map { "\(sources)/\($0)" } }
 
     /// Where a folder uses another's type first: the file (relative to the scanned root), the line and the type.
     struct Use: CustomStringConvertible {
@@ -99,19 +109,21 @@ import Testing
         }
     }
 
-    /// The graph of the folders directly under `root`.
-    static func scan(_ root: String) throws -> FolderGraph {
+    /// The graph of the folders directly under `roots`.
+    static func scan(_ roots: [String]) throws -> FolderGraph {
         let manager = FileManager.default
         var files: [(folder: String, path: String, lines: [String])] = []
-        for folder in try manager.contentsOfDirectory(atPath: root).sorted() {
-            var isDirectory: ObjCBool = false
-            guard manager.fileExists(atPath: "\(root)/\(folder)", isDirectory: &isDirectory), isDirectory.boolValue
-            else { continue }
-            let enumerator = manager.enumerator(atPath: "\(root)/\(folder)")
-            while let name = enumerator?.nextObject() as? String {
-                guard name.hasSuffix(".swift") else { continue }
-                let text = try String(contentsOfFile: "\(root)/\(folder)/\(name)", encoding: .utf8)
-                files.append((folder, "\(folder)/\(name)", text.components(separatedBy: "\n")))
+        for root in roots {
+            for folder in try manager.contentsOfDirectory(atPath: root).sorted() {
+                var isDirectory: ObjCBool = false
+                guard manager.fileExists(atPath: "\(root)/\(folder)", isDirectory: &isDirectory), isDirectory.boolValue
+                else { continue }
+                let enumerator = manager.enumerator(atPath: "\(root)/\(folder)")
+                while let name = enumerator?.nextObject() as? String {
+                    guard name.hasSuffix(".swift") else { continue }
+                    let text = try String(contentsOfFile: "\(root)/\(folder)/\(name)", encoding: .utf8)
+                    files.append((folder, "\(folder)/\(name)", text.components(separatedBy: "\n")))
+                }
             }
         }
         files.sort { $0.path < $1.path }
@@ -169,11 +181,11 @@ import Testing
     }
 
     @Test func theFoldersOfTenantKitHaveNoCycle() throws {
-        let graph = try Self.scan(Self.tenantKit)
+        let graph = try Self.scan(Self.roots(under: Self.sources))
         #expect(graph.edges.count > 10, "the scan found the folders' uses: \(graph.edges.keys.sorted())")
         let cycle = graph.cycle().map(Self.describe)
         let advice = "move the type to the lower layer (docs/DESIGN.md lists them)"
-        #expect(cycle == nil, "a cycle among Sources/TenantKit's folders: \(cycle ?? ""); \(advice)")
+        #expect(cycle == nil, "a cycle among the library targets' folders: \(cycle ?? ""); \(advice)")
     }
 
     /// Positive control: the scan finds a cycle, names each edge's file and line, and does not take a type named
@@ -190,7 +202,7 @@ import Testing
             toFile: "\(root)/Upper/Beta.swift", atomically: true, encoding: .utf8)
         try "/// ``Alpha`` and Beta in words\npublic enum Gamma {\n    static let text = \"Alpha \\(1) Beta\"\n}\n"
             .write(toFile: "\(root)/Other/Gamma.swift", atomically: true, encoding: .utf8)
-        let graph = try Self.scan(root)
+        let graph = try Self.scan([root])
         #expect(graph.edges["Other"] == nil, "comments and strings are not uses: \(graph.edges)")
         let cycle = try #require(graph.cycle())
         let text = Self.describe(cycle)
@@ -202,10 +214,10 @@ import Testing
     @Test func theScanFindsACycleAddedToTheRealTree() throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("layers-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: root) }
-        try FileManager.default.copyItem(atPath: Self.tenantKit, toPath: root)
+        try FileManager.default.copyItem(atPath: Self.sources, toPath: root)
         try "extension GitRepository {\n    func verified() -> VerifyRun? { nil }\n}\n".write(
-            toFile: "\(root)/Git/Back.swift", atomically: true, encoding: .utf8)
-        let cycle = try #require(try Self.scan(root).cycle())
+            toFile: "\(root)/TenantGit/Git/Back.swift", atomically: true, encoding: .utf8)
+        let cycle = try #require(try Self.scan(Self.roots(under: root)).cycle())
         let text = Self.describe(cycle)
         #expect(text.contains("Git → Verify (Git/Back.swift:2 uses VerifyRun)"), "\(text)")
     }

@@ -1,10 +1,10 @@
 import Foundation
 import Testing
 
-/// Every git call of tenantctl goes through `Sources/TenantKit/Git` (the runner and `GitRepository`'s named
+/// Every git call of tenantctl goes through `Sources/TenantGit/Git` (the runner and `GitRepository`'s named
 /// operations): no other source file builds a git argument vector.
 ///
-/// The scan reads every `.swift` file under `Sources/` outside `Sources/TenantKit/Git/` and reports a line that
+/// The scan reads every `.swift` file under `Sources/` outside `Sources/TenantGit/Git/` and reports a line that
 /// - calls the runner directly: `git.run(`, `git.runNetwork(`, `git.text(`, `git.spawn(` (any receiver ending in
 ///   `git`, e.g. `context.git.run(`), or `.run(`, `.runNetwork(`, `.spawn(` with an array literal as first argument;
 /// - starts an array literal (not a subscript such as `fields["branch"]`) with a git subcommand (`["rev-parse", …`,
@@ -22,7 +22,7 @@ import Testing
     /// Paths (relative to the package root) the scan leaves out; a directory ends in `/`.
     static let exempt: [String] = [
         // The layer itself.
-        "Sources/TenantKit/Git/",
+        "Sources/TenantGit/Git/",
         // Test support: GitSandbox and the test servers set up repositories (and nginx) with raw commands on purpose.
         "Sources/TenantTestSupport/",
     ]
@@ -89,6 +89,6 @@ import Testing
             found += try Self.violations(in: text).map { "\(path):\($0)" }
         }
         #expect(scanned > 50, "the scan read only \(scanned) files; is the package root right?")
-        #expect(found.isEmpty, "git argument vectors outside Sources/TenantKit/Git: \(found)")
+        #expect(found.isEmpty, "git argument vectors outside Sources/TenantGit/Git: \(found)")
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import TenantCompose
 @testable import TenantKit
 
 /// The JSON byte writer lays out any nesting as `JSONEncoder` does (the audit report and the run journal use only

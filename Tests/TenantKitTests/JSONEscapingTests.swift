@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import TenantAudit
 @testable import TenantKit
 
 /// The bytes each JSON writer writes for a string with quotes, backslashes, every kind of control character,

@@ -2,6 +2,7 @@ import Foundation
 import TenantTestSupport
 import Testing
 
+@testable import TenantGit
 @testable import TenantKit
 
 /// Finding a module on a branch that has it at another path (by submodule name, then URL), and git's ignore output.

@@ -3,6 +3,7 @@ import TenantTestSupport
 import Testing
 
 @testable import TenantKit
+@testable import TenantResolve
 
 /// The pure parts of resolve: conflict markers, the state file's round trip and its absence.
 @Suite struct ResolveStateTests {

@@ -3,6 +3,7 @@ import TenantTestSupport
 import Testing
 
 @testable import TenantKit
+@testable import TenantRoll
 
 /// roll's superproject merges run where git sees no submodule: merge-ort does not open a checked-out module's
 /// repository (once per merge, reading its refs: minutes at 10,000 tenants), and a clone after `switch` merges as a

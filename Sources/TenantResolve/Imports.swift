@@ -1,0 +1,3 @@
+// The layers this target builds on, visible in every file of it.
+@_exported import TenantRoll
+@_exported import TenantWorkingCopy

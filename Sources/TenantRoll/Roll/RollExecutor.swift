@@ -1,0 +1,381 @@
+import Foundation
+
+/// The outcome of one module merge.
+public struct ModuleMergeOutcome: Sendable, Equatable {
+    /// The planned merge.
+    public var merge: ModuleMerge
+    /// The merge commit (nil when conflicted).
+    public var commit: String?
+    /// Conflicting paths (empty when clean).
+    public var conflicts: [String]
+}
+
+/// What happened to one tenant.
+public enum TenantOutcome: Sendable, Equatable {
+    /// Nothing to do.
+    case upToDate
+    /// A new superproject commit for the tenant branch.
+    case rolled(commit: String, pins: [PinChange])
+    /// Nothing of the tenant changes; why.
+    case conflict([RollConflict])
+    /// Nothing of the tenant changes: rolling it would drop or spread a customisation.
+    case blocked([BlockReason])
+}
+
+/// The objects roll wrote and the ref changes it wants to publish, per repository.
+public struct RollExecution: Sendable {
+    /// Every module merge, in plan order.
+    public var moduleMerges: [ModuleMergeOutcome]
+    /// The new general branch commit of the superproject, if any.
+    public var generalCommit: String?
+    /// Tenant id → outcome.
+    public var tenants: [String: TenantOutcome]
+    /// Module name → branch updates (old → new) for tenants that roll.
+    public var moduleUpdates: [String: [RefUpdate]]
+    /// Superproject branch updates (`refs/heads/<branch>`, old → new).
+    public var superprojectUpdates: [RefUpdate]
+    /// Tenant id → the modules its superproject commit needs on the module remotes.
+    public var tenantNeeds: [String: Set<String>]
+}
+
+/// Executes a ``RollPlan`` with plumbing: writes objects only, never a ref.
+public struct RollExecutor: Sendable {
+    let git: Git
+    let superproject: String
+    let modulePaths: [String: String]
+    let identity: CommitIdentity
+    let jobs: Int
+    let commonDirectory: String?
+
+    /// - Parameters:
+    ///   - superproject: the superproject repository (objects are written to its store).
+    ///   - modulePaths: module name → its repository (mirror) path.
+    ///   - commonDirectory: the superproject's common git directory: when given, its merges run where git sees
+    ///     no submodule (``SubmoduleFreeMerge``).
+    public init(
+        git: Git, superproject: String, modulePaths: [String: String], identity: CommitIdentity, jobs: Int = 4,
+        commonDirectory: String? = nil
+    ) {
+        self.commonDirectory = commonDirectory
+        self.jobs = jobs
+        self.git = git
+        self.superproject = superproject
+        self.modulePaths = modulePaths
+        self.identity = identity
+    }
+
+    /// Runs every merge of the plan and writes every commit; returns what to publish.
+    public func execute(_ plan: RollPlan, batch: CatFileBatch, console: Console? = nil) throws -> RollExecution {
+        let writer = TreeWriter(batch: batch, repository: superproject, git: git)
+        // The superproject's merges (after the general branch's re-pin) run as one more job next to the module
+        // repositories' merges: all of them at once, `jobs` at a time, so every core merges.
+        let (outcomes, superprojectMerges) = try mergeAll(plan, writer: writer, console: console)
+        let generalCommit = superprojectMerges.generalCommit
+        let general = generalCommit ?? plan.generalTip
+        let merged = superprojectMerges.merged
+        var conflicts: [String: [RollConflict]] = [:]
+        var newTips: [MergeKey: String] = [:]
+        for outcome in outcomes {
+            if let commit = outcome.commit {
+                newTips[outcome.merge.key] = commit
+            } else {
+                conflicts[outcome.merge.tenant, default: []].append(
+                    RollConflict(
+                        repository: outcome.merge.module, paths: outcome.conflicts,
+                        reason: "merging \(plan.generalBranch) into \(outcome.merge.branch) conflicts"))
+            }
+        }
+        for tenant in plan.tenants {
+            conflicts[tenant.tenant.id, default: []].insert(contentsOf: tenant.problems, at: 0)
+        }
+        let rolled = try writeTenantCommits(
+            plan, general: general, merged: merged, newTips: newTips, conflicts: &conflicts, writer: writer,
+            batch: batch)
+
+        var tenants = rolled.outcomes
+        for (tenant, list) in conflicts where !list.isEmpty { tenants[tenant] = .conflict(list) }
+        for tenant in plan.tenants where !tenant.blocked.isEmpty {
+            tenants[tenant.tenant.id] = .blocked(tenant.blocked)
+        }
+        var superUpdates: [RefUpdate] = []
+        if let generalCommit {
+            superUpdates.append(
+                RefUpdate(ref: "refs/heads/" + plan.generalBranch, new: generalCommit, old: plan.generalTip))
+        }
+        superUpdates += rolled.updates
+        // Module branch updates only for tenants that roll.
+        var moduleUpdates: [String: [RefUpdate]] = [:]
+        for outcome in outcomes {
+            guard let commit = outcome.commit, case .rolled = tenants[outcome.merge.tenant] else { continue }
+            moduleUpdates[outcome.merge.module, default: []].append(
+                RefUpdate(ref: "refs/heads/" + outcome.merge.branch, new: commit, old: outcome.merge.ours))
+        }
+        return RollExecution(
+            moduleMerges: outcomes, generalCommit: generalCommit, tenants: tenants, moduleUpdates: moduleUpdates,
+            superprojectUpdates: superUpdates, tenantNeeds: rolled.needs)
+    }
+
+    /// The superproject's part of the merges: the general branch's re-pin and the tenant branches' merges.
+    struct SuperprojectMerges: Sendable {
+        var generalCommit: String?
+        var merged: [String: MergeTreeResult]
+    }
+
+    /// One repository's merges.
+    enum MergeJob: Sendable {
+        case superproject
+        case module(name: String, merges: [ModuleMerge], path: String)
+    }
+
+    /// What one ``MergeJob`` produced.
+    enum MergeJobResult: Sendable {
+        case superproject(SuperprojectMerges)
+        case module([ModuleMergeOutcome])
+    }
+
+    /// Steps 1 to 3 together: the module merges (one merge-tree and one hash-object process per module repository)
+    /// and, as one more job, the superproject's re-pin and merges. Repositories are independent, so `jobs` of them
+    /// run at a time; the superproject, the largest job, starts first.
+    func mergeAll(_ plan: RollPlan, writer: TreeWriter, console: Console?) throws -> (
+        [ModuleMergeOutcome], SuperprojectMerges
+    ) {
+        let byModule = Dictionary(grouping: plan.moduleMerges, by: \.module)
+        let work: [MergeJob] =
+            [.superproject]
+            + plan.modules.compactMap { module in
+                guard let merges = byModule[module.name], let path = modulePaths[module.name] else { return nil }
+                return .module(name: module.name, merges: merges, path: path)
+            }
+        let results = try Concurrent.map(work, jobs: jobs) { [self] job -> MergeJobResult in
+            switch job {
+            case .superproject:
+                let generalCommit = try repinGeneral(plan, writer: writer)
+                let merged = try mergeSuperproject(plan, into: generalCommit ?? plan.generalTip, console: console)
+                return .superproject(SuperprojectMerges(generalCommit: generalCommit, merged: merged))
+            case .module(let name, let merges, let path):
+                return .module(try mergeModule(name, merges: merges, path: path, plan: plan, console: console))
+            }
+        }
+        var outcomes: [ModuleMergeOutcome] = []
+        var superprojectMerges = SuperprojectMerges(generalCommit: nil, merged: [:])
+        for result in results {
+            switch result {
+            case .superproject(let merges): superprojectMerges = merges
+            case .module(let list): outcomes += list
+            }
+        }
+        return (outcomes, superprojectMerges)
+    }
+
+    /// Step 1, one module repository's merges: one merge-tree and one hash-object process.
+    func mergeModule(_ name: String, merges: [ModuleMerge], path: String, plan: RollPlan, console: Console?) throws
+        -> [ModuleMergeOutcome]
+    {
+        let job = (name: name, merges: merges, path: path)
+        let git = self.git
+        let identity = self.identity
+        let generalBranch = plan.generalBranch
+        do {
+            let count = job.merges.count
+            console?.progress(
+                "merging \(generalBranch) into \(count) tenant branch\(count == 1 ? "" : "es") of \(job.name)")
+            let results = try MergeTree.merge(
+                job.merges.map { ($0.ours, $0.theirs) }, in: job.path, git: git, what: "module \(job.name)")
+            var specs: [CommitSpec] = []
+            var cleanIndices: [Int] = []
+            for (index, (merge, result)) in zip(job.merges, results).enumerated() where result.clean {
+                specs.append(
+                    CommitSpec(
+                        tree: result.tree, parents: [merge.ours, merge.theirs],
+                        message: Self.moduleMergeMessage(
+                            general: generalBranch, branch: merge.branch, module: job.name, theirs: merge.theirs)))
+                cleanIndices.append(index)
+            }
+            let ids = try CommitWriter.write(specs, in: job.path, identity: identity, git: git)
+            let commitFor = Dictionary(uniqueKeysWithValues: zip(cleanIndices, ids))
+            return zip(job.merges, results).enumerated().map { index, pair in
+                ModuleMergeOutcome(
+                    merge: pair.0, commit: commitFor[index], conflicts: pair.1.clean ? [] : pair.1.paths)
+            }
+        }
+    }
+
+    /// Step 2, the general branch re-pin: one commit moving the gitlinks to the modules' general tips.
+    func repinGeneral(_ plan: RollPlan, writer: TreeWriter) throws -> String? {
+        guard let repin = plan.repin else { return nil }
+        let tree = try writer.write(
+            base: plan.generalTip + "^{tree}",
+            edits: repin.changes.map { PathEdit(path: $0.path, change: .gitlink($0.new)) })
+        return try CommitWriter.write(
+            CommitSpec(
+                tree: tree, parents: [plan.generalTip],
+                message: "Roll \(plan.generalBranch): " + Self.describe(repin.changes)),
+            in: superproject, identity: identity, git: git)
+    }
+
+    /// Step 3, superproject merges of every tenant that has its branch (conflicted ones too, to report their paths).
+    func mergeSuperproject(_ plan: RollPlan, into general: String, console: Console?) throws
+        -> [String: MergeTreeResult]
+    {
+        let merging = plan.tenants.filter { $0.mergeGeneral && $0.tip != nil }
+        guard !merging.isEmpty else { return [:] }
+        console?.progress(
+            "merging \(plan.generalBranch) into \(merging.count) superproject tenant branch"
+                + (merging.count == 1 ? "" : "es"))
+        let mergeGit =
+            try commonDirectory.map {
+                try SubmoduleFreeMerge.git(commonDirectory: $0, objectID: general, git: git)
+            } ?? git
+        let results = try MergeTree.merge(
+            merging.compactMap { tenant in tenant.tip.map { ($0, general) } }, in: superproject, git: mergeGit,
+            what: "the superproject")
+        return Dictionary(uniqueKeysWithValues: zip(merging.map(\.tenant.id), results))
+    }
+
+    /// Step 4, one superproject commit per tenant that rolls: the merged tree (or the branch's own) with every
+    /// gitlink set by the pin rule. Tenants with a real conflict get none; a tenant whose tree would not change and
+    /// that merges nothing gets none either.
+    func writeTenantCommits(
+        _ plan: RollPlan, general: String, merged: [String: MergeTreeResult], newTips: [MergeKey: String],
+        conflicts: inout [String: [RollConflict]], writer: TreeWriter, batch: CatFileBatch
+    ) throws -> (outcomes: [String: TenantOutcome], updates: [RefUpdate], needs: [String: Set<String>]) {
+        var jobs: [TreeWriter.Job] = []
+        var jobTenants: [(plan: TenantPlan, tip: String, changes: [PinChange], merged: Bool)] = []
+        var needs: [String: Set<String>] = [:]
+        let order = Dictionary(plan.modules.enumerated().map { ($1.path, $0) }, uniquingKeysWith: { first, _ in first })
+        let staying = try movedModulesStaying(plan, merged: merged, batch: batch)
+        for var tenant in plan.tenants {
+            guard let tip = tenant.tip, tenant.blocked.isEmpty else { continue }
+            for (oldPath, module) in staying[tenant.tenant.id] ?? [:] {
+                // The tree's .gitmodules keeps the module at its old path: it is pinned there, not moved.
+                guard let path = plan.modules.first(where: { $0.name == module })?.path else { continue }
+                if let target = tenant.pins.removeValue(forKey: path) { tenant.pins[oldPath] = target }
+                tenant.moduleNames[oldPath] = module
+                tenant.oldPins[oldPath] = tenant.oldPins.removeValue(forKey: path)
+                tenant.renamedPaths.removeAll { $0 == oldPath }
+            }
+            let result = merged[tenant.tenant.id]
+            if let result, !result.clean {
+                conflicts[tenant.tenant.id, default: []] += superprojectConflicts(result, tenant: tenant, plan: plan)
+            }
+            if !(conflicts[tenant.tenant.id] ?? []).isEmpty { continue }
+            var edits: [PathEdit] = []
+            var changes: [PinChange] = []
+            var needed: Set<String> = []
+            // The module order looked up once per pin, not twice per comparison of the sort.
+            let ordered = tenant.pins.map { (rank: order[$0.key] ?? 0, path: $0.key, target: $0.value) }
+                .sorted { ($0.rank, $0.path) < ($1.rank, $1.path) }
+            for (_, path, target) in ordered {
+                let commit: String
+                switch target {
+                case .commit(let id): commit = id
+                case .tenantBranch(let module, let tip):
+                    let merge = newTips[MergeKey(module: module, tenant: tenant.tenant.id)]
+                    commit = merge ?? tip
+                    if merge != nil { needed.insert(module) }
+                }
+                edits.append(PathEdit(path: path, change: .gitlink(commit)))
+                if tenant.oldPins[path] != commit {
+                    changes.append(
+                        PinChange(
+                            module: tenant.moduleNames[path] ?? path, path: path, old: tenant.oldPins[path],
+                            new: commit))
+                }
+            }
+            edits += (tenant.removedPaths + tenant.renamedPaths).map { PathEdit(path: $0, change: .remove) }
+            needs[tenant.tenant.id] = needed
+            jobs.append(TreeWriter.Job(base: result?.tree ?? tip + "^{tree}", edits: edits))
+            jobTenants.append((tenant, tip, changes, result != nil))
+        }
+        let trees = try writer.write(jobs)
+        // Current tenant trees, to skip commits that would change nothing.
+        let currentTrees = try batch.objects(jobTenants.map { $0.tip + "^{tree}" }).map { $0?.id }
+        var specs: [CommitSpec] = []
+        var specTenants: [(plan: TenantPlan, tip: String, changes: [PinChange])] = []
+        var outcomes: [String: TenantOutcome] = [:]
+        for (job, (tree, current)) in zip(jobTenants, zip(trees, currentTrees)) {
+            if !job.merged && tree == current {
+                outcomes[job.plan.tenant.id] = .upToDate
+                continue
+            }
+            let message = Self.tenantMessage(
+                general: plan.generalBranch, branch: job.plan.tenant.branch, changes: job.changes)
+            specs.append(
+                CommitSpec(tree: tree, parents: job.merged ? [job.tip, general] : [job.tip], message: message))
+            specTenants.append((job.plan, job.tip, job.changes))
+        }
+        let ids = try CommitWriter.write(specs, in: superproject, identity: identity, git: git)
+        var updates: [RefUpdate] = []
+        for (job, id) in zip(specTenants, ids) {
+            outcomes[job.plan.tenant.id] = .rolled(commit: id, pins: job.changes)
+            updates.append(RefUpdate(ref: "refs/heads/" + job.plan.tenant.branch, new: id, old: job.tip))
+        }
+        return (outcomes, updates, needs)
+    }
+
+    /// Tenant id → old path → module, for the moved modules (``TenantPlan/renamedModules``) that the tenant's tree
+    /// after the merge (or its own, without one) still has at the old path in `.gitmodules`, and not at the new one:
+    /// the tenant branch moved the module itself, so the gitlink goes where its `.gitmodules` says. One request per
+    /// such tenant on `batch`, one `config --blob` per distinct `.gitmodules`.
+    func movedModulesStaying(_ plan: RollPlan, merged: [String: MergeTreeResult], batch: CatFileBatch) throws
+        -> [String: [String: String]]
+    {
+        let tenants = plan.tenants.filter { !$0.renamedModules.isEmpty && $0.tip != nil && $0.blocked.isEmpty }
+        guard !tenants.isEmpty else { return [:] }
+        let trees = tenants.map { merged[$0.tenant.id]?.tree ?? ($0.tip ?? "") + "^{tree}" }
+        let files = try GitRepository(superproject, git: git).gitmodules(at: trees, batch: batch)
+        var staying: [String: [String: String]] = [:]
+        for (tenant, file) in zip(tenants, files) {
+            let paths = Set((file?.entries ?? []).compactMap(\.path))
+            for (oldPath, module) in tenant.renamedModules {
+                guard let path = plan.modules.first(where: { $0.name == module })?.path else { continue }
+                if paths.contains(oldPath) && !paths.contains(path) {
+                    staying[tenant.tenant.id, default: [:]][oldPath] = module
+                }
+            }
+        }
+        return staying
+    }
+
+    /// The conflicts of a tenant's superproject merge that the pin rule does not resolve.
+    func superprojectConflicts(_ result: MergeTreeResult, tenant: TenantPlan, plan: RollPlan) -> [RollConflict] {
+        // Only gitlinks of modules that exist on the general branch are resolved by the pin rule.
+        let gitlinkPaths = Set(tenant.pins.keys).union(plan.modules.map(\.path)).union(tenant.renamedPaths)
+        let removed = result.paths.filter { tenant.removedPaths.contains($0) }
+        let real = result.paths.filter { !gitlinkPaths.contains($0) && !tenant.removedPaths.contains($0) }
+        var conflicts: [RollConflict] = []
+        if !removed.isEmpty {
+            // The tenant pins its own commit of a module that the general branch removed: it customised it.
+            conflicts.append(
+                RollConflict(
+                    repository: "superproject", paths: removed,
+                    reason: "module removed on \(plan.generalBranch) but pinned to its own commit by "
+                        + tenant.tenant.branch))
+        }
+        if !real.isEmpty {
+            conflicts.append(
+                RollConflict(
+                    repository: "superproject", paths: real,
+                    reason: "merging \(plan.generalBranch) into \(tenant.tenant.branch) conflicts"))
+        }
+        return conflicts
+    }
+
+    /// The message of a module merge: `Roll general_dev into t2: merge Infrastructure general_dev 8c1e2aa`
+    /// (also `tenantctl resolve`'s).
+    package static func moduleMergeMessage(general: String, branch: String, module: String, theirs: String) -> String {
+        "Roll \(general) into \(branch): merge \(module) \(general) \(ObjectID.short(theirs))"
+    }
+
+    /// The message of a tenant's superproject commit: `Roll general_dev into t2: Infrastructure 40d609f → 8c1e2aa`
+    /// (also `tenantctl resolve`'s).
+    package static func tenantMessage(general: String, branch: String, changes: [PinChange]) -> String {
+        "Roll \(general) into \(branch)" + (changes.isEmpty ? "" : ": " + describe(changes))
+    }
+
+    /// `Infrastructure 40d609f → 8c1e2aa, Article …`
+    static func describe(_ changes: [PinChange]) -> String {
+        changes.map { "\($0.module) \(ObjectID.short($0.old, none: "none")) → \(ObjectID.short($0.new, none: "none"))" }
+            .joined(separator: ", ")
+    }
+}

@@ -1,0 +1,162 @@
+import Foundation
+
+/// `roll --undo <run>`: puts back the remote refs a journalled run changed — exactly the ones that landed — while
+/// nobody moved them since.
+public struct RollUndo {
+    let workspace: Workspace
+    let git: Git
+    /// The undo's own journalled run: each restore push is a step of it.
+    let transaction: Transaction?
+
+    public init(workspace: Workspace, git: Git, transaction: Transaction? = nil) {
+        self.workspace = workspace
+        self.git = git
+        self.transaction = transaction
+    }
+
+    /// Restores every ref of the run that landed. Refuses, changing nothing, when one moved since. The superproject
+    /// is restored first (so it never pins a module commit that is gone from the module's remote), then the modules;
+    /// each repository's outcome is recorded in the journal as it lands, so a rejected or interrupted undo can be
+    /// run again and goes on where it stopped.
+    public func run(runId: String) throws -> [PushOutcome] { try undo(runId: runId).outcomes }
+
+    /// What an undo did: each repository's push, and every ref it moved back (from the roll's value to the old one).
+    public struct Result: Sendable, Equatable, Encodable {
+        /// One ref moved back.
+        public struct Move: Sendable, Equatable, Encodable {
+            /// `superproject` or a module name.
+            public var repository: String
+            /// Full ref name on the remote.
+            public var ref: String
+            /// The value the roll had pushed.
+            public var from: String
+            /// The value put back (nil: the roll created the ref, so it was deleted).
+            public var to: String?
+        }
+
+        /// Format version of this JSON.
+        public var schemaVersion = 1
+        /// The run undone.
+        public var runId: String
+        /// Each repository's restore push.
+        public var outcomes: [PushOutcome]
+        /// Every ref moved back (only of accepted pushes).
+        public var moved: [Move]
+    }
+
+    /// Restores every ref of the run that landed (see ``run(runId:)``) and reports every ref it moved.
+    public func undo(runId: String) throws -> Result {
+        var journal = try RollJournal.read(gitDirectory: workspace.commonDirectory, runId: runId)
+        guard journal.undoneAt == nil else { throw RollError("roll \(runId) was already undone") }
+        // A `resolve --continue` publishes like roll and records its pushes in its own journal.
+        guard journal.commandName == "roll" || journal.commandName == "resolve" else {
+            throw RollError(
+                "run \(runId) is a `tenantctl \(journal.commandName)` run, not a roll: --undo takes back rolls and "
+                    + "the publications of `tenantctl resolve --continue` only (`tenantctl runs` lists the runs with "
+                    + "their commands)")
+        }
+        // Entries that may have landed: published, or unknown (the push broke off); not the ones already undone.
+        let candidates = journal.entries.indices.filter {
+            journal.entries[$0].published != false && journal.entries[$0].undone != true
+        }
+        let order = Self.order(candidates.map { journal.entries[$0].repository })
+        var toRestore: [Int] = []
+        var moved: [String] = []
+        for repository in order {
+            let group = candidates.filter { journal.entries[$0].repository == repository }
+            let current = try remoteValues(of: group.map { journal.entries[$0] }, repository: repository)
+            for index in group {
+                let entry = journal.entries[index]
+                let value = current[entry.ref]
+                if value == entry.new {
+                    toRestore.append(index)
+                } else if entry.published != true && value == entry.old {
+                    journal.entries[index].published = false  // it never landed
+                } else if value == entry.old && entry.old != entry.new {
+                    // Put back by an undo stopped after this push, before it could say so.
+                    journal.entries[index].undone = true
+                } else {
+                    moved.append(
+                        "\(repository) \(entry.ref) is now \(ObjectID.short(value, none: "deleted")), "
+                            + "the roll left it at \(ObjectID.short(entry.new))")
+                }
+            }
+        }
+        guard moved.isEmpty else {
+            throw RollError(
+                "refusing to undo roll \(runId): \(English.count(moved.count, "ref")) moved since (nothing was "
+                    + "restored):\n" + moved.map { "  " + $0 }.joined(separator: "\n")
+                    + "\nsomeone pushed on top of the roll; undoing would throw that work away. Revert the roll's "
+                    + "commits on those branches by hand (git revert), or roll again.")
+        }
+        let finishedBefore = journal.entries.contains { $0.undone == true }
+        guard !toRestore.isEmpty || finishedBefore else {
+            try journal.write(gitDirectory: workspace.commonDirectory)
+            throw RollError("roll \(runId) published nothing; nothing to undo")
+        }
+        var outcomes: [PushOutcome] = []
+        var movedBack: [Result.Move] = []
+        // Every restore this undo is about to push, journalled as its steps in one write before the first push.
+        try transaction?.record(
+            order.compactMap { repository in
+                let group = toRestore.filter { journal.entries[$0].repository == repository }
+                guard let first = group.first else { return nil }
+                return (
+                    repository, journal.entries[first].remote,
+                    group.map {
+                        RefUpdate(
+                            ref: journal.entries[$0].ref, new: journal.entries[$0].old, old: journal.entries[$0].new)
+                    }
+                )
+            }, published: nil, landed: nil)
+        for repository in order {
+            let group = toRestore.filter { journal.entries[$0].repository == repository }
+            guard !group.isEmpty else { continue }
+            let entries = group.map { journal.entries[$0] }
+            let updates = entries.map { RefUpdate(ref: $0.ref, new: $0.old, old: $0.new) }
+            let from =
+                repository == RollPublication.superproject
+                ? workspace.root : ModuleMirrors(workspace: workspace, git: git).path(for: repository)
+            let outcome = try AtomicPush.push(
+                updates, repository: repository, from: from,
+                to: try ModuleRemotes.reachable(entries[0].remote, workspace: workspace, git: git), mode: .restore,
+                tracking: repository == RollPublication.superproject
+                    ? try SuperprojectRemote.pushTracking(workspace, git: git) : [], git: git)
+            try transaction?.record(
+                repository: repository, remote: entries[0].remote, refs: updates, published: outcome.accepted,
+                landed: nil)
+            outcomes.append(outcome)
+            if outcome.accepted {
+                for index in group { journal.entries[index].undone = true }
+                movedBack += entries.map { Result.Move(repository: repository, ref: $0.ref, from: $0.new, to: $0.old) }
+            }
+            try journal.write(gitDirectory: workspace.commonDirectory)
+            // Modules must not go back while the superproject still pins their commits.
+            if !outcome.accepted && repository == RollPublication.superproject { break }
+        }
+        if journal.entries.allSatisfy({ $0.published != true || $0.undone == true }) {
+            journal.undoneAt = ISO8601DateFormatter().string(from: Date())
+            try journal.write(gitDirectory: workspace.commonDirectory)
+        }
+        return Result(runId: runId, outcomes: outcomes, moved: movedBack)
+    }
+
+    /// The superproject first, then the modules in reverse publishing order.
+    static func order(_ repositories: [String]) -> [String] {
+        var order: [String] = []
+        for repository in repositories.reversed() where !order.contains(repository) { order.append(repository) }
+        if let index = order.firstIndex(of: RollPublication.superproject) {
+            order.remove(at: index)
+            order.insert(RollPublication.superproject, at: 0)
+        }
+        return order
+    }
+
+    /// The remote's current value of every entry's ref, from one `ls-remote`.
+    package func remoteValues(of entries: [RollJournal.Entry], repository: String) throws -> [String: String] {
+        guard let recorded = entries.first?.remote else { return [:] }
+        let remote = try ModuleRemotes.reachable(recorded, workspace: workspace, git: git)
+        return try GitRepository(workspace.root, git: git).remoteValues(
+            of: entries.map(\.ref), on: remote, context: "read the branches of \(repository) on its remote")
+    }
+}
