@@ -154,6 +154,31 @@ struct DemoStory {
             return .failure
         }
 
+        guard try tellRoll(example, git: git, before: before) == .success else { return .failure }
+
+        narrate("Audit again: everyone is up to date", "`tenantctl audit --check` passes.")
+        guard try command(["audit", "--check", "--summary"], in: workspace) == .success else { return .failure }
+
+        guard try tellCompose(directory: directory, workspace: workspace) == .success else { return .failure }
+
+        guard try tellConflict(example, git: git) == .success else { return .failure }
+
+        console.print("")
+        console.print(
+            console.styled("Done", .bold) + " in \(String(format: "%.1f", Date().timeIntervalSince(started))) s.")
+        if keep {
+            console.print("The example is kept in \(directory). Next:")
+            console.print("  cd \(workspace) && tenantctl status")
+        } else {
+            console.print("Next: `tenantctl demo --keep <dir>` keeps the repositories to explore;")
+        }
+        console.print("  docs/tutorial.md walks through the scenario, docs/adopting.md brings your own superproject.")
+        return .success
+    }
+
+    /// Roll's dry run, then the roll, and the module merges it needed (against the merge counts `before` it).
+    private mutating func tellRoll(_ example: ExampleResult, git: Git, before: [String: Int]) throws -> ExitStatus {
+        let workspace = example.workspace
         narrate(
             "Roll, dry run",
             "The plan: merge general_dev into the module tenant branches that need it, re-pin general_dev, merge it "
@@ -174,10 +199,11 @@ struct DemoStory {
         console.print(
             "Module merges this roll needed: " + merges.joined(separator: ", ")
                 + " (the thesis' evaluation: only customised modules whose general_dev moved need a merge).")
+        return .success
+    }
 
-        narrate("Audit again: everyone is up to date", "`tenantctl audit --check` passes.")
-        guard try command(["audit", "--check", "--summary"], in: workspace) == .success else { return .failure }
-
+    /// Compose for t1 and t2 into `<directory>/build`, and what differs between them.
+    private mutating func tellCompose(directory: String, workspace: String) throws -> ExitStatus {
         narrate(
             "Compose: each tenant's build inputs",
             "The thesis' stringsbuilder and combinepods: strings, ActiveModules.json and the dependency files of a "
@@ -197,19 +223,6 @@ struct DemoStory {
                 + " the QR code library (Order is active); t2's " + (t2Package.contains("QRCode") ? "has" : "lacks")
                 + " it. t2 in German: "
                 + (t2German.split(separator: "\n").first { $0.contains("customer.validation.name") } ?? "?"))
-
-        guard try tellConflict(example, git: git) == .success else { return .failure }
-
-        console.print("")
-        console.print(
-            console.styled("Done", .bold) + " in \(String(format: "%.1f", Date().timeIntervalSince(started))) s.")
-        if keep {
-            console.print("The example is kept in \(directory). Next:")
-            console.print("  cd \(workspace) && tenantctl status")
-        } else {
-            console.print("Next: `tenantctl demo --keep <dir>` keeps the repositories to explore;")
-        }
-        console.print("  docs/tutorial.md walks through the scenario, docs/adopting.md brings your own superproject.")
         return .success
     }
 

@@ -249,40 +249,6 @@ public struct Tenantctl: ParsableCommand {
     }
 }
 
-/// What made a command fail: the errors it printed, a code and the names involved.
-final class CommandFailure {
-    /// `failed`, `usage`, `unknown-tenant`, `unknown-module` or `git`.
-    var code = "failed"
-    /// The tenants or modules the error is about.
-    var names: [String] = []
-    /// Every error printed.
-    let log = ErrorLog()
-}
-
-/// A refused or failed command's error under `--json` (docs/schemas/error.schema.json), on stdout.
-struct CommandErrorJSON: Encodable {
-    struct Body: Encodable {
-        /// What kind of error: `usage` (exit 64, the command line), `unknown-tenant`, `unknown-module` (exit 64),
-        /// `git` (a git command failed), `failed` (anything else, exit 1).
-        var code: String
-        /// The error as printed on stderr (without `error: `); several errors a line each.
-        var message: String
-        /// The tenants or modules the error is about (empty when none is).
-        var names: [String]
-    }
-
-    var schemaVersion = 1
-    var error: Body
-
-    init(_ failure: CommandFailure) {
-        error = Body(code: failure.code, message: failure.log.all.joined(separator: "\n"), names: failure.names)
-    }
-
-    init(code: String, message: String) {
-        error = Body(code: code, message: message, names: [])
-    }
-}
-
 /// Whether `error` ended a command because the run was interrupted (then the exit status is 130, not 1): any
 /// failure once the process-wide cancellator is cancelled (a git child killed by the interrupt's SIGTERM), or a git
 /// process refused because of it.
@@ -290,38 +256,4 @@ func isCancellation(_ error: any Error) -> Bool {
     if Cancellator.shared.isCancelled || error is CancellationError { return true }
     if let error = error as? GitError, case .cancelled = error.kind { return true }
     return false
-}
-
-/// Exit statuses, as docs/CLI.md lists them.
-public enum ExitStatus: Int32, Sendable {
-    /// Everything done.
-    case success = 0
-    /// Nothing, or only a reported part, done.
-    case failure = 1
-    /// Completed with conflicts or findings (`roll`, `audit --check`, `verify`).
-    case findings = 2
-    /// The command line was wrong.
-    case usage = 64
-    /// Stopped by SIGINT or SIGTERM.
-    case interrupted = 130
-}
-
-/// A tenantctl subcommand: runs in an injected ``CommandContext`` so tests can run it in-process.
-public protocol TenantctlCommand: ParsableCommand {
-    /// The options every command has.
-    var global: GlobalOptions { get }
-    /// Whether a report taller than the terminal goes through the pager (``PagedOutput``); false unless a command
-    /// says so.
-    var pagesOutput: Bool { get }
-    /// Does the work; returns the exit status.
-    func run(context: CommandContext) throws -> ExitStatus
-}
-
-extension TenantctlCommand {
-    public var pagesOutput: Bool { false }
-
-    public mutating func run() throws {
-        let status = Tenantctl.execute(self, environment: .process())
-        if status != 0 { throw ExitCode(status) }
-    }
 }

@@ -142,13 +142,8 @@ public enum AuditHTMLRenderer {
                     let behind = listed(commits.behind(module)), customised = listed(commits.customised(module))
                     if behind >= 0 || customised >= 0 { lists.append("[\(index),\(behind),\(customised)]") }
                 }
-                var flags = 0
-                if module.customised { flags |= 1 }
-                if module.pinIsTip { flags |= 2 }
-                if module.active { flags |= 4 }
-                if module.findings.contains(where: { $0.code == .unreachableRemote }) { flags |= 8 }
                 var cell =
-                    "[\(module.pin.map(intern) ?? -1),\(intern(module.branch)),\(flags),"
+                    "[\(module.pin.map(intern) ?? -1),\(intern(module.branch)),\(flags(of: module)),"
                     + "\(number(module.ahead)),\(number(module.behind))"
                 if !module.changedFiles.isEmpty || !module.findings.isEmpty {
                     cell += ",\(list(module.changedFiles)),\(findings(module.findings))"
@@ -169,6 +164,17 @@ public enum AuditHTMLRenderer {
             + "\"l\":[\(listRows.joined(separator: ","))],"
             + "\"k\":[\(AuditPageCommits.perCell),\(AuditPageCommits.rangeLimit),\(commits?.leftOut ?? 0),"
             + "\(commits == nil ? 0 : 1)]}"
+    }
+
+    /// A cell's flags: 1 customised, 2 pin is the branch tip, 4 active, 8 unknown (the module remote was
+    /// unreachable).
+    static func flags(of module: ModuleAudit) -> Int {
+        var flags = 0
+        if module.customised { flags |= 1 }
+        if module.pinIsTip { flags |= 2 }
+        if module.active { flags |= 4 }
+        if module.findings.contains(where: { $0.code == .unreachableRemote }) { flags |= 8 }
+        return flags
     }
 
     // MARK: - Escaping

@@ -1,73 +1,5 @@
 import Foundation
 
-/// The answer of one `git push --atomic --porcelain`.
-public struct PushOutcome: Sendable, Equatable, Codable {
-    /// `superproject` or a module name.
-    public var repository: String
-    /// True when every ref was updated.
-    public var accepted: Bool
-    /// git's summary of the refs that were refused, and the server's own messages (empty when accepted).
-    public var detail: String
-    /// What the server printed (`remote: …` lines, without the prefix): a hook's reason for a rejection.
-    public var remoteMessages: [String]
-
-    public init(repository: String, accepted: Bool, detail: String, remoteMessages: [String] = []) {
-        self.repository = repository
-        self.accepted = accepted
-        self.detail = detail
-        self.remoteMessages = remoteMessages
-    }
-}
-
-extension PushOutcome {
-    /// Throws when the push was refused: the refused refs and the server's messages, and that nothing changed.
-    public func requireAccepted() throws {
-        guard !accepted else { return }
-        throw PushError(
-            "the push to \(repository) was rejected; no ref of \(repository) changed (atomic push): \(detail)")
-    }
-}
-
-/// How a push may move the remote's refs.
-public enum PushMode: Sendable, Equatable {
-    /// Updates must be fast-forwards (the remote refuses anything else) and a new ref must not exist yet; a deletion
-    /// carries a lease on its expected old value. Never forced.
-    case fastForward
-    /// Every ref is set to its `new` value with a lease on its `old` value (`--force-with-lease=<ref>:<old>`): only
-    /// `roll --undo`, which moves refs back to what a journalled run found, and only while nobody moved them since.
-    case restore
-    /// Every ref is set to its `new` value with a lease on its `old` value, where `new` descends from `old`:
-    /// `resolve --continue`, which publishes exactly over the tips the resolution started from.
-    case leased
-}
-
-/// Where a push that landed is written down: the refs under `prefix` in `repository` that keep a copy of the
-/// remote's branches (`refs/tenantctl/remotes/origin/` in the superproject), as `git push` updates
-/// `refs/remotes/<remote>/…` for the branches it pushed. A branch `refs/heads/<b>` set on the remote sets
-/// `<prefix><b>`; one deleted there deletes it.
-public struct PushTracking: Sendable, Equatable {
-    /// The repository that keeps the copy (it has the pushed commits: the pushing repository itself).
-    public var repository: String
-    /// The namespace of the copy, ending in `/`.
-    public var prefix: String
-
-    public init(repository: String, prefix: String) {
-        self.repository = repository
-        self.prefix = prefix
-    }
-
-    /// Sets the copy of every branch `updates` changed to what the remote now has (one `update-ref --stdin`).
-    func record(_ updates: [RefUpdate], repositoryName: String, git: Git) throws {
-        let values = updates.compactMap { update -> (ref: String, commit: String?)? in
-            guard update.ref.hasPrefix("refs/heads/") else { return nil }
-            return (prefix + update.ref.dropFirst("refs/heads/".count), update.new)
-        }
-        try GitRepository(repository, git: git).setRefs(
-            values, message: "tenantctl: pushed",
-            context: "record the pushed branches of \(repositoryName) in \(prefix)")
-    }
-}
-
 /// One atomic push per repository: every ref of the repository changes, or none does. The one place tenantctl
 /// writes to a remote; Git LFS objects the pushed commits need are uploaded first (``LFSUpload``). A push that
 /// landed is written down in the copies of the remote's branches it is given (``PushTracking``), so that `status`
@@ -186,45 +118,6 @@ public enum AtomicPush {
 
     /// The server's messages in git's standard error (``ServerMessages``).
     public static func remoteMessages(_ stderr: String) -> [String] { ServerMessages.parse(stderr) }
-}
-
-/// The branches one push sets, as refs of their own in the pushing repository
-/// (`refs/tenantctl/push/<unique>/heads/<branch>` for `refs/heads/<branch>`), pushed with the pattern refspec
-/// `refs/tenantctl/push/<unique>/*:refs/*`. Created with one `update-ref --stdin` transaction before the push and
-/// removed after it, whatever its outcome; a run killed in between leaves them behind, harmless and never pushed
-/// again (every push has a namespace of its own).
-struct PushStaging {
-    let prefix: String
-    let refs: [RefUpdate]
-    let repository: String
-    let git: Git
-
-    init(_ updates: [RefUpdate], in repository: String, git: Git, repositoryName: String) throws {
-        let prefix = "refs/tenantctl/push/" + UUID().uuidString.lowercased() + "/"
-        var refs: [RefUpdate] = []
-        for update in updates {
-            guard let new = update.new, update.ref.hasPrefix("refs/") else {
-                throw PushError("refusing to push \(update.ref) of \(repositoryName): not a full ref name")
-            }
-            refs.append(RefUpdate(ref: prefix + update.ref.dropFirst("refs/".count), new: new, old: nil))
-        }
-        try RefTransaction.apply(
-            refs, in: repository, git: git, context: "stage the branches to push of \(repositoryName)")
-        self.prefix = prefix
-        self.refs = refs
-        self.repository = repository
-        self.git = git
-    }
-
-    /// `<prefix>*:refs/*`.
-    var refspec: String { prefix + "*:refs/*" }
-
-    /// Deletes the staged refs (best effort: a ref left behind changes nothing and is never pushed again).
-    func remove() {
-        let deletions = refs.map { RefUpdate(ref: $0.ref, new: nil, old: $0.new) }
-        _ = try? RefTransaction.apply(
-            deletions, in: repository, git: git, context: "remove the staged branches of a push")
-    }
 }
 
 /// A push that landed but could not be written down in a copy of the remote's branches (``PushTracking``).

@@ -1,42 +1,5 @@
 import Foundation
 
-/// A new superproject commit: `edits` applied to the tree of `base`, pushed to `branch`.
-public struct PlannedCommit: Sendable, Equatable {
-    /// The superproject branch the commit goes to.
-    public var branch: String
-    /// The commit it builds on (the branch's current remote value, or the source of a new branch).
-    public var base: String
-    /// The path changes.
-    public var edits: [PathEdit]
-    /// The commit message.
-    public var message: String
-    /// New branches created at the same commit (e.g. a new tenant branched from the new `general_dev`).
-    public var alsoCreates: [String]
-
-    /// Creates a planned commit.
-    public init(branch: String, base: String, edits: [PathEdit], message: String, alsoCreates: [String] = []) {
-        self.branch = branch
-        self.base = base
-        self.edits = edits
-        self.message = message
-        self.alsoCreates = alsoCreates
-    }
-}
-
-/// Ref changes of one module repository, pushed atomically.
-public struct ModulePush: Sendable, Equatable {
-    /// The module.
-    public var module: String
-    /// The refs.
-    public var refs: [RefUpdate]
-
-    /// Creates a module push.
-    public init(module: String, refs: [RefUpdate]) {
-        self.module = module
-        self.refs = refs
-    }
-}
-
 /// What a lifecycle command will do, as values: module pushes that must land before the superproject (new branches
 /// the new pins need), superproject commits and refs (one atomic push), and module pushes that must wait until the
 /// superproject no longer names them (deletions). Rendered by `--dry-run`; executed by ``LifecycleExecutor``.

@@ -29,19 +29,7 @@ public enum TenantLifecycle {
     public static func planAdd(_ request: AddRequest, state: Snapshot, git: Git) throws -> LifecyclePlan {
         let project = state.project
         let id = request.id
-        if let problem = RefName.validateBranch(id) {
-            throw LifecycleError("refusing tenant id \(id): \(problem)")
-        }
-        guard !id.contains("/") else {
-            throw LifecycleError("refusing tenant id \(id): it names the file Tenants/<id>.json and cannot contain /")
-        }
-        if let existing = project.tenants.first(where: { $0.id == id || $0.branch == id }) {
-            throw LifecycleError("refusing to add tenant \(id): tenant \(existing.id) exists (\(existing.file))")
-        }
-        guard id != state.generalBranch, state.branches[id] == nil else {
-            throw LifecycleError("refusing to add tenant \(id): the superproject already has a branch \(id)")
-        }
-        try refuseCaseVariants(of: id, state: state)
+        try refuseNewID(id, state: state)
         var source: Tenant?
         if let from = request.from, from != state.generalBranch {
             guard let tenant = project.tenant(id: from) else {
@@ -115,6 +103,24 @@ public enum TenantLifecycle {
                     message: "add tenant \(id) (tenantctl tenant add)", alsoCreates: [id]))
         }
         return plan
+    }
+
+    /// Refuses an id no new tenant may have: not a branch name, a path, an existing tenant's id or branch, or a
+    /// branch the superproject (or, in case only, a module) has.
+    static func refuseNewID(_ id: String, state: Snapshot) throws {
+        if let problem = RefName.validateBranch(id) {
+            throw LifecycleError("refusing tenant id \(id): \(problem)")
+        }
+        guard !id.contains("/") else {
+            throw LifecycleError("refusing tenant id \(id): it names the file Tenants/<id>.json and cannot contain /")
+        }
+        if let existing = state.project.tenants.first(where: { $0.id == id || $0.branch == id }) {
+            throw LifecycleError("refusing to add tenant \(id): tenant \(existing.id) exists (\(existing.file))")
+        }
+        guard id != state.generalBranch, state.branches[id] == nil else {
+            throw LifecycleError("refusing to add tenant \(id): the superproject already has a branch \(id)")
+        }
+        try refuseCaseVariants(of: id, state: state)
     }
 
     /// Refuses a new tenant id when the superproject or a module has a branch whose name differs from it only in case

@@ -92,9 +92,7 @@ public struct ResolveAborter {
     /// branch.
     func keptBranches(_ state: ResolveState) throws -> [ResolveReport.KeptBranch] {
         var kept: [ResolveReport.KeptBranch] = []
-        var lost:
-            [(start: ResolveState.StartPoint, branch: String, tip: String, commits: [GitRepository.ListedCommit])] =
-                []
+        var lost: [LostBranch] = []
         var taken: [String: Set<String>] = [:]
         for start in state.startPoints where start.initialised {
             let path = start.path.isEmpty ? workspace.root : workspace.path(start.path)
@@ -144,8 +142,20 @@ public struct ResolveAborter {
             }
         }
         guard !lost.isEmpty else { return kept }
+        throw Self.refusal(tenant: state.tenant, lost: lost, taken: taken)
+    }
+
+    /// A branch abort would put back, with the commits that would then be on no branch.
+    typealias LostBranch = (
+        start: ResolveState.StartPoint, branch: String, tip: String, commits: [GitRepository.ListedCommit]
+    )
+
+    /// The refusal that lists the commits putting branches back would leave on no branch, with the commands that
+    /// keep each on a branch of its own (`taken`: the branch names each repository has, by path).
+    static func refusal(tenant: String, lost: [LostBranch], taken: [String: Set<String>]) -> ResolveError {
+        var taken = taken
         var lines = [
-            "cannot abort the resolution of \(state.tenant): putting back "
+            "cannot abort the resolution of \(tenant): putting back "
                 + (lost.count == 1 ? "a branch" : "\(lost.count) branches")
                 + " would leave commits the resolution did not make on no branch; nothing was changed"
         ]
@@ -154,7 +164,7 @@ public struct ResolveAborter {
             let location = entry.start.path.isEmpty ? "" : " (\(entry.start.path))"
             lines.append(
                 "- \(entry.start.repository)\(location) \(entry.branch): "
-                    + entry.commits.prefix(5).map(Self.describe).joined(separator: "; ")
+                    + entry.commits.prefix(5).map(describe).joined(separator: "; ")
                     + (entry.commits.count > 5 ? "; and \(entry.commits.count - 5) more" : ""))
             var rescue = entry.branch + "-kept"
             var number = 2
@@ -170,7 +180,7 @@ public struct ResolveAborter {
         lines += commands.map { "  " + $0 }
         lines.append("  tenantctl resolve --abort")
         lines.append("or finish the resolution instead: tenantctl resolve --continue")
-        throw ResolveError(.refused, lines.joined(separator: "\n"))
+        return ResolveError(.refused, lines.joined(separator: "\n"))
     }
 
     /// `abc1234 subject`.

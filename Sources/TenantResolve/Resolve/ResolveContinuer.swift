@@ -246,36 +246,8 @@ public struct ResolveContinuer {
     /// Checks every remote ref, then pushes modules first and the superproject last, journalled.
     func publish(_ state: inout ResolveState) throws -> ResolveReport {
         let common = workspace.commonDirectory
-        let undo = RollUndo(workspace: workspace, git: git)
         let merges = updates(state)
-        var landed: Set<String> = []
-        var moved: [String] = []
-        for merge in merges {
-            guard let new = merge.commit else { continue }
-            let entry = RollJournal.Entry(
-                repository: merge.repository, remote: merge.remote, ref: "refs/heads/" + merge.branch, old: merge.ours,
-                new: new)
-            let current = try undo.remoteValues(of: [entry], repository: merge.repository)[entry.ref]
-            if current == new {
-                landed.insert(merge.repository)
-            } else if current != merge.ours {
-                moved.append(
-                    "\(merge.repository) \(merge.branch) is \(ObjectID.short(current, none: "missing")) on "
-                        + "its remote, not \(ObjectID.short(merge.ours)) as when the resolution started")
-            }
-        }
-        guard moved.isEmpty else {
-            state.phase = .committed
-            try state.write(commonDirectory: common)
-            throw ResolveError(
-                .remoteMoved,
-                "refusing to publish the resolution of \(state.tenant): remote branches moved since it started:\n"
-                    + moved.map { "  " + $0 }.joined(separator: "\n")
-                    + "\n" + (landed.isEmpty ? "nothing was published. " : "")
-                    + "Your resolution stays committed in the working copy. To go on: `tenantctl resolve --abort` "
-                    + "puts every repository back as before (with `git config rerere.enabled true` git replays your "
-                    + "resolutions), then `tenantctl resolve \(state.tenant)` starts again from the remotes' new state")
-        }
+        let landed = try landedOrRefused(&state, merges: merges)
         // Every ref of the resolution goes into this run's journal before the first push, with what is known of it
         // (published: found on its remote already, by a stopped run of --continue); then the state names this run.
         for merge in merges {
@@ -319,23 +291,7 @@ public struct ResolveContinuer {
             }
             try recordRemoteTrackingRef(merge, new: new)
         }
-        let repositories = state.merges.map { merge -> ResolveReport.Repository in
-            let status: String
-            if merge.commit == nil || merge.commit == merge.ours {
-                status = "up-to-date"
-            } else if rejected {
-                status =
-                    pushes.contains { $0.repository == merge.repository && $0.accepted } ? "published" : "committed"
-            } else {
-                status = "published"
-            }
-            return ResolveReport.Repository(
-                repository: merge.repository, path: merge.path, branch: merge.branch, status: status,
-                from: merge.ours, to: merge.commit ?? merge.ours)
-        }
-        let ordered =
-            repositories.filter { $0.repository == ResolveState.superproject }
-            + repositories.filter { $0.repository != ResolveState.superproject }
+        let ordered = Self.repositories(state, pushes: pushes, rejected: rejected)
         let pins = pinChanges(state).moved
         if rejected {
             state.phase = .committed
@@ -357,6 +313,63 @@ public struct ResolveContinuer {
         return ResolveReport(
             action: "continue", tenant: state.tenant, branch: state.branch, repositories: ordered, pins: pins,
             runId: state.runId, published: true, pushes: pushes, next: "tenantctl audit")
+    }
+
+    /// The repositories whose branch is already at the resolution's commit on its remote (a stopped run of
+    /// --continue pushed it); refuses, keeping the resolution committed, when any remote branch moved since the start.
+    func landedOrRefused(_ state: inout ResolveState, merges: [ResolveState.Merge]) throws -> Set<String> {
+        let undo = RollUndo(workspace: workspace, git: git)
+        var landed: Set<String> = []
+        var moved: [String] = []
+        for merge in merges {
+            guard let new = merge.commit else { continue }
+            let entry = RollJournal.Entry(
+                repository: merge.repository, remote: merge.remote, ref: "refs/heads/" + merge.branch, old: merge.ours,
+                new: new)
+            let current = try undo.remoteValues(of: [entry], repository: merge.repository)[entry.ref]
+            if current == new {
+                landed.insert(merge.repository)
+            } else if current != merge.ours {
+                moved.append(
+                    "\(merge.repository) \(merge.branch) is \(ObjectID.short(current, none: "missing")) on "
+                        + "its remote, not \(ObjectID.short(merge.ours)) as when the resolution started")
+            }
+        }
+        guard moved.isEmpty else {
+            state.phase = .committed
+            try state.write(commonDirectory: workspace.commonDirectory)
+            throw ResolveError(
+                .remoteMoved,
+                "refusing to publish the resolution of \(state.tenant): remote branches moved since it started:\n"
+                    + moved.map { "  " + $0 }.joined(separator: "\n")
+                    + "\n" + (landed.isEmpty ? "nothing was published. " : "")
+                    + "Your resolution stays committed in the working copy. To go on: `tenantctl resolve --abort` "
+                    + "puts every repository back as before (with `git config rerere.enabled true` git replays your "
+                    + "resolutions), then `tenantctl resolve \(state.tenant)` starts again from the remotes' new state")
+        }
+        return landed
+    }
+
+    /// Each repository of the resolution with what publishing did to it, the superproject first.
+    static func repositories(_ state: ResolveState, pushes: [PushOutcome], rejected: Bool) -> [ResolveReport.Repository]
+    {
+        let repositories = state.merges.map { merge -> ResolveReport.Repository in
+            let status: String
+            if merge.commit == nil || merge.commit == merge.ours {
+                status = "up-to-date"
+            } else if rejected {
+                status =
+                    pushes.contains { $0.repository == merge.repository && $0.accepted } ? "published" : "committed"
+            } else {
+                status = "published"
+            }
+            return ResolveReport.Repository(
+                repository: merge.repository, path: merge.path, branch: merge.branch, status: status,
+                from: merge.ours, to: merge.commit ?? merge.ours)
+        }
+        return
+            repositories.filter { $0.repository == ResolveState.superproject }
+            + repositories.filter { $0.repository != ResolveState.superproject }
     }
 
     /// Records a pushed branch as the remote's: the module's `refs/remotes/origin/<branch>`, or tenantctl's own ref

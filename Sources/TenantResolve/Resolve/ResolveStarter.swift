@@ -29,18 +29,7 @@ public struct ResolveStarter {
 
     /// Starts the resolution of `tenantName`.
     public func run(tenant tenantName: String) throws -> ResolveReport {
-        var recordedBefore = false
-        if let state = try ResolveState.read(commonDirectory: workspace.commonDirectory) {
-            // A start of the same tenant that stopped before it finished (killed): its re-run puts back what it did,
-            // as --abort does (never dropping a commit it did not make), then starts again.
-            guard state.phase == .starting, tenantName == state.tenant || tenantName == state.branch,
-                !state.startedElsewhere(than: workspace)
-            else { throw state.inProgressError(in: workspace) }
-            try transaction?.recordBefore(try ResolveCheckouts.before(state, workspace: workspace, git: git))
-            recordedBefore = true
-            console?.progress("putting back what the stopped start of the resolution of \(state.tenant) did")
-            _ = try ResolveAborter(workspace: workspace, git: git, console: console).run()
-        }
+        let recordedBefore = try putBackStoppedStart(of: tenantName)
         // The merges and --continue commit with git itself: without the identity git commit needs, refuse now
         // (git's hint), not halfway through the repositories.
         _ = try CommitIdentity.read(in: workspace.root, git: git)
@@ -49,22 +38,7 @@ public struct ResolveStarter {
         options.keepBatch = true  // one `cat-file --batch` on the superproject: the project files, then the state
         let snapshot = try Snapshot.load(workspace: workspace, git: git, options: options, console: console)
         let project = snapshot.project
-        let batch = try snapshot.batch ?? CatFileBatch(git: git, repository: workspace.root)
-        let tenant: Tenant
-        let rollState: RollState
-        do {
-            guard let named = project.tenant(id: tenantName) else {
-                let unknown = UnknownNameError(kind: "tenant", names: [tenantName], known: project.tenants.map(\.id))
-                throw ResolveError(.unknownTenant, unknown.description)
-            }
-            tenant = named
-            // The tenant's roll, planned exactly as roll plans it: merges, pins by the rule, what blocks it.
-            rollState = try RollStateLoader.load(snapshot: snapshot, batch: batch, git: git, jobs: jobs)
-            try batch.close()
-        } catch {
-            try? batch.close()  // the error thrown is the one that stopped the read
-            throw error
-        }
+        let (tenant, rollState) = try load(tenantName, snapshot: snapshot)
         let plan: RollPlan
         do {
             plan = try RollPlanner.plan(
@@ -93,32 +67,8 @@ public struct ResolveStarter {
         // Switch's pre-flight and plan (refuses, changing nothing, unless the working copy is clean).
         let switcher = WorkingCopySwitch(workspace: workspace, git: git, fetch: fetch, console: console)
         let switchPlan = try switcher.makePlan(target: tenant.id)
-        guard switchPlan.superproject.finalCommit == superOurs else {
-            let problem =
-                switchPlan.superproject.aheadOfTarget > 0
-                ? "the local branch \(tenant.branch) has \(switchPlan.superproject.aheadOfTarget) commit"
-                    + "\(switchPlan.superproject.aheadOfTarget == 1 ? "" : "s") that \(workspace.remoteName) does not "
-                    + "have; push them (git push) or move them away first"
-                : "the superproject's \(tenant.branch) moved on \(workspace.remoteName) while resolve read it; run "
-                    + "`tenantctl resolve \(tenant.id)` again"
-            throw ResolveError(.refused, "cannot resolve \(tenant.id): \(problem)")
-        }
-        let modulePlans = Dictionary(
-            switchPlan.modules.map { ($0.repository, $0) }, uniquingKeysWith: { first, _ in first })
-        for merge in plan.moduleMerges {
-            // The module branch ends at the pin; the merge starts from the remote's tenant tip, which must be a
-            // fast-forward from there (roll merges into the remote's tip too).
-            guard let pin = modulePlans[merge.module]?.finalCommit else {
-                throw ResolveError(.refused, "module \(merge.module) is not pinned on \(tenant.branch)")
-            }
-            if pin != merge.ours, try !snapshot.isAncestor(pin, of: merge.ours, module: merge.module, git: git) {
-                throw ResolveError(
-                    .refused,
-                    "cannot resolve \(tenant.id): \(tenant.branch) pins \(merge.module) \(ObjectID.short(pin)), which is not "
-                        + "in the module's \(merge.branch) (\(ObjectID.short(merge.ours))) on its remote; pin the branch's "
-                        + "tip first (tenantctl switch \(tenant.id), then tenantctl pin --push)")
-            }
-        }
+        let modulePlans = try self.modulePlans(
+            switchPlan, plan: plan, tenant: tenant, superOurs: superOurs, snapshot: snapshot)
 
         try checkUntracked(plan: plan, tenantPlan: tenantPlan, project: project)
 
@@ -153,6 +103,82 @@ public struct ResolveStarter {
                 "\(error)\nthe resolution of \(tenant.id) stopped half-way; `tenantctl resolve --abort` puts every "
                     + "repository back as it was")
         }
+        return Self.report(state, tenant: tenant, project: project, superOurs: superOurs)
+    }
+
+    /// Puts back what a stopped start of the same tenant's resolution did (killed: its state says `starting`), as
+    /// --abort does, recording the repositories' state before in this run's journal; refuses while another
+    /// resolution is in progress. Whether it recorded that state.
+    func putBackStoppedStart(of tenantName: String) throws -> Bool {
+        if let state = try ResolveState.read(commonDirectory: workspace.commonDirectory) {
+            // A start of the same tenant that stopped before it finished (killed): its re-run puts back what it did,
+            // as --abort does (never dropping a commit it did not make), then starts again.
+            guard state.phase == .starting, tenantName == state.tenant || tenantName == state.branch,
+                !state.startedElsewhere(than: workspace)
+            else { throw state.inProgressError(in: workspace) }
+            try transaction?.recordBefore(try ResolveCheckouts.before(state, workspace: workspace, git: git))
+            console?.progress("putting back what the stopped start of the resolution of \(state.tenant) did")
+            _ = try ResolveAborter(workspace: workspace, git: git, console: console).run()
+            return true
+        }
+        return false
+    }
+
+    /// The tenant named and roll's state of the repositories, read through the snapshot's `cat-file --batch`.
+    func load(_ tenantName: String, snapshot: Snapshot) throws -> (Tenant, RollState) {
+        let batch = try snapshot.batch ?? CatFileBatch(git: git, repository: workspace.root)
+        do {
+            guard let named = snapshot.project.tenant(id: tenantName) else {
+                let unknown = UnknownNameError(
+                    kind: "tenant", names: [tenantName], known: snapshot.project.tenants.map(\.id))
+                throw ResolveError(.unknownTenant, unknown.description)
+            }
+            // The tenant's roll, planned exactly as roll plans it: merges, pins by the rule, what blocks it.
+            let rollState = try RollStateLoader.load(snapshot: snapshot, batch: batch, git: git, jobs: jobs)
+            try batch.close()
+            return (named, rollState)
+        } catch {
+            try? batch.close()  // the error thrown is the one that stopped the read
+            throw error
+        }
+    }
+
+    /// Switch's plan of each module, by module name; refuses when the superproject's branch is not where roll planned
+    /// from, or a pin is not in the module branch the merge starts from.
+    func modulePlans(
+        _ switchPlan: WorkingCopySwitch.Plan, plan: RollPlan, tenant: Tenant, superOurs: String, snapshot: Snapshot
+    ) throws -> [String: RepositoryPlan] {
+        guard switchPlan.superproject.finalCommit == superOurs else {
+            let problem =
+                switchPlan.superproject.aheadOfTarget > 0
+                ? "the local branch \(tenant.branch) has \(switchPlan.superproject.aheadOfTarget) commit"
+                    + "\(switchPlan.superproject.aheadOfTarget == 1 ? "" : "s") that \(workspace.remoteName) does not "
+                    + "have; push them (git push) or move them away first"
+                : "the superproject's \(tenant.branch) moved on \(workspace.remoteName) while resolve read it; run "
+                    + "`tenantctl resolve \(tenant.id)` again"
+            throw ResolveError(.refused, "cannot resolve \(tenant.id): \(problem)")
+        }
+        let modulePlans = Dictionary(
+            switchPlan.modules.map { ($0.repository, $0) }, uniquingKeysWith: { first, _ in first })
+        for merge in plan.moduleMerges {
+            // The module branch ends at the pin; the merge starts from the remote's tenant tip, which must be a
+            // fast-forward from there (roll merges into the remote's tip too).
+            guard let pin = modulePlans[merge.module]?.finalCommit else {
+                throw ResolveError(.refused, "module \(merge.module) is not pinned on \(tenant.branch)")
+            }
+            if pin != merge.ours, try !snapshot.isAncestor(pin, of: merge.ours, module: merge.module, git: git) {
+                throw ResolveError(
+                    .refused,
+                    "cannot resolve \(tenant.id): \(tenant.branch) pins \(merge.module) \(ObjectID.short(pin)), which is not "
+                        + "in the module's \(merge.branch) (\(ObjectID.short(merge.ours))) on its remote; pin the branch's "
+                        + "tip first (tenantctl switch \(tenant.id), then tenantctl pin --push)")
+            }
+        }
+        return modulePlans
+    }
+
+    /// The report of a started resolution: each repository merged, in conflict or up to date, and what to do next.
+    static func report(_ state: ResolveState, tenant: Tenant, project: Project, superOurs: String) -> ResolveReport {
         var repositories: [ResolveReport.Repository] = []
         repositories.append(
             ResolveReport.Repository(
@@ -184,6 +210,7 @@ public struct ResolveStarter {
         return ResolveReport(
             action: "start", tenant: tenant.id, branch: tenant.branch, repositories: repositories,
             next: "tenantctl resolve --continue", notes: notes)
+
     }
 
     /// Refuses, before anything changes, when an untracked file stands where a merge would write (git would stop that

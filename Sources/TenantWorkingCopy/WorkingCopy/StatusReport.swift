@@ -159,48 +159,10 @@ public struct StatusReport: Sendable, Codable, Equatable {
                 project.manifest.modules,
                 entries: try GitRepository(workspace.root, git: git).gitmodules(at: "HEAD")?.entries ?? [],
                 superOrigin: try SuperprojectRemote.originURL(workspace, git: git) ?? workspace.root)
-        var modules: [ModuleStatus] = []
-        for module in project.manifest.modules {
-            let path = workspace.path(module.path)
-            var status = ModuleStatus(
-                module: module.name, path: module.path, expectedBranch: project.branch(of: module, for: tenant),
-                branch: nil, detached: false, head: nil, pin: pins[module.path], pinTag: nil, relation: .notInitialised,
-                ahead: 0, behind: 0, dirty: false, unpushed: 0, nested: [])
-            status.gitmodulesURL = drift[module.name]
-            guard try CheckoutPresence.of(path, git: git) == .repository else {
-                modules.append(status)
-                continue
-            }
-            let moduleState = try RepositoryState.inspect(path: path, git: git)
-            status.branch = moduleState.currentBranch
-            status.detached = moduleState.status.isDetached
-            status.head = moduleState.head
-            status.dirty = !moduleState.status.blockingEntries.isEmpty
-            if let head = moduleState.head {
-                status.unpushed = try GitRepository(path, git: git).countCommits(
-                    from: head, context: "count unpushed commits of \(module.name)")
-            }
-            if let current = moduleState.currentBranch, let tip = moduleState.branches[current] {
-                status.remote = try moduleRemote(branch: current, tip: tip, in: path, git: git)
-            }
-            status.nested = try NestedSubmodules.inspect(path, prefix: module.path, git: git).filter { !$0.atRecorded }
-            if let recorded = status.pin, let head = moduleState.head {
-                if let pin = try GitRepository(path, git: git).commit(of: recorded) {
-                    if pin != recorded {
-                        status.pin = pin
-                        status.pinTag = recorded
-                    }
-                    let counts = try GitRepository(path, git: git).counts(head, pin)
-                    status.ahead = counts.left
-                    status.behind = counts.right
-                    status.relation = PinRelation.of(ahead: counts.left, behind: counts.right)
-                } else {
-                    status.relation = .behind  // the pinned commit is not even fetched yet
-                }
-            } else {
-                status.relation = .unpinned
-            }
-            modules.append(status)
+        let modules = try project.manifest.modules.map { module in
+            try inspectModule(
+                module, expectedBranch: project.branch(of: module, for: tenant), pin: pins[module.path],
+                gitmodulesURL: drift[module.name], workspace: workspace, git: git)
         }
         var superproject = Superproject(
             branch: branch, head: state.head, upstream: state.status.upstream, ahead: state.status.ahead,
@@ -220,6 +182,49 @@ public struct StatusReport: Sendable, Codable, Equatable {
             tenant: tenantName,
             superproject: superproject,
             modules: modules)
+    }
+
+    /// One module's checkout against its pin and the branch the tenant takes it from.
+    static func inspectModule(
+        _ module: Module, expectedBranch: String, pin: String?, gitmodulesURL: String?, workspace: Workspace, git: Git
+    ) throws -> ModuleStatus {
+        let path = workspace.path(module.path)
+        var status = ModuleStatus(
+            module: module.name, path: module.path, expectedBranch: expectedBranch,
+            branch: nil, detached: false, head: nil, pin: pin, pinTag: nil, relation: .notInitialised,
+            ahead: 0, behind: 0, dirty: false, unpushed: 0, nested: [])
+        status.gitmodulesURL = gitmodulesURL
+        guard try CheckoutPresence.of(path, git: git) == .repository else { return status }
+        let moduleState = try RepositoryState.inspect(path: path, git: git)
+        status.branch = moduleState.currentBranch
+        status.detached = moduleState.status.isDetached
+        status.head = moduleState.head
+        status.dirty = !moduleState.status.blockingEntries.isEmpty
+        if let head = moduleState.head {
+            status.unpushed = try GitRepository(path, git: git).countCommits(
+                from: head, context: "count unpushed commits of \(module.name)")
+        }
+        if let current = moduleState.currentBranch, let tip = moduleState.branches[current] {
+            status.remote = try moduleRemote(branch: current, tip: tip, in: path, git: git)
+        }
+        status.nested = try NestedSubmodules.inspect(path, prefix: module.path, git: git).filter { !$0.atRecorded }
+        if let recorded = status.pin, let head = moduleState.head {
+            if let pin = try GitRepository(path, git: git).commit(of: recorded) {
+                if pin != recorded {
+                    status.pin = pin
+                    status.pinTag = recorded
+                }
+                let counts = try GitRepository(path, git: git).counts(head, pin)
+                status.ahead = counts.left
+                status.behind = counts.right
+                status.relation = PinRelation.of(ahead: counts.left, behind: counts.right)
+            } else {
+                status.relation = .behind  // the pinned commit is not even fetched yet
+            }
+        } else {
+            status.relation = .unpinned
+        }
+        return status
     }
 
     /// The superproject's branch against the remote branch tenantctl last fetched (`refs/tenantctl/remotes/…`,

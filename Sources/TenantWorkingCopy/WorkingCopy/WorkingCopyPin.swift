@@ -73,6 +73,9 @@ public struct WorkingCopyPin: Sendable {
     }
 
     /// Pins `names` (every module when empty). Throws ``WorkingCopyRefusal`` with every problem before any change.
+    ///
+    /// Observe the working copy (``PinObservation``), plan (``PinPlanner``, pure), read the superproject's remote
+    /// where the plan needs it, then execute the plan and report.
     public func run(modules names: [String]) throws -> PinReport {
         let project = try BranchProject.workingTree(
             workspace, git: git, options: ValidationOptions(allowLocalRemotes: git.allowLocalRemotes))
@@ -80,236 +83,160 @@ public struct WorkingCopyPin: Sendable {
         guard unknown.isEmpty else {
             throw UnknownNameError(kind: "module", names: unknown, known: project.manifest.modules.map(\.name))
         }
-        var problems: [WorkingCopyProblem] = []
+        var observation = try observe(project: project, names: names)
+        try observePublication(&observation)
+        var plan = PinPlanner.plan(observation, push: push, toGeneral: toGeneral)
+        plan = PinPlanner.land(plan, remote: try observeRemote(plan, observation: observation), push: push)
+        if let refusal = plan.refusal { throw refusal }
+        return try execute(plan)
+    }
+
+    /// Reads the superproject's state and pins and the checkout of every selected module; no fetch.
+    func observe(project: Project, names: [String]) throws -> PinObservation {
         let superState = try RepositoryState.inspect(path: workspace.root, git: git, superproject: true)
-        problems += superState.problems(repository: "superproject", relativePath: "")
-        var branch = ""
-        var tenant: Tenant?
-        if let current = superState.currentBranch {
-            branch = current
-            tenant = project.tenant(onBranch: current)
-            if tenant == nil && current != project.manifest.generalBranch {
-                problems.append(
-                    WorkingCopyProblem(
-                        repository: "superproject", path: "",
-                        reason: "branch \(current) is neither \(project.manifest.generalBranch) nor a tenant's branch"))
-            }
-        } else {
-            problems.append(
-                WorkingCopyProblem(
-                    repository: "superproject", path: "",
-                    reason: "detached HEAD; switch to a tenant first (tenantctl switch <tenant>)"))
-        }
-        var selected: [Module] = []
-        if names.isEmpty {
-            selected = project.manifest.modules
-        } else {
-            for name in names {
-                if let module = project.manifest.modules.first(where: { $0.name == name }) {
-                    selected.append(module)
-                } else {
-                    problems.append(WorkingCopyProblem(repository: name, path: "", reason: "no module named \(name)"))
-                }
-            }
-        }
-        // A gitlink staged at the module's HEAD is what a pin stopped between staging and committing leaves (and
-        // exactly what this pin stages): it never blocks the re-run. Any other staged or modified path does.
-        let ownStaged = Set(
-            superState.status.entries.filter {
-                $0.kind == .changed && $0.indexStatus == "M" && $0.worktreeStatus == "."
-                    && $0.submodule.map { !$0.modified } == true
-            }.map(\.path)
-        ).intersection(selected.map(\.path))
-        problems.removeAll { $0.repository == "superproject" && ownStaged.contains($0.path) }
         let pins =
             superState.head == nil
             ? [:]
             : try PinReader.pins(
                 at: "HEAD", paths: project.manifest.modules.map(\.path), in: workspace.root, git: git)
-        let stoppedRecords = try stoppedRunRecords()
-        var changes: [PinReport.Change] = []
-        var moduleBranches: [String: String] = [:]
-        var before = [
-            RunJournal.Before(repository: "superproject", branch: superState.currentBranch, head: superState.head)
-        ]
-        for module in selected {
+        var observation = PinObservation(
+            project: project, names: names, superproject: superState, pins: pins,
+            stoppedRecords: try stoppedRunRecords(), checkouts: [:])
+        for module in PinPlanner.selected(observation) {
             let path = workspace.path(module.path)
-            guard try CheckoutPresence.of(path, git: git) == .repository else {
-                if !names.isEmpty {
-                    problems.append(
-                        WorkingCopyProblem(repository: module.name, path: module.path, reason: "not initialised"))
-                }
-                continue
-            }
+            guard try CheckoutPresence.of(path, git: git) == .repository else { continue }
             let state = try RepositoryState.inspect(path: path, git: git)
-            problems += state.problems(repository: module.name, relativePath: module.path)
             // An annotated tag as pin is peeled: a HEAD at the tagged commit is at its pin.
             let pinned = try pins[module.path].map { recorded in
                 try GitRepository(path, git: git).commit(of: recorded) ?? recorded
             }
-            guard let head = state.head, head != pinned else { continue }
-            // The re-run of a stopped pin pins what that run set out to pin: a module it did not record is one
-            // whose pin its landing moved (a roll's), with the checkout still at the old pin; it is never pinned
-            // back.
-            if let recorded = stoppedRecords, !recorded.contains(module.name) { continue }
-            let expected = project.branch(of: module, for: tenant)
-            guard let current = state.currentBranch else {
-                problems.append(
-                    WorkingCopyProblem(
-                        repository: module.name, path: module.path,
-                        reason: "detached HEAD; check out \(expected) and commit there first"))
-                continue
-            }
-            guard current == expected else {
-                problems.append(
-                    WorkingCopyProblem(
-                        repository: module.name, path: module.path,
-                        reason: "on branch \(current), but \(branch) takes \(module.name) from \(expected)"))
-                continue
-            }
+            observation.checkouts[module.name] = PinObservation.Checkout(state: state, pinned: pinned)
+        }
+        return observation
+    }
+
+    /// Fetches each candidate module (unless `fetch` is off) and reads whether its HEAD is on its remote.
+    func observePublication(_ observation: inout PinObservation) throws {
+        for candidate in PinPlanner.candidates(observation) {
+            let module = candidate.module
+            let path = workspace.path(module.path)
             if fetch {
                 console?.progress("fetching \(module.name)")
                 try GitRepository(path, git: git).fetchOrigin(prune: true, module: module.name)
             }
             let unpushed = try GitRepository(path, git: git).countCommits(
-                from: head, context: "look for unpushed commits of \(module.name)")
-            if unpushed != 0 && !push {
-                problems.append(
-                    WorkingCopyProblem(
-                        repository: module.name, path: module.path,
-                        reason: "commit \(ObjectID.short(head)) is not on the module's remote (\(unpushed) unpushed); "
-                            + "push it first or run with --push"))
-            }
+                from: candidate.head, context: "look for unpushed commits of \(module.name)")
+            var publication = PinObservation.Publication(unpushed: unpushed)
             if unpushed != 0 && push {
-                let remoteBranch = try GitRefs.branches(
-                    under: "refs/remotes/\(Workspace.defaultRemoteName)/", in: path, git: git, what: module.name)[
-                        current]
-                if remoteBranch == nil {
-                    problems.append(
-                        WorkingCopyProblem(
-                            repository: module.name, path: module.path,
-                            reason: "branch \(current) does not exist on the remote of \(module.name) (deleted "
-                                + "there?); pin --push never recreates a branch"))
-                }
-                if let tenant, current == project.generalBranch(of: module), !toGeneral {
-                    problems.append(
-                        WorkingCopyProblem(
-                            repository: module.name, path: module.path,
-                            reason: "\(current) is \(module.name)'s general branch, shared by every tenant, and "
-                                + "\(tenant.id) does not customise \(module.name); push it from the \(current) "
-                                + "view, customise it (tenantctl customize \(tenant.id) \(module.name)), or run with "
-                                + "--to-general"))
-                }
+                let remoteBranches = try GitRefs.branches(
+                    under: "refs/remotes/\(Workspace.defaultRemoteName)/", in: path, git: git, what: module.name)
+                publication.remoteHasBranch = remoteBranches[candidate.branch] != nil
             }
-            moduleBranches[module.name] = unpushed != 0 ? current : nil
-            before.append(RunJournal.Before(repository: module.name, branch: current, head: head))
-            changes.append(
-                PinReport.Change(
-                    module: module.name, path: module.path, old: pins[module.path], new: head, pushed: false))
+            observation.checkouts[module.name]?.publication = publication
         }
-        var landing: PinLanding?
-        var unpublished: String?
-        // The superproject branch on the remote before this run: what `runs --abort` sets it back to.
-        var superprojectRemoteBefore: String?
-        // Where the pin commit goes: also without --push, a pin never commits on a branch the remote has moved
-        // past (a roll ran): that would leave the local branch diverged from its remote.
-        if (push || !changes.isEmpty) && !branch.isEmpty, let head = superState.head {
-            let remote = try WorkingCopyRemote.branches(workspace, git: git, fetch: fetch, console: console)
-            superprojectRemoteBefore = remote[branch]
-            if let remoteTip = remote[branch] {
-                let relation = try PinLanding.relation(
-                    head: head, remoteTip: remoteTip, branch: branch, changes: changes, pins: pins,
-                    modules: project.manifest.modules, push: push, workspace: workspace, git: git)
-                switch relation {
-                case .published, .behindWithNothingToPin: break
-                case .ahead where changes.isEmpty && push:
-                    unpublished = head
-                    problems += try unpublishedPins(
-                        head: head, remoteTip: remoteTip, pins: pins, modules: project.manifest.modules)
-                case .ahead: break
-                case .moved(let target): landing = target
-                case .refused(let problem): problems.append(problem)
-                }
-            } else if push && !changes.isEmpty {
-                problems.append(
-                    WorkingCopyProblem(
-                        repository: "superproject", path: "",
-                        reason: "branch \(branch) does not exist on the remote (deleted there?); pin --push never "
-                            + "recreates a branch"))
-            }
-        }
-        guard problems.isEmpty else {
-            throw WorkingCopyRefusal(
-                action: "pin on \(branch.isEmpty ? "a detached HEAD" : branch)", problems: problems)
-        }
-        // Before the first change: the superproject and every module it may pin, as they are now.
-        try transaction?.recordBefore(before)
-        if let landing {
-            changes = landing.changes
-            // Every change is on the remote's new tip already (a landing pin stopped after its push): the local
-            // branch only needs to catch up.
-            if changes.isEmpty {
-                try moveLocal(branch, to: landing.remoteTip)
-                return PinReport(
-                    branch: branch, commit: nil, pushed: false, changes: [], landedOn: landing.remoteTip,
-                    behind: landing.behind)
-            }
-        }
-        guard !changes.isEmpty else {
-            // A pin commit of an earlier run whose superproject push failed or was interrupted: publish it.
-            if let unpublished {
-                try publish(unpublished, branch: branch, remoteBefore: superprojectRemoteBefore)
-                return PinReport(branch: branch, commit: unpublished, pushed: true, changes: [])
-            }
-            return PinReport(branch: branch, commit: nil, pushed: false, changes: [])
-        }
+    }
 
-        // Modules first: a superproject commit never reaches the remote before the module commits it pins.
-        if push {
-            // The pin commit comes after the module pushes: an identity git commit would refuse stops it before them.
-            _ = try CommitIdentity.read(in: workspace.root, git: git)
-            for index in changes.indices {
-                guard let moduleBranch = moduleBranches[changes[index].module] else { continue }
-                console?.progress("pushing \(changes[index].module) \(moduleBranch)")
-                let update = RefUpdate(ref: "refs/heads/\(moduleBranch)", new: changes[index].new, old: nil)
-                let remoteBefore = try GitRepository(workspace.path(changes[index].path), git: git).lookUp(
-                    "refs/remotes/\(Workspace.defaultRemoteName)/\(moduleBranch)",
-                    context: "read the remote branch \(moduleBranch) of \(changes[index].module)")
-                try AtomicPush.push(
-                    [update], repository: "module \(changes[index].module)", from: workspace.path(changes[index].path),
-                    to: workspace.remoteName, git: git
-                ).requireAccepted()
-                changes[index].pushed = true
-                // What landed is journalled: a run that stops after this (a failed superproject push) stays
-                // unfinished, and the other writing commands refuse until its re-run publishes the pin or
-                // `runs --abort` takes the push back to the value the branch had (as last fetched).
-                try transaction?.record(
-                    repository: changes[index].module, remote: workspace.remoteName,
-                    refs: [RefUpdate(ref: update.ref, new: update.new, old: remoteBefore)], published: true,
-                    landed: nil)
-            }
+    /// Fetches the superproject's branches and reads where the local branch is against its remote; nil when the
+    /// plan needs no remote (``PinPlanner/readsRemote(_:push:)``).
+    func observeRemote(_ plan: PinPlan, observation: PinObservation) throws -> PinRemoteObservation? {
+        guard PinPlanner.readsRemote(plan, push: push), let head = plan.head else { return nil }
+        let remote = try WorkingCopyRemote.branches(workspace, git: git, fetch: fetch, console: console)
+        guard let remoteTip = remote[plan.branch] else { return PinRemoteObservation(tip: nil) }
+        let modules = observation.project.manifest.modules
+        let relation = try PinLanding.relation(
+            head: head, remoteTip: remoteTip, branch: plan.branch, changes: plan.changes, pins: observation.pins,
+            modules: modules, push: push, workspace: workspace, git: git)
+        var result = PinRemoteObservation(tip: remoteTip, relation: relation)
+        if relation == .ahead && PinPlanner.publishesAhead(plan, push: push) {
+            result.unpublishedPins = try unpublishedPins(
+                head: head, remoteTip: remoteTip, pins: observation.pins, modules: modules)
         }
-        if let landing {
-            // The remote branch moved on (a roll ran) and changed no pin this pin changes: the pin commit is written
-            // on the remote tip with plumbing (the working copy untouched), pushed (with --push), and only then the
-            // local branch is fast-forwarded to it. A run stopped before the push left nothing; one stopped after
-            // it is finished by the re-run's catch-up above.
-            let root = workspace.root
-            let batch = try CatFileBatch(git: git, repository: root)
-            let tree = try TreeWriter(batch: batch, repository: root, git: git).write(
-                base: landing.remoteTip + "^{tree}",
-                edits: changes.map { PathEdit(path: $0.path, change: .gitlink($0.new)) })
-            try batch.close()
-            let commit = try CommitWriter.write(
-                CommitSpec(
-                    tree: tree, parents: [landing.remoteTip], message: Self.message(branch: branch, changes: changes)),
-                in: root, identity: try CommitIdentity.read(in: root, git: git), git: git)
-            if push { try publish(commit, branch: branch, local: false, remoteBefore: landing.remoteTip) }
-            try moveLocal(branch, to: commit)
+        return result
+    }
+
+    /// Carries out a plan without problems: journals the records, pushes the modules, writes and publishes the pin
+    /// commit, and reports.
+    func execute(_ plan: PinPlan) throws -> PinReport {
+        let branch = plan.branch
+        // Before the first change: the superproject and every module it may pin, as they are now.
+        try transaction?.recordBefore(plan.before)
+        switch plan.step {
+        case .catchUp(let landing):
+            try moveLocal(branch, to: landing.remoteTip)
             return PinReport(
-                branch: branch, commit: commit, pushed: push, changes: changes, landedOn: landing.remoteTip,
+                branch: branch, commit: nil, pushed: false, changes: [], landedOn: landing.remoteTip,
                 behind: landing.behind)
+        case .publish(let unpublished):
+            try publish(unpublished, branch: branch, remoteBefore: plan.remoteBefore)
+            return PinReport(branch: branch, commit: unpublished, pushed: true, changes: [])
+        case .nothing:
+            return PinReport(branch: branch, commit: nil, pushed: false, changes: [])
+        case .land(let landing):
+            let changes = try pushModules(plan)
+            return try land(changes, on: landing, branch: branch)
+        case .commit:
+            let changes = try pushModules(plan)
+            return try commit(changes, branch: branch, remoteBefore: plan.remoteBefore, head: plan.head)
         }
+    }
+
+    /// With `--push`, pushes each module branch with unpushed commits, journalling what landed; the changes with
+    /// `pushed` set. Modules first: a superproject commit never reaches the remote before the module commits it pins.
+    func pushModules(_ plan: PinPlan) throws -> [PinReport.Change] {
+        var changes = plan.changes
+        guard push else { return changes }
+        // The pin commit comes after the module pushes: an identity git commit would refuse stops it before them.
+        _ = try CommitIdentity.read(in: workspace.root, git: git)
+        for index in changes.indices {
+            guard let moduleBranch = plan.moduleBranches[changes[index].module] else { continue }
+            console?.progress("pushing \(changes[index].module) \(moduleBranch)")
+            let update = RefUpdate(ref: "refs/heads/\(moduleBranch)", new: changes[index].new, old: nil)
+            let remoteBefore = try GitRepository(workspace.path(changes[index].path), git: git).lookUp(
+                "refs/remotes/\(Workspace.defaultRemoteName)/\(moduleBranch)",
+                context: "read the remote branch \(moduleBranch) of \(changes[index].module)")
+            try AtomicPush.push(
+                [update], repository: "module \(changes[index].module)", from: workspace.path(changes[index].path),
+                to: workspace.remoteName, git: git
+            ).requireAccepted()
+            changes[index].pushed = true
+            // What landed is journalled: a run that stops after this (a failed superproject push) stays
+            // unfinished, and the other writing commands refuse until its re-run publishes the pin or
+            // `runs --abort` takes the push back to the value the branch had (as last fetched).
+            try transaction?.record(
+                repository: changes[index].module, remote: workspace.remoteName,
+                refs: [RefUpdate(ref: update.ref, new: update.new, old: remoteBefore)], published: true,
+                landed: nil)
+        }
+        return changes
+    }
+
+    /// The remote branch moved on (a roll ran) and changed no pin this pin changes: the pin commit is written on the
+    /// remote tip with plumbing (the working copy untouched), pushed (with --push), and only then the local branch
+    /// is fast-forwarded to it. A run stopped before the push left nothing; one stopped after it is finished by the
+    /// re-run's catch-up.
+    func land(_ changes: [PinReport.Change], on landing: PinLanding, branch: String) throws -> PinReport {
+        let root = workspace.root
+        let batch = try CatFileBatch(git: git, repository: root)
+        let tree = try TreeWriter(batch: batch, repository: root, git: git).write(
+            base: landing.remoteTip + "^{tree}",
+            edits: changes.map { PathEdit(path: $0.path, change: .gitlink($0.new)) })
+        try batch.close()
+        let commit = try CommitWriter.write(
+            CommitSpec(
+                tree: tree, parents: [landing.remoteTip], message: Self.message(branch: branch, changes: changes)),
+            in: root, identity: try CommitIdentity.read(in: root, git: git), git: git)
+        if push { try publish(commit, branch: branch, local: false, remoteBefore: landing.remoteTip) }
+        try moveLocal(branch, to: commit)
+        return PinReport(
+            branch: branch, commit: commit, pushed: push, changes: changes, landedOn: landing.remoteTip,
+            behind: landing.behind)
+    }
+
+    /// The pin commit on the checked-out branch (staged gitlinks, `git commit`), journalled, then published with
+    /// `--push`.
+    func commit(_ changes: [PinReport.Change], branch: String, remoteBefore: String?, head: String?) throws
+        -> PinReport
+    {
         let superproject = GitRepository(workspace.root, git: git)
         for change in changes {
             try superproject.stageGitlink(change.path, at: change.new, context: "stage the pin of \(change.module)")
@@ -319,9 +246,9 @@ public struct WorkingCopyPin: Sendable {
         let commit = try superproject.headCommit(context: "read the new pin commit")
         try transaction?.record(
             repository: "superproject", remote: workspace.remoteName,
-            refs: [RefUpdate(ref: "refs/heads/\(branch)", new: commit, old: superState.head)], published: nil,
+            refs: [RefUpdate(ref: "refs/heads/\(branch)", new: commit, old: head)], published: nil,
             landed: true)
-        if push { try publish(commit, branch: branch, remoteBefore: superprojectRemoteBefore) }
+        if push { try publish(commit, branch: branch, remoteBefore: remoteBefore) }
         return PinReport(branch: branch, commit: commit, pushed: push, changes: changes)
     }
 

@@ -1,0 +1,31 @@
+import Foundation
+
+/// The tenant's superproject branch compared with the superproject's `general_dev`.
+public struct SuperprojectAudit: Sendable, Equatable, Encodable {
+    /// Non-merge commits on the tenant branch that are not on `general_dev`; nil when the branch is missing.
+    public var ahead: Int?
+    /// Commits of `general_dev` not on the tenant branch; nil when the branch is missing.
+    public var behind: Int?
+    /// Files (not module pins) the tenant branch changes relative to its merge base with `general_dev`.
+    public var changedFiles: [String]
+    /// Problems with the tenant branch itself (`missing-branch`).
+    public var findings: [AuditFinding]
+
+    /// Creates a superproject audit.
+    public init(ahead: Int?, behind: Int?, changedFiles: [String], findings: [AuditFinding]) {
+        self.ahead = ahead
+        self.behind = behind
+        self.changedFiles = changedFiles
+        self.findings = findings
+    }
+
+    enum CodingKeys: String, CodingKey { case ahead, behind, changedFiles, findings }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(ahead, forKey: .ahead)
+        try container.encode(behind, forKey: .behind)
+        try container.encode(changedFiles, forKey: .changedFiles)
+        try container.encode(findings, forKey: .findings)
+    }
+}

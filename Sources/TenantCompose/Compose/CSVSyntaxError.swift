@@ -1,0 +1,7 @@
+import Foundation
+
+/// A CSV syntax error.
+struct CSVSyntaxError: Error {
+    var line: Int
+    var message: String
+}
