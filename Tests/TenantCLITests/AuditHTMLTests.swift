@@ -1,10 +1,10 @@
 import Foundation
 import TenantExample
+import TenantKit
 import TenantTestSupport
 import Testing
 
 @testable import TenantAudit
-@testable import TenantKit
 
 /// A headless Chromium for the browser tests: Debian's `chromium` (installed by `.ci/run`), `chromium-browser` or
 /// Google Chrome, the first found on PATH.

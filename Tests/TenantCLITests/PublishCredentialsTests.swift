@@ -1,9 +1,9 @@
 import Foundation
 import TenantExample
+import TenantKit
 import TenantTestSupport
 import Testing
 
-@testable import TenantKit
 @testable import TenantObservation
 
 /// A password in a remote URL reaches the server and nothing else: no file tenantctl writes, no output, no commit.

@@ -1,10 +1,10 @@
 import Foundation
 import TenantExample
+import TenantKit
 import TenantTestSupport
 import Testing
 
 @testable import TenantGit
-@testable import TenantKit
 
 /// Git LFS: the objects a pushed commit needs reach the server before the ref, though the repositories' hooks (and
 /// so git-lfs's pre-push hook) never run.

@@ -1,9 +1,9 @@
 import Foundation
+import TenantKit
 import TenantTestSupport
 import Testing
 
 @testable import TenantAudit
-@testable import TenantKit
 
 /// `AuditHTMLRenderer` on synthetic reports: escaping of hostile names (`<script>`, quotes, bidi characters), no
 /// external resource, the data block.

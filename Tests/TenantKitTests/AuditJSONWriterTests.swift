@@ -1,8 +1,8 @@
 import Foundation
+import TenantKit
 import Testing
 
 @testable import TenantAudit
-@testable import TenantKit
 
 /// The hand-written audit JSON is byte for byte what `JSONEncoder` writes (docs/PERFORMANCE.md).
 @Suite struct AuditJSONWriterTests {

@@ -1,8 +1,7 @@
 import Foundation
+import TenantKit
 import TenantTestSupport
 import Testing
-
-@testable import TenantKit
 
 /// The faster paths of `audit --no-fetch` (docs/PERFORMANCE.md) give what the plain ones gave: the gitlink reader on
 /// real trees, the pins of many branches, and the work shared out over the cores in its order.

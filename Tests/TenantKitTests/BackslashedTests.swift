@@ -1,9 +1,9 @@
 import Foundation
+import TenantKit
 import Testing
 
 @testable import TenantCompose
 @testable import TenantExample
-@testable import TenantKit
 
 /// The four quoted-token formats share one escaper (`Backslashed`); each keeps its own spelling of a control
 /// character. These pin every format's output, so a change to the shared part shows in all four.

@@ -1,7 +1,7 @@
 import Foundation
+import TenantKit
 import Testing
 
-@testable import TenantKit
 @testable import TenantModel
 
 /// The tenant-branch clash check uses indexes by name and directory prefix; it reports exactly what comparing every

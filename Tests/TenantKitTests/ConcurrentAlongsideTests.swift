@@ -1,7 +1,6 @@
 import Foundation
+import TenantKit
 import Testing
-
-@testable import TenantKit
 
 /// `Concurrent.alongside`: the mirrors' bookkeeping runs while the superproject's push runs.
 @Suite struct ConcurrentAlongsideTests {

@@ -1,7 +1,6 @@
 import Foundation
+import TenantKit
 import Testing
-
-@testable import TenantKit
 
 private let erpModules = [
     Module(name: "Infrastructure", path: "Modules/Infrastructure", url: "../Infrastructure.git"),

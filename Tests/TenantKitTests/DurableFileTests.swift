@@ -1,8 +1,8 @@
 import Foundation
+import TenantKit
 import TenantTestSupport
 import Testing
 
-@testable import TenantKit
 @testable import TenantSupport
 
 /// The state files' writer: the whole new content or the previous one, the file flushed, renamed into place, then

@@ -1,7 +1,6 @@
 import Foundation
+import TenantKit
 import Testing
-
-@testable import TenantKit
 
 /// The judge alone, on observations written by hand: one rule per code, no git.
 @Suite struct FindingJudgeTests {

@@ -1,8 +1,7 @@
 import Foundation
+import TenantKit
 import TenantTestSupport
 import Testing
-
-@testable import TenantKit
 
 /// The one reader of `.gitmodules` on real repositories: at a commit (one lookup, or through an open
 /// `cat-file --batch`), of a working-tree file, and its lookups, against what git itself makes of the file.

@@ -1,8 +1,8 @@
 import Foundation
+import TenantKit
 import Testing
 
 @testable import TenantCompose
-@testable import TenantKit
 
 /// The JSON byte writer lays out any nesting as `JSONEncoder` does (the audit report and the run journal use only
 /// some of the shapes; their own tests compare whole documents).

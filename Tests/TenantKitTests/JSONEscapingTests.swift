@@ -1,8 +1,8 @@
 import Foundation
+import TenantKit
 import Testing
 
 @testable import TenantAudit
-@testable import TenantKit
 
 /// The bytes each JSON writer writes for a string with quotes, backslashes, every kind of control character,
 /// U+2028/U+2029, non-ASCII and `</script>`: pinned, so that folding the writers onto one escaper changes none.

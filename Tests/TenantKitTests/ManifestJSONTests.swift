@@ -1,7 +1,6 @@
 import Foundation
+import TenantKit
 import Testing
-
-@testable import TenantKit
 
 private func parse(_ text: String) -> Result<JSONValue, JSONSyntaxError> {
     do {

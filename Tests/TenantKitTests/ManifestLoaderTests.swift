@@ -1,7 +1,6 @@
 import Foundation
+import TenantKit
 import Testing
-
-@testable import TenantKit
 
 /// The repository root, found from this file's path.
 let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

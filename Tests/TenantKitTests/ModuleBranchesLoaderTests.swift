@@ -1,7 +1,6 @@
 import Foundation
+import TenantKit
 import Testing
-
-@testable import TenantKit
 
 /// `"branches"` in a tenant file: a module mapped to the module branch the tenant follows, validated like the other
 /// fields (each problem names the file and the field), and the one function every command names a tenant's module

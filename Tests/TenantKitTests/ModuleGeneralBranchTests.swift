@@ -1,7 +1,6 @@
 import Foundation
+import TenantKit
 import Testing
-
-@testable import TenantKit
 
 /// `"generalBranch"` on a module in `modules.json`: optional, validated, encoded only when set, and what the branch
 /// rule uses for that module.

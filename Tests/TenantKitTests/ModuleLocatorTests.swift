@@ -1,9 +1,9 @@
 import Foundation
+import TenantKit
 import TenantTestSupport
 import Testing
 
 @testable import TenantGit
-@testable import TenantKit
 
 /// Finding a module on a branch that has it at another path (by submodule name, then URL), and git's ignore output.
 @Suite struct ModuleLocatorTests {

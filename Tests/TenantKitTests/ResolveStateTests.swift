@@ -1,8 +1,8 @@
 import Foundation
+import TenantKit
 import TenantTestSupport
 import Testing
 
-@testable import TenantKit
 @testable import TenantResolve
 
 /// The pure parts of resolve: conflict markers, the state file's round trip and its absence.

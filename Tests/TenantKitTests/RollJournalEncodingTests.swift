@@ -1,7 +1,6 @@
 import Foundation
+import TenantKit
 import Testing
-
-@testable import TenantKit
 
 /// The roll journal is written by hand (it is rewritten after every push); the bytes are `JSONEncoder`'s.
 @Suite struct RollJournalEncodingTests {

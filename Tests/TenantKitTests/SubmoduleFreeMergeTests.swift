@@ -1,8 +1,8 @@
 import Foundation
+import TenantKit
 import TenantTestSupport
 import Testing
 
-@testable import TenantKit
 @testable import TenantRoll
 
 /// roll's superproject merges run where git sees no submodule: merge-ort does not open a checked-out module's

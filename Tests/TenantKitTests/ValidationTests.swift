@@ -1,7 +1,6 @@
 import Foundation
+import TenantKit
 import Testing
-
-@testable import TenantKit
 
 /// Runs the real `git check-ref-format --branch` with the machine configuration isolated.
 private func gitAcceptsBranch(_ name: String) throws -> Bool {

@@ -1,7 +1,6 @@
 import Foundation
+import TenantKit
 import Testing
-
-@testable import TenantKit
 
 @Suite struct WorkingCopyPlannerTests {
     @Test func parsesPorcelainV2WithBranchAndEveryEntryKind() throws {

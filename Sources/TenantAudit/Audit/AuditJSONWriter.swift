@@ -7,7 +7,7 @@ import Foundation
 /// `audit --no-fetch --format json`'s CPU time on it (docs/PERFORMANCE.md). The keys are listed here in sorted
 /// order, and `null` is written where the report's `encode(to:)` encodes a nil; `AuditJSONWriterTests` compares the
 /// output with `JSONEncoder`'s for reports with every field shape.
-package enum AuditJSONWriter {
+enum AuditJSONWriter {
     static func render(_ report: AuditReport) -> String {
         String(decoding: bytes(report), as: UTF8.self)
     }

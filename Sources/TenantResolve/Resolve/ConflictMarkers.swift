@@ -1,7 +1,7 @@
 import Foundation
 
 /// Conflict markers left in files of a working tree after a merge.
-package enum ConflictMarkers {
+enum ConflictMarkers {
     /// Which of `files` (relative to `path`) still hold a conflict marker line (`<<<<<<< ` or `>>>>>>> `, git's
     /// default marker size, at the start of a line) or cannot be read. Missing files and directories (a gitlink) hold
     /// none.

@@ -10,7 +10,7 @@ import Foundation
 /// superproject ran for minutes after a `switch`. roll sets every gitlink by its pin rule afterwards, so it never
 /// needed that search; in a git directory with no submodules (and no work tree) git finds none, and the merges give
 /// what they give in a fresh clone. The objects (and the trees the merges write) stay in the superproject's store.
-package enum SubmoduleFreeMerge {
+enum SubmoduleFreeMerge {
     /// `git` with `GIT_DIR` set to `<commonDirectory>/tenantctl/merge-directory` (created when missing; HEAD, an
     /// empty refs directory, a config with the object format of `objectID`) and `GIT_OBJECT_DIRECTORY` to the
     /// superproject's objects. A shallow superproject's `shallow` file is copied, so the merge bases stay the same.
