@@ -90,119 +90,91 @@ public struct RollState: Sendable {
     public var generalBranch: String { project.manifest.generalBranch }
 }
 
-/// Loads a ``RollState`` from a ``Snapshot`` with batch reads: one `for-each-ref --contains` for the superproject,
-/// one `rev-list` (``CommitGraph``) per module repository, gathered as audit and verify gather it
-/// (``ObservationReader``), and one `cat-file --batch` for every superproject file and tree.
+/// Loads a ``RollState`` from a ``Snapshot`` through the ``ObservationReader`` (what audit and verify read, with
+/// each tenant branch's own `modules.json` and without the changed files, orphan branches and `.gitmodules`), on
+/// the snapshot's `cat-file --batch`; the state is then built from the observation without git.
 public enum RollStateLoader {
     /// Loads the state of every repository in the snapshot.
     public static func load(snapshot: Snapshot, batch: CatFileBatch, git: Git, jobs: Int) throws -> RollState {
         let project = snapshot.project
-        let general = project.manifest.generalBranch
-        let root = snapshot.workspace.root
-        let generalTip = try snapshot.branch(general)
-        let contain = try GitRefs.containing(
-            generalTip, under: snapshot.refPrefix, in: root, git: git, what: "the superproject")
-        let branchesToRead = [general] + project.tenants.map(\.branch).filter { snapshot.branches[$0] != nil }
-        // The general branch's modules.json is the project's, read by the snapshot; the tenant branches' own files
-        // are read here.
-        var manifests = try tenantManifests(
-            Array(branchesToRead.dropFirst()), snapshot: snapshot, batch: batch,
-            options: ValidationOptions(allowLocalRemotes: true))
-        manifests[general] = project.manifest.modules
-        let modulePaths = manifests.mapValues { $0.map(\.path) }
+        _ = try snapshot.branch(project.manifest.generalBranch)
+        let observation = try ObservationReader.read(
+            snapshot: snapshot, tenants: project.tenants, git: git, options: .roll(jobs: jobs), batch: batch)
+        return state(project: project, observation: observation, branches: snapshot.branches)
+    }
+
+    /// The state roll plans from, made of `observation` (read with ``ObservationReader/Options/roll(jobs:)``) and
+    /// the superproject's remote `branches`. No git.
+    public static func state(project: Project, observation: ProjectObservation, branches: [String: String])
+        -> RollState
+    {
+        let observed = observation.superproject
+        let general = observed.generalBranch
+        var modulePaths: [String: [String]] = [general: project.manifest.modules.map(\.path)]
         var renamed: [String: [String: String]] = [:]
-        for (branch, modules) in manifests {
+        for (branch, modules) in observed.manifests {
+            modulePaths[branch] = modules.map(\.path)
             for module in modules {
                 if let current = project.module(named: module.name), current.path != module.path {
                     renamed[branch, default: [:]][module.path] = module.name
                 }
             }
         }
-        let allPaths = Set(project.manifest.modules.map(\.path)).union(modulePaths.values.flatMap { $0 })
-        let tips = branchesToRead.compactMap { snapshot.branches[$0] }
-        var pinsByCommit = try PinReader.pins(of: tips, paths: allPaths.sorted(), batch: batch)
-        // A branch without a module's gitlink at its path may have the module where the branch's `.gitmodules`
-        // puts it (moved since, on a branch without modules.json: an adopted release line).
-        let located = try ModuleLocator.moved(
-            modules: project.manifest.modules, pins: pinsByCommit, reference: generalTip, batch: batch,
-            repository: root, git: git)
-        var pins: [String: [String: String]] = [:]
-        for branch in branchesToRead {
-            guard let tip = snapshot.branches[branch] else { continue }
-            for (name, location) in located[tip] ?? [:] where !(renamed[branch]?.values.contains(name) ?? false) {
-                renamed[branch, default: [:]][location.path] = name
-                pinsByCommit[tip, default: [:]][location.path] = location.pin
+        // A module found at another path (by its identity) is listed at that path, as the branch's tree has it.
+        var pins = observed.pins
+        for (branch, moved) in observed.movedPaths {
+            for (name, path) in moved {
+                guard let module = project.module(named: name), let pin = pins[branch]?[module.path] else { continue }
+                pins[branch]?[module.path] = nil
+                pins[branch]?[path] = pin
+                renamed[branch, default: [:]][path] = name
             }
-            pins[branch] = pinsByCommit[tip] ?? [:]
         }
-        let (mergedBack, containsMergedBack) = try superprojectMergedBack(
-            project: project, snapshot: snapshot, generalTip: generalTip, git: git)
-        let modules = project.manifest.modules.filter { snapshot.unreachable[$0.name] == nil }
-        let (renamedPaths, branchPins) = (renamed, pins)
-        let repositories = try Concurrent.map(modules, jobs: jobs) { module -> ModuleRepositoryState in
-            // The module's pins on every branch read, at its path or at the path the branch's own file gives it.
+        var containGeneral: Set<String> = [general]
+        for (branch, comparison) in observed.comparisons where comparison.behind == 0 {
+            containGeneral.insert(branch)
+        }
+        var repositories: [String: ModuleRepositoryState] = [:]
+        for module in project.manifest.modules {
+            guard let facts = observation.modules[module.name] else { continue }
             var pinned: [String: String] = [:]
-            for branch in branchesToRead {
-                let oldPath = renamedPaths[branch]?.first { $0.value == module.name }?.key
-                if let pin = branchPins[branch]?[module.path] ?? oldPath.flatMap({ branchPins[branch]?[$0] }) {
+            for (branch, branchPins) in observed.pins {
+                let manifest = observed.manifests[branch]
+                if let pin = ObservationReader.pin(of: module, in: branchPins, manifest: manifest) {
                     pinned[branch] = pin
                 }
             }
-            return try loadModule(
-                module, project: project, snapshot: snapshot, pins: pinned,
-                tenantBranches: project.tenantModuleBranches(of: module), git: git)
+            repositories[module.name] = repositoryState(facts, pins: pinned)
         }
         return RollState(
             project: project,
             superproject: SuperprojectState(
-                branches: snapshot.branches, containGeneral: contain, pins: pins, modulePaths: modulePaths,
-                renamedPaths: renamed, mergedBack: mergedBack, containsMergedBack: containsMergedBack),
-            repositories: Dictionary(uniqueKeysWithValues: zip(modules.map(\.name), repositories)),
-            unreachable: snapshot.unreachable)
+                branches: branches, containGeneral: containGeneral, pins: pins, modulePaths: modulePaths,
+                renamedPaths: renamed, mergedBack: observed.mergedBack,
+                containsMergedBack: containsMergedBack(observed)),
+            repositories: repositories, unreachable: observation.unreachable)
     }
 
-    /// The superproject's tenant branches merged back into its general branch (one commit graph of the general
-    /// branch and the tenant branches, read as audit and verify read it), and which of those commits each tenant
-    /// branch already contains. Nothing is read when no tenant branch exists.
-    static func superprojectMergedBack(
-        project: Project, snapshot: Snapshot, generalTip: String, git: Git
-    ) throws -> (mergedBack: [String: [String]], contains: [String: Set<String>]) {
-        var tips: [String: String] = [:]
-        for tenant in project.tenants { tips[tenant.branch] = snapshot.branches[tenant.branch] }
-        guard !tips.isEmpty else { return ([:], [:]) }
-        let graph = try CommitGraph.load(
-            tips: [generalTip] + Set(tips.values).sorted(), repository: snapshot.workspace.root, git: git,
-            what: "the superproject")
-        guard let history = graph.history(of: generalTip) else { return ([:], [:]) }
-        var mergedBack: [String: [String]] = [:]
-        for (branch, tip) in tips {
-            let taken = graph.tenantOnlyCommits(of: tip, in: history)
-            if !taken.isEmpty { mergedBack[branch] = taken }
-        }
-        let taken = Set(mergedBack.values.flatMap { $0 })
+    /// Tenant branch → the commits of any tenant's merged-back commits that its head already contains: what the
+    /// general branch would not bring it.
+    static func containsMergedBack(_ observed: SuperprojectObservation) -> [String: Set<String>] {
+        let taken = Set(observed.mergedBack.values.flatMap { $0 })
+        guard let graph = observed.graph, !taken.isEmpty else { return [:] }
         var contains: [String: Set<String>] = [:]
-        for (branch, tip) in tips where !taken.isEmpty {
+        for (branch, tip) in observed.tenantTips {
             contains[branch] = taken.filter { graph.isAncestor($0, of: tip) }
         }
-        return (mergedBack, contains)
+        return contains
     }
 
-    /// One module: its ``ModuleObservation`` (one commit graph), which branches contain its general tip, and, per
-    /// superproject branch, the tenant commits the general branch took that its pin lacks
+    /// One module: its facts, which branches contain its general tip, and, per superproject branch (`pins`: branch
+    /// → the module's pin there), the tenant commits the general branch took that its pin lacks
     /// (``FindingJudge/mergedBackReaching(_:from:facts:)``).
-    static func loadModule(
-        _ module: Module, project: Project, snapshot: Snapshot, pins: [String: String], tenantBranches: [String],
-        git: Git
-    ) throws -> ModuleRepositoryState {
-        let branches = snapshot.moduleBranches[module.name] ?? [:]
-        let facts = try ObservationReader.readModule(
-            module.name, repository: try snapshot.mirror(module.name), branches: branches,
-            general: project.generalBranch(of: module), pins: Set(pins.values), tenantBranches: tenantBranches,
-            options: ObservationReader.Options(changedFiles: false), git: git)
+    static func repositoryState(_ facts: ModuleObservation, pins: [String: String]) -> ModuleRepositoryState {
         guard let generalTip = facts.generalTip else {
             return ModuleRepositoryState(facts: facts, containGeneral: [])
         }
-        let containing = Set(branches.filter { facts.graph.isAncestor(generalTip, of: $0.value) }.keys)
+        let containing = Set(facts.branches.filter { facts.graph.isAncestor(generalTip, of: $0.value) }.keys)
         var mergedBack: [String: [String: [String]]] = [:]
         for (superBranch, pin) in pins {
             for tenantBranch in facts.mergedBack.keys where tenantBranch != superBranch {
@@ -211,26 +183,5 @@ public enum RollStateLoader {
             }
         }
         return ModuleRepositoryState(facts: facts, containGeneral: containing, mergedBack: mergedBack)
-    }
-
-    /// Branch → the modules of that branch's own `modules.json`, validated by the one manifest loader. A branch
-    /// whose file does not load gives no modules: roll then cannot see which of its gitlinks belong to modules
-    /// removed on the general branch, and leaves them as they are.
-    static func tenantManifests(
-        _ branches: [String], snapshot: Snapshot, batch: CatFileBatch, options: ValidationOptions
-    ) throws -> [String: [Module]] {
-        let files = try batch.objects(branches.map { "\(snapshot.ref($0)):\(ProjectReader.manifestPath)" })
-        var modules: [String: [Module]] = [:]
-        for (branch, object) in zip(branches, files) {
-            modules[branch] = []
-            guard let object, object.type == "blob" else { continue }
-            let file = SourceFile(path: "\(branch):\(ProjectReader.manifestPath)", data: Data(object.data))
-            do {
-                modules[branch] = try ProjectLoader.loadManifest(file, options: options).modules
-            } catch {
-                continue  // documented above: an invalid file gives no modules
-            }
-        }
-        return modules
     }
 }
