@@ -126,14 +126,14 @@ extension Tenantctl {
         func run(context: CommandContext) throws -> ExitStatus {
             let workspace = try context.workspace()
             let epoch = context.environment.variables["SOURCE_DATE_EPOCH"].flatMap { TimeInterval($0) }
+            let chosen = format ?? (global.json ? .json : .table)
             let audit = AuditRun(
                 tenants: tenants, module: module, check: check, jobs: jobsOptions.jobs,
                 generatedAt: epoch.map { Date(timeIntervalSince1970: $0) } ?? Date(),
-                validation: ValidationOptions(allowLocalRemotes: context.allowLocalRemotes))
-            let (report, observation, snapshot) = try audit.run(
+                validation: ValidationOptions(allowLocalRemotes: context.allowLocalRemotes), page: chosen == .html)
+            let (report, page) = try audit.run(
                 workspace: workspace, git: context.git, fetch: fetchOptions.fetch, wait: lockOptions.wait,
                 console: context.console)
-            let chosen = format ?? (global.json ? .json : .table)
             let view: AuditTableView? = matrix ? .matrix : nil
             if let output {
                 // A file is no terminal: nothing is wrapped or cut.
@@ -146,8 +146,7 @@ extension Tenantctl {
                     text = AuditTableRenderer.render(report, console: plain, view: view, summary: summary)
                 case .json: text = try AuditJSONRenderer.render(report)
                 case .markdown: text = AuditMarkdownRenderer.render(report)
-                case .html:
-                    text = try audit.htmlPage(report, observation: observation, snapshot: snapshot, git: context.git)
+                case .html: text = AuditHTMLRenderer.render(report, page: page ?? AuditPage())
                 }
                 let path = try ReportFile.write(
                     text + "\n", to: output, relativeTo: context.directory)
@@ -159,9 +158,7 @@ extension Tenantctl {
                         AuditTableRenderer.render(report, console: context.console, view: view, summary: summary))
                 case .json: context.console.data(bytes: AuditJSONRenderer.renderBytes(report))
                 case .markdown: context.console.print(AuditMarkdownRenderer.render(report))
-                case .html:
-                    context.console.data(
-                        try audit.htmlPage(report, observation: observation, snapshot: snapshot, git: context.git))
+                case .html: context.console.data(AuditHTMLRenderer.render(report, page: page ?? AuditPage()))
                 }
             }
             if report.isPartial { return .failure }

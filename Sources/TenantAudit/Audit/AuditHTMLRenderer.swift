@@ -10,6 +10,11 @@ import Foundation
 /// Bidirectional-control and invisible characters, and control characters other than newline and tab, are shown
 /// as `[U+202E]`. The script builds the table from the data, which keeps the file and the DOM small at 1000 × 50.
 public enum AuditHTMLRenderer {
+    /// Renders `report` with what `page` adds to it (gathered by ``AuditRun``). Runs no git.
+    public static func render(_ report: AuditReport, page: AuditPage) -> String {
+        render(report, tenantNames: page.tenantNames, modulePaths: page.modulePaths, commits: page.commits)
+    }
+
     /// Renders `report`. `tenantNames` (tenant id → display name) and `modulePaths` (module name → path) add
     /// what the report does not carry; both are optional.
     public static func render(

@@ -1,8 +1,8 @@
 import Foundation
 
 /// One `audit`: the tenants chosen, the observation gathered once, the report judged from it, with what it describes
-/// and, when asked for, one cell's commits. The command parses its options, loads the snapshot and renders the
-/// report.
+/// and, when asked for, one cell's commits and what the HTML page shows. The command parses its options and renders
+/// what this returns; rendering runs no git.
 public struct AuditRun: Sendable {
     /// The tenants to audit (by id or branch); all when empty.
     public var tenants: [String]
@@ -16,10 +16,12 @@ public struct AuditRun: Sendable {
     public var generatedAt: Date
     /// How the checked-out files are validated on a pull request.
     public var validation: ValidationOptions
+    /// Gather what the HTML page shows beyond the report (``AuditPage``).
+    public var page: Bool
 
     public init(
         tenants: [String] = [], module: String? = nil, check: Bool = false, jobs: Int = 4,
-        generatedAt: Date = Date(), validation: ValidationOptions = ValidationOptions()
+        generatedAt: Date = Date(), validation: ValidationOptions = ValidationOptions(), page: Bool = false
     ) {
         self.tenants = tenants
         self.module = module
@@ -27,6 +29,7 @@ public struct AuditRun: Sendable {
         self.jobs = jobs
         self.generatedAt = generatedAt
         self.validation = validation
+        self.page = page
     }
 
     /// Refuses unknown tenant and module names (before any module is fetched).
@@ -39,10 +42,10 @@ public struct AuditRun: Sendable {
 
     /// The whole audit of `workspace`: the remotes fetched into the mirrors under the workspace lock (waiting for it
     /// with `wait`; no lock without `fetch`: reading the mirrors needs none), unknown names refused before any module
-    /// is fetched, then the facts read and judged. Returns the report, the facts it was judged from and the snapshot
-    /// (the HTML page reads more from both).
+    /// is fetched, then the facts read and judged. Returns the report and, with ``page``, what the HTML page shows
+    /// beyond it.
     public func run(workspace: Workspace, git: Git, fetch: Bool, wait: Bool, console: Console?) throws -> (
-        report: AuditReport, observation: ProjectObservation, snapshot: Snapshot
+        report: AuditReport, page: AuditPage?
     ) {
         let lock =
             fetch
@@ -59,13 +62,14 @@ public struct AuditRun: Sendable {
                 console: console)
         }
         let (report, observation) = try observedReport(snapshot: snapshot, git: git)
-        return (report, observation, snapshot)
+        guard page else { return (report, nil) }
+        return (report, try pageFacts(report, observation: observation, snapshot: snapshot, git: git))
     }
 
     /// The report.
     ///
-    /// git processes: those of ``ObservationReader``; with `check`, one `config --blob` per superproject branch;
-    /// `rev-parse HEAD` and the remote's URL; four more for one cell's commits.
+    /// git processes: those of ``ObservationReader``; `rev-parse HEAD` and the remote's URL; four more for one
+    /// cell's commits.
     public func report(snapshot: Snapshot, git: Git) throws -> AuditReport {
         try observedReport(snapshot: snapshot, git: git).report
     }
@@ -82,7 +86,7 @@ public struct AuditRun: Sendable {
             snapshot: snapshot, tenants: selected, git: git, options: ObservationReader.Options(jobs: jobs))
         var findings = try checkedOutFindings(snapshot, git: git)
         if check {
-            findings += try GitVerifier.gitmodulesFindings(snapshot: snapshot, observation: observation, git: git)
+            findings += FindingJudge.gitmodulesFindings(project: project, observation: observation)
                 .map(AuditFinding.init)
         }
         var report = Auditor.report(
@@ -99,11 +103,11 @@ public struct AuditRun: Sendable {
         return (report, observation)
     }
 
-    /// The HTML page, with the tenants' display names, the modules' paths and the cells' commits (bounded:
-    /// ``AuditPageCommits``), which the report does not carry.
-    public func htmlPage(
+    /// What the HTML page shows that the report does not carry: the tenants' display names, the modules' paths and
+    /// the cells' commits (bounded: ``AuditPageCommits``), read from the modules' mirrors.
+    func pageFacts(
         _ report: AuditReport, observation: ProjectObservation, snapshot: Snapshot, git: Git
-    ) throws -> String {
+    ) throws -> AuditPage {
         let project = snapshot.project
         var names: [String: String] = [:]
         for tenant in project.tenants { names[tenant.id] = tenant.name }
@@ -119,7 +123,7 @@ public struct AuditRun: Sendable {
             }
         }
         let commits = try AuditPageCommits.load(report, sources: sources, git: git, jobs: jobs)
-        return AuditHTMLRenderer.render(report, tenantNames: names, modulePaths: paths, commits: commits)
+        return AuditPage(tenantNames: names, modulePaths: paths, commits: commits)
     }
 
     /// The commits of the one tenant's `module` cell, or nil when there is no pin or general branch to compare (the

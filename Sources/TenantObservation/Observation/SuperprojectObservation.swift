@@ -24,6 +24,14 @@ public struct SuperprojectObservation: Sendable {
     /// Superproject branch → path → pinned commit of the submodules its `.gitmodules` lists and it pins that
     /// `modules.json` does not name (a repository renamed or added with plain git; not a module that moved).
     public var unnamed: [String: [String: String]] = [:]
+    /// Superproject branch → its `.gitmodules` (absent for a branch without the file); nil when not read (roll
+    /// does not ask for it). What `gitmodules-drift` is judged from.
+    public var gitmodules: [String: Gitmodules]? = nil
+    /// Tenant branch → the modules of that branch's own `modules.json` (none when it has no such file or it does not
+    /// load); read only when asked (roll: to find the modules a branch has at an older path, and removed ones).
+    public var manifests: [String: [Module]] = [:]
+    /// The commit graph of the general branch and the tenant branches; nil when there is no tenant branch.
+    public var graph: CommitGraph? = nil
 
     public init(
         generalBranch: String, generalTip: String, tenantTips: [String: String], pins: [String: [String: String]],

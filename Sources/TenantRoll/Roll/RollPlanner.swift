@@ -1,173 +1,5 @@
 import Foundation
 
-/// Which tenants and modules a roll covers (empty = all).
-public struct RollFilter: Sendable, Equatable {
-    /// Tenant ids; empty means every tenant.
-    public var tenants: [String]
-    /// Module names that move; empty means every module.
-    public var modules: [String]
-    /// Modules whose general branch deliberately took a tenant's commits (`--accept-merged-back`): they roll anyway.
-    /// `superproject` accepts the superproject's general branch taking a tenant's superproject commits.
-    public var acceptMergedBack: [String]
-
-    public init(tenants: [String] = [], modules: [String] = [], acceptMergedBack: [String] = []) {
-        self.tenants = tenants
-        self.modules = modules
-        self.acceptMergedBack = acceptMergedBack
-    }
-}
-
-/// Why a tenant is blocked: rolling it would drop or spread a customisation, so nothing of it changes.
-public struct BlockReason: Sendable, Equatable, Codable {
-    /// The finding code (`missing-commit`, `undeclared-customisation`, `tenant-merged-back`, `invalid-tenant-file`,
-    /// `unreachable-remote`).
-    public var code: FindingCode
-    /// The module concerned; nil for the tenant file.
-    public var module: String?
-    /// What is wrong, naming commits and branches.
-    public var message: String
-    /// A command that fixes it.
-    public var fix: String
-
-    public init(code: FindingCode, module: String?, message: String, fix: String) {
-        self.code = code
-        self.module = module
-        self.message = message
-        self.fix = fix
-    }
-
-    /// A finding of the ``FindingJudge`` that blocks the roll, in audit's and verify's words followed by what
-    /// rolling would do (`rolling`), with the command that fixes it.
-    init(_ finding: Finding, rolling: String, fix: String) {
-        self.init(code: finding.code, module: finding.module, message: "\(finding.message); \(rolling)", fix: fix)
-    }
-}
-
-/// A content conflict (or another reason a tenant cannot roll) in one repository.
-public struct RollConflict: Sendable, Equatable, Codable {
-    /// `superproject` or a module name.
-    public var repository: String
-    /// Conflicting paths (may be empty when `reason` says why).
-    public var paths: [String]
-    /// Why, in words.
-    public var reason: String
-
-    public init(repository: String, paths: [String], reason: String) {
-        self.repository = repository
-        self.paths = paths
-        self.reason = reason
-    }
-}
-
-/// Merge the general branch of a module into its tenant branch.
-public struct ModuleMerge: Sendable, Equatable, Codable {
-    /// Module name.
-    public var module: String
-    /// Tenant id.
-    public var tenant: String
-    /// The module branch merged into (the tenant's branch).
-    public var branch: String
-    /// Tip of the tenant branch before the merge (first parent).
-    public var ours: String
-    /// Tip of the module's general branch (second parent).
-    public var theirs: String
-
-    /// The key of this merge among all of a roll.
-    var key: MergeKey { MergeKey(module: module, tenant: tenant) }
-}
-
-/// A module merge of one tenant.
-struct MergeKey: Hashable, Sendable {
-    var module: String
-    var tenant: String
-}
-
-/// Where a module's final pin on a tenant branch comes from.
-public enum PinTarget: Sendable, Equatable {
-    /// A known commit.
-    case commit(String)
-    /// The tip of the module's tenant branch after its merge (a merge commit, or `tip` when no merge is needed).
-    case tenantBranch(module: String, tip: String)
-}
-
-/// One module pin that changes.
-public struct PinChange: Sendable, Equatable, Codable {
-    /// Module name.
-    public var module: String
-    /// Gitlink path.
-    public var path: String
-    /// The pin before (nil: the module was not pinned).
-    public var old: String?
-    /// The pin after.
-    public var new: String
-
-    public init(module: String, path: String, old: String?, new: String) {
-        self.module = module
-        self.path = path
-        self.old = old
-        self.new = new
-    }
-}
-
-/// The re-pin commit on the superproject's general branch.
-public struct GeneralRepin: Sendable, Equatable {
-    /// The general branch tip it is based on (its parent).
-    public var base: String
-    /// The gitlinks that move to the modules' general tips.
-    public var changes: [PinChange]
-}
-
-/// What roll does for one tenant.
-public struct TenantPlan: Sendable, Equatable {
-    /// The tenant.
-    public var tenant: Tenant
-    /// Tip of the tenant's superproject branch (nil when it is missing).
-    public var tip: String?
-    /// Reasons the tenant cannot roll, known before any merge.
-    public var problems: [RollConflict]
-    /// Why rolling the tenant would drop or spread a customisation; non-empty: nothing of the tenant changes.
-    public var blocked: [BlockReason] = []
-    /// Whether the superproject general branch must be merged into the tenant branch.
-    public var mergeGeneral: Bool
-    /// Module path → final pin rule.
-    public var pins: [String: PinTarget]
-    /// Module name for every path in ``pins``.
-    public var moduleNames: [String: String]
-    /// Gitlink paths of modules removed on the general branch (resolved by deleting them).
-    public var removedPaths: [String]
-    /// Old gitlink paths of modules the general branch moved to another path (deleted; the module is pinned at its
-    /// new path).
-    public var renamedPaths: [String] = []
-    /// Old path → module name for ``renamedPaths``: where the tree's `.gitmodules` after the merge still puts the
-    /// module there (the tenant branch moved it itself), the module stays and is pinned there.
-    public var renamedModules: [String: String] = [:]
-    /// The tenant's pins before the roll.
-    public var oldPins: [String: String]
-}
-
-/// The whole roll, computed from a ``RollState`` without touching git.
-public struct RollPlan: Sendable, Equatable {
-    /// The superproject's general branch.
-    public var generalBranch: String
-    /// Superproject general tip before the roll.
-    public var generalTip: String
-    /// Modules of the general manifest.
-    public var modules: [Module]
-    /// The general branch re-pin (nil when the pins are current, or when the general branch is blocked).
-    public var repin: GeneralRepin?
-    /// Why re-pinning the general branch would drop a pin (a module commit not pushed); non-empty: nothing of the
-    /// general branch changes.
-    public var generalBlocked: [BlockReason] = []
-    /// Every module merge needed, in module then tenant order.
-    public var moduleMerges: [ModuleMerge]
-    /// Selected tenants, in id order.
-    public var tenants: [TenantPlan]
-    /// Modules whose remote could not be fetched → the fetch error: their pins were kept everywhere.
-    public var unreachable: [String: String] = [:]
-    /// The `--accept-merged-back` names the roll was planned with: a conflicted tenant's resolve needs them too.
-    public var acceptedMergedBack: [String] = []
-}
-
 /// Turns an observed ``RollState`` into a ``RollPlan`` (pure).
 public enum RollPlanner {
     /// Plans the roll. Throws for a filter naming an unknown tenant or module, or a module without a general branch.
@@ -317,85 +149,106 @@ public enum RollPlanner {
     static func planTenant(_ tenant: Tenant, _ context: TenantContext) -> (plan: TenantPlan, merges: [ModuleMerge]) {
         let state = context.state
         let project = state.project
-        var problems: [RollConflict] = []
-        var blocked: [BlockReason] = []
         let tip = state.superproject.branches[tenant.branch]
+        let problems = tenant.customisedModules.filter { project.module(named: $0) == nil }.map { name in
+            RollConflict(
+                repository: name, paths: [],
+                reason: "module \(name) is customised by \(tenant.id) but removed on \(state.generalBranch)")
+        }
+        let renamed = state.superproject.renamedPaths[tenant.branch] ?? [:]
+        var modules = planModules(tenant, context, renamed: renamed)
         if tip == nil {
             // Missing, not a conflict: there is nothing to resolve, only a branch to restore or a tenant to remove.
-            blocked.append(
+            modules.blocked.insert(
                 BlockReason(
                     FindingJudge.missingSuperprojectBranch(tenant),
                     rolling: "push it again from a clone that still has it, or remove the tenant (its module branches "
                         + "are tagged archive/\(tenant.branch))",
-                    fix: "tenantctl tenant remove \(tenant.id) --archive"))
+                    fix: "tenantctl tenant remove \(tenant.id) --archive"),
+                at: 0)
+        } else {
+            modules.blocked += superprojectBlockReasons(tenant, context: context)
         }
-        for name in tenant.customisedModules where project.module(named: name) == nil {
-            problems.append(
-                RollConflict(
-                    repository: name, paths: [],
-                    reason: "module \(name) is customised by \(tenant.id) but removed on \(state.generalBranch)"))
+        guard modules.blocked.isEmpty else {
+            // Nothing of a blocked tenant changes: no merge is planned for it.
+            let plan = TenantPlan(
+                tenant: tenant, tip: tip, problems: problems, blocked: modules.blocked, mergeGeneral: false,
+                pins: [:], moduleNames: modules.names, removedPaths: [], oldPins: modules.oldPins)
+            return (plan, [])
         }
+        let currentPaths = Set(project.manifest.modules.map(\.path))
+        let removed = (state.superproject.modulePaths[tenant.branch] ?? [])
+            .filter { !currentPaths.contains($0) && renamed[$0] == nil }.sorted()
+        let merge = context.generalMoves || !state.superproject.containGeneral.contains(tenant.branch)
+        var plan = TenantPlan(
+            tenant: tenant, tip: tip, problems: problems, mergeGeneral: merge, pins: modules.pins,
+            moduleNames: modules.names, removedPaths: removed,
+            renamedPaths: renamed.keys.filter { !currentPaths.contains($0) }.sorted(), oldPins: modules.oldPins)
+        plan.renamedModules = renamed.filter { !currentPaths.contains($0.key) }
+        return (plan, modules.merges)
+    }
+
+    /// What ``planTenant(_:_:)`` decides module by module.
+    struct ModulesPlan {
+        /// Module path → final pin rule.
         var pins: [String: PinTarget] = [:]
+        /// Module path → module name.
         var names: [String: String] = [:]
         var merges: [ModuleMerge] = []
-        var oldPins = state.superproject.pins[tenant.branch] ?? [:]
-        let renamed = state.superproject.renamedPaths[tenant.branch] ?? [:]
+        var blocked: [BlockReason] = []
+        /// The tenant's pins before the roll, a module at an old path (`renamed`) also under its path.
+        var oldPins: [String: String] = [:]
+    }
+
+    /// Every module of the general manifest for `tenant`: its pin rule, the merge of its general branch into the
+    /// tenant's module branch, and what blocks it (`renamed`: old path → module name on the tenant's branch).
+    static func planModules(_ tenant: Tenant, _ context: TenantContext, renamed: [String: String]) -> ModulesPlan {
+        let state = context.state
+        let project = state.project
+        var result = ModulesPlan(oldPins: state.superproject.pins[tenant.branch] ?? [:])
         for module in project.manifest.modules {
-            names[module.path] = module.name
-            if oldPins[module.path] == nil, let oldPath = renamed.first(where: { $0.value == module.name })?.key {
-                oldPins[module.path] = oldPins[oldPath]
+            result.names[module.path] = module.name
+            if result.oldPins[module.path] == nil,
+                let oldPath = renamed.first(where: { $0.value == module.name })?.key
+            {
+                result.oldPins[module.path] = result.oldPins[oldPath]
             }
-            let oldPin = oldPins[module.path]
+            let oldPin = result.oldPins[module.path]
             if let error = state.unreachable[module.name] {
                 if context.requested.isEmpty || context.requested.contains(module.name) {
-                    blocked += FindingJudge.unreachableRollBlocks(module, tenant: tenant, error: error).map {
+                    result.blocked += FindingJudge.unreachableRollBlocks(module, tenant: tenant, error: error).map {
                         BlockReason(
                             $0, rolling: "\(tenant.id) customises it: roll it again once the remote answers",
                             fix: "tenantctl roll --tenant \(tenant.id)")
                     }
                 }
-                if let oldPin { pins[module.path] = .commit(oldPin) }  // nothing that needs the module is written
+                // Nothing that needs the module is written.
+                if let oldPin { result.pins[module.path] = .commit(oldPin) }
                 continue
             }
             guard context.moving.contains(module.name) else {
-                if let oldPin { pins[module.path] = .commit(oldPin) }
+                if let oldPin { result.pins[module.path] = .commit(oldPin) }
                 continue
             }
             // Not reached without a state: ``moduleGeneralTips(_:)`` has thrown for a fetched module without one.
             guard let repository = state.repositories[module.name] else { continue }
-            blocked += blockReasons(tenant, module: module, pin: oldPin, repository: repository, context: context)
+            result.blocked += blockReasons(
+                tenant, module: module, pin: oldPin, repository: repository, context: context)
             let branch = project.branch(of: module, for: tenant)
             guard tenant.customises(module.name) else {
-                if let generalTip = context.generalTips[module.name] { pins[module.path] = .commit(generalTip) }
+                if let generalTip = context.generalTips[module.name] { result.pins[module.path] = .commit(generalTip) }
                 continue
             }
             // A tenant branch the remote lacks is the judge's `missing-branch`, which blocks the tenant (above).
             guard let branchTip = repository.branches[branch] else { continue }
-            pins[module.path] = .tenantBranch(module: module.name, tip: branchTip)
+            result.pins[module.path] = .tenantBranch(module: module.name, tip: branchTip)
             if !repository.containGeneral.contains(branch), let generalTip = context.generalTips[module.name] {
-                merges.append(
+                result.merges.append(
                     ModuleMerge(
                         module: module.name, tenant: tenant.id, branch: branch, ours: branchTip, theirs: generalTip))
             }
         }
-        if tip != nil { blocked += superprojectBlockReasons(tenant, context: context) }
-        let currentPaths = Set(project.manifest.modules.map(\.path))
-        let removed = (state.superproject.modulePaths[tenant.branch] ?? [])
-            .filter { !currentPaths.contains($0) && renamed[$0] == nil }.sorted()
-        let merge = context.generalMoves || !state.superproject.containGeneral.contains(tenant.branch)
-        guard blocked.isEmpty else {
-            // Nothing of a blocked tenant changes: no merge is planned for it.
-            let plan = TenantPlan(
-                tenant: tenant, tip: tip, problems: problems, blocked: blocked, mergeGeneral: false, pins: [:],
-                moduleNames: names, removedPaths: [], oldPins: oldPins)
-            return (plan, [])
-        }
-        var plan = TenantPlan(
-            tenant: tenant, tip: tip, problems: problems, mergeGeneral: merge, pins: pins, moduleNames: names,
-            removedPaths: removed, renamedPaths: renamed.keys.filter { !currentPaths.contains($0) }.sorted(),
-            oldPins: oldPins)
-        plan.renamedModules = renamed.filter { !currentPaths.contains($0.key) }
-        return (plan, merges)
+        return result
     }
 
     /// What merging the superproject's general branch would spread to `tenant`: the `tenant-merged-back` findings
