@@ -131,6 +131,24 @@ import Testing
             Self.review(try Self.reviews(again.stdout), "Infrastructure", "t2")?["proposed"] as? String
                 == infrastructureProposal)
 
+        // A new general change of Infrastructure updates its open proposal in place: still one proposal branch,
+        // now merging the new general tip.
+        let developer = sandbox.path("infrastructure-clone")
+        try sandbox.git(["clone", "-q", "--branch", "general_dev", infrastructure, developer])
+        let newGeneral = try sandbox.commit(
+            in: "infrastructure-clone", file: "NewGeneralChange.txt", content: "new\n", message: "a new general change")
+        try sandbox.git(["push", "-q", "origin", "general_dev"], in: developer)
+        let updated = sandbox.tenantctl(["roll", "--review", "--json"], in: example.workspace)
+        #expect(updated.status == 75, "\(updated.stdout)\(updated.stderr)")
+        let updatedProposal = try sandbox.git(["rev-parse", proposal], in: infrastructure)
+        #expect(updatedProposal != infrastructureProposal)
+        #expect(try sandbox.git(["rev-parse", updatedProposal + "^2"], in: infrastructure) == newGeneral)
+        let proposalBranches = try sandbox.branches(infrastructure).keys.filter {
+            $0.hasPrefix(ReviewOptions.defaultPrefix + "/")
+        }
+        #expect(proposalBranches == [ReviewOptions.defaultPrefix + "/t2"], "one proposal: \(proposalBranches)")
+        try Self.expectNoUnlandedPin(sandbox, example)
+
         // The forge lands the module proposals, by merge commit and by fast-forward, and general_dev's re-pin.
         let landedInfrastructure = try forge.land(proposal, into: "t2", method: .merge, in: infrastructure)
         try forge.land("refs/heads/\(ReviewOptions.defaultPrefix)/t3", into: "t3", method: .fastForward, in: order)

@@ -55,4 +55,22 @@ import Testing
         try sandbox.git(["update-ref", "-d", review.ref], in: bare)
         #expect(try Self.follow(review, in: bare, sandbox: sandbox).state == "closed")
     }
+
+    /// A review run's journal is written by the same hand encoder as every run's, byte for byte `JSONEncoder`'s, and
+    /// reads back (a state `waiting`, a review with and without its landing).
+    @Test func aReviewRunsJournalHasTheSameBytesAsJSONEncoder() throws {
+        let (_, _, _, review) = try Self.proposal()
+        var journal = RunJournal(runId: "20261126-200000-abcdef", createdAt: "2026-11-26T20:00:00Z", entries: [])
+        journal.state = .waiting
+        var landed = review
+        landed.state = "landed"
+        landed.landed = String(repeating: "c", count: 40)
+        landed.method = "squash"
+        landed.url = "https://example.com/pull/1 \u{7}"
+        journal.reviews = [review, landed]
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        #expect(journal.encoded() == (try encoder.encode(journal)))
+        #expect(try JSONDecoder().decode(RunJournal.self, from: journal.encoded()) == journal)
+    }
 }

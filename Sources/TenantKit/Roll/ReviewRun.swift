@@ -68,6 +68,8 @@ public enum ReviewRun {
     ) throws -> ReviewReport {
         let lock = try WorkspaceLock(gitDirectory: workspace.commonDirectory, wait: wait)
         defer { lock.release() }
+        // It may propose (a tenant's superproject pin): refused while another command's run is unfinished.
+        _ = try Transaction.unfinishedRuns(workspace, allowing: "roll", arguments: ["--review"])
         var journal = try waitingRun(runId, in: workspace)
         var snapshotOptions = Snapshot.Options(
             purpose: .report, fetch: options.fetch, jobs: options.jobs, allowLocalRemotes: git.allowLocalRemotes)
