@@ -119,9 +119,15 @@ import Testing
         let proposal = "refs/heads/\(ReviewOptions.defaultPrefix)/t2"
         let infrastructureProposal = try sandbox.git(["rev-parse", proposal], in: infrastructure)
         #expect(Self.review(reviews, "Infrastructure", "t2")?["proposed"] as? String == infrastructureProposal)
+        let runId = try #require(
+            (try JSONSerialization.jsonObject(with: Data(proposed.stdout.utf8)) as? [String: Any])?["runId"] as? String)
+        let message = try sandbox.git(["log", "-1", "--format=%B", infrastructureProposal], in: infrastructure)
+        #expect(message.contains("\n\nRolled-by: tenantctl \(runId) general_dev "), "\(message)")
         #expect(try sandbox.gitResult(["rev-parse", "--verify", proposal], in: superproject).status != 0, "t2 waits")
         #expect(try sandbox.branches(superproject).filter { ["t1", "t2", "t3"].contains($0.key) } == tenantsBefore)
         try Self.expectNoUnlandedPin(sandbox, example)
+        // The run waits for the reviews.
+        #expect(try sandbox.lastRun("roll", in: example.workspace)["state"] as? String == "waiting")
 
         // A re-run adopts what is open: no new commit, no second proposal.
         let again = sandbox.tenantctl(["roll", "--review", "--json"], in: example.workspace)
@@ -175,6 +181,7 @@ import Testing
         }
         let done = sandbox.tenantctl(["roll", "--land", "--json"], in: example.workspace)
         #expect(done.status == 0, "\(done.stdout)\(done.stderr)")
+        #expect(try sandbox.lastRun("roll", in: example.workspace)["state"] as? String == "finished")
         try Self.expectNoUnlandedPin(sandbox, example)
         let after = sandbox.tenantctl(["roll", "--dry-run", "--json"], in: example.workspace)
         for (id, tenant) in try Self.tenants(after.stdout) {
@@ -210,5 +217,25 @@ import Testing
         }
         #expect(try sandbox.git(["rev-parse", prefix + "t3"], in: example.remotes + "/Order.git") == moved)
         #expect(abandon.stderr.contains("Order"), "the branch that stays is named: \(abandon.stderr)")
+    }
+
+    /// The merges are plan roll's, all or nothing per tenant: a conflicting tenant proposes nothing anywhere and
+    /// names its resolve, the others are proposed.
+    @Test(.tags(.slow), .notInTheFastSet)
+    func aConflictingTenantProposesNothing() throws {
+        let sandbox = try GitSandbox()
+        let example = try ExampleBuilder(git: try sandbox.gitRunner()).build(in: sandbox.path("erp"), stage: .conflict)
+        let result = sandbox.tenantctl(["roll", "--review", "--json"], in: example.workspace)
+        #expect(result.status == 2, "\(result.stdout)\(result.stderr)")
+        let tenants = try Self.tenants(result.stdout)
+        #expect(tenants["t2"]?["status"] as? String == "conflict", "\(tenants["t2"] ?? [:])")
+        #expect(tenants["t2"]?["next"] as? String == "tenantctl resolve t2")
+        let reviews = try Self.reviews(result.stdout)
+        #expect(!reviews.contains { $0["tenant"] as? String == "t2" }, "\(reviews)")
+        #expect(reviews.contains { $0["tenant"] as? String == "t3" }, "positive control: t3 is proposed: \(reviews)")
+        for name in ["Infrastructure", "Article", "Customer", "Order", ExampleBuilder.superprojectName] {
+            let branches = try sandbox.branches(example.remotes + "/\(name).git")
+            #expect(branches[ReviewOptions.defaultPrefix + "/t2"] == nil, "\(name): \(branches.keys.sorted())")
+        }
     }
 }

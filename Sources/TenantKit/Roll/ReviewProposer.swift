@@ -42,12 +42,12 @@ struct ReviewProposer {
     /// Proposes the execution's merges; returns the report with every proposal. A dry run pushes nothing.
     func propose(
         plan: RollPlan, execution: RollExecution, snapshot: Snapshot, options: RollOptions, review: ReviewOptions,
-        start: Date
+        runId newRun: String, start: Date
     ) throws -> RollReport {
         let (adopted, previous) = try adopt(
             proposals(plan: plan, execution: execution, review: review), snapshot: snapshot)
         var reviews = adopted
-        let runId = options.dryRun ? nil : RollJournal.newRunId()
+        let runId = options.dryRun ? nil : newRun
         var report = RollReport.make(
             plan: plan, execution: execution, publication: RollPublication(), runId: runId, dryRun: options.dryRun,
             start: start)

@@ -61,13 +61,17 @@ public struct RollRunner {
             "planned: \(English.count(plan.tenants.count, "tenant")), "
                 + English.count(plan.moduleMerges.count, "module merge")
                 + (plan.repin == nil ? "" : ", \(plan.generalBranch) re-pin"))
-        let executor = RollExecutor(
+        var executor = RollExecutor(
             git: git, superproject: root, modulePaths: snapshot.mirrors,
             identity: identity, jobs: options.jobs, commonDirectory: workspace.commonDirectory)
+        // A review roll's commits name it (a trailer), so its id is chosen before they are written.
+        let reviewRun = options.review == nil ? nil : RollJournal.newRunId()
+        executor.reviewRun = reviewRun
         let execution = try executor.execute(plan, batch: batch, console: console)
         if let review = options.review {
             return try ReviewProposer(workspace: workspace, git: git, console: console).propose(
-                plan: plan, execution: execution, snapshot: snapshot, options: options, review: review, start: start)
+                plan: plan, execution: execution, snapshot: snapshot, options: options, review: review,
+                runId: reviewRun ?? RollJournal.newRunId(), start: start)
         }
         guard !options.dryRun else {
             return RollReport.make(
