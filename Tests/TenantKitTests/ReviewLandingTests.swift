@@ -50,6 +50,17 @@ import Testing
         #expect(followed.landed == tip)
     }
 
+    /// The target moved with a change that conflicts with the proposal: `conflict`, not `open`.
+    @Test func aTargetThatMovedAgainstTheProposalIsAConflict() throws {
+        let (sandbox, _, bare, review) = try Self.proposal()
+        let clone = sandbox.path("clone")
+        try sandbox.git(["checkout", "-q", "-B", "moved", review.base ?? ""], in: clone)
+        try sandbox.commit(in: "clone", file: "a", content: "3\n", message: "tenant changes a too")
+        // Someone with the right to push lands it on the protected branch (the forge's own update, no hook).
+        try sandbox.git(["fetch", "-q", clone, "+moved:refs/heads/t"], in: bare)
+        #expect(try Self.follow(review, in: bare, sandbox: sandbox).state == "conflict")
+    }
+
     @Test func aProposalDeletedWithoutLandingIsClosed() throws {
         let (sandbox, _, bare, review) = try Self.proposal()
         try sandbox.git(["update-ref", "-d", review.ref], in: bare)
