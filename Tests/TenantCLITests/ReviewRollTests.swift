@@ -128,6 +128,8 @@ import Testing
         try Self.expectNoUnlandedPin(sandbox, example)
         // The run waits for the reviews.
         #expect(try sandbox.lastRun("roll", in: example.workspace)["state"] as? String == "waiting")
+        let status = sandbox.tenantctl(["status"], in: example.workspace)
+        #expect(status.stderr.contains("review roll \(runId) is waiting: 3 open proposals"), "\(status.stderr)")
 
         // A re-run adopts what is open: no new commit, no second proposal.
         let again = sandbox.tenantctl(["roll", "--review", "--json"], in: example.workspace)
