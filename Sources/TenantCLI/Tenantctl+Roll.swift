@@ -134,6 +134,10 @@ extension Tenantctl {
                         + " (agit, gitlab and gerrit are not supported yet)")
             }
             if forge != nil && !review { throw ValidationError("--forge goes with --review") }
+            if land && !tenants.isEmpty {
+                throw ValidationError(
+                    "--land follows every proposal of the run; --tenant goes with --review or --abandon")
+            }
             if (land || abandon != nil) && (writeOptions.dryRun || !modules.isEmpty || !acceptMergedBack.isEmpty) {
                 throw ValidationError(
                     "--land and --abandon cannot be combined with --dry-run, --module or --accept-merged-back")
