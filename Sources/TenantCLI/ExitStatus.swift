@@ -12,6 +12,8 @@ public enum ExitStatus: Int32, Sendable {
     case findings = 2
     /// The command line was wrong.
     case usage = 64
+    /// Nothing wrong, but not done yet: reviews are still open (`roll --review`, `roll --land`); run it again later.
+    case tempfail = 75
     /// Stopped by SIGINT or SIGTERM.
     case interrupted = 130
 }

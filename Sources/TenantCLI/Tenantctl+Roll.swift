@@ -30,8 +30,18 @@ extension Tenantctl {
                 tenant), \
                 invalid-tenant-file, unreachable-remote. A conflicted tenant names `tenantctl resolve <t>`.
 
-                Exit codes: 0 rolled or up to date, 2 completed with conflicts, blocked tenants or rejected \
-                pushes, 1 failure.
+                Protected branches: a push the server refuses as protected (a hook's "protected branch", \
+                GitHub GH006, GitLab "not allowed to push") leaves that tenant rejected (protected) with next: \
+                tenantctl roll --review; the other tenants roll. --review pushes the same merges to tenantctl's \
+                own proposal branches (tenantctl/roll/<tenant>) for the forge to review and land; a tenant's \
+                superproject proposal comes once its module proposals and general_dev's re-pin landed, pinning \
+                exactly what landed. --land follows the proposals (merge, fast-forward, squash, rebase) and \
+                proposes what became possible; --abandon <run-id> deletes the proposal branches that still point \
+                where tenantctl left them. See docs/review.md.
+
+                Exit codes: 0 rolled or up to date (with --review/--land: everything landed), 2 completed with \
+                conflicts, blocked tenants or rejected pushes (or a review that needs attention), 75 reviews still \
+                open (run --land again later), 1 failure.
 
                 Examples:
                   tenantctl roll                             # every tenant
@@ -41,6 +51,9 @@ extension Tenantctl {
                   tenantctl roll --accept-merged-back Order  # general_dev took t3's
                   tenantctl runs                             # the journalled runs
                   tenantctl roll --undo <run-id>             # put a run back
+                  tenantctl roll --review                    # propose on protected branches
+                  tenantctl roll --land                      # follow the latest review run
+                  tenantctl roll --abandon <run-id>          # stop following it
                 """)
 
         @OptionGroup(title: "Global Options") var global: GlobalOptions
@@ -77,11 +90,58 @@ extension Tenantctl {
 
         @Flag(
             help: ArgumentHelp(
+                "Propose the merges as reviews on tenantctl's own proposal branches (tenantctl/roll/<tenant>) "
+                    + "instead of pushing to protected tenant branches; exit 75 while reviews are open."))
+        var review = false
+
+        @Option(
+            help: ArgumentHelp(
+                "How reviews are proposed with --review: branch (a proposal branch per repository and tenant).",
+                valueName: "kind"))
+        var forge: String?
+
+        @Flag(
+            help: ArgumentHelp(
+                "Follow the latest waiting review run (or [run-id]): recognise landed proposals (merge, fast-forward, "
+                    + "squash, rebase) and propose the superproject pin of what landed. Exit 0 all landed, 75 open, "
+                    + "2 needs attention."))
+        var land = false
+
+        @Option(
+            help: ArgumentHelp(
+                "Stop following that review run: delete tenantctl's own proposal branches that still point where it "
+                    + "left them.", valueName: "run-id"))
+        var abandon: String?
+
+        @Argument(
+            help: ArgumentHelp("The review run for --land (default: the latest waiting one).", valueName: "run-id"))
+        var runId: String?
+
+        @Flag(
+            help: ArgumentHelp(
                 "List every merge and pin with its commit ids, also above \(RollReport.compactAbove) tenants (where "
                     + "the table is compact: the branches that need attention first, pins counted)."))
         var details = false
 
         func validate() throws {
+            let modes = [review, land, abandon != nil, undo != nil].filter { $0 }.count
+            if modes > 1 { throw ValidationError("--review, --land, --abandon and --undo exclude each other") }
+            if runId != nil && !land { throw ValidationError("a run id as argument goes with --land") }
+            if let forge, ReviewOptions.Forge(rawValue: forge) == nil {
+                throw ValidationError(
+                    "unknown forge kind \(forge): "
+                        + ReviewOptions.Forge.allCases.map(\.rawValue).joined(separator: ", ")
+                        + " (agit, gitlab and gerrit are not supported yet)")
+            }
+            if forge != nil && !review { throw ValidationError("--forge goes with --review") }
+            if land && !tenants.isEmpty {
+                throw ValidationError(
+                    "--land follows every proposal of the run; --tenant goes with --review or --abandon")
+            }
+            if (land || abandon != nil) && (writeOptions.dryRun || !modules.isEmpty || !acceptMergedBack.isEmpty) {
+                throw ValidationError(
+                    "--land and --abandon cannot be combined with --dry-run, --module or --accept-merged-back")
+            }
             if undo != nil && (writeOptions.dryRun || !tenants.isEmpty || !modules.isEmpty || !acceptMergedBack.isEmpty)
             {
                 throw ValidationError(
@@ -111,12 +171,30 @@ extension Tenantctl {
                 }
                 return result.outcomes.allSatisfy(\.accepted) ? .success : .failure
             }
+            var options = RollOptions(
+                filter: RollFilter(tenants: tenants, modules: modules, acceptMergedBack: acceptMergedBack),
+                dryRun: writeOptions.dryRun, jobs: jobsOptions.jobs, fetch: fetchOptions.fetch,
+                arguments: arguments)
+            if land || abandon != nil {
+                let result =
+                    try abandon.map {
+                        try ReviewRun.abandon(
+                            runId: $0, tenants: tenants, in: workspace, wait: lockOptions.wait, git: context.git,
+                            console: console)
+                    }
+                    ?? ReviewRun.land(
+                        runId: runId, options: options, in: workspace, wait: lockOptions.wait, git: context.git,
+                        console: console)
+                if context.options.json {
+                    console.data(try JSONOutput.encode(result))
+                } else {
+                    console.print(result.renderText())
+                }
+                return abandon != nil ? .success : (ExitStatus(rawValue: result.exitCode) ?? .failure)
+            }
+            if review { options.review = ReviewOptions(forge: forge.flatMap(ReviewOptions.Forge.init) ?? .branch) }
             let report = try RollRun.run(
-                RollOptions(
-                    filter: RollFilter(tenants: tenants, modules: modules, acceptMergedBack: acceptMergedBack),
-                    dryRun: writeOptions.dryRun, jobs: jobsOptions.jobs, fetch: fetchOptions.fetch,
-                    arguments: arguments),
-                in: workspace, wait: lockOptions.wait, git: context.git, console: console)
+                options, in: workspace, wait: lockOptions.wait, git: context.git, console: console)
             if context.options.json {
                 console.data(try JSONOutput.encode(report))
             } else if console.quiet, let runId = report.runId {
@@ -124,6 +202,9 @@ extension Tenantctl {
                 console.data(runId)
             } else {
                 console.print(report.renderTable(console: console, compact: details ? false : nil))
+            }
+            if let reviews = report.reviews, report.isComplete {
+                return ExitStatus(rawValue: ReviewReport.exitCode(reviews)) ?? .failure
             }
             return report.isComplete ? .success : .findings
         }

@@ -22,7 +22,21 @@ public enum StatusRun {
         if fetch { try fetchRemotes(workspace: workspace, git: git, jobs: jobs, console: console) }
         var report = try StatusReport.inspect(workspace: workspace, git: git)
         report.resolution = try ResolutionStatus.inspect(workspace: workspace, git: git)
-        return Result(report: report, warnings: unfinishedRunWarnings(workspace))
+        return Result(report: report, warnings: unfinishedRunWarnings(workspace) + waitingReviewNotes(workspace))
+    }
+
+    /// A review roll waiting for its reviews: one line per such run, with its open proposals and how to follow it.
+    static func waitingReviewNotes(_ workspace: Workspace) -> [String] {
+        // A journal that cannot be read is already reported by the unfinished runs' warning.
+        guard let runs = try? RunJournal.all(gitDirectory: workspace.commonDirectory).runs else { return [] }
+        return runs.filter { $0.state == .waiting }.map { run in
+            let reviews = run.reviews ?? []
+            let open = reviews.filter { ["proposed", "open", "conflict"].contains($0.state) }
+            let waiting = reviews.filter { $0.state == "waiting" }
+            return "review roll \(run.runId) is waiting: \(English.count(open.count, "open proposal"))"
+                + (waiting.isEmpty ? "" : ", \(waiting.count) waiting for them")
+                + "; follow it with `tenantctl roll --land`"
+        }
     }
 
     /// Fetches the superproject (tenantctl's refs, as switch and roll do) and every initialised module checkout.

@@ -46,6 +46,8 @@ public struct RollExecutor: Sendable {
     let identity: CommitIdentity
     let jobs: Int
     let commonDirectory: String?
+    /// A review roll's run id: every commit it writes carries `Rolled-by: tenantctl <run-id> <general> <commit>`.
+    var reviewRun: String?
 
     /// - Parameters:
     ///   - superproject: the superproject repository (objects are written to its store).
@@ -188,7 +190,8 @@ public struct RollExecutor: Sendable {
                     CommitSpec(
                         tree: result.tree, parents: [merge.ours, merge.theirs],
                         message: Self.moduleMergeMessage(
-                            general: generalBranch, branch: merge.branch, module: job.name, theirs: merge.theirs)))
+                            general: generalBranch, branch: merge.branch, module: job.name, theirs: merge.theirs)
+                            + trailer(generalBranch, merge.theirs)))
                 cleanIndices.append(index)
             }
             let ids = try CommitWriter.write(specs, in: job.path, identity: identity, git: git)
@@ -209,7 +212,8 @@ public struct RollExecutor: Sendable {
         return try CommitWriter.write(
             CommitSpec(
                 tree: tree, parents: [plan.generalTip],
-                message: "Roll \(plan.generalBranch): " + Self.describe(repin.changes)),
+                message: "Roll \(plan.generalBranch): " + Self.describe(repin.changes)
+                    + trailer(plan.generalBranch, plan.generalTip)),
             in: superproject, identity: identity, git: git)
     }
 
@@ -298,8 +302,10 @@ public struct RollExecutor: Sendable {
                 outcomes[job.plan.tenant.id] = .upToDate
                 continue
             }
-            let message = Self.tenantMessage(
-                general: plan.generalBranch, branch: job.plan.tenant.branch, changes: job.changes)
+            let message =
+                Self.tenantMessage(
+                    general: plan.generalBranch, branch: job.plan.tenant.branch, changes: job.changes)
+                + trailer(plan.generalBranch, general)
             specs.append(
                 CommitSpec(tree: tree, parents: job.merged ? [job.tip, general] : [job.tip], message: message))
             specTenants.append((job.plan, job.tip, job.changes))
@@ -371,6 +377,11 @@ public struct RollExecutor: Sendable {
     /// (also `tenantctl resolve`'s).
     package static func tenantMessage(general: String, branch: String, changes: [PinChange]) -> String {
         "Roll \(general) into \(branch)" + (changes.isEmpty ? "" : ": " + describe(changes))
+    }
+
+    /// A review roll's trailer (`\n\nRolled-by: tenantctl <run-id> general_dev <commit>`); empty in a plain roll.
+    func trailer(_ general: String, _ commit: String) -> String {
+        reviewRun.map { "\n\nRolled-by: tenantctl \($0) \(general) \(commit)" } ?? ""
     }
 
     /// `Infrastructure 40d609f → 8c1e2aa, Article …`

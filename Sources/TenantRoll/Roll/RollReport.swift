@@ -41,8 +41,12 @@ public struct RollReport: Sendable, Equatable, Codable {
         public var rejected: String?
         /// Why the tenant is blocked, each with the command that fixes it, when `status` is `blocked`.
         public var reasons: [BlockReason] = []
-        /// The command that finishes a conflicted tenant (`tenantctl resolve <id>`).
+        /// The command that finishes a conflicted tenant (`tenantctl resolve <id>`), or proposes a tenant whose
+        /// branches are protected (`tenantctl roll --review`).
         public var next: String?
+        /// True when `status` is `rejected` because a branch of the tenant is protected (changes go through a
+        /// review).
+        public var protected: Bool?
     }
 
     /// The general branch re-pin.
@@ -91,6 +95,8 @@ public struct RollReport: Sendable, Equatable, Codable {
     /// Modules whose remote could not be fetched → the fetch error. Their pins were kept on every branch and the
     /// tenants that customise them are blocked; the roll is not complete (exit 2) until they can be fetched.
     public var unreachable: [String: String] = [:]
+    /// A review roll's proposals (`roll --review`, `roll --land`); nil for a plain roll.
+    public var reviews: [RunJournal.Review]?
 
     /// True when every tenant rolled or was up to date and no push was rejected.
     public var isComplete: Bool {
@@ -162,7 +168,8 @@ public struct RollReport: Sendable, Equatable, Codable {
             let move = tenant.to.map { short(tenant.from) + " → " + short($0) } ?? short(tenant.from)
             // Paths, reasons and what a remote said come from repositories: control characters escaped.
             rows.append([
-                tenant.id, Self.styled(tenant.status, console: console), move,
+                tenant.id,
+                Self.styled(tenant.status, console: console) + (tenant.protected == true ? " (protected)" : ""), move,
                 TerminalText.escaped(detail.joined(separator: "; ")),
             ])
         }
@@ -188,7 +195,11 @@ public struct RollReport: Sendable, Equatable, Codable {
         text += "\(English.count(totals.moduleMerges, "module merge")); "
         text += String(format: "%.1f s", elapsedSeconds)
         if dryRun { text += " (dry run: nothing was written)" }
-        if let runId { text += "\njournal: \(runId) (undo with `tenantctl roll --undo \(runId)`)" }
+        if let reviews {
+            text += ReviewReport.proposalLines(reviews, runId: runId)
+        } else if let runId {
+            text += "\njournal: \(runId) (undo with `tenantctl roll --undo \(runId)`)"
+        }
         if compact {
             text +=
                 "\nA compact view of \(English.count(tenants.count, "tenant")), those that need attention first: "
@@ -244,6 +255,10 @@ extension RollReport {
                 if let reason = publication.rejected[tenant.tenant.id] {
                     entry.status = "rejected"
                     entry.rejected = reason
+                    if publication.protectedTenants[tenant.tenant.id] != nil {
+                        entry.protected = true
+                        entry.next = ReviewProtectedBranches.nextStep
+                    }
                     totals.rejected += 1
                 } else {
                     entry.status = rolledWord

@@ -12,6 +12,8 @@ public struct RollOptions: Sendable {
     public var fetch: Bool
     /// The arguments that re-run it (`--tenant t2`), kept in its journal.
     public var arguments: [String]
+    /// Propose the merges as reviews instead of pushing them (`roll --review`).
+    public var review: ReviewOptions?
 
     public init(
         filter: RollFilter = RollFilter(), dryRun: Bool = false, jobs: Int = 4, fetch: Bool = true,
@@ -59,10 +61,18 @@ public struct RollRunner {
             "planned: \(English.count(plan.tenants.count, "tenant")), "
                 + English.count(plan.moduleMerges.count, "module merge")
                 + (plan.repin == nil ? "" : ", \(plan.generalBranch) re-pin"))
-        let executor = RollExecutor(
+        var executor = RollExecutor(
             git: git, superproject: root, modulePaths: snapshot.mirrors,
             identity: identity, jobs: options.jobs, commonDirectory: workspace.commonDirectory)
+        // A review roll's commits name it (a trailer), so its id is chosen before they are written.
+        let reviewRun = options.review == nil ? nil : RollJournal.newRunId()
+        executor.reviewRun = reviewRun
         let execution = try executor.execute(plan, batch: batch, console: console)
+        if let review = options.review {
+            return try ReviewProposer(workspace: workspace, git: git, console: console).propose(
+                plan: plan, execution: execution, snapshot: snapshot, options: options, review: review,
+                runId: reviewRun ?? RollJournal.newRunId(), start: start)
+        }
         guard !options.dryRun else {
             return RollReport.make(
                 plan: plan, execution: execution, publication: RollPublication(), runId: nil, dryRun: true,
@@ -176,33 +186,31 @@ public struct RollRunner {
         }
         let git = self.git
         let console = self.console
-        let outcomes = try Concurrent.map(work, jobs: jobs) { job -> PushOutcome in
+        let outcomes = try Concurrent.map(work, jobs: jobs) { job -> ReviewProtectedBranches.Outcome in
             try recorder.requireWritable()
             let count = job.updates.count
             console?.progress("pushing \(count) branch\(count == 1 ? "" : "es") of \(job.name)")
-            let refs = job.updates.map(\.ref)
-            let outcome: PushOutcome
-            do {
+            // Branches refused as protected are left out and the others pushed again: only their tenants wait.
+            return try ReviewProtectedBranches.push(
+                job.updates, record: { try recorder.record(repository: job.name, refs: $0, published: $1) }
+            ) { updates in
                 // A mirror of a few hundred refs names its branches in the push rather than staging them.
-                outcome = try AtomicPush.push(
-                    job.updates, repository: job.name, from: job.path, to: job.url, weighStaging: true, git: git)
-            } catch {
-                try recorder.record(repository: job.name, refs: refs, published: nil)
-                throw error
+                try AtomicPush.push(
+                    updates, repository: job.name, from: job.path, to: job.url, weighStaging: true, git: git)
             }
-            try recorder.record(repository: job.name, refs: refs, published: outcome.accepted)
-            return outcome
         }
         var publication = RollPublication()
         var landed: [LandedPush] = []
         for (job, outcome) in zip(work, outcomes) {
-            publication.pushes.append(outcome)
+            publication.pushes += outcome.pushes
+            publication.noteProtected(outcome.protected, module: job.name, execution: execution, plan: plan)
             if outcome.accepted {
                 publication.pushedModules.insert(job.name)
                 // The mirror is a cache of the remote: it records what the remote now has.
-                landed.append(LandedPush(name: job.name, updates: job.updates, path: job.path))
+                let updates = job.updates.filter { !outcome.protected.contains($0.ref) }
+                if !updates.isEmpty { landed.append(LandedPush(name: job.name, updates: updates, path: job.path)) }
             } else {
-                publication.failedModules[job.name] = outcome.detail
+                publication.failedModules[job.name] = outcome.last?.detail ?? "rejected"
             }
         }
         return (publication, landed)
@@ -220,6 +228,10 @@ public struct RollRunner {
         var updates: [RefUpdate] = []
         for update in execution.superprojectUpdates {
             if let tenant = branchOwner[update.ref] {
+                if let reason = publication.protectedTenants[tenant] {
+                    publication.rejected[tenant] = reason
+                    continue
+                }
                 let missing = (execution.tenantNeeds[tenant] ?? []).filter { !publication.pushedModules.contains($0) }
                 if !missing.isEmpty {
                     publication.rejected[tenant] =
@@ -243,22 +255,26 @@ public struct RollRunner {
         guard !updates.isEmpty else { return }
         let count = updates.count
         console?.progress("pushing \(count) superproject branch\(count == 1 ? "" : "es")")
-        let refs = updates.map(\.ref)
         let name = RollPublication.superproject
-        let outcome: PushOutcome
-        do {
-            outcome = try AtomicPush.push(
-                updates, repository: name, from: workspace.root, to: workspace.remoteName, tracking: tracking, git: git)
-        } catch {
-            try recorder.record(repository: name, refs: refs, published: nil)
-            throw error
+        let root = workspace.root
+        let remote = workspace.remoteName
+        let git = self.git
+        // Branches refused as protected are left out and the others pushed again.
+        let outcome = try ReviewProtectedBranches.push(
+            updates, record: { try recorder.record(repository: name, refs: $0, published: $1) }
+        ) { updates in
+            try AtomicPush.push(updates, repository: name, from: root, to: remote, tracking: tracking, git: git)
         }
-        try recorder.record(repository: name, refs: refs, published: outcome.accepted)
-        publication.pushes.append(outcome)
-        guard !outcome.accepted else { return }
+        publication.pushes += outcome.pushes
         for update in updates {
+            let refused = outcome.protected.contains(update.ref)
+            guard refused || !outcome.accepted else { continue }
+            let detail =
+                refused
+                ? ReviewProtectedBranches.refusal(outcome.pushes.first) : (outcome.last?.detail ?? "rejected")
             if let tenant = branchOwner[update.ref] {
-                publication.rejected[tenant] = outcome.detail
+                publication.rejected[tenant] = detail
+                if refused { publication.protectedTenants[tenant] = detail }
             } else {
                 publication.generalRejected = true
             }
@@ -281,4 +297,6 @@ public struct RollPublication: Sendable, Equatable {
     public var rejected: [String: String] = [:]
     /// Whether the general branch's re-pin was refused.
     public var generalRejected = false
+    /// Tenant → why one of its branches was refused as protected (its way out is `roll --review`).
+    public var protectedTenants: [String: String] = [:]
 }

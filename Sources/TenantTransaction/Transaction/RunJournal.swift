@@ -29,6 +29,9 @@ public struct RunJournal: Sendable, Equatable, Codable {
         case failed
         /// Given up by `tenantctl runs --forget`: what it left stays as it is, and it blocks nothing.
         case forgotten
+        /// A review roll whose proposals are pushed and wait for people to review them: nothing half-pushed, it
+        /// blocks nothing; `roll --land` follows it to `finished`, `roll --abandon` ends it `aborted`.
+        case waiting
     }
 
     /// A repository as the run found it before changing anything. A switch also records where it takes the
@@ -123,6 +126,8 @@ public struct RunJournal: Sendable, Equatable, Codable {
     /// it). False while it fetches and checks: a run killed then changed nothing and blocks nothing. Nil in a journal
     /// written before this was recorded: taken as true.
     public var changed: Bool?
+    /// A review roll's proposals (``Review``); nil in every other run.
+    public var reviews: [Review]?
     /// Set when the journal on disk was cut off in the middle (a full disk, a power loss): its complete steps were
     /// read, the rest is lost, and how the run ended is unknown, so it is taken as unfinished. Never written.
     public var salvaged: Bool?
@@ -294,6 +299,24 @@ public struct RunJournal: Sendable, Equatable, Codable {
             }
             json.member("error", ifPresent: error)
             json.member("finishedBy", ifPresent: finishedBy)
+            if let reviews {
+                json.key("reviews")
+                json.array(reviews) { json, review in
+                    json.object { json in
+                        json.member("base", ifPresent: review.base)
+                        json.member("general", review.general)
+                        json.member("landed", ifPresent: review.landed)
+                        json.member("method", ifPresent: review.method)
+                        json.member("proposed", review.proposed)
+                        json.member("ref", review.ref)
+                        json.member("repository", review.repository)
+                        json.member("state", review.state)
+                        json.member("target", review.target)
+                        json.member("tenant", review.tenant)
+                        json.member("url", ifPresent: review.url)
+                    }
+                }
+            }
             json.member("runId", runId)
             json.member("schemaVersion", schemaVersion)
             json.member("state", ifPresent: state?.rawValue)

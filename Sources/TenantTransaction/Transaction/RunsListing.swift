@@ -102,7 +102,10 @@ public struct RunSummary: Sendable, Encodable {
             state = "unfinished"
         } else if journal.state == .running && !journal.hasStarted {
             state = "not started"
-        } else if journal.commandName != "roll" || journal.isUndo || journal.state == .forgotten {
+        } else if journal.commandName != "roll" || journal.isUndo || journal.state == .forgotten
+            || journal.reviews != nil
+        {
+            // A review roll says how far its reviews are: waiting, finished (all landed) or aborted.
             state = (journal.state ?? .finished).rawValue
         } else if journal.undoneAt != nil {
             state = "undone"

@@ -1,0 +1,195 @@
+import Foundation
+
+/// What `roll --land` and `roll --abandon` found and did: the run followed and each of its proposals.
+public struct ReviewReport: Sendable, Equatable, Codable {
+    /// Format version of this JSON.
+    public var schemaVersion = 1
+    /// The review run followed.
+    public var runId: String
+    /// The review run that took over its open proposals and proposed what became possible (a tenant's superproject
+    /// pin once its module proposals landed); nil when none was needed.
+    public var followedBy: String?
+    /// Every proposal, with its state.
+    public var reviews: [RunJournal.Review]
+    /// Proposal branches removed (`--abandon`), as `<repository> <ref>`.
+    public var removed: [String] = []
+
+    /// 2 when a proposal needs attention (conflict, closed, rejected), 75 while some are open, 0 when all landed.
+    public var exitCode: Int32 { ReviewReport.exitCode(reviews) }
+
+    /// The exit code of a set of proposals (see ``exitCode``).
+    public static func exitCode(_ reviews: [RunJournal.Review]) -> Int32 {
+        if reviews.contains(where: { ReviewState.attention.contains($0.state) }) { return 2 }
+        if reviews.contains(where: { ReviewState.open.contains($0.state) }) { return 75 }
+        return 0
+    }
+
+    /// One line per proposal: `Infrastructure t2: landed (merge 8c1e2aa) tenantctl/roll/t2`.
+    static func line(_ review: RunJournal.Review) -> String {
+        var state = review.state
+        if let landed = review.landed { state += " (\(review.method ?? "") \(ObjectID.short(landed)))" }
+        let branch = review.ref.hasPrefix("refs/heads/") ? String(review.ref.dropFirst(11)) : review.ref
+        return "  \(review.repository) \(review.target): \(state) \(branch) \(ObjectID.short(review.proposed))"
+    }
+
+    /// The proposals under a review roll's table, and how to follow them.
+    static func proposalLines(_ reviews: [RunJournal.Review], runId: String?) -> String {
+        guard !reviews.isEmpty else { return "\nnothing to propose" }
+        var text = "\nproposals:\n" + reviews.map { TerminalText.escaped(line($0)) }.joined(separator: "\n")
+        if let runId {
+            text +=
+                "\nreview run: \(runId) (follow with `tenantctl roll --land`, stop with `tenantctl roll --abandon \(runId)`)"
+        }
+        return text
+    }
+
+    /// The run's proposals, one line each, and what to do next.
+    public func renderText() -> String {
+        var lines = ["review run \(runId)"]
+        lines += reviews.map(Self.line)
+        if !removed.isEmpty { lines.append("removed: " + removed.joined(separator: ", ")) }
+        if let followedBy { lines.append("proposed on in run \(followedBy)") }
+        switch exitCode {
+        case 75: lines.append("reviews are still open: run `tenantctl roll --land` again once they landed")
+        case 2: lines.append("a proposal needs attention (conflict, closed or rejected)")
+        default: break
+        }
+        return lines.map { TerminalText.escaped($0) }.joined(separator: "\n")
+    }
+}
+
+/// `roll --land` and `roll --abandon`: following a review run's proposals under the workspace lock.
+public enum ReviewRun {
+    /// Follows the review run `runId` (default: the latest waiting one): fetches, applies the landing rule to every
+    /// open proposal, and when a tenant's module proposals all landed, proposes its superproject pin of what landed
+    /// (a new review run that takes over the open proposals). Finished once every proposal landed.
+    public static func land(
+        runId: String?, options: RollOptions, in workspace: Workspace, wait: Bool, git: Git, console: Console? = nil
+    ) throws -> ReviewReport {
+        let lock = try WorkspaceLock(gitDirectory: workspace.commonDirectory, wait: wait)
+        defer { lock.release() }
+        // It may propose (a tenant's superproject pin): refused while another command's run is unfinished.
+        _ = try Transaction.unfinishedRuns(workspace, allowing: "roll", arguments: ["--review"])
+        var journal = try waitingRun(runId, in: workspace)
+        var snapshotOptions = Snapshot.Options(
+            purpose: .report, fetch: options.fetch, jobs: options.jobs, allowLocalRemotes: git.allowLocalRemotes)
+        snapshotOptions.keepBatch = false
+        let snapshot = try Snapshot.load(workspace: workspace, git: git, options: snapshotOptions, console: console)
+        var reviews = journal.reviews ?? []
+        for index in reviews.indices where ["proposed", "open", "conflict"].contains(reviews[index].state) {
+            reviews[index] = try follow(reviews[index], snapshot: snapshot, workspace: workspace, git: git)
+        }
+        journal.reviews = reviews
+        var report = ReviewReport(runId: journal.runId, followedBy: nil, reviews: reviews)
+        // A tenant whose module proposals all landed gets its superproject proposal now (pinning what landed).
+        let ready = Set(
+            reviews.filter { $0.state == "waiting" }.map(\.tenant).filter { tenant in
+                reviews.filter {
+                    ($0.tenant == tenant && $0.repository != RollPublication.superproject) || $0.isGeneralRepin
+                }
+                .allSatisfy { $0.state == "landed" }
+            })
+        if !ready.isEmpty {
+            var propose = options
+            propose.review = ReviewOptions()
+            propose.fetch = false
+            propose.arguments = ["--review"]
+            let next = try RollRunner(workspace: workspace, git: git, console: console).run(propose)
+            let landed = reviews.filter { $0.state == "landed" }
+            let taken = next.reviews ?? []
+            report.followedBy = next.runId
+            report.reviews = landed + taken
+            journal.state = .finished
+            journal.finishedBy = next.runId
+        } else {
+            journal.state = reviews.contains { ReviewState.open.contains($0.state) } ? .waiting : .finished
+        }
+        try journal.write(gitDirectory: workspace.commonDirectory)
+        return report
+    }
+
+    /// Stops following the review run `runId`: removes tenantctl's own proposal branches of its open proposals
+    /// (of `tenants`, or all), each only while it still points at what tenantctl pushed (a leased delete), and marks
+    /// the run aborted.
+    public static func abandon(
+        runId: String, tenants: [String], in workspace: Workspace, wait: Bool, git: Git, console: Console? = nil
+    ) throws -> ReviewReport {
+        let lock = try WorkspaceLock(gitDirectory: workspace.commonDirectory, wait: wait)
+        defer { lock.release() }
+        var journal = try RunJournal.read(gitDirectory: workspace.commonDirectory, runId: runId)
+        guard journal.reviews != nil else {
+            throw RollError("run \(runId) is no review roll: `tenantctl runs` lists the runs")
+        }
+        var reviews = journal.reviews ?? []
+        let snapshot = try Snapshot.load(
+            workspace: workspace, git: git,
+            options: Snapshot.Options(purpose: .report, fetch: false, allowLocalRemotes: git.allowLocalRemotes),
+            console: console)
+        var removed: [String] = []
+        let selected = reviews.indices.filter {
+            (tenants.isEmpty || tenants.contains(reviews[$0].tenant))
+                && ["proposed", "open", "conflict"].contains(reviews[$0].state)
+        }
+        for repository in Set(selected.map { reviews[$0].repository }).sorted() {
+            let indices = selected.filter { reviews[$0].repository == repository }
+            let updates = indices.map { RefUpdate(ref: reviews[$0].ref, new: nil, old: reviews[$0].proposed) }
+            let remote =
+                repository == RollPublication.superproject
+                ? workspace.remoteName : (snapshot.specs[repository]?.url ?? "")
+            let source = repository == RollPublication.superproject ? workspace.root : snapshot.mirrors[repository]
+            let outcome = try AtomicPush.push(
+                updates, repository: repository, from: source ?? workspace.root, to: remote, mode: .restore, git: git)
+            for index in indices {
+                reviews[index].state = outcome.accepted ? "abandoned" : reviews[index].state
+            }
+            if outcome.accepted {
+                removed += updates.map { "\(repository) \($0.ref)" }
+            } else {
+                console?.warn(
+                    "\(repository): a proposal branch moved since tenantctl pushed it, so it stays: \(outcome.detail)")
+            }
+        }
+        journal.reviews = reviews
+        if !reviews.contains(where: { ReviewState.open.contains($0.state) }) {
+            journal.state = .aborted
+            journal.finishedBy = nil
+        }
+        try journal.write(gitDirectory: workspace.commonDirectory)
+        var report = ReviewReport(runId: runId, followedBy: nil, reviews: reviews)
+        report.removed = removed
+        return report
+    }
+
+    /// The run `runId`, or the latest review run that is waiting.
+    static func waitingRun(_ runId: String?, in workspace: Workspace) throws -> RunJournal {
+        if let runId {
+            let run = try RunJournal.read(gitDirectory: workspace.commonDirectory, runId: runId)
+            guard run.reviews != nil else {
+                throw RollError("run \(runId) is no review roll: `tenantctl runs` lists the runs")
+            }
+            return run
+        }
+        let runs = try RunJournal.all(gitDirectory: workspace.commonDirectory).runs
+        guard let run = runs.filter({ $0.state == .waiting }).max(by: { $0.runId < $1.runId }) else {
+            throw RollError("no review roll is waiting: propose one with `tenantctl roll --review`")
+        }
+        return run
+    }
+
+    /// One proposal followed by the landing rule, in the repository that has the remote's branches.
+    static func follow(_ review: RunJournal.Review, snapshot: Snapshot, workspace: Workspace, git: Git) throws
+        -> RunJournal.Review
+    {
+        if review.repository == RollPublication.superproject {
+            let prefix = SuperprojectRemote.refPrefix(workspace)
+            return try ReviewLanding(repository: GitRepository(workspace.root, git: git)).follow(
+                review, target: prefix + review.target,
+                proposal: prefix + String(review.ref.dropFirst("refs/heads/".count)))
+        }
+        guard let mirror = snapshot.mirrors[review.repository] else {
+            throw RollError("no mirror of module \(review.repository): `tenantctl verify` checks the workspace")
+        }
+        return try ReviewLanding(repository: GitRepository(mirror, git: git)).follow(
+            review, target: "refs/heads/" + review.target, proposal: review.ref)
+    }
+}

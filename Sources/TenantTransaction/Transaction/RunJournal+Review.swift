@@ -1,0 +1,49 @@
+import Foundation
+
+extension RunJournal {
+    /// One proposal of a review roll: a commit pushed to a proposal branch for a person to review and a forge to land
+    /// into the tenant's branch. Written before its push and rewritten after each answer.
+    public struct Review: Sendable, Equatable, Codable {
+        /// `superproject` or a module name.
+        public var repository: String
+        /// The tenant it rolls (`general_dev` for the general branch's re-pin).
+        public var tenant: String
+        /// The branch it lands into (`t2`).
+        public var target: String
+        /// The proposal's ref on the remote (`refs/heads/tenantctl/roll/t2`).
+        public var ref: String
+        /// The target's tip the proposal was computed on.
+        public var base: String?
+        /// The general branch's commit it rolls in.
+        public var general: String
+        /// The proposed commit.
+        public var proposed: String
+        /// `proposed` (pushed, no answer yet), `open`, `landed`, `conflict`, `closed`, `superseded`, `rejected`, or
+        /// `waiting` (a superproject proposal that waits for its module proposals to land).
+        public var state: String
+        /// The target's commit that landed it.
+        public var landed: String?
+        /// How it landed: `merge`, `fast-forward`, `squash`, `rebase`.
+        public var method: String?
+        /// The review's address, as the `create` command printed it.
+        public var url: String?
+
+        /// Whether this is the general branch's re-pin (a superproject proposal of the general branch's own
+        /// commit: it rolls in what it proposes).
+        public var isGeneralRepin: Bool { repository == "superproject" && general == proposed }
+
+        public init(
+            repository: String, tenant: String, target: String, ref: String, base: String?, general: String,
+            proposed: String, state: String
+        ) {
+            self.repository = repository
+            self.tenant = tenant
+            self.target = target
+            self.ref = ref
+            self.base = base
+            self.general = general
+            self.proposed = proposed
+            self.state = state
+        }
+    }
+}
