@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import TenantKit
+import TenantKit
 
 /// `gitmodules-drift` is the judge's: decided from the `.gitmodules` files the observation holds, no git.
 @Suite struct GitmodulesDriftJudgeTests {

@@ -2,7 +2,8 @@ import Foundation
 import TenantTestSupport
 import Testing
 
-@testable import TenantKit
+import TenantKit
+@testable import TenantRoll
 
 /// The landing rule recognises a proposal landed by merge commit, fast-forward, squash and rebase on a forge emulated
 /// with git hooks, and says `open` before and `closed` for a proposal branch deleted without landing.
