@@ -78,6 +78,11 @@ import Testing
             if removed {
                 try lab.sandbox.git(["worktree", "remove", "--force", worktree], in: copy.workspace)
                 try original.write(toFile: file, atomically: true, encoding: .utf8)
+                // A dry run says what the switch would do with it, and changes nothing.
+                let dry = try lab.sandbox.tenantctlProcess(["switch", "t1", "--dry-run"], in: copy.workspace)
+                #expect(dry.status == 0, "\(dry.stdout)\(dry.stderr)")
+                #expect(dry.stderr.contains("no longer exists"), "\(dry.stderr)")
+                #expect(try Self.unfinishedSwitches(copy.workspace).count == 1)
                 // The worktree is gone: its steps are skipped, said, and this worktree switches.
                 let result = try lab.sandbox.tenantctlProcess(["switch", "t1"], in: copy.workspace)
                 #expect(result.status == 0, "\(result.stderr)")
@@ -89,6 +94,11 @@ import Testing
                     try lab.sandbox.gitResult(["rev-parse", "--verify", "-q", "t2"], in: copy.workspace).status == 0)
                 continue
             }
+            // A dry run says that the stopped switch is left to its own worktree (not "run without --dry-run").
+            let dry = try lab.sandbox.tenantctlProcess(["switch", "t1", "--dry-run"], in: copy.workspace)
+            #expect(dry.status == 1, "\(dry.stdout)\(dry.stderr)")
+            #expect(dry.stderr.contains("left to that worktree"), "\(dry.stderr)")
+            #expect(dry.stderr.contains(worktree) && !dry.stderr.contains("without --dry-run"), "\(dry.stderr)")
             let refused = try lab.sandbox.tenantctlProcess(["switch", "t1"], in: copy.workspace)
             #expect(refused.status == 1, "\(refused.stdout)\(refused.stderr)")
             #expect(refused.stderr.contains(worktree), "\(refused.stderr)")
