@@ -111,12 +111,14 @@ public final class Transaction: Sendable {
         let path = RunJournal.path(gitDirectory: gitDirectory, runId: other)
         let head = FileManager.default.contents(atPath: path)?.prefix(16) ?? Data()
         if !RunJournal.isLineFormat(head) {
-            let journal: RunJournal
+            var journal: RunJournal
             do {
                 journal = try RunJournal.read(gitDirectory: gitDirectory, runId: other)
             } catch {
                 throw DurableFileError(path: path, reason: "cannot read it: \(error)")
             }
+            // What was read of a cut-off journal is written whole; the lines appended next say how it ended.
+            journal.salvaged = nil
             try journal.write(gitDirectory: gitDirectory)
         }
         try JournalAppend.append(RunJournal.encode(lines), to: path)
