@@ -10,8 +10,9 @@ extension Tenantctl {
             discussion: """
                 Every command that writes (switch, pin, resolve, customize, tenant add/remove, module add/remove, \
                 tag, init, and a roll that changes a remote) keeps a journal under the superproject's common git \
-                directory (.git/tenantctl/journal/<run-id>.json), written before its first change and rewritten \
-                as each step lands: the command and its arguments, the worktree, each repository's branch and \
+                directory (.git/tenantctl/journal/<run-id>.json), begun before its first change, with one line \
+                appended as each step lands (a line cut off by a full disk or a power loss is left out, and the \
+                run is taken as unfinished): the command and its arguments, the worktree, each repository's branch and \
                 HEAD before (switch, pin, resolve; --json `before`), the refs it changes (old and new value, pushed or \
                 not). This lists them, oldest first: on a terminal the newest \(RunsListing.terminalLimit), saying how \
                 many older ones it left out (--limit <n> shows the newest <n>, --limit 0 all; off a terminal and \
@@ -34,7 +35,8 @@ extension Tenantctl {
                 colleague pushed on top); or, where neither can succeed (a server that keeps refusing), `tenantctl \
                 runs --forget <run-id>`, which first says what of the run is still on the remotes, then marks it \
                 forgotten: it blocks nothing, and what it left stays. --abort and --forget are journalled runs \
-                themselves: killed half-way, their re-run goes on. status mentions an unfinished run.
+                themselves: killed half-way, their re-run goes on. With --json they print what became of each step \
+                (undone, kept, untouched; docs/schemas/runs-abort.schema.json). status mentions an unfinished run.
 
                 A finished roll's STATE says what reached the remotes: published (every ref landed), partly \
                 published, not published (every push was refused), unknown (a push broke off: --undo asks the \
@@ -47,6 +49,7 @@ extension Tenantctl {
                   tenantctl runs --json | jq '.runs[] | select(.state == "unfinished")'
                   tenantctl runs --abort <run-id>    # take back what a stopped run pushed
                   tenantctl runs --forget <run-id>   # unblock; what it pushed stays
+                  tenantctl runs --abort <run-id> --json | jq '.kept[].note'
                 """)
 
         @Option(

@@ -10,10 +10,9 @@ import Testing
 /// finishes it (one that stopped before anything landed blocks nothing); and each resolve command killed right after
 /// its last git call is finished by the next one, which reaches the uninterrupted run's end state.
 @Suite(.serialized, .tags(.slow), .notInTheFastSet) struct ResolveJournalTests {
-    /// The journal file of a run, decoded.
+    /// The journal file of a run, read.
     static func journal(_ workspace: String, runId: String) throws -> RunJournal {
-        let path = "\(workspace)/.git/tenantctl/journal/\(runId).json"
-        return try JSONDecoder().decode(RunJournal.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
+        try RunJournal.read(gitDirectory: "\(workspace)/.git", runId: runId)
     }
 
     /// Every repository's branch and HEAD as git shows them: the superproject and each module.

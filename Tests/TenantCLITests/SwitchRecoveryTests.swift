@@ -62,8 +62,14 @@ import Testing
         #expect(done.status == 0, "\(done.stderr)")
         let killAt = try Self.afterTheSuperprojectMoved(calls, superproject: reference.worktree)
 
-        for removed in [false, true] {
-            let (copy, worktree) = try Self.worktreeCopy(lab, removed ? "removed" : "kept")
+        for (removed, moved) in [(false, false), (true, false), (true, true)] {
+            let (copy, worktree) = try Self.worktreeCopy(lab, removed ? "removed-\(moved)" : "kept")
+            // The switch creates t2 (no local branch t2 before it).
+            if try lab.sandbox.gitResult(["rev-parse", "--verify", "-q", "refs/heads/t2"], in: copy.workspace)
+                .status == 0
+            {
+                try lab.sandbox.git(["branch", "-D", "t2"], in: copy.workspace)
+            }
             let (killed, _) = try Self.shimmed(
                 lab, ["switch", "t2"], in: worktree, name: "shim-\(removed)", killAt: killAt)
             #expect(killed.status == -SIGKILL, "\(killed.status) \(killed.stderr)")
@@ -78,17 +84,39 @@ import Testing
             if removed {
                 try lab.sandbox.git(["worktree", "remove", "--force", worktree], in: copy.workspace)
                 try original.write(toFile: file, atomically: true, encoding: .utf8)
+                let left = try lab.sandbox.git(["rev-parse", "refs/heads/t2"], in: copy.workspace)
+                // The user moved the branch the stopped switch created: it is theirs now.
+                let other = try lab.sandbox.git(["rev-parse", "origin/t3"], in: copy.workspace)
+                if moved { try lab.sandbox.git(["update-ref", "refs/heads/t2", other, left], in: copy.workspace) }
+                // A dry run says what the switch would do with it, and changes nothing.
+                let dry = try lab.sandbox.tenantctlProcess(["switch", "t1", "--dry-run"], in: copy.workspace)
+                #expect(dry.status == 0, "\(dry.stdout)\(dry.stderr)")
+                #expect(dry.stderr.contains("no longer exists"), "\(dry.stderr)")
+                #expect(try Self.unfinishedSwitches(copy.workspace).count == 1)
                 // The worktree is gone: its steps are skipped, said, and this worktree switches.
                 let result = try lab.sandbox.tenantctlProcess(["switch", "t1"], in: copy.workspace)
                 #expect(result.status == 0, "\(result.stderr)")
                 #expect(result.stderr.contains("no longer exists"), "\(result.stderr)")
                 #expect(try Self.head(lab, copy.workspace)[0] == "refs/heads/t1")
                 #expect(try Self.unfinishedSwitches(copy.workspace).isEmpty)
-                // The branch the worktree had checked out is not deleted.
-                #expect(
-                    try lab.sandbox.gitResult(["rev-parse", "--verify", "-q", "t2"], in: copy.workspace).status == 0)
+                // The branch the switch created is deleted while it is where the switch left it (checked out
+                // nowhere now); moved since, it is kept and named.
+                let t2 = try lab.sandbox.gitResult(
+                    ["rev-parse", "--verify", "-q", "refs/heads/t2"], in: copy.workspace)
+                if moved {
+                    #expect(t2.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == other)
+                    #expect(result.stderr.contains("kept branch t2"), "\(result.stderr)")
+                } else {
+                    #expect(t2.status != 0, "\(t2.stdout)")
+                    #expect(result.stderr.contains("deleted branch t2"), "\(result.stderr)")
+                }
                 continue
             }
+            // A dry run says that the stopped switch is left to its own worktree (not "run without --dry-run").
+            let dry = try lab.sandbox.tenantctlProcess(["switch", "t1", "--dry-run"], in: copy.workspace)
+            #expect(dry.status == 1, "\(dry.stdout)\(dry.stderr)")
+            #expect(dry.stderr.contains("left to that worktree"), "\(dry.stderr)")
+            #expect(dry.stderr.contains(worktree) && !dry.stderr.contains("without --dry-run"), "\(dry.stderr)")
             let refused = try lab.sandbox.tenantctlProcess(["switch", "t1"], in: copy.workspace)
             #expect(refused.status == 1, "\(refused.stdout)\(refused.stderr)")
             #expect(refused.stderr.contains(worktree), "\(refused.stderr)")

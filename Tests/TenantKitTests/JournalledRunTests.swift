@@ -128,13 +128,15 @@ import Testing
         let sandbox = try GitSandbox()
         let workspace = try Self.workspace(sandbox)
         let run = try Transaction.begin(workspace, command: "tenant add", arguments: ["t4", "--from", "t2"])
-        let refs = ["refs/heads/t4", "refs/heads/t5"].map {
-            RefUpdate(ref: $0, new: String(repeating: "a", count: 40), old: nil)
+        // Two steps, one line each.
+        for ref in ["refs/heads/t4", "refs/heads/t5"] {
+            try run.record(
+                repository: "Article", remote: "/remotes/Article.git",
+                refs: [RefUpdate(ref: ref, new: String(repeating: "a", count: 40), old: nil)], published: true,
+                landed: nil)
         }
-        try run.record(repository: "Article", remote: "/remotes/Article.git", refs: refs, published: true, landed: nil)
         try run.finish()
-        // Cut the file in the middle of its second step, as a full disk would leave it (keys are sorted: the state
-        // comes after the steps).
+        // Cut the file in the middle of its second step, as a full disk would leave it (the end comes after it).
         let path = RunJournal.path(gitDirectory: workspace.commonDirectory, runId: run.runId)
         let text = try String(contentsOfFile: path, encoding: .utf8)
         let cut = try #require(text.range(of: "refs/heads/t5"))

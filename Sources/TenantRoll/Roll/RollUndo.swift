@@ -62,6 +62,8 @@ public struct RollUndo {
         let order = Self.order(candidates.map { journal.entries[$0].repository })
         var toRestore: [Int] = []
         var moved: [String] = []
+        // What the undo learns of the roll's refs, appended to the roll's journal.
+        var learned: [RunJournal.Line] = []
         for repository in order {
             let group = candidates.filter { journal.entries[$0].repository == repository }
             let current = try remoteValues(of: group.map { journal.entries[$0] }, repository: repository)
@@ -72,9 +74,11 @@ public struct RollUndo {
                     toRestore.append(index)
                 } else if entry.published != true && value == entry.old {
                     journal.entries[index].published = false  // it never landed
+                    learned.append(.init(answer: .init(repository: repository, refs: [entry.ref], published: false)))
                 } else if value == entry.old && entry.old != entry.new {
                     // Put back by an undo stopped after this push, before it could say so.
                     journal.entries[index].undone = true
+                    learned.append(.init(undone: .init(repository: repository, refs: [entry.ref])))
                 } else {
                     moved.append(
                         "\(repository) \(entry.ref) is now \(ObjectID.short(value, none: "deleted")), "
@@ -91,7 +95,7 @@ public struct RollUndo {
         }
         let finishedBefore = journal.entries.contains { $0.undone == true }
         guard !toRestore.isEmpty || finishedBefore else {
-            try journal.write(gitDirectory: workspace.commonDirectory)
+            try appendToRoll(learned, runId: runId)
             throw RollError("roll \(runId) published nothing; nothing to undo")
         }
         var outcomes: [PushOutcome] = []
@@ -129,16 +133,31 @@ public struct RollUndo {
             if outcome.accepted {
                 for index in group { journal.entries[index].undone = true }
                 movedBack += entries.map { Result.Move(repository: repository, ref: $0.ref, from: $0.new, to: $0.old) }
+                learned.append(.init(undone: .init(repository: repository, refs: entries.map(\.ref))))
             }
-            try journal.write(gitDirectory: workspace.commonDirectory)
+            try appendToRoll(learned, runId: runId)
+            learned = []
             // Modules must not go back while the superproject still pins their commits.
             if !outcome.accepted && repository == RollPublication.superproject { break }
         }
         if journal.entries.allSatisfy({ $0.published != true || $0.undone == true }) {
-            journal.undoneAt = ISO8601DateFormatter().string(from: Date())
-            try journal.write(gitDirectory: workspace.commonDirectory)
+            learned.append(.init(undoneAt: ISO8601DateFormatter().string(from: Date())))
         }
+        try appendToRoll(learned, runId: runId)
         return Result(runId: runId, outcomes: outcomes, moved: movedBack)
+    }
+
+    /// Appends what the undo learned or did to the journal of the roll it takes back (through ``Transaction``, the
+    /// one writer of journals).
+    private func appendToRoll(_ lines: [RunJournal.Line], runId: String) throws {
+        guard !lines.isEmpty else { return }
+        do {
+            try Transaction.append(lines, toRun: runId, gitDirectory: workspace.commonDirectory)
+        } catch {
+            throw RollError(
+                "cannot record in the journal of roll \(runId) what the undo did: \(error.description); free some "
+                    + "space, then run `tenantctl roll --undo \(runId)` again")
+        }
     }
 
     /// The superproject first, then the modules in reverse publishing order.

@@ -265,14 +265,11 @@ public enum RunAbort {
         /// ref at its value before is counted undone already; any other value is kept and named.
         func undo() throws -> Result {
             var result = Result(runId: run.runId, action: "abort", by: transaction.runId)
-            var journal = run
             func markUndone(_ repository: String, _ refs: [String]) throws {
-                for index in journal.entries.indices
-                where journal.entries[index].repository == repository && refs.contains(journal.entries[index].ref) {
-                    journal.entries[index].undone = true
-                }
                 do {
-                    try journal.write(gitDirectory: workspace.commonDirectory)
+                    try Transaction.append(
+                        [RunJournal.Line(undone: .init(repository: repository, refs: refs))], toRun: run.runId,
+                        gitDirectory: workspace.commonDirectory)
                 } catch {
                     throw WorkspaceError(
                         "cannot record in the journal of run \(run.runId) what was taken back: \(error.description); "

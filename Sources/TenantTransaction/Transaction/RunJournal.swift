@@ -7,9 +7,9 @@ import Foundation
 #endif
 
 /// The journal of one run of a writing command (switch, pin, resolve, customize, tenant and module add/remove, tag,
-/// init, roll): `<common git dir>/tenantctl/journal/<run-id>.json`, written through ``DurableFile`` before the first
-/// change and rewritten as each step lands. The envelope says which command ran, with which arguments, in which
-/// worktree, and how it ended; the entries are the refs it changes (old and new value, landed locally, published).
+/// init, roll): `<common git dir>/tenantctl/journal/<run-id>.json`, begun (through ``DurableFile``) before the first
+/// change, with one line appended as each step lands (``Line``; only ``Transaction`` writes it). The envelope says
+/// which command ran, with which arguments, in which worktree, and how it ended; the entries are the refs it changes (old and new value, landed locally, published).
 ///
 /// A roll's journal is one case of it; a journal written before the envelope existed (a roll's, without `command`
 /// and `state`) still reads: it is a roll that ran to its end.
@@ -250,13 +250,15 @@ public struct RunJournal: Sendable, Equatable, Codable {
             + String(repeating: "0", count: 3 - hex.count) + hex + UUID().uuidString.prefix(3).lowercased()
     }
 
-    /// Writes the journal: temporary file, fsync, rename. On a failure (a full disk) the temporary file is removed
-    /// and the previous journal, or none, stays.
-    public func write(gitDirectory: String) throws(DurableFileError) {
-        try DurableFile.write(encoded(), to: Self.path(gitDirectory: gitDirectory, runId: runId))
+    /// Writes the journal as a new file in the line format, all of it on its first line (temporary file, fsync,
+    /// rename; on a failure the temporary file is removed and the previous journal, or none, stays). Only
+    /// ``Transaction`` writes journals: it begins a run's file this way and appends each step after.
+    package func write(gitDirectory: String) throws(DurableFileError) {
+        try DurableFile.write(
+            Self.encode([Line(begin: self)]), to: Self.path(gitDirectory: gitDirectory, runId: runId))
     }
 
-    /// The journal as JSON: the bytes `JSONEncoder` writes with `.prettyPrinted`, `.sortedKeys` and
+    /// The journal as one JSON object, the format of the journals written before the line format (still read): the bytes `JSONEncoder` writes with `.prettyPrinted`, `.sortedKeys` and
     /// `.withoutEscapingSlashes` (`RollJournalEncodingTests` compares them), written by hand because a roll rewrites its
     /// journal after every repository's push: at 1000 tenants × 50 modules that is 16,000 entries, 51 times, and
     /// `JSONEncoder` took 2 s of the roll's CPU doing it while the other pushes waited for the lock.
@@ -358,7 +360,13 @@ public struct RunJournal: Sendable, Equatable, Codable {
             .filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }.sorted()
             .compactMap { name -> RunJournal? in
                 let path = (directory as NSString).appendingPathComponent(name)
-                let tail = try tail(of: path, count: 16384)
+                let (tail, whole) = try tail(of: path, count: 16384)
+                if whole ? isLineFormat(tail) : try isLineFormat(path: path) {
+                    // A run whose last end line says it ended is not read whole.
+                    if let state = endState(tail: tail, whole: whole), state != .running { return nil }
+                    let journal = try read(gitDirectory: gitDirectory, runId: String(name.dropLast(5)))
+                    return journal.isUnfinished ? journal : nil
+                }
                 // A journal cut off in the middle never says how the run ended: its complete steps are read, and the
                 // run is taken as unfinished.
                 if !isComplete(tail) {
@@ -429,14 +437,25 @@ public struct RunJournal: Sendable, Equatable, Codable {
                 + "directory")
     }
 
-    /// The last `count` bytes of a file (all of a smaller one).
-    private static func tail(of path: String, count: UInt64) throws -> Data {
+    /// The last `count` bytes of a file (all of a smaller one), and whether that is the whole file.
+    private static func tail(of path: String, count: UInt64) throws -> (Data, whole: Bool) {
         do {
             let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
             defer { try? handle.close() }
             let size = try handle.seekToEnd()
             try handle.seek(toOffset: size > count ? size - count : 0)
-            return try handle.readToEnd() ?? Data()
+            return (try handle.readToEnd() ?? Data(), size <= count)
+        } catch {
+            throw unreadable(path, error)
+        }
+    }
+
+    /// Whether a journal file is in the line format, from its first bytes.
+    private static func isLineFormat(path: String) throws -> Bool {
+        do {
+            let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+            defer { try? handle.close() }
+            return isLineFormat(try handle.read(upToCount: 16) ?? Data())
         } catch {
             throw unreadable(path, error)
         }
@@ -453,6 +472,7 @@ public struct RunJournal: Sendable, Equatable, Codable {
                 "no run journal \(path); run ids are the file names in \(directory(gitDirectory: gitDirectory)) "
                     + "(`tenantctl runs` lists them)")
         }
+        if isLineFormat(data) { return try replay(data, path: path, runId: runId) }
         do {
             return try JSONDecoder().decode(RunJournal.self, from: data)
         } catch {

@@ -21,8 +21,15 @@ extension Transaction {
             result = try body(transaction)
         } catch {
             if unfinished(error) {
-                // The command says it left something to finish: the run got past its first change.
-                try? transaction.recordChanged()
+                // The command says it left something to finish: the run got past its first change. A journal that
+                // cannot say so must not let the run pass for one that never started.
+                do {
+                    try transaction.recordChanged()
+                } catch let journalError {
+                    throw UnrecordedRunError(
+                        cause: String(describing: error), journal: transaction.path,
+                        write: String(describing: journalError))
+                }
             } else if !Cancellator.shared.isCancelled {
                 transaction.fail(error)
             }
@@ -34,5 +41,21 @@ extension Transaction {
         }
         try transaction.finish(resumed: aborting ? .aborted : .finished, settling: settling)
         return result
+    }
+}
+
+/// A run stopped with something left to finish, and its journal could not record that: the user is told both, with
+/// the journal file, so that nobody takes the run for one that changed nothing.
+public struct UnrecordedRunError: Error, Sendable, CustomStringConvertible {
+    /// Why the run stopped.
+    public var cause: String
+    /// The journal file.
+    public var journal: String
+    /// Why it could not be written.
+    public var write: String
+
+    public var description: String {
+        "\(cause)\nits journal \(journal) could not record that the run changed something (\(write)); until it can "
+            + "be written, `tenantctl runs` may show the run as not started: check each repository with git status"
     }
 }

@@ -2,25 +2,34 @@ import Foundation
 
 /// One run of a writing command, journalled: ``begin(_:command:arguments:before:)`` refuses while another command's
 /// run is unfinished and writes the journal (state `running`) before the first change; ``record(repository:refs:)``
-/// rewrites it as each step lands; ``finish()`` or ``fail(_:)`` ends it. A run killed in between leaves the journal
-/// `running`, and so does one that stopped with an error after part of it landed (a push accepted, a local change
-/// made): `tenantctl runs` shows it unfinished, the other writing commands refuse naming it, and the re-run of the
-/// same command (or its abort) finishes it.
+/// appends a line to it as each step lands; ``finish()`` or ``fail(_:)`` ends it. A run killed in between leaves the
+/// journal `running`, and so does one that stopped with an error after part of it landed (a push accepted, a local
+/// change made): `tenantctl runs` shows it unfinished, the other writing commands refuse naming it, and the re-run of
+/// the same command (or its abort) finishes it.
+///
+/// Transaction is the only writer of journal files: a run's own steps, and the words other runs add to a journal
+/// (a re-run finishing it, an abort's undone steps, an undo's restored refs: ``settle(_:state:by:in:)``,
+/// ``append(_:toRun:gitDirectory:)``). Each step is one line appended to the file (``RunJournal/Line``), so a
+/// killed run's journal lists exactly the steps that landed before the kill.
 ///
 /// The caller holds the workspace lock, so a `running` journal found here belongs to a process that is gone.
-/// roll keeps its journal through ``RollJournalRecorder`` (its pushes land concurrently); it checks for unfinished
-/// runs here too.
+/// roll records its concurrent pushes through ``RollJournalRecorder``, which writes through a Transaction.
 public final class Transaction: Sendable {
-    private let journal: Locked<RunJournal>
+    /// The journal in memory, and the lines not yet on the disk (a write that failed: the next one writes them
+    /// first).
+    private let journal: Locked<(journal: RunJournal, pending: [RunJournal.Line])>
     private let gitDirectory: String
     /// The unfinished runs of the same command that this run finishes when it ends.
     private let resumes: [String]
 
     /// The journal as recorded so far.
-    public var current: RunJournal { journal.current }
+    public var current: RunJournal { journal.current.journal }
 
     /// The run id.
-    public var runId: String { journal.current.runId }
+    public var runId: String { current.runId }
+
+    /// The journal file.
+    public var path: String { RunJournal.path(gitDirectory: gitDirectory, runId: runId) }
 
     /// Refuses when a run of another command is unfinished (``UnfinishedRunError``), then writes the journal of this
     /// run: the command's words, the arguments that re-run it, the worktree and each repository's state before.
@@ -39,12 +48,20 @@ public final class Transaction: Sendable {
         // checks first, and a run killed then changed nothing.
         journal.changed = !before.isEmpty
         let transaction = Transaction(journal, gitDirectory: workspace.commonDirectory, resumes: resumes)
-        try transaction.write()
+        try transaction.create()
+        return transaction
+    }
+
+    /// Begins the journal of a run planned whole before its first change (a roll: every ref it will push, none
+    /// pushed yet), written before anything is pushed.
+    static func begin(planned journal: RunJournal, gitDirectory: String) throws(DurableFileError) -> Transaction {
+        let transaction = Transaction(journal, gitDirectory: gitDirectory, resumes: [])
+        try journal.write(gitDirectory: gitDirectory)
         return transaction
     }
 
     private init(_ journal: RunJournal, gitDirectory: String, resumes: [String]) {
-        self.journal = Locked(journal)
+        self.journal = Locked((journal, []))
         self.gitDirectory = gitDirectory
         self.resumes = resumes
     }
@@ -69,15 +86,42 @@ public final class Transaction: Sendable {
     /// Marks `runs` (unfinished runs of a command that writes its own journal, roll) as finished by `runId`, once a
     /// re-run of theirs has finished.
     public static func markFinished(_ runs: [RunJournal], by runId: String, in workspace: Workspace) throws {
-        for var run in runs {
-            run.state = .finished
-            run.finishedBy = runId
+        for run in runs {
             do {
-                try run.write(gitDirectory: workspace.commonDirectory)
+                try settle(run.runId, state: .finished, by: runId, in: workspace.commonDirectory)
             } catch {
                 throw WorkspaceError("cannot mark run \(run.runId) finished: \(error.description)")
             }
         }
+    }
+
+    /// Ends another run's journal: `state` (finished by its re-run, aborted, forgotten), settled by `runId`.
+    static func settle(_ other: String, state: RunJournal.State, by runId: String?, in gitDirectory: String)
+        throws(DurableFileError)
+    {
+        try append(
+            [RunJournal.Line(end: .init(state: state, finishedBy: runId))], toRun: other, gitDirectory: gitDirectory)
+    }
+
+    /// Appends lines to another run's journal (an undo marking what it restored). A journal written by an earlier
+    /// version (one JSON object) is first written again in the line format, all of it on its first line.
+    static func append(_ lines: [RunJournal.Line], toRun other: String, gitDirectory: String)
+        throws(DurableFileError)
+    {
+        let path = RunJournal.path(gitDirectory: gitDirectory, runId: other)
+        let head = FileManager.default.contents(atPath: path)?.prefix(16) ?? Data()
+        if !RunJournal.isLineFormat(head) {
+            var journal: RunJournal
+            do {
+                journal = try RunJournal.read(gitDirectory: gitDirectory, runId: other)
+            } catch {
+                throw DurableFileError(path: path, reason: "cannot read it: \(error)")
+            }
+            // What was read of a cut-off journal is written whole; the lines appended next say how it ended.
+            journal.salvaged = nil
+            try journal.write(gitDirectory: gitDirectory)
+        }
+        try JournalAppend.append(RunJournal.encode(lines), to: path)
     }
 
     /// Whether `command` with `arguments` may go on from `run`: the same command with the same arguments; any switch
@@ -101,72 +145,60 @@ public final class Transaction: Sendable {
     }
 
     /// Records refs that changed: added to the journal, or their outcome updated (`published` for a push, `landed`
-    /// for a local change), and the journal rewritten.
+    /// for a local change), in a line appended to the journal.
     public func record(repository: String, remote: String = "", refs: [RefUpdate], published: Bool?, landed: Bool?)
         throws
     {
         try record([(repository, remote, refs)], published: published, landed: landed)
     }
 
-    /// Records the refs of several repositories at once (one rewrite of the journal): an undo's planned pushes.
+    /// Records the refs of several repositories at once (one write to the journal): an undo's planned pushes.
     public func record(
         _ steps: [(repository: String, remote: String, refs: [RefUpdate])], published: Bool?, landed: Bool?
     ) throws {
-        journal.withLock { journal in
-            journal.changed = true
-            // One index of the entries per call: a roll's undo records thousands of refs.
-            var indices: [String: [String: Int]] = [:]
-            for (index, entry) in journal.entries.enumerated() {
-                indices[entry.repository, default: [:]][entry.ref] = index
-            }
-            for step in steps {
-                for ref in step.refs {
-                    if let index = indices[step.repository]?[ref.ref] {
-                        if let published { journal.entries[index].published = published }
-                        if let landed { journal.entries[index].landed = landed }
-                        if let new = ref.new { journal.entries[index].new = new }
-                    } else {
-                        var entry = RunJournal.Entry(
-                            repository: step.repository, remote: step.remote, ref: ref.ref, old: ref.old,
-                            new: ref.new ?? "", published: published)
-                        entry.landed = landed
-                        indices[step.repository, default: [:]][ref.ref] = journal.entries.count
-                        journal.entries.append(entry)
-                    }
-                }
-            }
-        }
-        try write()
+        try write(
+            steps.map {
+                RunJournal.Line(
+                    record: .init(
+                        repository: $0.repository, remote: $0.remote, refs: $0.refs, published: published,
+                        landed: landed))
+            })
     }
 
     /// Records each repository's state before the first change (``RunJournal/before``), or a later version of that
-    /// record (a switch marking a repository started), and rewrites the journal.
+    /// record.
     public func recordBefore(_ before: [RunJournal.Before]) throws {
-        journal.withLock {
-            $0.before = before
-            $0.changed = true
-        }
-        try write()
+        try write([RunJournal.Line(before: before)])
+    }
+
+    /// Records that a switch starts changing `repository` (its ``RunJournal/before`` record marked started): one
+    /// line, written before its first change there.
+    public func recordStarted(_ repository: String) throws {
+        try write([RunJournal.Line(started: repository)])
     }
 
     /// Records that refs this run had changed were taken back again (a compensation: pushed branches deleted after a
-    /// later push was refused; or a step of an abort): each entry marked undone, and the journal rewritten. A run
-    /// whose every landed step is undone has nothing left to finish (``RunJournal/hasLanded``).
+    /// later push was refused; or a step of an abort): each entry marked undone. A run whose every landed step is
+    /// undone has nothing left to finish (``RunJournal/hasLanded``).
     public func recordUndone(repository: String, refs: [String]) throws {
-        journal.withLock { journal in
-            for index in journal.entries.indices
-            where journal.entries[index].repository == repository && refs.contains(journal.entries[index].ref) {
-                journal.entries[index].undone = true
-            }
-        }
-        try write()
+        try write([RunJournal.Line(undone: .init(repository: repository, refs: refs))])
     }
 
     /// Records that the run has reached its first change without a step to record yet (the command says so).
     public func recordChanged() throws {
-        guard journal.current.changed != true else { return }
-        journal.withLock { $0.changed = true }
-        try write()
+        guard current.changed != true else { return }
+        try write([RunJournal.Line(changed: true)])
+    }
+
+    /// Records a push's answer for refs already recorded (roll): `true` landed, `false` refused, nil unknown. The
+    /// answer is kept in memory also when the line cannot be written; the next write writes it first.
+    func recordAnswer(repository: String, refs: [String], published: Bool?) throws(DurableFileError) {
+        try append([RunJournal.Line(answer: .init(repository: repository, refs: refs, published: published))])
+    }
+
+    /// Ends the run with `state` and `error` (roll's own end).
+    func end(_ state: RunJournal.State, error: String?) throws(DurableFileError) {
+        try append([RunJournal.Line(end: .init(state: state, error: error))])
     }
 
     /// The run finished: the journal says so, and so do the journals of the unfinished runs it went on from
@@ -175,41 +207,65 @@ public final class Transaction: Sendable {
     public func finish(resumed: RunJournal.State = .finished, settling settled: [String: RunJournal.State] = [:])
         throws
     {
-        let runId = self.runId
         for earlier in resumes {
-            guard var journal = try? RunJournal.read(gitDirectory: gitDirectory, runId: earlier) else { continue }
-            journal.state = settled[earlier] ?? resumed
-            journal.finishedBy = runId
-            try write(journal)
+            guard let journal = try? RunJournal.read(gitDirectory: gitDirectory, runId: earlier),
+                journal.state != settled[earlier] ?? resumed || journal.finishedBy != runId
+            else { continue }
+            do {
+                try Self.settle(earlier, state: settled[earlier] ?? resumed, by: runId, in: gitDirectory)
+            } catch {
+                throw journalError(error, of: journal)
+            }
         }
-        journal.withLock { $0.state = .finished }
-        try write()
+        guard current.state != .finished else { return }
+        try write([RunJournal.Line(end: .init(state: .finished))])
     }
 
     /// The run stopped with an error it reports. Before anything landed (a refusal, a failure that changed nothing)
     /// it ends `failed` and blocks nothing. Once part of it landed (an entry published or landed) the repositories
     /// are half-changed: it stays `running` with the error recorded, so the other writing commands refuse, naming
     /// its re-run and abort, until one of them finishes it. The unfinished runs it went on from stay unfinished.
+    /// When even that line cannot be written, the journal on the disk still says `running` (past its first change:
+    /// unfinished), so nothing is taken as safe that is not.
     public func fail(_ error: any Error) {
-        journal.withLock {
-            $0.state = $0.hasLanded ? .running : .failed
-            $0.error = String(describing: error)
-        }
-        try? write()
+        let state: RunJournal.State = current.hasLanded ? .running : .failed
+        try? write([RunJournal.Line(end: .init(state: state, error: String(describing: error)))])
     }
 
-    private func write() throws {
-        try write(journal.current)
-    }
-
-    private func write(_ journal: RunJournal) throws {
+    /// Writes the first line of the journal file.
+    private func create() throws {
+        let journal = current
         do {
             try journal.write(gitDirectory: gitDirectory)
         } catch {
-            throw WorkspaceError(
-                "cannot write the journal of this \(journal.commandName) run: \(error.description); free some "
-                    + "space, then run it again: \(journal.rerunCommand(currentWorktree: nil) ?? journal.commandName)")
+            throw journalError(error, of: journal)
         }
+    }
+
+    /// Applies `lines` to the journal in memory and appends them (after any that failed before) to the file.
+    private func write(_ lines: [RunJournal.Line]) throws {
+        do {
+            try append(lines)
+        } catch {
+            throw journalError(error, of: current)
+        }
+    }
+
+    private func append(_ lines: [RunJournal.Line]) throws(DurableFileError) {
+        let path = self.path
+        try journal.withLock {
+            (state: inout (journal: RunJournal, pending: [RunJournal.Line])) throws(DurableFileError) in
+            for line in lines { state.journal.apply(line) }
+            state.pending += lines
+            try JournalAppend.append(RunJournal.encode(state.pending), to: path)
+            state.pending = []
+        }
+    }
+
+    private func journalError(_ error: DurableFileError, of journal: RunJournal) -> WorkspaceError {
+        WorkspaceError(
+            "cannot write the journal of this \(journal.commandName) run: \(error.description); free some space, "
+                + "then run it again: \(journal.rerunCommand(currentWorktree: nil) ?? journal.commandName)")
     }
 }
 

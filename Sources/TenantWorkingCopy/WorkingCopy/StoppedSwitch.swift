@@ -120,11 +120,8 @@ struct StoppedSwitch: Sendable {
     /// Everything it moved is back: its run journal ends `aborted`, finished by `runId` (the switch that put it
     /// back).
     func settle(by runId: String?, in workspace: Workspace) throws {
-        var run = self.run
-        run.state = .aborted
-        run.finishedBy = runId
         do {
-            try run.write(gitDirectory: workspace.commonDirectory)
+            try Transaction.settle(run.runId, state: .aborted, by: runId, in: workspace.commonDirectory)
         } catch {
             throw WorkspaceError(
                 "cannot mark the stopped switch run \(run.runId) put back, \(file): \(error.description); free some "

@@ -20,6 +20,7 @@ extension WorkingCopySwitch {
                 console?.progress(
                     "a switch to \(stopped.target) stopped part-way in the worktree \(worktree), which no longer "
                         + "exists: nothing of it is put back, and nothing here is touched")
+                try removeBranchesLeft(by: stopped)
                 try stopped.settle(by: transaction?.runId, in: workspace)
                 return []
             }
@@ -46,6 +47,37 @@ extension WorkingCopySwitch {
         }
         try stopped.settle(by: transaction?.runId, in: workspace)
         return moved.filter { !kept.contains($0) }
+    }
+
+    /// The superproject branches a switch stopped in a worktree that is gone had created (branches are shared by
+    /// every worktree; its module checkouts went with the worktree): each is deleted when it still points where the
+    /// switch left it and no worktree has it checked out (compare-and-swap: git refuses when it moved), else kept
+    /// and named.
+    func removeBranchesLeft(by stopped: StoppedSwitch) throws {
+        let superproject = GitRepository(workspace.root, git: git)
+        for record in stopped.repositories
+        where record.repository == "superproject" && record.started && record.branchTipBefore == nil {
+            let ref = "refs/heads/" + record.branch
+            guard let now = try superproject.lookUp(ref, context: "read \(record.branch) in the superproject") else {
+                continue
+            }
+            let here = try superproject.headBranch(context: "read the superproject's branch")
+            let elsewhere = try superproject.branchesInOtherWorktrees(gitDirectory: workspace.gitDirectory)[
+                record.branch]
+            if now == record.target && here != record.branch && elsewhere == nil {
+                try superproject.deleteRef(
+                    ref, expected: now, message: "tenantctl switch: branch left by stopped run \(stopped.run.runId)",
+                    context: "delete \(record.branch), which the stopped switch created")
+                console?.progress(
+                    "deleted branch \(record.branch) (at \(ObjectID.short(now))), which that switch had created")
+            } else {
+                let why =
+                    now != record.target
+                    ? "it is now at \(ObjectID.short(now)), the switch left it at \(ObjectID.short(record.target))"
+                    : "it is checked out in \(here == record.branch ? "this worktree" : elsewhere ?? "a worktree")"
+                console?.progress("kept branch \(record.branch), which that switch had created: \(why)")
+            }
+        }
     }
 
     /// Whether two paths name the same directory (symbolic links resolved).

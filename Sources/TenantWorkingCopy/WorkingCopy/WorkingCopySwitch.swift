@@ -133,7 +133,30 @@ public struct WorkingCopySwitch: Sendable {
     /// plans and reports what it would do.
     public func run(target name: String, dryRun: Bool = false) throws -> SwitchReport {
         let stopped = try StoppedSwitch.unfinished(workspace, excluding: transaction?.runId)
-        if dryRun, let moved = stopped.first(where: { !$0.moved.isEmpty }) {
+        for moved in stopped where dryRun && !moved.moved.isEmpty {
+            if let worktree = moved.worktree, !Self.sameDirectory(worktree, workspace.root) {
+                // Put back only in its own worktree: what the switch would do here, said without doing it.
+                guard FileManager.default.fileExists(atPath: (worktree as NSString).appendingPathComponent(".git"))
+                else {
+                    console?.progress(
+                        "a switch to \(moved.target) stopped part-way in the worktree \(worktree), which no longer "
+                            + "exists: the switch would put nothing of it back, and touch nothing here for it")
+                    continue
+                }
+                let rerun =
+                    moved.run.rerunCommand(currentWorktree: workspace.root)
+                    ?? "tenantctl runs --abort \(moved.run.runId)"
+                throw WorkingCopyRefusal(
+                    action: "plan a switch to \(name)",
+                    problems: [
+                        WorkingCopyProblem(
+                            repository: "superproject", path: worktree,
+                            reason: "a switch to \(moved.target) stopped part-way in that worktree (run "
+                                + "\(moved.run.runId)); it is left to that worktree and put back only there: run `"
+                                + rerun + "` (it puts that worktree back, then switches it), then run this command "
+                                + "again")
+                    ])
+            }
             throw WorkingCopyRefusal(
                 action: "plan a switch to \(name)",
                 problems: [
@@ -529,7 +552,8 @@ public struct WorkingCopySwitch: Sendable {
         func start(_ repository: String) throws {
             guard let index = records.firstIndex(where: { $0.repository == repository }) else { return }
             records[index].started = true
-            try transaction?.recordBefore(records)
+            // One line appended to the journal, before the first change there.
+            try transaction?.recordStarted(repository)
             InterruptNote.set(
                 "the switch to \(plan.tenant) stopped part-way (changed: \(moved.joined(separator: ", "))); "
                     + "run `\(rerun)` again: it puts that back, then switches")
