@@ -15,6 +15,11 @@ public struct DurableFileError: Error, Sendable, Equatable, CustomStringConverti
     public var reason: String
 
     public var description: String { "cannot write \(path): \(reason)" }
+
+    package init(path: String, reason: String) {
+        self.path = path
+        self.reason = reason
+    }
 }
 
 /// Writes tenantctl's own state files (the run journals, the resolve state): a temporary file beside the target,
@@ -93,7 +98,7 @@ public enum DurableFile {
 
     /// Flushes an open file's data to the disk: `F_FULLFSYNC` on Darwin (through the drive's cache), `fsync` where
     /// that is not supported and on other systems. 0 on success, else -1 with `errno` set.
-    static func syncFile(_ descriptor: Int32) -> Int32 {
+    package static func syncFile(_ descriptor: Int32) -> Int32 {
         #if canImport(Darwin)
             if fcntl(descriptor, F_FULLFSYNC) == 0 { return 0 }
         #endif

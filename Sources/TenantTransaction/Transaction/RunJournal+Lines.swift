@@ -13,7 +13,7 @@ import Foundation
 /// earlier version (one pretty-printed JSON object) still reads.
 extension RunJournal {
     /// One line of a journal file: exactly one of its members is set.
-    struct Line: Codable, Equatable, Sendable {
+    package struct Line: Codable, Equatable, Sendable {
         /// The run as it began: always the first line.
         var begin: RunJournal?
         /// Refs that changed, or the outcome of refs already recorded (``Transaction/record(_:published:landed:)``).
@@ -32,35 +32,76 @@ extension RunJournal {
         var end: End?
         /// `roll --undo` restored every ref of this roll that landed.
         var undoneAt: String?
+
+        package init(
+            begin: RunJournal? = nil, record: Record? = nil, answer: Answer? = nil, undone: Refs? = nil,
+            before: [RunJournal.Before]? = nil, started: String? = nil, changed: Bool? = nil, end: End? = nil,
+            undoneAt: String? = nil
+        ) {
+            self.begin = begin
+            self.record = record
+            self.answer = answer
+            self.undone = undone
+            self.before = before
+            self.started = started
+            self.changed = changed
+            self.end = end
+            self.undoneAt = undoneAt
+        }
     }
 
     /// Refs recorded as changed in one repository.
-    struct Record: Codable, Equatable, Sendable {
+    package struct Record: Codable, Equatable, Sendable {
         var repository: String
         var remote: String
         var refs: [RefUpdate]
         var published: Bool?
         var landed: Bool?
+
+        package init(repository: String, remote: String, refs: [RefUpdate], published: Bool?, landed: Bool?) {
+            self.repository = repository
+            self.remote = remote
+            self.refs = refs
+            self.published = published
+            self.landed = landed
+        }
     }
 
     /// A push's answer.
-    struct Answer: Codable, Equatable, Sendable {
+    package struct Answer: Codable, Equatable, Sendable {
         var repository: String
         var refs: [String]
         var published: Bool?
+
+        package init(repository: String, refs: [String], published: Bool?) {
+            self.repository = repository
+            self.refs = refs
+            self.published = published
+        }
     }
 
     /// Refs of one repository.
-    struct Refs: Codable, Equatable, Sendable {
+    package struct Refs: Codable, Equatable, Sendable {
         var repository: String
         var refs: [String]
+
+        package init(repository: String, refs: [String]) {
+            self.repository = repository
+            self.refs = refs
+        }
     }
 
     /// A run's end.
-    struct End: Codable, Equatable, Sendable {
+    package struct End: Codable, Equatable, Sendable {
         var state: State
         var error: String?
         var finishedBy: String?
+
+        package init(state: State, error: String? = nil, finishedBy: String? = nil) {
+            self.state = state
+            self.error = error
+            self.finishedBy = finishedBy
+        }
     }
 
     /// Applies one line to the journal: what the writer did in memory, done again by the reader.

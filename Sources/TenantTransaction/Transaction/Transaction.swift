@@ -54,7 +54,7 @@ public final class Transaction: Sendable {
 
     /// Begins the journal of a run planned whole before its first change (a roll: every ref it will push, none
     /// pushed yet), written before anything is pushed.
-    static func begin(planned journal: RunJournal, gitDirectory: String) throws(DurableFileError) -> Transaction {
+    package static func begin(planned journal: RunJournal, gitDirectory: String) throws(DurableFileError) -> Transaction {
         let transaction = Transaction(journal, gitDirectory: gitDirectory, resumes: [])
         try journal.write(gitDirectory: gitDirectory)
         return transaction
@@ -96,7 +96,7 @@ public final class Transaction: Sendable {
     }
 
     /// Ends another run's journal: `state` (finished by its re-run, aborted, forgotten), settled by `runId`.
-    static func settle(_ other: String, state: RunJournal.State, by runId: String?, in gitDirectory: String)
+    package static func settle(_ other: String, state: RunJournal.State, by runId: String?, in gitDirectory: String)
         throws(DurableFileError)
     {
         try append(
@@ -105,7 +105,7 @@ public final class Transaction: Sendable {
 
     /// Appends lines to another run's journal (an undo marking what it restored). A journal written by an earlier
     /// version (one JSON object) is first written again in the line format, all of it on its first line.
-    static func append(_ lines: [RunJournal.Line], toRun other: String, gitDirectory: String)
+    package static func append(_ lines: [RunJournal.Line], toRun other: String, gitDirectory: String)
         throws(DurableFileError)
     {
         let path = RunJournal.path(gitDirectory: gitDirectory, runId: other)
@@ -192,12 +192,12 @@ public final class Transaction: Sendable {
 
     /// Records a push's answer for refs already recorded (roll): `true` landed, `false` refused, nil unknown. The
     /// answer is kept in memory also when the line cannot be written; the next write writes it first.
-    func recordAnswer(repository: String, refs: [String], published: Bool?) throws(DurableFileError) {
+    package func recordAnswer(repository: String, refs: [String], published: Bool?) throws(DurableFileError) {
         try append([RunJournal.Line(answer: .init(repository: repository, refs: refs, published: published))])
     }
 
     /// Ends the run with `state` and `error` (roll's own end).
-    func end(_ state: RunJournal.State, error: String?) throws(DurableFileError) {
+    package func end(_ state: RunJournal.State, error: String?) throws(DurableFileError) {
         try append([RunJournal.Line(end: .init(state: state, error: error))])
     }
 
