@@ -14,7 +14,7 @@ struct AuditTestError: Error {
 
     /// Builds the example and returns it.
     func example(_ sandbox: GitSandbox, stage: ExampleStage = .beforeUpdates) throws -> ExampleResult {
-        try ExampleBuilder(git: try sandbox.gitRunner()).build(in: sandbox.path("erp"), stage: stage)
+        try sandbox.exampleCopy(in: sandbox.path("erp"), stage: stage)
     }
 
     /// Runs `tenantctl audit --json` in the workspace and returns the exit status and the decoded JSON.

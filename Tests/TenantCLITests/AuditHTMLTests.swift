@@ -74,8 +74,7 @@ enum HeadlessBrowser {
     /// branch are hostile, a module whose name and path are hostile (no tenant pins it: `not-pinned` names the
     /// path), and a file with a hostile name in t2's Customer customisation (pinned: a changed file).
     static func hostileWorkspace(_ sandbox: GitSandbox) throws -> ExampleResult {
-        let example = try ExampleBuilder(git: try sandbox.gitRunner()).build(
-            in: sandbox.path("erp"), stage: .beforeUpdates)
+        let example = try sandbox.exampleCopy(in: sandbox.path("erp"), stage: .beforeUpdates)
         let workspace = example.workspace
         let customer = workspace + "/Modules/Customer"
         try sandbox.git(["checkout", "-q", "-B", "t2", "origin/t2"], in: customer)
@@ -172,8 +171,7 @@ enum HeadlessBrowser {
 
     @Test func outputFileHoldsWhatStandardOutputWouldPrint() throws {
         let sandbox = try GitSandbox()
-        let example = try ExampleBuilder(git: try sandbox.gitRunner()).build(
-            in: sandbox.path("erp"), stage: .afterUpdates)
+        let example = try sandbox.exampleCopy(in: sandbox.path("erp"), stage: .afterUpdates)
         // One fetch fills the module mirrors; the runs below read them as they are.
         #expect(sandbox.tenantctl(["audit", "-q"], in: example.workspace).status == 0)
         // The report's time is SOURCE_DATE_EPOCH when set: the same bytes from two runs.
@@ -206,8 +204,7 @@ enum HeadlessBrowser {
     /// The example after the updates with only t3 rolled: t1 and t2 are behind, t2 and t3 customise, t2 has
     /// inactive modules.
     static func rolledExample(_ sandbox: GitSandbox) throws -> ExampleResult {
-        let example = try ExampleBuilder(git: try sandbox.gitRunner()).build(
-            in: sandbox.path("erp"), stage: .afterUpdates)
+        let example = try sandbox.exampleCopy(in: sandbox.path("erp"), stage: .afterUpdates)
         let roll = sandbox.tenantctl(["roll", "--tenant", "t3"], in: example.workspace)
         #expect(roll.status == 0, "\(roll.stderr)")
         return example

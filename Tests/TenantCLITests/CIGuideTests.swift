@@ -95,8 +95,7 @@ import Testing
         #expect(!guide.contains("{ fetch-depth: 0"))
 
         let sandbox = try GitSandbox()
-        let example = try ExampleBuilder(git: try sandbox.gitRunner()).build(
-            in: sandbox.path("erp"), stage: .afterUpdates)
+        let example = try sandbox.exampleCopy(in: sandbox.path("erp"), stage: .afterUpdates)
         let url = "file://" + example.remotes + "/Superproject.git"
         let superproject = example.remotes + "/Superproject.git"
 

@@ -33,6 +33,7 @@ extension GitSandbox {
             currentDirectory: directory ?? root, stdout: out,
             stderr: err, stdoutIsTerminal: terminal)
         let status = Tenantctl.run(arguments: arguments, environment: environment)
+        CommandLog.record(arguments, status: status)
         return CLIResult(status: status, stdout: out.text, stderr: err.text)
     }
 
@@ -61,7 +62,29 @@ extension GitSandbox {
             "/usr/bin/env",
             ["sh", "-c", "cd \"$1\" && shift && exec \"$@\"", "sh", directory ?? root, binary] + arguments,
             extraEnvironment: Self.wideTerminal.merging(extra) { $1 })
+        CommandLog.record(arguments, status: result.status)
         return CLIResult(status: result.status, stdout: result.stdout, stderr: result.stderr)
+    }
+}
+
+/// With `TENANTCTL_COMMAND_LOG=<file>`, every tenantctl run of a test appends one line to the file: the test, the
+/// exit status and the arguments, tab-separated. `scripts/fast-set-commands` reads it to list which tests run each
+/// command end to end.
+enum CommandLog {
+    static let path = ProcessInfo.processInfo.environment["TENANTCTL_COMMAND_LOG"]
+
+    static func record(_ arguments: [String], status: Int32) {
+        guard let path, let test = Test.current else { return }
+        let words = arguments.map {
+            $0.replacingOccurrences(of: "\t", with: " ").replacingOccurrences(of: "\n", with: " ")
+        }
+        let line = ([String(describing: test.id), String(status)] + words).joined(separator: "\t") + "\n"
+        let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { return }
+        let bytes = Array(line.utf8)
+        // One write of a line opened for appending: lines of parallel tests do not interleave.
+        _ = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, bytes.count) }
+        close(descriptor)
     }
 }
 

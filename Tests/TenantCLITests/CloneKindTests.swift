@@ -140,8 +140,7 @@ import Testing
     @Test(arguments: Kind.allCases)
     func answersEqualAFullClone(kind: Kind) throws {
         let sandbox = try GitSandbox()
-        let example = try ExampleBuilder(git: try sandbox.gitRunner()).build(
-            in: sandbox.path("erp"), stage: .afterUpdates)
+        let example = try sandbox.exampleCopy(in: sandbox.path("erp"), stage: .afterUpdates)
         let url = "file://" + example.remotes + "/Superproject.git"
         try Self.moveBranches(url: url, sandbox: sandbox)
         let full = sandbox.path("full")
@@ -176,8 +175,7 @@ import Testing
 @Suite struct GlobalOptionPlacementTests {
     @Test func remoteNotCalledOriginIsNamedWithRemote() throws {
         let sandbox = try GitSandbox()
-        let example = try ExampleBuilder(git: try sandbox.gitRunner()).build(
-            in: sandbox.path("erp"), stage: .afterUpdates)
+        let example = try sandbox.exampleCopy(in: sandbox.path("erp"), stage: .afterUpdates)
         let clone = sandbox.path("clone")
         try sandbox.git([
             "clone", "-q", "-o", "upstream", "-b", "general_dev", example.remotes + "/Superproject.git", clone,
@@ -219,8 +217,7 @@ import Testing
 
     @Test func globalOptionsAreAcceptedBeforeTheSubcommand() throws {
         let sandbox = try GitSandbox()
-        let example = try ExampleBuilder(git: try sandbox.gitRunner()).build(
-            in: sandbox.path("erp"), stage: .beforeUpdates)
+        let example = try sandbox.exampleCopy(in: sandbox.path("erp"), stage: .beforeUpdates)
         // The report's time is fixed (SOURCE_DATE_EPOCH) so that the three runs can be compared byte for byte.
         let epoch = ["SOURCE_DATE_EPOCH": "1700000000"]
         let after = sandbox.tenantctl(
@@ -259,8 +256,7 @@ import Testing
 @Suite struct NeverFetchedCloneTests {
     @Test func noFetchBeforeTheFirstFetchIsExplained() throws {
         let sandbox = try GitSandbox()
-        let example = try ExampleBuilder(git: try sandbox.gitRunner()).build(
-            in: sandbox.path("erp"), stage: .beforeUpdates)
+        let example = try sandbox.exampleCopy(in: sandbox.path("erp"), stage: .beforeUpdates)
         let clone = sandbox.path("clone")
         try sandbox.git(["clone", "-q", "--depth", "1", "file://" + example.remotes + "/Superproject.git", clone])
         let early = sandbox.tenantctl(["audit", "--no-fetch"], in: clone)

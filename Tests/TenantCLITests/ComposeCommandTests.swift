@@ -6,7 +6,7 @@ import Testing
 
 /// `tenantctl compose` on the thesis' example and on hand-made edge cases (missing keys, clashing
 /// package versions, bad `strings` paths: a clear error, nothing half-written).
-@Suite(.tags(.slow), .notInTheFastSet) struct ComposeCommandTests {
+@Suite struct ComposeCommandTests {
     /// Every file under `directory`: relative path → content.
     static func files(_ directory: String) throws -> [String: Data] {
         var result: [String: Data] = [:]
@@ -27,7 +27,7 @@ import Testing
     }
 
     static func example(_ sandbox: GitSandbox, stage: ExampleStage = .beforeUpdates) throws -> ExampleResult {
-        try ExampleBuilder(git: try sandbox.gitRunner()).build(in: sandbox.path("erp"), stage: stage)
+        try sandbox.exampleCopy(in: sandbox.path("erp"), stage: stage)
     }
 
     /// The example switched to t2 and composed into `out` (in the sandbox): the workspace and `out`.
@@ -42,7 +42,7 @@ import Testing
         return (workspace, out)
     }
 
-    @Test func t1HasTheQRCodeLibraryT2IsGermanWithItsOverridesAndWithoutIt() throws {
+    @Test(.tags(.slow), .notInTheFastSet) func t1HasTheQRCodeLibraryT2IsGermanWithItsOverridesAndWithoutIt() throws {
         let sandbox = try GitSandbox()
         let example = try Self.example(sandbox, stage: .afterUpdates)
         let workspace = example.workspace
@@ -163,7 +163,7 @@ import Testing
         #expect(try Self.files(workspace + "/Generated") == (try Self.files(sandbox.path("ci"))))
     }
 
-    @Test func checkRoundTrip() throws {
+    @Test(.tags(.slow), .notInTheFastSet) func checkRoundTrip() throws {
         let sandbox = try GitSandbox()
         let example = try Self.example(sandbox)
         let out = sandbox.path("out")
@@ -200,7 +200,7 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: out + "/Stray.txt"))
     }
 
-    @Test func aKeyMissingInOneLanguageIsReportedPerKeyAndLanguage() throws {
+    @Test(.tags(.slow), .notInTheFastSet) func aKeyMissingInOneLanguageIsReportedPerKeyAndLanguage() throws {
         let sandbox = try GitSandbox()
         let example = try Self.example(sandbox)
         let workspace = example.workspace
@@ -229,7 +229,7 @@ import Testing
             text.stdout.contains("missing translation: article.detail.price has no de (Modules/Article/Strings.csv"))
     }
 
-    @Test func incompatiblePackageRequirementsNameBothModulesAndWriteNothing() throws {
+    @Test(.tags(.slow), .notInTheFastSet) func incompatiblePackageRequirementsNameBothModulesAndWriteNothing() throws {
         let sandbox = try GitSandbox()
         let example = try Self.example(sandbox)
         let workspace = example.workspace
@@ -256,7 +256,7 @@ import Testing
         #expect(try sandbox.read("out/TenantDependencies/Package.swift").contains(#"from: "5.9.0")"#))
     }
 
-    @Test func aBadStringsPathIsAClearErrorAndNothingIsWritten() throws {
+    @Test(.tags(.slow), .notInTheFastSet) func aBadStringsPathIsAClearErrorAndNothingIsWritten() throws {
         let sandbox = try GitSandbox()
         let (workspace, out) = try Self.composedT2(sandbox)
         let before = try Self.files(out)
@@ -299,7 +299,9 @@ import Testing
         #expect(try sandbox.read("out/en.lproj/Localizable.strings").contains(#""customer.list.title" = "Clients";"#))
     }
 
-    @Test func fromTheRefsTenantTablesComeFromTheTenantBranchAndTheModulesAtTheirPins() throws {
+    @Test(.tags(.slow), .notInTheFastSet) func fromTheRefsTenantTablesComeFromTheTenantBranchAndTheModulesAtTheirPins()
+        throws
+    {
         let sandbox = try GitSandbox()
         let example = try Self.example(sandbox)
         let workspace = example.workspace
@@ -341,7 +343,7 @@ import Testing
         try sandbox.write("erp/workspace/Modules/\(module)/ModuleDescription.json", json)
     }
 
-    @Test func platformsOfModulesAndTenantReachThePackageAndSwiftPMReadsThem() throws {
+    @Test(.tags(.slow), .notInTheFastSet) func platformsOfModulesAndTenantReachThePackageAndSwiftPMReadsThem() throws {
         let sandbox = try GitSandbox()
         let example = try Self.example(sandbox)
         let workspace = example.workspace
@@ -392,7 +394,7 @@ import Testing
         #expect((package["dependencies"] as? [Any])?.count == 3)
     }
 
-    @Test func theBuildSectionBecomesTenantXcconfigCheckedAndReported() throws {
+    @Test(.tags(.slow), .notInTheFastSet) func theBuildSectionBecomesTenantXcconfigCheckedAndReported() throws {
         let sandbox = try GitSandbox()
         let (workspace, out) = try Self.composedT2(sandbox)
         #expect(sandbox.tenantctl(["compose", "--out", out, "--check"], in: workspace).status == 0)

@@ -44,8 +44,7 @@ import Testing
 
     @Test func switchToAnUnknownTenantSaysWhereToLook() throws {
         let sandbox = try GitSandbox()
-        let example = try ExampleBuilder(git: try sandbox.gitRunner()).build(
-            in: sandbox.path("erp"), stage: .beforeUpdates)
+        let example = try sandbox.exampleCopy(in: sandbox.path("erp"), stage: .beforeUpdates)
         let unknown = sandbox.tenantctl(["switch", "t9999"], in: example.workspace)
         #expect(unknown.status == 64)
         #expect(unknown.stderr.contains("see: tenantctl tenant list"), "\(unknown.stderr)")
@@ -55,8 +54,7 @@ import Testing
     /// fetches none; a known name costs the switch's one superproject fetch, as before.
     @Test func switchToAnUnknownTenantFetchesOnlyTheSuperprojectOnce() throws {
         let sandbox = try GitSandbox()
-        let example = try ExampleBuilder(git: try sandbox.gitRunner()).build(
-            in: sandbox.path("erp"), stage: .beforeUpdates)
+        let example = try sandbox.exampleCopy(in: sandbox.path("erp"), stage: .beforeUpdates)
         let shim = try GitShim(in: sandbox)
         // The superproject's own calls (a module's are `-C <workspace>/Modules/…`).
         func superprojectFetches(_ calls: [String]) -> [String] {
@@ -81,8 +79,7 @@ import Testing
     /// `roll --dry-run --tenant nope` is refused after the superproject's fetch, before any module's.
     @Test func rollNamingAnUnknownTenantFetchesNoModule() throws {
         let sandbox = try GitSandbox()
-        let example = try ExampleBuilder(git: try sandbox.gitRunner()).build(
-            in: sandbox.path("erp"), stage: .beforeUpdates)
+        let example = try sandbox.exampleCopy(in: sandbox.path("erp"), stage: .beforeUpdates)
         let shim = try GitShim(in: sandbox)
         let unknown = sandbox.tenantctl(
             ["roll", "--dry-run", "--tenant", "nope", "--git", shim.path], in: example.workspace)
@@ -182,8 +179,7 @@ import Testing
 
     @Test func auditWaitsForTheLockAndAWritingCommandDoesNot() throws {
         let sandbox = try GitSandbox()
-        let example = try ExampleBuilder(git: try sandbox.gitRunner()).build(
-            in: sandbox.path("erp"), stage: .beforeUpdates)
+        let example = try sandbox.exampleCopy(in: sandbox.path("erp"), stage: .beforeUpdates)
         let common = "\(example.workspace)/.git"
         let lock = try WorkspaceLock(gitDirectory: common)
         // Positive control: a writing command refuses at once while another run holds the lock.
@@ -214,8 +210,7 @@ import Testing
 
     @Test func switchDashGoesBackToThePreviousTenant() throws {
         let sandbox = try GitSandbox()
-        let example = try ExampleBuilder(git: try sandbox.gitRunner()).build(
-            in: sandbox.path("erp"), stage: .beforeUpdates)
+        let example = try sandbox.exampleCopy(in: sandbox.path("erp"), stage: .beforeUpdates)
         let none = sandbox.tenantctl(["switch", "-"], in: example.workspace)
         #expect(none.status != 0 && none.stderr.contains("no previous tenant"), "\(none.stderr)")
         #expect(sandbox.tenantctl(["switch", "t2"], in: example.workspace).status == 0)
@@ -233,8 +228,7 @@ import Testing
 
     @Test func diffPrintsEachCustomisedModuleAsGitDoes() throws {
         let sandbox = try GitSandbox()
-        let example = try ExampleBuilder(git: try sandbox.gitRunner()).build(
-            in: sandbox.path("erp"), stage: .beforeUpdates)
+        let example = try sandbox.exampleCopy(in: sandbox.path("erp"), stage: .beforeUpdates)
         let superproject = "\(example.remotes)/Superproject.git"
         func pin(_ branch: String, _ module: String) throws -> String {
             let line = try sandbox.git(["ls-tree", branch, "--", "Modules/\(module)"], in: superproject)
@@ -269,8 +263,7 @@ import Testing
 
     @Test func runsLimitShowsTheNewestAndSaysHowManyAreLeftOut() throws {
         let sandbox = try GitSandbox()
-        let example = try ExampleBuilder(git: try sandbox.gitRunner()).build(
-            in: sandbox.path("erp"), stage: .beforeUpdates)
+        let example = try sandbox.exampleCopy(in: sandbox.path("erp"), stage: .beforeUpdates)
         for tenant in ["t2", "t3", "t1", "t2"] {
             #expect(sandbox.tenantctl(["switch", tenant], in: example.workspace).status == 0)
         }

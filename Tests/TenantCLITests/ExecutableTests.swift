@@ -49,8 +49,7 @@ import Testing
 @Suite struct TerminalMannersTests {
     @Test func quietPrintsNothingButErrorsAndJSON() throws {
         let sandbox = try GitSandbox()
-        let example = try ExampleBuilder(git: try sandbox.gitRunner()).build(
-            in: sandbox.path("erp"), stage: .afterUpdates)
+        let example = try sandbox.exampleCopy(in: sandbox.path("erp"), stage: .afterUpdates)
         let gate = sandbox.tenantctl(["audit", "--check", "--quiet"], in: example.workspace)
         #expect(gate.status == 2)
         #expect(gate.stdout.isEmpty)

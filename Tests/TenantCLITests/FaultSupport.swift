@@ -6,8 +6,8 @@ import Testing
 
 /// Copies of one `example` build, repository snapshots and process checks for the fault-injection suites.
 ///
-/// The example is built once per test (`template`) and copied for every injected fault: the copies have the same
-/// commit ids, and their absolute remote URLs are rewritten to point at the copy's own remotes.
+/// Each test starts from its own copy of the example (`template`, which the test may prepare further) and copies that
+/// for every injected fault (``DirectoryTemplates/copyTree(from:to:)``: absolute paths point into the copy).
 struct FaultLab {
     static let modules = RollFixture.modules
     static let dates = RollFixture.dates
@@ -18,24 +18,16 @@ struct FaultLab {
     init(stage: ExampleStage = .afterUpdates, function: String = #function) throws {
         sandbox = try GitSandbox(function: function)
         template = sandbox.path("template")
-        _ = try ExampleBuilder(git: try sandbox.gitRunner()).build(in: template, stage: stage)
+        _ = try sandbox.exampleCopy(in: template, stage: stage)
     }
 
     /// A copy of the example: its directory, its workspace and its remotes.
     typealias Copy = (root: String, workspace: String, remotes: String)
 
-    /// A fresh copy of the example, named `name`; its workspace and remotes.
+    /// A fresh copy of the template, named `name`; its workspace and remotes.
     func copy(_ name: String) throws -> Copy {
         let target = sandbox.path(name)
-        let copied = try sandbox.run("/bin/cp", ["-a", template, target])
-        try #require(copied.status == 0, "cp failed: \(copied.stderr)")
-        var configs = ["\(target)/workspace/.git/config"]
-        for module in Self.modules { configs.append("\(target)/workspace/.git/modules/\(module)/config") }
-        for config in configs {
-            let text = try String(contentsOfFile: config, encoding: .utf8)
-            try text.replacingOccurrences(of: template + "/", with: target + "/").write(
-                toFile: config, atomically: true, encoding: .utf8)
-        }
+        try DirectoryTemplates.copyTree(from: template, to: target)
         return (target, "\(target)/workspace", "\(target)/remotes")
     }
 

@@ -4,7 +4,7 @@ import TenantTestSupport
 import Testing
 
 /// `module add` and `module remove` on example workspaces.
-@Suite(.tags(.slow), .notInTheFastSet) struct LifecycleModuleTests {
+@Suite struct LifecycleModuleTests {
     /// A new module remote `Invoice.git` next to the example's remotes, with a general_dev branch.
     static func invoiceRemote(_ example: LifecycleExample) throws -> String {
         let sandbox = example.sandbox
@@ -46,15 +46,20 @@ import Testing
             ).status != 0)
     }
 
-    @Test(arguments: [
-        (["module", "remove", "Order"], "tenant t3 customises it"),
-        (["module", "remove", "Article"], "Order depends on it"),
-        (["module", "remove", "Billing"], "unknown module Billing"),
-        (["module", "add", "Order", "--url", "../Order2.git"], "Order"),
-        (["module", "add", "Invoice", "--url", "../Invoice.git", "--depends-on", "Billing"], "Billing"),
-        (["module", "add", "Invoice", "--url", "../Invoice.git", "--path", "Modules/Order/Invoice"], "Modules/Order"),
-        (["module", "add", "Invoice", "--url", "../Missing.git"], "Invoice"),
-    ])
+    @Test(
+        .tags(.slow), .notInTheFastSet,
+        arguments: [
+            (["module", "remove", "Order"], "tenant t3 customises it"),
+            (["module", "remove", "Article"], "Order depends on it"),
+            (["module", "remove", "Billing"], "unknown module Billing"),
+            (["module", "add", "Order", "--url", "../Order2.git"], "Order"),
+            (["module", "add", "Invoice", "--url", "../Invoice.git", "--depends-on", "Billing"], "Billing"),
+            (
+                ["module", "add", "Invoice", "--url", "../Invoice.git", "--path", "Modules/Order/Invoice"],
+                "Modules/Order"
+            ),
+            (["module", "add", "Invoice", "--url", "../Missing.git"], "Invoice"),
+        ])
     func refusalChangesNothing(_ arguments: [String], _ expected: String) throws {
         let sandbox = try GitSandbox()
         let example = try LifecycleExample(sandbox)

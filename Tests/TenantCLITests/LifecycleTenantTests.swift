@@ -4,8 +4,8 @@ import TenantTestSupport
 import Testing
 
 /// `tenant add`, `tenant remove` and `tag` on example workspaces; state checked with plain git.
-@Suite(.tags(.slow), .notInTheFastSet) struct LifecycleTenantTests {
-    @Test func tenantAddFromT2BranchesInfrastructureAndCustomerAtT2Pins() throws {
+@Suite struct LifecycleTenantTests {
+    @Test(.tags(.slow), .notInTheFastSet) func tenantAddFromT2BranchesInfrastructureAndCustomerAtT2Pins() throws {
         let sandbox = try GitSandbox()
         let example = try LifecycleExample(sandbox)
         let run = example.tenantctl(["tenant", "add", "t4", "--from", "t2", "--name", "Tenant Four AG"])
@@ -35,7 +35,7 @@ import Testing
         #expect(list.stdout.contains("t4"))
     }
 
-    @Test func tenantAddFromGeneralDevBranchesTheNewGeneralDevCommit() throws {
+    @Test(.tags(.slow), .notInTheFastSet) func tenantAddFromGeneralDevBranchesTheNewGeneralDevCommit() throws {
         let sandbox = try GitSandbox()
         let example = try LifecycleExample(sandbox)
         let run = example.tenantctl(["tenant", "add", "t5", "--modules", "Infrastructure,Article"])
@@ -60,7 +60,7 @@ import Testing
         (["tag", "M 1"], "tag DEV-M 1"),
     ]
 
-    @Test(arguments: addRefusals)
+    @Test(.tags(.slow), .notInTheFastSet, arguments: addRefusals)
     func refusalChangesNothing(_ arguments: [String], _ expected: String) throws {
         let sandbox = try GitSandbox()
         let example = try LifecycleExample(sandbox)
@@ -75,7 +75,7 @@ import Testing
         #expect(try example.snapshot() == before)
     }
 
-    @Test func tenantAddRefusesAModuleBranchOfThatName() throws {
+    @Test(.tags(.slow), .notInTheFastSet) func tenantAddRefusesAModuleBranchOfThatName() throws {
         let sandbox = try GitSandbox()
         let example = try LifecycleExample(sandbox)
         try sandbox.git(["branch", "t4", "general_dev"], in: example.remote("Order"))

@@ -14,7 +14,7 @@ struct LifecycleExample {
 
     init(_ sandbox: GitSandbox, stage: ExampleStage = .beforeUpdates) throws {
         self.sandbox = sandbox
-        result = try ExampleBuilder(git: try sandbox.gitRunner()).build(in: sandbox.path("example"), stage: stage)
+        result = try sandbox.exampleCopy(in: sandbox.path("example"), stage: stage)
     }
 
     var workspace: String { result.workspace }

@@ -8,7 +8,7 @@ import Testing
 /// output paths go.
 @Suite struct NamesAndDirectoryTests {
     static func example(_ sandbox: GitSandbox) throws -> ExampleResult {
-        try ExampleBuilder(git: try sandbox.gitRunner()).build(in: sandbox.path("erp"), stage: .beforeUpdates)
+        try sandbox.exampleCopy(in: sandbox.path("erp"), stage: .beforeUpdates)
     }
 
     @Test func unknownNamesAreUsageErrorsFoundBeforeAnyModuleIsFetched() throws {

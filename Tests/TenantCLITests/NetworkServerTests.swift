@@ -31,7 +31,7 @@ final class ServedExample: ExampleRemotes {
         function: String = #function
     ) throws {
         sandbox = try GitSandbox(function: function)
-        example = try ExampleBuilder(git: try sandbox.gitRunner()).build(in: sandbox.path("erp"), stage: stage)
+        example = try sandbox.exampleCopy(in: sandbox.path("erp"), stage: stage)
         self.transport = transport
         environment = RollFixture.dates
         environment["TENANTCTL_ALLOW_LOCAL_REMOTES"] = "0"

@@ -116,8 +116,7 @@ enum PreflightCase: String, CaseIterable, Sendable {
 /// fingerprint changes.
 @Suite(.tags(.slow), .notInTheFastSet) struct PreflightRefusalTests {
     static func example(_ sandbox: GitSandbox, _ name: String, _ refusal: PreflightCase) throws -> ExampleResult {
-        let example = try ExampleBuilder(git: try sandbox.gitRunner()).build(
-            in: sandbox.path(name), stage: refusal.stage)
+        let example = try sandbox.exampleCopy(in: sandbox.path(name), stage: refusal.stage)
         try refusal.prepare(sandbox, example)
         return example
     }

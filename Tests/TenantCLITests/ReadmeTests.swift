@@ -130,8 +130,7 @@ import Testing
         let commands = Self.commands(after: "## Quick start")
         #expect(commands.count >= 6)
         let sandbox = try GitSandbox()
-        let example = try ExampleBuilder(git: try sandbox.gitRunner()).build(
-            in: sandbox.path("erp"), stage: .afterUpdates)
+        let example = try sandbox.exampleCopy(in: sandbox.path("erp"), stage: .afterUpdates)
         for arguments in commands {
             let result = sandbox.tenantctl(arguments, in: example.workspace)
             #expect(result.status == 0, "tenantctl \(arguments.joined(separator: " ")): \(result.stderr)")

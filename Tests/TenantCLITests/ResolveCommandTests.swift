@@ -135,7 +135,7 @@ struct ResolveFixture {
         let built = sandbox.tenantctl(["example", sandbox.path("c"), "--stage", "conflict", "--json"])
         #expect(built.status == 0, "\(built.stderr)")
         let conflict = try JSONDecoder().decode(ExampleResult.self, from: Data(built.stdout.utf8))
-        let after = try ExampleBuilder(git: try sandbox.gitRunner()).build(in: sandbox.path("a"), stage: .afterUpdates)
+        let after = try sandbox.exampleCopy(in: sandbox.path("a"), stage: .afterUpdates)
         for repository in ["Article", "Customer", "Order", "Superproject"] {
             #expect(conflict.branches[repository] == after.branches[repository], "\(repository)")
         }

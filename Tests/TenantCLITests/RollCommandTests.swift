@@ -39,7 +39,7 @@ struct RollFixture: ExampleRemotes {
 
     init(stage: ExampleStage = .afterUpdates, function: String = #function) throws {
         sandbox = try GitSandbox(function: function)
-        example = try ExampleBuilder(git: try sandbox.gitRunner()).build(in: sandbox.path("erp"), stage: stage)
+        example = try sandbox.exampleCopy(in: sandbox.path("erp"), stage: stage)
     }
 
     var workspace: String { example.workspace }

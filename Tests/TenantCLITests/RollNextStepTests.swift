@@ -24,8 +24,7 @@ import Testing
 
     @Test func missingBranchesAreReportedAsMissingAndTheirFixesRunAsPrinted() throws {
         let sandbox = try GitSandbox()
-        let example = try ExampleBuilder(git: try sandbox.gitRunner()).build(
-            in: sandbox.path("erp"), stage: .afterUpdates)
+        let example = try sandbox.exampleCopy(in: sandbox.path("erp"), stage: .afterUpdates)
         let workspace = example.workspace
         // t2's Infrastructure branch is deleted on the remote (Infrastructure moves in the updates, so roll looks at
         // it); the working copy, on general_dev, has no local t2 but still has the commit.

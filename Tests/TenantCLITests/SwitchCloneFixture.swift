@@ -19,7 +19,7 @@ struct SwitchCloneFixture {
     ///   - recurse: `git clone --recurse-submodules`; else a plain clone whose modules are empty directories.
     init(stage: ExampleStage = .afterUpdates, recurse: Bool = true, function: String = #function) throws {
         sandbox = try GitSandbox(function: function)
-        example = try ExampleBuilder(git: try sandbox.gitRunner()).build(in: sandbox.path("erp"), stage: stage)
+        example = try sandbox.exampleCopy(in: sandbox.path("erp"), stage: stage)
         workspace = sandbox.path("clone")
         try sandbox.git(
             ["clone", "-q"] + (recurse ? ["--recurse-submodules"] : []) + [

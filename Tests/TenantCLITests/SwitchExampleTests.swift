@@ -26,8 +26,7 @@ import Testing
 
     @Test func switchT2T3AndBackOnTheExample() throws {
         let sandbox = try GitSandbox()
-        let example = try ExampleBuilder(git: try sandbox.gitRunner()).build(
-            in: sandbox.path("erp"), stage: .beforeUpdates)
+        let example = try sandbox.exampleCopy(in: sandbox.path("erp"), stage: .beforeUpdates)
         var result = sandbox.tenantctl(["switch", "t2"], in: example.workspace)
         #expect(result.status == 0, "\(result.stderr)")
         try expectOn("t2", customised: ["Infrastructure", "Customer"], sandbox, example)
@@ -46,8 +45,7 @@ import Testing
 @Suite struct SwitchTouchesOnlyWhatDiffersTests {
     @Test func aModuleWithTheSamePinIsNeitherFetchedNorChanged() throws {
         let sandbox = try GitSandbox()
-        let example = try ExampleBuilder(git: try sandbox.gitRunner()).build(
-            in: sandbox.path("erp"), stage: .beforeUpdates)
+        let example = try sandbox.exampleCopy(in: sandbox.path("erp"), stage: .beforeUpdates)
         #expect(sandbox.tenantctl(["switch", "t2"], in: example.workspace).status == 0)
         let shim = try GitShim(in: sandbox)
         let result = sandbox.tenantctl(["switch", "t3", "--git", shim.path], in: example.workspace)
@@ -70,8 +68,7 @@ import Testing
     /// A module checkout whose origin is another repository is refused, not switched.
     @Test func aModuleWhoseOriginDiffersFromTheManifestIsRefused() throws {
         let sandbox = try GitSandbox()
-        let example = try ExampleBuilder(git: try sandbox.gitRunner()).build(
-            in: sandbox.path("erp"), stage: .beforeUpdates)
+        let example = try sandbox.exampleCopy(in: sandbox.path("erp"), stage: .beforeUpdates)
         let infrastructure = example.workspace + "/Modules/Infrastructure"
         let elsewhere = sandbox.path("elsewhere/Infrastructure.git")
         try sandbox.git(["clone", "-q", "--bare", "\(example.remotes)/Infrastructure.git", elsewhere])
@@ -97,8 +94,7 @@ import Testing
 @Suite struct LocalRemotePermissionTests {
     @Test func exampleWorkspaceAllowsItsOwnLocalRemotesAndAPlainCloneDoesNot() throws {
         let sandbox = try GitSandbox()
-        let example = try ExampleBuilder(git: try sandbox.gitRunner()).build(
-            in: sandbox.path("erp"), stage: .beforeUpdates)
+        let example = try sandbox.exampleCopy(in: sandbox.path("erp"), stage: .beforeUpdates)
         let strict = ["TENANTCTL_ALLOW_LOCAL_REMOTES": "0"]
         #expect(try sandbox.git(["config", "--local", "tenantctl.allowLocalRemotes"], in: example.workspace) == "true")
         let allowed = sandbox.tenantctl(

@@ -15,8 +15,21 @@ struct SwitchFixture {
     let workspace: String
 
     /// - Parameter nested: Article has a submodule of its own, `Vendor/Lib` (remote `remotes/Lib.git`).
+    ///
+    /// The fixture is built once per test process (``DirectoryTemplates``) and copied into `sandbox`.
     init(sandbox: GitSandbox, nested: Bool = false) throws {
         self.sandbox = sandbox
+        _ = try DirectoryTemplates.shared.copy(nested ? "switch-fixture-nested" : "switch-fixture", to: sandbox.root) {
+            template in
+            let builder = try GitSandbox(function: "switchFixtureTemplate")
+            try Self.buildRepositories(in: builder, nested: nested)
+            try DirectoryTemplates.copyTree(from: builder.root, to: template, excluding: [".home"])
+        }
+        workspace = sandbox.path("workspace")
+    }
+
+    /// Builds the fixture's `src/`, `remotes/` and `workspace/` in `sandbox`.
+    private static func buildRepositories(in sandbox: GitSandbox, nested: Bool) throws {
         let source = "src"
         if nested {
             try sandbox.makeRepository("\(source)/Lib", branch: "main", files: ["Lib.c": "/* lib */\n"])
@@ -70,8 +83,9 @@ struct SwitchFixture {
             try sandbox.git(["submodule", "-q", "update"], in: build)
         }
         try sandbox.git(["push", "-q", "origin", "general_dev", "t1", "t2", "t3"], in: build)
-        workspace = sandbox.path("workspace")
-        try sandbox.git(["clone", "-q", "--recurse-submodules", "-b", "general_dev", superRemote, workspace])
+        try sandbox.git([
+            "clone", "-q", "--recurse-submodules", "-b", "general_dev", superRemote, sandbox.path("workspace"),
+        ])
     }
 
     /// The superproject's build clone (`src/Superproject`), from which the fixture pushed the remote's branches.

@@ -279,8 +279,7 @@ import Testing
 @Suite struct SwitchPutBackKeepsTheUsersCommitTests {
     @Test func aCommitOnTheStoppedSwitchsNewBranchIsKept() throws {
         let sandbox = try GitSandbox()
-        let example = try ExampleBuilder(git: try sandbox.gitRunner()).build(
-            in: sandbox.path("erp"), stage: .beforeUpdates)
+        let example = try sandbox.exampleCopy(in: sandbox.path("erp"), stage: .beforeUpdates)
         let switched = sandbox.tenantctl(["switch", "t2"], in: example.workspace)
         #expect(switched.status == 0, "\(switched.stderr)")
         let gitDirectory = example.workspace + "/.git"

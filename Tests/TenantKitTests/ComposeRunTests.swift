@@ -11,7 +11,7 @@ import Testing
     /// remotes.
     static func example(_ sandbox: GitSandbox) throws -> (workspace: Workspace, git: Git) {
         let git = try sandbox.gitRunner()
-        let example = try ExampleBuilder(git: git).build(in: sandbox.path("erp"), stage: .beforeUpdates)
+        let example = try sandbox.exampleCopy(in: sandbox.path("erp"), stage: .beforeUpdates)
         return (try Workspace.locate(from: example.workspace, git: git), git)
     }
 

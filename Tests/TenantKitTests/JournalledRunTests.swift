@@ -13,7 +13,7 @@ import Testing
 
     static func workspace(_ sandbox: GitSandbox) throws -> Workspace {
         let git = try sandbox.gitRunner()
-        let example = try ExampleBuilder(git: git).build(in: sandbox.path("erp"), stage: .beforeUpdates)
+        let example = try sandbox.exampleCopy(in: sandbox.path("erp"), stage: .beforeUpdates)
         return try Workspace.locate(from: example.workspace, git: git)
     }
 

@@ -16,7 +16,7 @@ import Testing
         init() throws {
             sandbox = try GitSandbox()
             git = try sandbox.gitRunner()
-            result = try ExampleBuilder(git: git).build(in: sandbox.path("example"), stage: .beforeUpdates)
+            result = try sandbox.exampleCopy(in: sandbox.path("example"), stage: .beforeUpdates)
         }
 
         func workspace() throws -> Workspace { try Workspace.locate(from: result.workspace, git: git) }

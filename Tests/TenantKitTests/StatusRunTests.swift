@@ -10,7 +10,7 @@ import Testing
 @Suite struct StatusRunTests {
     static func example(_ sandbox: GitSandbox) throws -> (workspace: Workspace, git: Git) {
         let git = try sandbox.gitRunner()
-        let example = try ExampleBuilder(git: git).build(in: sandbox.path("erp"), stage: .beforeUpdates)
+        let example = try sandbox.exampleCopy(in: sandbox.path("erp"), stage: .beforeUpdates)
         return (try Workspace.locate(from: example.workspace, git: git), git)
     }
 
@@ -46,7 +46,7 @@ import Testing
     @Test func aResolutionUnderWayIsInTheReport() throws {
         let sandbox = try GitSandbox()
         let git = try sandbox.gitRunner()
-        let example = try ExampleBuilder(git: git).build(in: sandbox.path("erp"), stage: .conflict)
+        let example = try sandbox.exampleCopy(in: sandbox.path("erp"), stage: .conflict)
         let workspace = try Workspace.locate(from: example.workspace, git: git)
         // The roll that leaves t2 conflicted; no resolution yet (the positive control).
         _ = try RollRunner(workspace: workspace, git: git).run(RollOptions())

@@ -11,7 +11,7 @@ import Testing
         workspace: Workspace, git: Git
     ) {
         let git = try sandbox.gitRunner()
-        let example = try ExampleBuilder(git: git).build(in: sandbox.path("erp"), stage: stage)
+        let example = try sandbox.exampleCopy(in: sandbox.path("erp"), stage: stage)
         return (try Workspace.locate(from: example.workspace, git: git), git)
     }
 
