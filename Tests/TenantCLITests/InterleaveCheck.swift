@@ -57,7 +57,7 @@ struct InterleaveCommand {
                 arguments, in: copy, environment: FaultLab.dates.merging([key: "\(call)"]) { $1 })
             return result.status == -SIGKILL ? "killed (of \(calls.count) calls)" : summary(result) + ", not killed"
         case .terminate(let call):
-            let shim = try GitShim(in: lab.sandbox, name: "shim-term")
+            let shim = try GitShim(in: lab.sandbox, name: "shim-term-\(sequence.seed)-\(sequence.log.count + 1)")
             let run = try BackgroundTenantctl(
                 arguments + ["--git", shim.path], in: directory, sandbox: lab.sandbox,
                 environment: FaultLab.dates.merging(["SHIM_SLEEP_AT": "\(call)", "SHIM_SLEEP_SECONDS": "30"]) { $1 })
@@ -192,7 +192,12 @@ struct InterleaveProbe {
             try? FileManager.default.moveItem(atPath: saved, toPath: root)
         }
         var violations: [String] = []
-        for run in runs { violations += try takeAWayOut(run) }
+        var pending = runs
+        // A way out that fails (a re-run refused again) can leave a run of its own: its ways out are taken next.
+        for _ in 0..<4 where violations.isEmpty && !pending.isEmpty {
+            for run in pending { violations += try takeAWayOut(run) }
+            pending = unfinished()
+        }
         for arguments in [["status"], ["switch", "t1"]] {
             let result = sandbox.tenantctl(arguments, in: sequence.copy.workspace, environment: FaultLab.dates)
             if result.stderr.contains("refusing to run `tenantctl") {
