@@ -24,19 +24,25 @@ extension Tenantctl {
                 switch), forgotten (`tenantctl runs --forget`), not started (killed while it fetched or checked, \
                 before its first change: it changed nothing and blocks nothing), or unfinished: the run was killed \
                 or interrupted after its first change, or stopped with an error (in the JSON's error) after part of \
-                it landed. While a run is unfinished, every other writing command refuses and names its ways \
-                out, each a command that runs as printed from where you are: run the same command again (it \
-                finishes the job; a switch's re-run first puts back what the stopped switch moved); its own abort \
-                where it has one (`tenantctl resolve --abort`, `tenantctl roll --undo <run-id>`); `tenantctl runs \
-                --abort <run-id>` for a stopped pin or lifecycle command (tenant add/remove, module add/remove, \
-                customize, tag), which takes back what it left, newest step first, each only while it is still \
-                exactly what the run left (a remote ref with a lease on the value the run pushed; a local branch \
-                still at the run's commit, in the run's own worktree) and keeps and names anything else (a \
-                colleague pushed on top); or, where neither can succeed (a server that keeps refusing), `tenantctl \
-                runs --forget <run-id>`, which first says what of the run is still on the remotes, then marks it \
-                forgotten: it blocks nothing, and what it left stays. --abort and --forget are journalled runs \
-                themselves: killed half-way, their re-run goes on. With --json they print what became of each step \
-                (undone, kept, untouched; docs/schemas/runs-abort.schema.json). status mentions an unfinished run.
+                it landed. While a run is unfinished, every other writing command refuses before it changes \
+                anything and names the ways out, each a command that runs as printed from where you are; status \
+                mentions it.
+
+                Ways out of an unfinished run, in the order they are printed (docs/GUARANTEES.md explains the \
+                recovery model):
+                1. Run the same command again: it finishes the job and the run ends finished (a switch's re-run \
+                first puts back what the stopped switch moved, and the stopped one ends aborted).
+                2. Take it back: `tenantctl runs --abort <run-id>` for a stopped pin or lifecycle command (tenant \
+                add/remove, module add/remove, customize, tag) undoes what it left, newest step first, each only \
+                while it is still exactly what the run left (a remote ref with a lease on the value the run \
+                pushed; a local branch still at the run's commit, in the run's own worktree), and keeps and names \
+                anything else (a colleague pushed on top, you committed). resolve and roll have their own: \
+                `tenantctl resolve --abort`, `tenantctl roll --undo <run-id>`.
+                3. Give it up, where neither can succeed (a server that keeps refusing): `tenantctl runs --forget \
+                <run-id>` first says what of the run is still on the remotes, then marks it forgotten: it blocks \
+                nothing, and what it left stays.
+                --abort and --forget are journalled runs themselves: killed half-way, their re-run goes on. With --json \
+                they print what became of each step (undone, kept, untouched; docs/schemas/runs-abort.schema.json).
 
                 A finished roll's STATE says what reached the remotes: published (every ref landed), partly \
                 published, not published (every push was refused), unknown (a push broke off: --undo asks the \
@@ -47,6 +53,7 @@ extension Tenantctl {
                   tenantctl runs --limit 5
                   tenantctl runs --json | jq -r '.runs[-1].runId'
                   tenantctl runs --json | jq '.runs[] | select(.state == "unfinished")'
+                  tenantctl pin --push               # the re-run finishes a stopped pin
                   tenantctl runs --abort <run-id>    # take back what a stopped run pushed
                   tenantctl runs --forget <run-id>   # unblock; what it pushed stays
                   tenantctl runs --abort <run-id> --json | jq '.kept[].note'

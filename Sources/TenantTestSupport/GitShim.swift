@@ -25,14 +25,21 @@ public struct GitShim: Sendable {
         guard FileManager.default.createFile(atPath: log, contents: nil) else {
             throw SandboxError(description: "cannot create \(log)")
         }
+        // A new log starts at call 1: a mutex a killed shim of the same name left has nothing left to guard.
+        try? FileManager.default.removeItem(atPath: log + ".mutex")
         let script = """
             #!/bin/sh
             # Log and number the call under a mutex (mkdir is atomic), so concurrent calls never share a number; one
-            # line per call (newlines in arguments, such as a commit message, become spaces).
+            # line per call (newlines in arguments, such as a commit message, become spaces). A SIGTERM (tenantctl
+            # stopping its git children) waits until the mutex is released: a shim ended inside it would leave it
+            # behind, and every later call would wait for it forever.
+            trap 'terminated=1' TERM
             while ! mkdir '\(log).mutex' 2>/dev/null; do sleep 0.01; done
             { printf '%s' "$*" | tr '\\n' ' '; echo; } >> '\(log)'
             n=$(wc -l < '\(log)')
             rmdir '\(log).mutex'
+            trap - TERM
+            if [ -n "$terminated" ]; then exit 143; fi
             if [ -n "$SHIM_FAIL_AT" ] && [ "$n" -eq "$SHIM_FAIL_AT" ]; then
                 echo "git-shim: injected failure at call $n" >&2
                 exit "${SHIM_FAIL_STATUS:-1}"

@@ -6,8 +6,9 @@ import Foundation
 public enum RollRun {
     /// Rolls under the workspace lock (also a dry run: it fetches into the mirrors that a real run pushes from).
     ///
-    /// A real run first refuses while a run of another command is unfinished. When it completes, the unfinished
-    /// rolls it went on from are finished (their refs landed, by them or by it): a roll of every tenant and module
+    /// A real run first refuses while a run of another command is unfinished. When it ran to its end (every push
+    /// landed; tenants that conflict or are blocked are reported as any roll reports them), the unfinished rolls it
+    /// went on from are finished (their refs landed, by them or by it): a roll of every tenant and module
     /// finishes them all, a filtered one only those with its arguments (``RollOptions/arguments``).
     public static func run(
         _ options: RollOptions, in workspace: Workspace, wait: Bool, git: Git, console: Console? = nil
@@ -18,7 +19,12 @@ public enum RollRun {
             options.dryRun
             ? [] : try Transaction.unfinishedRuns(workspace, allowing: "roll", arguments: options.arguments)
         let report = try RollRunner(workspace: workspace, git: git, console: console).run(options)
-        if !options.dryRun, report.isComplete {
+        // Conflicted and blocked tenants are what an uninterrupted roll leaves too (resolve, push the commit): they
+        // do not keep a stopped roll unfinished. A rejected push or an unreachable module does (something of it may
+        // still be to land).
+        let ranToItsEnd =
+            report.totals.rejected == 0 && report.general.status != "rejected" && report.unreachable.isEmpty
+        if !options.dryRun, ranToItsEnd {
             let everything = options.filter.tenants.isEmpty && options.filter.modules.isEmpty
             try Transaction.markFinished(
                 resumed.filter { everything || ($0.arguments ?? []) == options.arguments },

@@ -76,6 +76,11 @@ public final class Transaction: Sendable {
         for run in runs {
             if isRerun(of: run, command: command, arguments: arguments) {
                 own.append(run)
+            } else if command == "runs" {
+                // `runs --abort/--forget <id>` acts on that run's steps only, each compared with what the run left
+                // before it is undone: another unfinished run (a failed re-run of the same command) neither blocks
+                // it nor is settled by it.
+                continue
             } else {
                 throw UnfinishedRunError(run: run, blocked: command, currentWorktree: workspace.root)
             }

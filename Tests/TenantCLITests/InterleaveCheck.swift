@@ -1,0 +1,237 @@
+import Foundation
+import TenantKit
+import TenantTestSupport
+import Testing
+
+/// Runs one tenantctl command of a sequence as a child process: plainly, killed (SIGKILL) at a git call, or sent
+/// SIGTERM during one; with a remote that rejects every push for this step only.
+struct InterleaveCommand {
+    let sequence: InterleaveSequence
+
+    var lab: FaultLab { sequence.lab }
+
+    func run(_ symbolic: [String], in directory: String, fault: InterleaveFault, rejecting: String?) throws
+        -> String
+    {
+        let arguments = try resolve(symbolic)
+        var hook: String?
+        if let rejecting {
+            let path = "\(sequence.copy.remotes)/\(rejecting).git/hooks/pre-receive"
+            try RunWaysOutTests.pre.write(toFile: path, atomically: false, encoding: .utf8)
+            _ = try lab.sandbox.run("/bin/chmod", ["+x", path])
+            hook = path
+        }
+        defer { if let hook { try? FileManager.default.removeItem(atPath: hook) } }
+        var outcome = try execute(arguments, in: directory, fault: fault)
+        let left = try lab.waitForProcesses(mentioning: sequence.copy.root + "/")
+        if !left.isEmpty { outcome += " (processes left: \(left))" }
+        return "`\(arguments.joined(separator: " "))` " + outcome
+    }
+
+    /// The arguments with the symbolic run ids read from `runs --json`.
+    private func resolve(_ symbolic: [String]) throws -> [String] {
+        guard symbolic.contains(where: { $0.hasPrefix("<") }) else { return symbolic }
+        let runs = try lab.sandbox.runs(in: sequence.copy.workspace)
+        let lastRoll = runs.last {
+            $0["command"] as? String == "roll" && !(($0["arguments"] as? [String]) ?? []).contains("--undo")
+        }
+        let unfinished = runs.last { $0["state"] as? String == "unfinished" } ?? runs.last
+        return symbolic.map { word in
+            switch word {
+            case "<last-roll>": lastRoll?["runId"] as? String ?? "no-roll-yet"
+            case "<unfinished>": unfinished?["runId"] as? String ?? "no-run-yet"
+            default: word
+            }
+        }
+    }
+
+    private func execute(_ arguments: [String], in directory: String, fault: InterleaveFault) throws -> String {
+        let copy: FaultLab.Copy = (sequence.copy.root, directory, sequence.copy.remotes)
+        switch fault {
+        case .none:
+            let result = try lab.sandbox.tenantctlProcess(arguments, in: directory, environment: FaultLab.dates)
+            return summary(result)
+        case .killBefore(let call), .killAfter(let call):
+            let key = fault == .killBefore(call) ? "SHIM_KILL_AT" : "SHIM_KILL_AFTER"
+            let (result, calls) = try lab.runShimmed(
+                arguments, in: copy, environment: FaultLab.dates.merging([key: "\(call)"]) { $1 })
+            return result.status == -SIGKILL ? "killed (of \(calls.count) calls)" : summary(result) + ", not killed"
+        case .terminate(let call):
+            let shim = try GitShim(in: lab.sandbox, name: "shim-term-\(sequence.seed)-\(sequence.log.count + 1)")
+            let run = try BackgroundTenantctl(
+                arguments + ["--git", shim.path], in: directory, sandbox: lab.sandbox,
+                environment: FaultLab.dates.merging(["SHIM_SLEEP_AT": "\(call)", "SHIM_SLEEP_SECONDS": "30"]) { $1 })
+            let deadline = Date().addingTimeInterval(180)
+            while run.process.isRunning, try shim.calls().count < call, Date() < deadline { usleep(20_000) }
+            let reached = run.process.isRunning
+            if reached { kill(run.pid, SIGTERM) }
+            let result = try #require(run.wait(seconds: 180), "`tenantctl \(arguments)` did not end after SIGTERM")
+            return reached ? "SIGTERM → exit \(result.status)" : summary(result) + ", ended before the signal"
+        }
+    }
+
+    private func summary(_ result: CLIResult) -> String {
+        // The error line, not the progress lines before it.
+        let lines = result.stderr.split(separator: "\n").map(String.init)
+        let first = result.status == 0 ? "" : lines.first { $0.hasPrefix("error") } ?? lines.last ?? ""
+        return "exit \(result.status)" + (first.isEmpty ? "" : ": " + first.prefix(240))
+    }
+}
+
+/// The invariants after every step: no commit of the user's or a colleague's lost, no uncommitted edit lost, no
+/// superproject pin (on any remote branch) on a commit that its module's remote branches lack.
+struct InterleaveCheck {
+    let sequence: InterleaveSequence
+
+    var sandbox: GitSandbox { sequence.sandbox }
+
+    func violations() throws -> [String] {
+        try lostCommits() + lostEdits() + missingPins()
+    }
+
+    /// Whether a ref of `repository` reaches `commit` (false when the repository or the commit is not there).
+    private func reached(_ commit: String, in repository: String?) throws -> Bool {
+        guard let repository, FileManager.default.fileExists(atPath: repository) else { return false }
+        let result = try sandbox.gitResult(
+            ["for-each-ref", "--contains", commit, "--format=%(refname)"], in: repository)
+        return result.status == 0 && !result.stdout.isEmpty
+    }
+
+    private func lostCommits() throws -> [String] {
+        try sequence.work.commits.filter {
+            try !reached($0.commit, in: $0.repository) && !reached($0.commit, in: $0.remote)
+        }.map { "commit lost: \($0.label) is on no ref of its repository nor of its remote" }
+    }
+
+    private func lostEdits() throws -> [String] {
+        var lost: [String] = []
+        for (path, content) in sequence.work.edits.sorted(by: { $0.key < $1.key }) {
+            let now = try? String(contentsOfFile: path, encoding: .utf8)
+            if now == content { continue }
+            if try inAStash(path, content) { continue }
+            let relative = path.dropFirst(sequence.copy.root.count + 1)
+            lost.append(
+                "uncommitted edit lost: \(relative) "
+                    + (now == nil ? "is gone" : "no longer holds the user's content (now: \(now?.suffix(80) ?? ""))"))
+        }
+        return lost
+    }
+
+    /// Whether a stash entry of the checkout holding `path` keeps `content` there (kept, not lost).
+    private func inAStash(_ path: String, _ content: String) throws -> Bool {
+        var directory = (path as NSString).deletingLastPathComponent
+        while !sequence.isCheckout(directory) && directory.count > sequence.copy.root.count {
+            directory = (directory as NSString).deletingLastPathComponent
+        }
+        guard sequence.isCheckout(directory) else { return false }
+        let relative = String(path.dropFirst(directory.count + 1))
+        let blob = try sandbox.git(["hash-object", "--stdin"], in: directory, input: content)
+        let stashes = try sandbox.gitResult(["stash", "list", "--format=%H"], in: directory)
+        for stash in stashes.stdout.split(separator: "\n") {
+            for tree in ["\(stash)", "\(stash)^3"] {
+                let entry = try sandbox.gitResult(
+                    ["rev-parse", "--verify", "-q", "\(tree):\(relative)"], in: directory)
+                if entry.stdout.trimmingCharacters(in: .newlines) == blob { return true }
+            }
+        }
+        return false
+    }
+
+    private func missingPins() throws -> [String] {
+        let remotes = sequence.copy.remotes
+        let superproject = remotes + "/Superproject.git"
+        var missing: [String] = []
+        let branches = try sandbox.git(["for-each-ref", "--format=%(refname:short)", "refs/heads/"], in: superproject)
+        for branch in branches.split(separator: "\n").map(String.init) {
+            for (path, commit) in try sandbox.gitlinks(on: "refs/heads/" + branch, in: superproject).sorted(by: {
+                $0.key < $1.key
+            }) {
+                let module = (path as NSString).lastPathComponent
+                let remote = "\(remotes)/\(module).git"
+                guard FileManager.default.fileExists(atPath: remote) else { continue }
+                let result = try sandbox.gitResult(
+                    ["for-each-ref", "--contains", commit, "--format=%(refname)", "refs/heads/"], in: remote)
+                if result.status != 0 || result.stdout.isEmpty {
+                    missing.append(
+                        "superproject branch \(branch) pins \(path) at \(commit.prefix(10)), on no branch of \(module)'s remote"
+                    )
+                }
+            }
+        }
+        return missing
+    }
+}
+
+/// "Never stuck": every unfinished run has a way out that works, and after it a writing command runs. Tried on a
+/// copy of the sequence's directory, put back afterwards, so that the sequence goes on from the state it was in;
+/// the user's work is checked there too (a way out must not lose it either).
+struct InterleaveProbe {
+    let sequence: InterleaveSequence
+
+    var sandbox: GitSandbox { sequence.sandbox }
+
+    /// The unfinished runs listed in the main worktree, with their printed ways out.
+    func unfinished() -> [(id: String, ways: [String])] {
+        let listed = sandbox.tenantctl(["runs"], in: sequence.copy.workspace)
+        return listed.stdout.split(separator: "\n").compactMap { line in
+            guard let range = line.range(of: " is unfinished; its ways out: ") else { return nil }
+            let ways = line[range.upperBound...].components(separatedBy: ", or ")
+            return (String(line[..<range.lowerBound]), ways)
+        }
+    }
+
+    func violations() throws -> [String] {
+        let runs = unfinished()
+        guard !runs.isEmpty else { return [] }
+        let root = sequence.copy.root
+        let saved = root + ".saved"
+        let copied = try sandbox.run("/bin/cp", ["-a", root, saved])
+        try #require(copied.status == 0, "cp failed: \(copied.stderr)")
+        defer {
+            try? FileManager.default.removeItem(atPath: root)
+            try? FileManager.default.moveItem(atPath: saved, toPath: root)
+        }
+        var violations: [String] = []
+        var pending = runs
+        // A way out that fails (a re-run refused again) can leave a run of its own: its ways out are taken next.
+        for _ in 0..<4 where violations.isEmpty && !pending.isEmpty {
+            for run in pending { violations += try takeAWayOut(run) }
+            pending = unfinished()
+        }
+        for arguments in [["status"], ["switch", "t1"]] {
+            let result = sandbox.tenantctl(arguments, in: sequence.copy.workspace, environment: FaultLab.dates)
+            if result.stderr.contains("refusing to run `tenantctl") {
+                violations.append(
+                    "stuck: after the ways out, `tenantctl \(arguments.joined(separator: " "))` still refuses: "
+                        + result.stderr)
+            }
+        }
+        violations += try InterleaveCheck(sequence: sequence).violations().map { "after the ways out: " + $0 }
+        return violations
+    }
+
+    private func isUnfinished(_ id: String) throws -> Bool {
+        try sandbox.runs(in: sequence.copy.workspace).contains {
+            $0["runId"] as? String == id && $0["state"] as? String == "unfinished"
+        }
+    }
+
+    /// Takes the printed ways out of run `id` in order (not `runs --forget`, which gives up) until it is no longer
+    /// unfinished; a violation when none does.
+    private func takeAWayOut(_ run: (id: String, ways: [String])) throws -> [String] {
+        guard try isUnfinished(run.id) else { return [] }
+        var tried: [String] = []
+        for way in run.ways where !way.contains("runs --forget") {
+            let words = DocsRunTests.words(way)
+            guard words.first == "tenantctl" else {
+                tried.append("`\(way)`: not a tenantctl command")
+                continue
+            }
+            let result = sandbox.tenantctl(
+                Array(words.dropFirst()), in: sequence.copy.workspace, environment: FaultLab.dates)
+            tried.append("`\(way)` → exit \(result.status): \(result.stdout)\(result.stderr)")
+            if try !isUnfinished(run.id) { return [] }
+        }
+        return ["stuck: run \(run.id) stays unfinished after every way out:\n    " + tried.joined(separator: "\n    ")]
+    }
+}
