@@ -1,7 +1,6 @@
 import Foundation
-import Testing
-
 import TenantKit
+import Testing
 
 /// `gitmodules-drift` is the judge's: decided from the `.gitmodules` files the observation holds, no git.
 @Suite struct GitmodulesDriftJudgeTests {

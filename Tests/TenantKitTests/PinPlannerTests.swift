@@ -1,7 +1,7 @@
 import Foundation
+import TenantKit
 import Testing
 
-import TenantKit
 @testable import TenantWorkingCopy
 
 /// `pin`'s decisions without git: each refusal and each rule of what it pins and where the pin commit goes.

@@ -1,8 +1,8 @@
 import Foundation
+import TenantKit
 import TenantTestSupport
 import Testing
 
-import TenantKit
 @testable import TenantRoll
 
 /// The landing rule recognises a proposal landed by merge commit, fast-forward, squash and rebase on a forge emulated

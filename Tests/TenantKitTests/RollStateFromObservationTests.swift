@@ -1,7 +1,6 @@
 import Foundation
-import Testing
-
 import TenantKit
+import Testing
 
 /// Roll's state is made of the observation audit and verify read, without git: pins where the branch's tree has
 /// them, the modules a tenant branch's own `modules.json` moved or removed, which branches contain the general branch.

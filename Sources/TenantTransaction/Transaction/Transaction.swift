@@ -54,7 +54,8 @@ public final class Transaction: Sendable {
 
     /// Begins the journal of a run planned whole before its first change (a roll: every ref it will push, none
     /// pushed yet), written before anything is pushed.
-    package static func begin(planned journal: RunJournal, gitDirectory: String) throws(DurableFileError) -> Transaction {
+    package static func begin(planned journal: RunJournal, gitDirectory: String) throws(DurableFileError) -> Transaction
+    {
         let transaction = Transaction(journal, gitDirectory: gitDirectory, resumes: [])
         try journal.write(gitDirectory: gitDirectory)
         return transaction
