@@ -31,6 +31,8 @@ import Testing
             "needs an unfinished run (RunWaysOutTests runs the printed ways out)",
         "tenantctl runs --forget <run-id>   # unblock; what it pushed stays":
             "needs an unfinished run (RunWaysOutTests runs the printed ways out)",
+        "tenantctl runs --abort <run-id> --json | jq '.kept[].note'":
+            "needs an unfinished run (RunsAbortJSONTests runs it)",
     ]
 
     /// Words of one shell command: split at spaces, single and double quotes kept together (no escapes).
