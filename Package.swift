@@ -25,7 +25,7 @@ let package = Package(
         .target(name: "TenantCompose", dependencies: ["TenantWorkingCopy"]),
         .target(name: "TenantRoll", dependencies: ["TenantTransaction"]),
         .target(name: "TenantVerify", dependencies: ["TenantObservation"]),
-        .target(name: "TenantAudit", dependencies: ["TenantVerify"]),
+        .target(name: "TenantAudit", dependencies: ["TenantObservation"]),
         .target(name: "TenantResolve", dependencies: ["TenantRoll", "TenantWorkingCopy"]),
         .target(
             name: "TenantKit",

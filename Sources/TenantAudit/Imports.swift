@@ -1,2 +1,2 @@
 // The layers this target builds on, visible in every file of it.
-@_exported import TenantVerify
+@_exported import TenantObservation

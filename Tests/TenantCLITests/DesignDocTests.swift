@@ -197,9 +197,9 @@ import Testing
         #expect(package.count > 12, "the targets of Package.swift: \(package.keys.sorted())")
         let diagram = try Self.diagramGraph(try Self.design())
         #expect(diagram == package, "docs/DESIGN.md's Layers diagram differs from Package.swift")
-        // Positive control: a dependency the diagram lacks is caught.
+        // Positive control: a dependency the package lacks is caught.
         let broken = try Self.design().replacingOccurrences(
-            of: "TenantAudit ───────→ TenantVerify", with: "TenantAudit ───────→ TenantObservation")
+            of: "TenantAudit ───────→ TenantObservation", with: "TenantAudit ───────→ TenantVerify")
         #expect(try Self.diagramGraph(broken) != package)
     }
 }
