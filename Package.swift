@@ -43,7 +43,7 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "tenantctl", dependencies: ["TenantCLI"]),
-        .target(name: "TenantTestSupport", dependencies: ["TenantKit"]),
+        .target(name: "TenantTestSupport", dependencies: ["TenantKit", "TenantExample"]),
         .testTarget(name: "TenantKitTests", dependencies: ["TenantKit", "TenantExample", "TenantTestSupport"]),
         .testTarget(
             name: "TenantCLITests",

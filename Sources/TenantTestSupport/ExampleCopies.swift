@@ -1,12 +1,12 @@
 import Foundation
 import TenantExample
-import TenantTestSupport
+import TenantKit
 
 extension GitSandbox {
     /// The example at `stage` in `directory` (missing or empty), as `ExampleBuilder.build(in:stage:)` creates it, with
     /// the same commit ids: a copy of the build this test process made once (``DirectoryTemplates``), for a fraction
     /// of the cost of a build. A test that checks the builder itself calls `ExampleBuilder`.
-    func exampleCopy(in directory: String, stage: ExampleStage) throws -> ExampleResult {
+    public func exampleCopy(in directory: String, stage: ExampleStage) throws -> ExampleResult {
         let (built, template) = try DirectoryTemplates.shared.copy(Self.templateKey(stage), to: directory) {
             try ExampleBuilder(git: try gitRunner()).build(in: $0, stage: stage)
         }
@@ -21,7 +21,7 @@ extension GitSandbox {
 
     /// The directory of the example's template at `stage` (built when this process has not built it yet), for tests
     /// that check that copies leave it alone; never write into it.
-    func exampleTemplate(stage: ExampleStage) throws -> String {
+    public func exampleTemplate(stage: ExampleStage) throws -> String {
         try DirectoryTemplates.shared.template(Self.templateKey(stage)) {
             try ExampleBuilder(git: try gitRunner()).build(in: $0, stage: stage)
         }.directory
