@@ -137,4 +137,87 @@ import Testing
             #expect(try fixture.remoteBranches() == before)
         }
     }
+
+    /// A stand-in for git that passes every call to git, except the first ref update in a module mirror after the
+    /// superproject's push (the mirrors' bookkeeping, the roll's last step before its journal's end): there, with
+    /// `BREAK_JOURNAL=1`, it first puts a file where the journal directory was (so no journal can be written, not
+    /// even by root), then fails the update (`MIRROR_FAILS=1`) or runs it.
+    static func journalBreakingGit(_ fixture: RollFixture) throws -> String {
+        let real = try fixture.sandbox.run("/bin/sh", ["-c", "command -v git"]).stdout
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let directory = "\(fixture.workspace)/.git/tenantctl/journal"
+        let pushed = fixture.sandbox.path("superproject-pushed")
+        return try fixture.sandbox.writeExecutable(
+            "bin/git-journal-breaker",
+            """
+            #!/bin/sh
+            case " $* " in
+            " -C \(fixture.workspace) -c "*" push --atomic "*) touch '\(pushed)' ;;
+            *"/tenantctl/mirrors/"*" update-ref --stdin "*)
+                if [ -f '\(pushed)' ]; then
+                    rm -f '\(pushed)'
+                    if [ "$BREAK_JOURNAL" = 1 ]; then
+                        mv '\(directory)' '\(directory).away' && echo 'not a directory' > '\(directory)'
+                    fi
+                    if [ "$MIRROR_FAILS" = 1 ]; then echo 'fatal: injected: the mirror is locked' >&2; exit 128; fi
+                fi ;;
+            esac
+            exec '\(real)' "$@"
+            """)
+    }
+
+    /// The roll's last step fails (the mirrors' bookkeeping) or succeeds, and then its journal cannot be written:
+    /// the end of the run is not swallowed. The error names what stopped the roll, the journal file and what
+    /// landed, and the printed re-run (once the journal can be written) finishes it. The positive control: with
+    /// the journal writable, the failed run ends `failed` in its journal, with the mirror's failure.
+    @Test(arguments: ["failed", "finished"])
+    func aJournalThatCannotRecordTheRunsEndIsReported(ending: String) throws {
+        let fixture = try RollFixture()
+        let before = try fixture.remoteBranches()
+        let git = try Self.journalBreakingGit(fixture)
+        let directory = "\(fixture.workspace)/.git/tenantctl/journal"
+        let mirrorFails = ending == "failed" ? "1" : "0"
+        if ending == "failed" {
+            let control = try RollFixture()
+            let controlGit = try Self.journalBreakingGit(control)
+            let result = control.roll(
+                ["--jobs", "1", "--git", controlGit], environment: ["MIRROR_FAILS": "1", "BREAK_JOURNAL": "0"])
+            #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+            #expect(result.stderr.contains("injected: the mirror is locked"), "\(result.stderr)")
+            let runs = try FileManager.default.contentsOfDirectory(
+                atPath: "\(control.workspace)/.git/tenantctl/journal"
+            )
+            .filter { $0.hasSuffix(".json") }
+            #expect(runs.count == 1, "\(runs)")
+            let runId = String(try #require(runs.first).dropLast(".json".count))
+            let journal = try Self.journal(control, runId: runId)
+            #expect(journal.state == .failed)
+            #expect(journal.error?.contains("injected: the mirror is locked") == true, "\(journal.error ?? "")")
+        }
+
+        let result = fixture.roll(
+            ["--jobs", "1", "--git", git], environment: ["MIRROR_FAILS": mirrorFails, "BREAK_JOURNAL": "1"])
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        #expect(FileManager.default.fileExists(atPath: "\(directory).away"), "the fault was not injected")
+        let runs = try FileManager.default.contentsOfDirectory(atPath: "\(directory).away")
+            .filter { $0.hasSuffix(".json") }
+        #expect(runs.count == 1, "\(runs)")
+        let runId = String(try #require(runs.first).dropLast(".json".count))
+        #expect(result.stderr.contains("cannot record the end of roll \(runId) in its journal"), "\(result.stderr)")
+        #expect(result.stderr.contains("cannot write \(directory)/\(runId).json"), "\(result.stderr)")
+        if ending == "failed" {
+            #expect(result.stderr.contains("injected: the mirror is locked"), "\(result.stderr)")
+        }
+        #expect(result.stderr.contains("already pushed: "), "\(result.stderr)")
+        #expect(result.stderr.contains("`tenantctl roll --undo \(runId)`"), "\(result.stderr)")
+        #expect(try fixture.remoteBranches() != before)  // the pushes landed
+
+        // The journal becomes writable again: the run it kept is unfinished, and the printed re-run finishes it.
+        try FileManager.default.removeItem(atPath: directory)
+        try FileManager.default.moveItem(atPath: "\(directory).away", toPath: directory)
+        #expect(try Self.journal(fixture, runId: runId).state == .running)
+        #expect(result.stderr.contains("run `tenantctl roll` again"), "\(result.stderr)")
+        try ServerFaultTests.expectConverged(fixture, before: before)
+        #expect(try Self.journal(fixture, runId: runId).state == .finished)
+    }
 }

@@ -52,27 +52,60 @@ public final class RollJournalRecorder: Sendable {
     /// The journal as recorded so far.
     public var current: RollJournal { transaction.current }
 
+    /// The journal file.
+    public var path: String { transaction.path }
+
+    /// Ends the run: `failed` with the error that stopped it (`stoppedBy`), `finished` when nil. A journal that
+    /// cannot record the end is not passed over: the error names the file, what stopped the roll and what landed.
+    public func end(stoppedBy stop: (any Error)?) throws(RollError) {
+        do {
+            try end(stop == nil ? .finished : .failed, error: stop.map { String(describing: $0) })
+        } catch {
+            throw unendedError(error, stoppedBy: stop)
+        }
+    }
+
     /// The error for a journal that could not be rewritten while publishing (`failure`): what already landed, by
     /// repository and branch, that the journal on disk may not show yet, and how to go on.
     public func unrecordedError(_ failure: DurableFileError) -> RollError {
-        let journal = current
+        let runId = current.runId
+        return RollError(
+            "cannot record the roll's pushes in its journal: \(failure.description)\n\(landedSummary) (the journal "
+                + "\(runId) on disk may not say so yet)\nfree some space, then " + Self.waysOn(runId))
+    }
+
+    /// The error for a journal that could not record the run's end (`failure`): what stopped the roll (nil: it ran
+    /// to its end), what landed, and how to go on; the journal on disk still says the run is under way.
+    func unendedError(_ failure: DurableFileError, stoppedBy error: (any Error)?) -> RollError {
+        let runId = current.runId
+        let stopped =
+            error.map { "the roll stopped with an error: \(String(describing: $0))" }
+            ?? "the roll published what it could; only its end is missing from the journal"
+        return RollError(
+            "cannot record the end of roll \(runId) in its journal: \(failure.description)\n\(stopped)\n"
+                + "\(landedSummary) (the journal on disk still says the roll is running)\nfree some space, then "
+                + Self.waysOn(runId))
+    }
+
+    /// The branches that landed, by repository: `already pushed: Order (t3), superproject (t1, t3)`.
+    var landedSummary: String {
         var landed: [String: [String]] = [:]
         var order: [String] = []
-        for entry in journal.entries where entry.published == true {
+        for entry in current.entries where entry.published == true {
             if landed[entry.repository] == nil { order.append(entry.repository) }
             let ref = entry.ref
             landed[entry.repository, default: []].append(
                 ref.hasPrefix("refs/heads/") ? String(ref.dropFirst("refs/heads/".count)) : ref)
         }
-        let pushed =
-            order.isEmpty
+        return order.isEmpty
             ? "nothing is known to have been pushed"
             : "already pushed: "
                 + order.map { "\($0) (\(landed[$0, default: []].joined(separator: ", ")))" }.joined(separator: ", ")
-        return RollError(
-            "cannot record the roll's pushes in its journal: \(failure.description)\n\(pushed) (the journal "
-                + "\(journal.runId) on disk may not say so yet)\nfree some space, then "
-                + "run `tenantctl roll` again: it finds what landed on the remotes and finishes the roll; or take it "
-                + "back with `tenantctl roll --undo \(journal.runId)`")
+    }
+
+    /// The two ways on from a roll whose journal could not be written, as commands that run as printed.
+    static func waysOn(_ runId: String) -> String {
+        "run `tenantctl roll` again: it finds what landed on the remotes and finishes the roll; or take it back "
+            + "with `tenantctl roll --undo \(runId)`"
     }
 }

@@ -43,26 +43,16 @@ public struct RollRunner {
     public func run(_ options: RollOptions) throws -> RollReport {
         let start = Date()
         if !options.dryRun { InterruptNote.set("nothing was published; run `tenantctl roll` again") }
-        let root = workspace.root
         // The identity git commit would use, read before anything is fetched or written: without one (no email,
         // user.useConfigOnly) the roll refuses with git's hint. A dry run's commits are never published: unsigned.
-        var identity = try CommitIdentity.read(in: root, git: git)
+        var identity = try CommitIdentity.read(in: workspace.root, git: git)
         if options.dryRun { identity.signs = false }
-        var snapshotOptions = Snapshot.Options(
-            purpose: .report, fetch: options.fetch, jobs: options.jobs, allowLocalRemotes: git.allowLocalRemotes,
-            checkNames: { [filter = options.filter] project in try RollPlanner.check(filter, against: project) })
-        snapshotOptions.keepBatch = true  // one `cat-file --batch` on the superproject for the whole roll
-        let snapshot = try Snapshot.load(workspace: workspace, git: git, options: snapshotOptions, console: console)
-        let batch = try snapshot.batch ?? CatFileBatch(git: git, repository: root)
+        let snapshot = try loadSnapshot(options)
+        let batch = try snapshot.batch ?? CatFileBatch(git: git, repository: workspace.root)
         defer { try? batch.close() }
-        let state = try RollStateLoader.load(snapshot: snapshot, batch: batch, git: git, jobs: options.jobs)
-        let plan = try RollPlanner.plan(state, filter: options.filter)
-        console?.progress(
-            "planned: \(English.count(plan.tenants.count, "tenant")), "
-                + English.count(plan.moduleMerges.count, "module merge")
-                + (plan.repin == nil ? "" : ", \(plan.generalBranch) re-pin"))
+        let plan = try self.plan(snapshot: snapshot, batch: batch, options: options)
         var executor = RollExecutor(
-            git: git, superproject: root, modulePaths: snapshot.mirrors,
+            git: git, superproject: workspace.root, modulePaths: snapshot.mirrors,
             identity: identity, jobs: options.jobs, commonDirectory: workspace.commonDirectory)
         // A review roll's commits name it (a trailer), so its id is chosen before they are written.
         let reviewRun = options.review == nil ? nil : RollJournal.newRunId()
@@ -81,66 +71,110 @@ public struct RollRunner {
         var journal = Self.journal(plan: plan, execution: execution, snapshot: snapshot, start: start)
         journal.command = "roll"
         journal.arguments = options.arguments
-        journal.worktree = root
+        journal.worktree = workspace.root
         journal.state = .running
         guard !journal.entries.isEmpty else {
             return RollReport.make(
                 plan: plan, execution: execution, publication: RollPublication(), runId: nil, dryRun: false,
                 start: start)
         }
-        // Journal every remote ref change before publishing; record each push's outcome as it lands.
+        let publication = try publish(
+            execution, plan: plan, snapshot: snapshot, journal: journal, jobs: options.jobs)
+        return RollReport.make(
+            plan: plan, execution: execution, publication: publication, runId: journal.runId, dryRun: false,
+            start: start)
+    }
+
+    /// The snapshot the roll plans from, fetched unless `options` say not to; it keeps its `cat-file --batch` open
+    /// for the whole roll.
+    func loadSnapshot(_ options: RollOptions) throws -> Snapshot {
+        var snapshotOptions = Snapshot.Options(
+            purpose: .report, fetch: options.fetch, jobs: options.jobs, allowLocalRemotes: git.allowLocalRemotes,
+            checkNames: { [filter = options.filter] project in try RollPlanner.check(filter, against: project) })
+        snapshotOptions.keepBatch = true  // one `cat-file --batch` on the superproject for the whole roll
+        return try Snapshot.load(workspace: workspace, git: git, options: snapshotOptions, console: console)
+    }
+
+    /// The roll's plan from the snapshot's state, and a line of progress that says how big it is.
+    func plan(snapshot: Snapshot, batch: CatFileBatch, options: RollOptions) throws -> RollPlan {
+        let state = try RollStateLoader.load(snapshot: snapshot, batch: batch, git: git, jobs: options.jobs)
+        let plan = try RollPlanner.plan(state, filter: options.filter)
+        console?.progress(
+            "planned: \(English.count(plan.tenants.count, "tenant")), "
+                + English.count(plan.moduleMerges.count, "module merge")
+                + (plan.repin == nil ? "" : ", \(plan.generalBranch) re-pin"))
+        return plan
+    }
+
+    /// Journals every remote ref change (`journal`) before publishing, publishes, and ends the journal: `finished`,
+    /// or `failed` with the error (an interrupted run stays unfinished: its re-run or `--undo` finishes it). A
+    /// journal that cannot be written, its end included, stops the roll with an error that names the journal, what
+    /// stopped the roll and what already landed.
+    func publish(
+        _ execution: RollExecution, plan: RollPlan, snapshot: Snapshot, journal: RollJournal, jobs: Int
+    ) throws -> RollPublication {
         let recorder = try RollJournalRecorder(journal, gitDirectory: workspace.commonDirectory)
         // From here on an interrupt may leave part of the run published: the message says how to find and undo it.
         InterruptNote.set(
             "roll \(journal.runId) may have published part of its changes: `tenantctl runs` shows it, "
                 + "`tenantctl roll --undo \(journal.runId)` puts back what landed")
-        var publication: RollPublication
+        let publication: RollPublication
         do {
-            let (published, landed) = try publishModules(
-                execution, plan: plan, snapshot: snapshot, recorder: recorder, jobs: options.jobs)
-            publication = published
-            // The mirrors record what their remotes now have while the superproject's push runs: the bookkeeping is
-            // not on the path to the last push. (With `--jobs 1`, after it: one git process at a time, in a fixed
-            // order.)
-            let git = self.git
-            let jobs = options.jobs
-            let console = self.console
-            let checkouts = ModuleCheckoutTracking(
-                workspace: workspace,
-                paths: Dictionary(
-                    snapshot.project.manifest.modules.map { ($0.name, $0.path) },
-                    uniquingKeysWith: { first, _ in first }),
-                git: git)
-            try Concurrent.alongside(
-                jobs: jobs,
-                {
-                    _ = try Concurrent.map(landed, jobs: jobs) { job in
-                        try RefTransaction.apply(
-                            job.updates, in: job.path, git: git,
-                            context: "record the pushed branches of \(job.name) in its mirror")
-                    }
-                    // The module checkouts learn what their remote now has, as `git push` would have told them.
-                    let warnings = checkouts.record(
-                        landed.map { .init(module: $0.name, updates: $0.updates, mirror: $0.path) })
-                    for warning in warnings { console?.warn(warning) }
-                }
-            ) {
-                try publishSuperproject(
-                    execution, plan: plan, recorder: recorder, tracking: SuperprojectRemote.pushTracking(snapshot),
-                    into: &publication)
-            }
+            publication = try publishAll(execution, plan: plan, snapshot: snapshot, recorder: recorder, jobs: jobs)
         } catch let failure as DurableFileError {
             // The journal could not be rewritten (a full disk): publishing stopped; say what already landed.
             throw recorder.unrecordedError(failure)
         } catch {
             // Interrupted, the run stays unfinished (its re-run or `--undo` finishes it); otherwise it failed.
-            if !Cancellator.shared.isCancelled { try? recorder.end(.failed, error: String(describing: error)) }
+            if !Cancellator.shared.isCancelled { try recorder.end(stoppedBy: error) }
             throw error
         }
-        try recorder.end(.finished, error: nil)
-        return RollReport.make(
-            plan: plan, execution: execution, publication: publication, runId: journal.runId, dryRun: false,
-            start: start)
+        try recorder.end(stoppedBy: nil)
+        return publication
+    }
+
+    /// Pushes the modules, then the superproject; meanwhile the module mirrors and checkouts record what landed.
+    func publishAll(
+        _ execution: RollExecution, plan: RollPlan, snapshot: Snapshot, recorder: RollJournalRecorder, jobs: Int
+    ) throws -> RollPublication {
+        let (published, landed) = try publishModules(
+            execution, plan: plan, snapshot: snapshot, recorder: recorder, jobs: jobs)
+        var publication = published
+        // The mirrors record what their remotes now have while the superproject's push runs: the bookkeeping is
+        // not on the path to the last push. (With `--jobs 1`, after it: one git process at a time, in a fixed
+        // order.)
+        let git = self.git
+        let console = self.console
+        let checkouts = ModuleCheckoutTracking(
+            workspace: workspace,
+            paths: Dictionary(
+                snapshot.project.manifest.modules.map { ($0.name, $0.path) },
+                uniquingKeysWith: { first, _ in first }),
+            git: git)
+        try Concurrent.alongside(
+            jobs: jobs,
+            { try Self.recordLanded(landed, checkouts: checkouts, jobs: jobs, git: git, console: console) }
+        ) {
+            try publishSuperproject(
+                execution, plan: plan, recorder: recorder, tracking: SuperprojectRemote.pushTracking(snapshot),
+                into: &publication)
+        }
+        return publication
+    }
+
+    /// The module mirrors, then the module checkouts, record the branches that landed on the module remotes (as
+    /// `git push` would have told a checkout); a checkout that cannot is a warning.
+    static func recordLanded(
+        _ landed: [LandedPush], checkouts: ModuleCheckoutTracking, jobs: Int, git: Git, console: Console?
+    ) throws {
+        _ = try Concurrent.map(landed, jobs: jobs) { job in
+            try RefTransaction.apply(
+                job.updates, in: job.path, git: git,
+                context: "record the pushed branches of \(job.name) in its mirror")
+        }
+        // The module checkouts learn what their remote now has, as `git push` would have told them.
+        let warnings = checkouts.record(landed.map { .init(module: $0.name, updates: $0.updates, mirror: $0.path) })
+        for warning in warnings { console?.warn(warning) }
     }
 
     /// The journal of every remote ref the execution wants to change, modules first.
