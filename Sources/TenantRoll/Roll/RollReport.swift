@@ -114,8 +114,25 @@ public struct RollReport: Sendable, Equatable, Codable {
         console: Console = Console(out: BufferOutputSink(), err: BufferOutputSink()), compact: Bool? = nil
     ) -> String {
         let compact = compact ?? (tenants.count > Self.compactAbove)
-        var rows: [[String]] = []
-        let short: (String?) -> String = { ObjectID.short($0, none: "-") }
+        var rows = [generalRow(console: console, compact: compact)]
+        let attention: Set<String> = ["conflict", "blocked", "rejected"]
+        let ordered =
+            compact
+            ? tenants.filter { attention.contains($0.status) } + tenants.filter { !attention.contains($0.status) }
+            : tenants
+        for tenant in ordered { rows.append(tenantRow(tenant, console: console, compact: compact)) }
+        // The table fits itself (branches and ids are never cut); only the prose below it is wrapped.
+        let table = console.table(
+            TextTable(header: ["BRANCH", "STATUS", "COMMIT", "DETAILS"], rows: rows, text: [1, 3]))
+        return table + "\n" + TextTable.fit(prose(compact: compact), width: console.width)
+    }
+
+    /// A commit id in the table: 7 characters, `-` for none.
+    static func short(_ id: String?) -> String { ObjectID.short(id, none: "-") }
+
+    /// The general branch's row: its status, its move and the pins that moved (or why it is blocked).
+    func generalRow(console: Console, compact: Bool) -> [String] {
+        let short = Self.short
         let generalDetail: String
         if !general.reasons.isEmpty {
             // Blocked: none of its pins moved; the reasons name commits and what a remote said.
@@ -128,66 +145,62 @@ public struct RollReport: Sendable, Equatable, Codable {
             generalDetail = general.pins.map { "\($0.module) \(short($0.old)) → \(short($0.new))" }
                 .joined(separator: ", ")
         }
-        rows.append([
+        return [
             generalBranch, Self.styled(general.status, console: console),
             general.to.map { short(general.from) + " → " + short($0) } ?? short(general.from), generalDetail,
-        ])
-        let attention: Set<String> = ["conflict", "blocked", "rejected"]
-        let ordered =
-            compact
-            ? tenants.filter { attention.contains($0.status) } + tenants.filter { !attention.contains($0.status) }
-            : tenants
-        for tenant in ordered {
-            var detail: [String] = []
-            // Conflicted merges are listed with their paths under the tenant's conflicts.
-            let merged = tenant.merges.filter { $0.status != "conflict" }
-            if compact, !merged.isEmpty {
-                detail.append("merged " + merged.map(\.module).joined(separator: ", "))
-            } else {
-                for merge in merged { detail.append("\(merge.module): merged \(short(merge.to))") }
-            }
-            if compact, !tenant.pins.isEmpty {
-                detail.append("\(English.count(tenant.pins.count, "pin")) moved")
-            } else if !tenant.pins.isEmpty {
-                detail.append(
-                    tenant.pins.map { "\($0.module) \(short($0.old)) → \(short($0.new))" }.joined(separator: ", "))
-            }
-            for conflict in tenant.conflicts {
-                let paths = conflict.paths.isEmpty ? "" : ": " + conflict.paths.joined(separator: ", ")
-                detail.append("\(conflict.repository) — \(conflict.reason)\(paths)")
-            }
-            if let rejected = tenant.rejected { detail.append("rejected: \(rejected)") }
-            for reason in tenant.reasons {
-                detail.append("\(reason.module.map { $0 + ": " } ?? "")\(reason.code.rawValue): \(reason.message)")
-            }
-            if (tenant.status == "rolled" || tenant.status == "would-roll") && tenant.pins.isEmpty
-                && tenant.merges.isEmpty
-            {
-                detail.append("files only: \(generalBranch)'s file changes merged, no pin moved")
-            }
-            let move = tenant.to.map { short(tenant.from) + " → " + short($0) } ?? short(tenant.from)
-            // Paths, reasons and what a remote said come from repositories: control characters escaped.
-            rows.append([
-                tenant.id,
-                Self.styled(tenant.status, console: console) + (tenant.protected == true ? " (protected)" : ""), move,
-                TerminalText.escaped(detail.joined(separator: "; ")),
-            ])
+        ]
+    }
+
+    /// One tenant's row: its status, its move and the details (merges, pins, conflicts, why it was refused).
+    func tenantRow(_ tenant: TenantEntry, console: Console, compact: Bool) -> [String] {
+        let short = Self.short
+        let move = tenant.to.map { short(tenant.from) + " → " + short($0) } ?? short(tenant.from)
+        // Paths, reasons and what a remote said come from repositories: control characters escaped.
+        return [
+            tenant.id,
+            Self.styled(tenant.status, console: console) + (tenant.protected == true ? " (protected)" : ""), move,
+            TerminalText.escaped(details(of: tenant, compact: compact).joined(separator: "; ")),
+        ]
+    }
+
+    /// The details of a tenant's row, unescaped.
+    func details(of tenant: TenantEntry, compact: Bool) -> [String] {
+        let short = Self.short
+        var detail: [String] = []
+        // Conflicted merges are listed with their paths under the tenant's conflicts.
+        let merged = tenant.merges.filter { $0.status != "conflict" }
+        if compact, !merged.isEmpty {
+            detail.append("merged " + merged.map(\.module).joined(separator: ", "))
+        } else {
+            for merge in merged { detail.append("\(merge.module): merged \(short(merge.to))") }
         }
-        // The table fits itself (branches and ids are never cut); only the prose below it is wrapped.
-        let table = console.table(
-            TextTable(header: ["BRANCH", "STATUS", "COMMIT", "DETAILS"], rows: rows, text: [1, 3]))
+        if compact, !tenant.pins.isEmpty {
+            detail.append("\(English.count(tenant.pins.count, "pin")) moved")
+        } else if !tenant.pins.isEmpty {
+            detail.append(
+                tenant.pins.map { "\($0.module) \(short($0.old)) → \(short($0.new))" }.joined(separator: ", "))
+        }
+        for conflict in tenant.conflicts {
+            let paths = conflict.paths.isEmpty ? "" : ": " + conflict.paths.joined(separator: ", ")
+            detail.append("\(conflict.repository) — \(conflict.reason)\(paths)")
+        }
+        if let rejected = tenant.rejected { detail.append("rejected: \(rejected)") }
+        for reason in tenant.reasons {
+            detail.append("\(reason.module.map { $0 + ": " } ?? "")\(reason.code.rawValue): \(reason.message)")
+        }
+        if (tenant.status == "rolled" || tenant.status == "would-roll") && tenant.pins.isEmpty
+            && tenant.merges.isEmpty
+        {
+            detail.append("files only: \(generalBranch)'s file changes merged, no pin moved")
+        }
+        return detail
+    }
+
+    /// The prose under the table: the next steps, the totals, the journal (or the proposals), and what a compact
+    /// view leaves out.
+    func prose(compact: Bool) -> String {
         var text = ""
-        var next: [String] = []
-        for fix in Array(Set(general.reasons.map(\.fix))).sorted() { next.append("\(generalBranch): \(fix)") }
-        for tenant in tenants {
-            if let command = tenant.next { next.append("\(tenant.id): \(command)") }
-            for fix in Array(Set(tenant.reasons.map(\.fix))).sorted() { next.append("\(tenant.id): \(fix)") }
-        }
-        for (module, error) in unreachable.sorted(by: { $0.key < $1.key }) {
-            next.append(
-                "\(module) could not be fetched, so its pins were kept everywhere; roll again once its remote answers ("
-                    + TerminalText.escaped(error.split(separator: "\n").joined(separator: " ")) + ")")
-        }
+        let next = nextSteps()
         if !next.isEmpty { text += "next steps:\n" + next.map { "  " + $0 }.joined(separator: "\n") + "\n" }
         text +=
             "\(totals.rolled) \(dryRun ? "would roll" : "rolled"), \(totals.upToDate) up to date, \(totals.conflicts) with conflicts, "
@@ -205,7 +218,23 @@ public struct RollReport: Sendable, Equatable, Codable {
                 "\nA compact view of \(English.count(tenants.count, "tenant")), those that need attention first: "
                 + "--details lists every merge and pin with its commit ids (--json has them too)."
         }
-        return table + "\n" + TextTable.fit(text, width: console.width)
+        return text
+    }
+
+    /// Each command that goes on from this roll, by branch, and each module that could not be fetched.
+    func nextSteps() -> [String] {
+        var next: [String] = []
+        for fix in Array(Set(general.reasons.map(\.fix))).sorted() { next.append("\(generalBranch): \(fix)") }
+        for tenant in tenants {
+            if let command = tenant.next { next.append("\(tenant.id): \(command)") }
+            for fix in Array(Set(tenant.reasons.map(\.fix))).sorted() { next.append("\(tenant.id): \(fix)") }
+        }
+        for (module, error) in unreachable.sorted(by: { $0.key < $1.key }) {
+            next.append(
+                "\(module) could not be fetched, so its pins were kept everywhere; roll again once its remote answers ("
+                    + TerminalText.escaped(error.split(separator: "\n").joined(separator: " ")) + ")")
+        }
+        return next
     }
 
     /// A branch's status, coloured when it needs attention (conflict, blocked, rejected) or rolled.

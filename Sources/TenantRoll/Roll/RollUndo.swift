@@ -46,7 +46,38 @@ public struct RollUndo {
 
     /// Restores every ref of the run that landed (see ``run(runId:)``) and reports every ref it moved.
     public func undo(runId: String) throws -> Result {
-        var journal = try RollJournal.read(gitDirectory: workspace.commonDirectory, runId: runId)
+        var journal = try readRoll(runId)
+        // Entries that may have landed: published, or unknown (the push broke off); not the ones already undone.
+        let candidates = journal.entries.indices.filter {
+            journal.entries[$0].published != false && journal.entries[$0].undone != true
+        }
+        let order = Self.order(candidates.map { journal.entries[$0].repository })
+        var survey = try self.survey(candidates, order: order, journal: &journal)
+        guard survey.moved.isEmpty else {
+            throw RollError(
+                "refusing to undo roll \(runId): \(English.count(survey.moved.count, "ref")) moved since (nothing was "
+                    + "restored):\n" + survey.moved.map { "  " + $0 }.joined(separator: "\n")
+                    + "\nsomeone pushed on top of the roll; undoing would throw that work away. Revert the roll's "
+                    + "commits on those branches by hand (git revert), or roll again.")
+        }
+        let finishedBefore = journal.entries.contains { $0.undone == true }
+        guard !survey.toRestore.isEmpty || finishedBefore else {
+            try appendToRoll(survey.learned, runId: runId)
+            throw RollError("roll \(runId) published nothing; nothing to undo")
+        }
+        try recordPlannedRestores(survey.toRestore, order: order, journal: journal)
+        let restored = try restore(
+            survey.toRestore, order: order, journal: &journal, learned: &survey.learned, runId: runId)
+        if journal.entries.allSatisfy({ $0.published != true || $0.undone == true }) {
+            survey.learned.append(.init(undoneAt: ISO8601DateFormatter().string(from: Date())))
+        }
+        try appendToRoll(survey.learned, runId: runId)
+        return Result(runId: runId, outcomes: restored.outcomes, moved: restored.moved)
+    }
+
+    /// The journal of the run to undo: a roll (or a `resolve --continue`, which publishes like one) not undone yet.
+    func readRoll(_ runId: String) throws -> RollJournal {
+        let journal = try RollJournal.read(gitDirectory: workspace.commonDirectory, runId: runId)
         guard journal.undoneAt == nil else { throw RollError("roll \(runId) was already undone") }
         // A `resolve --continue` publishes like roll and records its pushes in its own journal.
         guard journal.commandName == "roll" || journal.commandName == "resolve" else {
@@ -55,15 +86,23 @@ public struct RollUndo {
                     + "the publications of `tenantctl resolve --continue` only (`tenantctl runs` lists the runs with "
                     + "their commands)")
         }
-        // Entries that may have landed: published, or unknown (the push broke off); not the ones already undone.
-        let candidates = journal.entries.indices.filter {
-            journal.entries[$0].published != false && journal.entries[$0].undone != true
-        }
-        let order = Self.order(candidates.map { journal.entries[$0].repository })
+        return journal
+    }
+
+    /// What the remotes show of the entries that may have landed.
+    struct Survey {
+        /// The entries still at the roll's value: to restore.
         var toRestore: [Int] = []
+        /// The refs moved since the roll, each described: the undo refuses.
         var moved: [String] = []
-        // What the undo learns of the roll's refs, appended to the roll's journal.
+        /// What the undo learns of the roll's refs, appended to the roll's journal.
         var learned: [RunJournal.Line] = []
+    }
+
+    /// Reads each candidate entry's ref on its remote, repository by repository in `order`; marks in `journal` the
+    /// entries that never landed and those an earlier undo already put back.
+    func survey(_ candidates: [Int], order: [String], journal: inout RollJournal) throws -> Survey {
+        var survey = Survey()
         for repository in order {
             let group = candidates.filter { journal.entries[$0].repository == repository }
             let current = try remoteValues(of: group.map { journal.entries[$0] }, repository: repository)
@@ -71,36 +110,27 @@ public struct RollUndo {
                 let entry = journal.entries[index]
                 let value = current[entry.ref]
                 if value == entry.new {
-                    toRestore.append(index)
+                    survey.toRestore.append(index)
                 } else if entry.published != true && value == entry.old {
                     journal.entries[index].published = false  // it never landed
-                    learned.append(.init(answer: .init(repository: repository, refs: [entry.ref], published: false)))
+                    survey.learned.append(
+                        .init(answer: .init(repository: repository, refs: [entry.ref], published: false)))
                 } else if value == entry.old && entry.old != entry.new {
                     // Put back by an undo stopped after this push, before it could say so.
                     journal.entries[index].undone = true
-                    learned.append(.init(undone: .init(repository: repository, refs: [entry.ref])))
+                    survey.learned.append(.init(undone: .init(repository: repository, refs: [entry.ref])))
                 } else {
-                    moved.append(
+                    survey.moved.append(
                         "\(repository) \(entry.ref) is now \(ObjectID.short(value, none: "deleted")), "
                             + "the roll left it at \(ObjectID.short(entry.new))")
                 }
             }
         }
-        guard moved.isEmpty else {
-            throw RollError(
-                "refusing to undo roll \(runId): \(English.count(moved.count, "ref")) moved since (nothing was "
-                    + "restored):\n" + moved.map { "  " + $0 }.joined(separator: "\n")
-                    + "\nsomeone pushed on top of the roll; undoing would throw that work away. Revert the roll's "
-                    + "commits on those branches by hand (git revert), or roll again.")
-        }
-        let finishedBefore = journal.entries.contains { $0.undone == true }
-        guard !toRestore.isEmpty || finishedBefore else {
-            try appendToRoll(learned, runId: runId)
-            throw RollError("roll \(runId) published nothing; nothing to undo")
-        }
-        var outcomes: [PushOutcome] = []
-        var movedBack: [Result.Move] = []
-        // Every restore this undo is about to push, journalled as its steps in one write before the first push.
+        return survey
+    }
+
+    /// Journals every restore this undo is about to push as its steps, in one write before the first push.
+    func recordPlannedRestores(_ toRestore: [Int], order: [String], journal: RollJournal) throws {
         try transaction?.record(
             order.compactMap { repository in
                 let group = toRestore.filter { journal.entries[$0].repository == repository }
@@ -113,19 +143,23 @@ public struct RollUndo {
                     }
                 )
             }, published: nil, landed: nil)
+    }
+
+    /// Pushes the restores repository by repository in `order`, each outcome recorded in the undo's journal and
+    /// what was put back (with `learned` before it) in the roll's; stops before the modules when the superproject's
+    /// restore is refused.
+    func restore(
+        _ toRestore: [Int], order: [String], journal: inout RollJournal, learned: inout [RunJournal.Line],
+        runId: String
+    ) throws -> (outcomes: [PushOutcome], moved: [Result.Move]) {
+        var outcomes: [PushOutcome] = []
+        var movedBack: [Result.Move] = []
         for repository in order {
             let group = toRestore.filter { journal.entries[$0].repository == repository }
             guard !group.isEmpty else { continue }
             let entries = group.map { journal.entries[$0] }
             let updates = entries.map { RefUpdate(ref: $0.ref, new: $0.old, old: $0.new) }
-            let from =
-                repository == RollPublication.superproject
-                ? workspace.root : ModuleMirrors(workspace: workspace, git: git).path(for: repository)
-            let outcome = try AtomicPush.push(
-                updates, repository: repository, from: from,
-                to: try ModuleRemotes.reachable(entries[0].remote, workspace: workspace, git: git), mode: .restore,
-                tracking: repository == RollPublication.superproject
-                    ? try SuperprojectRemote.pushTracking(workspace, git: git) : [], git: git)
+            let outcome = try push(updates, repository: repository, remote: entries[0].remote)
             try transaction?.record(
                 repository: repository, remote: entries[0].remote, refs: updates, published: outcome.accepted,
                 landed: nil)
@@ -140,11 +174,19 @@ public struct RollUndo {
             // Modules must not go back while the superproject still pins their commits.
             if !outcome.accepted && repository == RollPublication.superproject { break }
         }
-        if journal.entries.allSatisfy({ $0.published != true || $0.undone == true }) {
-            learned.append(.init(undoneAt: ISO8601DateFormatter().string(from: Date())))
-        }
-        try appendToRoll(learned, runId: runId)
-        return Result(runId: runId, outcomes: outcomes, moved: movedBack)
+        return (outcomes, movedBack)
+    }
+
+    /// One repository's restore push to `remote` (as journalled), leased on the roll's values.
+    func push(_ updates: [RefUpdate], repository: String, remote: String) throws -> PushOutcome {
+        let from =
+            repository == RollPublication.superproject
+            ? workspace.root : ModuleMirrors(workspace: workspace, git: git).path(for: repository)
+        return try AtomicPush.push(
+            updates, repository: repository, from: from,
+            to: try ModuleRemotes.reachable(remote, workspace: workspace, git: git), mode: .restore,
+            tracking: repository == RollPublication.superproject
+                ? try SuperprojectRemote.pushTracking(workspace, git: git) : [], git: git)
     }
 
     /// Appends what the undo learned or did to the journal of the roll it takes back (through ``Transaction``, the
