@@ -1,43 +1,5 @@
 import Foundation
 
-/// The outcome of one module merge.
-public struct ModuleMergeOutcome: Sendable, Equatable {
-    /// The planned merge.
-    public var merge: ModuleMerge
-    /// The merge commit (nil when conflicted).
-    public var commit: String?
-    /// Conflicting paths (empty when clean).
-    public var conflicts: [String]
-}
-
-/// What happened to one tenant.
-public enum TenantOutcome: Sendable, Equatable {
-    /// Nothing to do.
-    case upToDate
-    /// A new superproject commit for the tenant branch.
-    case rolled(commit: String, pins: [PinChange])
-    /// Nothing of the tenant changes; why.
-    case conflict([RollConflict])
-    /// Nothing of the tenant changes: rolling it would drop or spread a customisation.
-    case blocked([BlockReason])
-}
-
-/// The objects roll wrote and the ref changes it wants to publish, per repository.
-public struct RollExecution: Sendable {
-    /// Every module merge, in plan order.
-    public var moduleMerges: [ModuleMergeOutcome]
-    /// The new general branch commit of the superproject, if any.
-    public var generalCommit: String?
-    /// Tenant id → outcome.
-    public var tenants: [String: TenantOutcome]
-    /// Module name → branch updates (old → new) for tenants that roll.
-    public var moduleUpdates: [String: [RefUpdate]]
-    /// Superproject branch updates (`refs/heads/<branch>`, old → new).
-    public var superprojectUpdates: [RefUpdate]
-    /// Tenant id → the modules its superproject commit needs on the module remotes.
-    public var tenantNeeds: [String: Set<String>]
-}
-
 /// Executes a ``RollPlan`` with plumbing: writes objects only, never a ref.
 public struct RollExecutor: Sendable {
     let git: Git
