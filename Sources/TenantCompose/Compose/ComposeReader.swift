@@ -7,7 +7,7 @@ public enum ComposeReader {
     public static func workingCopy(_ workspace: Workspace, git: Git, options: ValidationOptions) throws -> ComposeInput
     {
         let project = try ProjectReader.workingTree(workspace, options: options)
-        let head = try GitRepository(workspace.root, git: git).headBranch(context: "read the superproject's branch")
+        let head = try workspace.superproject.headBranch(context: "read the superproject's branch")
         let tenants = project.tenants.map(\.id).joined(separator: ", ")
         guard let branch = head else {
             throw ComposeError(
@@ -39,7 +39,7 @@ public enum ComposeReader {
                         "module \(name) is not checked out at \(module.path); run `tenantctl switch \(tenant.id)`"))
                 continue
             }
-            let head = try GitRepository(directory, git: git).headCommit(context: "read HEAD of \(name)")
+            let head = try workspace.checkout(at: module.path).headCommit(context: "read HEAD of \(name)")
             if let pin = pins[module.path], pin != head {
                 warnings.append(
                     "module \(name) is at \(ObjectID.short(head)), not at the pin \(ObjectID.short(pin)); composing what is "
@@ -77,8 +77,7 @@ public enum ComposeReader {
         }
         let ref = state.ref(declared.branch)
         let tip = try state.branch(declared.branch)
-        let project = try ProjectReader.revision(
-            ref, repository: workspace.root, git: git, options: options.validation)
+        let project = try ProjectReader.revision(ref, in: workspace.superproject, options: options.validation)
         guard let tenant = project.tenant(id: declared.id) else {
             throw ComposeError(.input, "origin/\(declared.branch) has no \(ProjectReader.tenantPath(declared.id))")
         }

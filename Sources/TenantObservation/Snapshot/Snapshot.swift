@@ -231,7 +231,7 @@ public struct Snapshot: Sendable {
 
     /// Whether the remote's `branch`, as last fetched, has a `modules.json` (false before the files' first push).
     public static func remoteHasProjectFiles(_ workspace: Workspace, branch: String, git: Git) throws -> Bool {
-        try GitRepository(workspace.root, git: git).hasObject(
+        try workspace.superproject.hasObject(
             SuperprojectRemote.refPrefix(workspace) + branch + ":" + ProjectReader.manifestPath,
             context: "look for modules.json on the remote's \(branch)")
     }
@@ -258,6 +258,19 @@ public struct Snapshot: Sendable {
         return mirror
     }
 
+    /// The superproject's repository.
+    public var superproject: GitRepository { workspace.superproject }
+
+    /// The repository of a module's mirror; throws as ``mirror(_:)`` does when the module has none.
+    public func mirrorRepository(of module: String) throws -> GitRepository {
+        superproject.repository(at: try mirror(module))
+    }
+
+    /// The repository of a module's mirror; nil when the module has none in this snapshot.
+    public func existingMirror(of module: String) -> GitRepository? {
+        mirrors[module].map { superproject.repository(at: $0) }
+    }
+
     /// Module path → pinned commit on a superproject commit (only gitlinks).
     public func pins(at commit: String, git: Git) throws -> [String: String] {
         try PinReader.pins(at: commit, paths: project.manifest.modules.map(\.path), in: workspace.root, git: git)
@@ -265,14 +278,14 @@ public struct Snapshot: Sendable {
 
     /// Whether `ancestor` is reachable from `descendant` in a module mirror (both must exist there).
     public func isAncestor(_ ancestor: String, of descendant: String, module: String, git: Git) throws -> Bool {
-        try GitRepository(try mirror(module), git: git).isAncestor(
+        try mirrorRepository(of: module).isAncestor(
             ancestor, of: descendant,
             context: "check whether \(ObjectID.short(ancestor)) is on \(ObjectID.short(descendant)) in \(module)")
     }
 
     /// Whether a commit exists in a module mirror.
     public func hasCommit(_ commit: String, module: String, git: Git) throws -> Bool {
-        try GitRepository(try mirror(module), git: git).hasObject(
+        try mirrorRepository(of: module).hasObject(
             commit + "^{commit}", context: "look up \(ObjectID.short(commit)) in \(module)")
     }
 

@@ -21,7 +21,7 @@ public enum SuperprojectRemote {
     /// `remoteChecked`: the caller has already found the remote configured (saves a git process).
     public static func fetch(_ workspace: Workspace, git: Git, remoteChecked: Bool = false) throws {
         if !remoteChecked { try requireRemote(workspace, git: git) }
-        try GitRepository(workspace.root, git: git).fetchBranches(
+        try workspace.superproject.fetchBranches(
             of: workspace.remoteName, into: refPrefix(workspace), unshallow: try isShallow(workspace),
             context: "fetch the superproject from \(workspace.remoteName)")
     }
@@ -55,7 +55,7 @@ public enum SuperprojectRemote {
     /// Throws when the remote is not configured, naming the remotes that are.
     static func requireRemote(_ workspace: Workspace, git: Git) throws {
         guard try originURL(workspace, git: git) == nil else { return }
-        let remotes = try GitRepository(workspace.root, git: git).remoteNames(
+        let remotes = try workspace.superproject.remoteNames(
             context: "list the superproject's remotes")
         throw SnapshotError(
             "the superproject at \(workspace.root) has no remote '\(workspace.remoteName)'"
@@ -65,7 +65,7 @@ public enum SuperprojectRemote {
 
     /// The configured URL of the remote (the base of relative module URLs); nil when there is no such remote.
     public static func originURL(_ workspace: Workspace, git: Git) throws -> String? {
-        try GitRepository(workspace.root, git: git).configValue(
+        try workspace.superproject.configValue(
             "remote.\(workspace.remoteName).url",
             context: "read the URL of the superproject's remote \(workspace.remoteName)")
     }

@@ -56,7 +56,7 @@ public struct VerifyRun: Sendable {
         do {
             let project = try ProjectReader.workingTree(workspace, options: validation)
             result.project = project
-            if let gitmodules = try GitRepository(workspace.root, git: git).gitmodules(file: ".gitmodules") {
+            if let gitmodules = try workspace.superproject.gitmodules(file: ".gitmodules") {
                 result.findings += FileVerifier.gitmodulesDrift(
                     project: project, gitmodules: gitmodules.entries, where: "working tree")
             } else if try IndexGitlinks.any(in: workspace.root, git: git) {
