@@ -95,7 +95,7 @@ public struct AuditRun: Sendable {
         // A report says what it describes: the general branch's commit, the remote, the time, the version.
         report.source = AuditSource(
             generalCommit: observation.superproject.generalTip, generatedAt: generatedAt,
-            remote: snapshot.workspace.remoteName, url: try SuperprojectRemote.originURL(snapshot.workspace, git: git))
+            remote: snapshot.workspace.remoteName, url: try SuperprojectRemote.originURL(snapshot.workspace))
         if let module {
             report.cell = try cellCommits(
                 module, report: report, snapshot: snapshot, observation: observation, git: git)

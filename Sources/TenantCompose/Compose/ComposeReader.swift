@@ -25,7 +25,7 @@ public enum ComposeReader {
         }
         let active = project.activeSet(for: tenant).effective
         let paths = active.compactMap { project.module(named: $0)?.path }
-        let pins = try PinReader.pins(at: "HEAD", paths: paths, in: workspace.root, git: git)
+        let pins = try workspace.superproject.pins(at: "HEAD", paths: paths)
         var modules: [String: ComposeInput.ModuleFiles] = [:]
         var problems: [ComposeProblem] = []
         var warnings: [String] = []
@@ -81,7 +81,7 @@ public enum ComposeReader {
         guard let tenant = project.tenant(id: declared.id) else {
             throw ComposeError(.input, "origin/\(declared.branch) has no \(ProjectReader.tenantPath(declared.id))")
         }
-        let pins = try state.pins(at: tip, git: git)
+        let pins = try state.pins(at: tip)
         var problems: [ComposeProblem] = []
         var pinned: [String: (module: Module, pin: String)] = [:]
         for module in project.manifest.modules {
@@ -93,7 +93,7 @@ public enum ComposeReader {
                 problems.append(ComposeProblem(.input, "origin/\(declared.branch) pins no commit of module \(name)"))
                 return nil
             }
-            guard let mirror = state.mirrors[name], try state.hasCommit(entry.pin, module: name, git: git) else {
+            guard let mirror = state.mirrors[name], try state.hasCommit(entry.pin, module: name) else {
                 problems.append(
                     ComposeProblem(
                         .input,

@@ -255,8 +255,8 @@ public enum Adoption {
     /// Local branches and the remote's branches as tenantctl fetched them, name → tip (the remote's where both have
     /// the branch: what the other commands read).
     public static func branchTips(_ workspace: Workspace, git: Git) throws -> [String: String] {
-        let local = try GitRefs.branches(under: "refs/heads/", in: workspace.root, git: git, what: workspace.root)
-        let remote = try SuperprojectRemote.branches(workspace, git: git)
+        let local = try workspace.superproject.branches(under: "refs/heads/", what: workspace.root)
+        let remote = try SuperprojectRemote.branches(workspace)
         return local.merging(remote) { _, remote in remote }
     }
 

@@ -21,7 +21,7 @@ public enum Customization {
         }
         try refuseCustomised(tenant, module: module)
         let tenantTip = try state.branch(tenant.branch)
-        let pins = try state.pins(at: tenantTip, git: git)
+        let pins = try state.pins(at: tenantTip)
         guard let pin = pins[module.path] else {
             throw LifecycleError(
                 "refusing to customise \(module.name) for tenant \(tenant.id): branch \(tenant.branch) pins no "
@@ -112,7 +112,7 @@ public enum Customization {
                     + "the tenant: tenantctl customize \(tenant.id) \(module.name)")
         }
         let tenantTip = try state.branch(tenant.branch)
-        guard let pin = try state.pins(at: tenantTip, git: git)[module.path] else {
+        guard let pin = try state.pins(at: tenantTip)[module.path] else {
             throw LifecycleError(
                 "\(refusing): branch \(tenant.branch) pins no commit at \(module.path) (run `tenantctl roll` first)")
         }
@@ -215,7 +215,7 @@ public enum Customization {
         let branchTip = adopted ? nil : state.moduleBranches[module.name]?[moduleBranch]
         var tips = [String]()
         if let branchTip { tips.append(branchTip) }
-        if let pin = try state.pins(at: tenantTip, git: git)[module.path] { tips.append(pin) }
+        if let pin = try state.pins(at: tenantTip)[module.path] { tips.append(pin) }
         let extra = try commits(tips, notOn: general, module: module.name, state: state, git: git)
         guard extra.isEmpty else {
             throw LifecycleError(

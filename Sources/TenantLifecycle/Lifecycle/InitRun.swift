@@ -107,10 +107,10 @@ public enum InitRun {
         _ workspace: Workspace, modules: [Module], gitmodules: [GitmodulesEntry], mirrors: ModuleMirrors,
         options: Options, git: Git, console: Console
     ) throws -> Result {
-        let hasRemote = try SuperprojectRemote.originURL(workspace, git: git) != nil
+        let hasRemote = try SuperprojectRemote.originURL(workspace) != nil
         if hasRemote {
             console.progress("fetching the superproject…")
-            try SuperprojectRemote.fetch(workspace, git: git, remoteChecked: true)
+            try SuperprojectRemote.fetch(workspace, remoteChecked: true)
         }
         let branchTips = try Adoption.branchTips(workspace, git: git)
         let branches = Array(branchTips.keys)
