@@ -97,7 +97,7 @@ public struct CommandContext: Sendable {
         let root = Workspace.findRoot(from: directory) ?? directory
         // Not a repository (128) or not set (1) both mean "not allowed": failing closed.
         guard
-            let allowed = try? GitRepository(root, git: git).isLocallyTrue(
+            let allowed = try? git.repository(at: root).isLocallyTrue(
                 "tenantctl.allowLocalRemotes", context: "read tenantctl.allowLocalRemotes")
         else { return false }
         return allowed

@@ -32,7 +32,7 @@ struct PagedOutput {
         do {
             command = try Pager.command(variables: variables) {
                 try git.flatMap {
-                    try GitRepository(directory, git: $0).configValue("core.pager", context: "read core.pager")
+                    try $0.repository(at: directory).configValue("core.pager", context: "read core.pager")
                 }
             }
         } catch {

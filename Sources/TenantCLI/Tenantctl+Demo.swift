@@ -144,7 +144,7 @@ struct DemoStory {
         let before = try mergeCounts(example, git: git)
         let tips = try ExampleBuilder(git: git).landUpdates(remotes: example.remotes)
         for module in ExampleScenario.modules.map(\.name) where tips[module] != nil {
-            let subject = try GitRepository("\(example.remotes)/\(module).git", git: git).subject(
+            let subject = try git.repository(at: "\(example.remotes)/\(module).git").subject(
                 of: "refs/heads/general_dev", context: "read the new commit of \(module)")
             console.print("  \(module.padding(toLength: 15, withPad: " ", startingAt: 0)) general_dev  \(subject)")
         }
@@ -255,7 +255,7 @@ struct DemoStory {
         try resolution.content.write(toFile: "\(module)/\(resolution.file)", atomically: true, encoding: .utf8)
         console.print("")
         console.print(console.styled("$ git -C Modules/\(resolution.module) add \(resolution.file)", .cyan))
-        try GitRepository(module, git: git).stage(resolution.file, context: "stage the resolution")
+        try git.repository(at: module).stage(resolution.file, context: "stage the resolution")
         guard try command(["status"], in: workspace) == .success else { return .failure }
 
         narrate(
@@ -322,7 +322,7 @@ struct DemoStory {
         var counts: [String: Int] = [:]
         for module in ExampleScenario.modules.map(\.name) {
             counts[module] =
-                try GitRepository("\(example.remotes)/\(module).git", git: git).mergeCount(
+                try git.repository(at: "\(example.remotes)/\(module).git").mergeCount(
                     context: "count the merges of \(module)") ?? 0
         }
         return counts

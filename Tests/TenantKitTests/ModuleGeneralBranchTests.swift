@@ -118,7 +118,8 @@ import Testing
         entry.path = "Modules/Core"
         entry.url = "../Core.git"
         let plan = try Adoption.plan(
-            workspace: Workspace(root: "/nonexistent-tenantctl-root", gitDirectory: "/nonexistent-tenantctl-root/.git"),
+            workspace: Workspace(
+                root: "/nonexistent-tenantctl-root", gitDirectory: "/nonexistent-tenantctl-root/.git", git: try Git()),
             generalBranch: "main", glob: "*", gitmodules: [entry],
             branches: ["main", "customer/acme", "team/x", "team-x", "t1"],
             moduleBranches: ["Core": ["master", "customer/acme"]], moduleDefaults: ["Core": "master"])

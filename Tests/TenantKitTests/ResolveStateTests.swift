@@ -22,9 +22,11 @@ import Testing
     /// at `secondRoot`, whose git directory exists.
     static func worktrees(_ sandbox: GitSandbox, secondRoot: String) throws -> (main: Workspace, second: Workspace) {
         let common = sandbox.path("main/.git")
-        let main = Workspace(root: sandbox.path("main"), gitDirectory: common, commonDirectory: common)
+        let git = try sandbox.gitRunner()
+        let main = Workspace(root: sandbox.path("main"), gitDirectory: common, commonDirectory: common, git: git)
         let second = Workspace(
-            root: sandbox.path(secondRoot), gitDirectory: common + "/worktrees/second", commonDirectory: common)
+            root: sandbox.path(secondRoot), gitDirectory: common + "/worktrees/second", commonDirectory: common,
+            git: git)
         try FileManager.default.createDirectory(atPath: second.gitDirectory, withIntermediateDirectories: true)
         return (main, second)
     }
@@ -54,7 +56,7 @@ import Testing
         ])
         try state.write(commonDirectory: common)
         #expect(try ResolveState.read(commonDirectory: common) == state)
-        let here = Workspace(root: sandbox.path("work"), gitDirectory: common)
+        let here = Workspace(root: sandbox.path("work"), gitDirectory: common, git: try sandbox.gitRunner())
         #expect(state.inProgressError(in: here).kind == .inProgress)
         #expect(state.inProgressError(in: here).description.contains("tenantctl resolve --abort"))
         try ResolveState.remove(commonDirectory: common)

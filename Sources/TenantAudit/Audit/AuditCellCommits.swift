@@ -28,10 +28,9 @@ public struct AuditCellCommits: Sendable, Equatable, Encodable {
     /// Reads the commits from the module's repository (its mirror): 4 git processes.
     public static func load(
         tenant: String, module: String, pin: String, generalBranch: String, generalCommit: String,
-        repository: String, git: Git
+        repository: GitRepository
     ) throws -> AuditCellCommits {
         let what = "the commits of \(tenant)/\(module)"
-        let repository = GitRepository(repository, git: git)
         func commits(_ range: String, merges: Bool) throws -> (list: [Commit], total: Int) {
             let total = try repository.count(range: range, merges: merges, context: "count " + what)
             let list = try repository.log(range: range, limit: limit, merges: merges, context: "read " + what)

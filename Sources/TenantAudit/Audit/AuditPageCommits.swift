@@ -114,7 +114,7 @@ public struct AuditPageCommits: Sendable, Equatable {
         let plan = plan(report, sources: sources, limit: limit)
         let read = try Concurrent.map(plan.ranges, jobs: max(1, jobs)) { range -> [AuditCellCommits.Commit] in
             guard let repository = sources[range.module]?.repository else { return [] }
-            return try GitRepository(repository, git: git).log(
+            return try git.repository(at: repository).log(
                 range: "\(range.from)..\(range.to)", limit: perCell, merges: range.merges,
                 context: "read the commits of \(range.module) for the audit page")
         }

@@ -95,7 +95,7 @@ public struct AuditRun: Sendable {
         // A report says what it describes: the general branch's commit, the remote, the time, the version.
         report.source = AuditSource(
             generalCommit: observation.superproject.generalTip, generatedAt: generatedAt,
-            remote: snapshot.workspace.remoteName, url: try SuperprojectRemote.originURL(snapshot.workspace, git: git))
+            remote: snapshot.workspace.remoteName, url: try SuperprojectRemote.originURL(snapshot.workspace))
         if let module {
             report.cell = try cellCommits(
                 module, report: report, snapshot: snapshot, observation: observation, git: git)
@@ -139,7 +139,7 @@ public struct AuditRun: Sendable {
         guard let generalCommit = observation.modules[module]?.branches[general] else { return nil }
         return try AuditCellCommits.load(
             tenant: tenant.id, module: module, pin: pin, generalBranch: general, generalCommit: generalCommit,
-            repository: try snapshot.mirror(module), git: git)
+            repository: try snapshot.mirrorRepository(of: module))
     }
 
     /// On a pull request (HEAD is not the fetched general branch) the checked-out `modules.json` and `Tenants/` are
@@ -147,7 +147,9 @@ public struct AuditRun: Sendable {
     func checkedOutFindings(_ snapshot: Snapshot, git: Git) throws -> [AuditFinding] {
         let workspace = snapshot.workspace
         guard FileManager.default.fileExists(atPath: workspace.path(ProjectReader.manifestPath)) else { return [] }
-        guard let head = try HeadCommit.read(in: workspace.root, git: git),
+        guard
+            let head = try workspace.superproject.objectID(
+                of: "HEAD", peeledTo: .commit, context: "read HEAD of the superproject")?.hex,
             head != snapshot.branches[snapshot.generalBranch]
         else { return [] }
         do {

@@ -7,7 +7,7 @@ public enum ComposeReader {
     public static func workingCopy(_ workspace: Workspace, git: Git, options: ValidationOptions) throws -> ComposeInput
     {
         let project = try ProjectReader.workingTree(workspace, options: options)
-        let head = try GitRepository(workspace.root, git: git).headBranch(context: "read the superproject's branch")
+        let head = try workspace.superproject.headBranch(context: "read the superproject's branch")
         let tenants = project.tenants.map(\.id).joined(separator: ", ")
         guard let branch = head else {
             throw ComposeError(
@@ -25,7 +25,7 @@ public enum ComposeReader {
         }
         let active = project.activeSet(for: tenant).effective
         let paths = active.compactMap { project.module(named: $0)?.path }
-        let pins = try PinReader.pins(at: "HEAD", paths: paths, in: workspace.root, git: git)
+        let pins = try workspace.superproject.pins(at: "HEAD", paths: paths)
         var modules: [String: ComposeInput.ModuleFiles] = [:]
         var problems: [ComposeProblem] = []
         var warnings: [String] = []
@@ -39,7 +39,7 @@ public enum ComposeReader {
                         "module \(name) is not checked out at \(module.path); run `tenantctl switch \(tenant.id)`"))
                 continue
             }
-            let head = try GitRepository(directory, git: git).headCommit(context: "read HEAD of \(name)")
+            let head = try workspace.checkout(at: module.path).headCommit(context: "read HEAD of \(name)")
             if let pin = pins[module.path], pin != head {
                 warnings.append(
                     "module \(name) is at \(ObjectID.short(head)), not at the pin \(ObjectID.short(pin)); composing what is "
@@ -77,12 +77,11 @@ public enum ComposeReader {
         }
         let ref = state.ref(declared.branch)
         let tip = try state.branch(declared.branch)
-        let project = try ProjectReader.revision(
-            ref, repository: workspace.root, git: git, options: options.validation)
+        let project = try ProjectReader.revision(ref, in: workspace.superproject, options: options.validation)
         guard let tenant = project.tenant(id: declared.id) else {
             throw ComposeError(.input, "origin/\(declared.branch) has no \(ProjectReader.tenantPath(declared.id))")
         }
-        let pins = try state.pins(at: tip, git: git)
+        let pins = try state.pins(at: tip)
         var problems: [ComposeProblem] = []
         var pinned: [String: (module: Module, pin: String)] = [:]
         for module in project.manifest.modules {
@@ -94,7 +93,7 @@ public enum ComposeReader {
                 problems.append(ComposeProblem(.input, "origin/\(declared.branch) pins no commit of module \(name)"))
                 return nil
             }
-            guard let mirror = state.mirrors[name], try state.hasCommit(entry.pin, module: name, git: git) else {
+            guard let mirror = state.mirrors[name], try state.hasCommit(entry.pin, module: name) else {
                 problems.append(
                     ComposeProblem(
                         .input,

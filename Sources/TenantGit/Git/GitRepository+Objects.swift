@@ -55,12 +55,10 @@ extension GitRepository {
 }
 
 extension GitRepository {
-    /// Whether `revision` (`<commit>:<path>`) names an object; a revision git cannot read is no failure.
+    /// Whether `revision` (`<commit>:<path>`) names an object; a revision git cannot read is no failure. Being
+    /// replaced by ``objectID(of:peeledTo:context:)``.
     public func resolves(_ revision: String, context: String) throws(GitError) -> Bool {
-        try run(
-            ["rev-parse", "--verify", "--quiet", "--end-of-options", revision], context: context,
-            accepting: [0, 1, 128]
-        ).status == 0
+        try revParse(revision, peel: nil, required: false, unreadableIsAbsent: true, context: context) != nil
     }
 
     /// The entries of the tree of `revision` at `path` (a directory given as `Tenants/`: its entries), not recursing.

@@ -3,45 +3,43 @@ import Foundation
 /// HEAD, branches and refs of a repository.
 extension GitRepository {
     /// The commit `object` names, annotated tags peeled (`<object>^{commit}`); nil when the repository lacks it.
+    /// Being replaced by ``objectID(of:peeledTo:context:)``, which it forwards to.
     public func commit(of object: String, context: String? = nil) throws(GitError) -> String? {
-        let output = try run(
-            ["rev-parse", "--verify", "--quiet", "--end-of-options", object + "^{commit}"],
-            context: context ?? "look up commit \(object) in \(path)", accepting: [0, 1])
-        return output.status == 0 ? output.text : nil
+        try objectID(of: object, peeledTo: .commit, context: context ?? "look up commit \(object) in \(path)")?.hex
     }
 
     /// Whether `commit` exists as a commit in the repository.
     public func hasCommit(_ commit: String) throws(GitError) -> Bool {
-        try self.commit(of: commit) != nil
+        try objectID(of: commit, peeledTo: .commit, context: "look up commit \(commit) in \(path)") != nil
     }
 
-    /// Whether the ref `name` (a full ref name) exists.
+    /// Whether the ref `name` (a full ref name) exists. Being replaced by ``value(of:context:)``, which it forwards
+    /// to for a well-formed name.
     public func hasRef(_ name: String, context: String) throws(GitError) -> Bool {
-        try run(
-            ["rev-parse", "--verify", "--quiet", "--end-of-options", name], context: context, accepting: [0, 1]
-        ).status == 0
+        try objectID(of: name, context: context) != nil
     }
 
-    /// The object id `name` (`HEAD`, a full ref name tenantctl built) stands for; nil when it names nothing.
+    /// The object id `name` (`HEAD`, a full ref name tenantctl built) stands for; nil when it names nothing. Being
+    /// replaced by ``objectID(of:peeledTo:context:)``, which it forwards to.
     public func lookUp(_ name: String, context: String) throws(GitError) -> String? {
-        let output = try run(["rev-parse", "--verify", "--quiet", name], context: context, accepting: [0, 1])
-        return output.status == 0 ? output.text : nil
+        try objectID(of: name, context: context)?.hex
     }
 
-    /// The object id of `revision` (`HEAD^1`); throws when it names nothing.
+    /// The object id of `revision` (`HEAD^1`); throws when it names nothing. Being replaced by
+    /// ``resolve(_:peeledTo:context:)``, which it forwards to.
     public func verify(_ revision: String, context: String) throws(GitError) -> String {
-        try run(["rev-parse", "--verify", revision], context: context).text
+        try resolve(revision, context: context).hex
     }
 
-    /// The commit HEAD is at; throws on an unborn branch.
+    /// The commit HEAD is at; throws on an unborn branch. Being replaced by ``resolve(_:peeledTo:context:)``.
     public func headCommit(context: String) throws(GitError) -> String {
-        try run(["rev-parse", "HEAD"], context: context).text
+        try resolve("HEAD", context: context).hex
     }
 
-    /// The commit HEAD is at; nil on an unborn branch (no commit yet).
+    /// The commit HEAD is at; nil on an unborn branch (no commit yet). Being replaced by
+    /// ``objectID(of:peeledTo:context:)``.
     public func bornHeadCommit(context: String) throws(GitError) -> String? {
-        let output = try run(["rev-parse", "--verify", "--quiet", "HEAD"], context: context, accepting: [0, 1])
-        return output.status == 0 && !output.text.isEmpty ? output.text : nil
+        try objectID(of: "HEAD", context: context)?.hex
     }
 
     /// The full name of the branch HEAD is on; nil on a detached HEAD.

@@ -39,3 +39,15 @@ public struct GitRepository: Sendable {
             directory: path, output: output)
     }
 }
+
+extension GitRepository {
+    /// Another repository run by the same runner: a module checkout inside this working tree, a module mirror, a
+    /// remote's bare repository next to it.
+    public func repository(at path: String) -> GitRepository { GitRepository(path, git: git) }
+}
+
+extension Git {
+    /// The repository at `path`, run by this runner: for a run that starts from a directory before there is a
+    /// workspace to hand out its repositories (finding the superproject, reading the pager's configuration).
+    public func repository(at path: String) -> GitRepository { GitRepository(path, git: self) }
+}

@@ -1,12 +1,11 @@
 import Foundation
 
-/// The commit `HEAD` names in a repository.
+/// The commit `HEAD` names in a repository. Being replaced by ``GitRepository/objectID(of:peeledTo:context:)``,
+/// which it forwards to.
 public enum HeadCommit {
     /// `HEAD`'s commit, or nil when `HEAD` names none (an unborn branch).
     public static func read(in repository: String, git: Git) throws -> String? {
-        let head = try git.run(
-            ["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], in: repository,
-            context: "read HEAD of the superproject", accepting: [0, 1])
-        return head.status == 0 ? head.text : nil
+        try GitRepository(repository, git: git).objectID(
+            of: "HEAD", peeledTo: .commit, context: "read HEAD of the superproject")?.hex
     }
 }

@@ -30,10 +30,11 @@ public enum Adoption {
     public static func locate(from directory: String, git: Git, remote: String = Workspace.defaultRemoteName) throws
         -> Workspace
     {
-        let root = try GitRepository(directory, git: git).topLevel(context: "find the repository around \(directory)")
-        let gitDirectory = try GitRepository(root, git: git).absoluteGitDirectory()
-        guard FileManager.default.fileExists(atPath: root + "/.gitmodules") else { throw noGitmodules(root) }
-        return Workspace(root: root, gitDirectory: gitDirectory, remoteName: remote)
+        let workspace = try Workspace.enclosing(directory, git: git, remote: remote)
+        guard FileManager.default.fileExists(atPath: workspace.root + "/.gitmodules") else {
+            throw noGitmodules(workspace.root)
+        }
+        return workspace
     }
 
     /// The refusal of a superproject `root` without `.gitmodules`.
@@ -254,14 +255,14 @@ public enum Adoption {
     /// Local branches and the remote's branches as tenantctl fetched them, name → tip (the remote's where both have
     /// the branch: what the other commands read).
     public static func branchTips(_ workspace: Workspace, git: Git) throws -> [String: String] {
-        let local = try GitRefs.branches(under: "refs/heads/", in: workspace.root, git: git, what: workspace.root)
-        let remote = try SuperprojectRemote.branches(workspace, git: git)
+        let local = try workspace.superproject.branches(under: "refs/heads/", what: workspace.root)
+        let remote = try SuperprojectRemote.branches(workspace)
         return local.merging(remote) { _, remote in remote }
     }
 
     /// The branch a remote's HEAD names (its default branch), from `ls-remote --symref`; nil when it names none.
-    public static func defaultBranch(ofRemote remote: String, in directory: String, git: Git) throws -> String? {
-        try GitRepository(directory, git: git).remoteDefaultBranch(
+    public static func defaultBranch(ofRemote remote: String, in repository: GitRepository) throws -> String? {
+        try repository.remoteDefaultBranch(
             of: remote, context: "read the default branch of \(RemoteURL.redacted(remote))")
     }
 
@@ -274,11 +275,11 @@ public enum Adoption {
             return (ModuleManifest.defaultGeneralBranch, "tenantctl's default")
         }
         if hasRemote,
-            let head = try defaultBranch(ofRemote: workspace.remoteName, in: workspace.root, git: git)
+            let head = try defaultBranch(ofRemote: workspace.remoteName, in: workspace.superproject)
         {
             return (head, "the default branch of \(workspace.remoteName)")
         }
-        if let current = try GitRepository(workspace.root, git: git).headBranch(context: "read the current branch") {
+        if let current = try workspace.superproject.headBranch(context: "read the current branch") {
             return (current, "the branch checked out")
         }
         throw LifecycleError(

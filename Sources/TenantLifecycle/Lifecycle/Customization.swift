@@ -21,7 +21,7 @@ public enum Customization {
         }
         try refuseCustomised(tenant, module: module)
         let tenantTip = try state.branch(tenant.branch)
-        let pins = try state.pins(at: tenantTip, git: git)
+        let pins = try state.pins(at: tenantTip)
         guard let pin = pins[module.path] else {
             throw LifecycleError(
                 "refusing to customise \(module.name) for tenant \(tenant.id): branch \(tenant.branch) pins no "
@@ -112,21 +112,20 @@ public enum Customization {
                     + "the tenant: tenantctl customize \(tenant.id) \(module.name)")
         }
         let tenantTip = try state.branch(tenant.branch)
-        guard let pin = try state.pins(at: tenantTip, git: git)[module.path] else {
+        guard let pin = try state.pins(at: tenantTip)[module.path] else {
             throw LifecycleError(
                 "\(refusing): branch \(tenant.branch) pins no commit at \(module.path) (run `tenantctl roll` first)")
         }
-        guard let mirror = state.mirrors[module.name] else {
+        guard let mirror = state.existingMirror(of: module.name) else {
             throw LifecycleError("module \(module.name) has no mirror")
         }
-        guard try GitRepository(mirror, git: git).commit(of: pin, context: "look for \(pin) in \(module.name)") != nil
+        guard try mirror.commit(of: pin, context: "look for \(pin) in \(module.name)") != nil
         else {
             throw LifecycleError(
                 "\(refusing): the tenant's pin \(ObjectID.short(pin)) of \(module.name) is not on the module's remote; "
                     + "push it to \(branch) first (git -C \(module.path) push origin \(pin):refs/heads/\(branch))")
         }
-        let having = try GitRefs.containing(
-            pin, under: "refs/heads/", in: mirror, git: git, what: "module \(module.name)")
+        let having = try mirror.branches(containing: pin, under: "refs/heads/", what: "module \(module.name)")
         guard having.contains(branch) else {
             let names = having.sorted()
             throw LifecycleError(
@@ -216,7 +215,7 @@ public enum Customization {
         let branchTip = adopted ? nil : state.moduleBranches[module.name]?[moduleBranch]
         var tips = [String]()
         if let branchTip { tips.append(branchTip) }
-        if let pin = try state.pins(at: tenantTip, git: git)[module.path] { tips.append(pin) }
+        if let pin = try state.pins(at: tenantTip)[module.path] { tips.append(pin) }
         let extra = try commits(tips, notOn: general, module: module.name, state: state, git: git)
         guard extra.isEmpty else {
             throw LifecycleError(
@@ -297,14 +296,15 @@ public enum Customization {
 
     /// Resolves a commit name in the module's mirror; it must be on some branch of the module's remote.
     static func resolveOnRemote(_ name: String, module: String, state: Snapshot, git: Git) throws -> String {
-        guard let mirror = state.mirrors[module] else { throw LifecycleError("module \(module) has no mirror") }
+        guard let mirror = state.existingMirror(of: module) else {
+            throw LifecycleError("module \(module) has no mirror")
+        }
         guard
-            let id = try GitRepository(mirror, git: git).commit(of: name, context: "resolve \(name) in \(module)")
+            let id = try mirror.commit(of: name, context: "resolve \(name) in \(module)")
         else {
             throw LifecycleError("--from \(name): no such commit in module \(module)'s remote")
         }
-        let containing = try GitRefs.containing(
-            id, under: "refs/heads/", in: mirror, git: git, what: "module \(module)")
+        let containing = try mirror.branches(containing: id, under: "refs/heads/", what: "module \(module)")
         guard !containing.isEmpty else {
             throw LifecycleError("--from \(name): commit \(id) is on no branch of module \(module)'s remote")
         }
@@ -315,8 +315,8 @@ public enum Customization {
     static func commits(_ tips: [String], notOn base: String, module: String, state: Snapshot, git: Git) throws
         -> [String]
     {
-        guard !tips.isEmpty, let mirror = state.mirrors[module] else { return [] }
-        return try GitRepository(mirror, git: git).oneLineLog(
+        guard !tips.isEmpty, let mirror = state.existingMirror(of: module) else { return [] }
+        return try mirror.oneLineLog(
             tips, excluding: base, context: "list the commits of \(module) not on its general branch")
     }
 }

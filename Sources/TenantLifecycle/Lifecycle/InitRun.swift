@@ -57,7 +57,7 @@ public enum InitRun {
         defer { lock.release() }
         let stopped = try Transaction.unfinishedRuns(workspace, allowing: "init", arguments: options.arguments)
         // The modules first, from .gitmodules alone: a name clash is refused before anything is fetched.
-        guard let gitmodules = try GitRepository(workspace.root, git: git).gitmodules(file: ".gitmodules")?.entries
+        guard let gitmodules = try workspace.superproject.gitmodules(file: ".gitmodules")?.entries
         else { throw Adoption.noGitmodules(workspace.root) }
         let modules: [Module]
         do {
@@ -85,21 +85,20 @@ public enum InitRun {
     /// The superproject's and each module checkout's branch and HEAD before init changes anything; a module not
     /// checked out (no `.git` in its directory) and an unborn HEAD give nil fields.
     static func repositoriesBefore(_ workspace: Workspace, modules: [Module], git: Git) throws -> [RunJournal.Before] {
-        func state(_ name: String, at path: String) throws -> RunJournal.Before {
-            let repository = GitRepository(path, git: git)
-            let context = "read the branch and HEAD of \(name) (\(path))"
+        func state(_ name: String, of repository: GitRepository) throws -> RunJournal.Before {
+            let context = "read the branch and HEAD of \(name) (\(repository.path))"
             return RunJournal.Before(
                 repository: name, branch: try repository.headBranch(context: context),
                 head: try repository.bornHeadCommit(context: context))
         }
-        var result = [try state(Finding.superproject, at: workspace.root)]
+        var result = [try state(Finding.superproject, of: workspace.superproject)]
         for module in modules {
             let path = workspace.path(module.path)
             guard FileManager.default.fileExists(atPath: (path as NSString).appendingPathComponent(".git")) else {
                 result.append(RunJournal.Before(repository: module.name, branch: nil, head: nil))
                 continue
             }
-            result.append(try state(module.name, at: path))
+            result.append(try state(module.name, of: workspace.checkout(at: module.path)))
         }
         return result
     }
@@ -108,10 +107,10 @@ public enum InitRun {
         _ workspace: Workspace, modules: [Module], gitmodules: [GitmodulesEntry], mirrors: ModuleMirrors,
         options: Options, git: Git, console: Console
     ) throws -> Result {
-        let hasRemote = try SuperprojectRemote.originURL(workspace, git: git) != nil
+        let hasRemote = try SuperprojectRemote.originURL(workspace) != nil
         if hasRemote {
             console.progress("fetching the superproject…")
-            try SuperprojectRemote.fetch(workspace, git: git, remoteChecked: true)
+            try SuperprojectRemote.fetch(workspace, remoteChecked: true)
         }
         let branchTips = try Adoption.branchTips(workspace, git: git)
         let branches = Array(branchTips.keys)
@@ -144,7 +143,7 @@ public enum InitRun {
         // A module without the general branch follows its own default branch (its remote's HEAD).
         var moduleDefaults: [String: String] = [:]
         for spec in specs where moduleBranches[spec.name]?.contains(general) == false {
-            moduleDefaults[spec.name] = try Adoption.defaultBranch(ofRemote: spec.url, in: workspace.root, git: git)
+            moduleDefaults[spec.name] = try Adoption.defaultBranch(ofRemote: spec.url, in: workspace.superproject)
         }
         let tenantTips = Adoption.candidateBranches(branches, generalBranch: general, glob: options.tenants)
             .reduce(into: [String: String]()) { $0[$1] = branchTips[$1] }

@@ -99,7 +99,7 @@ public struct LifecycleExecutor: Sendable {
                 console?.progress("pushing the superproject…")
                 try AtomicPush.push(
                     superprojectRefs, repository: "the superproject", from: root, to: state.workspace.remoteName,
-                    tracking: try SuperprojectRemote.pushTracking(state.workspace, git: git), git: git
+                    tracking: try SuperprojectRemote.pushTracking(state.workspace), git: git
                 ).requireAccepted()
                 try landed("superproject", superprojectRefs)
             }

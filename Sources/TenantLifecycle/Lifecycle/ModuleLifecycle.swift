@@ -17,7 +17,7 @@ public enum ModuleLifecycle {
         try validate(manifest: manifest, tenants: state.tenantFiles(replacing: []))
         let generalTip = try state.branch(state.generalBranch)
         guard
-            try !GitRepository(state.workspace.root, git: git).hasPath(
+            try !state.superproject.hasPath(
                 module.path, at: generalTip, context: "check \(module.path) on \(state.generalBranch)")
         else {
             throw LifecycleError(
@@ -29,7 +29,7 @@ public enum ModuleLifecycle {
         let branches = try GitRefs.branches(under: "refs/heads/", in: mirror, git: git, what: mirror)
         var moduleGeneral = state.generalBranch
         if branches[moduleGeneral] == nil, let spec = specs.first,
-            let head = try Adoption.defaultBranch(ofRemote: spec.url, in: state.workspace.root, git: git),
+            let head = try Adoption.defaultBranch(ofRemote: spec.url, in: state.superproject),
             branches[head] != nil
         {
             // A module whose remote has no general branch follows its own default branch.
@@ -41,7 +41,7 @@ public enum ModuleLifecycle {
                 "refusing to add module \(name): its remote \(RemoteURL.redacted(url)) has no branch "
                     + "\(state.generalBranch) (branches: \(branches.keys.sorted().joined(separator: ", ")))")
         }
-        let superproject = GitRepository(state.workspace.root, git: git)
+        let superproject = state.superproject
         let gitmodules = try superproject.gitmodules(at: generalTip) ?? Gitmodules()
         if gitmodules.entry(atPath: module.path) != nil || gitmodules.entry(named: name) != nil {
             throw LifecycleError(
@@ -70,7 +70,7 @@ public enum ModuleLifecycle {
             existing.url == module.url, existing.dependsOn == module.dependsOn
         else { return false }
         let generalTip = try state.branch(state.generalBranch)
-        let repository = GitRepository(state.workspace.root, git: git)
+        let repository = state.superproject
         let listing = try repository.treeEntries(
             at: generalTip, path: module.path, context: "check \(module.path) on \(state.generalBranch)")
         guard listing.count == 1, listing[0].entry.isGitlink else { return false }
@@ -83,7 +83,7 @@ public enum ModuleLifecycle {
     /// instead of calling the name unknown.
     static func wasRemoved(_ name: String, state: Snapshot, git: Git) throws -> Bool {
         let generalTip = try state.branch(state.generalBranch)
-        return try GitRepository(state.workspace.root, git: git).hasCommit(
+        return try state.superproject.hasCommit(
             from: generalTip, withMessage: removalMessage(name),
             context: "look for the removal of module \(name) on \(state.generalBranch)")
     }
@@ -121,7 +121,7 @@ public enum ModuleLifecycle {
         }
         try validate(manifest: manifest, tenants: state.tenantFiles(replacing: changed))
         let generalTip = try state.branch(state.generalBranch)
-        let superproject = GitRepository(state.workspace.root, git: git)
+        let superproject = state.superproject
         var edits = [
             PathEdit(path: ProjectReader.manifestPath, change: .file(manifest.encoded())),
             PathEdit(path: module.path, change: .remove),

@@ -184,7 +184,7 @@ public enum TenantLifecycle {
         if let tip = state.branches[tenant.branch] {
             let count = try OrphanBranches.onlyOn(
                 tip, branchRef: state.ref(tenant.branch), glob: state.refPrefix + "*",
-                repository: state.workspace.root, git: git)
+                repository: state.superproject)
             if count > 0 { unique.append("superproject branch \(tenant.branch): \(English.count(count, "commit"))") }
             plan.superprojectRefs.append(RefUpdate(ref: "refs/heads/\(tenant.branch)", new: nil, old: tip))
             if archive { plan.superprojectRefs.append(RefUpdate(ref: tag, new: tip, old: nil)) }
@@ -192,11 +192,12 @@ public enum TenantLifecycle {
         // A module branch `branches` maps is the module's own (a release line's): removing the tenant leaves it.
         for name in tenant.customisedModules where tenant.branches[name] == nil {
             let moduleBranch = tenant.moduleBranch(for: name)
-            guard let tip = state.moduleBranches[name]?[moduleBranch], let mirror = state.mirrors[name] else {
+            guard let tip = state.moduleBranches[name]?[moduleBranch], let mirror = state.existingMirror(of: name)
+            else {
                 continue
             }
             let count = try OrphanBranches.onlyOn(
-                tip, branchRef: "refs/heads/\(moduleBranch)", glob: "refs/heads/*", repository: mirror, git: git)
+                tip, branchRef: "refs/heads/\(moduleBranch)", glob: "refs/heads/*", repository: mirror)
             if count > 0 { unique.append("module \(name) branch \(moduleBranch): \(English.count(count, "commit"))") }
             if archive {
                 plan.modulesFirst.append(ModulePush(module: name, refs: [RefUpdate(ref: tag, new: tip, old: nil)]))
@@ -225,9 +226,9 @@ public enum TenantLifecycle {
         var plan = LifecyclePlan()
         var unique: [String] = []
         for leftover in leftovers {
-            guard let mirror = state.mirrors[leftover.module] else { continue }
+            guard let mirror = state.existingMirror(of: leftover.module) else { continue }
             let count = try OrphanBranches.onlyOn(
-                leftover.tip, branchRef: "refs/heads/\(id)", glob: "refs/heads/*", repository: mirror, git: git)
+                leftover.tip, branchRef: "refs/heads/\(id)", glob: "refs/heads/*", repository: mirror)
             if count > 0 {
                 unique.append("module \(leftover.module) branch \(id): \(English.count(count, "commit"))")
             }

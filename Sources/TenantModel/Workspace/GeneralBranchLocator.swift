@@ -19,9 +19,9 @@ public enum GeneralBranchLocator {
 
     /// The general branch: among the branches under the first of ``prefixes(_:)`` that has one, the branch whose
     /// `modules.json` names itself as the general branch. nil when no branch has such a file; throws when several do.
-    public static func find(_ workspace: Workspace, git: Git) throws -> Found? {
-        let refs = try GitRefs.list(prefixes(workspace), in: workspace.root, git: git, what: "the superproject")
-        let batch = try CatFileBatch(git: git, repository: workspace.root)
+    public static func find(_ workspace: Workspace) throws -> Found? {
+        let refs = try workspace.superproject.refs(prefixes(workspace), what: "the superproject")
+        let batch = try workspace.superproject.openBatch()
         defer { try? batch.close() }
         for prefix in prefixes(workspace) {
             let names = refs.keys.filter { $0.hasPrefix(prefix) && $0 != prefix + "HEAD" }.sorted()
@@ -47,18 +47,31 @@ public enum GeneralBranchLocator {
 
     /// The ref the files of the general branch `name` are read from: the first of ``prefixes(_:)`` whose branch
     /// `name` has a `modules.json`; nil when none has.
-    public static func ref(of name: String, _ workspace: Workspace, git: Git) throws -> String? {
+    public static func ref(of name: String, _ workspace: Workspace) throws -> String? {
         for prefix in prefixes(workspace)
-        where try hasManifest(prefix + name, workspace: workspace, git: git) {
+        where try hasManifest(prefix + name, workspace: workspace) {
             return prefix + name
         }
         return nil
     }
 
     /// Whether `revision` has a `modules.json`.
-    package static func hasManifest(_ revision: String, workspace: Workspace, git: Git) throws(GitError) -> Bool {
-        try GitRepository(workspace.root, git: git).resolves(
+    package static func hasManifest(_ revision: String, workspace: Workspace) throws(GitError) -> Bool {
+        try workspace.superproject.resolves(
             "\(revision):\(ProjectReader.manifestPath)",
             context: "look for \(ProjectReader.manifestPath) on \(revision)")
+    }
+
+    /// ``find(_:)``; being replaced by it (the workspace runs its own git).
+    public static func find(_ workspace: Workspace, git: Git) throws -> Found? { try find(workspace) }
+
+    /// ``ref(of:_:)``; being replaced by it (the workspace runs its own git).
+    public static func ref(of name: String, _ workspace: Workspace, git: Git) throws -> String? {
+        try ref(of: name, workspace)
+    }
+
+    /// ``hasManifest(_:workspace:)``; being replaced by it (the workspace runs its own git).
+    package static func hasManifest(_ revision: String, workspace: Workspace, git: Git) throws(GitError) -> Bool {
+        try hasManifest(revision, workspace: workspace)
     }
 }

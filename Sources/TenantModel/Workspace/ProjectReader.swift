@@ -44,14 +44,21 @@ public enum ProjectReader {
             manifest: SourceFile(path: manifestPath, data: manifest), tenantFiles: tenantFiles, options: options)
     }
 
+    /// ``revision(_:in:options:batch:)`` of the repository at `repository`; being replaced by it.
+    public static func revision(
+        _ revision: String, repository: String, git: Git, options: ValidationOptions, batch: CatFileBatch? = nil
+    ) throws -> Project {
+        try Self.revision(revision, in: git.repository(at: repository), options: options, batch: batch)
+    }
+
     /// Reads the files from a commit without a checkout: one `ls-tree` and one `cat-file --batch` (`batch` when
     /// the caller has one open on `repository`, else one started and ended here).
     /// - Parameter revision: e.g. `refs/remotes/origin/general_dev`.
     public static func revision(
-        _ revision: String, repository: String, git: Git, options: ValidationOptions, batch: CatFileBatch? = nil
+        _ revision: String, in repository: GitRepository, options: ValidationOptions, batch: CatFileBatch? = nil
     ) throws -> Project {
         let label = displayName(of: revision)
-        let entries = try GitRepository(repository, git: git).treeEntries(
+        let entries = try repository.treeEntries(
             at: revision, path: "\(tenantsDirectory)/", context: "list \(tenantsDirectory)/ on \(label)")
         let tenantEntries = entries.filter { $0.entry.mode.hasPrefix("100") && isTenantFileName($0.path) }
             .sorted { $0.path < $1.path }
@@ -60,7 +67,7 @@ public enum ProjectReader {
         if let batch {
             objects = try batch.objects(names)
         } else {
-            let own = try CatFileBatch(git: git, repository: repository)
+            let own = try repository.openBatch()
             objects = try own.objects(names)
             try own.close()
         }

@@ -25,18 +25,28 @@ public struct Workspace: Sendable {
     /// sees (and excludes) a run in another, and `git worktree remove` deletes none of them.
     public var commonDirectory: String
 
+    /// The git runner of the run: every repository the workspace hands out runs with it.
+    public var git: Git
+
     /// The default name of the superproject remote (and the name of every module checkout's remote).
     public static let defaultRemoteName = "origin"
 
     public init(
         root: String, gitDirectory: String, commonDirectory: String? = nil,
-        remoteName: String = Workspace.defaultRemoteName
+        remoteName: String = Workspace.defaultRemoteName, git: Git
     ) {
         self.root = root
         self.gitDirectory = gitDirectory
         self.commonDirectory = commonDirectory ?? gitDirectory
         self.remoteName = remoteName
+        self.git = git
     }
+
+    /// The superproject's repository (its working tree, ``root``).
+    public var superproject: GitRepository { git.repository(at: root) }
+
+    /// The repository checked out at `relative` below the root: a module's checkout (`Modules/Article`).
+    public func checkout(at relative: String) -> GitRepository { superproject.repository(at: path(relative)) }
 
     /// Finds the superproject from `directory` upwards (a module directory inside it works too).
     public static func locate(from directory: String, git: Git, remote: String = defaultRemoteName) throws
@@ -69,7 +79,7 @@ public struct Workspace: Sendable {
         while true {
             if FileManager.default.fileExists(atPath: candidate.appendingPathComponent(".git").path) {
                 let workspace = try at(root: candidate.path, git: git, remote: remote)
-                if try GeneralBranchLocator.find(workspace, git: git) != nil { return workspace }
+                if try GeneralBranchLocator.find(workspace) != nil { return workspace }
             }
             let parent = candidate.deletingLastPathComponent()
             if parent.path == candidate.path || candidate.path == "/" { return nil }
@@ -79,13 +89,22 @@ public struct Workspace: Sendable {
 
     /// The superproject whose working tree is `root`.
     static func at(root: String, git: Git, remote: String) throws -> Workspace {
-        guard let directories = try GitRepository(root, git: git).gitDirectories() else {
+        guard let directories = try git.repository(at: root).gitDirectories() else {
             throw WorkspaceError("cannot read the git directories of \(root)")
         }
         return Workspace(
             root: root, gitDirectory: directories.gitDirectory,
             commonDirectory: URL(fileURLWithPath: directories.commonDirectory).standardizedFileURL.path,
-            remoteName: remote)
+            remoteName: remote, git: git)
+    }
+
+    /// The repository whose working tree `directory` is in, as a workspace (its top level and git directory),
+    /// whether or not it has `modules.json` yet: the superproject `init` adopts.
+    public static func enclosing(_ directory: String, git: Git, remote: String) throws(GitError) -> Workspace {
+        let root = try git.repository(at: directory).topLevel(
+            context: "find the repository around \(directory)")
+        let gitDirectory = try git.repository(at: root).absoluteGitDirectory()
+        return Workspace(root: root, gitDirectory: gitDirectory, remoteName: remote, git: git)
     }
 
     /// The nearest directory at or above `directory` that has both `modules.json` and `.git` (file checks only).

@@ -158,10 +158,9 @@ public enum ObservationReader {
             if let id = orphan.tenant, let tenant = project.tenant(id: id) {
                 let path = project.module(named: orphan.module)?.path ?? ""
                 observed.tenantPin = pins[tenant.branch]?[path]
-            } else if let mirror = snapshot.mirrors[orphan.module] {
+            } else if let mirror = snapshot.existingMirror(of: orphan.module) {
                 observed.uniqueCommits = try OrphanBranches.onlyOn(
-                    orphan.tip, branchRef: "refs/heads/\(orphan.branch)", glob: "refs/heads/*", repository: mirror,
-                    git: git)
+                    orphan.tip, branchRef: "refs/heads/\(orphan.branch)", glob: "refs/heads/*", repository: mirror)
             }
             orphans.append(observed)
         }
@@ -211,7 +210,8 @@ public enum ObservationReader {
         let commits = Array(Set(tips.values)).sorted()
         var pinsByCommit = try PinReader.pins(of: commits, paths: paths.sorted(), batch: batch)
         let located = try ModuleLocator.moved(
-            modules: modules, pins: pinsByCommit, reference: generalTip, batch: batch, repository: root, git: git)
+            modules: modules, pins: pinsByCommit, reference: generalTip, batch: batch, repository: snapshot.superproject
+        )
         var movedByCommit: [String: [String: String]] = [:]
         for (commit, locations) in located {
             for module in modules where renamed[commit]?.contains(module.name) != true {
@@ -223,7 +223,7 @@ public enum ObservationReader {
         var unnamed: [String: [String: String]] = [:]
         var gitmodules: [String: Gitmodules]?
         if options.submodules {
-            let files = try GitRepository(root, git: git).gitmodules(at: commits, batch: batch)
+            let files = try snapshot.superproject.gitmodules(at: commits, batch: batch)
             unnamed = try unnamedGitlinks(
                 modules: modules, files: Dictionary(zip(commits, files)) { a, _ in a }, moved: movedByCommit,
                 batch: batch)

@@ -17,10 +17,10 @@ public struct OrphanBranch: Sendable, Equatable {
 /// Finds ``OrphanBranch``es in a ``Snapshot``.
 public enum OrphanBranches {
     /// Number of commits reachable from `tip` and from no other ref matching `glob`.
-    package static func onlyOn(_ tip: String, branchRef: String, glob: String, repository: String, git: Git) throws
+    package static func onlyOn(_ tip: String, branchRef: String, glob: String, repository: GitRepository) throws
         -> Int
     {
-        try GitRepository(repository, git: git).countCommits(
+        try repository.countCommits(
             from: tip, notOn: glob, except: branchRef, context: "count the commits only \(branchRef) has")
     }
 
@@ -65,7 +65,7 @@ public enum OrphanBranches {
     /// Ids of tenant files that a commit of the general branch deleted and that no tenant uses now (one `git log`).
     static func removedTenantIDs(state: Snapshot, git: Git) throws -> Set<String> {
         let tip = try state.branch(state.generalBranch)
-        let deleted = try GitRepository(state.workspace.root, git: git).deletedPaths(
+        let deleted = try state.superproject.deletedPaths(
             from: tip, under: "Tenants/", context: "look for removed tenants on \(state.generalBranch)")
         var ids: Set<String> = []
         for path in deleted {

@@ -53,7 +53,7 @@ public struct ModuleCheckoutTracking: Sendable {
                 return ("refs/remotes/\(Workspace.defaultRemoteName)/" + update.ref.dropFirst("refs/heads/".count), nil)
             }
             do {
-                let repository = GitRepository(checkout, git: git)
+                let repository = workspace.checkout(at: relative)
                 try repository.fetchRefs(
                     pairs, from: push.mirror, context: "record the pushed branches of \(push.module) in \(relative)")
                 if !deleted.isEmpty {

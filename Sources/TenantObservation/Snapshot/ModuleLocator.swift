@@ -21,6 +21,16 @@ public enum ModuleLocator {
         }
     }
 
+    /// ``moved(modules:pins:reference:batch:repository:)`` in the repository at `repository`; being replaced by it.
+    public static func moved(
+        modules: [Module], pins: [String: [String: String]], reference: String, batch: CatFileBatch,
+        repository: String, git: Git
+    ) throws -> [String: [String: Location]] {
+        try moved(
+            modules: modules, pins: pins, reference: reference, batch: batch, repository: git.repository(at: repository)
+        )
+    }
+
     /// Commit → module name → location, for every commit of `pins` (commit → path → pinned commit, as
     /// ``PinReader/pins(of:paths:batch:)`` read them at today's paths) that has no gitlink at a module's path but has
     /// the module elsewhere. `reference`: the commit whose `.gitmodules` names the modules (the general branch).
@@ -30,7 +40,7 @@ public enum ModuleLocator {
     /// distinct `.gitmodules` among them — per version of the file, not per commit.
     public static func moved(
         modules: [Module], pins: [String: [String: String]], reference: String, batch: CatFileBatch,
-        repository: String, git: Git
+        repository: GitRepository
     ) throws -> [String: [String: Location]] {
         var missing: [String: [Module]] = [:]
         for (commit, paths) in pins {
@@ -39,7 +49,7 @@ public enum ModuleLocator {
         }
         guard !missing.isEmpty else { return [:] }
         let commits = missing.keys.sorted()
-        let files = try GitRepository(repository, git: git).gitmodules(at: [reference] + commits, batch: batch)
+        let files = try repository.gitmodules(at: [reference] + commits, batch: batch)
         // Today's path → submodule name, once (not per commit and module).
         let names = files[0]?.namesByPath ?? [:]
         var candidates: [String: [String: String]] = [:]  // commit → module name → path

@@ -149,13 +149,13 @@ public struct ModuleMirrors: Sendable {
         if let config = try? String(contentsOfFile: mirror + "/config", encoding: .utf8),
             config.contains("[remote \"origin\"]")
         {
-            try GitRepository(mirror, git: git).removeConfigSection(
+            try git.repository(at: mirror).removeConfigSection(
                 "remote.origin", context: "remove the stored URL of the mirror of \(spec.name)")
         }
         try fetchAll(spec, into: mirror, context: context)
     }
 
     private func fetchAll(_ spec: MirrorSpec, into mirror: String, context: String) throws {
-        try GitRepository(mirror, git: git).fetchMirror(from: spec.url, context: context)
+        try git.repository(at: mirror).fetchMirror(from: spec.url, context: context)
     }
 }

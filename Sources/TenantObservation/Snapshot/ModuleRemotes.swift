@@ -6,7 +6,7 @@ public enum ModuleRemotes {
     /// (or its directory when it has no origin); local remotes refused unless allowed.
     public static func specs(for modules: [Module], workspace: Workspace, git: Git) throws -> [MirrorSpec] {
         try specs(
-            for: modules, base: try SuperprojectRemote.originURL(workspace, git: git) ?? workspace.root, git: git)
+            for: modules, base: try SuperprojectRemote.originURL(workspace) ?? workspace.root, git: git)
     }
 
     /// One mirror spec per module, relative URLs resolved against `base` (the superproject's remote URL).
@@ -50,7 +50,7 @@ extension ModuleRemotes {
     public static func reachable(_ recorded: String, workspace: Workspace, git: Git) throws -> String {
         guard recorded.contains("***@") else { return recorded }
         var sources: [String] = []
-        if let origin = try SuperprojectRemote.originURL(workspace, git: git) { sources.append(origin) }
+        if let origin = try SuperprojectRemote.originURL(workspace) { sources.append(origin) }
         // Only candidates: a modules.json that cannot be read supplies none.
         if let project = try? ProjectReader.workingTree(
             workspace, options: ValidationOptions(allowLocalRemotes: true, keepInvalidTenants: true))

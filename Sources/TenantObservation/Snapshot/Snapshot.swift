@@ -123,9 +123,9 @@ public struct Snapshot: Sendable {
     public static func load(workspace: Workspace, git: Git, options: Options, console: Console? = nil) throws
         -> Snapshot
     {
-        guard let originURL = try SuperprojectRemote.originURL(workspace, git: git) else {
+        guard let originURL = try SuperprojectRemote.originURL(workspace) else {
             do {
-                try SuperprojectRemote.requireRemote(workspace, git: git)
+                try SuperprojectRemote.requireRemote(workspace)
             } catch let error as SnapshotError {
                 throw SnapshotError(
                     error.description + "; the repository-wide commands (roll, audit, verify, customize, tenant, "
@@ -135,10 +135,10 @@ public struct Snapshot: Sendable {
         }
         if options.fetch, !options.superprojectFetched {
             console?.progress("fetching the superproject")
-            try SuperprojectRemote.fetch(workspace, git: git, remoteChecked: true)
+            try SuperprojectRemote.fetch(workspace, remoteChecked: true)
         }
         let refPrefix = SuperprojectRemote.refPrefix(workspace)
-        let branches = try SuperprojectRemote.branches(workspace, git: git)
+        let branches = try SuperprojectRemote.branches(workspace)
         if branches.isEmpty && !options.fetch {
             throw SnapshotError(
                 "tenantctl has not fetched the superproject's remote \(workspace.remoteName) in this clone yet; run "
@@ -171,7 +171,10 @@ public struct Snapshot: Sendable {
         let mirrors = synced.mirrors
         let moduleBranches = try Concurrent.map(Array(mirrors).sorted { $0.key < $1.key }, jobs: options.jobs) {
             name, path in
-            (name, try GitRefs.branches(under: "refs/heads/", in: path, git: git, what: "module \(name)"))
+            (
+                name,
+                try workspace.superproject.repository(at: path).branches(under: "refs/heads/", what: "module \(name)")
+            )
         }
         var snapshot = Snapshot(
             workspace: workspace, project: project, refPrefix: refPrefix, branches: branches,
@@ -194,7 +197,7 @@ public struct Snapshot: Sendable {
     ) throws -> Project {
         var hint = ProjectReader.generalBranchHint(workspace)
         if hint.branch == nil, !FileManager.default.fileExists(atPath: workspace.path(ProjectReader.manifestPath)),
-            let found = try GeneralBranchLocator.find(workspace, git: git)
+            let found = try GeneralBranchLocator.find(workspace)
         {
             hint = (found.name, nil)
         }
@@ -211,7 +214,7 @@ public struct Snapshot: Sendable {
             throw SnapshotError(message + "; push it first (`tenantctl init` creates the files)")
         }
         let project = try ProjectReader.revision(
-            refPrefix + candidate, repository: workspace.root, git: git, options: options, batch: batch)
+            refPrefix + candidate, in: workspace.superproject, options: options, batch: batch)
         let declared = project.manifest.generalBranch
         guard declared != candidate else { return project }
         guard branches[declared] != nil else {
@@ -220,7 +223,7 @@ public struct Snapshot: Sendable {
                     + "superproject's remote does not have")
         }
         let named = try ProjectReader.revision(
-            refPrefix + declared, repository: workspace.root, git: git, options: options, batch: batch)
+            refPrefix + declared, in: workspace.superproject, options: options, batch: batch)
         guard named.manifest.generalBranch == declared else {
             throw SnapshotError(
                 "modules.json on \(workspace.remoteName)/\(candidate) names the general branch \(declared), but "
@@ -230,8 +233,8 @@ public struct Snapshot: Sendable {
     }
 
     /// Whether the remote's `branch`, as last fetched, has a `modules.json` (false before the files' first push).
-    public static func remoteHasProjectFiles(_ workspace: Workspace, branch: String, git: Git) throws -> Bool {
-        try GitRepository(workspace.root, git: git).hasObject(
+    public static func remoteHasProjectFiles(_ workspace: Workspace, branch: String) throws -> Bool {
+        try workspace.superproject.hasObject(
             SuperprojectRemote.refPrefix(workspace) + branch + ":" + ProjectReader.manifestPath,
             context: "look for modules.json on the remote's \(branch)")
     }
@@ -258,22 +261,53 @@ public struct Snapshot: Sendable {
         return mirror
     }
 
+    /// The superproject's repository.
+    public var superproject: GitRepository { workspace.superproject }
+
+    /// The repository of a module's mirror; throws as ``mirror(_:)`` does when the module has none.
+    public func mirrorRepository(of module: String) throws -> GitRepository {
+        superproject.repository(at: try mirror(module))
+    }
+
+    /// The repository of a module's mirror; nil when the module has none in this snapshot.
+    public func existingMirror(of module: String) -> GitRepository? {
+        mirrors[module].map { superproject.repository(at: $0) }
+    }
+
     /// Module path → pinned commit on a superproject commit (only gitlinks).
-    public func pins(at commit: String, git: Git) throws -> [String: String] {
-        try PinReader.pins(at: commit, paths: project.manifest.modules.map(\.path), in: workspace.root, git: git)
+    public func pins(at commit: String) throws -> [String: String] {
+        try superproject.pins(at: commit, paths: project.manifest.modules.map(\.path))
     }
 
     /// Whether `ancestor` is reachable from `descendant` in a module mirror (both must exist there).
-    public func isAncestor(_ ancestor: String, of descendant: String, module: String, git: Git) throws -> Bool {
-        try GitRepository(try mirror(module), git: git).isAncestor(
+    public func isAncestor(_ ancestor: String, of descendant: String, module: String) throws -> Bool {
+        try mirrorRepository(of: module).isAncestor(
             ancestor, of: descendant,
             context: "check whether \(ObjectID.short(ancestor)) is on \(ObjectID.short(descendant)) in \(module)")
     }
 
     /// Whether a commit exists in a module mirror.
-    public func hasCommit(_ commit: String, module: String, git: Git) throws -> Bool {
-        try GitRepository(try mirror(module), git: git).hasObject(
+    public func hasCommit(_ commit: String, module: String) throws -> Bool {
+        try mirrorRepository(of: module).hasObject(
             commit + "^{commit}", context: "look up \(ObjectID.short(commit)) in \(module)")
+    }
+
+    /// ``remoteHasProjectFiles(_:branch:)``; being replaced by it (the workspace runs its own git).
+    public static func remoteHasProjectFiles(_ workspace: Workspace, branch: String, git: Git) throws -> Bool {
+        try remoteHasProjectFiles(workspace, branch: branch)
+    }
+
+    /// ``pins(at:)``; being replaced by it (the snapshot's workspace runs its own git).
+    public func pins(at commit: String, git: Git) throws -> [String: String] { try pins(at: commit) }
+
+    /// ``isAncestor(_:of:module:)``; being replaced by it.
+    public func isAncestor(_ ancestor: String, of descendant: String, module: String, git: Git) throws -> Bool {
+        try isAncestor(ancestor, of: descendant, module: module)
+    }
+
+    /// ``hasCommit(_:module:)``; being replaced by it.
+    public func hasCommit(_ commit: String, module: String, git: Git) throws -> Bool {
+        try hasCommit(commit, module: module)
     }
 
     /// The tenant files as they are after replacing or removing some (for validating a change with the loader).

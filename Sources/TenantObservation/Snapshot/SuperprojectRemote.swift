@@ -19,28 +19,28 @@ public enum SuperprojectRemote {
     /// touches local branches, the user's remote-tracking refs (`--refmap=`), tags (`--no-tags`), the working tree
     /// or the submodules (`--no-recurse-submodules`, so a pin missing from a module remote does not fail the fetch).
     /// `remoteChecked`: the caller has already found the remote configured (saves a git process).
-    public static func fetch(_ workspace: Workspace, git: Git, remoteChecked: Bool = false) throws {
-        if !remoteChecked { try requireRemote(workspace, git: git) }
-        try GitRepository(workspace.root, git: git).fetchBranches(
+    public static func fetch(_ workspace: Workspace, remoteChecked: Bool = false) throws {
+        if !remoteChecked { try requireRemote(workspace) }
+        try workspace.superproject.fetchBranches(
             of: workspace.remoteName, into: refPrefix(workspace), unshallow: try isShallow(workspace),
             context: "fetch the superproject from \(workspace.remoteName)")
     }
 
     /// The remote's branches as last fetched (branch name → commit); empty before the first ``fetch``.
-    public static func branches(_ workspace: Workspace, git: Git) throws -> [String: String] {
-        try GitRefs.branches(under: refPrefix(workspace), in: workspace.root, git: git, what: "the superproject")
+    public static func branches(_ workspace: Workspace) throws -> [String: String] {
+        try workspace.superproject.branches(under: refPrefix(workspace), what: "the superproject")
     }
 
     /// Where a push of the superproject to its remote is written down (``PushTracking``): tenantctl's copy of the
     /// remote's branches, which `status` compares with. Nothing while tenantctl has fetched nothing yet (status then
     /// reads the clone's own `refs/remotes/…`, which `git push` updates itself): one recorded branch alone would
     /// make every other branch look deleted on the remote.
-    public static func pushTracking(_ workspace: Workspace, git: Git) throws -> [PushTracking] {
-        try branches(workspace, git: git).isEmpty
+    public static func pushTracking(_ workspace: Workspace) throws -> [PushTracking] {
+        try branches(workspace).isEmpty
             ? [] : [PushTracking(repository: workspace.root, prefix: refPrefix(workspace))]
     }
 
-    /// ``pushTracking(_:git:)`` for a run whose snapshot already read the fetched branches (no git call).
+    /// ``pushTracking(_:)-(Workspace)`` for a run whose snapshot already read the fetched branches (no git call).
     public static func pushTracking(_ snapshot: Snapshot) -> [PushTracking] {
         snapshot.branches.isEmpty ? [] : [PushTracking(repository: snapshot.workspace.root, prefix: snapshot.refPrefix)]
     }
@@ -53,9 +53,9 @@ public enum SuperprojectRemote {
     }
 
     /// Throws when the remote is not configured, naming the remotes that are.
-    static func requireRemote(_ workspace: Workspace, git: Git) throws {
-        guard try originURL(workspace, git: git) == nil else { return }
-        let remotes = try GitRepository(workspace.root, git: git).remoteNames(
+    static func requireRemote(_ workspace: Workspace) throws {
+        guard try originURL(workspace) == nil else { return }
+        let remotes = try workspace.superproject.remoteNames(
             context: "list the superproject's remotes")
         throw SnapshotError(
             "the superproject at \(workspace.root) has no remote '\(workspace.remoteName)'"
@@ -64,9 +64,31 @@ public enum SuperprojectRemote {
     }
 
     /// The configured URL of the remote (the base of relative module URLs); nil when there is no such remote.
-    public static func originURL(_ workspace: Workspace, git: Git) throws -> String? {
-        try GitRepository(workspace.root, git: git).configValue(
+    public static func originURL(_ workspace: Workspace) throws -> String? {
+        try workspace.superproject.configValue(
             "remote.\(workspace.remoteName).url",
             context: "read the URL of the superproject's remote \(workspace.remoteName)")
+    }
+
+    // The forms with a runner beside the workspace, being replaced by the ones above: the workspace runs its own git.
+
+    /// ``fetch(_:remoteChecked:)``; being replaced by it.
+    public static func fetch(_ workspace: Workspace, git: Git, remoteChecked: Bool = false) throws {
+        try fetch(workspace, remoteChecked: remoteChecked)
+    }
+
+    /// ``branches(_:)``; being replaced by it.
+    public static func branches(_ workspace: Workspace, git: Git) throws -> [String: String] {
+        try branches(workspace)
+    }
+
+    /// ``pushTracking(_:)-(Workspace)``; being replaced by it.
+    public static func pushTracking(_ workspace: Workspace, git: Git) throws -> [PushTracking] {
+        try pushTracking(workspace)
+    }
+
+    /// ``originURL(_:)``; being replaced by it.
+    public static func originURL(_ workspace: Workspace, git: Git) throws -> String? {
+        try originURL(workspace)
     }
 }

@@ -56,10 +56,10 @@ public struct VerifyRun: Sendable {
         do {
             let project = try ProjectReader.workingTree(workspace, options: validation)
             result.project = project
-            if let gitmodules = try GitRepository(workspace.root, git: git).gitmodules(file: ".gitmodules") {
+            if let gitmodules = try workspace.superproject.gitmodules(file: ".gitmodules") {
                 result.findings += FileVerifier.gitmodulesDrift(
                     project: project, gitmodules: gitmodules.entries, where: "working tree")
-            } else if try IndexGitlinks.any(in: workspace.root, git: git) {
+            } else if try workspace.superproject.indexHasGitlinks() {
                 result.findings.append(
                     Finding(
                         code: .gitmodulesDrift,
@@ -76,7 +76,7 @@ public struct VerifyRun: Sendable {
         if filesOnly {
             // A description of modules and tenants without submodules (such as tenantctl's own repository, or a
             // project before `module add`): there is nothing in git to check the files against.
-        } else if try SuperprojectRemote.originURL(workspace, git: git) != nil {
+        } else if try SuperprojectRemote.originURL(workspace) != nil {
             result.findings += try gitFindings(
                 workspace, project: result.project, notes: &result.notes, git: git, snapshot: snapshot)
         } else {
@@ -102,7 +102,7 @@ public struct VerifyRun: Sendable {
                 let branch =
                     project?.manifest.generalBranch ?? ProjectReader.generalBranchHint(workspace).branch
                     ?? ModuleManifest.defaultGeneralBranch
-                guard try !Snapshot.remoteHasProjectFiles(workspace, branch: branch, git: git) else { throw error }
+                guard try !Snapshot.remoteHasProjectFiles(workspace, branch: branch) else { throw error }
                 guard let project else {
                     notes.append(
                         "\(workspace.remoteName)/\(branch) has no modules.json yet and the working tree's files are "

@@ -1,0 +1,77 @@
+import Foundation
+import TenantKit
+import TenantTestSupport
+import Testing
+
+/// The features hold repository values handed out by the workspace and the snapshot (`workspace.superproject`,
+/// `workspace.checkout(at:)`, `snapshot.mirrorRepository(of:)`); they do not pair a path with a runner themselves.
+///
+/// The scan counts `GitRepository(` constructions per target under `Sources/`, outside the git layer (which defines
+/// the value) and the test support (which builds repository states on purpose).
+@Suite struct RepositoryValueTests {
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    /// Targets whose features use only handed-out repository values: a construction there fails the test.
+    static let migrated = [
+        "TenantModel", "TenantObservation", "TenantAudit", "TenantVerify", "TenantCompose", "TenantLifecycle",
+        "TenantCLI",
+    ]
+
+    /// Targets that still build repositories from a path and a runner. They move to the handed-out values next; the
+    /// test only reports their counts.
+    static let notYetMigrated = [
+        "TenantTransaction", "TenantWorkingCopy", "TenantRoll", "TenantResolve", "TenantExample",
+    ]
+
+    /// Left out of the count: the layer that defines the value, and test support.
+    static let exempt: Set<String> = ["TenantGit", "TenantTestSupport"]
+
+    /// The number of `GitRepository(` constructions in `text` (a use of the type's name alone, as a type, is none).
+    static func constructions(in text: String) -> Int {
+        text.components(separatedBy: "GitRepository(").count - 1
+    }
+
+    /// Target name → constructions in its sources.
+    static func countsPerTarget() throws -> [String: Int] {
+        let sources = packageRoot.appendingPathComponent("Sources")
+        var counts: [String: Int] = [:]
+        for target in try FileManager.default.contentsOfDirectory(atPath: sources.path).sorted()
+        where !exempt.contains(target) {
+            let directory = sources.appendingPathComponent(target)
+            guard let enumerator = FileManager.default.enumerator(atPath: directory.path) else { continue }
+            var count = 0
+            for case let relative as String in enumerator where relative.hasSuffix(".swift") {
+                let text = try String(contentsOf: directory.appendingPathComponent(relative), encoding: .utf8)
+                count += constructions(in: text)
+            }
+            counts[target] = count
+        }
+        return counts
+    }
+
+    @Test func theCountFindsAConstructionAndLeavesTheTypeNameAlone() {
+        // Positive control: the pair built by hand is found, once per construction.
+        #expect(Self.constructions(in: #"let repository = GitRepository(path, git: git)"#) == 1)
+        #expect(Self.constructions(in: "try GitRepository(a, git: g).x()\nGitRepository(b, git: g)") == 2)
+        // The type named, or a handed-out value used: nothing.
+        #expect(Self.constructions(in: "func f(_ repository: GitRepository) -> GitRepository?") == 0)
+        #expect(Self.constructions(in: "try workspace.superproject.headBranch(context: c)") == 0)
+    }
+
+    @Test func theMigratedTargetsBuildNoRepositoryFromAPathAndARunner() throws {
+        let counts = try Self.countsPerTarget()
+        #expect(counts.count > 8, "the scan found only \(counts.keys.sorted()); is the package root right?")
+        for target in Self.migrated {
+            let count = try #require(counts[target], "no sources of \(target) found")
+            #expect(
+                count == 0,
+                "\(target) builds \(count) GitRepository value(s) from a path and a runner; use the workspace's or the snapshot's repositories (workspace.superproject, workspace.checkout(at:), snapshot.mirrorRepository(of:))"
+            )
+        }
+        // Every target is either migrated, not yet migrated or exempt: a new target is placed on purpose.
+        let placed = Set(Self.migrated + Self.notYetMigrated).union(Self.exempt)
+        let unplaced = counts.filter { !placed.contains($0.key) && $0.value > 0 }.keys.sorted()
+        #expect(unplaced.isEmpty, "targets that build repositories and are in no list: \(unplaced)")
+    }
+}
