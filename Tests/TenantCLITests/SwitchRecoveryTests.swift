@@ -380,4 +380,37 @@ import Testing
         let stopped = try RunJournal.read(gitDirectory: gitDirectory, runId: run.runId)
         #expect(stopped.state == .aborted, "\(stopped)")
     }
+
+    /// The same, with an edit of the user's in a module the stopped switch had checked out: that module is kept as
+    /// it is and named, the superproject and the other modules are put back, and the steps put back are marked
+    /// undone in the stopped run's journal.
+    @Test func anEditedModuleIsKeptAndTheRestIsPutBack() throws {
+        let sandbox = try GitSandbox()
+        let example = try sandbox.exampleCopy(in: sandbox.path("erp"), stage: .beforeUpdates)
+        let branchBefore = try sandbox.git(["symbolic-ref", "HEAD"], in: example.workspace)
+        let switched = sandbox.tenantctl(["switch", "t2"], in: example.workspace)
+        #expect(switched.status == 0, "\(switched.stderr)")
+        let gitDirectory = example.workspace + "/.git"
+        var run = try #require(
+            try RunJournal.all(gitDirectory: gitDirectory).runs.last { $0.commandName == "switch" })
+        let landed = Set(run.entries.filter { $0.landed == true }.map(\.repository))
+        #expect(landed.contains("superproject") && landed.contains("Customer"), "\(run.entries)")
+        run.state = .running
+        try run.write(gitDirectory: gitDirectory)
+        let customer = example.workspace + "/Modules/Customer"
+        let file = try #require(
+            try sandbox.git(["ls-files"], in: customer).split(separator: "\n").first.map(String.init))
+        let edited = try String(contentsOfFile: customer + "/" + file, encoding: .utf8) + "my edit\n"
+        try edited.write(toFile: customer + "/" + file, atomically: true, encoding: .utf8)
+
+        let result = sandbox.tenantctl(["switch", "general_dev"], in: example.workspace)
+        #expect(result.stderr.contains("Customer: kept as it is"), "\(result.stderr)")
+        #expect(result.stderr.contains("Modules/Customer/\(file)"), "\(result.stderr)")
+        #expect(try String(contentsOfFile: customer + "/" + file, encoding: .utf8) == edited)
+        #expect(try sandbox.git(["symbolic-ref", "HEAD"], in: example.workspace) == branchBefore)
+        let stopped = try RunJournal.read(gitDirectory: gitDirectory, runId: run.runId)
+        #expect(stopped.state == .aborted, "\(stopped)")
+        let undone = Set(stopped.entries.filter { $0.undone == true }.map(\.repository))
+        #expect(undone.contains("superproject") && !undone.contains("Customer"), "\(stopped.entries)")
+    }
 }
