@@ -15,7 +15,8 @@ extension Tenantctl {
                 is not on the module's remote is refused (a pin must never point at a commit others cannot \
                 fetch). --push pushes the module branches first, then the superproject branch; never forced, \
                 and never to a branch that no longer exists on the remote (a branch deleted there is not \
-                recreated). From a tenant view, a module the tenant does not customise is on general_dev, \
+                recreated); a module branch behind its remote (someone pushed to it) is refused before any \
+                push, with the git merge that fixes it. From a tenant view, a module the tenant does not customise is on general_dev, \
                 which every tenant shares: pushing it is refused unless --to-general says that is meant. An \
                 annotated tag as pin counts as the commit it names.
 

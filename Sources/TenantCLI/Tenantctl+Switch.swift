@@ -41,13 +41,14 @@ extension Tenantctl {
 
                 All or nothing: before the first change, the switch's run journal \
                 (.git/tenantctl/journal/<run-id>.json) records every repository: its branch and commit, where \
-                the switch takes it, and, as it goes, which ones it has started on. When a step fails, or the \
+                the switch takes it, and, as it goes, which ones it has started on and each change as it lands. \
+                When a step fails, or the \
                 switch is interrupted (Ctrl-C, SIGTERM: exit 130), every repository changed so far is put back \
                 where it was before it exits. After a kill, the next tenantctl switch in the same worktree puts \
                 back what was left, then switches; the stopped run ends aborted. It puts back only what the \
-                switch made: it refuses, naming the file, if a repository holds changes the switch did not make, \
-                keeps and names a branch you committed on, and from another worktree refuses, naming the command \
-                to run there. Module URLs come from modules.json (a \
+                switch made and is still as it left it: a repository holding changes the switch did not make \
+                (an edited file, a commit) is kept as it is and named, the others are put back; \
+                from another worktree it refuses, naming the command to run there. Module URLs come from modules.json (a \
                 differing .gitmodules URL is reported), module clones use the remote origin whatever \
                 clone.defaultRemoteName says, and a module leaving a branch with commits no remote has names \
                 them and the push that publishes them.

@@ -179,11 +179,13 @@ import Testing
         let edited = try String(contentsOfFile: path, encoding: .utf8) + "my edit\n"
         try edited.write(toFile: path, atomically: true, encoding: .utf8)
 
+        // The superproject is kept as the user left it, named with the file; the switch that follows refuses it.
         let refused = try lab.sandbox.tenantctlProcess(["switch", "t2"], in: copy.workspace)
         #expect(refused.status == 1, "\(refused.stdout)\(refused.stderr)")
         #expect(refused.stderr.contains(file), "\(refused.stderr)")
+        #expect(refused.stderr.contains("superproject: kept as it is"), "\(refused.stderr)")
         #expect(try String(contentsOfFile: path, encoding: .utf8) == edited)
-        #expect(try Self.unfinishedSwitches(copy.workspace).count == 1)
+        #expect(try Self.unfinishedSwitches(copy.workspace).isEmpty)
     }
 
     /// Case: killed after the superproject moved; the user commits in a module and edits a file; the next switch
@@ -210,6 +212,84 @@ import Testing
         #expect(try lab.workingCopy(copy.root) == state, "something changed")
         #expect(try String(contentsOfFile: file, encoding: .utf8) == edited)
         #expect(try lab.sandbox.git(["branch", "--contains", committed, "--format=%(refname)"], in: module) != "")
+    }
+
+    /// The modules a switch changes, in the order it starts changing them (their first checkout, reset, index
+    /// refresh or branch write among its git `calls` after the superproject's checkout), with the 1-based index of
+    /// that call.
+    static func moduleChanges(_ calls: [String]) -> [(module: String, call: Int)] {
+        var found: [(module: String, call: Int)] = []
+        let superproject = calls.firstIndex {
+            SwitchSignalFaultTests.module(of: $0) == nil && ["switch", "reset"].contains(FaultLab.subcommand($0))
+        }
+        for (offset, call) in calls.enumerated() where offset > superproject ?? calls.count {
+            guard let module = SwitchSignalFaultTests.module(of: call),
+                ["switch", "reset", "update-index", "update-ref", "branch"].contains(FaultLab.subcommand(call)),
+                !found.contains(where: { $0.module == module })
+            else { continue }
+            found.append((module, offset + 1))
+        }
+        return found
+    }
+
+    /// Killed after k of its n module checkouts landed; the user edits one landed module and commits in another.
+    /// The next command keeps both, naming them, and puts back everything else the run changed; the journal of the
+    /// killed run lists exactly the steps that landed. Positive control: without the user's work, everything goes
+    /// back.
+    @Test func aKilledSwitchKeepsTheUsersModulesAndPutsBackTheRest() throws {
+        let lab = try FaultLab()
+        // From t2 to t3: Infrastructure and Customer go back to the general pins, Order to t3's.
+        let onT2 = lab.sandbox.tenantctl(["switch", "t2"], in: lab.template + "/workspace")
+        try #require(onT2.status == 0, "\(onT2.stderr)")
+        let reference = try lab.copy("reference")
+        let before = try lab.workingCopy(reference.root)
+        let (done, calls) = try lab.runShimmed(["switch", "t3"], in: reference)
+        #expect(done.status == 0, "\(done.stderr)")
+        let changes = Self.moduleChanges(calls)
+        try #require(changes.count >= 3, "\(changes) \(calls)")
+        // Killed as the third module starts: the first two modules' checkouts have landed.
+        let (edited, committed) = (changes[0].module, changes[1].module)
+        for userWorks in [true, false] {
+            let copy = try lab.copy(userWorks ? "user" : "control")
+            try lab.runKilled(["switch", "t3"], in: copy, at: changes[2].call)
+            let run = try SwitchRunJournalTests.stoppedRun(copy.workspace)
+            let landed = Set(run.entries.filter { $0.landed == true }.map(\.repository))
+            #expect(landed == ["superproject", edited, committed], "\(run.entries)")
+            guard userWorks else {
+                let result = try lab.sandbox.tenantctlProcess(["switch", "t2"], in: copy.workspace)
+                #expect(result.status == 0, "\(result.stderr)")
+                #expect(try lab.workingCopy(copy.root) == before, "\(result.stderr)")
+                #expect(try Self.unfinishedSwitches(copy.workspace).isEmpty)
+                continue
+            }
+            let editedPath = copy.workspace + "/Modules/" + edited
+            let file = try #require(
+                try lab.sandbox.git(["ls-files"], in: editedPath).split(separator: "\n").first.map(String.init))
+            let text = try String(contentsOfFile: editedPath + "/" + file, encoding: .utf8) + "my edit\n"
+            try text.write(toFile: editedPath + "/" + file, atomically: true, encoding: .utf8)
+            let editedState = try lab.userState(editedPath)
+            let committedPath = copy.workspace + "/Modules/" + committed
+            try "mine\n".write(toFile: committedPath + "/Mine.txt", atomically: true, encoding: .utf8)
+            try lab.sandbox.git(["add", "Mine.txt"], in: committedPath)
+            try lab.sandbox.git(["commit", "-q", "-m", "my work"], in: committedPath)
+            let mine = try lab.sandbox.git(["rev-parse", "HEAD"], in: committedPath)
+
+            let result = try lab.sandbox.tenantctlProcess(["switch", "t2"], in: copy.workspace)
+            // Both are kept and named: the edited file, the commit.
+            #expect(result.stderr.contains("Modules/\(edited)/\(file)"), "\(result.stderr)")
+            #expect(result.stderr.contains(ObjectID.short(mine)), "\(result.stderr)")
+            #expect(try String(contentsOfFile: editedPath + "/" + file, encoding: .utf8) == text)
+            #expect(try lab.userState(editedPath) == editedState)
+            #expect(try lab.sandbox.git(["rev-parse", "HEAD"], in: committedPath) == mine)
+            // Everything else the run changed is back where it was.
+            let now = try lab.workingCopy(copy.root)
+            #expect(now["superproject"]?[0...2] == before["superproject"]?[0...2], "\(result.stderr)")
+            for module in FaultLab.modules where module != edited && module != committed {
+                #expect(now[module] == before[module], "\(module): \(result.stderr)")
+            }
+            // The stopped run is settled: it blocks nothing.
+            #expect(try Self.unfinishedSwitches(copy.workspace).isEmpty, "\(result.stderr)")
+        }
     }
 
     /// A module the stopped switch cloned holds an edit of the user's: the re-run refuses naming it, and the edit
@@ -299,5 +379,38 @@ import Testing
         #expect(try sandbox.git(["symbolic-ref", "--short", "HEAD"], in: example.workspace) == "general_dev")
         let stopped = try RunJournal.read(gitDirectory: gitDirectory, runId: run.runId)
         #expect(stopped.state == .aborted, "\(stopped)")
+    }
+
+    /// The same, with an edit of the user's in a module the stopped switch had checked out: that module is kept as
+    /// it is and named, the superproject and the other modules are put back, and the steps put back are marked
+    /// undone in the stopped run's journal.
+    @Test func anEditedModuleIsKeptAndTheRestIsPutBack() throws {
+        let sandbox = try GitSandbox()
+        let example = try sandbox.exampleCopy(in: sandbox.path("erp"), stage: .beforeUpdates)
+        let branchBefore = try sandbox.git(["symbolic-ref", "HEAD"], in: example.workspace)
+        let switched = sandbox.tenantctl(["switch", "t2"], in: example.workspace)
+        #expect(switched.status == 0, "\(switched.stderr)")
+        let gitDirectory = example.workspace + "/.git"
+        var run = try #require(
+            try RunJournal.all(gitDirectory: gitDirectory).runs.last { $0.commandName == "switch" })
+        let landed = Set(run.entries.filter { $0.landed == true }.map(\.repository))
+        #expect(landed.contains("superproject") && landed.contains("Customer"), "\(run.entries)")
+        run.state = .running
+        try run.write(gitDirectory: gitDirectory)
+        let customer = example.workspace + "/Modules/Customer"
+        let file = try #require(
+            try sandbox.git(["ls-files"], in: customer).split(separator: "\n").first.map(String.init))
+        let edited = try String(contentsOfFile: customer + "/" + file, encoding: .utf8) + "my edit\n"
+        try edited.write(toFile: customer + "/" + file, atomically: true, encoding: .utf8)
+
+        let result = sandbox.tenantctl(["switch", "general_dev"], in: example.workspace)
+        #expect(result.stderr.contains("Customer: kept as it is"), "\(result.stderr)")
+        #expect(result.stderr.contains("Modules/Customer/\(file)"), "\(result.stderr)")
+        #expect(try String(contentsOfFile: customer + "/" + file, encoding: .utf8) == edited)
+        #expect(try sandbox.git(["symbolic-ref", "HEAD"], in: example.workspace) == branchBefore)
+        let stopped = try RunJournal.read(gitDirectory: gitDirectory, runId: run.runId)
+        #expect(stopped.state == .aborted, "\(stopped)")
+        let undone = Set(stopped.entries.filter { $0.undone == true }.map(\.repository))
+        #expect(undone.contains("superproject") && !undone.contains("Customer"), "\(stopped.entries)")
     }
 }

@@ -30,6 +30,34 @@ import Testing
         }
     }
 
+    /// The module a git call runs in (`-C <workspace>/Modules/<name>`), nil for any other directory.
+    static func module(of call: String) -> String? {
+        let words = call.split(separator: " ").map(String.init)
+        guard words.count > 1, words[0] == "-C", let range = words[1].range(of: "/Modules/") else { return nil }
+        return words[1][range.upperBound...].split(separator: "/").first.map(String.init)
+    }
+
+    /// The git calls a run interrupted at call `index` made after it (its put-back) in a module it had not started
+    /// changing by then (no git call other than `config` in it since the superproject's checkout in `workspace`):
+    /// none is needed.
+    static func putBackCallsInUntouchedModules(_ calls: [String], interruptedAt index: Int, workspace: String)
+        -> [String]
+    {
+        let checkout = calls.firstIndex {
+            $0.hasPrefix("-C \(workspace) ") && ["switch", "reset"].contains(FaultLab.subcommand($0))
+        }
+        var started: Set<String> = []
+        if let checkout, checkout < index {
+            for call in calls[checkout..<index] where FaultLab.subcommand(call) != "config" {
+                if let module = module(of: call) { started.insert(module) }
+            }
+        }
+        return calls.dropFirst(index).filter { call in
+            guard let module = module(of: call) else { return false }
+            return !started.contains(module)
+        }
+    }
+
     /// HEAD, its commit and the working tree of every repository are the old or the new ones.
     static func expectOldOrNew(
         _ state: [String: [String]], before: [String: [String]], after: [String: [String]], label: String
@@ -59,6 +87,12 @@ import Testing
             // Every repository is back where it was before the exit, and the run blocks nothing.
             #expect(try lab.workingCopy(copy.root) == before, "\(label): \(result.stderr)")
             #expect(try !Self.unfinishedSwitch(copy.workspace), "\(label): the run is left unfinished")
+            // The put-back runs no git in a module the run had not started changing.
+            let made = try String(contentsOfFile: lab.sandbox.path("shim-term-\(index).log"), encoding: .utf8)
+                .split(separator: "\n").map(String.init)
+            let needless = Self.putBackCallsInUntouchedModules(
+                made, interruptedAt: index, workspace: copy.workspace)
+            #expect(needless.isEmpty, "\(label): \(needless)")
             if result.stderr.contains("every repository the switch had changed is back where it was") { putBack += 1 }
             // The re-run is a plain switch.
             let rerun = lab.sandbox.tenantctl(["switch", "t2"], in: copy.workspace)
@@ -163,9 +197,10 @@ import Testing
         let refused = lab.sandbox.tenantctl(["switch", "t2"], in: copy.workspace)
         #expect(refused.status == 1, "\(refused.stdout)\(refused.stderr)")
         #expect(refused.stderr.contains(file), "\(refused.stderr)")
-        #expect(refused.stderr.contains("changed since the switch stopped"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("superproject: kept as it is"), "\(refused.stderr)")
         #expect(try String(contentsOfFile: edited, encoding: .utf8) == original + "my edit\n")
-        #expect(try SwitchSignalFaultTests.unfinishedSwitch(copy.workspace))
+        // The superproject is kept, the rest put back: the stopped run blocks nothing.
+        #expect(try !SwitchSignalFaultTests.unfinishedSwitch(copy.workspace))
 
         // Positive control: without the edit the re-run puts back and switches.
         try original.write(toFile: edited, atomically: true, encoding: .utf8)

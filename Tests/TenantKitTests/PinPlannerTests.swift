@@ -39,7 +39,7 @@ import Testing
     /// `articleBranch` at `articleHead` with `unpushed` commits; Infrastructure at its pin.
     static func observation(
         branch: String? = "t2", names: [String] = [], articleBranch: String? = "t2", articleHead: String? = head,
-        unpushed: Int = 0, remoteHasBranch: Bool? = nil, stopped: Set<String>? = nil,
+        unpushed: Int = 0, remoteHasBranch: Bool? = nil, behindRemote: Int? = nil, stopped: Set<String>? = nil,
         superEntries: [PorcelainStatus.Entry] = [], initialised: Bool = true
     ) throws -> PinObservation {
         var checkouts = [
@@ -49,7 +49,8 @@ import Testing
         if initialised {
             checkouts["Article"] = PinObservation.Checkout(
                 state: state("/w/Modules/Article", branch: articleBranch, head: articleHead), pinned: pin,
-                publication: PinObservation.Publication(unpushed: unpushed, remoteHasBranch: remoteHasBranch))
+                publication: PinObservation.Publication(
+                    unpushed: unpushed, remoteHasBranch: remoteHasBranch, behindRemote: behindRemote))
         }
         return PinObservation(
             project: try project(), names: names,
@@ -178,6 +179,18 @@ import Testing
         let plan = PinPlanner.plan(
             try Self.observation(unpushed: 1, remoteHasBranch: false), push: true, toGeneral: false)
         #expect(Self.reasons(plan).first?.hasPrefix("branch t2 does not exist on the remote of Article") == true)
+    }
+
+    @Test func refusesAModuleBranchBehindItsRemoteBeforeAnyPushNamingTheMerge() throws {
+        let plan = PinPlanner.plan(
+            try Self.observation(unpushed: 1, remoteHasBranch: true, behindRemote: 2), push: true, toGeneral: false)
+        let reason = try #require(Self.reasons(plan).first)
+        #expect(reason.hasPrefix("branch t2 is behind origin/t2: the remote has 2 commits"), "\(reason)")
+        #expect(reason.contains("`git -C Modules/Article merge --no-edit origin/t2`"), "\(reason)")
+        // Positive control: not behind, nothing refused.
+        let control = PinPlanner.plan(
+            try Self.observation(unpushed: 1, remoteHasBranch: true, behindRemote: 0), push: true, toGeneral: false)
+        #expect(control.problems.isEmpty)
     }
 
     @Test func refusesToRecreateTheSuperprojectBranchTheRemoteLacks() throws {

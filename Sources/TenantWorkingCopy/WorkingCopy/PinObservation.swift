@@ -27,6 +27,9 @@ struct PinObservation: Sendable {
         /// Whether the checked-out branch exists on the module's remote as last fetched; read only with `--push` and
         /// unpushed commits, nil otherwise.
         var remoteHasBranch: Bool?
+        /// Commits the checked-out branch's remote branch (as last fetched) has that HEAD lacks: a push of HEAD would
+        /// be refused as not a fast-forward. Read only with `--push` and unpushed commits, nil otherwise.
+        var behindRemote: Int? = nil
     }
 
     /// The project files the checked-out branch is worked with.

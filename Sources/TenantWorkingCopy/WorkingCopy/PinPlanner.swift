@@ -214,6 +214,16 @@ enum PinPlanner {
                     reason: "branch \(branch) does not exist on the remote of \(module.name) (deleted "
                         + "there?); pin --push never recreates a branch"))
         }
+        if let behind = publication?.behindRemote, behind > 0 {
+            let remoteBranch = "\(Workspace.defaultRemoteName)/\(branch)"
+            problems.append(
+                WorkingCopyProblem(
+                    repository: module.name, path: module.path,
+                    reason: "branch \(branch) is behind \(remoteBranch): the remote has "
+                        + "\(English.count(behind, "commit")) that HEAD does not (someone pushed), so its push would be "
+                        + "refused; nothing was pushed; merge them first: `git -C \(module.path) merge --no-edit "
+                        + "\(remoteBranch)`, then run the pin again: `tenantctl pin --push`"))
+        }
         if let tenant, branch == project.generalBranch(of: module), !toGeneral {
             problems.append(
                 WorkingCopyProblem(

@@ -4,11 +4,12 @@ import Foundation
 /// records it: each repository it changes, in the order it changes them, with the branch and HEAD it had before,
 /// where the switch was taking it, and whether the switch had started changing it.
 ///
-/// The switch's run journal (`RunJournal.before`) holds these records, written before the first repository moves
-/// and rewritten as each one starts. The next `tenantctl switch` in the same worktree reads every unfinished switch
-/// run, checks that each repository holds nothing but the stopped switch's own leftovers, puts them back where they
-/// were, marks the stopped run `aborted` (`finishedBy` names the switch that put it back), and then switches as
-/// usual (``WorkingCopySwitch/recover(_:)``).
+/// The switch's run journal (`RunJournal.before`) holds these records, written before the first repository moves,
+/// with one line appended as each one starts; each change is then appended as a step (a landed entry) as it lands.
+/// The next `tenantctl switch` in the same worktree reads every unfinished switch run, compares each step with what
+/// is there now, puts back what is exactly as the stopped switch left it, keeps and names every repository that
+/// holds the user's work, marks the steps it put back undone and the stopped run `aborted` (`finishedBy` names the
+/// switch that put it back), and then switches as usual (``WorkingCopySwitch/recover(_:)``).
 struct StoppedSwitch: Sendable {
     /// One repository the switch changes.
     struct Repository: Sendable, Equatable {
@@ -32,6 +33,10 @@ struct StoppedSwitch: Sendable {
         var started: Bool
         /// The path the switch moves the module's checkout from to `path` (nil: not moved).
         var movedFrom: String?
+        /// The steps of the switch that landed here and were not taken back: ref (`HEAD`, `refs/heads/<branch>`) to
+        /// the value the switch left it at. Empty: none landed (a step under way when it stopped, or a journal of an
+        /// older tenantctl); the put-back then compares with where the switch was taking it.
+        var landed: [String: String] = [:]
     }
 
     /// What was switched to (the tenant id or the general branch).
@@ -44,10 +49,6 @@ struct StoppedSwitch: Sendable {
     var run: RunJournal
     /// The worktree the switch ran in (nil: not recorded). Its working-copy steps are put back only there.
     var worktree: String? { run.worktree }
-    /// The repositories the switch did not change (name and path): looked at before a put-back, as the switch
-    /// that follows would.
-    var untouched: [(repository: String, path: String)] = []
-
     /// The repositories the switch started changing, by name.
     var moved: [String] { repositories.filter(\.started).map(\.repository) }
 
@@ -91,11 +92,7 @@ struct StoppedSwitch: Sendable {
         file = RunJournal.path(gitDirectory: workspace.commonDirectory, runId: run.runId)
         self.run = run
         target = run.arguments?.first { !$0.hasPrefix("-") } ?? "?"
-        repositories = try Self.repositories(from: run.before ?? [], file: file)
-        untouched = (run.before ?? []).compactMap { record in
-            guard record.targetBranch == nil, let path = record.path else { return nil }
-            return (record.repository, path)
-        }
+        repositories = Self.withLanded(try Self.repositories(from: run.before ?? [], file: file), entries: run.entries)
     }
 
     /// The repositories a switch changes, from its run journal's records (the records of repositories it leaves
@@ -117,10 +114,37 @@ struct StoppedSwitch: Sendable {
         }
     }
 
-    /// Everything it moved is back: its run journal ends `aborted`, finished by `runId` (the switch that put it
-    /// back).
-    func settle(by runId: String?, in workspace: Workspace) throws {
+    /// `repositories` with the steps of the journal's `entries` that landed and were not taken back
+    /// (``Repository/landed``).
+    static func withLanded(_ repositories: [Repository], entries: [RunJournal.Entry]) -> [Repository] {
+        repositories.map { repository in
+            var repository = repository
+            for entry in entries
+            where entry.repository == repository.repository && entry.landed == true && entry.undone != true {
+                repository.landed[entry.ref] = entry.new
+            }
+            return repository
+        }
+    }
+
+    /// The refs of `names` whose steps landed (``Repository/landed``), by repository: what a put-back of them
+    /// takes back.
+    static func landedRefs(of names: [String], in repositories: [Repository]) -> [(repository: String, refs: [String])]
+    {
+        repositories.filter { names.contains($0.repository) && !$0.landed.isEmpty }
+            .map { ($0.repository, $0.landed.keys.sorted()) }
+    }
+
+    /// Everything it moved is back, or kept as the user's: its run journal marks the steps of `putBack` taken back
+    /// and ends `aborted`, finished by `runId` (the switch that put it back).
+    func settle(by runId: String?, in workspace: Workspace, putBack: [String] = []) throws {
         do {
+            let undone = Self.landedRefs(of: putBack, in: repositories).map {
+                RunJournal.Line(undone: .init(repository: $0.repository, refs: $0.refs))
+            }
+            if !undone.isEmpty {
+                try Transaction.append(undone, toRun: run.runId, gitDirectory: workspace.commonDirectory)
+            }
             try Transaction.settle(run.runId, state: .aborted, by: runId, in: workspace.commonDirectory)
         } catch {
             throw WorkspaceError(

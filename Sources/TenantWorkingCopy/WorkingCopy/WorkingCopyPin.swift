@@ -131,6 +131,11 @@ public struct WorkingCopyPin: Sendable {
                 let remoteBranches = try GitRefs.branches(
                     under: "refs/remotes/\(Workspace.defaultRemoteName)/", in: path, git: git, what: module.name)
                 publication.remoteHasBranch = remoteBranches[candidate.branch] != nil
+                if let remoteTip = remoteBranches[candidate.branch] {
+                    // A colleague pushed to the branch: the push would be refused after the earlier module pushes
+                    // landed. Found here, before any write.
+                    publication.behindRemote = try GitRepository(path, git: git).counts(candidate.head, remoteTip).right
+                }
             }
             observation.checkouts[module.name]?.publication = publication
         }

@@ -37,16 +37,13 @@ extension WorkingCopySwitch {
                             + "(it puts that worktree back, then switches it), then run this command again")
                 ])
         }
-        let moved = stopped.moved
-        let kept = try rollBack(stopped.repositories, others: stopped.untouched, target: stopped.target) {
-            if !moved.isEmpty {
-                console?.progress(
-                    "a switch to \(stopped.target) stopped part-way; putting back what it changed "
-                        + "(\(moved.joined(separator: ", ")))")
-            }
+        let result = try rollBack(stopped.repositories, target: stopped.target) { putBack in
+            console?.progress(
+                "a switch to \(stopped.target) stopped part-way; putting back what it changed "
+                    + "(\(putBack.joined(separator: ", ")))")
         }
-        try stopped.settle(by: transaction?.runId, in: workspace)
-        return moved.filter { !kept.contains($0) }
+        try stopped.settle(by: transaction?.runId, in: workspace, putBack: result.putBack)
+        return result.putBack
     }
 
     /// The superproject branches a switch stopped in a worktree that is gone had created (branches are shared by
@@ -89,37 +86,41 @@ extension WorkingCopySwitch {
     }
 
     /// Puts every repository the records say was started back where it was, modules first (last changed first),
-    /// the superproject last. Looks at every repository before the first one moves: a change of the user's in any
-    /// of them (or in one of `others`, the repositories the switch did not change, which the switch that follows
-    /// would refuse anyway) is a ``WorkingCopyRefusal`` naming it, and nothing moves. `starting` runs once
-    /// everything was looked at, before the first change. Returns the repositories kept as they are (a commit of the
-    /// user's), after saying why.
+    /// the superproject last. Every started repository is looked at before the first one moves, each step is
+    /// compared with what the switch left (``putBackStep(_:)``), and only that goes back: a repository holding a
+    /// change of the user's (a file edited, a commit) is kept as it is and named, and the others are put back.
+    /// Repositories the switch had not started changing are not looked at. `starting` runs once everything was
+    /// looked at, before the first change, with the repositories that go back (not when none does). Returns the
+    /// repositories put back and those kept as they are (after saying why).
     @discardableResult
     func rollBack(
-        _ repositories: [StoppedSwitch.Repository], others: [(repository: String, path: String)] = [],
-        target: String, starting: () -> Void = {}
-    ) throws -> [String] {
+        _ repositories: [StoppedSwitch.Repository], target: String, starting: ([String]) -> Void = { _ in }
+    ) throws -> (putBack: [String], kept: [String]) {
         var steps: [PutBack] = []
-        var problems: [WorkingCopyProblem] = []
+        var kept: [String] = []
         for repository in repositories where repository.started {
-            let step = try putBackStep(repository)
+            var step = try putBackStep(repository)
+            if !step.problems.isEmpty {
+                // The user's work is in it: nothing of it moves.
+                kept.append(step.name)
+                step.kept.append(
+                    "\(step.name): kept as it is, not put back: it holds changes of yours, changed since the switch "
+                        + "to \(target) stopped and not by it (\(step.problems.map(\.path).joined(separator: ", ")))")
+                step.restoresCheckout = false
+                step.revertsBranch = nil
+                step.removes = []
+                step.deinitialises = false
+            } else if !step.kept.isEmpty && !step.restoresCheckout && !step.deinitialises {
+                kept.append(step.name)
+            }
             steps.append(step)
-            problems += step.problems
         }
-        let notStarted = repositories.filter { !$0.started }.map { (repository: $0.repository, path: $0.path) }
-        for other in others + notStarted {
-            let path = workspace.path(other.path)
-            guard try CheckoutPresence.of(path, git: git) == .repository else { continue }
-            let state = try RepositoryState.inspect(path: path, git: git, superproject: other.path.isEmpty)
-            problems += state.problems(repository: other.repository, relativePath: other.path)
-        }
-        guard problems.isEmpty else {
-            throw WorkingCopyRefusal(action: "put back the stopped switch to \(target)", problems: problems)
-        }
-        starting()
+        steps.removeAll(where: \.untouched)
+        let putBack = steps.map(\.name).filter { !kept.contains($0) }
+        if !putBack.isEmpty { starting(putBack) }
         for step in steps.reversed() { try apply(step) }
         for note in steps.flatMap(\.kept) { console?.warn(note) }
-        return steps.filter { !$0.kept.isEmpty && !$0.restoresCheckout && !$0.deinitialises }.map(\.name)
+        return (putBack, kept)
     }
 
     /// What putting one repository back does, decided before anything moves.
@@ -143,6 +144,9 @@ extension WorkingCopySwitch {
         var removes: [String] = []
         /// A module the switch cloned, with no change of the user's: not initialised again.
         var deinitialises = false
+        /// Started, but no step of the switch landed and it is clean, on the branch and commit it had: nothing to
+        /// put back.
+        var untouched = false
     }
 
     /// Decides how one repository goes back, comparing each object with what the stopped switch left.
@@ -159,7 +163,9 @@ extension WorkingCopySwitch {
         let headRef = try checkout.headBranchRef(context: "read the branch of \(name)")
         let branchRef = "refs/heads/\(repository.branch)"
         let branchValue = try checkout.lookUp(branchRef, context: "read \(repository.branch) in \(name)")
-        let target = repository.target
+        // What the switch left: the values its landed steps recorded; for a step under way when it stopped, where it
+        // was taking the repository.
+        let target = repository.landed[branchRef] ?? repository.landed["HEAD"] ?? repository.target
         let tip = repository.branchTipBefore
 
         // The branch the switch moved or created: back only while it is at the value the switch wrote.
@@ -211,11 +217,26 @@ extension WorkingCopySwitch {
                 return step
             }
         }
+        if step.revertsBranch == nil, !branchKept, try isUntouched(repository, head: head, headRef: headRef) {
+            step.untouched = true
+            return step
+        }
         let files = try leftovers(in: checkout, before: before, target: target, repository: repository)
         step.problems += files.user
         step.removes = files.targetFiles
         step.restoresCheckout = true
         return step
+    }
+
+    /// Whether a repository the switch had started is as it was before: no step landed there, HEAD on the branch
+    /// and at the commit it had, nothing changed in it (the switch stopped before its checkout began).
+    private func isUntouched(_ repository: StoppedSwitch.Repository, head: String?, headRef: String?) throws -> Bool {
+        guard repository.landed.isEmpty, head == repository.headBefore,
+            headRef == repository.branchBefore.map({ "refs/heads/\($0)" })
+        else { return false }
+        return try RepositoryState.inspect(
+            path: try checkoutPath(repository), git: git, superproject: repository.path.isEmpty
+        ).problems(repository: repository.repository, relativePath: repository.path).isEmpty
     }
 
     /// A module the stopped switch cloned: deinitialised again only with no change of the user's (no changed,

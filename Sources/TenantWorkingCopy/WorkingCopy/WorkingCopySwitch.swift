@@ -249,26 +249,93 @@ public struct WorkingCopySwitch: Sendable {
         let options = ValidationOptions(allowLocalRemotes: git.allowLocalRemotes)
         let current = try BranchProject.workingTree(workspace, git: git, options: options)
         let general = current.manifest.generalBranch
+        let fetchedBranches = try branchesForAName(name, notIn: current, options: options)
+        let local = try localPreflight(current, target: name)
+        let remoteBranches =
+            try fetchedBranches ?? WorkingCopyRemote.branches(workspace, git: git, fetch: fetch, console: console)
+        let lookedUp = try lookUpTenant(name, in: current, remoteBranches: remoteBranches, options: options)
+        let branch = lookedUp?.branch ?? general
+        let action = "switch to \(lookedUp?.id ?? branch)"
+        var problems: [WorkingCopyProblem] = []
+        let (plannedSuper, superproject) = try planSuperproject(
+            local, branch: branch, remoteBranches: remoteBranches, action: action, problems: &problems)
 
-        // 0. A name the working tree's tenant files do not know: one fetch of the superproject (a colleague may have
-        // added the tenant), then the general branch's files; still unknown, refused before any module is looked at.
-        var fetchedBranches: [String: String]?
-        if name != general, current.tenant(id: name) == nil {
-            let branches = try WorkingCopyRemote.branches(workspace, git: git, fetch: fetch, console: console)
-            let known =
-                branches[general] == nil
-                ? nil
-                : try ProjectReader.revision(
-                    WorkingCopyRemote.ref(of: general, in: workspace), repository: workspace.root, git: git,
-                    options: options
-                ).tenant(id: name)
-            guard known != nil else {
-                throw UnknownNameError(kind: "tenant", names: [name], known: [general] + current.tenants.map(\.id))
-            }
-            fetchedBranches = branches
+        // 3. The project and pins at the target commit; fetch and plan every module it has.
+        let target = try BranchProject.revision(
+            plannedSuper.finalCommit, general: general, workspace: workspace, git: git, options: options)
+        let tenant = lookedUp.map { found in target.tenant(id: found.id) ?? found }
+        let pins = try PinReader.pins(
+            at: plannedSuper.finalCommit, paths: target.manifest.modules.map(\.path), in: workspace.root, git: git)
+        var modules = ModulesPlanned()
+        let urlDrift = try gitmodulesDrift(
+            target.manifest.modules, at: plannedSuper.finalCommit, superOrigin: local.superOrigin)
+        if let head = superproject.head { modules.heads["superproject"] = head }
+        modules.before["superproject"] = Before(branch: superproject.currentBranch)
+        try planModules(
+            target, pins: pins, tenant: tenant, superproject: plannedSuper, superHead: superproject.head,
+            local: local, into: &modules)
+        problems += modules.problems
+        let unnamed = try planUnnamed(
+            target: plannedSuper.finalCommit, branch: branch, modules: target.manifest.modules)
+        problems += unnamed.problems
+        // A clone that cannot reach its pin would stop the switch half-way: found now, before any change.
+        problems += try missingPinProblems(
+            modules.cloning + unnamed.cloning, superOrigin: local.superOrigin, target: branch)
+        guard problems.isEmpty else { throw WorkingCopyRefusal(action: action, problems: problems) }
+        return Plan(
+            tenant: tenant?.id ?? branch, superproject: plannedSuper, modules: modules.plans,
+            unpinned: modules.unpinned, heads: modules.heads, leftUnpushed: modules.leftUnpushed, urlDrift: urlDrift,
+            urls: target.manifest.modules.reduce(into: [:]) { urls, module in
+                if !module.url.isEmpty {
+                    urls[module.name] = Self.resolved(module.url, superOrigin: local.superOrigin)
+                }
+            }, before: modules.before, unnamed: unnamed.submodules)
+    }
+
+    /// What the local pre-flight found: the superproject's state, each module of the working tree's manifest where
+    /// it stands (by path), and the superproject's origin URL.
+    struct LocalState {
+        var superproject: RepositoryState
+        var contexts: [String: ModuleContext]
+        var superOrigin: String
+    }
+
+    /// The modules' plans as they are made, with what the report and the put-back need of each.
+    struct ModulesPlanned {
+        var plans: [RepositoryPlan] = []
+        var unpinned: [String] = []
+        var heads: [String: String] = [:]
+        var leftUnpushed: [String: UnpushedBranch] = [:]
+        var cloning: [CloneToCheck] = []
+        var before: [String: Before] = [:]
+        var problems: [WorkingCopyProblem] = []
+    }
+
+    /// Step 0. A name the working tree's tenant files do not know: one fetch of the superproject (a colleague may
+    /// have added the tenant), then the general branch's files; still unknown, refused before any module is looked
+    /// at. Returns the fetched branches (nil: the name is known, nothing fetched yet).
+    private func branchesForAName(_ name: String, notIn current: Project, options: ValidationOptions) throws
+        -> [String: String]?
+    {
+        let general = current.manifest.generalBranch
+        guard name != general, current.tenant(id: name) == nil else { return nil }
+        let branches = try WorkingCopyRemote.branches(workspace, git: git, fetch: fetch, console: console)
+        let known =
+            branches[general] == nil
+            ? nil
+            : try ProjectReader.revision(
+                WorkingCopyRemote.ref(of: general, in: workspace), repository: workspace.root, git: git,
+                options: options
+            ).tenant(id: name)
+        guard known != nil else {
+            throw UnknownNameError(kind: "tenant", names: [name], known: [general] + current.tenants.map(\.id))
         }
+        return branches
+    }
 
-        // 1. Local pre-flight: nothing is changed when the working copy is not safe.
+    /// Step 1. Local pre-flight: nothing is changed when the working copy is not safe (every problem refused at
+    /// once).
+    private func localPreflight(_ current: Project, target name: String) throws -> LocalState {
         var problems: [WorkingCopyProblem] = []
         let superState = try RepositoryState.inspect(path: workspace.root, git: git, superproject: true)
         problems += superState.problems(repository: "superproject", relativePath: "")
@@ -280,26 +347,36 @@ public struct WorkingCopySwitch: Sendable {
             problems += found
         }
         guard problems.isEmpty else { throw WorkingCopyRefusal(action: "switch to \(name)", problems: problems) }
+        return LocalState(superproject: superState, contexts: contexts, superOrigin: superOrigin)
+    }
 
-        // 2. Fetch the superproject; find the tenant (working tree, then the fetched general branch).
-        let remoteBranches =
-            try fetchedBranches ?? WorkingCopyRemote.branches(workspace, git: git, fetch: fetch, console: console)
-        var lookedUp: Tenant?
-        if name != general {
-            lookedUp = current.tenant(id: name)
-            if lookedUp == nil, remoteBranches[general] != nil {
-                lookedUp = try ProjectReader.revision(
-                    WorkingCopyRemote.ref(of: general, in: workspace), repository: workspace.root, git: git,
-                    options: options
-                ).tenant(id: name)
-            }
-            guard lookedUp != nil else {
-                throw UnknownNameError(kind: "tenant", names: [name], known: [general] + current.tenants.map(\.id))
-            }
+    /// Step 2. The tenant: in the working tree's files, then on the fetched general branch (nil: the general
+    /// branch itself).
+    private func lookUpTenant(
+        _ name: String, in current: Project, remoteBranches: [String: String], options: ValidationOptions
+    ) throws -> Tenant? {
+        let general = current.manifest.generalBranch
+        guard name != general else { return nil }
+        var lookedUp = current.tenant(id: name)
+        if lookedUp == nil, remoteBranches[general] != nil {
+            lookedUp = try ProjectReader.revision(
+                WorkingCopyRemote.ref(of: general, in: workspace), repository: workspace.root, git: git,
+                options: options
+            ).tenant(id: name)
         }
-        let branch = lookedUp?.branch ?? general
-        let action = "switch to \(lookedUp?.id ?? branch)"
-        var superproject = superState
+        guard lookedUp != nil else {
+            throw UnknownNameError(kind: "tenant", names: [name], known: [general] + current.tenants.map(\.id))
+        }
+        return lookedUp
+    }
+
+    /// The superproject's plan (to the remote tenant branch, else the local one) and its state after the fetch;
+    /// the problems of a superproject that changes are added to `problems`.
+    private func planSuperproject(
+        _ local: LocalState, branch: String, remoteBranches: [String: String], action: String,
+        problems: inout [WorkingCopyProblem]
+    ) throws -> (RepositoryPlan, RepositoryState) {
+        var superproject = local.superproject
         if fetch {
             superproject = try RepositoryState.inspect(path: workspace.root, git: git, superproject: true)
         }
@@ -322,117 +399,115 @@ public struct WorkingCopySwitch: Sendable {
         if plannedSuper.changes {
             problems += try preflight(
                 plannedSuper, absolutePath: workspace.root, state: superproject, repository: "superproject")
-            problems += try replacedModuleProblems(contexts.values, target: plannedSuper.finalCommit)
+            problems += try replacedModuleProblems(local.contexts.values, target: plannedSuper.finalCommit)
         }
+        return (plannedSuper, superproject)
+    }
 
-        // 3. The project and pins at the target commit; fetch and plan every module it has.
-        let target = try BranchProject.revision(
-            plannedSuper.finalCommit, general: general, workspace: workspace, git: git, options: options)
-        let tenant = lookedUp.map { found in target.tenant(id: found.id) ?? found }
-        let pins = try PinReader.pins(
-            at: plannedSuper.finalCommit, paths: target.manifest.modules.map(\.path), in: workspace.root, git: git)
-        var modulePlans: [RepositoryPlan] = []
-        var unpinned: [String] = []
-        var heads: [String: String] = [:]
-        var leftUnpushed: [String: UnpushedBranch] = [:]
-        var cloning: [CloneToCheck] = []
-        let urlDrift = try gitmodulesDrift(
-            target.manifest.modules, at: plannedSuper.finalCommit, superOrigin: superOrigin)
-        if let head = superproject.head { heads["superproject"] = head }
-        var before: [String: Before] = ["superproject": Before(branch: superproject.currentBranch)]
+    /// Plans every module of the target's manifest (`pins` by path) into `modules`.
+    private func planModules(
+        _ target: Project, pins: [String: String], tenant: Tenant?, superproject: RepositoryPlan,
+        superHead: String?, local: LocalState, into modules: inout ModulesPlanned
+    ) throws {
         for module in target.manifest.modules {
-            var context: ModuleContext
-            var movedFrom: String?
-            if let known = contexts[module.path], known.module.name == module.name {
-                context = known
-            } else if plannedSuper.changes, contexts[module.path] == nil,
-                let checkout = contexts.values.first(where: {
-                    $0.module.name == module.name && $0.presence == .repository
-                })
-            {
-                // The module moved between the branches: its checkout moves to where the target has it.
-                context = checkout
-                movedFrom = checkout.module.path
-            } else {
-                var (inspected, found) = try inspectModule(module, superOrigin: superOrigin)
-                if case .notARepository = inspected.presence, plannedSuper.changes,
-                    try trackedAsFile(module.path, at: superproject.head)
-                {
-                    // A file the superproject tracks stands where the target has this module: the superproject's
-                    // checkout replaces it, then the module is set up.
-                    inspected.presence = .notInitialised
-                    found = []
-                }
-                problems += found
-                context = inspected
-                if !found.isEmpty { continue }
-            }
+            guard
+                let found = try moduleContext(
+                    module, superproject: superproject, superHead: superHead, local: local, into: &modules)
+            else { continue }
             guard let pin = pins[module.path] else {
-                unpinned.append(module.name)
+                modules.unpinned.append(module.name)
                 continue
             }
-            let moduleBranch = target.branch(of: module, for: tenant)
-            guard var state = context.state else {
-                if let problem = try uninitialisedProblem(module, branch: moduleBranch, pin: pin) {
-                    problems.append(problem)
-                }
-                modulePlans.append(
-                    SwitchPlanner.planUninitialised(
-                        repository: module.name, path: module.path, branch: moduleBranch, pin: pin,
-                        remoteBranchExists: nil))
-                cloning.append(CloneToCheck(module: module, pin: pin))
-                continue
+            try planModule(
+                found.context, branch: target.branch(of: module, for: tenant), pin: pin, movedFrom: found.movedFrom,
+                into: &modules)
+        }
+    }
+
+    /// Where a module of the target stands: the working tree's checkout at its path, a checkout of it at another
+    /// path (the module moved between the branches), or looked at now. Nil when it has a problem (added to
+    /// `modules`).
+    private func moduleContext(
+        _ module: Module, superproject: RepositoryPlan, superHead: String?, local: LocalState,
+        into modules: inout ModulesPlanned
+    ) throws -> (context: ModuleContext, movedFrom: String?)? {
+        if let known = local.contexts[module.path], known.module.name == module.name { return (known, nil) }
+        if superproject.changes, local.contexts[module.path] == nil,
+            let checkout = local.contexts.values.first(where: {
+                $0.module.name == module.name && $0.presence == .repository
+            })
+        {
+            // The module moved between the branches: its checkout moves to where the target has it.
+            return (checkout, checkout.module.path)
+        }
+        var (inspected, found) = try inspectModule(module, superOrigin: local.superOrigin)
+        if case .notARepository = inspected.presence, superproject.changes,
+            try trackedAsFile(module.path, at: superHead)
+        {
+            // A file the superproject tracks stands where the target has this module: the superproject's
+            // checkout replaces it, then the module is set up.
+            inspected.presence = .notInitialised
+            found = []
+        }
+        modules.problems += found
+        return found.isEmpty ? (inspected, nil) : nil
+    }
+
+    /// Plans one pinned module: a clone when it is not initialised, nothing when it is on its branch at the pin,
+    /// else (after fetching it) the move its branch makes.
+    private func planModule(
+        _ context: ModuleContext, branch moduleBranch: String, pin: String, movedFrom: String?,
+        into modules: inout ModulesPlanned
+    ) throws {
+        let module = context.module
+        guard var state = context.state else {
+            if let problem = try uninitialisedProblem(module, branch: moduleBranch, pin: pin) {
+                modules.problems.append(problem)
             }
-            if let head = state.head { heads[module.name] = head }
-            before[module.name] = Before(branch: state.currentBranch)
-            if let current = state.currentBranch, current != moduleBranch, let tip = state.branches[current] {
-                let unpushed = try GitRepository(context.absolutePath, git: git).unpublished(tip, beyond: nil)
-                if unpushed.count > 0 {
-                    leftUnpushed[module.name] = UnpushedBranch(
-                        branch: current, count: unpushed.count, commits: unpushed.listed)
-                }
-            }
-            if state.currentBranch == moduleBranch && state.head == pin && state.branches[moduleBranch] == pin {
-                // Already on its branch at the pin: nothing to fetch, nothing to ask git (switching between tenants
-                // that share most pins touches only the modules that differ).
-                var unchanged = RepositoryPlan(
-                    repository: module.name, path: module.path, branch: moduleBranch, target: pin,
-                    finalCommit: pin, aheadOfTarget: 0, action: .none)
-                unchanged.movedFrom = movedFrom
-                modulePlans.append(unchanged)
-                continue
-            }
-            if fetch {
-                console?.progress("fetching \(module.name)")
-                try GitRepository(context.absolutePath, git: git).fetchOrigin(prune: true, module: module.name)
-                state = try RepositoryState.inspect(path: context.absolutePath, git: git)
-            }
-            switch try plan(
-                state: state, repository: module.name, relativePath: module.path, absolutePath: context.absolutePath,
-                branch: moduleBranch, target: pin, movesBack: true)
-            {
-            case .success(var value):
-                value.movedFrom = movedFrom
-                modulePlans.append(value)
-                if value.changes {
-                    problems += try preflight(
-                        value, absolutePath: context.absolutePath, state: state, repository: module.name)
-                }
-            case .failure(let problem): problems.append(problem)
+            modules.plans.append(
+                SwitchPlanner.planUninitialised(
+                    repository: module.name, path: module.path, branch: moduleBranch, pin: pin,
+                    remoteBranchExists: nil))
+            modules.cloning.append(CloneToCheck(module: module, pin: pin))
+            return
+        }
+        if let head = state.head { modules.heads[module.name] = head }
+        modules.before[module.name] = Before(branch: state.currentBranch)
+        if let current = state.currentBranch, current != moduleBranch, let tip = state.branches[current] {
+            let unpushed = try GitRepository(context.absolutePath, git: git).unpublished(tip, beyond: nil)
+            if unpushed.count > 0 {
+                modules.leftUnpushed[module.name] = UnpushedBranch(
+                    branch: current, count: unpushed.count, commits: unpushed.listed)
             }
         }
-        let unnamed = try planUnnamed(
-            target: plannedSuper.finalCommit, branch: branch, modules: target.manifest.modules)
-        problems += unnamed.problems
-        // A clone that cannot reach its pin would stop the switch half-way: found now, before any change.
-        problems += try missingPinProblems(cloning + unnamed.cloning, superOrigin: superOrigin, target: branch)
-        guard problems.isEmpty else { throw WorkingCopyRefusal(action: action, problems: problems) }
-        return Plan(
-            tenant: tenant?.id ?? branch, superproject: plannedSuper, modules: modulePlans, unpinned: unpinned,
-            heads: heads, leftUnpushed: leftUnpushed, urlDrift: urlDrift,
-            urls: target.manifest.modules.reduce(into: [:]) { urls, module in
-                if !module.url.isEmpty { urls[module.name] = Self.resolved(module.url, superOrigin: superOrigin) }
-            }, before: before, unnamed: unnamed.submodules)
+        if state.currentBranch == moduleBranch && state.head == pin && state.branches[moduleBranch] == pin {
+            // Already on its branch at the pin: nothing to fetch, nothing to ask git (switching between tenants
+            // that share most pins touches only the modules that differ).
+            var unchanged = RepositoryPlan(
+                repository: module.name, path: module.path, branch: moduleBranch, target: pin,
+                finalCommit: pin, aheadOfTarget: 0, action: .none)
+            unchanged.movedFrom = movedFrom
+            modules.plans.append(unchanged)
+            return
+        }
+        if fetch {
+            console?.progress("fetching \(module.name)")
+            try GitRepository(context.absolutePath, git: git).fetchOrigin(prune: true, module: module.name)
+            state = try RepositoryState.inspect(path: context.absolutePath, git: git)
+        }
+        switch try plan(
+            state: state, repository: module.name, relativePath: module.path, absolutePath: context.absolutePath,
+            branch: moduleBranch, target: pin, movesBack: true)
+        {
+        case .success(var value):
+            value.movedFrom = movedFrom
+            modules.plans.append(value)
+            if value.changes {
+                modules.problems += try preflight(
+                    value, absolutePath: context.absolutePath, state: state, repository: module.name)
+            }
+        case .failure(let problem): modules.problems.append(problem)
+        }
     }
 
     /// What would make git stop half-way in a repository that changes: untracked files the target would
@@ -566,21 +641,52 @@ public struct WorkingCopySwitch: Sendable {
             let cause = "\(error)"
             let left = moved
             if left.isEmpty { throw error }
-            console?.progress("putting back what the switch changed (\(left.joined(separator: ", ")))")
+            let result: (putBack: [String], kept: [String])
             do {
                 // Interrupted (SIGINT, SIGTERM): git processes may start again for the put-back, before the exit.
-                try Cancellator.shared.puttingBack {
-                    try rollBack(
+                // Only the repositories this run started changing are looked at and put back.
+                result = try Cancellator.shared.puttingBack {
+                    let repositories = StoppedSwitch.withLanded(
                         try StoppedSwitch.repositories(from: records, file: "the journal of this switch"),
-                        target: plan.tenant)
+                        entries: transaction?.current.entries ?? [])
+                    let result = try rollBack(repositories, target: plan.tenant) { putBack in
+                        console?.progress(
+                            "putting back what the switch changed (\(putBack.joined(separator: ", ")))")
+                    }
+                    // The compensating steps: what landed and went back again.
+                    for (repository, refs) in StoppedSwitch.landedRefs(of: result.putBack, in: repositories) {
+                        try transaction?.recordUndone(repository: repository, refs: refs)
+                    }
+                    return result
                 }
-                InterruptNote.set("every repository the switch had changed is back where it was")
             } catch let rollbackError {
                 throw SwitchStoppedError(
                     cause: cause, putBack: [], left: left, rollbackFailure: "\(rollbackError)", rerun: rerun)
             }
+            guard result.kept.isEmpty else {
+                throw SwitchStoppedError(
+                    cause: cause, putBack: result.putBack, left: result.kept, rollbackFailure: nil, rerun: rerun)
+            }
+            InterruptNote.set("every repository the switch had changed is back where it was")
             throw SwitchStoppedError(cause: cause, putBack: left, left: [], rollbackFailure: nil, rerun: rerun)
         }
+    }
+
+    /// Records in the journal the steps of `plan` that landed (`cloned`: only the clone of a module the switch
+    /// initialises): HEAD and the branch the switch wrote, each from its value before to the one the switch left.
+    private func recordLanded(_ plan: RepositoryPlan, headBefore: String?, cloned: Bool = false) throws {
+        guard let transaction, plan.changes else { return }
+        var refs = [RefUpdate(ref: "HEAD", new: plan.finalCommit, old: headBefore)]
+        let branch = "refs/heads/\(plan.branch)"
+        switch plan.action {
+        case .fastForward(let from), .moveBack(let from, _, _):
+            refs.append(RefUpdate(ref: branch, new: plan.finalCommit, old: from))
+        case .create, .initialise:
+            if !cloned { refs.append(RefUpdate(ref: branch, new: plan.finalCommit, old: nil)) }
+        case .checkout, .none:
+            break
+        }
+        try transaction.record(repository: plan.repository, refs: refs, published: nil, landed: true)
     }
 
     /// The steps of ``execute(_:)``; `start` records in the journal that a repository is about to change.
@@ -588,6 +694,7 @@ public struct WorkingCopySwitch: Sendable {
         var entries: [SwitchReport.Entry] = []
         if plan.superproject.changes { try start("superproject") }
         let superChange = try apply(plan.superproject, in: workspace.root, superproject: true)
+        try recordLanded(plan.superproject, headBefore: plan.heads["superproject"])
         entries.append(entry(plan.superproject, change: superChange, from: plan.heads["superproject"], nested: false))
         let changed = plan.modules.filter(\.changes)
         if !changed.isEmpty {
@@ -608,7 +715,10 @@ public struct WorkingCopySwitch: Sendable {
                 console?.progress("\(module.repository): moving its checkout from \(from) to \(module.path)")
                 try ModuleCheckoutMove.move(from: workspace.path(from), to: path, git: git)
             }
-            let change = try apply(module, in: path, superproject: false)
+            let change = try apply(module, in: path, superproject: false) {
+                try recordLanded(module, headBefore: nil, cloned: true)
+            }
+            try recordLanded(module, headBefore: plan.heads[module.repository])
             var nested = false
             if recursive {
                 nested = try updateNested(at: path, prefix: module.path, name: module.repository, tenant: plan.tenant)
@@ -712,7 +822,11 @@ public struct WorkingCopySwitch: Sendable {
         try repository.resetKeep(to: plan.target, recurseSubmodules: !superproject, context: context)
     }
 
-    private func apply(_ plan: RepositoryPlan, in path: String, superproject: Bool) throws -> String {
+    /// Carries out one repository's plan; `cloned` runs once a module the switch initialises is cloned, before its
+    /// branch is created.
+    private func apply(
+        _ plan: RepositoryPlan, in path: String, superproject: Bool, cloned: () throws -> Void = {}
+    ) throws -> String {
         let name = plan.repository
         let repository = GitRepository(path, git: git)
         switch plan.action {
@@ -763,6 +877,7 @@ public struct WorkingCopySwitch: Sendable {
                     "module \(name) at \(plan.path) is still not a repository of its own after "
                         + "`git submodule update --init --checkout`; nothing was run in it")
             }
+            try cloned()
             // The clone was made by this run: its branches hold no user work, so the branch may be (re)set.
             try repository.createBranch(
                 plan.branch, at: plan.target, force: true, context: "create branch \(plan.branch) in \(name)")
