@@ -3,7 +3,9 @@ import Foundation
 /// A smart-HTTP git server on 127.0.0.1 for tests: nginx with basic auth in front of `git http-backend` (through
 /// fcgiwrap), serving every bare repository under a directory at `http://127.0.0.1:<port>/git/<name>.git`, for
 /// reading and pushing. Everything (config, password file, logs, socket) lives in the sandbox; both programs run in
-/// the foreground as children of the test and stop when the server is released (or ``stop()``).
+/// the foreground as children of the test and stop when the server is released (or ``stop()``). In a suite with the
+/// `.sharedServers` trait the suite's one server serves the test's repositories instead, below a name of the test's
+/// own (``TestServers``), and stops when the suite ends.
 ///
 /// Needs nginx and fcgiwrap (Debian: `apt-get install nginx-light fcgiwrap`, as `.ci/run` does) and
 /// `git http-backend`; ``unavailableReason`` says what is missing.
@@ -18,9 +20,14 @@ public final class GitHTTPServer: Sendable {
     public let password: String
     /// The port nginx listens on.
     public let port: Int
-    private let nginx: TestDaemon
-    private let fcgiwrap: TestDaemon
-    private let socket: String
+    /// The programs serving: this server's own, or those its suite shares (``TestServers``).
+    private let processes: Processes
+    /// Whether ``stop()`` stops the programs (a server of its own) or only unlinks this test's repositories.
+    private let owned: Bool
+    /// The path below `/git/` of this test's repositories: empty for a server of its own, `<name>/` on a shared one.
+    private let prefix: String
+    /// The link to the test's repositories below the shared server's root.
+    private let link: String?
 
     /// Why the server cannot run on this machine, or nil when it can.
     public static var unavailableReason: String? {
@@ -46,72 +53,128 @@ public final class GitHTTPServer: Sendable {
         return FileManager.default.isExecutableFile(atPath: path) ? path : nil
     }
 
-    /// Starts serving the bare repositories under `repositories` (an absolute path).
+    /// Serves the bare repositories under `repositories` (an absolute path). In a suite that shares its servers
+    /// (``TestServers``) they are linked under a name of their own below the shared server's root; else a server of
+    /// their own starts, its files in the sandbox.
     public init(
         serving repositories: String, in sandbox: GitSandbox, user: String = "alice", password: String = "s3cret"
     ) throws {
-        guard let nginxPath = TestDaemon.find(["nginx"]), let fcgiwrapPath = TestDaemon.find(["fcgiwrap"]),
-            let backend = Self.httpBackend
-        else { throw SandboxError(description: Self.unavailableReason ?? "no http server") }
         self.user = user
         self.password = password
-        let directory = sandbox.path("http-server")
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        // A unix socket path must stay under ~100 bytes: keep it short, outside the (long) sandbox path.
-        socket = NSTemporaryDirectory() + "/tfcgi-\(UUID().uuidString.prefix(8)).sock"
-        // nginx's own scheme for a clear-text password in a test's password file.
-        try "\(user):{PLAIN}\(password)\n".write(
-            toFile: "\(directory)/htpasswd", atomically: true, encoding: .utf8)
-        let lfsScript = try Self.writeLFSScript(in: directory)
-        fcgiwrap = try TestDaemon(
-            fcgiwrapPath, ["-s", "unix:\(socket)"], environment: sandbox.environment,
-            log: "\(directory)/fcgiwrap.log")
-        let deadline = Date().addingTimeInterval(10)
-        while !FileManager.default.fileExists(atPath: socket) && Date() < deadline && fcgiwrap.isRunning {
-            usleep(20_000)
-        }
-        guard FileManager.default.fileExists(atPath: socket) else {
-            fcgiwrap.stop()
-            throw SandboxError(description: "fcgiwrap did not create \(socket): \(fcgiwrap.output)")
-        }
-        let started: (port: Int, daemon: TestDaemon)
-        let socket = socket
-        do {
-            started = try TestDaemon.startListening("nginx") { port in
-                let config = Self.config(
-                    port: port, directory: directory, socket: socket, backend: backend, repositories: repositories,
-                    home: sandbox.environment["HOME"] ?? directory, asRoot: getuid() == 0, lfsScript: lfsScript)
-                try config.write(toFile: "\(directory)/nginx.conf", atomically: true, encoding: .utf8)
-                return try TestDaemon(
-                    nginxPath, ["-c", "\(directory)/nginx.conf", "-p", directory, "-e", "\(directory)/error.log"],
-                    environment: sandbox.environment, log: "\(directory)/nginx.log")
+        if let shared = TestServers.current {
+            processes = try shared.http(user: user, password: password)
+            guard processes.user == user, processes.password == password else {
+                throw SandboxError(
+                    description: "the suite's shared HTTP server accepts \(processes.user), not \(user): "
+                        + "give this test a suite of its own")
             }
-        } catch {
-            fcgiwrap.stop()
-            try? FileManager.default.removeItem(atPath: socket)
-            throw error
+            let name = "r-\(UUID().uuidString.prefix(8))"
+            let link = processes.root + "/" + name
+            try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: repositories)
+            self.link = link
+            prefix = name + "/"
+            owned = false
+        } else {
+            processes = try Processes(
+                serving: repositories, directory: sandbox.path("http-server"),
+                home: sandbox.environment["HOME"] ?? sandbox.path("http-server"), environment: sandbox.environment,
+                user: user, password: password)
+            link = nil
+            prefix = ""
+            owned = true
         }
-        port = started.port
-        nginx = started.daemon
+        port = processes.port
     }
 
     deinit { stop() }
 
-    /// Stops nginx and fcgiwrap. Idempotent.
+    /// Stops nginx and fcgiwrap of a server of its own; on a shared server, stops serving this test's repositories.
+    /// Idempotent.
     public func stop() {
-        nginx.stop()
-        fcgiwrap.stop()
-        try? FileManager.default.removeItem(atPath: socket)
+        if owned { processes.stop() }
+        if let link { try? FileManager.default.removeItem(atPath: link) }
+    }
+
+    /// nginx in front of fcgiwrap, serving the bare repositories below one root.
+    final class Processes: Sendable {
+        let user: String
+        let password: String
+        let port: Int
+        /// The directory served (`GIT_PROJECT_ROOT`).
+        let root: String
+        private let nginx: TestDaemon
+        private let fcgiwrap: TestDaemon
+        private let socket: String
+
+        /// Starts serving `repositories`; config, password file and logs in `directory`.
+        init(
+            serving repositories: String, directory: String, home: String, environment: [String: String],
+            user: String, password: String
+        ) throws {
+            guard let nginxPath = TestDaemon.find(["nginx"]), let fcgiwrapPath = TestDaemon.find(["fcgiwrap"]),
+                let backend = GitHTTPServer.httpBackend
+            else { throw SandboxError(description: GitHTTPServer.unavailableReason ?? "no http server") }
+            self.user = user
+            self.password = password
+            root = repositories
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            // A unix socket path must stay under ~100 bytes: keep it short, outside the (long) sandbox path.
+            socket = NSTemporaryDirectory() + "/tfcgi-\(UUID().uuidString.prefix(8)).sock"
+            // nginx's own scheme for a clear-text password in a test's password file.
+            try "\(user):{PLAIN}\(password)\n".write(
+                toFile: "\(directory)/htpasswd", atomically: true, encoding: .utf8)
+            let lfsScript = try GitHTTPServer.writeLFSScript(in: directory)
+            fcgiwrap = try TestDaemon(
+                fcgiwrapPath, ["-s", "unix:\(socket)"], environment: environment, log: "\(directory)/fcgiwrap.log")
+            let deadline = Date().addingTimeInterval(10)
+            while !FileManager.default.fileExists(atPath: socket) && Date() < deadline && fcgiwrap.isRunning {
+                usleep(20_000)
+            }
+            guard FileManager.default.fileExists(atPath: socket) else {
+                fcgiwrap.stop()
+                throw SandboxError(description: "fcgiwrap did not create \(socket): \(fcgiwrap.output)")
+            }
+            let started: (port: Int, daemon: TestDaemon)
+            let socket = socket
+            do {
+                started = try TestDaemon.startListening("nginx") { port in
+                    let config = GitHTTPServer.config(
+                        port: port, directory: directory, socket: socket, backend: backend,
+                        repositories: repositories, home: home, asRoot: getuid() == 0, lfsScript: lfsScript)
+                    try config.write(toFile: "\(directory)/nginx.conf", atomically: true, encoding: .utf8)
+                    return try TestDaemon(
+                        nginxPath, ["-c", "\(directory)/nginx.conf", "-p", directory, "-e", "\(directory)/error.log"],
+                        environment: environment, log: "\(directory)/nginx.log")
+                }
+            } catch {
+                fcgiwrap.stop()
+                try? FileManager.default.removeItem(atPath: socket)
+                throw error
+            }
+            port = started.port
+            nginx = started.daemon
+        }
+
+        deinit { stop() }
+
+        /// Stops nginx and fcgiwrap. Idempotent.
+        func stop() {
+            nginx.stop()
+            fcgiwrap.stop()
+            try? FileManager.default.removeItem(atPath: socket)
+        }
     }
 
     /// The URL of repository `name` (`Article.git`) with the right credentials in it.
     public func url(_ name: String) -> String { url(name, userInfo: "\(user):\(password)") }
 
     /// The URL of repository `name` with `userInfo` (`user:password`) in it.
-    public func url(_ name: String, userInfo: String) -> String { "http://\(userInfo)@127.0.0.1:\(port)/git/\(name)" }
+    public func url(_ name: String, userInfo: String) -> String {
+        "http://\(userInfo)@127.0.0.1:\(port)/git/\(prefix)\(name)"
+    }
 
     /// The URL of repository `name` without credentials.
-    public func anonymousURL(_ name: String) -> String { "http://127.0.0.1:\(port)/git/\(name)" }
+    public func anonymousURL(_ name: String) -> String { "http://127.0.0.1:\(port)/git/\(prefix)\(name)" }
 
     /// Whether repositories get the Git LFS endpoint (python3 found).
     public static var servesLFS: Bool { TestDaemon.find(["python3"]) != nil }

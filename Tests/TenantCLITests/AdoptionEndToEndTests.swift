@@ -243,7 +243,7 @@ struct RealSuperproject {
 
 /// docs/adopting.md, followed literally: its `sh` blocks, in order, as one shell script with the built tenantctl on
 /// PATH, on a superproject on `main` over `master` modules.
-@Suite struct AdoptingGuideTests {
+@Suite(.tags(.slow), .notInTheFastSet) struct AdoptingGuideTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 

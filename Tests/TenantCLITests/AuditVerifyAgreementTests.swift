@@ -6,7 +6,7 @@ import Testing
 
 /// `tenantctl audit --json` and `tenantctl verify --json` on the same repositories report the same findings: the
 /// same codes for the same tenant and module, in every state (one judge decides for both commands).
-@Suite struct AuditVerifyAgreementTests {
+@Suite(.tags(.slow), .notInTheFastSet) struct AuditVerifyAgreementTests {
     let audit = AuditCommandTests()
 
     /// A finding reduced to what both commands must agree on: where, the code, and the words.

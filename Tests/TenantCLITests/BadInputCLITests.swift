@@ -6,7 +6,7 @@ import Testing
 /// Bad manifests (JSON, fields, names, paths, URLs, tenant ids, dependencies) through the command line: `tenant list`
 /// refuses (exit 1, message on stderr), `verify` reports (exit 2, finding on stdout); nothing in the repository
 /// changes.
-@Suite struct BadInputCLITests {
+@Suite(.tags(.slow), .notInTheFastSet) struct BadInputCLITests {
     static let modules = """
         {
           "version": 1,

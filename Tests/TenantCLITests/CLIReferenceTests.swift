@@ -7,7 +7,7 @@ import Testing
 
 /// `docs/CLI.md` is generated from every command's `--help`; this test fails when they drift apart.
 /// Regenerate with `scripts/update-cli-reference` (runs this test with `TENANTCTL_UPDATE_REFERENCE=1`).
-@Suite struct CLIReferenceTests {
+@Suite(.tags(.slow), .notInTheFastSet) struct CLIReferenceTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 

@@ -5,7 +5,7 @@ import TenantTestSupport
 import Testing
 
 /// The result of running tenantctl in-process.
-struct CLIResult {
+struct CLIResult: Sendable {
     var status: Int32
     var stdout: String
     var stderr: String

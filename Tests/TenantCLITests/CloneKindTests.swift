@@ -172,7 +172,7 @@ import Testing
 }
 
 /// Global options: `--remote <name>`, and every global option before the subcommand as git accepts them.
-@Suite struct GlobalOptionPlacementTests {
+@Suite(.tags(.slow), .notInTheFastSet) struct GlobalOptionPlacementTests {
     @Test func remoteNotCalledOriginIsNamedWithRemote() throws {
         let sandbox = try GitSandbox()
         let example = try sandbox.exampleCopy(in: sandbox.path("erp"), stage: .afterUpdates)

@@ -10,7 +10,7 @@ import Testing
 /// Unknown names are refused fast and quietly: at most three close names, then where to see them all; a mistyped
 /// command gets a suggestion too (a swap of two letters is one edit); a roll naming an unknown tenant fetches no
 /// module repository.
-@Suite struct UnknownNameRefusalTests {
+@Suite(.tags(.slow), .notInTheFastSet) struct UnknownNameRefusalTests {
     @Test func aSwapOfTwoLettersIsOneEdit() {
         #expect(NameSuggestions.distance("audti", "audit") == 1)
         #expect(NameSuggestions.closest(to: "audti", among: ["audit", "status", "switch"]) == "audit")
@@ -99,7 +99,7 @@ import Testing
 
 /// `--help` puts what to type first: the overview, USAGE and the options, then the prose, then the examples;
 /// `-h` is the short help; `--version` belongs to the root command.
-@Suite struct HelpLayoutTests {
+@Suite(.tags(.slow), .notInTheFastSet) struct HelpLayoutTests {
     static func help(_ command: ParsableCommand.Type) -> String {
         HelpLayout.arranged(Tenantctl.helpMessage(for: command, columns: 80))
     }
@@ -208,7 +208,7 @@ import Testing
         try sandbox.git(["symbolic-ref", "--short", "HEAD"], in: workspace)
     }
 
-    @Test func switchDashGoesBackToThePreviousTenant() throws {
+    @Test(.tags(.slow), .notInTheFastSet) func switchDashGoesBackToThePreviousTenant() throws {
         let sandbox = try GitSandbox()
         let example = try sandbox.exampleCopy(in: sandbox.path("erp"), stage: .beforeUpdates)
         let none = sandbox.tenantctl(["switch", "-"], in: example.workspace)
@@ -261,7 +261,7 @@ import Testing
         #expect(unknown.status == 64 && unknown.stderr.contains("see: tenantctl tenant list"), "\(unknown.stderr)")
     }
 
-    @Test func runsLimitShowsTheNewestAndSaysHowManyAreLeftOut() throws {
+    @Test(.tags(.slow), .notInTheFastSet) func runsLimitShowsTheNewestAndSaysHowManyAreLeftOut() throws {
         let sandbox = try GitSandbox()
         let example = try sandbox.exampleCopy(in: sandbox.path("erp"), stage: .beforeUpdates)
         for tenant in ["t2", "t3", "t1", "t2"] {

@@ -51,7 +51,7 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: remotes))
     }
 
-    @Test func keepLeavesAWorkspaceOnT2WithEveryTenantRolled() throws {
+    @Test(.tags(.slow), .notInTheFastSet) func keepLeavesAWorkspaceOnT2WithEveryTenantRolled() throws {
         let sandbox = try GitSandbox()
         let dir = sandbox.path("kept")
         let result = sandbox.tenantctl(["demo", "--keep", dir])

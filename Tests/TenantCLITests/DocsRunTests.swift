@@ -60,24 +60,56 @@ import Testing
         return words
     }
 
+    /// The words of a step as the docs write it: a description after two spaces, a `#` comment, a pipe or a
+    /// redirection ends the command.
+    static func command(_ step: String) -> String {
+        var command = step.trimmingCharacters(in: .whitespaces)
+        if let description = command.range(of: "  ") { command = String(command[..<description.lowerBound]) }
+        for end in [" #", " |", " >"] {
+            if let range = command.range(of: end) { command = String(command[..<range.lowerBound]) }
+        }
+        return command
+    }
+
+    /// The commands that make a directory of their own and read nothing of the one they run in: their steps run
+    /// once per test process (``SharedSteps``), however many commands' help shows them.
+    static let selfContained: Set<String> = ["example", "demo"]
+
     /// Runs one example line in `directory`: `&&`-separated `tenantctl …` and `cd …` steps; a description after
     /// two spaces, a `#` comment, a pipe or a redirection ends the command. Returns each tenantctl step's result.
+    ///
+    /// A ``selfContained`` step (`tenantctl example /tmp/erp`, `tenantctl demo`) is the same run wherever it is
+    /// shown: it runs once per process and every test that shows it checks that run's result. With
+    /// `keepDirectories` the directory it made (its `/tmp/…` argument) is copied to where the substitution puts it,
+    /// for the steps that work in it next.
     static func runExample(
-        _ line: String, in directory: String, sandbox: GitSandbox, substitute: [String: String]
-    ) -> [(String, CLIResult)] {
-        var text = line
-        for (from, to) in substitute { text = text.replacingOccurrences(of: from, with: to) }
+        _ line: String, in directory: String, sandbox: GitSandbox, substitute: [String: String],
+        keepDirectories: Bool = false
+    ) throws -> [(String, CLIResult)] {
+        func substituted(_ text: String) -> String {
+            var text = text
+            // Longest first: `/tmp/erp-conflict` and `/tmp/erp/build` before `/tmp/erp`.
+            for (from, to) in substitute.sorted(by: { $0.key.count > $1.key.count }) {
+                text = text.replacingOccurrences(of: from, with: to)
+            }
+            return text
+        }
         var directory = directory
         var results: [(String, CLIResult)] = []
-        for step in text.components(separatedBy: " && ") {
-            var command = step.trimmingCharacters(in: .whitespaces)
-            if let description = command.range(of: "  ") { command = String(command[..<description.lowerBound]) }
-            for end in [" #", " |", " >"] {
-                if let range = command.range(of: end) { command = String(command[..<range.lowerBound]) }
-            }
+        for step in line.components(separatedBy: " && ") {
+            let written = Self.command(step)
+            let command = substituted(written)
             let words = Self.words(command)
             if words.first == "cd", words.count == 2 {
                 directory = words[1]
+            } else if words.first == "tenantctl", words.count > 1, selfContained.contains(words[1]) {
+                let shared = try SharedSteps.run(written, sandbox: sandbox)
+                if keepDirectories, let made = shared.made,
+                    let index = Self.words(written).firstIndex(where: { $0.hasPrefix("/tmp/") }), index < words.count
+                {
+                    try DirectoryTemplates.copyTree(from: made, to: words[index])
+                }
+                results.append((command, shared.result))
             } else if words.first == "tenantctl" {
                 results.append((command, sandbox.tenantctl(Array(words.dropFirst()), in: directory)))
             }
@@ -85,12 +117,64 @@ import Testing
         return results
     }
 
-    @Test(arguments: helpExamples().map(\.0))
+    /// The runs of the ``selfContained`` steps in this test process: each written step once, in a template directory
+    /// of its own (``DirectoryTemplates``) with its `/tmp/…` argument pointing there.
+    enum SharedSteps {
+        struct Run: Sendable {
+            var result: CLIResult
+            /// The directory the step made (its `/tmp/…` argument, inside the template), if it names one.
+            var made: String?
+        }
+
+        static func run(_ written: String, sandbox: GitSandbox) throws -> Run {
+            func run(in directory: String) -> Run {
+                let words = DocsRunTests.words(written)
+                let made = words.contains { $0.hasPrefix("/tmp/") } ? directory + "/made" : nil
+                let arguments = words.dropFirst().map { $0.hasPrefix("/tmp/") ? directory + "/made" : $0 }
+                return Run(result: sandbox.tenantctl(Array(arguments), in: directory), made: made)
+            }
+            // `TENANTCTL_TEMPLATES=0`: every test runs the step itself, as before.
+            if DirectoryTemplates.buildEveryCopy {
+                let directory = sandbox.path("step-\(UUID().uuidString.prefix(8))")
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+                return run(in: directory)
+            }
+            let key = "docs-step-" + written.map { $0.isLetter || $0.isNumber ? String($0) : "_" }.joined()
+            return try DirectoryTemplates.shared.template(key) { run(in: $0) }.value
+        }
+    }
+
+    /// Commands whose examples only read the workspace and the remotes (tenantctl's own fetched copies and the files
+    /// an example writes aside): they run one after another on one copy of the example, and
+    /// ``readOnlyExamplesShareOneWorkspace()`` checks after each command that nothing else changed.
+    static let readOnly = [
+        "tenantctl status", "tenantctl diff", "tenantctl tenant list", "tenantctl verify", "tenantctl audit",
+    ]
+
+    /// Whether a step of `lines` runs in the workspace: a tenantctl step that follows no `cd` of its line and is not
+    /// ``selfContained``.
+    static func needsWorkspace(_ lines: [String]) -> Bool {
+        for line in lines where skipped[line] == nil {
+            for step in line.components(separatedBy: " && ") {
+                let words = Self.words(Self.command(step))
+                if words.first == "cd" { break }
+                if words.first == "tenantctl", !(words.count > 1 && selfContained.contains(words[1])) { return true }
+            }
+        }
+        return false
+    }
+
+    @Test(arguments: helpExamples().map(\.0).filter { !readOnly.contains($0) })
     func helpExamplesRunOnTheExample(_ name: String) throws {
         let lines = try #require(Self.helpExamples().first { $0.0 == name }?.1)
         let sandbox = try GitSandbox()
         if name == "tenantctl resolve" {
             try Self.runResolveExamples(lines, sandbox: sandbox)
+            return
+        }
+        // `tenantctl example …` and `tenantctl demo …` make their own directories: no copy of the example for them.
+        guard Self.needsWorkspace(lines) else {
+            try Self.runExamples(of: name, lines, in: sandbox.root, sandbox: sandbox)
             return
         }
         let example = try LifecycleExample(sandbox, stage: .afterUpdates)
@@ -109,6 +193,41 @@ import Testing
         case "tenantctl init": try sandbox.git(["branch", "develop"], in: workspace)
         default: break
         }
+        try Self.runExamples(of: name, lines, in: workspace, sandbox: sandbox)
+    }
+
+    /// The read-only commands' examples on one copy of the example, in the order of ``readOnly`` (audit, whose
+    /// examples write report files into the workspace, last). After each command every ref of the workspace and the
+    /// remotes and the workspace's tracked files and checkouts are as before: an example that writes more fails here
+    /// and needs a copy of its own (in ``helpExamplesRunOnTheExample(_:)``).
+    @Test func readOnlyExamplesShareOneWorkspace() throws {
+        let sandbox = try GitSandbox()
+        let example = try LifecycleExample(sandbox, stage: .afterUpdates)
+        let all = Self.helpExamples()
+        for name in Self.readOnly {
+            let lines = try #require(all.first { $0.0 == name }?.1, "\(name) shows no examples")
+            let before = try Self.committedState(example)
+            try Self.runExamples(of: name, lines, in: example.workspace, sandbox: sandbox)
+            #expect(
+                try Self.committedState(example) == before,
+                "\(name)'s examples changed the workspace or a remote: run them on a copy of their own")
+        }
+    }
+
+    /// Every ref of the remotes and the workspace (tenantctl's cache of the remotes aside), HEAD, and the workspace's
+    /// status without untracked files (a module checkout moved shows there).
+    static func committedState(_ example: LifecycleExample) throws -> [String: [String: String]] {
+        var state = try example.snapshot()
+        state["workspace status"] = [
+            "status": try example.sandbox.git(
+                ["status", "--porcelain=v2", "--untracked-files=no"], in: example.workspace)
+        ]
+        return state
+    }
+
+    /// Runs the examples `lines` of command `name` one after another in `workspace` and checks each step's exit
+    /// status.
+    static func runExamples(of name: String, _ lines: [String], in workspace: String, sandbox: GitSandbox) throws {
         var counter = 0
         for line in lines {
             if let reason = Self.skipped[line] {
@@ -124,7 +243,7 @@ import Testing
                 let runs = try RollJournal.all(gitDirectory: workspace + "/.git").runs
                 substitute["<run-id>"] = try #require(runs.last?.runId, "no roll ran before `\(line)`")
             }
-            let results = Self.runExample(line, in: workspace, sandbox: sandbox, substitute: substitute)
+            let results = try Self.runExample(line, in: workspace, sandbox: sandbox, substitute: substitute)
             #expect(!results.isEmpty, "\(line): nothing ran")
             for (command, result) in results {
                 // A review roll exits 75 while its reviews are open, as they are on the example.
@@ -149,8 +268,9 @@ import Testing
             var ran = 0
             for line in lines where !(line.contains("resolve --") && !line.contains("resolve \(ending)")) {
                 let directory = line.hasPrefix("tenantctl example") ? sandbox.root : workspace
-                let results = Self.runExample(
-                    line, in: directory, sandbox: sandbox, substitute: ["/tmp/erp-conflict": base])
+                let results = try Self.runExample(
+                    line, in: directory, sandbox: sandbox, substitute: ["/tmp/erp-conflict": base],
+                    keepDirectories: true)
                 #expect(!results.isEmpty, "\(line): nothing ran")
                 for (command, result) in results {
                     let expected: Int32 = command == "tenantctl roll" || command == "tenantctl resolve t2" ? 2 : 0

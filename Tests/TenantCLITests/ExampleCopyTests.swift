@@ -5,7 +5,9 @@ import Testing
 
 /// The copies tests start from (``DirectoryTemplates``): built once per process, copied per test, and a copy never
 /// reaches back into the template or into another copy.
-@Suite(.disabled(if: DirectoryTemplates.buildEveryCopy, "TENANTCTL_TEMPLATES=0: no templates to check"))
+@Suite(
+    .disabled(if: DirectoryTemplates.buildEveryCopy, "TENANTCTL_TEMPLATES=0: no templates to check"), .tags(.slow),
+    .notInTheFastSet)
 struct ExampleCopyTests {
     static let repositories = ["Infrastructure", "Article", "Customer", "Order", "Superproject"]
 

@@ -5,7 +5,7 @@ import Testing
 
 /// init's run journal: each repository as found before the first change, a stopped init's half-made mirrors removed
 /// by its re-run, and the journal of an init killed after its last step finished by the re-run.
-@Suite struct InitJournalTests {
+@Suite(.tags(.slow), .notInTheFastSet) struct InitJournalTests {
     /// The runs of init in a working copy's journal directory.
     static func initRuns(_ work: String) throws -> [RunJournal] {
         let all = try RunJournal.all(gitDirectory: work + "/.git")

@@ -4,7 +4,7 @@ import Testing
 
 /// Before it changes a repository, tenantctl lists the repository's git directory for lock files a crashed git left.
 /// When that listing fails, the error names the directory and the repository, not a git call that never ran.
-@Suite struct LockFileListingTests {
+@Suite(.tags(.slow), .notInTheFastSet) struct LockFileListingTests {
     /// A git that answers `rev-parse --absolute-git-dir` in module `hidden` with a directory that does not exist
     /// (a git directory gone between git's answer and the listing); every other call goes to the real git.
     func git(hiding hidden: String?, in sandbox: GitSandbox) throws -> String {

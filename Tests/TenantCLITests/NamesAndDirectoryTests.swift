@@ -6,7 +6,7 @@ import Testing
 
 /// Unknown tenants and modules are usage errors found before any module is fetched; `-C` decides where relative
 /// output paths go.
-@Suite struct NamesAndDirectoryTests {
+@Suite(.tags(.slow), .notInTheFastSet) struct NamesAndDirectoryTests {
     static func example(_ sandbox: GitSandbox) throws -> ExampleResult {
         try sandbox.exampleCopy(in: sandbox.path("erp"), stage: .beforeUpdates)
     }

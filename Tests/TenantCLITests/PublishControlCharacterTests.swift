@@ -5,7 +5,7 @@ import TenantTestSupport
 import Testing
 
 /// Control characters from repositories are shown escaped in text, table and Markdown output; JSON keeps them exact.
-@Suite("PublishControlCharacterTests")
+@Suite("PublishControlCharacterTests", .tags(.slow), .notInTheFastSet)
 struct PublishControlCharacterTests {
     static let esc = "\u{1B}"
     static let bel = "\u{07}"

@@ -7,7 +7,7 @@ import Testing
 @testable import TenantObservation
 
 /// A password in a remote URL reaches the server and nothing else: no file tenantctl writes, no output, no commit.
-@Suite("PublishCredentialsTests", .tags(.slow), .notInTheFastSet)
+@Suite("PublishCredentialsTests", .sharedServers, .tags(.slow), .notInTheFastSet)
 struct PublishCredentialsTests {
     /// Every file under the common git directory's `tenantctl/` whose bytes contain `secret`, and how many were read.
     static func filesHolding(_ secret: String, under directory: String) throws -> (holding: [String], read: Int) {

@@ -28,7 +28,7 @@ import Testing
         }
     }
 
-    @Test func everyCommandInTheTableExists() throws {
+    @Test(.tags(.slow), .notInTheFastSet) func everyCommandInTheTableExists() throws {
         let rows = Self.readme.split(separator: "\n").filter { $0.hasPrefix("| `tenantctl ") }
         #expect(rows.count >= 9)
         let sandbox = try GitSandbox()
@@ -126,7 +126,7 @@ import Testing
         #expect(Self.citingLines("case 0x0A: return nil\nIssue.record(\"x\")\n// ReliabilityEdgeTests").isEmpty)
     }
 
-    @Test func quickStartRunsAsWritten() throws {
+    @Test(.tags(.slow), .notInTheFastSet) func quickStartRunsAsWritten() throws {
         let commands = Self.commands(after: "## Quick start")
         #expect(commands.count >= 6)
         let sandbox = try GitSandbox()

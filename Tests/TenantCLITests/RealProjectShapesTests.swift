@@ -6,7 +6,7 @@ import Testing
 /// Shapes real superprojects have and the example did not: a general-branch pin bumped with plain git and not
 /// pushed, gitlinks `modules.json` does not name, a pin missing on the remote of a module not cloned yet, a module
 /// path that moved before the first roll.
-@Suite struct RealProjectShapesTests {
+@Suite(.tags(.slow), .notInTheFastSet) struct RealProjectShapesTests {
     /// A developer bumps Article on general_dev with plain git and does not push the module commit: roll blocks
     /// general_dev as it blocks a tenant (missing-commit, the command that pushes it), the dry run says the same, and
     /// the pin is never moved back; once pushed, the next roll keeps it.

@@ -7,7 +7,7 @@ import Testing
 /// The review roll over a real git server (smart HTTP with basic auth, ssh with a key) in front of the forge
 /// emulated with hooks: the server's "protected branch" reaches plain roll through the transport, and the proposal
 /// branches are pushed and followed over it.
-@Suite(.tags(.slow), .notInTheFastSet) struct ReviewServerTests {
+@Suite(.sharedServers, .tags(.slow), .notInTheFastSet) struct ReviewServerTests {
     static func smoke(_ served: ServedExample) throws {
         let forge = EmulatedForge(sandbox: served.sandbox)
         for name in ["Infrastructure", "Superproject"] { try forge.protect(["t2"], in: served.remote(name)) }

@@ -359,7 +359,7 @@ struct RollFixture: ExampleRemotes {
     }
 }
 
-@Suite struct RollModuleSetTests {
+@Suite(.tags(.slow), .notInTheFastSet) struct RollModuleSetTests {
     /// Removes Order on general_dev of the superproject remote (manifest, tenant files, .gitmodules, gitlink).
     static func removeOrder(_ fixture: RollFixture) throws {
         let clone = fixture.sandbox.path("edit")

@@ -7,7 +7,7 @@ import Testing
 /// status right after tenantctl's own pushes compares with what the remote now has (what plain git's `rev-parse` and
 /// `ls-remote` say), never with the copy of the remote fetched before the push; `status --fetch` reads the remotes
 /// afresh.
-@Suite("status after tenantctl's own pushes")
+@Suite("status after tenantctl's own pushes", .tags(.slow), .notInTheFastSet)
 struct StatusAfterPushTests {
     func superproject(_ result: CLIResult) throws -> StatusReport.Superproject {
         try JSONDecoder().decode(StatusReport.self, from: Data(result.stdout.utf8)).superproject

@@ -5,7 +5,7 @@ import Testing
 
 /// status compares with what switch fetched, never with stale `refs/remotes/…`, and shows each module branch and
 /// the superproject against its remote: ahead, behind, diverged, gone.
-@Suite("status against the remote")
+@Suite("status against the remote", .tags(.slow), .notInTheFastSet)
 struct StatusRemoteTests {
     static let schema = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("docs/schemas/status.schema.json").path

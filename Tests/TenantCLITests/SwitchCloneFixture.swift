@@ -17,14 +17,31 @@ struct SwitchCloneFixture {
     /// - Parameters:
     ///   - stage: `.afterUpdates`: general development moved on after the last roll (module tips ahead of the pins).
     ///   - recurse: `git clone --recurse-submodules`; else a plain clone whose modules are empty directories.
+    ///
+    /// The example and its clone are built once per test process for each `stage` and `recurse`
+    /// (``DirectoryTemplates``) and copied into the sandbox: `erp/` (the example, with its remotes) and `clone/`; the
+    /// copy's remote and submodule URLs name its own `erp/remotes`.
     init(stage: ExampleStage = .afterUpdates, recurse: Bool = true, function: String = #function) throws {
-        sandbox = try GitSandbox(function: function)
-        example = try sandbox.exampleCopy(in: sandbox.path("erp"), stage: stage)
+        let sandbox = try GitSandbox(function: function)
+        self.sandbox = sandbox
+        let key = "switch-clone-\(stage.rawValue)" + (recurse ? "-recursive" : "-plain")
+        let (built, template) = try DirectoryTemplates.shared.copy(key, to: sandbox.root) { directory in
+            let example = try sandbox.exampleCopy(in: directory + "/erp", stage: stage)
+            try sandbox.git(
+                ["clone", "-q"] + (recurse ? ["--recurse-submodules"] : []) + [
+                    "-b", "general_dev", "\(example.remotes)/Superproject.git", directory + "/clone",
+                ])
+            return example
+        }
+        func moved(_ path: String) -> String {
+            path.hasPrefix(template) ? sandbox.root + path.dropFirst(template.count) : path
+        }
+        var example = built
+        example.directory = moved(built.directory)
+        example.remotes = moved(built.remotes)
+        example.workspace = moved(built.workspace)
+        self.example = example
         workspace = sandbox.path("clone")
-        try sandbox.git(
-            ["clone", "-q"] + (recurse ? ["--recurse-submodules"] : []) + [
-                "-b", "general_dev", remote("Superproject"), workspace,
-            ])
     }
 
     /// A bare remote of the example.

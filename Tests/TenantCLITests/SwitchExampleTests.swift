@@ -5,7 +5,7 @@ import TenantTestSupport
 import Testing
 
 /// switch on the thesis' example workspace, checked with plain git.
-@Suite struct SwitchExampleTests {
+@Suite(.tags(.slow), .notInTheFastSet) struct SwitchExampleTests {
     /// The pin of `module` on superproject branch `branch` of the example remote.
     func pin(_ sandbox: GitSandbox, _ example: ExampleResult, _ module: String, on branch: String) throws -> String {
         let line = try sandbox.git(
@@ -42,7 +42,7 @@ import Testing
     }
 }
 
-@Suite struct SwitchTouchesOnlyWhatDiffersTests {
+@Suite(.tags(.slow), .notInTheFastSet) struct SwitchTouchesOnlyWhatDiffersTests {
     @Test func aModuleWithTheSamePinIsNeitherFetchedNorChanged() throws {
         let sandbox = try GitSandbox()
         let example = try sandbox.exampleCopy(in: sandbox.path("erp"), stage: .beforeUpdates)

@@ -191,7 +191,7 @@ import Testing
 }
 
 /// Branches checked out elsewhere and the common git directory: worktrees of the superproject and of modules.
-@Suite struct SwitchWorktreeTests {
+@Suite(.tags(.slow), .notInTheFastSet) struct SwitchWorktreeTests {
     @Test func aSuperprojectBranchCheckedOutInAnotherWorktreeIsRefusedInThePreflight() throws {
         let fixture = try SwitchCloneFixture()
         let other = fixture.sandbox.path("other")

@@ -177,7 +177,7 @@ import Testing
 /// The re-run after a killed switch puts back only the switch's own leftovers: a tracked file changed since then
 /// that the switch does not touch is named and kept; once it is committed away (here: restored), the re-run
 /// converges.
-@Suite struct SwitchRerunGuardTests {
+@Suite(.tags(.slow), .notInTheFastSet) struct SwitchRerunGuardTests {
     @Test func theRerunRefusesAChangeTheStoppedSwitchDidNotMake() throws {
         let lab = try FaultLab()
         let (calls, _, after) = try SwitchSignalFaultTests.reference(lab)

@@ -7,7 +7,7 @@ import Testing
 /// `/private/var/folders/…`) and git prints resolved paths. The same layout is made here inside a sandbox — a
 /// relative link in the middle of the path, as macOS's `/var -> private/var` — and tenantctl works through it: the
 /// workspace given by its linked path, and the temporary directory (TMPDIR) a linked one.
-@Suite struct SymlinkedTemporaryDirectoryTests {
+@Suite(.tags(.slow), .notInTheFastSet) struct SymlinkedTemporaryDirectoryTests {
     /// `<sandbox>/var` → `private/var`; returns the linked spelling of `<sandbox>/private/var/folders/T`.
     static func macLikeTemporaryDirectory(_ sandbox: GitSandbox) throws -> String {
         try FileManager.default.createDirectory(

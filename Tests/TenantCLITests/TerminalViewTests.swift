@@ -5,7 +5,9 @@ import Testing
 
 /// The real tenantctl in a pseudo-terminal, as a person sees it: status fits 80 columns as a table, `status --short`
 /// is git's short view, and long reports go through the pager exactly when git would page them.
-@Suite("at a terminal", .enabled(if: PseudoTerminal.available, "script(1) makes the terminal"))
+@Suite(
+    "at a terminal", .enabled(if: PseudoTerminal.available, "script(1) makes the terminal"), .tags(.slow),
+    .notInTheFastSet)
 struct TerminalViewTests {
     /// A fake pager: records that it ran (with its LESS) and keeps what it was given.
     static func fakePager(_ sandbox: GitSandbox) throws -> (command: String, calls: String, input: String) {

@@ -4,7 +4,7 @@ import TenantTestSupport
 import Testing
 
 /// Nested submodules (a module's own submodules): initialised at the module's recorded commits, reported by status.
-@Suite struct SwitchNestedSubmoduleTests {
+@Suite(.tags(.slow), .notInTheFastSet) struct SwitchNestedSubmoduleTests {
     @Test func switchInitialisesNestedSubmodulesUnlessNoRecursive() throws {
         let sandbox = try GitSandbox()
         let fixture = try SwitchFixture(sandbox: sandbox, nested: true)

@@ -5,7 +5,7 @@ import Testing
 
 /// AtomicPush sends the branches it sets from staged refs with one pattern refspec: the remote gets exactly the
 /// updates asked for, all or none, and the pushing repository keeps no staged ref.
-@Suite struct AtomicPushTests {
+@Suite(.tags(.slow), .notInTheFastSet) struct AtomicPushTests {
     /// A remote with `count` branches b00…, a clone of it (the pushing repository) with one new commit per branch.
     struct Fixture {
         let sandbox: GitSandbox

@@ -100,13 +100,38 @@ import Testing
 
         let held = try WorkspaceLock(gitDirectory: workspace.commonDirectory)
         defer { held.release() }
-        #expect(throws: LockError.self) {
-            try ComposeRun(tenant: "t2", outputDirectory: out).run(workspace: workspace, git: git, console: nil)
-        }
-        #expect(!FileManager.default.fileExists(atPath: out))
-        let unfetched = try ComposeRun(tenant: "t2", outputDirectory: out, fetch: false).run(
+        // Without the fetch no lock is taken: it composes at once while another run holds the lock.
+        let unfetchedOut = sandbox.path("out/unfetched")
+        let unfetched = try ComposeRun(tenant: "t2", outputDirectory: unfetchedOut, fetch: false).run(
             workspace: workspace, git: git, console: nil)
         #expect(unfetched.tenant == "t2")
+        #expect(FileManager.default.fileExists(atPath: unfetchedOut + "/ActiveModules.json"))
+
+        // With the fetch it waits for the lock (a read-only command waits up to two minutes before it gives up:
+        // `WorkspaceTests` proves the giving up on a short bound). In the background, so that the test sees it wait,
+        // with nothing written, and finish once the lock is released, instead of waiting the whole bound.
+        let progress = BufferOutputSink()
+        let console = Console(out: BufferOutputSink(), err: progress)
+        let finished = Locked<Result<ComposeReport, any Error>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            let result = Result {
+                try ComposeRun(tenant: "t2", outputDirectory: out).run(workspace: workspace, git: git, console: console)
+            }
+            finished.withLock { $0 = result }
+            done.signal()
+        }
+        let deadline = Date().addingTimeInterval(60)
+        while !progress.text.contains("waiting for another tenantctl run"), finished.current == nil, Date() < deadline {
+            usleep(20_000)
+        }
+        #expect(progress.text.contains("waiting for another tenantctl run"), "\(progress.text)")
+        #expect(finished.current == nil, "compose did not wait for the lock")
+        #expect(!FileManager.default.fileExists(atPath: out))
+        held.release()
+        #expect(done.wait(timeout: .now() + 120) == .success)
+        let fetched = try #require(finished.current).get()
+        #expect(fetched.tenant == "t2")
         #expect(FileManager.default.fileExists(atPath: out + "/ActiveModules.json"))
     }
 }

@@ -5,7 +5,7 @@ import TenantTestSupport
 import Testing
 
 /// Checks the example's repositories with plain git run by the test, not through the builder.
-@Suite struct ExampleBuilderTests {
+@Suite(.tags(.slow), .notInTheFastSet) struct ExampleBuilderTests {
     static let modules = ["Infrastructure", "Article", "Customer", "Order"]
     static let updated = ["Infrastructure", "Article", "Order"]
 

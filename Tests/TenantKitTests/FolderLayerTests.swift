@@ -1,4 +1,5 @@
 import Foundation
+import TenantTestSupport
 import Testing
 
 /// The folders of the library's targets (`Sources/TenantGit/Git`, `Sources/TenantRoll/Roll`, …) form layers: no folder
@@ -10,7 +11,7 @@ import Testing
 /// `typealias`), then the capitalised identifiers each file uses outside comments and string literals. A file of
 /// folder A naming a type declared in folder B is an edge A → B; a cycle in that graph fails the test, naming each
 /// edge with one file:line.
-@Suite struct FolderLayerTests {
+@Suite(.tags(.slow), .notInTheFastSet) struct FolderLayerTests {
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
     static let sources = packageRoot.appendingPathComponent("Sources").path

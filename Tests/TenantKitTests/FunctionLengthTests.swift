@@ -1,4 +1,5 @@
 import Foundation
+import TenantTestSupport
 import Testing
 
 /// No function in `Sources/` grows over 80 lines: a longer one is split into named steps.
@@ -6,7 +7,7 @@ import Testing
 /// The scan: every `func`, `init` and `subscript` declaration, from its first line to the brace that closes its body,
 /// with comments and string literals (multi-line, raw and interpolated ones included) blanked first, so a brace in
 /// a string or a comment does not count.
-@Suite struct FunctionLengthTests {
+@Suite(.tags(.slow), .notInTheFastSet) struct FunctionLengthTests {
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
     static let sources = packageRoot.appendingPathComponent("Sources").path

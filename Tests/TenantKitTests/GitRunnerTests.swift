@@ -3,7 +3,7 @@ import TenantKit
 import TenantTestSupport
 import Testing
 
-@Suite struct GitRunnerTests {
+@Suite(.tags(.slow), .notInTheFastSet) struct GitRunnerTests {
     @Test func runsWithArgumentVectorAndReturnsOutput() throws {
         let sandbox = try GitSandbox()
         let repo = try sandbox.makeRepository("repo", files: ["a file with spaces.txt": "hello\n"])

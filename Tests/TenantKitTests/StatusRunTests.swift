@@ -7,7 +7,7 @@ import Testing
 /// `StatusRun`, status's one entry point below the command line, on the example's real repositories: the report with
 /// its resolution, the unfinished runs as warnings with their ways out, and a journal it cannot read reported, not
 /// thrown.
-@Suite struct StatusRunTests {
+@Suite(.tags(.slow), .notInTheFastSet) struct StatusRunTests {
     static func example(_ sandbox: GitSandbox) throws -> (workspace: Workspace, git: Git) {
         let git = try sandbox.gitRunner()
         let example = try sandbox.exampleCopy(in: sandbox.path("erp"), stage: .beforeUpdates)

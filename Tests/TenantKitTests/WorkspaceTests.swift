@@ -36,6 +36,28 @@ import Testing
         again.release()
     }
 
+    /// A bounded wait (the read-only commands' fetch) gives up with the same error once its time has passed, saying
+    /// how long it waited; freed in time, the lock is taken.
+    @Test func aBoundedWaitGivesUpNamingTheHolderAndTheWait() throws {
+        let sandbox = try GitSandbox()
+        let gitDir = sandbox.path("gitdir")
+        try FileManager.default.createDirectory(atPath: gitDir, withIntermediateDirectories: true)
+        let lock = try WorkspaceLock(gitDirectory: gitDir)
+        let started = Date()
+        let error = #expect(throws: LockError.self) {
+            try WorkspaceLock(gitDirectory: gitDir, waiting: .upTo(seconds: 1))
+        }
+        #expect(Date().timeIntervalSince(started) >= 0.9, "gave up before the bound")
+        let found = try #require(error)
+        #expect(found.holder == ProcessInfo.processInfo.processIdentifier)
+        #expect(found.waited == 1)
+        #expect(found.description.contains("still working on this superproject after 1 s"), "\(found.description)")
+        lock.release()
+        // Positive control: free, the same bounded wait takes it.
+        let again = try WorkspaceLock(gitDirectory: gitDir, waiting: .upTo(seconds: 1))
+        again.release()
+    }
+
     /// flock(1) from util-linux stands in for a second tenantctl process.
     @Test(
         .enabled(
