@@ -31,15 +31,18 @@ extension Tenantctl {
                 aborted, branches and HEADs restored, the working copy on the branch it was on. It never drops a \
                 commit you made meanwhile: a branch you created, or one holding your commits, is kept and named; \
                 when putting a branch back would lose your commits, it refuses, changing nothing, names them and \
-                prints the `git branch` that keeps them.
+                prints the `git branch` that keeps them. A file you edited, staged or resolved since the \
+                resolution left it is yours: it stays as it is where the resolution changed nothing, else it is \
+                kept in that repository's stash before the put-back, named with `git -C <path> stash show -p` and \
+                `git -C <path> stash pop`.
 
                 Exit codes: 0 done (start: every merge clean), 2 started with conflicts, 1 refused or failed, \
                 64 unknown tenant.
 
                 Every resolve run is journalled (`tenantctl runs`), with each repository's branch and HEAD before it \
                 changed anything. Killed or interrupted, or stopped by an error after part of it was pushed, it stays \
-                unfinished and the other writing commands refuse, naming the re-run and `tenantctl resolve --abort`, \
-                until a resolve has run again. A start that was killed is finished by running `resolve <tenant>` \
+                unfinished and the other writing commands refuse, naming the re-run, `tenantctl resolve --abort` and \
+                `tenantctl runs --abort <run-id>` (the same abort, by the run's id), until a resolve has run again. A start that was killed is finished by running `resolve <tenant>` \
                 again: it puts back what the stopped start did and starts again.
 
                 Examples:

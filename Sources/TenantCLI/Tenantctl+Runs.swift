@@ -36,8 +36,9 @@ extension Tenantctl {
                 add/remove, module add/remove, customize, tag) undoes what it left, newest step first, each only \
                 while it is still exactly what the run left (a remote ref with a lease on the value the run \
                 pushed; a local branch still at the run's commit, in the run's own worktree), and keeps and names \
-                anything else (a colleague pushed on top, you committed). resolve and roll have their own: \
-                `tenantctl resolve --abort`, `tenantctl roll --undo <run-id>`.
+                anything else (a colleague pushed on top, you committed). For a stopped resolve it takes the \
+                resolution back as `tenantctl resolve --abort` does (your edits and commits kept and named). roll \
+                has its own: `tenantctl roll --undo <run-id>`.
                 3. Give it up, where neither can succeed (a server that keeps refusing): `tenantctl runs --forget \
                 <run-id>` first says what of the run is still on the remotes, then marks it forgotten: it blocks \
                 nothing, and what it left stays.
@@ -92,6 +93,19 @@ extension Tenantctl {
 
         func run(context: CommandContext) throws -> ExitStatus {
             let workspace = try context.workspace()
+            if let runId = abort,
+                let report = try ResolveRun.abortRun(
+                    runId: runId, workspace: workspace, git: context.git, wait: lockOptions.wait,
+                    console: context.console)
+            {
+                // A resolve run: its resolution is taken back as `resolve --abort` does, and reported so.
+                if context.options.json {
+                    context.console.data(try JSONOutput.encode(report))
+                } else {
+                    context.console.print(report.renderTable())
+                }
+                return .success
+            }
             if let runId = abort ?? forget {
                 let result =
                     try abort != nil

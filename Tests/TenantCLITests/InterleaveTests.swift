@@ -192,16 +192,13 @@ enum Interleave {
         #expect(failures.isEmpty, "\(failures.joined(separator: "\n\n"))")
     }
 
-    /// Open (seed 134): the user edits a file in a module checkout while a resolution is open (started after a
-    /// killed `resolve t2`); `resolve --abort` puts that checkout back and the edit is gone. Replayed here as a
-    /// known issue until the abort compares each checkout with what the resolution left.
+    /// The user edits a file in a module checkout while a resolution is open (started after a killed `resolve t2`);
+    /// `resolve --abort` put that checkout back and the edit was gone. It now compares each repository with what
+    /// the resolution left there and keeps the user's changes (seed 134; the control without an edit is
+    /// `ResolveAbortKeepsTests.anAbortWithoutAnEditPutsEverythingBackAndKeepsNothing`).
     @Test func aResolveAbortKeepsAnEditMadeDuringTheResolution() throws {
-        withKnownIssue(
-            "resolve --abort overwrites an edit made in a module during the resolution", isIntermittent: true
-        ) {
-            let failures = try Interleave.run(seeds: [134], steps: 14)
-            #expect(failures.isEmpty, "\(failures.joined(separator: "\n\n"))")
-        }
+        let failures = try Interleave.run(seeds: [134], steps: 14)
+        #expect(failures.isEmpty, "\(failures.joined(separator: "\n\n"))")
     }
 
     @Test(arguments: [1, 2, 3] as [UInt64]) func aSequenceKeepsEveryInvariant(seed: UInt64) throws {

@@ -77,7 +77,7 @@ public enum InitRun {
             try transaction.finish()
             return result
         } catch {
-            if !Cancellator.shared.isCancelled { transaction.fail(error) }
+            if !Cancellator.shared.isCancelled { throw transaction.fail(error) }
             throw error
         }
     }

@@ -27,6 +27,7 @@ public struct ResolveAborter {
         let common = workspace.commonDirectory
         let state = try ResolveState.inProgress(in: workspace, action: "abort")
         let kept = try keptBranches(state)
+        let yours = try userChanges(state)
         if let transaction {
             try transaction.recordBefore(try ResolveCheckouts.before(state, workspace: workspace, git: git))
         }
@@ -59,9 +60,13 @@ public struct ResolveAborter {
                 notes.append("\(start.repository) at \(start.path) is no longer a repository; not touched")
                 continue
             }
+            let inPlace = try keepUserChanges(
+                yours[start.path] ?? [], of: start, at: path, state: state, notes: &notes)
+            let branches = try GitRefs.branches(under: "refs/heads/", in: path, git: git, what: start.repository)
             let changed = try restore(
                 start, path: path, superproject: start.path.isEmpty,
-                keeping: Set(kept.filter { $0.path == start.path }.map(\.branch)))
+                keeping: Set(kept.filter { $0.path == start.path }.map(\.branch)), dirtyIsTheUsers: inPlace)
+            if changed { try recordPutBack(start, at: path, from: branches) }
             repositories.append(
                 ResolveReport.Repository(
                     repository: start.repository, path: start.path, branch: start.headBranch ?? "(detached)",
@@ -85,6 +90,63 @@ public struct ResolveAborter {
             pushes: pushes, next: nil, notes: notes)
         report.kept = kept.isEmpty ? nil : kept
         return report
+    }
+
+    /// Records the branches the put-back of one repository moved, created or deleted as steps of this run (each a
+    /// step that took one of the resolution's back).
+    func recordPutBack(_ start: ResolveState.StartPoint, at path: String, from branches: [String: String]) throws {
+        guard let transaction else { return }
+        let now = try GitRefs.branches(under: "refs/heads/", in: path, git: git, what: start.repository)
+        let refs = Set(branches.keys).union(now.keys).filter { branches[$0] != now[$0] }.sorted().map {
+            RefUpdate(ref: "refs/heads/" + $0, new: now[$0], old: branches[$0])
+        }
+        guard !refs.isEmpty else { return }
+        try transaction.record(repository: start.repository, refs: refs, published: nil, landed: true)
+    }
+
+    /// Before anything changes: the files the user changed since the resolution left them, by repository path (a
+    /// state without that record, of a start stopped before it was written: none known).
+    func userChanges(_ state: ResolveState) throws -> [String: [String]] {
+        guard let left = state.left else { return [:] }
+        var changes: [String: [String]] = [:]
+        for start in state.startPoints where start.initialised && start.head != nil {
+            let path = start.path.isEmpty ? workspace.root : workspace.path(start.path)
+            guard let recorded = left[start.path], try CheckoutPresence.of(path, git: git) == .repository else {
+                continue
+            }
+            let files = try ResolveLeftFiles.changedSince(recorded, at: path, git: git, what: start.repository)
+            if !files.isEmpty { changes[start.path] = files }
+        }
+        return changes
+    }
+
+    /// Keeps the user's changed `files` of one repository before it is put back: in place when the resolution left
+    /// the repository as it found it (only the user's changes are there: nothing to put back), else in the
+    /// repository's stash, on the commit it goes back to. Names them, with what to do, in `notes`. Whether they stay
+    /// in place (the put-back then leaves the files alone).
+    func keepUserChanges(
+        _ files: [String], of start: ResolveState.StartPoint, at path: String, state: ResolveState,
+        notes: inout [String]
+    ) throws -> Bool {
+        guard !files.isEmpty, let head = start.head else { return false }
+        let name = start.repository
+        let location = start.path.isEmpty ? "" : " (\(start.path))"
+        let listed = files.prefix(5).joined(separator: ", ") + (files.count > 5 ? " and \(files.count - 5) more" : "")
+        let now = try RepositoryState.inspect(path: path, git: git, superproject: start.path.isEmpty)
+        if state.left?[start.path]?.isEmpty == true, now.currentBranch == start.headBranch, now.head == head,
+            now.operations.isEmpty
+        {
+            notes.append("kept your changes in \(name)\(location) as they are: \(listed)")
+            return true
+        }
+        console?.progress("\(name): keeping your changes in its stash")
+        _ = try ResolveLeftFiles.stash(
+            files, at: path, base: head, branch: start.headBranch, tenant: state.tenant, git: git, what: name)
+        let command = start.path.isEmpty ? "git" : "git -C \(ResolveState.shellWord(start.path))"
+        notes.append(
+            "kept your changes in \(name)\(location) in its stash: \(listed); see them with `\(command) stash show "
+                + "-p`, put them back with `\(command) stash pop`")
+        return false
     }
 
     /// Before anything changes: the branches abort keeps (created meanwhile, not by the resolution, or holding
@@ -209,9 +271,10 @@ public struct ResolveAborter {
     }
 
     /// Puts one repository back at its start point; returns whether anything changed.
-    func restore(_ start: ResolveState.StartPoint, path: String, superproject: Bool, keeping: Set<String> = [])
-        throws -> Bool
-    {
+    func restore(
+        _ start: ResolveState.StartPoint, path: String, superproject: Bool, keeping: Set<String> = [],
+        dirtyIsTheUsers: Bool = false
+    ) throws -> Bool {
         let name = start.repository
         let repository = GitRepository(path, git: git)
         let message = "tenantctl resolve --abort"
@@ -225,7 +288,8 @@ public struct ResolveAborter {
             changed = true
             state = try RepositoryState.inspect(path: path, git: git, superproject: superproject)
         }
-        let dirty = !state.status.blockingEntries.isEmpty
+        // Changes the user made where the resolution changed nothing are theirs, left as they are.
+        let dirty = !dirtyIsTheUsers && !state.status.blockingEntries.isEmpty
         if let branch = start.headBranch, let head = start.head {
             if state.currentBranch == branch {
                 if state.head != head || dirty {

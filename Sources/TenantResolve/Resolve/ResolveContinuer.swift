@@ -39,6 +39,9 @@ public struct ResolveContinuer {
             try state.write(commonDirectory: common)
         }
         try alignWorkingCopy(state)
+        // From here the working copy is the resolution's result: what `--abort` may put back without asking.
+        state.left = try ResolveLeftFiles.record(state, workspace: workspace, git: git)
+        try state.write(commonDirectory: common)
         return try publish(&state)
     }
 

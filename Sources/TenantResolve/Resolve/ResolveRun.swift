@@ -60,3 +60,32 @@ public struct ResolveRun: Sendable {
         }
     }
 }
+
+extension ResolveRun {
+    /// `tenantctl runs --abort <run-id>` of a resolve run: under the workspace lock, as a journalled run of its own
+    /// (command `runs`), the resolution under way is taken back as `resolve --abort` takes it back (only what is still
+    /// as the resolution left it; the user's changes and commits are kept and named), and the run ends aborted. With
+    /// no resolution under way, nothing of the run is left to take back: it only ends aborted. Nil when it was
+    /// not a resolve run (`RunAbort` takes those back).
+    public static func abortRun(runId: String, workspace: Workspace, git: Git, wait: Bool, console: Console?) throws
+        -> ResolveReport?
+    {
+        let lock = try WorkspaceLock(gitDirectory: workspace.commonDirectory, wait: wait)
+        defer { lock.release() }
+        let run = try RunAbort.unfinishedRun(runId, in: workspace, action: "--abort")
+        guard run.commandName == "resolve" else { return nil }
+        let underWay = try ResolveState.read(commonDirectory: workspace.commonDirectory)
+        return try Transaction.journalled(
+            workspace, command: "runs", arguments: ["--abort", runId], settling: [runId: .aborted]
+        ) { transaction in
+            guard underWay != nil else {
+                try transaction.recordChanged()
+                return ResolveReport(
+                    action: "abort", tenant: "-", branch: "-", repositories: [], runId: runId,
+                    notes: ["no resolution is under way: nothing of run \(runId) was left to take back"])
+            }
+            return try ResolveAborter(workspace: workspace, git: git, console: console, transaction: transaction)
+                .run()
+        }
+    }
+}

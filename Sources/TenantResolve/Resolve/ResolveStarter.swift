@@ -91,6 +91,9 @@ public struct ResolveStarter {
             startPoints: startPoints)
         state.worktree = workspace.root
         state.gitDirectory = workspace.gitDirectory
+        // Clean before the start (switch's pre-flight): each step's result is recorded as it lands, so that a later
+        // abort tells what the user changed since from what the resolution left.
+        state.left = Dictionary(startPoints.map { ($0.path, [:]) }, uniquingKeysWith: { first, _ in first })
         if !recordedBefore { try transaction?.recordBefore(startPoints.map(\.before)) }
         try state.write(commonDirectory: workspace.commonDirectory)
 
@@ -264,14 +267,20 @@ public struct ResolveStarter {
         renamedModules: [String: String]
     ) throws {
         _ = try switcher.execute(switchPlan)
+        try recordSteps(state)
         state.superproject.conflicts = try mergeSuperproject(state.superproject)
+        state.left?[""] = try ResolveLeftFiles.fingerprint(at: workspace.root, git: git, what: "the superproject")
+        try state.write(commonDirectory: workspace.commonDirectory)
         try keepModulesTheTenantMoved(&state, renamedModules: renamedModules)
         for index in state.modules.indices {
             let merge = state.modules[index]
             let result = try mergeModule(merge)
             state.modules[index].conflicts = result.conflicts
             state.modules[index].commit = result.commit
+            state.left?[merge.path] = try ResolveLeftFiles.fingerprint(
+                at: workspace.path(merge.path), git: git, what: merge.repository)
             try state.write(commonDirectory: workspace.commonDirectory)
+            try recordSteps(state)
         }
         // Gitlinks by the pin rule: every module's final pin, or its tenant branch's tip while its merge is open.
         var gitlinks: [(path: String, commit: String)] = []
@@ -284,8 +293,31 @@ public struct ResolveStarter {
         try superproject.stageGitlinks(
             gitlinks, removing: state.removedPaths, context: "set the superproject's pins by the rule")
         state.superproject.conflicts = try superproject.unmergedPaths(what: "the superproject")
+        state.left = try ResolveLeftFiles.record(state, workspace: workspace, git: git)
         state.phase = .resolving
         try state.write(commonDirectory: workspace.commonDirectory)
+    }
+
+    /// Records in the run's journal, as steps that landed, every branch of the resolution that moved or was
+    /// created since its start point (the switch's checkouts, a module's merge commit).
+    func recordSteps(_ state: ResolveState) throws {
+        guard let transaction else { return }
+        for start in state.startPoints where start.initialised {
+            guard let branch = start.resolutionBranch else { continue }
+            let path = start.path.isEmpty ? workspace.root : workspace.path(start.path)
+            let ref = "refs/heads/" + branch
+            guard
+                let now = try GitRepository(path, git: git).lookUp(
+                    ref, context: "read \(branch) of \(start.repository)"),
+                now != start.branches[branch],
+                !transaction.current.entries.contains(where: {
+                    $0.repository == start.repository && $0.ref == ref && $0.new == now
+                })
+            else { continue }
+            try transaction.record(
+                repository: start.repository, refs: [RefUpdate(ref: ref, new: now, old: start.branches[branch])],
+                published: nil, landed: true)
+        }
     }
 
     /// A module the general branch moved that the tenant branch had moved itself (`renamedModules`: old path →

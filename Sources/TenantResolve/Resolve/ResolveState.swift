@@ -184,6 +184,10 @@ public struct ResolveState: Sendable, Equatable, Codable {
     public var worktree: String?
     /// That worktree's own git directory (`--absolute-git-dir`): only there may `--continue` and `--abort` run.
     public var gitDirectory: String?
+    /// What the resolution left in each repository's index and files, by relative path ("" for the superproject):
+    /// every path not as HEAD has it, with its index entry and file. `--abort` keeps whatever differs from it (the
+    /// user's changes); nil: the start stopped before it was recorded (or a state written before it was).
+    public var left: [String: [String: String]]?
 
     public init(
         tenant: String, branch: String, generalBranch: String, startedAt: String, phase: Phase,

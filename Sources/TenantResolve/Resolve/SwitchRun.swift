@@ -50,7 +50,7 @@ public struct SwitchRun: Sendable {
                 if let transaction, Cancellator.shared.isCancelled,
                     (error as? SwitchStoppedError).map({ $0.left.isEmpty }) ?? !Self.startedAny(transaction)
                 {
-                    transaction.fail(error)
+                    throw transaction.fail(error)
                 }
                 throw error
             }

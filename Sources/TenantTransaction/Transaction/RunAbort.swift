@@ -13,8 +13,11 @@ public enum RunAbort {
         "pin", "tenant add", "tenant remove", "module add", "module remove", "customize", "uncustomize", "tag",
     ]
 
-    /// Whether `runs --abort` can take `run` back.
-    public static func canAbort(_ run: RunJournal) -> Bool { abortable.contains(run.commandName) && !run.isUndo }
+    /// Whether `runs --abort` can take `run` back: a run of ``abortable``, or a resolve (taken back as `resolve
+    /// --abort` takes the resolution back, by the resolve feature: ``abort(runId:in:wait:git:)`` leaves it to it).
+    public static func canAbort(_ run: RunJournal) -> Bool {
+        (abortable.contains(run.commandName) || run.commandName == "resolve") && !run.isUndo
+    }
 
     /// One step of the run as the abort or the forget found it.
     public struct Step: Sendable, Equatable, Encodable {
@@ -67,7 +70,7 @@ public enum RunAbort {
         let lock = try WorkspaceLock(gitDirectory: workspace.commonDirectory, wait: wait)
         defer { lock.release() }
         let run = try unfinishedRun(runId, in: workspace, action: "--abort")
-        guard canAbort(run) else {
+        guard canAbort(run), run.commandName != "resolve" else {
             let ways = run.waysOut(currentWorktree: workspace.root).filter { !$0.contains("runs --abort") }
             throw WorkspaceError(
                 "`tenantctl runs --abort` cannot take back a `tenantctl \(run.commandName)` run (\(runId)): "
@@ -85,7 +88,7 @@ public enum RunAbort {
             try transaction.finish(settling: [runId: .aborted])
             return result
         } catch {
-            if !Cancellator.shared.isCancelled { transaction.fail(error) }
+            if !Cancellator.shared.isCancelled { throw transaction.fail(error) }
             throw error
         }
     }
@@ -116,7 +119,7 @@ public enum RunAbort {
             try transaction.finish(settling: [runId: .forgotten])
             return result
         } catch {
-            if !Cancellator.shared.isCancelled { transaction.fail(error) }
+            if !Cancellator.shared.isCancelled { throw transaction.fail(error) }
             throw error
         }
     }
@@ -139,7 +142,7 @@ public enum RunAbort {
     }
 
     /// The journal of `runId`, which must be unfinished (or, for a forget, a journal that cannot be read whole).
-    static func unfinishedRun(_ runId: String, in workspace: Workspace, action: String) throws -> RunJournal {
+    package static func unfinishedRun(_ runId: String, in workspace: Workspace, action: String) throws -> RunJournal {
         let run = try RunJournal.read(gitDirectory: workspace.commonDirectory, runId: runId)
         guard run.isUnfinished else {
             let state = RunSummary(run).state

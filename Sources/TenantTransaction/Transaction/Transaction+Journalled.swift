@@ -31,12 +31,13 @@ extension Transaction {
                         write: String(describing: journalError))
                 }
             } else if !Cancellator.shared.isCancelled {
-                transaction.fail(error)
+                throw transaction.fail(error)
             }
             throw error
         }
         if let error = stopped(result) {
-            transaction.fail(error)
+            // The result reports the refusal; a journal that cannot record it is an error of its own.
+            if let unwritten = transaction.fail(error) as? JournalEndError { throw unwritten }
             return result
         }
         try transaction.finish(resumed: aborting ? .aborted : .finished, settling: settling)

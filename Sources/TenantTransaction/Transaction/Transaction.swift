@@ -231,11 +231,18 @@ public final class Transaction: Sendable {
     /// it ends `failed` and blocks nothing. Once part of it landed (an entry published or landed) the repositories
     /// are half-changed: it stays `running` with the error recorded, so the other writing commands refuse, naming
     /// its re-run and abort, until one of them finishes it. The unfinished runs it went on from stay unfinished.
-    /// When even that line cannot be written, the journal on the disk still says `running` (past its first change:
-    /// unfinished), so nothing is taken as safe that is not.
-    public func fail(_ error: any Error) {
+    /// Returns the error the command reports: `error` itself once the journal says how the run ended; when that
+    /// line cannot be written, a ``JournalEndError`` naming both `error` and the journal file (the journal on the disk
+    /// still says `running`, so nothing is taken as safe that is not, but the user is told).
+    @discardableResult
+    public func fail(_ failure: any Error) -> any Error {
         let state: RunJournal.State = current.hasLanded ? .running : .failed
-        try? write([RunJournal.Line(end: .init(state: state, error: String(describing: error)))])
+        do {
+            try append([RunJournal.Line(end: .init(state: state, error: String(describing: failure)))])
+        } catch {
+            return JournalEndError(cause: String(describing: failure), journal: path, write: error.description)
+        }
+        return failure
     }
 
     /// Writes the first line of the journal file.
@@ -272,6 +279,28 @@ public final class Transaction: Sendable {
         WorkspaceError(
             "cannot write the journal of this \(journal.commandName) run: \(error.description); free some space, "
                 + "then run it again: \(journal.rerunCommand(currentWorktree: nil) ?? journal.commandName)")
+    }
+}
+
+/// A run stopped with an error, and its journal could not record how it ended: the user is told both, with the
+/// journal file, so that the failed write is never taken for a run that ended cleanly.
+public struct JournalEndError: Error, Sendable, CustomStringConvertible {
+    /// Why the journal could not be written.
+    public var write: String
+    /// The journal file.
+    public var journal: String
+    /// The error that stopped the run.
+    public var cause: String
+
+    init(cause: String, journal: String, write: String) {
+        self.cause = cause
+        self.journal = journal
+        self.write = write
+    }
+
+    public var description: String {
+        "\(cause)\nand the journal \(journal) could not record how the run ended (\(write)); `tenantctl runs` may "
+            + "show the run as unfinished: check each repository with git status, then `tenantctl runs`"
     }
 }
 

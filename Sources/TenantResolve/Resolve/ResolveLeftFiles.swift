@@ -1,0 +1,97 @@
+import Foundation
+
+/// What the resolution left in each repository's index and files, so that `--abort` can tell its own leftovers (a
+/// merge in progress, conflict markers, staged merge results) from what the user changed since: a file edited,
+/// staged, resolved or deleted. Only the user's changes are kept (in place, or in the repository's stash); the
+/// resolution's are put back.
+enum ResolveLeftFiles {
+    /// Every path of the repository at `path` whose index entry or file is not what HEAD has (gitlinks left out: each
+    /// module is a repository of its own), with what it is: `index <entry> file <blob>`.
+    static func fingerprint(at path: String, git: Git, what: String) throws -> [String: String] {
+        let repository = GitRepository(path, git: git)
+        try repository.refreshIndex(ignoringSubmodules: true, context: "refresh the index of \(what)")
+        let index = try repository.indexEntries(context: "list the index of \(what)")
+        let head = try repository.bornHeadCommit(context: "read the HEAD of \(what)")
+        let tree = try head.map { try repository.treeEntries($0, context: "list the files of \(what)") } ?? [:]
+        var paths = index.unmerged.union(
+            try repository.filesDifferingFromIndex(context: "compare the files of \(what)"))
+        for (file, entry) in index.entries where tree[file] != entry { paths.insert(file) }
+        for file in tree.keys where index.entries[file] == nil { paths.insert(file) }
+        let gitlink = "160000 "
+        let files = paths.filter {
+            !(index.entries[$0]?.hasPrefix(gitlink) ?? false) && !(tree[$0]?.hasPrefix(gitlink) ?? false)
+        }.sorted()
+        let present = files.filter { isFile((path as NSString).appendingPathComponent($0)) }
+        let blobs = Dictionary(
+            zip(present, try repository.hashFiles(present, context: "hash the changed files of \(what)")),
+            uniquingKeysWith: { first, _ in first })
+        var result: [String: String] = [:]
+        for file in files {
+            let entry = index.unmerged.contains(file) ? "unmerged" : index.entries[file] ?? "absent"
+            result[file] = "index \(entry) file \(blobs[file] ?? "absent")"
+        }
+        return result
+    }
+
+    /// What the resolution left in every repository of `state` that is a repository now, by its relative path.
+    static func record(_ state: ResolveState, workspace: Workspace, git: Git) throws -> [String: [String: String]] {
+        var left: [String: [String: String]] = [:]
+        for start in state.startPoints {
+            let path = start.path.isEmpty ? workspace.root : workspace.path(start.path)
+            guard try CheckoutPresence.of(path, git: git) == .repository else { continue }
+            left[start.path] = try fingerprint(at: path, git: git, what: start.repository)
+        }
+        return left
+    }
+
+    /// The paths of the repository at `path` that the user changed since the resolution left `left` there.
+    static func changedSince(_ left: [String: String], at path: String, git: Git, what: String) throws -> [String] {
+        let now = try fingerprint(at: path, git: git, what: what)
+        return Set(now.keys).union(left.keys).filter { now[$0] != left[$0] }.sorted()
+    }
+
+    /// Keeps the files at `files` (as they are now; a missing one as deleted) in a stash entry of the repository at
+    /// `path`, on `base` (the commit it is put back to), so that `git stash pop` puts them back there. Returns the
+    /// stash commit.
+    static func stash(
+        _ files: [String], at path: String, base: String, branch: String?, tenant: String, git: Git, what: String
+    ) throws -> String {
+        var edits: [PathEdit] = []
+        for file in files {
+            let full = (path as NSString).appendingPathComponent(file)
+            if isFile(full) {
+                guard let data = FileManager.default.contents(atPath: full) else {
+                    throw ResolveError(.refused, "cannot read \(full) to keep it; nothing was changed there")
+                }
+                edits.append(PathEdit(path: file, change: .file(data)))
+            } else if !FileManager.default.fileExists(atPath: full) {
+                edits.append(PathEdit(path: file, change: .remove))
+            }
+        }
+        let batch = try CatFileBatch(git: git, repository: path)
+        let tree: String
+        do {
+            tree = try TreeWriter(batch: batch, repository: path, git: git).write(base: base + "^{tree}", edits: edits)
+            try batch.close()
+        } catch {
+            try? batch.close()  // the error thrown is the one that stopped the write
+            throw error
+        }
+        let identity = try CommitIdentity.read(in: path, git: git)
+        let label = branch ?? "(no branch)"
+        let index = try CommitWriter.write(
+            CommitSpec(tree: tree, parents: [base], message: "index on \(label): \(ObjectID.short(base))"),
+            in: path, identity: identity, git: git)
+        let message = "On \(label): your changes during the resolution of \(tenant), kept by tenantctl resolve --abort"
+        let stash = try CommitWriter.write(
+            CommitSpec(tree: tree, parents: [base, index], message: message), in: path, identity: identity, git: git)
+        try GitRepository(path, git: git).storeStash(
+            stash, message: message, context: "keep your changes in \(what) in its stash")
+        return stash
+    }
+
+    static func isFile(_ path: String) -> Bool {
+        var directory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &directory) && !directory.boolValue
+    }
+}
