@@ -37,7 +37,9 @@ extension Tenantctl {
                 superproject proposal comes once its module proposals and general_dev's re-pin landed, pinning \
                 exactly what landed. --land follows the proposals (merge, fast-forward, squash, rebase) and \
                 proposes what became possible; --abandon <run-id> deletes the proposal branches that still point \
-                where tenantctl left them. See docs/review.md.
+                where tenantctl left them. The forge kind (branch, agit for Gitea and Forgejo, gitlab, gerrit) and \
+                the proposal branch prefix come from the review object of modules.json ({"forge": "gitlab", \
+                "branchPrefix": "tenantctl/roll"}, also per module), or --forge. See docs/review.md.
 
                 Exit codes: 0 rolled or up to date (with --review/--land: everything landed), 2 completed with \
                 conflicts, blocked tenants or rejected pushes (or a review that needs attention), 75 reviews still \
@@ -52,6 +54,7 @@ extension Tenantctl {
                   tenantctl runs                             # the journalled runs
                   tenantctl roll --undo <run-id>             # put a run back
                   tenantctl roll --review                    # propose on protected branches
+                  tenantctl roll --review --forge gerrit     # as Gerrit changes (refs/for)
                   tenantctl roll --land                      # follow the latest review run
                   tenantctl roll --abandon <run-id>          # stop following it
                 """)
@@ -96,7 +99,10 @@ extension Tenantctl {
 
         @Option(
             help: ArgumentHelp(
-                "How reviews are proposed with --review: branch (a proposal branch per repository and tenant).",
+                "How reviews are proposed with --review (default: the review object of modules.json, else branch): "
+                    + "branch (a proposal branch per repository and tenant), agit (refs/for/<tenant> with a topic: "
+                    + "Gitea, Forgejo), gitlab (a proposal branch with merge-request push options), gerrit "
+                    + "(refs/for/<tenant>%topic=…, commits with a Change-Id).",
                 valueName: "kind"))
         var forge: String?
 
@@ -130,8 +136,7 @@ extension Tenantctl {
             if let forge, ReviewOptions.Forge(rawValue: forge) == nil {
                 throw ValidationError(
                     "unknown forge kind \(forge): "
-                        + ReviewOptions.Forge.allCases.map(\.rawValue).joined(separator: ", ")
-                        + " (agit, gitlab and gerrit are not supported yet)")
+                        + ReviewOptions.Forge.allCases.map(\.rawValue).joined(separator: ", "))
             }
             if forge != nil && !review { throw ValidationError("--forge goes with --review") }
             if land && !tenants.isEmpty {
@@ -192,7 +197,8 @@ extension Tenantctl {
                 }
                 return abandon != nil ? .success : (ExitStatus(rawValue: result.exitCode) ?? .failure)
             }
-            if review { options.review = ReviewOptions(forge: forge.flatMap(ReviewOptions.Forge.init) ?? .branch) }
+            // Without --forge, the `review` object of modules.json says how (else proposal branches).
+            if review { options.review = ReviewOptions(forge: forge.flatMap(ReviewOptions.Forge.init)) }
             let report = try RollRun.run(
                 options, in: workspace, wait: lockOptions.wait, git: context.git, console: console)
             if context.options.json {

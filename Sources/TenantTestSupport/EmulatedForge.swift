@@ -51,9 +51,12 @@ public struct EmulatedForge: Sendable {
 
         """
 
-    /// Protects `branches` of the bare repository `bare` (adds to what is protected already) and installs the hook.
+    /// Protects `branches` of the bare repository `bare` (adds to what is protected already) and installs the hook
+    /// (the recording one where the repository is served as a forge kind: ``serve(_:in:)``).
     public func protect(_ branches: [String], in bare: String) throws {
-        _ = try sandbox.writeExecutable(try relative(bare + "/hooks/pre-receive"), Self.preReceiveHook)
+        let served = FileManager.default.fileExists(atPath: bare + "/" + Self.kindFile)
+        _ = try sandbox.writeExecutable(
+            try relative(bare + "/hooks/pre-receive"), served ? Self.recordingPreReceiveHook : Self.preReceiveHook)
         let file = bare + "/" + Self.protectedList
         let existing = (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
         let names = existing.split(separator: "\n").map(String.init) + branches

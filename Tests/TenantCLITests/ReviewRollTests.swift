@@ -50,9 +50,9 @@ import Testing
         #expect(text.stdout.contains("rejected (protected)"), "\(text.stdout)")
         #expect(text.stdout.contains("t2: tenantctl roll --review"), "\(text.stdout)")
 
-        // What the review roll does not do yet is a usage error, named.
-        let agit = sandbox.tenantctl(["roll", "--review", "--forge", "agit"], in: example.workspace)
-        #expect(agit.status == 64 && agit.stderr.contains("not supported yet"), "\(agit.stderr)")
+        // An unknown forge kind is a usage error that names the kinds.
+        let unknown = sandbox.tenantctl(["roll", "--review", "--forge", "github"], in: example.workspace)
+        #expect(unknown.status == 64 && unknown.stderr.contains("branch, agit, gitlab, gerrit"), "\(unknown.stderr)")
         #expect(sandbox.tenantctl(["roll", "--land", "--tenant", "t1"], in: example.workspace).status == 64)
         #expect(sandbox.tenantctl(["roll", "--review", "--undo", "x"], in: example.workspace).status == 64)
     }

@@ -61,4 +61,52 @@ import Testing
             #expect(try sandbox.gitResult(["merge-base", "--is-ancestor", topic, landed], in: bare).status != 0)
         }
     }
+
+    /// Each forge kind makes of a push what its forge does, records what it received with the push options, and
+    /// leaves no `refs/for` ref behind; Gerrit refuses a commit without `Change-Id` and one it has already.
+    @Test(arguments: [EmulatedForge.Kind.agit, .gitlab, .gerrit])
+    func eachKindOpensAReviewAsItsForgeDoes(kind: EmulatedForge.Kind) throws {
+        let (sandbox, forge, bare, clone) = try Self.forge()
+        try forge.serve(kind, in: bare)
+        let main = try sandbox.git(["rev-parse", "refs/heads/main"], in: bare)
+        let topic = try sandbox.git(["rev-parse", "HEAD"], in: clone)
+        let push: [String]
+        switch kind {
+        case .agit: push = ["push", "-o", "topic=t", "origin", "HEAD:refs/for/main"]
+        case .gitlab:
+            push = ["push", "-o", "merge_request.create", "-o", "merge_request.target=main", "origin", "HEAD:mr"]
+        case .gerrit, .branch: push = ["push", "origin", "HEAD:refs/for/main%topic=t"]
+        }
+        if kind == .gerrit {
+            let refused = try sandbox.gitResult(push, in: clone)
+            #expect(refused.status != 0 && refused.stderr.contains("missing Change-Id"), "\(refused.stderr)")
+            try sandbox.git(
+                ["commit", "-q", "--amend", "-m", "add c\n\nChange-Id: I" + String(repeating: "a", count: 40)],
+                in: clone)
+        }
+        let commit = try sandbox.git(["rev-parse", "HEAD"], in: clone)
+        let pushed = try sandbox.gitResult(push, in: clone)
+        #expect(pushed.status == 0, "\(pushed.stderr)")
+        let reviews = try forge.reviews(in: bare)
+        #expect(reviews.count == 1, "\(reviews)")
+        let review = try #require(reviews.first)
+        #expect(review.target == "main" && review.commit == commit, "\(review)")
+        #expect(try sandbox.git(["rev-parse", review.ref], in: bare) == commit)
+        let expectedRef =
+            kind == .agit ? "refs/pull/1/head" : kind == .gitlab ? "refs/merge-requests/1/head" : "refs/changes/01/1/1"
+        #expect(review.ref == expectedRef)
+        #expect(try sandbox.refs(bare).keys.allSatisfy { !$0.hasPrefix("refs/for/") }, "no refs/for ref is left")
+        #expect(try sandbox.git(["rev-parse", "refs/heads/main"], in: bare) == main, "the target is unchanged")
+        let received = try forge.received(in: bare)
+        #expect(received.last?.new == commit, "\(received)")
+        if kind == .agit { #expect(received.last?.options == ["topic=t"], "\(received)") }
+        if kind == .gitlab {
+            #expect(received.last?.options == ["merge_request.create", "merge_request.target=main"], "\(received)")
+        }
+        if kind == .gerrit {
+            let again = try sandbox.gitResult(push, in: clone)
+            #expect(again.status != 0 && again.stderr.contains("no new changes"), "\(again.stderr)")
+        }
+        _ = topic
+    }
 }

@@ -40,3 +40,41 @@ extension GitRepository {
             ).lines.filter { !$0.isEmpty })
     }
 }
+
+/// The push of one proposal to a forge that reads push options or a review namespace (`refs/for/<target>`): AGit,
+/// GitLab, Gerrit. One ref a push, because push options apply to the whole push and Gerrit takes one magic ref per
+/// push, never mixed with branches.
+public enum ReviewPush {
+    /// Pushes `update.new` to `update.ref` (a `refs/for/…` destination, or a proposal branch leased on `update.old`
+    /// when `lease`) with `options` (`-o`). A refusal is an outcome, not an error; an error means git gave no answer
+    /// for the ref (the remote could not be reached, it does not take push options, the connection broke).
+    public static func push(
+        _ update: RefUpdate, lease: Bool, options: [String], repository name: String, from repository: String,
+        to remote: String, git: Git
+    ) throws -> PushOutcome {
+        guard let new = update.new else {
+            throw PushError("refusing to propose nothing on \(update.ref) of \(name): a proposal is a commit")
+        }
+        var arguments = ["push", "--porcelain", "--no-verify"]
+        if lease { arguments.append("--force-with-lease=\(update.ref):\(update.old ?? "")") }
+        for option in options { arguments.append("--push-option=" + option) }
+        arguments += ["--", remote, new + ":" + update.ref]
+        try LFSUpload.upload([update], repository: name, from: repository, to: remote, git: git)
+        let context = "propose \(update.ref) of \(name) to \(Redaction.redact(remote))"
+        let output = try git.runNetwork(arguments, in: repository, remote: remote, context: context, accepting: [0, 1])
+        let answer = AtomicPush.parsePorcelain(output.text)[update.ref]
+        let messages = AtomicPush.remoteMessages(output.stderr)
+        if output.status == 0 && answer?.flag != "!" {
+            return PushOutcome(repository: name, accepted: true, detail: "", remoteMessages: messages)
+        }
+        guard let answer else {
+            throw GitError(
+                context: context, kind: .failed(status: output.status), command: git.command(arguments, in: repository),
+                directory: repository, output: output)
+        }
+        var detail = "\(update.ref): \(answer.summary)"
+        if !messages.isEmpty { detail += "; the remote said: " + messages.joined(separator: " / ") }
+        return PushOutcome(
+            repository: name, accepted: false, detail: Redaction.redact(detail), remoteMessages: messages)
+    }
+}

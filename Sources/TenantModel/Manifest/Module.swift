@@ -13,6 +13,8 @@ public struct Module: Sendable, Equatable, Hashable {
     /// The module repository's own general branch (`"generalBranch": "master"` under a `main` superproject); nil:
     /// the manifest's. Ask ``Project/generalBranch(of:)``, never this field.
     public var generalBranch: String?
+    /// How `roll --review` proposes in this module's repository where it differs from the manifest's `review`.
+    public var review: ReviewSettings?
 
     /// Creates a module.
     public init(name: String, path: String, url: String, dependsOn: [String] = [], generalBranch: String? = nil) {

@@ -8,6 +8,8 @@ public struct ModuleManifest: Sendable, Equatable {
     public var generalBranch: String
     /// The modules in manifest order.
     public var modules: [Module]
+    /// How `roll --review` proposes (the `review` object); nil: proposal branches (`branch`), `tenantctl/roll`.
+    public var review: ReviewSettings?
 
     /// Creates a manifest.
     public init(version: Int = 1, generalBranch: String = ModuleManifest.defaultGeneralBranch, modules: [Module]) {
@@ -24,12 +26,13 @@ public struct ModuleManifest: Sendable, Equatable {
     /// The general branch used when the manifest does not name one.
     public static let defaultGeneralBranch = "general_dev"
 
-    /// Stable pretty JSON (keys version, generalBranch, modules; module keys name, path, url, generalBranch when the
-    /// module names its own, dependsOn), ending with a newline.
+    /// Stable pretty JSON (keys version, generalBranch, review when set, modules; module keys name, path, url,
+    /// generalBranch when the module names its own, review when set, dependsOn), ending with a newline.
     public func encoded() -> Data {
         var out = "{\n"
         out += "  \"version\": \(version),\n"
         out += "  \"generalBranch\": \(JSONText.quoted(generalBranch)),\n"
+        if let review { out += "  \"review\": \(review.encoded()),\n" }
         if modules.isEmpty {
             out += "  \"modules\": []\n"
         } else {
@@ -40,6 +43,7 @@ public struct ModuleManifest: Sendable, Equatable {
                     + "      \"path\": \(JSONText.quoted(module.path)),\n"
                     + "      \"url\": \(JSONText.quoted(module.url)),\n"
                     + (module.generalBranch.map { "      \"generalBranch\": \(JSONText.quoted($0)),\n" } ?? "")
+                    + (module.review.map { "      \"review\": \($0.encoded()),\n" } ?? "")
                     + "      \"dependsOn\": \(JSONText.inlineArray(module.dependsOn))\n"
                     + "    }"
             }

@@ -97,7 +97,8 @@ public enum ProjectLoader {
         guard let root = decoder.parse(file.data) else { return nil }
         guard
             let fields = decoder.object(
-                root, at: nil, allowed: ["version", "generalBranch", "modules"], required: ["version", "modules"])
+                root, at: nil, allowed: ["version", "generalBranch", "modules", "review"],
+                required: ["version", "modules"])
         else { return nil }
         let before = decoder.problems.count
         var version = 1
@@ -117,7 +118,7 @@ public enum ProjectLoader {
                 let path = "modules[\(offset)]"
                 guard
                     let entry = decoder.object(
-                        element, at: path, allowed: ["name", "path", "url", "generalBranch", "dependsOn"],
+                        element, at: path, allowed: ["name", "path", "url", "generalBranch", "dependsOn", "review"],
                         required: ["name", "path", "url"])
                 else { continue }
                 let name = entry["name"].flatMap { decoder.string($0, at: path + ".name") }
@@ -125,16 +126,21 @@ public enum ProjectLoader {
                 let url = entry["url"].flatMap { decoder.string($0, at: path + ".url") }
                 let dependsOn = entry["dependsOn"].map { decoder.stringArray($0, at: path + ".dependsOn") } ?? []
                 let moduleBranch = entry["generalBranch"].map { decoder.string($0, at: path + ".generalBranch") }
-                if let name, let modulePath, let url, let dependsOn, moduleBranch != .some(nil) {
-                    modules.append(
-                        Module(
-                            name: name, path: modulePath, url: url, dependsOn: dependsOn,
-                            generalBranch: moduleBranch ?? nil))
+                let review = entry["review"].map { ReviewSettings.decode($0, at: path + ".review", decoder: &decoder) }
+                if let name, let modulePath, let url, let dependsOn, moduleBranch != .some(nil), review != .some(nil) {
+                    var module = Module(
+                        name: name, path: modulePath, url: url, dependsOn: dependsOn, generalBranch: moduleBranch ?? nil
+                    )
+                    module.review = review ?? nil
+                    modules.append(module)
                 }
             }
         }
+        let review = fields["review"].flatMap { ReviewSettings.decode($0, at: "review", decoder: &decoder) }
         guard decoder.problems.count == before else { return nil }
-        return ModuleManifest(version: version, generalBranch: generalBranch, modules: modules)
+        var manifest = ModuleManifest(version: version, generalBranch: generalBranch, modules: modules)
+        manifest.review = review
+        return manifest
     }
 
     static func validateManifest(_ manifest: ModuleManifest, options: ValidationOptions, decoder: inout FieldDecoder) {

@@ -11,8 +11,9 @@ struct ReviewLanding {
     let repository: GitRepository
 
     /// The review with its state (and, when landed, the landing commit and method) as the repository now has it.
-    /// `target` and `proposal`: where this repository keeps the remote's target and proposal branches.
-    func follow(_ review: RunJournal.Review, target: String, proposal: String) throws -> RunJournal.Review {
+    /// `target` and `proposal`: where this repository keeps the remote's target and proposal branches (nil: the
+    /// proposal is in a forge's review namespace, which cannot be read, so it is never taken as closed).
+    func follow(_ review: RunJournal.Review, target: String, proposal: String?) throws -> RunJournal.Review {
         var review = review
         let what = "follow the proposal \(review.ref) of \(review.repository)"
         guard let tip = try repository.refValue(target, context: what), let base = review.base else { return review }
@@ -34,7 +35,7 @@ struct ReviewLanding {
             let subject = try repository.subject(of: commit, context: what)
             return landed(review, at: commit, method: replayed.contains(subject) ? "rebase" : "squash")
         }
-        if try repository.refValue(proposal, context: what) == nil {
+        if let proposal, try repository.refValue(proposal, context: what) == nil {
             review.state = "closed"
         } else if tip != base,
             let result = try MergeTree.merge(

@@ -1,27 +1,102 @@
 import Foundation
 
-/// How a review roll proposes: the forge kind and where its proposal branches live.
+/// How a review roll proposes: the forge kind and where its proposals go, per repository. The `review` object of
+/// `modules.json` (and a module's own) says it; `--forge` overrides the kind everywhere.
 public struct ReviewOptions: Sendable, Equatable {
-    /// What is pushed where. Only `branch` (a proposal branch per repository and tenant, as for GitHub, Bitbucket
-    /// or any host) exists so far.
-    public enum Forge: String, Sendable, Equatable, CaseIterable {
-        case branch
-    }
+    /// What is pushed where (``ReviewForge``).
+    public typealias Forge = ReviewForge
 
     /// The default prefix of the proposal branches.
     public static let defaultPrefix = "tenantctl/roll"
 
-    public var forge: Forge
-    /// Proposal branches are `<prefix>/<tenant>` in every repository.
-    public var branchPrefix: String
+    /// The kind for every repository (`--forge`); nil: as `modules.json` says, else `branch`.
+    public var forge: Forge?
+    /// The prefix for every repository; nil: as `modules.json` says, else ``defaultPrefix``.
+    public var branchPrefix: String?
+    /// The manifest's `review` object.
+    public var settings = ReviewSettings()
+    /// Each module's own `review` object.
+    public var modules: [String: ReviewSettings] = [:]
 
-    public init(forge: Forge = .branch, branchPrefix: String = ReviewOptions.defaultPrefix) {
+    public init(forge: Forge? = nil, branchPrefix: String? = nil) {
         self.forge = forge
         self.branchPrefix = branchPrefix
     }
 
-    /// The proposal branch of `tenant` (`refs/heads/tenantctl/roll/t2`).
-    public func ref(for tenant: String) -> String { "refs/heads/\(branchPrefix)/\(tenant)" }
+    /// These options with what `manifest` says (its `review` object and each module's).
+    public func reading(_ manifest: ModuleManifest) -> ReviewOptions {
+        var options = self
+        options.settings = manifest.review ?? ReviewSettings()
+        options.modules = Dictionary(
+            manifest.modules.compactMap { module in module.review.map { (module.name, $0) } },
+            uniquingKeysWith: { first, _ in first })
+        return options
+    }
+
+    /// The settings of `repository` (`superproject` or a module): the module's over the manifest's.
+    func settings(of repository: String) -> ReviewSettings { settings.overridden(by: modules[repository]) }
+
+    /// The forge kind of `repository`.
+    public func forge(of repository: String) -> Forge { forge ?? settings(of: repository).forge ?? .branch }
+
+    /// The proposal branch prefix of `repository`.
+    public func prefix(of repository: String) -> String {
+        branchPrefix ?? settings(of: repository).branchPrefix ?? Self.defaultPrefix
+    }
+
+    /// The proposal branch of `tenant` with the default settings (`refs/heads/tenantctl/roll/t2`).
+    public func ref(for tenant: String) -> String { "refs/heads/\(branchPrefix ?? Self.defaultPrefix)/\(tenant)" }
+
+    /// The topic of `tenant`'s proposals in `repository` (`tenantctl-roll-t2`): stable, so that a new proposal
+    /// updates the open review.
+    func topic(of repository: String, tenant: String) -> String {
+        prefix(of: repository).replacingOccurrences(of: "/", with: "-") + "-" + tenant
+    }
+
+    /// Where `tenant`'s proposal into `target` is pushed in `repository`: the proposal branch (`branch`, `gitlab`),
+    /// `refs/for/<target>` (`agit`, with the topic as a push option), `refs/for/<target>%topic=<topic>` (`gerrit`).
+    func proposalRef(repository: String, tenant: String, target: String) -> String {
+        switch forge(of: repository) {
+        case .branch, .gitlab: "refs/heads/\(prefix(of: repository))/\(tenant)"
+        case .agit: "refs/for/\(target)"
+        case .gerrit: "refs/for/\(target)%topic=\(topic(of: repository, tenant: tenant))"
+        }
+    }
+
+    /// The push options of a proposal (`title`: the proposed commit's subject).
+    func pushOptions(repository: String, tenant: String, target: String, title: String) -> [String] {
+        switch forge(of: repository) {
+        case .branch, .gerrit: []
+        case .agit: ["topic=\(topic(of: repository, tenant: tenant))", "title=\(title)"]
+        case .gitlab:
+            ["merge_request.create", "merge_request.target=\(target)", "merge_request.title=\(title)"]
+        }
+    }
+
+    /// The repositories whose commits carry a Gerrit `Change-Id`.
+    func changeIdRepositories(_ names: [String]) -> Set<String> {
+        Set(names.filter { forge(of: $0) == .gerrit })
+    }
+}
+
+/// A Gerrit `Change-Id` (`I` and 40 hex digits) stable per repository, target and the target's tip the proposal
+/// was made on: a new general change while the review is open updates it (a new patch set); once it landed, the
+/// target moved and the next roll opens a new change.
+enum ReviewChangeId {
+    static func make(repository: String, target: String, base: String) -> String {
+        let text = Array("tenantctl roll\n\(repository)\n\(target)\n\(base)".utf8)
+        var digits = ""
+        for seed in UInt64(0)..<3 {
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325 ^ (seed &* 0x9e37_79b9_7f4a_7c15)
+            for byte in text {
+                hash ^= UInt64(byte)
+                hash = hash &* 0x100_0000_01b3
+            }
+            let hex = String(hash, radix: 16)
+            digits += String(repeating: "0", count: 16 - hex.count) + hex
+        }
+        return "I" + digits.prefix(40)
+    }
 }
 
 /// Review states that mean "people still have to act": a run with one of them is waiting.
@@ -44,6 +119,7 @@ struct ReviewProposer {
         plan: RollPlan, execution: RollExecution, snapshot: Snapshot, options: RollOptions, review: ReviewOptions,
         runId newRun: String, start: Date
     ) throws -> RollReport {
+        let review = review.reading(snapshot.project.manifest)
         let (adopted, previous) = try adopt(
             proposals(plan: plan, execution: execution, review: review), snapshot: snapshot)
         var reviews = adopted
@@ -68,39 +144,80 @@ struct ReviewProposer {
                 ref: proposal.ref, old: previous[proposal.repository + " " + proposal.ref],
                 new: proposal.proposed)
         }
-        let recorder = try RollJournalRecorder(journal, gitDirectory: workspace.commonDirectory)
+        let transaction: Transaction
+        do {
+            transaction = try Transaction.begin(planned: journal, gitDirectory: workspace.commonDirectory)
+        } catch {
+            throw RollError("cannot write the journal of the review roll: \(error.description); nothing was proposed")
+        }
         InterruptNote.set(
             "review roll \(runId) may have pushed part of its proposals: run `tenantctl roll --review` again")
         var pushes: [PushOutcome] = []
-        // Modules first, then the superproject: a superproject proposal pins only commits on module branches.
-        let repositories = plan.modules.map(\.name) + [RollPublication.superproject]
-        for repository in repositories {
-            let updates = journal.entries.filter { $0.repository == repository }.map {
-                RefUpdate(ref: $0.ref, new: $0.new, old: $0.old)
-            }
-            guard !updates.isEmpty else { continue }
-            try recorder.requireWritable()
-            let outcome = try push(updates, repository: repository, snapshot: snapshot, recorder: recorder)
-            pushes.append(outcome)
-            for index in reviews.indices
-            where reviews[index].repository == repository
-                && updates.contains(where: { $0.ref == reviews[index].ref })
-            {
-                reviews[index].state = outcome.accepted ? "open" : "rejected"
-            }
+        var ended = RunJournal.State.running
+        do {
+            pushes = try pushAll(
+                journal.entries, reviews: &reviews, plan: plan, snapshot: snapshot, review: review,
+                transaction: transaction)
+            ended = Self.endState(reviews, pushes: pushes)
+            try transaction.end(ended, error: Self.refusal(reviews, pushes: pushes))
+        } catch let failure as DurableFileError {
+            throw RollError(
+                "cannot record the review roll's proposals in its journal: \(failure.description); free some space, "
+                    + "then run `tenantctl roll --review` again: it adopts what was proposed")
+        } catch {
+            // Interrupted, the run stays unfinished (its re-run adopts what landed); otherwise it ends as the journal
+            // model says: failed when nothing landed, unfinished with the error when a proposal push landed.
+            if !Cancellator.shared.isCancelled { transaction.fail(error) }
+            throw error
         }
-        var final = recorder.current
-        final.reviews = reviews
-        final.state = reviews.contains { ReviewState.open.contains($0.state) } ? .waiting : .finished
-        try final.write(gitDirectory: workspace.commonDirectory)
         // This run took over every open proposal (adopted or updated): earlier waiting review runs end here.
         let earlier = try RunJournal.all(gitDirectory: workspace.commonDirectory).runs.filter {
-            $0.state == .waiting && $0.runId != runId
+            $0.state == .waiting && $0.runId != runId && ended != .failed
         }
         try Transaction.markFinished(earlier, by: runId, in: workspace)
         report.pushes = pushes
         report.reviews = reviews
         return Self.marked(report, reviews: reviews)
+    }
+
+    /// Pushes the proposals of `entries`, modules first, and records each answer and each proposal's new state
+    /// (`open`, or `rejected` when refused) in the journal as it lands; returns every push's outcome.
+    func pushAll(
+        _ entries: [RunJournal.Entry], reviews: inout [RunJournal.Review], plan: RollPlan, snapshot: Snapshot,
+        review: ReviewOptions, transaction: Transaction
+    ) throws -> [PushOutcome] {
+        var pushes: [PushOutcome] = []
+        // Modules first, then the superproject: a superproject proposal pins only commits on module branches.
+        for repository in plan.modules.map(\.name) + [RollPublication.superproject] {
+            let updates = entries.filter { $0.repository == repository }.map {
+                RefUpdate(ref: $0.ref, new: $0.new, old: $0.old)
+            }
+            guard !updates.isEmpty else { continue }
+            // Branches go in one atomic push per repository; push options and `refs/for` one proposal a push.
+            let groups = review.forge(of: repository) == .branch ? [updates] : updates.map { [$0] }
+            for group in groups {
+                let refs = Set(group.map(\.ref))
+                let answered = reviews.indices.filter {
+                    reviews[$0].repository == repository && refs.contains(reviews[$0].ref)
+                }
+                let options = try answered.first.map { index in
+                    let proposal = reviews[index]
+                    let title = try self.repository(repository, snapshot: snapshot).subject(
+                        of: proposal.proposed, context: "read the subject of the proposal \(proposal.ref)")
+                    return review.pushOptions(
+                        repository: repository, tenant: proposal.tenant, target: proposal.target, title: title)
+                }
+                let outcome = try push(
+                    group, options: options ?? [], repository: repository, snapshot: snapshot,
+                    transaction: transaction)
+                pushes.append(outcome)
+                // A forge that has this very commit already (Gerrit's "no new changes") has the review open.
+                let open = outcome.accepted || Self.hasItAlready(outcome)
+                for index in answered { reviews[index].state = open ? "open" : "rejected" }
+                try transaction.recordReviews(answered.map { reviews[$0] })
+            }
+        }
+        return pushes
     }
 
     /// Every proposal of the execution: each module merge of a tenant that rolls, then the superproject commits —
@@ -113,7 +230,9 @@ struct ReviewProposer {
             reviews.append(
                 .init(
                     repository: outcome.merge.module, tenant: outcome.merge.tenant, target: outcome.merge.branch,
-                    ref: review.ref(for: outcome.merge.tenant), base: outcome.merge.ours,
+                    ref: review.proposalRef(
+                        repository: outcome.merge.module, tenant: outcome.merge.tenant, target: outcome.merge.branch),
+                    base: outcome.merge.ours,
                     general: outcome.merge.theirs, proposed: commit, state: "proposed"))
         }
         let owners = Dictionary(
@@ -130,7 +249,10 @@ struct ReviewProposer {
             reviews.append(
                 .init(
                     repository: RollPublication.superproject, tenant: tenant,
-                    target: String(update.ref.dropFirst("refs/heads/".count)), ref: review.ref(for: tenant),
+                    target: String(update.ref.dropFirst("refs/heads/".count)),
+                    ref: review.proposalRef(
+                        repository: RollPublication.superproject, tenant: tenant,
+                        target: String(update.ref.dropFirst("refs/heads/".count))),
                     base: update.old, general: execution.generalCommit ?? plan.generalTip, proposed: new,
                     state: waits ? "waiting" : "proposed"))
         }
@@ -145,7 +267,9 @@ struct ReviewProposer {
     ) {
         var adopted = reviews
         var values: [String: String] = [:]
-        for index in adopted.indices where adopted[index].state == "proposed" {
+        // A review namespace (`refs/for`) cannot be read back: the forge answers a push of what it has already.
+        for index in adopted.indices
+        where adopted[index].state == "proposed" && adopted[index].ref.hasPrefix("refs/heads/") {
             let proposal = adopted[index]
             let repository = try self.repository(proposal.repository, snapshot: snapshot)
             let local =
@@ -182,23 +306,54 @@ struct ReviewProposer {
 
     /// One atomic push of a repository's proposals, each leased on the value it had (a proposal branch is
     /// tenantctl's own: it moves only from where tenantctl left it).
-    func push(_ updates: [RefUpdate], repository: String, snapshot: Snapshot, recorder: RollJournalRecorder) throws
-        -> PushOutcome
-    {
+    func push(
+        _ updates: [RefUpdate], options: [String], repository: String, snapshot: Snapshot, transaction: Transaction
+    ) throws -> PushOutcome {
         let source = try self.repository(repository, snapshot: snapshot).path
         let remote = self.remote(of: repository, snapshot: snapshot)
-        console?.progress("proposing \(English.count(updates.count, "branch")) of \(repository)")
+        console?.progress("proposing \(English.count(updates.count, "proposal")) of \(repository)")
         let refs = updates.map(\.ref)
         let outcome: PushOutcome
         do {
-            outcome = try AtomicPush.push(
-                updates, repository: repository, from: source, to: remote, mode: .restore, git: git)
+            if let update = updates.first, updates.count == 1, !options.isEmpty || update.ref.hasPrefix("refs/for/") {
+                // A review namespace is no branch: nothing to lease.
+                outcome = try ReviewPush.push(
+                    update, lease: update.ref.hasPrefix("refs/heads/"), options: options, repository: repository,
+                    from: source, to: remote, git: git)
+            } else {
+                outcome = try AtomicPush.push(
+                    updates, repository: repository, from: source, to: remote, mode: .restore, git: git)
+            }
         } catch {
-            try recorder.record(repository: repository, refs: refs, published: nil)
+            try transaction.recordAnswer(repository: repository, refs: refs, published: nil)
             throw error
         }
-        try recorder.record(repository: repository, refs: refs, published: outcome.accepted)
+        try transaction.recordAnswer(repository: repository, refs: refs, published: outcome.accepted)
         return outcome
+    }
+
+    /// Whether a refused proposal push was refused because the forge has that commit as a review already.
+    static func hasItAlready(_ outcome: PushOutcome) -> Bool {
+        let text = (outcome.remoteMessages + [outcome.detail]).joined(separator: "\n").lowercased()
+        return !outcome.accepted && text.contains("no new changes")
+    }
+
+    /// How a review run that pushed its proposals ends: `waiting` while one is open, `failed` when every push was
+    /// refused (nothing was proposed), `finished` otherwise.
+    static func endState(_ reviews: [RunJournal.Review], pushes: [PushOutcome]) -> RunJournal.State {
+        let proposedNothing =
+            !pushes.isEmpty && pushes.allSatisfy { !$0.accepted && !hasItAlready($0) }
+            && !reviews.contains { $0.state == "open" }
+        if proposedNothing { return .failed }
+        if reviews.contains(where: { ReviewState.open.contains($0.state) }) { return .waiting }
+        return .finished
+    }
+
+    /// The refusals of the proposal pushes, for the journal (nil when none was refused).
+    static func refusal(_ reviews: [RunJournal.Review], pushes: [PushOutcome]) -> String? {
+        let refused = pushes.filter { !$0.accepted }
+        guard !refused.isEmpty else { return nil }
+        return "proposals refused: " + refused.map { "\($0.repository): \($0.detail)" }.joined(separator: "; ")
     }
 
     /// The report with each tenant's status from its proposals: `proposed` (a superproject proposal is open),

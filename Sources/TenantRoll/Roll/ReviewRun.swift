@@ -69,17 +69,18 @@ public enum ReviewRun {
         let lock = try WorkspaceLock(gitDirectory: workspace.commonDirectory, wait: wait)
         defer { lock.release() }
         // It may propose (a tenant's superproject pin): refused while another command's run is unfinished.
-        _ = try Transaction.unfinishedRuns(workspace, allowing: "roll", arguments: ["--review"])
-        var journal = try waitingRun(runId, in: workspace)
+        // A review run it started and that was killed is unfinished: the proposal made now finishes it.
+        let resumed = try Transaction.unfinishedRuns(workspace, allowing: "roll", arguments: ["--review"])
+        let journal = try waitingRun(runId, in: workspace)
         var snapshotOptions = Snapshot.Options(
             purpose: .report, fetch: options.fetch, jobs: options.jobs, allowLocalRemotes: git.allowLocalRemotes)
         snapshotOptions.keepBatch = false
         let snapshot = try Snapshot.load(workspace: workspace, git: git, options: snapshotOptions, console: console)
-        var reviews = journal.reviews ?? []
+        let before = journal.reviews ?? []
+        var reviews = before
         for index in reviews.indices where ["proposed", "open", "conflict"].contains(reviews[index].state) {
             reviews[index] = try follow(reviews[index], snapshot: snapshot, workspace: workspace, git: git)
         }
-        journal.reviews = reviews
         var report = ReviewReport(runId: journal.runId, followedBy: nil, reviews: reviews)
         // A tenant whose module proposals all landed gets its superproject proposal now (pinning what landed).
         let ready = Set(
@@ -89,22 +90,27 @@ public enum ReviewRun {
                 }
                 .allSatisfy { $0.state == "landed" }
             })
+        // What the forge did is recorded first: a proposal that follows may stop, and what landed stays known.
+        let open = reviews.contains { ReviewState.open.contains($0.state) }
+        let state: RunJournal.State = open ? .waiting : .finished
+        try record(
+            changed(before, reviews), end: state == journal.state ? nil : .init(state: state), toRun: journal.runId,
+            in: workspace)
         if !ready.isEmpty {
             var propose = options
-            propose.review = ReviewOptions()
+            propose.review = options.review ?? ReviewOptions()
             propose.fetch = false
             propose.arguments = ["--review"]
+            // The new run takes the open proposals over and ends this one finished, by it.
             let next = try RollRunner(workspace: workspace, git: git, console: console).run(propose)
             let landed = reviews.filter { $0.state == "landed" }
             let taken = next.reviews ?? []
             report.followedBy = next.runId
             report.reviews = landed + taken
-            journal.state = .finished
-            journal.finishedBy = next.runId
-        } else {
-            journal.state = reviews.contains { ReviewState.open.contains($0.state) } ? .waiting : .finished
+            if let runId = next.runId, next.totals.rejected == 0 {
+                try Transaction.markFinished(resumed, by: runId, in: workspace)
+            }
         }
-        try journal.write(gitDirectory: workspace.commonDirectory)
         return report
     }
 
@@ -116,7 +122,7 @@ public enum ReviewRun {
     ) throws -> ReviewReport {
         let lock = try WorkspaceLock(gitDirectory: workspace.commonDirectory, wait: wait)
         defer { lock.release() }
-        var journal = try RunJournal.read(gitDirectory: workspace.commonDirectory, runId: runId)
+        let journal = try RunJournal.read(gitDirectory: workspace.commonDirectory, runId: runId)
         guard journal.reviews != nil else {
             throw RollError("run \(runId) is no review roll: `tenantctl runs` lists the runs")
         }
@@ -126,10 +132,18 @@ public enum ReviewRun {
             options: Snapshot.Options(purpose: .report, fetch: false, allowLocalRemotes: git.allowLocalRemotes),
             console: console)
         var removed: [String] = []
-        let selected = reviews.indices.filter {
+        var selected = reviews.indices.filter {
             (tenants.isEmpty || tenants.contains(reviews[$0].tenant))
                 && ["proposed", "open", "conflict"].contains(reviews[$0].state)
         }
+        // A review in a forge's namespace (`refs/for`) is closed on the forge: tenantctl only stops following it.
+        for index in selected where !reviews[index].ref.hasPrefix("refs/heads/") {
+            reviews[index].state = "abandoned"
+            console?.warn(
+                "\(reviews[index].repository) \(reviews[index].target): close its review on the forge "
+                    + "(\(reviews[index].ref)); tenantctl no longer follows it")
+        }
+        selected = selected.filter { reviews[$0].ref.hasPrefix("refs/heads/") }
         for repository in Set(selected.map { reviews[$0].repository }).sorted() {
             let indices = selected.filter { reviews[$0].repository == repository }
             let updates = indices.map { RefUpdate(ref: reviews[$0].ref, new: nil, old: reviews[$0].proposed) }
@@ -149,15 +163,37 @@ public enum ReviewRun {
                     "\(repository): a proposal branch moved since tenantctl pushed it, so it stays: \(outcome.detail)")
             }
         }
-        journal.reviews = reviews
-        if !reviews.contains(where: { ReviewState.open.contains($0.state) }) {
-            journal.state = .aborted
-            journal.finishedBy = nil
-        }
-        try journal.write(gitDirectory: workspace.commonDirectory)
+        let ended = !reviews.contains { ReviewState.open.contains($0.state) }
+        try record(
+            changed(journal.reviews ?? [], reviews), end: ended ? .init(state: .aborted) : nil, toRun: runId,
+            in: workspace)
         var report = ReviewReport(runId: runId, followedBy: nil, reviews: reviews)
         report.removed = removed
         return report
+    }
+
+    /// The proposals of `after` that differ from the same one in `before`.
+    static func changed(_ before: [RunJournal.Review], _ after: [RunJournal.Review]) -> [RunJournal.Review] {
+        after.filter { review in
+            !before.contains(review)
+        }
+    }
+
+    /// Adds to the followed run's journal (one line: its proposals' new states and how it now stands), never a
+    /// rewrite of what is there; nothing when nothing changed.
+    static func record(
+        _ reviews: [RunJournal.Review], end: RunJournal.End?, toRun runId: String, in workspace: Workspace
+    ) throws {
+        guard !reviews.isEmpty || end != nil else { return }
+        do {
+            try Transaction.append(
+                [RunJournal.Line(end: end, reviews: reviews.isEmpty ? nil : reviews)], toRun: runId,
+                gitDirectory: workspace.commonDirectory)
+        } catch {
+            throw RollError(
+                "cannot record the proposals' states in the journal of review run \(runId): \(error.description); "
+                    + "free some space, then run the command again")
+        }
     }
 
     /// The run `runId`, or the latest review run that is waiting.
@@ -180,16 +216,17 @@ public enum ReviewRun {
     static func follow(_ review: RunJournal.Review, snapshot: Snapshot, workspace: Workspace, git: Git) throws
         -> RunJournal.Review
     {
+        // A proposal in a review namespace (`refs/for`) is the forge's: closed or not, only the forge knows.
+        let branch = review.ref.hasPrefix("refs/heads/") ? String(review.ref.dropFirst("refs/heads/".count)) : nil
         if review.repository == RollPublication.superproject {
             let prefix = SuperprojectRemote.refPrefix(workspace)
             return try ReviewLanding(repository: GitRepository(workspace.root, git: git)).follow(
-                review, target: prefix + review.target,
-                proposal: prefix + String(review.ref.dropFirst("refs/heads/".count)))
+                review, target: prefix + review.target, proposal: branch.map { prefix + $0 })
         }
         guard let mirror = snapshot.mirrors[review.repository] else {
             throw RollError("no mirror of module \(review.repository): `tenantctl verify` checks the workspace")
         }
         return try ReviewLanding(repository: GitRepository(mirror, git: git)).follow(
-            review, target: "refs/heads/" + review.target, proposal: review.ref)
+            review, target: "refs/heads/" + review.target, proposal: branch.map { _ in review.ref })
     }
 }

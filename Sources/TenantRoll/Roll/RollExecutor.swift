@@ -10,6 +10,8 @@ public struct RollExecutor: Sendable {
     let commonDirectory: String?
     /// A review roll's run id: every commit it writes carries `Rolled-by: tenantctl <run-id> <general> <commit>`.
     var reviewRun: String?
+    /// The repositories of a review roll whose commits carry a Gerrit `Change-Id` (`superproject`, module names).
+    var changeIds: Set<String> = []
 
     /// - Parameters:
     ///   - superproject: the superproject repository (objects are written to its store).
@@ -153,7 +155,7 @@ public struct RollExecutor: Sendable {
                         tree: result.tree, parents: [merge.ours, merge.theirs],
                         message: Self.moduleMergeMessage(
                             general: generalBranch, branch: merge.branch, module: job.name, theirs: merge.theirs)
-                            + trailer(generalBranch, merge.theirs)))
+                            + trailer(generalBranch, merge.theirs, job.name, merge.branch, merge.ours)))
                 cleanIndices.append(index)
             }
             let ids = try CommitWriter.write(specs, in: job.path, identity: identity, git: git)
@@ -175,7 +177,8 @@ public struct RollExecutor: Sendable {
             CommitSpec(
                 tree: tree, parents: [plan.generalTip],
                 message: "Roll \(plan.generalBranch): " + Self.describe(repin.changes)
-                    + trailer(plan.generalBranch, plan.generalTip)),
+                    + trailer(
+                        plan.generalBranch, plan.generalTip, "superproject", plan.generalBranch, plan.generalTip)),
             in: superproject, identity: identity, git: git)
     }
 
@@ -267,7 +270,7 @@ public struct RollExecutor: Sendable {
             let message =
                 Self.tenantMessage(
                     general: plan.generalBranch, branch: job.plan.tenant.branch, changes: job.changes)
-                + trailer(plan.generalBranch, general)
+                + trailer(plan.generalBranch, general, "superproject", job.plan.tenant.branch, job.tip)
             specs.append(
                 CommitSpec(tree: tree, parents: job.merged ? [job.tip, general] : [job.tip], message: message))
             specTenants.append((job.plan, job.tip, job.changes))
@@ -341,9 +344,15 @@ public struct RollExecutor: Sendable {
         "Roll \(general) into \(branch)" + (changes.isEmpty ? "" : ": " + describe(changes))
     }
 
-    /// A review roll's trailer (`\n\nRolled-by: tenantctl <run-id> general_dev <commit>`); empty in a plain roll.
-    func trailer(_ general: String, _ commit: String) -> String {
-        reviewRun.map { "\n\nRolled-by: tenantctl \($0) \(general) \(commit)" } ?? ""
+    /// A review roll's trailer (`\n\nRolled-by: tenantctl <run-id> general_dev <commit>`, and a `Change-Id` where
+    /// `repository` is proposed to Gerrit); empty in a plain roll.
+    func trailer(_ general: String, _ commit: String, _ repository: String, _ target: String, _ base: String) -> String
+    {
+        guard let reviewRun else { return "" }
+        let changeId =
+            changeIds.contains(repository)
+            ? "\nChange-Id: " + ReviewChangeId.make(repository: repository, target: target, base: base) : ""
+        return "\n\nRolled-by: tenantctl \(reviewRun) \(general) \(commit)" + changeId
     }
 
     /// `Infrastructure 40d609f → 8c1e2aa, Article …`

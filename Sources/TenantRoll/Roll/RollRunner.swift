@@ -57,6 +57,9 @@ public struct RollRunner {
         // A review roll's commits name it (a trailer), so its id is chosen before they are written.
         let reviewRun = options.review == nil ? nil : RollJournal.newRunId()
         executor.reviewRun = reviewRun
+        executor.changeIds =
+            options.review?.reading(snapshot.project.manifest).changeIdRepositories(
+                plan.modules.map(\.name) + [RollPublication.superproject]) ?? []
         let execution = try executor.execute(plan, batch: batch, console: console)
         if let review = options.review {
             return try ReviewProposer(workspace: workspace, git: git, console: console).propose(

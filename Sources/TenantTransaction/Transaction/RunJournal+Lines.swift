@@ -32,11 +32,14 @@ extension RunJournal {
         var end: End?
         /// `roll --undo` restored every ref of this roll that landed.
         var undoneAt: String?
+        /// A review roll's proposals as they now stand: each replaces the one of its repository and tenant, or is
+        /// added.
+        var reviews: [Review]?
 
         package init(
             begin: RunJournal? = nil, record: Record? = nil, answer: Answer? = nil, undone: Refs? = nil,
             before: [RunJournal.Before]? = nil, started: String? = nil, changed: Bool? = nil, end: End? = nil,
-            undoneAt: String? = nil
+            undoneAt: String? = nil, reviews: [Review]? = nil
         ) {
             self.begin = begin
             self.record = record
@@ -47,6 +50,7 @@ extension RunJournal {
             self.changed = changed
             self.end = end
             self.undoneAt = undoneAt
+            self.reviews = reviews
         }
     }
 
@@ -137,6 +141,20 @@ extension RunJournal {
             if let finishedBy = end.finishedBy { self.finishedBy = finishedBy }
         }
         if let undoneAt = line.undoneAt { self.undoneAt = undoneAt }
+        if let reviews = line.reviews { apply(reviews) }
+    }
+
+    /// Replaces each proposal of the same repository and tenant, or adds it.
+    private mutating func apply(_ updated: [Review]) {
+        var all = self.reviews ?? []
+        for review in updated {
+            if let index = all.firstIndex(where: { $0.repository == review.repository && $0.tenant == review.tenant }) {
+                all[index] = review
+            } else {
+                all.append(review)
+            }
+        }
+        self.reviews = all
     }
 
     /// Adds refs to the entries, or updates the outcome (and new value) of refs already there.

@@ -202,6 +202,11 @@ public final class Transaction: Sendable {
         try append([RunJournal.Line(answer: .init(repository: repository, refs: refs, published: published))])
     }
 
+    /// Records a review roll's proposals as they now stand (each replaces the one of its repository and tenant).
+    package func recordReviews(_ reviews: [RunJournal.Review]) throws(DurableFileError) {
+        try append([RunJournal.Line(reviews: reviews)])
+    }
+
     /// Ends the run with `state` and `error` (roll's own end).
     package func end(_ state: RunJournal.State, error: String?) throws(DurableFileError) {
         try append([RunJournal.Line(end: .init(state: state, error: error))])
