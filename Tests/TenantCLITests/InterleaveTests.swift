@@ -28,7 +28,7 @@ enum Interleave {
                 if progress { Interleave.say(failure) }
             } else {
                 sequence.remove()
-                if progress { say("interleave: seed \(seed) passed (\(steps) steps)") }
+                if progress { say("interleave: seed \(seed) passed (\(steps) steps, \(sequence.timing))") }
                 if progress && environment["TENANTCTL_INTERLEAVE_VERBOSE"] == "1" {
                     say(sequence.log.map { "  " + $0 }.joined(separator: "\n"))
                 }
