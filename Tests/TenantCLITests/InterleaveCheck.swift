@@ -247,25 +247,31 @@ struct InterleaveProbe {
         guard !runs.isEmpty else { return [] }
         let root = sequence.copy.root
         let saved = root + ".saved"
-        let copied = try sandbox.run("/bin/cp", ["-a", root, saved])
+        let copied = try sequence.timed("probe: saving the state") { try sandbox.run("/bin/cp", ["-a", root, saved]) }
         try #require(copied.status == 0, "cp failed: \(copied.stderr)")
         defer {
-            try? FileManager.default.removeItem(atPath: root)
-            try? FileManager.default.moveItem(atPath: saved, toPath: root)
+            sequence.timed("probe: putting the state back") {
+                try? FileManager.default.removeItem(atPath: root)
+                try? FileManager.default.moveItem(atPath: saved, toPath: root)
+            }
         }
         var violations: [String] = []
         var pending = runs
         // A way out that fails (a re-run refused again) can leave a run of its own: its ways out are taken next.
-        for _ in 0..<4 where violations.isEmpty && !pending.isEmpty {
-            for run in pending { violations += try takeAWayOut(run) }
-            pending = unfinished()
+        try sequence.timed("probe: ways out") {
+            for _ in 0..<4 where violations.isEmpty && !pending.isEmpty {
+                for run in pending { violations += try takeAWayOut(run) }
+                pending = unfinished()
+            }
         }
-        for arguments in [["status"], ["switch", "t1"]] {
-            let result = sandbox.tenantctl(arguments, in: sequence.copy.workspace, environment: FaultLab.dates)
-            if result.stderr.contains("refusing to run `tenantctl") {
-                violations.append(
-                    "stuck: after the ways out, `tenantctl \(arguments.joined(separator: " "))` still refuses: "
-                        + result.stderr)
+        sequence.timed("probe: status and switch") {
+            for arguments in [["status"], ["switch", "t1"]] {
+                let result = sandbox.tenantctl(arguments, in: sequence.copy.workspace, environment: FaultLab.dates)
+                if result.stderr.contains("refusing to run `tenantctl") {
+                    violations.append(
+                        "stuck: after the ways out, `tenantctl \(arguments.joined(separator: " "))` still refuses: "
+                            + result.stderr)
+                }
             }
         }
         violations += try InterleaveCheck(sequence: sequence).violations().map { "after the ways out: " + $0 }

@@ -138,11 +138,14 @@ final class InterleaveSequence {
 
     /// The time line of a passing sequence.
     var timing: String {
-        let total = seconds.values.reduce(0, +)
-        let phases = ["copy", "commands", "user", "checks", "probes"].map {
+        let main = ["copy", "commands", "user", "checks", "probes"]
+        let total = main.compactMap { seconds[$0] }.reduce(0, +)
+        let phases = main.map { String(format: "%@ %.1f s", $0, seconds[$0] ?? 0) }
+        let parts = seconds.keys.filter { !main.contains($0) }.sorted().map {
             String(format: "%@ %.1f s", $0, seconds[$0] ?? 0)
         }
-        return String(format: "%.1f s; ", total) + phases.joined(separator: ", ") + " (\(probesSkipped) skipped)"
+        return String(format: "%.1f s; ", total) + phases.joined(separator: ", ") + " (\(probesSkipped) skipped"
+            + (parts.isEmpty ? "" : "; " + parts.joined(separator: ", ")) + ")"
     }
 
     /// Removes the copy (a sequence that passed).
