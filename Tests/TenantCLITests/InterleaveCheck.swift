@@ -90,11 +90,18 @@ struct InterleaveCheck {
     }
 
     /// Whether a ref of `repository` reaches `commit` (false when the repository or the commit is not there).
+    /// Asked of git once per state of the repository's refs: while they are as they were, the answer is too.
     private func reached(_ commit: String, in repository: String?) throws -> Bool {
         guard let repository, FileManager.default.fileExists(atPath: repository) else { return false }
+        let cache = sequence.checkCache
+        let refs = InterleaveCheckCache.refs(of: repository)
+        let key = repository + "\0" + commit
+        if let known = cache.reached[key], known.refs == refs { return known.answer }
         let result = try sandbox.gitResult(
             ["for-each-ref", "--contains", commit, "--format=%(refname)"], in: repository)
-        return result.status == 0 && !result.stdout.isEmpty
+        let answer = result.status == 0 && !result.stdout.isEmpty
+        cache.reached[key] = (refs, answer)
+        return answer
     }
 
     private func lostCommits() throws -> [String] {
@@ -137,28 +144,81 @@ struct InterleaveCheck {
         return false
     }
 
+    /// Found again only when a remote's refs changed since the last check: a branch's pins are read once per
+    /// commit, and whether a module's remote has a pinned commit once per state of that remote's refs.
     private func missingPins() throws -> [String] {
         let remotes = sequence.copy.remotes
+        let cache = sequence.checkCache
+        let state = FaultLab.bareRepositories(in: remotes).map {
+            $0 + "\0" + InterleaveCheckCache.refs(of: "\(remotes)/\($0).git")
+        }.joined(separator: "\0\0")
+        if let last = cache.missingPins, last.remotes == state { return last.missing }
         let superproject = remotes + "/Superproject.git"
         var missing: [String] = []
-        let branches = try sandbox.git(["for-each-ref", "--format=%(refname:short)", "refs/heads/"], in: superproject)
-        for branch in branches.split(separator: "\n").map(String.init) {
-            for (path, commit) in try sandbox.gitlinks(on: "refs/heads/" + branch, in: superproject).sorted(by: {
-                $0.key < $1.key
-            }) {
+        let branches = try sandbox.git(
+            ["for-each-ref", "--format=%(refname:short) %(objectname)", "refs/heads/"], in: superproject)
+        for line in branches.split(separator: "\n") {
+            let fields = line.split(separator: " ").map(String.init)
+            guard fields.count == 2 else { continue }
+            let (branch, tip) = (fields[0], fields[1])
+            if cache.gitlinks[tip] == nil {
+                cache.gitlinks[tip] = try sandbox.gitlinks(on: tip, in: superproject)
+            }
+            for (path, commit) in (cache.gitlinks[tip] ?? [:]).sorted(by: { $0.key < $1.key }) {
                 let module = (path as NSString).lastPathComponent
                 let remote = "\(remotes)/\(module).git"
                 guard FileManager.default.fileExists(atPath: remote) else { continue }
-                let result = try sandbox.gitResult(
-                    ["for-each-ref", "--contains", commit, "--format=%(refname)", "refs/heads/"], in: remote)
-                if result.status != 0 || result.stdout.isEmpty {
+                let refs = InterleaveCheckCache.refs(of: remote)
+                let key = module + "\0" + commit
+                var onABranch: Bool
+                if let known = cache.onABranch[key], known.refs == refs {
+                    onABranch = known.answer
+                } else {
+                    let result = try sandbox.gitResult(
+                        ["for-each-ref", "--contains", commit, "--format=%(refname)", "refs/heads/"], in: remote)
+                    onABranch = result.status == 0 && !result.stdout.isEmpty
+                    cache.onABranch[key] = (refs, onABranch)
+                }
+                if !onABranch {
                     missing.append(
                         "superproject branch \(branch) pins \(path) at \(commit.prefix(10)), on no branch of \(module)'s remote"
                     )
                 }
             }
         }
+        cache.missingPins = (state, missing)
         return missing
+    }
+}
+
+/// What the checks of one sequence already asked git, with the state of the refs each answer holds for. A ref
+/// state is read from the files (`packed-refs` and every loose ref), without git: while no ref of a repository
+/// changed, its answers stand.
+final class InterleaveCheckCache {
+    /// Repository and commit → whether a ref reaches it.
+    var reached: [String: (refs: String, answer: Bool)] = [:]
+    /// Module and commit → whether a branch of the module's remote reaches it.
+    var onABranch: [String: (refs: String, answer: Bool)] = [:]
+    /// A superproject commit → its gitlinks (a commit never changes).
+    var gitlinks: [String: [String: String]] = [:]
+    /// The remotes' ref states at the last check, with the missing pins found then.
+    var missingPins: (remotes: String, missing: [String])?
+
+    /// The refs of the git directory `repository` as its files hold them: `packed-refs`, then each loose ref under
+    /// `refs/` with its content, in order. Equal for equal refs; a changed ref changes it.
+    static func refs(of repository: String) -> String {
+        let files = FileManager.default
+        var state = (try? String(contentsOfFile: repository + "/packed-refs", encoding: .utf8)) ?? ""
+        let top = repository + "/refs"
+        let paths = (files.enumerator(atPath: top)?.allObjects as? [String] ?? []).sorted()
+        for path in paths {
+            var isDirectory: ObjCBool = false
+            guard files.fileExists(atPath: top + "/" + path, isDirectory: &isDirectory), !isDirectory.boolValue
+            else { continue }
+            let content = (try? String(contentsOfFile: top + "/" + path, encoding: .utf8)) ?? "?"
+            state += "\n" + path + " " + content
+        }
+        return state
     }
 }
 
@@ -180,30 +240,38 @@ struct InterleaveProbe {
         }
     }
 
-    func violations() throws -> [String] {
-        let runs = unfinished()
+    func violations() throws -> [String] { try violations(of: unfinished()) }
+
+    /// The violations found taking the ways out of `runs` (the unfinished runs listed now).
+    func violations(of runs: [(id: String, ways: [String])]) throws -> [String] {
         guard !runs.isEmpty else { return [] }
         let root = sequence.copy.root
         let saved = root + ".saved"
-        let copied = try sandbox.run("/bin/cp", ["-a", root, saved])
+        let copied = try sequence.timed("probe: saving the state") { try sandbox.run("/bin/cp", ["-a", root, saved]) }
         try #require(copied.status == 0, "cp failed: \(copied.stderr)")
         defer {
-            try? FileManager.default.removeItem(atPath: root)
-            try? FileManager.default.moveItem(atPath: saved, toPath: root)
+            sequence.timed("probe: putting the state back") {
+                try? FileManager.default.removeItem(atPath: root)
+                try? FileManager.default.moveItem(atPath: saved, toPath: root)
+            }
         }
         var violations: [String] = []
         var pending = runs
         // A way out that fails (a re-run refused again) can leave a run of its own: its ways out are taken next.
-        for _ in 0..<4 where violations.isEmpty && !pending.isEmpty {
-            for run in pending { violations += try takeAWayOut(run) }
-            pending = unfinished()
+        try sequence.timed("probe: ways out") {
+            for _ in 0..<4 where violations.isEmpty && !pending.isEmpty {
+                for run in pending { violations += try takeAWayOut(run) }
+                pending = unfinished()
+            }
         }
-        for arguments in [["status"], ["switch", "t1"]] {
-            let result = sandbox.tenantctl(arguments, in: sequence.copy.workspace, environment: FaultLab.dates)
-            if result.stderr.contains("refusing to run `tenantctl") {
-                violations.append(
-                    "stuck: after the ways out, `tenantctl \(arguments.joined(separator: " "))` still refuses: "
-                        + result.stderr)
+        sequence.timed("probe: status and switch") {
+            for arguments in [["status"], ["switch", "t1"]] {
+                let result = sandbox.tenantctl(arguments, in: sequence.copy.workspace, environment: FaultLab.dates)
+                if result.stderr.contains("refusing to run `tenantctl") {
+                    violations.append(
+                        "stuck: after the ways out, `tenantctl \(arguments.joined(separator: " "))` still refuses: "
+                            + result.stderr)
+                }
             }
         }
         violations += try InterleaveCheck(sequence: sequence).violations().map { "after the ways out: " + $0 }

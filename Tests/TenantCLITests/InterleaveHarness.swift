@@ -25,16 +25,28 @@ final class InterleaveSequence {
     let copy: FaultLab.Copy
     let seed: UInt64
     var work = InterleaveWork()
+    /// What the invariant checks already know (so that each step asks git only about what changed).
+    let checkCache = InterleaveCheckCache()
     /// The steps run so far, each with what became of it.
     var log: [String] = []
 
     init(lab: FaultLab, seed: UInt64) throws {
         self.lab = lab
         self.seed = seed
+        let start = Date()
         copy = try lab.copy("seed-\(seed)")
+        seconds["copy"] = Date().timeIntervalSince(start)
     }
 
     var sandbox: GitSandbox { lab.sandbox }
+
+    /// Where the time of the sequence went, in seconds: preparing its copy, the tenantctl commands, the user's
+    /// actions, the invariant checks, and the probes of the unfinished runs' ways out.
+    var seconds: [String: Double] = [:]
+    /// Whether the last probe found an unfinished run (none at the start).
+    private var unfinishedRuns = false
+    /// The last step taken (for the failure's kind).
+    private var lastStep: InterleaveStep?
 
     /// Runs `count` steps drawn from the seed, checking the invariants after each; the first violation, with the
     /// seed and the steps so far, or nil.
@@ -42,27 +54,98 @@ final class InterleaveSequence {
         var generator = InterleaveGenerator(seed: seed)
         for index in 0..<count {
             let step = generator.next(index: index)
+            lastStep = step
             let outcome: String
             do {
-                outcome = try perform(step, index: index)
+                outcome = try timed(step.isCommand ? "commands" : "user") { try perform(step, index: index) }
             } catch {
                 log.append("\(index + 1). \(step) → the harness could not carry it out")
                 return report(["the harness stopped: \(error)"])
             }
             log.append("\(index + 1). \(step) → \(outcome)")
-            var violations = try InterleaveCheck(sequence: self).violations()
-            if violations.isEmpty { violations = try InterleaveProbe(sequence: self).violations() }
+            var violations = try timed("checks") { try InterleaveCheck(sequence: self).violations() }
+            // Only a command writes a journal: after a user's action, runs are unfinished only when they were
+            // before (then their ways out are tried again, since the action may have changed what they find).
+            if violations.isEmpty && (step.isCommand || unfinishedRuns) {
+                violations = try timed("probes") { try probe() }
+            }
             if !violations.isEmpty { return report(violations) }
         }
         return nil
     }
 
-    /// The failure message: how to replay it, the steps, what broke.
+    /// The state last probed without a violation (``InterleaveState``).
+    private var probed: String?
+    /// How many probes found the state they would try equal to the one tried last, and were skipped.
+    var probesSkipped = 0
+
+    /// The probe of the unfinished runs' ways out, skipped when the state is the one last probed (a command refused
+    /// because of the unfinished run changes nothing, and the ways out would do what they did then).
+    private func probe() throws -> [String] {
+        let probe = InterleaveProbe(sequence: self)
+        let runs = probe.unfinished()
+        unfinishedRuns = !runs.isEmpty
+        guard !runs.isEmpty else { return [] }
+        let state = try InterleaveState.read(self)
+        if state == probed {
+            probesSkipped += 1
+            return []
+        }
+        let violations = try probe.violations(of: runs)
+        probed = violations.isEmpty ? state : nil
+        return violations
+    }
+
+    /// `body`, its time added to `seconds[phase]`.
+    func timed<T>(_ phase: String, _ body: () throws -> T) rethrows -> T {
+        let start = Date()
+        defer { seconds[phase, default: 0] += Date().timeIntervalSince(start) }
+        return try body()
+    }
+
+    /// The failure message: its kind and how to replay it, the steps, what broke.
     func report(_ violations: [String]) -> String {
-        "interleave: seed \(seed) FAILED after \(log.count) steps (replay: TENANTCTL_INTERLEAVE_SEED=\(seed) "
-            + "TENANTCTL_INTERLEAVE_STEPS=\(log.count) scripts/interleave --replay)\n"
+        "interleave: seed \(seed) FAILED after \(log.count) steps: \(kind(of: violations)) "
+            + "(replay: scripts/interleave --replay \(seed) --steps \(log.count))\n"
             + log.map { "  " + $0 }.joined(separator: "\n") + "\nviolated:\n"
             + violations.map { "  - " + $0 }.joined(separator: "\n")
+    }
+
+    /// What broke, and after which step (a command without its run ids and fault; a user's action by its kind):
+    /// the failures of one kind in a by-hand run usually share their cause.
+    func kind(of violations: [String]) -> String {
+        let first = violations.first ?? ""
+        let prefix = first.hasPrefix("after the ways out: ") ? "after a way out, " : ""
+        let rest = first.hasPrefix("after the ways out: ") ? String(first.dropFirst(20)) : first
+        let what: String
+        if rest.hasPrefix("commit lost") {
+            what = "a commit lost"
+        } else if rest.hasPrefix("uncommitted edit lost") {
+            what = "an uncommitted edit lost"
+        } else if rest.hasPrefix("superproject branch") {
+            what = "a pin missing from its module's remote"
+        } else if rest.hasPrefix("stuck: after the ways out") {
+            what = "a writing command still refused after the ways out"
+        } else if rest.hasPrefix("stuck") {
+            what = "a run stuck (no way out ends it)"
+        } else if rest.hasPrefix("the harness stopped") {
+            what = "the harness stopped"
+        } else {
+            what = String(rest.prefix(60))
+        }
+        return prefix + what + (lastStep.map { " after " + $0.kind } ?? "")
+    }
+
+    /// The time line of a passing sequence.
+    var timing: String {
+        let main = ["copy", "commands", "user", "checks", "probes"]
+        let total = main.compactMap { seconds[$0] }.reduce(0, +)
+        let phases = main.map { String(format: "%@ %.1f s", $0, seconds[$0] ?? 0) }
+        let parts = seconds.keys.filter { !main.contains($0) }.sorted().map {
+            String(format: "%@ %.1f s", $0, seconds[$0] ?? 0)
+        }
+        return String(format: "%.1f s; ", total) + phases.joined(separator: ", ") + " (\(probesSkipped) skipped"
+            + (parts.isEmpty ? "" : "; " + parts.joined(separator: ", ")) + ")"
     }
 
     /// Removes the copy (a sequence that passed).
@@ -240,5 +323,36 @@ final class InterleaveSequence {
         // The user threw away what was in it.
         for edited in work.edits.keys where edited.hasPrefix(path + "/") { work.edits[edited] = nil }
         return outcome
+    }
+}
+
+/// The state of a sequence's copy as far as tenantctl can see it: the path and content of every file but git's
+/// object stores (reached only through the refs, which are files here), the lock file tenantctl holds with flock, and
+/// each index, whose stat data git rewrites on a mere status (compared as `git ls-files --stage` of each checkout
+/// instead).
+enum InterleaveState {
+    static func read(_ sequence: InterleaveSequence) throws -> String {
+        let root = sequence.copy.root
+        let files = FileManager.default
+        guard let walker = files.enumerator(atPath: root) else { return "" }
+        var state: [String] = []
+        var checkouts: [String] = []
+        while let path = walker.nextObject() as? String {
+            let name = (path as NSString).lastPathComponent
+            let type = walker.fileAttributes?[.type] as? FileAttributeType
+            if type == .typeDirectory && name == "objects" {
+                walker.skipDescendants()
+                continue
+            }
+            if name == ".git" { checkouts.append(root + "/" + (path as NSString).deletingLastPathComponent) }
+            guard type == .typeRegular, name != "index", name != "tenantctl.lock" else { continue }
+            let content = files.contents(atPath: root + "/" + path) ?? Data("unreadable".utf8)
+            state.append(path + "\n" + String(decoding: content, as: UTF8.self))
+        }
+        for checkout in checkouts.sorted() {
+            let staged = try sequence.sandbox.gitResult(["ls-files", "--stage"], in: checkout)
+            state.append(checkout + " index\n\(staged.status) " + staged.stdout)
+        }
+        return state.sorted().joined(separator: "\n\0")
     }
 }

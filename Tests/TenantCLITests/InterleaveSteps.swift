@@ -72,6 +72,27 @@ enum InterleaveStep: CustomStringConvertible {
     /// and `git worktree prune`).
     case worktreeRemove(String)
 
+    var isCommand: Bool {
+        if case .command = self { return true }
+        return false
+    }
+
+    /// The step without its numbers, places and faults: `tenantctl resolve --abort`, `a colleague's push`.
+    var kind: String {
+        switch self {
+        case .command(let arguments, _, _, _):
+            "`tenantctl "
+                + arguments.map { $0.hasPrefix("M") && Int($0.dropFirst()) != nil ? "M<n>" : $0 }
+                .joined(separator: " ") + "`"
+        case .edit: "the user's edit"
+        case .commit, .commitEdits: "the user's commit"
+        case .discardEdits: "the user's discarding of their edits"
+        case .colleaguePush: "a colleague's push"
+        case .worktreeAdd: "git worktree add"
+        case .worktreeRemove: "git worktree remove"
+        }
+    }
+
     var description: String {
         switch self {
         case .command(let arguments, let worktree, let fault, let rejecting):

@@ -28,7 +28,7 @@ enum Interleave {
                 if progress { Interleave.say(failure) }
             } else {
                 sequence.remove()
-                if progress { say("interleave: seed \(seed) passed (\(steps) steps)") }
+                if progress { say("interleave: seed \(seed) passed (\(steps) steps, \(sequence.timing))") }
                 if progress && environment["TENANTCTL_INTERLEAVE_VERBOSE"] == "1" {
                     say(sequence.log.map { "  " + $0 }.joined(separator: "\n"))
                 }
@@ -199,6 +199,20 @@ enum Interleave {
     @Test func aResolveAbortKeepsAnEditMadeDuringTheResolution() throws {
         let failures = try Interleave.run(seeds: [134], steps: 14)
         #expect(failures.isEmpty, "\(failures.joined(separator: "\n\n"))")
+    }
+
+    /// Open (seed 4266): a `roll --undo` killed once a push of its landed is unfinished; a colleague then pushes to a
+    /// branch the roll had moved, and the undo's only printed way out, its re-run, refuses (a ref moved since), so
+    /// only `runs --forget` is left and every writing command refuses. Replayed as a known issue until an undo
+    /// stopped half-way can be taken back (its landed steps compared first) or finished for the refs that did not
+    /// move.
+    @Test func aKilledRollUndoHasAWayOutAfterAColleaguePushed() throws {
+        withKnownIssue(
+            "a roll --undo stopped half-way has no way out but forget once a colleague pushed", isIntermittent: true
+        ) {
+            let failures = try Interleave.run(seeds: [4266], steps: 11)
+            #expect(failures.isEmpty, "\(failures.joined(separator: "\n\n"))")
+        }
     }
 
     @Test(arguments: [1, 2, 3] as [UInt64]) func aSequenceKeepsEveryInvariant(seed: UInt64) throws {
