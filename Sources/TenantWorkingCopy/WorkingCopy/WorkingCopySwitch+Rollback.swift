@@ -229,11 +229,13 @@ extension WorkingCopySwitch {
     }
 
     /// Whether a repository the switch had started is as it was before: no step landed there, HEAD on the branch
-    /// and at the commit it had, nothing changed in it (the switch stopped before its checkout began).
+    /// and at the commit it had, its checkout where it was (not moved), nothing changed in it (the switch stopped
+    /// before its checkout began).
     private func isUntouched(_ repository: StoppedSwitch.Repository, head: String?, headRef: String?) throws -> Bool {
         guard repository.landed.isEmpty, head == repository.headBefore,
             headRef == repository.branchBefore.map({ "refs/heads/\($0)" })
         else { return false }
+        if let from = repository.movedFrom, try checkoutPath(repository) != workspace.path(from) { return false }
         return try RepositoryState.inspect(
             path: try checkoutPath(repository), git: git, superproject: repository.path.isEmpty
         ).problems(repository: repository.repository, relativePath: repository.path).isEmpty

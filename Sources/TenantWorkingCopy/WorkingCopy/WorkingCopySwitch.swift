@@ -419,8 +419,8 @@ public struct WorkingCopySwitch: Sendable {
                 continue
             }
             try planModule(
-                found.context, branch: target.branch(of: module, for: tenant), pin: pin, movedFrom: found.movedFrom,
-                into: &modules)
+                module, context: found.context, branch: target.branch(of: module, for: tenant), pin: pin,
+                movedFrom: found.movedFrom, into: &modules)
         }
     }
 
@@ -454,12 +454,12 @@ public struct WorkingCopySwitch: Sendable {
     }
 
     /// Plans one pinned module: a clone when it is not initialised, nothing when it is on its branch at the pin,
-    /// else (after fetching it) the move its branch makes.
+    /// else (after fetching it) the move its branch makes. `module` is the target's: its path is where the target
+    /// has it, also when its checkout stands elsewhere now.
     private func planModule(
-        _ context: ModuleContext, branch moduleBranch: String, pin: String, movedFrom: String?,
+        _ module: Module, context: ModuleContext, branch moduleBranch: String, pin: String, movedFrom: String?,
         into modules: inout ModulesPlanned
     ) throws {
-        let module = context.module
         guard var state = context.state else {
             if let problem = try uninitialisedProblem(module, branch: moduleBranch, pin: pin) {
                 modules.problems.append(problem)

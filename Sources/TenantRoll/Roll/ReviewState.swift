@@ -1,0 +1,5 @@
+/// Review states that mean "people still have to act": a run with one of them is waiting.
+enum ReviewState {
+    static let open: Set<String> = ["proposed", "open", "waiting"]
+    static let attention: Set<String> = ["conflict", "closed", "rejected"]
+}
