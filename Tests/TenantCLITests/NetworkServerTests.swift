@@ -359,8 +359,9 @@ enum ServerAvailability {
 /// The network timeout through the commands: a remote that accepts the connection and then says nothing. With
 /// `--network-timeout 2` the call is stopped after 2 s, the message names the repository and the setting, and
 /// nothing is written (no ref, no half-made mirror).
-/// A time limit: without the network timeout these calls would wait forever; broken code fails instead of hanging.
-@Suite(.timeLimit(.minutes(2)), .tags(.slow), .notInTheFastSet) struct NetworkTimeoutCLITests {
+/// A time limit: without the network timeout these calls would wait forever; broken code fails instead of hanging. It
+/// counts from the test's start, which in the full parallel suite includes waiting for a thread, so it is generous.
+@Suite(.timeLimit(.minutes(10)), .tags(.slow), .notInTheFastSet) struct NetworkTimeoutCLITests {
     /// The workspace's refs, its modules' refs and the mirrors that exist.
     static func localState(_ fixture: RollFixture) throws -> [String] {
         var state: [String] = []

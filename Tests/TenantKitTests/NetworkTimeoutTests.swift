@@ -6,8 +6,9 @@ import Testing
 /// The network timeout at the runner: a remote that accepts the connection and then says nothing. `Git.runNetwork`
 /// stops the call at the network timeout — git and the helpers it started (`git-remote-http`, `ssh`) — and throws an
 /// error naming the (redacted) remote and the setting. A time limit: without the network timeout these calls would wait
-/// forever; broken code fails instead of hanging.
-@Suite(.timeLimit(.minutes(1)), .tags(.slow), .notInTheFastSet) struct NetworkTimeoutTests {
+/// forever; broken code fails instead of hanging. The limit counts from the moment a test is started, which in the full
+/// parallel suite includes waiting for a thread behind long sweeps, so it is generous: it only has to end a hang.
+@Suite(.timeLimit(.minutes(10)), .tags(.slow), .notInTheFastSet) struct NetworkTimeoutTests {
     /// Processes whose command line mentions `needle` (the silent server's port): git, git-remote-http, ssh.
     static func processes(mentioning needle: String) -> [String] {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
