@@ -19,17 +19,12 @@ extension GitRepository {
 
     /// The tree of `commit`.
     public func tree(of commit: String, context: String) throws(GitError) -> String {
-        try run(["rev-parse", "--verify", "--end-of-options", commit + "^{tree}"], context: context).text
-            .trimmingCharacters(in: .whitespacesAndNewlines)
+        try resolve(commit, peeledTo: .tree, context: context).hex
     }
 
     /// The value of `ref` in this repository, nil when it does not exist.
     public func refValue(_ ref: String, context: String) throws(GitError) -> String? {
-        let output = try run(
-            ["rev-parse", "--verify", "--quiet", "--end-of-options", ref + "^{commit}"], context: context,
-            accepting: [0, 1])
-        let value = output.text.trimmingCharacters(in: .whitespacesAndNewlines)
-        return output.status == 0 && !value.isEmpty ? value : nil
+        try objectID(of: ref, peeledTo: .commit, context: context)?.hex
     }
 
     /// The subjects of the commits of `tip` that `base` lacks, merges left out.
