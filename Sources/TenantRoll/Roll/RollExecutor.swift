@@ -1,9 +1,14 @@
 import Foundation
 
 /// Executes a ``RollPlan`` with plumbing: writes objects only, never a ref.
+///
+/// In two steps, so that a roll can publish the modules while the superproject's commits are written
+/// (``RollRunner``): ``merge(_:batch:console:)`` runs every merge and settles which tenants roll, which is all the
+/// module pushes need; ``finish(_:_:batch:)`` writes the superproject's tenant commits. ``execute(_:batch:console:)``
+/// runs both.
 public struct RollExecutor: Sendable {
-    let git: Git
-    let superproject: String
+    /// The superproject's repository (objects are written to its store); the module mirrors are run by its runner.
+    let repository: GitRepository
     let modulePaths: [String: String]
     let identity: CommitIdentity
     let jobs: Int
@@ -13,31 +18,62 @@ public struct RollExecutor: Sendable {
     /// The repositories of a review roll whose commits carry a Gerrit `Change-Id` (`superproject`, module names).
     var changeIds: Set<String> = []
 
+    /// The runner of every git call.
+    var git: Git { repository.git }
+    /// The superproject's directory.
+    var superproject: String { repository.path }
+
     /// - Parameters:
-    ///   - superproject: the superproject repository (objects are written to its store).
+    ///   - superproject: the superproject's repository (objects are written to its store), as the workspace hands
+    ///     it out.
     ///   - modulePaths: module name → its repository (mirror) path.
     ///   - commonDirectory: the superproject's common git directory: when given, its merges run where git sees
     ///     no submodule (``SubmoduleFreeMerge``).
     public init(
-        git: Git, superproject: String, modulePaths: [String: String], identity: CommitIdentity, jobs: Int = 4,
+        superproject: GitRepository, modulePaths: [String: String], identity: CommitIdentity, jobs: Int = 4,
         commonDirectory: String? = nil
     ) {
         self.commonDirectory = commonDirectory
         self.jobs = jobs
-        self.git = git
-        self.superproject = superproject
+        self.repository = superproject
         self.modulePaths = modulePaths
         self.identity = identity
     }
 
     /// Runs every merge of the plan and writes every commit; returns what to publish.
     public func execute(_ plan: RollPlan, batch: CatFileBatch, console: Console? = nil) throws -> RollExecution {
+        try finish(plan, try merge(plan, batch: batch, console: console), batch: batch)
+    }
+
+    /// Every merge done and every tenant's fate settled, before the superproject's tenant commits are written.
+    public struct Merges: Sendable {
+        /// Every module merge, in plan order.
+        var outcomes: [ModuleMergeOutcome]
+        /// The general branch's re-pin commit, if any.
+        var generalCommit: String?
+        /// Tenant id → its superproject merge.
+        var merged: [String: MergeTreeResult]
+        /// Module merge → the commit it wrote.
+        var newTips: [MergeKey: String]
+        /// Tenant id → what stops it (plan problems, module and superproject conflicts).
+        var conflicts: [String: [RollConflict]]
+        /// The tenants whose superproject commit is written next (a branch, not blocked, nothing in conflict), with
+        /// modules their branch moved itself pinned where the branch keeps them.
+        var writing: [TenantPlan]
+        /// Module name → the branch updates of the tenants that roll: the module pushes, known before the
+        /// superproject's commits are written.
+        public var moduleUpdates: [String: [RefUpdate]]
+    }
+
+    /// Steps 1 to 3 (the module merges, the general branch's re-pin, the superproject merges) and the tenants that
+    /// roll: each with a branch, not blocked, and no conflict in any repository. A tenant that rolls gets a
+    /// superproject commit in ``finish(_:_:batch:)`` (it pins every module commit of its own), so its module
+    /// branches can be published before that commit is written.
+    public func merge(_ plan: RollPlan, batch: CatFileBatch, console: Console? = nil) throws -> Merges {
         let writer = TreeWriter(batch: batch, repository: superproject, git: git)
         // The superproject's merges (after the general branch's re-pin) run as one more job next to the module
         // repositories' merges: all of them at once, `jobs` at a time, so every core merges.
         let (outcomes, superprojectMerges) = try mergeAll(plan, writer: writer, console: console)
-        let generalCommit = superprojectMerges.generalCommit
-        let general = generalCommit ?? plan.generalTip
         let merged = superprojectMerges.merged
         var conflicts: [String: [RollConflict]] = [:]
         var newTips: [MergeKey: String] = [:]
@@ -54,12 +90,31 @@ public struct RollExecutor: Sendable {
         for tenant in plan.tenants {
             conflicts[tenant.tenant.id, default: []].insert(contentsOf: tenant.problems, at: 0)
         }
-        let rolled = try writeTenantCommits(
-            plan, general: general, merged: merged, newTips: newTips, conflicts: &conflicts, writer: writer,
-            batch: batch)
+        let writing = try settle(plan, merged: merged, conflicts: &conflicts, batch: batch)
+        let rolling = Set(writing.map(\.tenant.id))
+        // Module branch updates only for tenants that roll.
+        var moduleUpdates: [String: [RefUpdate]] = [:]
+        for outcome in outcomes {
+            guard let commit = outcome.commit, rolling.contains(outcome.merge.tenant) else { continue }
+            moduleUpdates[outcome.merge.module, default: []].append(
+                RefUpdate(ref: "refs/heads/" + outcome.merge.branch, new: commit, old: outcome.merge.ours))
+        }
+        return Merges(
+            outcomes: outcomes, generalCommit: superprojectMerges.generalCommit, merged: merged, newTips: newTips,
+            conflicts: conflicts, writing: writing, moduleUpdates: moduleUpdates)
+    }
 
+    /// Step 4 and the execution: the superproject's tenant commits of the tenants that roll, and every tenant's
+    /// outcome.
+    public func finish(_ plan: RollPlan, _ merges: Merges, batch: CatFileBatch) throws -> RollExecution {
+        let writer = TreeWriter(batch: batch, repository: superproject, git: git)
+        let generalCommit = merges.generalCommit
+        let general = generalCommit ?? plan.generalTip
+        let rolled = try writeTenantCommits(
+            plan, tenants: merges.writing, general: general, merged: merges.merged, newTips: merges.newTips,
+            writer: writer, batch: batch)
         var tenants = rolled.outcomes
-        for (tenant, list) in conflicts where !list.isEmpty { tenants[tenant] = .conflict(list) }
+        for (tenant, list) in merges.conflicts where !list.isEmpty { tenants[tenant] = .conflict(list) }
         for tenant in plan.tenants where !tenant.blocked.isEmpty {
             tenants[tenant.tenant.id] = .blocked(tenant.blocked)
         }
@@ -69,16 +124,9 @@ public struct RollExecutor: Sendable {
                 RefUpdate(ref: "refs/heads/" + plan.generalBranch, new: generalCommit, old: plan.generalTip))
         }
         superUpdates += rolled.updates
-        // Module branch updates only for tenants that roll.
-        var moduleUpdates: [String: [RefUpdate]] = [:]
-        for outcome in outcomes {
-            guard let commit = outcome.commit, case .rolled = tenants[outcome.merge.tenant] else { continue }
-            moduleUpdates[outcome.merge.module, default: []].append(
-                RefUpdate(ref: "refs/heads/" + outcome.merge.branch, new: commit, old: outcome.merge.ours))
-        }
         return RollExecution(
-            moduleMerges: outcomes, generalCommit: generalCommit, tenants: tenants, moduleUpdates: moduleUpdates,
-            superprojectUpdates: superUpdates, tenantNeeds: rolled.needs)
+            moduleMerges: merges.outcomes, generalCommit: generalCommit, tenants: tenants,
+            moduleUpdates: merges.moduleUpdates, superprojectUpdates: superUpdates, tenantNeeds: rolled.needs)
     }
 
     /// The superproject's part of the merges: the general branch's re-pin and the tenant branches' merges.
@@ -201,20 +249,17 @@ public struct RollExecutor: Sendable {
         return Dictionary(uniqueKeysWithValues: zip(merging.map(\.tenant.id), results))
     }
 
-    /// Step 4, one superproject commit per tenant that rolls: the merged tree (or the branch's own) with every
-    /// gitlink set by the pin rule. Tenants with a real conflict get none; a tenant whose tree would not change and
-    /// that merges nothing gets none either.
-    func writeTenantCommits(
-        _ plan: RollPlan, general: String, merged: [String: MergeTreeResult], newTips: [MergeKey: String],
-        conflicts: inout [String: [RollConflict]], writer: TreeWriter, batch: CatFileBatch
-    ) throws -> (outcomes: [String: TenantOutcome], updates: [RefUpdate], needs: [String: Set<String>]) {
-        var jobs: [TreeWriter.Job] = []
-        var jobTenants: [(plan: TenantPlan, tip: String, changes: [PinChange], merged: Bool)] = []
-        var needs: [String: Set<String>] = [:]
-        let order = Dictionary(plan.modules.enumerated().map { ($1.path, $0) }, uniquingKeysWith: { first, _ in first })
+    /// The tenants whose superproject commit is written: each with a branch, not blocked and, after the superproject
+    /// conflicts the pin rule does not resolve are added to `conflicts`, with nothing in conflict. A module the
+    /// tenant's tree keeps at its old path (``movedModulesStaying(_:merged:batch:)``) is pinned there.
+    func settle(
+        _ plan: RollPlan, merged: [String: MergeTreeResult], conflicts: inout [String: [RollConflict]],
+        batch: CatFileBatch
+    ) throws -> [TenantPlan] {
         let staying = try movedModulesStaying(plan, merged: merged, batch: batch)
+        var writing: [TenantPlan] = []
         for var tenant in plan.tenants {
-            guard let tip = tenant.tip, tenant.blocked.isEmpty else { continue }
+            guard tenant.tip != nil, tenant.blocked.isEmpty else { continue }
             for (oldPath, module) in staying[tenant.tenant.id] ?? [:] {
                 // The tree's .gitmodules keeps the module at its old path: it is pinned there, not moved.
                 guard let path = plan.modules.first(where: { $0.name == module })?.path else { continue }
@@ -223,11 +268,29 @@ public struct RollExecutor: Sendable {
                 tenant.oldPins[oldPath] = tenant.oldPins.removeValue(forKey: path)
                 tenant.renamedPaths.removeAll { $0 == oldPath }
             }
-            let result = merged[tenant.tenant.id]
-            if let result, !result.clean {
+            if let result = merged[tenant.tenant.id], !result.clean {
                 conflicts[tenant.tenant.id, default: []] += superprojectConflicts(result, tenant: tenant, plan: plan)
             }
             if !(conflicts[tenant.tenant.id] ?? []).isEmpty { continue }
+            writing.append(tenant)
+        }
+        return writing
+    }
+
+    /// Step 4, one superproject commit per tenant of `tenants` (``settle(_:merged:conflicts:batch:)``): the merged
+    /// tree (or the branch's own) with every gitlink set by the pin rule. A tenant whose tree would not change, that
+    /// merges nothing and pins no new module commit gets none.
+    func writeTenantCommits(
+        _ plan: RollPlan, tenants: [TenantPlan], general: String, merged: [String: MergeTreeResult],
+        newTips: [MergeKey: String], writer: TreeWriter, batch: CatFileBatch
+    ) throws -> (outcomes: [String: TenantOutcome], updates: [RefUpdate], needs: [String: Set<String>]) {
+        var jobs: [TreeWriter.Job] = []
+        var jobTenants: [(plan: TenantPlan, tip: String, changes: [PinChange], merged: Bool)] = []
+        var needs: [String: Set<String>] = [:]
+        let order = Dictionary(plan.modules.enumerated().map { ($1.path, $0) }, uniquingKeysWith: { first, _ in first })
+        for tenant in tenants {
+            guard let tip = tenant.tip else { continue }
+            let result = merged[tenant.tenant.id]
             var edits: [PathEdit] = []
             var changes: [PinChange] = []
             var needed: Set<String> = []
@@ -263,7 +326,8 @@ public struct RollExecutor: Sendable {
         var specTenants: [(plan: TenantPlan, tip: String, changes: [PinChange])] = []
         var outcomes: [String: TenantOutcome] = [:]
         for (job, (tree, current)) in zip(jobTenants, zip(trees, currentTrees)) {
-            if !job.merged && tree == current {
+            // A tenant whose module branches roll always gets its commit: they were published for it.
+            if !job.merged && tree == current && (needs[job.plan.tenant.id] ?? []).isEmpty {
                 outcomes[job.plan.tenant.id] = .upToDate
                 continue
             }
@@ -294,7 +358,7 @@ public struct RollExecutor: Sendable {
         let tenants = plan.tenants.filter { !$0.renamedModules.isEmpty && $0.tip != nil && $0.blocked.isEmpty }
         guard !tenants.isEmpty else { return [:] }
         let trees = tenants.map { merged[$0.tenant.id]?.tree ?? ($0.tip ?? "") + "^{tree}" }
-        let files = try GitRepository(superproject, git: git).gitmodules(at: trees, batch: batch)
+        let files = try repository.gitmodules(at: trees, batch: batch)
         var staying: [String: [String: String]] = [:]
         for (tenant, file) in zip(tenants, files) {
             let paths = Set((file?.entries ?? []).compactMap(\.path))

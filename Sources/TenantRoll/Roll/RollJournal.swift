@@ -39,6 +39,17 @@ public final class RollJournalRecorder: Sendable {
         }
     }
 
+    /// Adds the refs of `repository` planned after the journal began (the superproject's branches of a pipelined
+    /// roll), before any of them is pushed. A failed write is kept like ``record(repository:refs:published:)``'s.
+    public func plan(repository: String, remote: String, refs: [RefUpdate]) throws(DurableFileError) {
+        do {
+            try transaction.recordPlanned(repository: repository, remote: remote, refs: refs)
+        } catch {
+            self.failure.withLock { if $0 == nil { $0 = error } }
+            throw error
+        }
+    }
+
     /// Ends the run: `finished` once publishing returned (the entries say what landed), `failed` on an error.
     public func end(_ state: RunJournal.State, error: String?) throws(DurableFileError) {
         try transaction.end(state, error: error)

@@ -28,7 +28,7 @@ public struct RollOptions: Sendable {
 }
 
 /// Runs `tenantctl roll`: snapshot, plan, execute with plumbing, journal, publish, report.
-public struct RollRunner {
+public struct RollRunner: Sendable {
     let workspace: Workspace
     let git: Git
     let console: Console?
@@ -52,40 +52,79 @@ public struct RollRunner {
         defer { try? batch.close() }
         let plan = try self.plan(snapshot: snapshot, batch: batch, options: options)
         var executor = RollExecutor(
-            git: git, superproject: workspace.root, modulePaths: snapshot.mirrors,
-            identity: identity, jobs: options.jobs, commonDirectory: workspace.commonDirectory)
+            superproject: snapshot.superproject, modulePaths: snapshot.mirrors, identity: identity,
+            jobs: options.jobs, commonDirectory: workspace.commonDirectory)
         // A review roll's commits name it (a trailer), so its id is chosen before they are written.
         let reviewRun = options.review == nil ? nil : RollJournal.newRunId()
         executor.reviewRun = reviewRun
         executor.changeIds =
             options.review?.reading(snapshot.project.manifest).changeIdRepositories(
                 plan.modules.map(\.name) + [RollPublication.superproject]) ?? []
-        let execution = try executor.execute(plan, batch: batch, console: console)
+        let merges = try executor.merge(plan, batch: batch, console: console)
         if let review = options.review {
+            let execution = try executor.finish(plan, merges, batch: batch)
             return try ReviewProposer(workspace: workspace, git: git, console: console).propose(
                 plan: plan, execution: execution, snapshot: snapshot, options: options, review: review,
                 runId: reviewRun ?? RollJournal.newRunId(), start: start)
         }
         guard !options.dryRun else {
+            let execution = try executor.finish(plan, merges, batch: batch)
             return RollReport.make(
                 plan: plan, execution: execution, publication: RollPublication(), runId: nil, dryRun: true,
                 start: start)
         }
-        var journal = Self.journal(plan: plan, execution: execution, snapshot: snapshot, start: start)
+        let published = try publish(
+            merges, executor: executor, plan: plan, snapshot: snapshot, batch: batch, options: options, start: start)
+        return RollReport.make(
+            plan: plan, execution: published.execution, publication: published.publication ?? RollPublication(),
+            runId: published.runId, dryRun: false, start: start)
+    }
+
+    /// What publishing left: the execution, what the pushes did, the run id (both nil when nothing was to publish).
+    struct Published {
+        var execution: RollExecution
+        var publication: RollPublication?
+        var runId: String?
+    }
+
+    /// Writes the superproject's commits and publishes everything, journalled. When modules have branches to push,
+    /// their pushes start as soon as the journal names them, while the superproject's commits are written
+    /// (``publishPipelined(_:executor:plan:snapshot:batch:recorder:jobs:)``); otherwise the commits are written
+    /// first and the journal names every ref at once.
+    func publish(
+        _ merges: RollExecutor.Merges, executor: RollExecutor, plan: RollPlan, snapshot: Snapshot,
+        batch: CatFileBatch, options: RollOptions, start: Date
+    ) throws -> Published {
+        let moduleEntries = Self.moduleEntries(plan: plan, updates: merges.moduleUpdates, snapshot: snapshot)
+        guard !moduleEntries.isEmpty else {
+            let execution = try executor.finish(plan, merges, batch: batch)
+            let journal = Self.begun(
+                Self.journal(plan: plan, execution: execution, snapshot: snapshot, start: start), options: options)
+            guard !journal.entries.isEmpty else { return Published(execution: execution) }
+            let publication = try journalled(journal) { recorder in
+                try publishAll(execution, plan: plan, snapshot: snapshot, recorder: recorder, jobs: options.jobs)
+            }
+            return Published(execution: execution, publication: publication, runId: journal.runId)
+        }
+        let journal = Self.begun(
+            RollJournal(
+                runId: RollJournal.newRunId(), createdAt: ISO8601DateFormatter().string(from: start),
+                entries: moduleEntries), options: options)
+        let (execution, publication) = try journalled(journal) { recorder in
+            try publishPipelined(
+                merges, executor: executor, plan: plan, snapshot: snapshot, batch: batch, recorder: recorder,
+                jobs: options.jobs)
+        }
+        return Published(execution: execution, publication: publication, runId: journal.runId)
+    }
+
+    /// `journal` as a run of `roll` with `options`' arguments, in this worktree, running.
+    static func begun(_ journal: RollJournal, options: RollOptions) -> RollJournal {
+        var journal = journal
         journal.command = "roll"
         journal.arguments = options.arguments
-        journal.worktree = workspace.root
         journal.state = .running
-        guard !journal.entries.isEmpty else {
-            return RollReport.make(
-                plan: plan, execution: execution, publication: RollPublication(), runId: nil, dryRun: false,
-                start: start)
-        }
-        let publication = try publish(
-            execution, plan: plan, snapshot: snapshot, journal: journal, jobs: options.jobs)
-        return RollReport.make(
-            plan: plan, execution: execution, publication: publication, runId: journal.runId, dryRun: false,
-            start: start)
+        return journal
     }
 
     /// The snapshot the roll plans from, fetched unless `options` say not to; it keeps its `cat-file --batch` open
@@ -109,21 +148,21 @@ public struct RollRunner {
         return plan
     }
 
-    /// Journals every remote ref change (`journal`) before publishing, publishes, and ends the journal: `finished`,
-    /// or `failed` with the error (an interrupted run stays unfinished: its re-run or `--undo` finishes it). A
-    /// journal that cannot be written, its end included, stops the roll with an error that names the journal, what
-    /// stopped the roll and what already landed.
-    func publish(
-        _ execution: RollExecution, plan: RollPlan, snapshot: Snapshot, journal: RollJournal, jobs: Int
-    ) throws -> RollPublication {
+    /// Journals every remote ref change known so far (`journal`) before publishing, runs `body` (which publishes),
+    /// and ends the journal: `finished`, or `failed` with the error (an interrupted run stays unfinished: its re-run
+    /// or `--undo` finishes it). A journal that cannot be written, its end included, stops the roll with an error
+    /// that names the journal, what stopped the roll and what already landed.
+    func journalled<Result>(_ journal: RollJournal, _ body: (RollJournalRecorder) throws -> Result) throws -> Result {
+        var journal = journal
+        journal.worktree = workspace.root
         let recorder = try RollJournalRecorder(journal, gitDirectory: workspace.commonDirectory)
         // From here on an interrupt may leave part of the run published: the message says how to find and undo it.
         InterruptNote.set(
             "roll \(journal.runId) may have published part of its changes: `tenantctl runs` shows it, "
                 + "`tenantctl roll --undo \(journal.runId)` puts back what landed")
-        let publication: RollPublication
+        let result: Result
         do {
-            publication = try publishAll(execution, plan: plan, snapshot: snapshot, recorder: recorder, jobs: jobs)
+            result = try body(recorder)
         } catch let failure as DurableFileError {
             // The journal could not be rewritten (a full disk): publishing stopped; say what already landed.
             throw recorder.unrecordedError(failure)
@@ -133,30 +172,104 @@ public struct RollRunner {
             throw error
         }
         try recorder.end(stoppedBy: nil)
-        return publication
+        return result
+    }
+
+    /// The module checkouts that learn what their remotes now have.
+    func moduleCheckouts(_ snapshot: Snapshot) -> ModuleCheckoutTracking {
+        ModuleCheckoutTracking(
+            workspace: workspace,
+            paths: Dictionary(
+                snapshot.project.manifest.modules.map { ($0.name, $0.path) },
+                uniquingKeysWith: { first, _ in first }),
+            git: git)
+    }
+
+    /// The pipelined roll: the module pushes (`jobs` at a time) run while the superproject's tenant commits are
+    /// written; the superproject's refs are journalled once written, before its push, which waits for both. The
+    /// module mirrors record their landed pushes while the commits are still being written, else alongside the
+    /// superproject's push: never on the path to a push. With `jobs` 1, one git process at a time in a fixed order:
+    /// the commits, the module pushes, the superproject's push, the mirrors. A module push does not start once
+    /// writing the commits failed.
+    func publishPipelined(
+        _ merges: RollExecutor.Merges, executor: RollExecutor, plan: RollPlan, snapshot: Snapshot,
+        batch: CatFileBatch, recorder: RollJournalRecorder, jobs: Int
+    ) throws -> (RollExecution, RollPublication) {
+        let checkouts = moduleCheckouts(snapshot)
+        let git = self.git
+        let console = self.console
+        let committed = Locked(false)
+        let stopped = Locked(false)
+        let modules = Locked<ModulePushes?>(nil)
+        let remote = snapshot.workspace.remoteName
+        let pushModules: @Sendable () throws -> Void = { [self] in
+            var pushes = try publishModules(
+                merges.moduleUpdates, plan: plan, snapshot: snapshot, recorder: recorder, jobs: jobs, stopped: stopped)
+            if jobs > 1 && !committed.current {
+                try Self.recordLanded(pushes.landed, checkouts: checkouts, jobs: jobs, git: git, console: console)
+                pushes.recorded = true
+            }
+            modules.withLock { $0 = pushes }
+        }
+        let writeCommits = { () throws -> RollExecution in
+            do {
+                let execution = try executor.finish(plan, merges, batch: batch)
+                committed.withLock { $0 = true }
+                let refs = execution.superprojectUpdates
+                if !refs.isEmpty {
+                    try recorder.plan(repository: RollPublication.superproject, remote: remote, refs: refs)
+                }
+                return execution
+            } catch {
+                stopped.withLock { $0 = true }
+                throw error
+            }
+        }
+        let execution: RollExecution
+        if jobs > 1 {
+            execution = try Concurrent.alongside(jobs: jobs, pushModules, writeCommits)
+        } else {
+            execution = try writeCommits()
+            try pushModules()
+        }
+        guard let pushes = modules.current else { throw RollError("the module pushes did not report") }
+        var publication = pushes.publication
+        for (module, refs) in pushes.protected {
+            publication.noteProtected(refs, module: module, execution: execution, plan: plan)
+        }
+        try Concurrent.alongside(
+            jobs: jobs,
+            {
+                guard !pushes.recorded else { return }
+                try Self.recordLanded(pushes.landed, checkouts: checkouts, jobs: jobs, git: git, console: console)
+            }
+        ) {
+            try publishSuperproject(
+                execution, plan: plan, recorder: recorder, tracking: SuperprojectRemote.pushTracking(snapshot),
+                into: &publication)
+        }
+        return (execution, publication)
     }
 
     /// Pushes the modules, then the superproject; meanwhile the module mirrors and checkouts record what landed.
     func publishAll(
         _ execution: RollExecution, plan: RollPlan, snapshot: Snapshot, recorder: RollJournalRecorder, jobs: Int
     ) throws -> RollPublication {
-        let (published, landed) = try publishModules(
-            execution, plan: plan, snapshot: snapshot, recorder: recorder, jobs: jobs)
-        var publication = published
+        let pushes = try publishModules(
+            execution.moduleUpdates, plan: plan, snapshot: snapshot, recorder: recorder, jobs: jobs)
+        var publication = pushes.publication
+        for (module, refs) in pushes.protected {
+            publication.noteProtected(refs, module: module, execution: execution, plan: plan)
+        }
         // The mirrors record what their remotes now have while the superproject's push runs: the bookkeeping is
         // not on the path to the last push. (With `--jobs 1`, after it: one git process at a time, in a fixed
         // order.)
         let git = self.git
         let console = self.console
-        let checkouts = ModuleCheckoutTracking(
-            workspace: workspace,
-            paths: Dictionary(
-                snapshot.project.manifest.modules.map { ($0.name, $0.path) },
-                uniquingKeysWith: { first, _ in first }),
-            git: git)
+        let checkouts = moduleCheckouts(snapshot)
         try Concurrent.alongside(
             jobs: jobs,
-            { try Self.recordLanded(landed, checkouts: checkouts, jobs: jobs, git: git, console: console) }
+            { try Self.recordLanded(pushes.landed, checkouts: checkouts, jobs: jobs, git: git, console: console) }
         ) {
             try publishSuperproject(
                 execution, plan: plan, recorder: recorder, tracking: SuperprojectRemote.pushTracking(snapshot),
@@ -183,16 +296,8 @@ public struct RollRunner {
     /// The journal of every remote ref the execution wants to change, modules first.
     static func journal(plan: RollPlan, execution: RollExecution, snapshot: Snapshot, start: Date) -> RollJournal {
         var journal = RollJournal(
-            runId: RollJournal.newRunId(), createdAt: ISO8601DateFormatter().string(from: start), entries: [])
-        for module in plan.modules {
-            for update in execution.moduleUpdates[module.name] ?? [] {
-                journal.entries.append(
-                    .init(
-                        repository: module.name, remote: RemoteURL.redacted(snapshot.specs[module.name]?.url ?? ""),
-                        ref: update.ref,
-                        old: update.old, new: update.new ?? ""))
-            }
-        }
+            runId: RollJournal.newRunId(), createdAt: ISO8601DateFormatter().string(from: start),
+            entries: moduleEntries(plan: plan, updates: execution.moduleUpdates, snapshot: snapshot))
         for update in execution.superprojectUpdates {
             journal.entries.append(
                 .init(
@@ -202,6 +307,23 @@ public struct RollRunner {
         return journal
     }
 
+    /// The journal entries of the module branch updates, in the plan's module order.
+    static func moduleEntries(plan: RollPlan, updates: [String: [RefUpdate]], snapshot: Snapshot)
+        -> [RollJournal.Entry]
+    {
+        var entries: [RollJournal.Entry] = []
+        for module in plan.modules {
+            for update in updates[module.name] ?? [] {
+                entries.append(
+                    .init(
+                        repository: module.name, remote: RemoteURL.redacted(snapshot.specs[module.name]?.url ?? ""),
+                        ref: update.ref,
+                        old: update.old, new: update.new ?? ""))
+            }
+        }
+        return entries
+    }
+
     /// A module push that landed: the branches its mirror must record.
     struct LandedPush: Sendable {
         var name: String
@@ -209,14 +331,26 @@ public struct RollRunner {
         var path: String
     }
 
+    /// What the module pushes did: the publication so far, the pushes that landed (for the mirrors' bookkeeping),
+    /// the branches refused as protected per module (noted once the execution is known), and whether the mirrors
+    /// recorded the landed pushes already.
+    struct ModulePushes: Sendable {
+        var publication = RollPublication()
+        var landed: [LandedPush] = []
+        var protected: [(module: String, refs: Set<String>)] = []
+        var recorded = false
+    }
+
     /// Pushes every module repository that has updates, `jobs` at a time, each in one atomic push; records each
-    /// outcome in the journal as it lands. Returns the pushes that landed, for the mirrors' bookkeeping.
+    /// outcome in the journal as it lands. No push starts once `stopped` is set (the superproject's commits could
+    /// not be written).
     func publishModules(
-        _ execution: RollExecution, plan: RollPlan, snapshot: Snapshot, recorder: RollJournalRecorder, jobs: Int
-    ) throws -> (RollPublication, [LandedPush]) {
+        _ moduleUpdates: [String: [RefUpdate]], plan: RollPlan, snapshot: Snapshot, recorder: RollJournalRecorder,
+        jobs: Int, stopped: Locked<Bool> = Locked(false)
+    ) throws -> ModulePushes {
         let work: [(name: String, updates: [RefUpdate], path: String, url: String)] = plan.modules.compactMap {
             module in
-            guard let updates = execution.moduleUpdates[module.name], !updates.isEmpty,
+            guard let updates = moduleUpdates[module.name], !updates.isEmpty,
                 let path = snapshot.mirrors[module.name], let url = snapshot.specs[module.name]?.url
             else { return nil }
             return (module.name, updates, path, url)
@@ -225,6 +359,9 @@ public struct RollRunner {
         let console = self.console
         let outcomes = try Concurrent.map(work, jobs: jobs) { job -> ReviewProtectedBranches.Outcome in
             try recorder.requireWritable()
+            if stopped.current {
+                throw RollError("\(job.name) was not pushed: the superproject's commits could not be written")
+            }
             let count = job.updates.count
             console?.progress("pushing \(count) branch\(count == 1 ? "" : "es") of \(job.name)")
             // Branches refused as protected are left out and the others pushed again: only their tenants wait.
@@ -236,21 +373,22 @@ public struct RollRunner {
                     updates, repository: job.name, from: job.path, to: job.url, weighStaging: true, git: git)
             }
         }
-        var publication = RollPublication()
-        var landed: [LandedPush] = []
+        var result = ModulePushes()
         for (job, outcome) in zip(work, outcomes) {
-            publication.pushes += outcome.pushes
-            publication.noteProtected(outcome.protected, module: job.name, execution: execution, plan: plan)
+            result.publication.pushes += outcome.pushes
+            if !outcome.protected.isEmpty { result.protected.append((job.name, outcome.protected)) }
             if outcome.accepted {
-                publication.pushedModules.insert(job.name)
+                result.publication.pushedModules.insert(job.name)
                 // The mirror is a cache of the remote: it records what the remote now has.
                 let updates = job.updates.filter { !outcome.protected.contains($0.ref) }
-                if !updates.isEmpty { landed.append(LandedPush(name: job.name, updates: updates, path: job.path)) }
+                if !updates.isEmpty {
+                    result.landed.append(LandedPush(name: job.name, updates: updates, path: job.path))
+                }
             } else {
-                publication.failedModules[job.name] = outcome.last?.detail ?? "rejected"
+                result.publication.failedModules[job.name] = outcome.last?.detail ?? "rejected"
             }
         }
-        return (publication, landed)
+        return result
     }
 
     /// Pushes the superproject's branches in one atomic push: the general branch and every tenant whose module

@@ -202,6 +202,15 @@ public final class Transaction: Sendable {
         try append([RunJournal.Line(answer: .init(repository: repository, refs: refs, published: published))])
     }
 
+    /// Adds refs a run planned after its journal began, none pushed yet (roll: the superproject's branches, written
+    /// while the modules were pushed), in one line appended before any of them is pushed.
+    package func recordPlanned(repository: String, remote: String, refs: [RefUpdate]) throws(DurableFileError) {
+        try append([
+            RunJournal.Line(
+                record: .init(repository: repository, remote: remote, refs: refs, published: nil, landed: nil))
+        ])
+    }
+
     /// Records a review roll's proposals as they now stand (each replaces the one of its repository and tenant).
     package func recordReviews(_ reviews: [RunJournal.Review]) throws(DurableFileError) {
         try append([RunJournal.Line(reviews: reviews)])
