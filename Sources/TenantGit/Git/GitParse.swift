@@ -1,7 +1,7 @@
 import Foundation
 
 /// One entry of a tree.
-public struct TreeEntry: Sendable, Equatable {
+public struct TreeEntry: Sendable, Hashable {
     /// Octal mode as git writes it (`100644`, `40000`, `160000`).
     public var mode: String
     /// Entry name (one path component).

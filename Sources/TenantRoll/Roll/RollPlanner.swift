@@ -31,7 +31,9 @@ public enum RollPlanner {
         let selected = project.tenants.filter { filter.tenants.isEmpty || named.contains($0.id) }
         let context = TenantContext(
             state: state, moving: Set(moving.map(\.name)), generalTips: generalTips, generalMoves: repin != nil,
-            accepted: accepted, requested: Set(filter.modules))
+            accepted: accepted, requested: Set(filter.modules),
+            moduleNames: Dictionary(
+                project.manifest.modules.map { ($0.path, $0.name) }, uniquingKeysWith: { _, last in last }))
         for tenant in selected {
             let planned = planTenant(tenant, context)
             tenants.append(planned.plan)
@@ -80,6 +82,9 @@ public enum RollPlanner {
         var accepted: Set<String>
         /// `--module` names (empty: all).
         var requested: Set<String>
+        /// Module path → module name of the general manifest: one dictionary that every tenant's plan shares (a copy
+        /// per tenant was 4 KB each, 40 MB at 10,000 tenants).
+        var moduleNames: [String: String]
     }
 
     /// A tenant whose file is invalid: blocked, nothing of it changes.
@@ -205,9 +210,8 @@ public enum RollPlanner {
     static func planModules(_ tenant: Tenant, _ context: TenantContext, renamed: [String: String]) -> ModulesPlan {
         let state = context.state
         let project = state.project
-        var result = ModulesPlan(oldPins: state.superproject.pins[tenant.branch] ?? [:])
+        var result = ModulesPlan(names: context.moduleNames, oldPins: state.superproject.pins[tenant.branch] ?? [:])
         for module in project.manifest.modules {
-            result.names[module.path] = module.name
             if result.oldPins[module.path] == nil,
                 let oldPath = renamed.first(where: { $0.value == module.name })?.key
             {
