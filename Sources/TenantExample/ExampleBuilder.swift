@@ -106,7 +106,7 @@ public struct ExampleBuilder: Sendable {
                     time: conflicts ? clock.nextConflict() : clock.nextUpdate(), message: update.message,
                     changes: FastImportStream.changes(update.files))
             }
-            let ids = try GitRepository(path, git: git).fastImport(
+            let ids = try git.repository(at: path).fastImport(
                 stream.finished(), marks: stream.marks, context: "land the general changes on \(name)")
             tips[name] = ids.last
         }
@@ -265,7 +265,7 @@ public struct ExampleBuilder: Sendable {
         try clone.setConfig(
             "tenantctl.allowLocalRemotes", to: "true", context: "allow the example's local remotes")
         for repo in ExampleScenario.modules {
-            let module = GitRepository("\(workspace)/Modules/\(repo.name)", git: local)
+            let module = clone.repository(at: "\(workspace)/Modules/\(repo.name)")
             try module.checkOutResetting(general, context: "put module \(repo.name) on \(general)")
             try module.setUpstream(
                 of: general, to: "origin/\(general)", context: "let \(repo.name)'s \(general) track origin")

@@ -4,17 +4,23 @@ import TenantTestSupport
 import Testing
 
 /// A roll killed (SIGKILL) or failing at a git call, one run per call index, through the
-/// `GitShim`. Sampled by default (`FaultLab.indices`); `scripts/fault-sweep` runs every index.
-@Suite(.serialized, .tags(.slow), .notInTheFastSet) struct FaultInjectionTests {
+/// `GitShim`. Sampled by default (`FaultLab.indices`); `scripts/fault-sweep` runs every index. Each sweep is split
+/// into shares of its kill points (`SweepShard`) that run side by side.
+@Suite(.tags(.slow), .notInTheFastSet) struct FaultInjectionTests {
     /// The uninterrupted roll of one copy: its git calls and the end state every faulted copy must converge to.
-    struct Reference {
+    struct Reference: Sendable {
         var calls: [String]
         var before: [String: [String: String]]
         var after: [String: [String: String]]
         var workingCopy: [String: [String]]
     }
 
+    /// The reference of a lab of the plain example (`FaultLab()`), run once per test process.
     static func reference(_ lab: FaultLab) throws -> Reference {
+        try lab.shared("roll --jobs 1 on the example after its updates") { try computeReference($0) }
+    }
+
+    static func computeReference(_ lab: FaultLab) throws -> Reference {
         let copy = try lab.copy("reference")
         let before = try lab.refs(copy.root)
         let workingCopy = try lab.workingCopy(copy.root)
@@ -58,10 +64,11 @@ import Testing
 
     // Every faulted run uses `--jobs 1`: module fetches, merges and pushes then happen one at a time, so call N
     // of a faulted run is call N of the reference run and every index is covered deterministically.
-    @Test func rollKilledAtEveryGitCallLosesNothingAndConverges() throws {
+    @Test(arguments: SweepShard.all(4))
+    func rollKilledAtEveryGitCallLosesNothingAndConverges(_ shard: SweepShard) throws {
         let lab = try FaultLab()
         let reference = try Self.reference(lab)
-        let indices = FaultLab.indices(for: reference.calls)
+        let indices = shard.take(FaultLab.indices(for: reference.calls))
         #expect(reference.calls.count > 30)
         for index in indices {
             let copy = try lab.copy("kill-\(index)")
@@ -69,13 +76,14 @@ import Testing
             try lab.runKilled(["roll", "--jobs", "1"], in: copy, at: index, environment: FaultLab.dates, label: label)
             try Self.checkFaultedCopy(lab, copy, reference, label)
         }
-        print("roll kill sweep: \(indices.count) of \(reference.calls.count) git calls")
+        print("roll kill sweep, \(shard.testDescription): \(indices.count) of \(reference.calls.count) git calls")
     }
 
-    @Test func rollFailingAtEveryGitCallExitsCleanlyAndConverges() throws {
+    @Test(arguments: SweepShard.all(4))
+    func rollFailingAtEveryGitCallExitsCleanlyAndConverges(_ shard: SweepShard) throws {
         let lab = try FaultLab()
         let reference = try Self.reference(lab)
-        let indices = FaultLab.indices(for: reference.calls)
+        let indices = shard.take(FaultLab.indices(for: reference.calls))
         for index in indices {
             let copy = try lab.copy("fail-\(index)")
             let shim = try GitShim(in: lab.sandbox, name: "shim-fail-\(index)")
@@ -92,17 +100,18 @@ import Testing
             #expect(failed.stderr.contains("injected failure"), "\(label): \(failed.stderr)")
             try Self.checkFaultedCopy(lab, copy, reference, label)
         }
-        print("roll failure sweep: \(indices.count) of \(reference.calls.count) git calls")
+        print("roll failure sweep, \(shard.testDescription): \(indices.count) of \(reference.calls.count) git calls")
     }
 }
 
 /// `switch` killed at a git call: each repository's working tree is as before or as after, no HEAD is left
 /// detached on a commit that no ref reaches, and a re-run converges.
 @Suite(.tags(.slow), .notInTheFastSet) struct SwitchFaultInjectionTests {
-    @Test func switchKilledAtSampledGitCallsLeavesEachRepositoryBeforeOrAfter() throws {
+    @Test(arguments: SweepShard.all(4))
+    func switchKilledAtSampledGitCallsLeavesEachRepositoryBeforeOrAfter(_ shard: SweepShard) throws {
         let lab = try FaultLab()
         let (calls, before, after) = try SwitchSignalFaultTests.reference(lab)
-        let indices = FaultLab.indices(for: calls)
+        let indices = shard.take(FaultLab.indices(for: calls))
         for index in indices {
             let copy = try lab.copy("kill-\(index)")
             let label = "SIGKILL at call \(index) (\(FaultLab.subcommand(calls[index - 1])))"
@@ -129,7 +138,7 @@ import Testing
             #expect(try lab.workingCopy(copy.root) == after, "\(label): the re-run did not converge")
             try Self.userGoesOnWorking(lab, killedAt: index, label: label)
         }
-        print("switch kill sweep: \(indices.count) of \(calls.count) git calls")
+        print("switch kill sweep, \(shard.testDescription): \(indices.count) of \(calls.count) git calls")
     }
 
     /// The second phase: after the kill the user goes on working (a commit in the superproject and in the first
@@ -171,17 +180,32 @@ import Testing
 /// `customize` killed at a git call (as a roll is, for the lifecycle commands): refs old or new everywhere, the
 /// working copy untouched, and a re-run of the same command converges to the uninterrupted end state.
 @Suite(.tags(.slow), .notInTheFastSet) struct CustomizeFaultInjectionTests {
-    @Test func customizeKilledAtSampledGitCallsConverges() throws {
+    /// The uninterrupted `customize t1 Article` of a copy: its git calls, the refs before and after, the working copy.
+    struct Reference: Sendable {
+        var calls: [String]
+        var before: [String: [String: String]]
+        var after: [String: [String: String]]
+        var workingCopy: [String: [String]]
+    }
+
+    @Test(arguments: SweepShard.all(3))
+    func customizeKilledAtSampledGitCallsConverges(_ shard: SweepShard) throws {
         let lab = try FaultLab()
         let arguments = ["customize", "t1", "Article"]
-        let reference = try lab.copy("reference")
-        let before = try lab.refs(reference.root)
-        let workingCopy = try lab.workingCopy(reference.root)
-        let (result, calls) = try lab.runShimmed(arguments, in: reference, environment: FaultLab.dates)
-        #expect(result.status == 0, "\(result.stderr)")
-        let after = try lab.refs(reference.root)
+        let reference = try lab.shared("customize t1 Article on the example") { lab in
+            let reference = try lab.copy("reference")
+            let before = try lab.refs(reference.root)
+            let workingCopy = try lab.workingCopy(reference.root)
+            let (result, calls) = try lab.runShimmed(arguments, in: reference, environment: FaultLab.dates)
+            try #require(result.status == 0, "\(result.stderr)")
+            return Reference(
+                calls: calls, before: before, after: try lab.refs(reference.root), workingCopy: workingCopy)
+        }
+        let (calls, before, after, workingCopy) = (
+            reference.calls, reference.before, reference.after, reference.workingCopy
+        )
         #expect(after["remote/Article"]?["refs/heads/t1"] != nil)
-        let indices = FaultLab.indices(for: calls)
+        let indices = shard.take(FaultLab.indices(for: calls))
         var unconverged: [String] = []
         for index in indices {
             let copy = try lab.copy("kill-\(index)")
@@ -198,6 +222,6 @@ import Testing
             }
         }
         #expect(unconverged.isEmpty, "\(unconverged.joined(separator: "\n"))")
-        print("customize kill sweep: \(indices.count) of \(calls.count) git calls")
+        print("customize kill sweep, \(shard.testDescription): \(indices.count) of \(calls.count) git calls")
     }
 }

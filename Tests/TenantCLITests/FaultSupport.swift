@@ -21,6 +21,63 @@ struct FaultLab {
         _ = try sandbox.exampleCopy(in: template, stage: stage)
     }
 
+    /// A lab in `sandbox` whose template is `template` (the preparation of a ``prepared(_:stage:function:prepare:)``
+    /// template).
+    private init(sandbox: GitSandbox, template: String) {
+        self.sandbox = sandbox
+        self.template = template
+    }
+
+    /// A lab whose template is the example at `stage` after `prepare` ran on it, and the value `prepare` returned.
+    ///
+    /// The prepared template is made once per test process under `key` (a ``DirectoryTemplates`` template: the cases
+    /// of a split sweep share it) and copied into each lab, so `key` must name everything `prepare` does. `prepare`
+    /// gets a lab whose `template` is the directory to prepare (use `lab.template`, never a path relative to the
+    /// sandbox) and may run commands through `lab.sandbox`; what it returns must not depend on the asking test.
+    /// tenantctl's own files in the copy (the run journals, resolve's state) name the lab's template, as they would
+    /// had the preparation run there.
+    static func prepared<Value: Sendable>(
+        _ key: String, stage: ExampleStage = .afterUpdates, function: String = #function,
+        prepare: (FaultLab) throws -> Value
+    ) throws -> (lab: FaultLab, value: Value) {
+        let sandbox = try GitSandbox(function: function)
+        let template = sandbox.path("template")
+        let (value, source) = try DirectoryTemplates.shared.copy(
+            "fault-lab-\(stage.rawValue)-\(Self.fileName(key))", to: template
+        ) { directory in
+            _ = try sandbox.exampleCopy(in: directory, stage: stage)
+            return try prepare(FaultLab(sandbox: sandbox, template: directory))
+        }
+        if source != template { try renameInTenantctlFiles(of: template + "/workspace", from: source, to: template) }
+        return (FaultLab(sandbox: sandbox, template: template), value)
+    }
+
+    /// Replaces directory `old` by `new` in the JSON files tenantctl keeps in `workspace`'s `.git/tenantctl`.
+    static func renameInTenantctlFiles(of workspace: String, from old: String, to new: String) throws {
+        let directory = workspace + "/.git/tenantctl"
+        guard let walker = FileManager.default.enumerator(atPath: directory) else { return }
+        while let relative = walker.nextObject() as? String {
+            guard relative.hasSuffix(".json") else { continue }
+            let path = directory + "/" + relative
+            let text = try String(contentsOfFile: path, encoding: .utf8)
+            let renamed = text.replacingOccurrences(of: old + "/", with: new + "/")
+            if renamed != text { try renamed.write(toFile: path, atomically: true, encoding: .utf8) }
+        }
+    }
+
+    /// A value every case of a split sweep computes the same way from its lab (the uninterrupted reference run: its
+    /// git calls and end state), computed by the first case that asks, in its own lab, once per test process.
+    /// `key` must name the lab's template and the run. With `TENANTCTL_TEMPLATES=0` each case computes its own.
+    func shared<Value: Sendable>(_ key: String, compute: (FaultLab) throws -> Value) throws -> Value {
+        if DirectoryTemplates.buildEveryCopy { return try compute(self) }
+        return try DirectoryTemplates.shared.template("value-\(Self.fileName(key))") { _ in try compute(self) }.value
+    }
+
+    /// `key` as a file name: characters other than letters, digits, `-` and `.` become `_`.
+    static func fileName(_ key: String) -> String {
+        String(key.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "." ? $0 : "_" })
+    }
+
     /// A copy of the example: its directory, its workspace and its remotes.
     typealias Copy = (root: String, workspace: String, remotes: String)
 
@@ -132,6 +189,11 @@ struct FaultLab {
         return run
     }
 
+    /// What `pin --push` writes besides what every sample covers: the gitlink it stages (`update-index`), its pin
+    /// commit, and the move of the local branch to the remote tip after a roll (`reset`, `merge`). Its sample is the
+    /// first call of each of these too, so a kill between staging and committing and around the move is in it.
+    static let pinSteps: Set<String> = ["update-index", "commit", "reset", "merge"]
+
     /// The 1-based index of a switch's first module checkout among its git `calls` (the superproject has moved by
     /// then).
     static func firstModuleCheckout(in calls: [String], sourceLocation: SourceLocation = #_sourceLocation) throws
@@ -220,13 +282,14 @@ struct FaultLab {
     ///
     /// `TENANTCTL_FAULT_SWEEP=all` (see `scripts/fault-sweep`): every index `1…calls.count`. Otherwise a sample
     /// that keeps the suite within its time budget: the first call of every phase that writes something (fetch,
-    /// mirror init, clone, config, merge-tree, mktree, hash-object, fast-import, branch), every call that publishes or moves a working
-    /// tree (push, update-ref, switch, submodule) and the last call.
-    static func indices(for calls: [String]) -> [Int] {
+    /// mirror init, clone, config, merge-tree, mktree, hash-object, fast-import, branch, and the subcommands in
+    /// `alsoFirst`), every call that publishes or moves a working tree (push, update-ref, switch, submodule) and the
+    /// last call.
+    static func indices(for calls: [String], alsoFirst: Set<String> = []) -> [Int] {
         if ProcessInfo.processInfo.environment["TENANTCTL_FAULT_SWEEP"] == "all" { return Array(1...calls.count) }
-        let firsts: Set<String> = [
+        let firsts: Set<String> = alsoFirst.union([
             "fetch", "init", "clone", "config", "merge-tree", "mktree", "hash-object", "fast-import", "branch",
-        ]
+        ])
         let every: Set<String> = ["push", "update-ref", "switch", "submodule"]
         var seen: Set<String> = []
         var result: [Int] = []

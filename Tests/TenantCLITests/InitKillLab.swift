@@ -69,10 +69,11 @@ struct InitKillLab {
 
     /// Stops `init` at every sampled git call (a SIGKILL, or with `failing` a call that fails with git's status 128);
     /// after each: the remotes untouched, no lock left, the files written whole or not at all; the re-run reaches
-    /// the uninterrupted end state. Returns the calls whose re-run did not converge.
-    func sweep(failing: Bool) throws -> [String] {
+    /// the uninterrupted end state. Returns the calls whose re-run did not converge. `shard`: only that share of the
+    /// stops (a sweep split into test cases, `SweepShard`).
+    func sweep(failing: Bool, shard: SweepShard = SweepShard(index: 0, count: 1)) throws -> [String] {
         var unconverged: [String] = []
-        let indices = FaultLab.indices(for: calls)
+        let indices = shard.take(FaultLab.indices(for: calls))
         for index in indices {
             let root = try Self.copy("\(failing ? "fail" : "kill")-\(index)", sandbox: sandbox)
             let shim = try GitShim(in: sandbox, name: "shim-\(failing ? "fail" : "kill")-\(index)")
@@ -102,7 +103,8 @@ struct InitKillLab {
                 unconverged.append("\(label): re-run exit \(rerun.status): \(rerun.stderr)")
             }
         }
-        print("init \(failing ? "failure" : "kill") sweep: \(indices.count) of \(calls.count)")
+        print(
+            "init \(failing ? "failure" : "kill") sweep, \(shard.testDescription): \(indices.count) of \(calls.count)")
         return unconverged
     }
 }

@@ -14,26 +14,52 @@ struct LifecycleKillLab {
     let calls: [String]
 
     /// Builds the example, runs `setUp` and then `prepare` in the template's workspace (every copy starts from
-    /// there), then the reference run.
+    /// there), then the reference run. The prepared template and the reference run are made once per test process
+    /// (``FaultLab/prepared(_:stage:function:prepare:)``) and shared by every lab of the same arguments, `prepare`,
+    /// `environment` and set-up: `setUpKey` names the set-up, so labs with the same `setUp` share by naming it the
+    /// same; a `setUp` without a key is never shared.
     init(
         _ arguments: [String], prepare: [[String]] = [], environment: [String: String] = FaultLab.dates,
-        setUp: (FaultLab) throws -> Void = { _ in }, function: String = #function
+        setUp: ((FaultLab) throws -> Void)? = nil, setUpKey: String? = nil, function: String = #function
     ) throws {
-        lab = try FaultLab(function: function)
-        try setUp(lab)
-        for command in prepare {
-            let run = lab.sandbox.tenantctl(command, in: lab.template + "/workspace", environment: environment)
-            try #require(run.status == 0, "\(command): \(run.stderr)")
-        }
+        let settings = environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ",")
+        let key = [
+            "lifecycle", setUpKey ?? (setUp == nil ? "" : "unshared \(UUID().uuidString)"), settings,
+            prepare.map { $0.joined(separator: " ") }.joined(separator: ";"),
+        ].joined(separator: "|")
+        lab = try FaultLab.prepared(key, function: function) { lab in
+            try setUp?(lab)
+            for command in prepare {
+                let run = lab.sandbox.tenantctl(command, in: lab.template + "/workspace", environment: environment)
+                try #require(run.status == 0, "\(command): \(run.stderr)")
+            }
+            return true
+        }.lab
         self.arguments = arguments
-        let reference = try lab.copy("reference")
-        before = try lab.refs(reference.root)
-        workingCopy = try lab.workingCopy(reference.root)
-        let result: CLIResult
-        (result, calls) = try lab.runShimmed(arguments, in: reference, environment: environment)
-        try #require(result.status == 0, "\(result.stderr)")
-        after = try lab.refs(reference.root)
-        workingCopyAfter = try lab.workingCopy(reference.root)
+        let reference = try lab.shared(key + "|" + arguments.joined(separator: " ")) { lab in
+            let reference = try lab.copy("reference")
+            let before = try lab.refs(reference.root)
+            let workingCopy = try lab.workingCopy(reference.root)
+            let (result, calls) = try lab.runShimmed(arguments, in: reference, environment: environment)
+            try #require(result.status == 0, "\(result.stderr)")
+            return Reference(
+                before: before, after: try lab.refs(reference.root), workingCopy: workingCopy,
+                workingCopyAfter: try lab.workingCopy(reference.root), calls: calls)
+        }
+        before = reference.before
+        after = reference.after
+        workingCopy = reference.workingCopy
+        workingCopyAfter = reference.workingCopyAfter
+        calls = reference.calls
+    }
+
+    /// What the uninterrupted run of a lab saw.
+    struct Reference: Sendable {
+        var before: [String: [String: String]]
+        var after: [String: [String: String]]
+        var workingCopy: [String: [String]]
+        var workingCopyAfter: [String: [String]]
+        var calls: [String]
     }
 
     /// The working copy after the uninterrupted run.
@@ -84,13 +110,16 @@ struct LifecycleKillLab {
     /// working copy as before, no lock left, and the re-run (same arguments) reaches the uninterrupted end state.
     /// Returns the calls whose re-run did not converge.
     /// A command that changes the working copy (`pin`) is checked after its re-run only: there, the working copy
-    /// must equal the uninterrupted run's (`workingCopyAfter`). `everyCall` kills at every call, not a sample.
+    /// must equal the uninterrupted run's (`workingCopyAfter`). `alsoFirst`: the sample also takes the first call of
+    /// these subcommands (``FaultLab/indices(for:alsoFirst:)``).
     /// `failing`: instead of a kill, git call `index` fails (status 128, git's fatal error); the run must say so.
-    func sweep(environment: [String: String] = FaultLab.dates, everyCall: Bool = false, failing: Bool = false) throws
-        -> [String]
-    {
+    /// `shard`: only that share of the kill points (a sweep split into test cases, `SweepShard`).
+    func sweep(
+        environment: [String: String] = FaultLab.dates, alsoFirst: Set<String> = [], failing: Bool = false,
+        shard: SweepShard = SweepShard(index: 0, count: 1)
+    ) throws -> [String] {
         var unconverged: [String] = []
-        let indices = everyCall ? Array(1...calls.count) : FaultLab.indices(for: calls)
+        let indices = shard.take(FaultLab.indices(for: calls, alsoFirst: alsoFirst))
         for index in indices {
             var finishedWithWarning = false
             let copy: FaultLab.Copy
@@ -121,7 +150,7 @@ struct LifecycleKillLab {
             }
         }
         print(
-            "\(arguments.joined(separator: " ")) \(failing ? "failure" : "kill") sweep: \(indices.count) of \(calls.count)"
+            "\(arguments.joined(separator: " ")) \(failing ? "failure" : "kill") sweep, \(shard.testDescription): \(indices.count) of \(calls.count)"
         )
         return unconverged
     }
@@ -205,29 +234,32 @@ struct LifecycleKillLab {
         #expect(refused.stderr.contains("does not customise Order"), "\(refused.stderr)")
     }
 
-    @Test(arguments: [
-        ["tenant", "add", "t4", "--from", "t2"], ["tenant", "remove", "t2", "--archive"],
-    ])
-    func killedAtSampledGitCallsConverges(_ arguments: [String]) throws {
+    @Test(
+        arguments: [
+            ["tenant", "add", "t4", "--from", "t2"], ["tenant", "remove", "t2", "--archive"],
+        ], SweepShard.all(2))
+    func killedAtSampledGitCallsConverges(_ arguments: [String], _ shard: SweepShard) throws {
         let run = try LifecycleKillLab(arguments)
-        let unconverged = try run.sweep()
+        let unconverged = try run.sweep(shard: shard)
         #expect(unconverged.isEmpty, "\(unconverged.joined(separator: "\n"))")
     }
 
-    @Test(arguments: [
-        ["tenant", "add", "t4", "--from", "t2"], ["tenant", "remove", "t2", "--archive"],
-        ["customize", "t1", "Article"],
-    ])
-    func failingAtSampledGitCallsConverges(_ arguments: [String]) throws {
+    @Test(
+        arguments: [
+            ["tenant", "add", "t4", "--from", "t2"], ["tenant", "remove", "t2", "--archive"],
+            ["customize", "t1", "Article"],
+        ], SweepShard.all(2))
+    func failingAtSampledGitCallsConverges(_ arguments: [String], _ shard: SweepShard) throws {
         let run = try LifecycleKillLab(arguments)
-        let unconverged = try run.sweep(failing: true)
+        let unconverged = try run.sweep(failing: true, shard: shard)
         #expect(unconverged.isEmpty, "\(unconverged.joined(separator: "\n"))")
     }
 
-    @Test func undoKilledAtSampledGitCallsConverges() throws {
+    @Test(arguments: SweepShard.all(2))
+    func undoKilledAtSampledGitCallsConverges(_ shard: SweepShard) throws {
         let run = try LifecycleKillLab(
             ["customize", "--undo", "t1", "Article"], prepare: [["customize", "t1", "Article"]])
-        let unconverged = try run.sweep()
+        let unconverged = try run.sweep(shard: shard)
         #expect(unconverged.isEmpty, "\(unconverged.joined(separator: "\n"))")
     }
 }

@@ -19,28 +19,30 @@ import Testing
     static func lab(_ command: String, function: String = #function) throws -> LifecycleKillLab {
         switch command {
         case "module add":
-            return try LifecycleKillLab(Self.addInvoice, setUp: invoiceRemote, function: function)
+            return try LifecycleKillLab(
+                Self.addInvoice, setUp: invoiceRemote, setUpKey: "an Invoice remote", function: function)
         case "module remove":
             return try LifecycleKillLab(
-                ["module", "remove", "Invoice"], prepare: [Self.addInvoice], setUp: invoiceRemote, function: function)
+                ["module", "remove", "Invoice"], prepare: [Self.addInvoice], setUp: invoiceRemote,
+                setUpKey: "an Invoice remote", function: function)
         default:
             return try LifecycleKillLab(["tag", "M1"], function: function)
         }
     }
 
-    @Test(arguments: ["module add", "module remove", "tag"])
-    func killedAtSampledGitCallsConverges(_ command: String) throws {
+    @Test(arguments: ["module add", "module remove", "tag"], SweepShard.all(2))
+    func killedAtSampledGitCallsConverges(_ command: String, _ shard: SweepShard) throws {
         let run = try Self.lab(command)
         // The uninterrupted run changed the superproject's remote: the sweep compares against a real change.
         #expect(run.remotesAfter["remote/Superproject"] != run.before["remote/Superproject"])
-        let unconverged = try run.sweep()
+        let unconverged = try run.sweep(shard: shard)
         #expect(unconverged.isEmpty, "\(unconverged.joined(separator: "\n"))")
     }
 
-    @Test(arguments: ["module add", "module remove", "tag"])
-    func failingAtSampledGitCallsConverges(_ command: String) throws {
+    @Test(arguments: ["module add", "module remove", "tag"], SweepShard.all(2))
+    func failingAtSampledGitCallsConverges(_ command: String, _ shard: SweepShard) throws {
         let run = try Self.lab(command)
-        let unconverged = try run.sweep(failing: true)
+        let unconverged = try run.sweep(failing: true, shard: shard)
         #expect(unconverged.isEmpty, "\(unconverged.joined(separator: "\n"))")
     }
 
@@ -110,12 +112,12 @@ import Testing
         #expect(again.status != 0, "\(again.stdout)\(again.stderr)")
     }
 
-    @Test(arguments: [false, true])
-    func initStoppedAtSampledGitCallsConverges(failing: Bool) throws {
+    @Test(arguments: [false, true], SweepShard.all(2))
+    func initStoppedAtSampledGitCallsConverges(failing: Bool, _ shard: SweepShard) throws {
         let lab = try InitKillLab()
         // The uninterrupted run wrote the three files; the sweep compares against that.
         #expect(lab.after.files.count == 3, "\(lab.after.files.keys.sorted())")
-        let unconverged = try lab.sweep(failing: failing)
+        let unconverged = try lab.sweep(failing: failing, shard: shard)
         #expect(unconverged.isEmpty, "\(unconverged.joined(separator: "\n"))")
     }
 }

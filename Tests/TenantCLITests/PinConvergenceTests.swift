@@ -20,8 +20,10 @@ import Testing
     static func commitInCustomer(_ lab: FaultLab) throws {
         let switched = lab.sandbox.tenantctl(["switch", "t2"], in: lab.template + "/workspace")
         try #require(switched.status == 0, "\(switched.stderr)")
-        try lab.sandbox.commit(
-            in: "template/workspace/Modules/Customer", file: "Fix.swift", content: "// fix\n", message: "t2 fix")
+        let customer = lab.template + "/workspace/Modules/Customer"
+        try "// fix\n".write(toFile: customer + "/Fix.swift", atomically: false, encoding: .utf8)
+        try lab.sandbox.git(["add", "--", "Fix.swift"], in: customer)
+        try lab.sandbox.git(["commit", "-q", "-m", "t2 fix"], in: customer)
     }
 
     /// A copy named `name` of a lab whose template has Customer's fix (``commitInCustomer``), rolled: its remote
@@ -58,7 +60,8 @@ import Testing
     }
 
     static func pinRun(function: String = #function) throws -> LifecycleKillLab {
-        try LifecycleKillLab(["pin", "--push"], setUp: commitInCustomer, function: function)
+        try LifecycleKillLab(
+            ["pin", "--push"], setUp: commitInCustomer, setUpKey: "a commit in Customer", function: function)
     }
 
     @Test func killedBetweenStagingAndCommitThenReRunPublishes() throws {
@@ -81,28 +84,34 @@ import Testing
         #expect(refused.stderr.contains("extra.json"), "\(refused.stderr)")
     }
 
-    @Test func killedAtEveryGitCallConverges() throws {
+    @Test(arguments: SweepShard.all(2))
+    func killedAtEveryGitCallConverges(_ shard: SweepShard) throws {
         let run = try Self.pinRun()
-        let unconverged = try run.sweep(everyCall: true)
+        let unconverged = try run.sweep(alsoFirst: FaultLab.pinSteps, shard: shard)
         #expect(unconverged.isEmpty, "\(unconverged.joined(separator: "\n"))")
     }
 
     /// The same after a roll moved t2 on the remote: every kill, including the ones around the move of the local
     /// branch to the remote tip, is finished by the re-run.
-    @Test func killedAtEveryGitCallAfterARollConverges() throws {
-        let run = try LifecycleKillLab(["pin", "--push"]) { lab in
-            try Self.commitInCustomer(lab)
-            let roll = lab.sandbox.tenantctl(["roll"], in: lab.template + "/workspace", environment: FaultLab.dates)
-            try #require(roll.status == 0, "\(roll.stderr)")
-        }
+    @Test(arguments: SweepShard.all(2))
+    func killedAtEveryGitCallAfterARollConverges(_ shard: SweepShard) throws {
+        let run = try LifecycleKillLab(
+            ["pin", "--push"],
+            setUp: { lab in
+                try Self.commitInCustomer(lab)
+                let roll = lab.sandbox.tenantctl(
+                    ["roll"], in: lab.template + "/workspace", environment: FaultLab.dates)
+                try #require(roll.status == 0, "\(roll.stderr)")
+            }, setUpKey: "a commit in Customer, rolled")
         #expect(run.calls.contains { FaultLab.subcommand($0) == "reset" })
-        let unconverged = try run.sweep(everyCall: true)
+        let unconverged = try run.sweep(alsoFirst: FaultLab.pinSteps, shard: shard)
         #expect(unconverged.isEmpty, "\(unconverged.joined(separator: "\n"))")
     }
 
-    @Test func failingAtEveryGitCallConverges() throws {
+    @Test(arguments: SweepShard.all(2))
+    func failingAtEveryGitCallConverges(_ shard: SweepShard) throws {
         let run = try Self.pinRun()
-        let unconverged = try run.sweep(everyCall: true, failing: true)
+        let unconverged = try run.sweep(alsoFirst: FaultLab.pinSteps, failing: true, shard: shard)
         #expect(unconverged.isEmpty, "\(unconverged.joined(separator: "\n"))")
     }
 

@@ -7,29 +7,43 @@ import Testing
 /// `resolve --continue` killed (SIGKILL, through the `GitShim`) at a git call, one run per call index,
 /// followed by `--continue` or by `--abort`, converges: `--continue` to the uninterrupted end state (remotes and
 /// working copy), `--abort` to the state before `resolve t2` (working copy and remotes). Every index that writes
-/// something is covered (commit, update-index, push, update-ref, switch, fetch, merge, reset, branch), plus the
-/// first and the last; `TENANTCTL_FAULT_SWEEP=all` covers every index.
-@Suite(.serialized, .tags(.slow), .notInTheFastSet) struct ResolveFaultTests {
+/// something is covered (commit, push, update-ref, switch, fetch, merge, reset, branch; of a run of update-index
+/// calls the first and the last), plus the first and the last; `TENANTCTL_FAULT_SWEEP=all` covers every index.
+/// Each sweep is split into shares of its kill points (`SweepShard`) that run side by side.
+@Suite(.tags(.slow), .notInTheFastSet) struct ResolveFaultTests {
     /// The lab: the example at stage `conflict`, rolled, `resolve t2` started and its conflict resolved and staged
-    /// in the template; the working copy and remotes before `resolve t2`.
+    /// in the template (prepared once per test process); the working copy and remotes before `resolve t2`.
     struct Lab {
         let lab: FaultLab
         let beforeStart: [String: [String]]
         let remotesBefore: [String: [String: String]]
 
+        /// What the preparation saw before `resolve t2`.
+        struct Before: Sendable {
+            var workingCopy: [String: [String]]
+            var remotes: [String: [String: String]]
+        }
+
         init(function: String = #function) throws {
-            lab = try FaultLab(stage: .conflict, function: function)
-            let workspace = "\(lab.template)/workspace"
-            let rolled = lab.sandbox.tenantctl(["roll"], in: workspace, environment: FaultLab.dates)
-            #expect(rolled.status == 2, "\(rolled.stderr)")
-            beforeStart = try lab.workingCopy(lab.template)
-            remotesBefore = try lab.remoteRefs(lab.template)
-            let started = lab.sandbox.tenantctl(["resolve", "t2"], in: workspace, environment: FaultLab.dates)
-            #expect(started.status == 2, "\(started.stdout)\(started.stderr)")
-            let module = "\(workspace)/Modules/Infrastructure"
-            try ResolveFixture.resolutions[0].content.write(
-                toFile: "\(module)/Strings.csv", atomically: true, encoding: .utf8)
-            try lab.sandbox.git(["add", "Strings.csv"], in: module)
+            let prepared = try FaultLab.prepared(
+                "roll, resolve t2, Strings.csv resolved", stage: .conflict, function: function
+            ) { lab in
+                let workspace = "\(lab.template)/workspace"
+                let rolled = lab.sandbox.tenantctl(["roll"], in: workspace, environment: FaultLab.dates)
+                try #require(rolled.status == 2, "\(rolled.stderr)")
+                let before = Before(
+                    workingCopy: try lab.workingCopy(lab.template), remotes: try lab.remoteRefs(lab.template))
+                let started = lab.sandbox.tenantctl(["resolve", "t2"], in: workspace, environment: FaultLab.dates)
+                try #require(started.status == 2, "\(started.stdout)\(started.stderr)")
+                let module = "\(workspace)/Modules/Infrastructure"
+                try ResolveFixture.resolutions[0].content.write(
+                    toFile: "\(module)/Strings.csv", atomically: true, encoding: .utf8)
+                try lab.sandbox.git(["add", "Strings.csv"], in: module)
+                return before
+            }
+            lab = prepared.lab
+            beforeStart = prepared.value.workingCopy
+            remotesBefore = prepared.value.remotes
         }
 
         /// A copy of the template whose resolve state names the copy's own remotes.
@@ -43,28 +57,55 @@ import Testing
         }
     }
 
-    /// The indices of the sweep: every call that writes, the first and the last (or all, on request).
+    /// The uninterrupted run of a sweep: its git calls, and the remotes and working copy a recovered copy must show.
+    struct Reference: Sendable {
+        var calls: [String]
+        var remotes: [String: [String: String]]
+        var workingCopy: [String: [String]]
+    }
+
+    /// The indices of the sweep (or all, on request): every call that writes, the first and the last; of a run of
+    /// `update-index` calls (staging one gitlink or file after the other) only the first and the last of the run, so
+    /// a kill before anything is staged and one with all but the last staged are in the sample, and the stages
+    /// between them only in `scripts/fault-sweep`.
     static func indices(_ calls: [String]) -> [Int] {
         if ProcessInfo.processInfo.environment["TENANTCTL_FAULT_SWEEP"] == "all" { return Array(1...calls.count) }
         let writing: Set<String> = [
             "commit", "update-index", "push", "update-ref", "switch", "submodule", "fetch", "merge", "reset", "branch",
             "ls-remote",
         ]
+        let kinds = calls.map { FaultLab.subcommand($0) }
+        // A call inside a run of writes of its kind: the same writing kind comes before it and after it, with no
+        // other writing call between.
+        let writes = kinds.indices.filter { writing.contains(kinds[$0]) }
+        var inside: Set<Int> = []
+        for (position, index) in writes.enumerated() where kinds[index] == "update-index" {
+            if position > 0, position < writes.count - 1, kinds[writes[position - 1]] == "update-index",
+                kinds[writes[position + 1]] == "update-index"
+            {
+                inside.insert(index)
+            }
+        }
         return calls.indices.filter { index in
-            index == 0 || index == calls.count - 1 || writing.contains(FaultLab.subcommand(calls[index]))
+            index == 0 || index == calls.count - 1 || (writing.contains(kinds[index]) && !inside.contains(index))
         }.map { $0 + 1 }
     }
 
-    @Test func continueKilledAtEveryWritingGitCallConvergesWithContinueOrAbort() throws {
+    @Test(arguments: SweepShard.all(4))
+    func continueKilledAtEveryWritingGitCallConvergesWithContinueOrAbort(_ shard: SweepShard) throws {
         let lab = try Lab()
-        let reference = try lab.copy("reference")
-        let (done, calls) = try lab.lab.runShimmed(
-            ["resolve", "--continue"], in: reference, environment: FaultLab.dates)
-        #expect(done.status == 0, "\(done.stdout)\(done.stderr)")
-        let after = try lab.lab.remoteRefs(reference.root)
-        let afterWorkingCopy = try lab.lab.workingCopy(reference.root)
+        let done = try lab.lab.shared("resolve --continue after roll, resolve t2, Strings.csv resolved") { _ in
+            let reference = try lab.copy("reference")
+            let (done, calls) = try lab.lab.runShimmed(
+                ["resolve", "--continue"], in: reference, environment: FaultLab.dates)
+            try #require(done.status == 0, "\(done.stdout)\(done.stderr)")
+            return Reference(
+                calls: calls, remotes: try lab.lab.remoteRefs(reference.root),
+                workingCopy: try lab.lab.workingCopy(reference.root))
+        }
+        let (calls, after, afterWorkingCopy) = (done.calls, done.remotes, done.workingCopy)
         #expect(after != lab.remotesBefore)
-        let indices = Self.indices(calls)
+        let indices = shard.take(Self.indices(calls))
         var failures: [String] = []
         for index in indices {
             let label = "SIGKILL at call \(index) (\(FaultLab.subcommand(calls[index - 1])))"
@@ -102,23 +143,30 @@ import Testing
             }
         }
         #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")
-        print("resolve --continue kill sweep: \(indices.count) of \(calls.count) git calls, each recovered both ways")
+        print(
+            "resolve --continue kill sweep, \(shard.testDescription): \(indices.count) of \(calls.count) git calls, each recovered both ways"
+        )
     }
 
     /// `resolve t2` killed at a git call (one run per writing call): `--abort` puts the working copy back exactly as
     /// before, or there is nothing to abort because nothing had changed yet; `--continue` never goes on from a
     /// half-done start. Then a new `resolve t2` starts cleanly.
-    @Test func startKilledAtEveryWritingGitCallIsUndoneByAbort() throws {
-        let lab = try FaultLab(stage: .conflict)
-        let template = "\(lab.template)/workspace"
-        let rolled = lab.sandbox.tenantctl(["roll"], in: template, environment: FaultLab.dates)
-        #expect(rolled.status == 2, "\(rolled.stderr)")
-        let reference = try lab.copy("reference")
-        let before = try lab.workingCopy(reference.root)
-        let remotes = try lab.remoteRefs(reference.root)
-        let (started, calls) = try lab.runShimmed(["resolve", "t2"], in: reference, environment: FaultLab.dates)
-        #expect(started.status == 2, "\(started.stdout)\(started.stderr)")
-        let indices = Self.indices(calls)
+    @Test(arguments: SweepShard.all(3))
+    func startKilledAtEveryWritingGitCallIsUndoneByAbort(_ shard: SweepShard) throws {
+        let lab = try FaultLab.prepared("rolled", stage: .conflict) { lab in
+            let rolled = lab.sandbox.tenantctl(["roll"], in: "\(lab.template)/workspace", environment: FaultLab.dates)
+            try #require(rolled.status == 2, "\(rolled.stderr)")
+        }.lab
+        let reference = try lab.shared("resolve t2 on the rolled conflict example") { lab in
+            let reference = try lab.copy("reference")
+            let before = try lab.workingCopy(reference.root)
+            let remotes = try lab.remoteRefs(reference.root)
+            let (started, calls) = try lab.runShimmed(["resolve", "t2"], in: reference, environment: FaultLab.dates)
+            try #require(started.status == 2, "\(started.stdout)\(started.stderr)")
+            return Reference(calls: calls, remotes: remotes, workingCopy: before)
+        }
+        let (calls, before, remotes) = (reference.calls, reference.workingCopy, reference.remotes)
+        let indices = shard.take(Self.indices(calls))
         var failures: [String] = []
         for index in indices {
             let label = "SIGKILL at call \(index) (\(FaultLab.subcommand(calls[index - 1])))"
@@ -139,6 +187,6 @@ import Testing
             if again.status != 2 { failures.append("\(label): a new start: \(again.stderr)") }
         }
         #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")
-        print("resolve start kill sweep: \(indices.count) of \(calls.count) git calls")
+        print("resolve start kill sweep, \(shard.testDescription): \(indices.count) of \(calls.count) git calls")
     }
 }

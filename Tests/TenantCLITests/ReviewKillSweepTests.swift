@@ -7,8 +7,9 @@ import Testing
 /// `roll --review` and `roll --land` killed (SIGKILL) at sampled git calls (every call under `scripts/fault-sweep`):
 /// right after the kill, every proposal on a remote is one the killed run's journal names; the re-run converges to
 /// the uninterrupted run's proposals (the same proposal branches, no tenant branch touched) and leaves no run
-/// unfinished.
-@Suite(.serialized, .tags(.slow), .notInTheFastSet) struct ReviewKillSweepTests {
+/// unfinished. Each sweep is split into shares of its kill points (`SweepShard`) that run side by side; the template and
+/// the uninterrupted run are made once per test process.
+@Suite(.tags(.slow), .notInTheFastSet) struct ReviewKillSweepTests {
     static let repositories = ["Infrastructure", "Article", "Customer", "Order", "Superproject"]
 
     /// Remote → branch → value, for every repository of a copy.
@@ -51,16 +52,39 @@ import Testing
         return unnamed.sorted()
     }
 
-    /// Kills `arguments` at each sampled git call of the uninterrupted run in a copy of the lab's template, checks
-    /// that nothing is proposed that no journal names, re-runs the same command, and compares with `reference` (the
-    /// uninterrupted run's branches): the same proposal branches, every other branch the same, no run unfinished.
+    /// The uninterrupted run of a sweep: its exit status and error output, its git calls and the remotes' branches
+    /// after it.
+    struct Reference: Sendable {
+        var status: Int32
+        var stderr: String
+        var calls: [String]
+        var expected: [String: [String: String]]
+    }
+
+    /// The uninterrupted run of `arguments` in a copy of `lab`'s template, once per test process under `key` (which
+    /// names the template and the run).
+    static func reference(_ lab: FaultLab, _ arguments: [String], key: String) throws -> Reference {
+        try lab.shared(key + ": " + arguments.joined(separator: " ")) { lab in
+            let clean = try lab.copy("reference")
+            let run = try lab.runShimmed(arguments, in: clean, environment: FaultLab.dates)
+            return Reference(
+                status: run.result.status, stderr: run.result.stderr, calls: run.calls,
+                expected: try branches(lab, clean))
+        }
+    }
+
+    /// Kills `arguments` at each sampled git call of the uninterrupted run (the share `shard` of them) in a copy of
+    /// the lab's template, checks that nothing is proposed that no journal names, re-runs the same command, and
+    /// compares with `reference` (the uninterrupted run's branches): the same proposal branches, every other branch
+    /// the same, no run unfinished.
     static func sweep(
-        _ lab: FaultLab, _ arguments: [String], reference: (result: CLIResult, calls: [String]),
-        expected: [String: [String: String]], label: String
+        _ lab: FaultLab, _ arguments: [String], reference: Reference, label: String, shard: SweepShard
     ) throws -> Int {
-        let indices = FaultLab.indices(for: reference.calls)
+        let sample = FaultLab.indices(for: reference.calls)
         #expect(
-            indices.contains { FaultLab.subcommand(reference.calls[$0 - 1]) == "push" }, "\(label): no push sampled")
+            sample.contains { FaultLab.subcommand(reference.calls[$0 - 1]) == "push" }, "\(label): no push sampled")
+        let expected = reference.expected
+        let indices = shard.take(sample)
         for index in indices {
             let copy = try lab.copy("\(label)-kill-\(index)")
             let what = "\(label) killed at call \(index) (\(FaultLab.subcommand(reference.calls[index - 1])))"
@@ -68,7 +92,7 @@ import Testing
             let unnamed = try unnamedProposals(lab, copy)
             #expect(unnamed.isEmpty, "\(what): \(unnamed)")
             let rerun = lab.sandbox.tenantctl(arguments, in: copy.workspace, environment: FaultLab.dates)
-            #expect(rerun.status == reference.result.status, "\(what): re-run \(rerun.status) \(rerun.stderr)")
+            #expect(rerun.status == reference.status, "\(what): re-run \(rerun.status) \(rerun.stderr)")
             let after = try branches(lab, copy)
             #expect(others(after) == others(expected), "\(what): a branch other than a proposal changed")
             #expect(
@@ -81,40 +105,42 @@ import Testing
         return indices.count
     }
 
-    @Test func reviewKilledAtSampledGitCallsConverges() throws {
+    @Test(arguments: SweepShard.all(3))
+    func reviewKilledAtSampledGitCallsConverges(_ shard: SweepShard) throws {
         let lab = try FaultLab()
         let arguments = ["roll", "--review", "--jobs", "1"]
-        let clean = try lab.copy("review-reference")
-        let reference = try lab.runShimmed(arguments, in: clean, environment: FaultLab.dates)
-        #expect(reference.result.status == 75, "\(reference.result.stderr)")
-        let expected = try Self.branches(lab, clean)
-        let proposes = Self.proposals(expected).values.contains { !$0.isEmpty }
+        let reference = try Self.reference(lab, arguments, key: "the example after its updates")
+        #expect(reference.status == 75, "\(reference.stderr)")
+        let proposes = Self.proposals(reference.expected).values.contains { !$0.isEmpty }
         #expect(proposes, "the reference proposes something")
-        let count = try Self.sweep(
-            lab, arguments, reference: reference, expected: expected, label: "review")
-        print("roll --review SIGKILL sweep: \(count) of \(reference.calls.count) git calls")
+        let count = try Self.sweep(lab, arguments, reference: reference, label: "review", shard: shard)
+        print("roll --review SIGKILL sweep, \(shard.testDescription): \(count) of \(reference.calls.count) git calls")
     }
 
-    @Test func landKilledAtSampledGitCallsConverges() throws {
-        let lab = try FaultLab()
+    @Test(arguments: SweepShard.all(3))
+    func landKilledAtSampledGitCallsConverges(_ shard: SweepShard) throws {
         // The template: proposed, and the forge landed the module proposals and general_dev's re-pin.
-        let template = (lab.template, lab.template + "/workspace", lab.template + "/remotes")
-        let proposed = lab.sandbox.tenantctl(["roll", "--review"], in: template.1, environment: FaultLab.dates)
-        #expect(proposed.status == 75, "\(proposed.stderr)")
-        let forge = EmulatedForge(sandbox: lab.sandbox)
-        let prefix = "refs/heads/\(ReviewOptions.defaultPrefix)/"
-        try forge.land(prefix + "t2", into: "t2", method: .merge, in: template.2 + "/Infrastructure.git")
-        try forge.land(prefix + "t3", into: "t3", method: .merge, in: template.2 + "/Order.git")
-        try forge.land(
-            prefix + "general_dev", into: "general_dev", method: .merge, in: template.2 + "/Superproject.git")
+        let key = "roll --review, the forge landed t2, t3 and general_dev"
+        let lab = try FaultLab.prepared(key) { lab in
+            let remotes = lab.template + "/remotes"
+            let proposed = lab.sandbox.tenantctl(
+                ["roll", "--review"], in: lab.template + "/workspace", environment: FaultLab.dates)
+            try #require(proposed.status == 75, "\(proposed.stderr)")
+            let forge = EmulatedForge(sandbox: lab.sandbox)
+            let prefix = "refs/heads/\(ReviewOptions.defaultPrefix)/"
+            try forge.land(prefix + "t2", into: "t2", method: .merge, in: remotes + "/Infrastructure.git")
+            try forge.land(prefix + "t3", into: "t3", method: .merge, in: remotes + "/Order.git")
+            try forge.land(
+                prefix + "general_dev", into: "general_dev", method: .merge, in: remotes + "/Superproject.git")
+            return true
+        }.lab
 
         let arguments = ["roll", "--land", "--jobs", "1"]
-        let clean = try lab.copy("land-reference")
-        let reference = try lab.runShimmed(arguments, in: clean, environment: FaultLab.dates)
-        #expect(reference.result.status == 75, "the superproject proposals are open: \(reference.result.stderr)")
-        let expected = try Self.branches(lab, clean)
-        #expect(expected["Superproject"]?[ReviewOptions.defaultPrefix + "/t2"] != nil, "\(expected)")
-        let count = try Self.sweep(lab, arguments, reference: reference, expected: expected, label: "land")
-        print("roll --land SIGKILL sweep: \(count) of \(reference.calls.count) git calls")
+        let reference = try Self.reference(lab, arguments, key: key)
+        #expect(reference.status == 75, "the superproject proposals are open: \(reference.stderr)")
+        #expect(
+            reference.expected["Superproject"]?[ReviewOptions.defaultPrefix + "/t2"] != nil, "\(reference.expected)")
+        let count = try Self.sweep(lab, arguments, reference: reference, label: "land", shard: shard)
+        print("roll --land SIGKILL sweep, \(shard.testDescription): \(count) of \(reference.calls.count) git calls")
     }
 }
