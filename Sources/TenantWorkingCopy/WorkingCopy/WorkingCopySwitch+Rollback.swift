@@ -161,11 +161,14 @@ extension WorkingCopySwitch {
         let checkout = GitRepository(path, git: git)
         let head = try checkout.lookUp("HEAD", context: "read HEAD of \(name)")
         let headRef = try checkout.headBranchRef(context: "read the branch of \(name)")
-        let branchRef = "refs/heads/\(repository.branch)"
-        let branchValue = try checkout.lookUp(branchRef, context: "read \(repository.branch) in \(name)")
+        // A submodule modules.json does not name is checked out detached: no branch of its own.
+        let branchRef = repository.branch.isEmpty ? nil : "refs/heads/\(repository.branch)"
+        let branchValue = try branchRef.flatMap {
+            try checkout.lookUp($0, context: "read \(repository.branch) in \(name)")
+        }
         // What the switch left: the values its landed steps recorded; for a step under way when it stopped, where it
         // was taking the repository.
-        let target = repository.landed[branchRef] ?? repository.landed["HEAD"] ?? repository.target
+        let target = branchRef.flatMap { repository.landed[$0] } ?? repository.landed["HEAD"] ?? repository.target
         let tip = repository.branchTipBefore
 
         // The branch the switch moved or created: back only while it is at the value the switch wrote.

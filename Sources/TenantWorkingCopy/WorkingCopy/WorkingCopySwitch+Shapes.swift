@@ -24,6 +24,9 @@ public struct UnnamedSubmodule: Sendable, Equatable, Codable {
 
     /// Whether the switch changes its checkout.
     var changes: Bool { change != "unchanged" }
+
+    /// How its journal records and messages name it: `submodule <path>`.
+    var repository: String { "submodule \(path)" }
 }
 
 extension WorkingCopySwitch {
@@ -122,16 +125,18 @@ extension WorkingCopySwitch {
     /// initialised, moved to the pin (detached) when its clean checkout is elsewhere; and what forbids it. One
     /// `ls-tree` of the commit, and per such submodule a look at its checkout.
     func planUnnamed(target: String, branch: String, modules: [Module]) throws -> (
-        submodules: [UnnamedSubmodule], cloning: [CloneToCheck], problems: [WorkingCopyProblem]
+        submodules: [UnnamedSubmodule], cloning: [CloneToCheck], problems: [WorkingCopyProblem],
+        before: [String: Before]
     ) {
         let superproject = GitRepository(workspace.root, git: git)
         let named = Set(modules.map(\.path))
         let extra = try superproject.gitlinks(at: target).filter { !named.contains($0.key) }
-        guard !extra.isEmpty else { return ([], [], []) }
+        guard !extra.isEmpty else { return ([], [], [], [:]) }
         let gitmodules = try superproject.gitmodules(at: target) ?? Gitmodules()
         var submodules: [UnnamedSubmodule] = []
         var problems: [WorkingCopyProblem] = []
         var cloning: [CloneToCheck] = []
+        var before: [String: Before] = [:]
         for (path, pin) in extra.sorted(by: { $0.key < $1.key }) {
             let label = "submodule \(path)"
             guard let rawURL = gitmodules.entry(atPath: path)?.url else {
@@ -160,31 +165,39 @@ extension WorkingCopySwitch {
                 }
                 let found = state.problems(repository: label, relativePath: path)
                 problems += found
+                before[label] = Before(branch: state.currentBranch)
                 if found.isEmpty {
                     submodules.append(
                         UnnamedSubmodule(path: path, pin: pin, url: url, from: state.head, change: "checked out"))
                 }
             }
         }
-        return (submodules, cloning, problems)
+        return (submodules, cloning, problems, before)
     }
 
     /// Checks out every submodule of ``planUnnamed(target:branch:modules:)`` that changes at its pin, as
     /// `git submodule update --init --checkout` does (detached; a branch it was on stays), with its nested
-    /// submodules unless `--no-recursive`.
-    func checkOutUnnamed(_ submodules: [UnnamedSubmodule], tenant: String) throws -> [UnnamedSubmodule] {
+    /// submodules unless `--no-recursive`. `start` records in the journal that one is about to change; each
+    /// checkout is recorded as a step once it landed (HEAD from where it was to the pin).
+    func checkOutUnnamed(
+        _ submodules: [UnnamedSubmodule], tenant: String, start: (String) throws -> Void
+    ) throws -> [UnnamedSubmodule] {
         var done: [UnnamedSubmodule] = []
         for submodule in submodules {
             guard submodule.changes else {
                 done.append(submodule)
                 continue
             }
-            let label = "submodule \(submodule.path)"
+            let label = submodule.repository
+            try start(label)
             console?.progress(
                 "\(submodule.path): \(submodule.from == nil ? "cloning" : "checking out") \(ObjectID.short(submodule.pin)) "
                     + "(not in modules.json)")
             try GitRepository(workspace.root, git: git).initialiseSubmodule(
                 submodule.path, remoteName: Workspace.defaultRemoteName, module: label)
+            try transaction?.record(
+                repository: label, refs: [RefUpdate(ref: "HEAD", new: submodule.pin, old: submodule.from)],
+                published: nil, landed: true)
             if recursive {
                 try updateNested(
                     at: workspace.path(submodule.path), prefix: submodule.path, name: label, tenant: tenant)

@@ -278,6 +278,7 @@ public struct WorkingCopySwitch: Sendable {
         let unnamed = try planUnnamed(
             target: plannedSuper.finalCommit, branch: branch, modules: target.manifest.modules)
         problems += unnamed.problems
+        modules.before.merge(unnamed.before) { $1 }
         // A clone that cannot reach its pin would stop the switch half-way: found now, before any change.
         problems += try missingPinProblems(
             modules.cloning + unnamed.cloning, superOrigin: local.superOrigin, target: branch)
@@ -714,6 +715,10 @@ public struct WorkingCopySwitch: Sendable {
             if let from = module.movedFrom {
                 console?.progress("\(module.repository): moving its checkout from \(from) to \(module.path)")
                 try ModuleCheckoutMove.move(from: workspace.path(from), to: path, git: git)
+                try transaction?.record(
+                    repository: module.repository,
+                    refs: [RefUpdate(ref: StoppedSwitch.checkoutMoveStep, new: module.path, old: from)],
+                    published: nil, landed: true)
             }
             let change = try apply(module, in: path, superproject: false) {
                 try recordLanded(module, headBefore: nil, cloned: true)
@@ -736,7 +741,7 @@ public struct WorkingCopySwitch: Sendable {
         var report = SwitchReport(
             tenant: plan.tenant, branch: plan.superproject.branch, dryRun: false, repositories: entries,
             unpinned: plan.unpinned)
-        report.unnamed = try checkOutUnnamed(plan.unnamed, tenant: plan.tenant)
+        report.unnamed = try checkOutUnnamed(plan.unnamed, tenant: plan.tenant, start: start)
         return report
     }
 
