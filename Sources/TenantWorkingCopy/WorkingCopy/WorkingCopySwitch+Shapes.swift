@@ -103,7 +103,7 @@ extension WorkingCopySwitch {
         }
         for item in cloning {
             guard let mirror = available[item.mirror], ObjectID.isValid(item.pin) else { continue }
-            let repository = GitRepository(mirror, git: git)
+            let repository = gitRepository(at: mirror)
             let context = "look for the pin \(ObjectID.short(item.pin)) of \(item.what) in its mirror"
             if let commit = try repository.commit(of: item.pin, context: context),
                 try repository.isOnBranchOrTag(commit, context: context)
@@ -128,7 +128,7 @@ extension WorkingCopySwitch {
         submodules: [UnnamedSubmodule], cloning: [CloneToCheck], problems: [WorkingCopyProblem],
         before: [String: Before]
     ) {
-        let superproject = GitRepository(workspace.root, git: git)
+        let superproject = workspace.superproject
         let named = Set(modules.map(\.path))
         let extra = try superproject.gitlinks(at: target).filter { !named.contains($0.key) }
         guard !extra.isEmpty else { return ([], [], [], [:]) }
@@ -150,14 +150,14 @@ extension WorkingCopySwitch {
             }
             let url = RemoteURL.redacted(rawURL)
             let absolute = workspace.path(path)
-            switch try CheckoutPresence.of(absolute, git: git) {
+            switch try CheckoutPresence.of(gitRepository(at: absolute)) {
             case .notInitialised:
                 submodules.append(UnnamedSubmodule(path: path, pin: pin, url: url, from: nil, change: "cloned"))
                 cloning.append(CloneToCheck(unnamedAt: path, url: rawURL, pin: pin))
             case .notARepository(let reason):
                 problems.append(WorkingCopyProblem(repository: label, path: path, reason: reason))
             case .repository:
-                let state = try RepositoryState.inspect(path: absolute, git: git)
+                let state = try RepositoryState.inspect(gitRepository(at: absolute))
                 guard state.head != pin else {
                     submodules.append(
                         UnnamedSubmodule(path: path, pin: pin, url: url, from: state.head, change: "unchanged"))
@@ -193,7 +193,7 @@ extension WorkingCopySwitch {
             console?.progress(
                 "\(submodule.path): \(submodule.from == nil ? "cloning" : "checking out") \(ObjectID.short(submodule.pin)) "
                     + "(not in modules.json)")
-            try GitRepository(workspace.root, git: git).initialiseSubmodule(
+            try workspace.superproject.initialiseSubmodule(
                 submodule.path, remoteName: Workspace.defaultRemoteName, module: label)
             try transaction?.record(
                 repository: label, refs: [RefUpdate(ref: "HEAD", new: submodule.pin, old: submodule.from)],
@@ -211,11 +211,11 @@ extension WorkingCopySwitch {
     /// is not there; a failure names `--no-recursive`, the switch without them.
     @discardableResult
     func updateNested(at path: String, prefix: String, name: String, tenant: String) throws -> Bool {
-        let nested = try NestedSubmodules.inspect(path, prefix: prefix, git: git)
+        let nested = try NestedSubmodules.inspect(gitRepository(at: path), prefix: prefix)
         guard nested.contains(where: { !$0.atRecorded }) else { return false }
         console?.progress("\(name): updating nested submodules")
         do {
-            try GitRepository(path, git: git).updateSubmodulesRecursively(what: name)
+            try gitRepository(at: path).updateSubmodulesRecursively(what: name)
         } catch {
             throw WorkspaceError(
                 "the nested submodules of \(name) could not be updated: \(error); switch without them: tenantctl "
