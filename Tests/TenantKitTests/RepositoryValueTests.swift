@@ -24,6 +24,20 @@ import Testing
         "TenantTransaction", "TenantWorkingCopy", "TenantRoll", "TenantResolve",
     ]
 
+    /// Files of a not yet migrated target that already use only handed-out repository values (switch, its put-back
+    /// and the inspections it shares): a construction there fails the test.
+    static let migratedFiles = [
+        "TenantWorkingCopy/WorkingCopy/WorkingCopySwitch.swift",
+        "TenantWorkingCopy/WorkingCopy/WorkingCopySwitch+Checks.swift",
+        "TenantWorkingCopy/WorkingCopy/WorkingCopySwitch+Rollback.swift",
+        "TenantWorkingCopy/WorkingCopy/WorkingCopySwitch+Shapes.swift",
+        "TenantWorkingCopy/WorkingCopy/ModuleCheckoutMove.swift",
+        "TenantWorkingCopy/WorkingCopy/NestedSubmodules.swift",
+        "TenantWorkingCopy/WorkingCopy/CheckoutPresence.swift",
+        "TenantWorkingCopy/WorkingCopy/RepositoryState.swift",
+        "TenantWorkingCopy/WorkingCopy/StoppedSwitch.swift",
+    ]
+
     /// Left out of the count: the layer that defines the value, and test support.
     static let exempt: Set<String> = ["TenantGit", "TenantTestSupport"]
 
@@ -67,6 +81,14 @@ import Testing
             #expect(
                 count == 0,
                 "\(target) builds \(count) GitRepository value(s) from a path and a runner; use the workspace's or the snapshot's repositories (workspace.superproject, workspace.checkout(at:), snapshot.mirrorRepository(of:))"
+            )
+        }
+        for file in Self.migratedFiles {
+            let url = Self.packageRoot.appendingPathComponent("Sources").appendingPathComponent(file)
+            let count = Self.constructions(in: try String(contentsOf: url, encoding: .utf8))
+            #expect(
+                count == 0,
+                "\(file) builds \(count) GitRepository value(s) from a path and a runner; use the workspace's repositories (workspace.superproject, workspace.superproject.repository(at:))"
             )
         }
         // Every target is either migrated, not yet migrated or exempt: a new target is placed on purpose.

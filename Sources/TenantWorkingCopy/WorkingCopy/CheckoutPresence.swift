@@ -8,6 +8,12 @@ package enum CheckoutPresence: Sendable, Equatable {
 
     /// The presence of the checkout at `path`.
     package static func of(_ path: String, git: Git) throws(GitError) -> CheckoutPresence {
+        try of(git.repository(at: path))
+    }
+
+    /// The presence of `checkout` (a repository value whose path is where the checkout should be).
+    package static func of(_ checkout: GitRepository) throws(GitError) -> CheckoutPresence {
+        let path = checkout.path
         let fileManager = FileManager.default
         // A symbolic link is never followed: git would refuse to check out through it, and replacing it would
         // lose whatever it points at.
@@ -28,7 +34,7 @@ package enum CheckoutPresence: Sendable, Equatable {
             return contents.isEmpty
                 ? .notInitialised : .notARepository("directory has files but is not a git repository; not touched")
         }
-        let top = try GitRepository(path, git: git).topLevel()
+        let top = try checkout.topLevel()
         let resolvedTop = URL(fileURLWithPath: top).resolvingSymlinksInPath().path
         let resolvedPath = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
         return resolvedTop == resolvedPath ? .repository : .notARepository("is not the root of a git repository")

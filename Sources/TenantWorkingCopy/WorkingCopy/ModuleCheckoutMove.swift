@@ -5,11 +5,12 @@ import Foundation
 /// `core.worktree` are pointed at the new place. For a module whose path differs between two branches (same
 /// submodule, moved): the checkout follows the branch switched to, with its branches, files and git directory.
 enum ModuleCheckoutMove {
-    /// Moves the checkout at `source` to `destination` (absolute paths). `destination` must be absent or an empty
+    /// Moves `checkout` (at its path) to `destination` (an absolute path). `destination` must be absent or an empty
     /// directory (what the superproject's checkout leaves for a gitlink); throws, moving nothing, otherwise.
-    static func move(from source: String, to destination: String, git: Git) throws {
+    static func move(_ checkout: GitRepository, to destination: String) throws {
+        let source = checkout.path
         let fileManager = FileManager.default
-        let gitDirectory = try GitRepository(source, git: git).absoluteGitDirectory()
+        let gitDirectory = try checkout.absoluteGitDirectory()
         var isDirectory: ObjCBool = false
         if fileManager.fileExists(atPath: destination, isDirectory: &isDirectory) {
             guard isDirectory.boolValue, try fileManager.contentsOfDirectory(atPath: destination).isEmpty else {
@@ -19,7 +20,7 @@ enum ModuleCheckoutMove {
         }
         // git calls first, run outside the checkout; then only file operations, undone when one fails.
         let config = (gitDirectory as NSString).appendingPathComponent("config")
-        let outside = GitRepository((source as NSString).deletingLastPathComponent, git: git)
+        let outside = checkout.repository(at: (source as NSString).deletingLastPathComponent)
         let oldWorktree = try outside.configValue(
             "core.worktree", inFile: config, context: "read core.worktree of \(gitDirectory)")
         if oldWorktree != nil {

@@ -18,19 +18,24 @@ enum NestedSubmodules {
     /// Every gitlink of the repository at `path` (its index), recursively; `prefix` is `path` relative to the
     /// superproject root. Repositories without `.gitmodules` are not asked (no git call).
     static func inspect(_ path: String, prefix: String, git: Git) throws(GitError) -> [NestedSubmodule] {
+        try inspect(git.repository(at: path), prefix: prefix)
+    }
+
+    /// Every gitlink of `checkout` (its index), recursively; `prefix` is its path relative to the superproject root.
+    static func inspect(_ checkout: GitRepository, prefix: String) throws(GitError) -> [NestedSubmodule] {
+        let path = checkout.path
         guard FileManager.default.fileExists(atPath: (path as NSString).appendingPathComponent(".gitmodules")) else {
             return []
         }
         var result: [NestedSubmodule] = []
-        for (relative, recorded) in try GitRepository(path, git: git).indexGitlinks(what: prefix) {
-            let absolute = (path as NSString).appendingPathComponent(relative)
+        for (relative, recorded) in try checkout.indexGitlinks(what: prefix) {
+            let inner = checkout.repository(at: (path as NSString).appendingPathComponent(relative))
             let display = prefix + "/" + relative
             var nested = NestedSubmodule(path: display, recorded: recorded, head: nil)
-            if try CheckoutPresence.of(absolute, git: git) == .repository {
-                nested.head = try GitRepository(absolute, git: git).lookUp(
-                    "HEAD", context: "read the HEAD of \(display)")
+            if try CheckoutPresence.of(inner) == .repository {
+                nested.head = try inner.lookUp("HEAD", context: "read the HEAD of \(display)")
                 result.append(nested)
-                result += try inspect(absolute, prefix: display, git: git)
+                result += try inspect(inner, prefix: display)
             } else {
                 result.append(nested)
             }

@@ -95,7 +95,13 @@ public struct RepositoryState: Sendable, Equatable {
     public static func inspect(path: String, git: Git, superproject: Bool = false) throws
         -> RepositoryState
     {
-        let repository = GitRepository(path, git: git)
+        try inspect(git.repository(at: path), superproject: superproject)
+    }
+
+    /// Inspects `repository` (its working tree).
+    /// - Parameter superproject: ignore changes inside submodule working trees (they are inspected on their own).
+    public static func inspect(_ repository: GitRepository, superproject: Bool = false) throws -> RepositoryState {
+        let path = repository.path
         let gitDirectory = try repository.absoluteGitDirectory()
         let ignoreSubmodules = superproject ? "dirty" : "none"
         let statusOutput = try repository.porcelainStatus(ignoreSubmodules: ignoreSubmodules)
@@ -116,7 +122,7 @@ public struct RepositoryState: Sendable, Equatable {
                 "cannot list \(gitDirectory), the git directory of \(path), to look for lock files: "
                     + "\(error.localizedDescription); check that it exists and can be read, then run the command again")
         }
-        let refs = try GitRefs.list(["refs/heads/", "refs/remotes/origin/"], in: path, git: git, what: path)
+        let refs = try GitRefs.list(["refs/heads/", "refs/remotes/origin/"], in: path, git: repository.git, what: path)
         var branches: [String: String] = [:]
         var remoteBranches: [String: String] = [:]
         for (ref, id) in refs {

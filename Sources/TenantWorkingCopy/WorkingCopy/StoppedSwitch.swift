@@ -21,7 +21,7 @@ struct StoppedSwitch: Sendable {
         var branchBefore: String?
         /// HEAD before (nil: the module was not initialised).
         var headBefore: String?
-        /// The branch the switch puts it on.
+        /// The branch the switch puts it on (empty: detached at `target`, a submodule `modules.json` does not name).
         var branch: String
         /// The tip `branch` had before (nil: the switch creates it).
         var branchTipBefore: String?
@@ -34,7 +34,7 @@ struct StoppedSwitch: Sendable {
         /// The path the switch moves the module's checkout from to `path` (nil: not moved).
         var movedFrom: String?
         /// The steps of the switch that landed here and were not taken back: ref (`HEAD`, `refs/heads/<branch>`) to
-        /// the value the switch left it at. Empty: none landed (a step under way when it stopped, or a journal of an
+        /// the value the switch left it at, and ``StoppedSwitch/checkoutMoveStep`` to the path a moved checkout went to. Empty: none landed (a step under way when it stopped, or a journal of an
         /// older tenantctl); the put-back then compares with where the switch was taking it.
         var landed: [String: String] = [:]
     }
@@ -56,7 +56,7 @@ struct StoppedSwitch: Sendable {
     /// changes with where the switch takes them (`targetBranch`, `target`, …; `started` false), the others with
     /// their branch and HEAD only.
     static func records(_ plan: WorkingCopySwitch.Plan) -> [RunJournal.Before] {
-        ([plan.superproject] + plan.modules).map { repository in
+        let repositories = ([plan.superproject] + plan.modules).map { repository in
             var record = RunJournal.Before(
                 repository: repository.repository, branch: plan.before[repository.repository]?.branch,
                 head: plan.heads[repository.repository])
@@ -74,7 +74,24 @@ struct StoppedSwitch: Sendable {
             record.movedFrom = repository.movedFrom
             return record
         }
+        // The submodules modules.json does not name come last: the switch checks them out after every module.
+        return repositories
+            + plan.unnamed.filter(\.changes).map { submodule in
+                var record = RunJournal.Before(
+                    repository: submodule.repository, branch: plan.before[submodule.repository]?.branch,
+                    head: submodule.from)
+                record.path = submodule.path
+                record.targetBranch = ""
+                record.target = submodule.pin
+                record.initialises = submodule.from == nil
+                record.started = false
+                return record
+            }
     }
+
+    /// The step a switch records when it moves a module's checkout to where the target branch has it: `old` is the
+    /// path it was at, `new` the path it moved to (a step of the journal, not a ref).
+    static let checkoutMoveStep = "checkout-path"
 
     /// The stopped switches to put back, newest first: every unfinished switch run but `excluding` (the run under
     /// way). A record that cannot be read is an error naming the file: a stopped switch is never taken for a

@@ -5,18 +5,18 @@ extension WorkingCopySwitch {
     /// user's branches: the set-up re-creates `branch` at the pin, so a branch holding commits no remote has is a
     /// pre-flight problem, as for an initialised module.
     func uninitialisedProblem(_ module: Module, branch: String, pin: String) throws -> WorkingCopyProblem? {
-        let superproject = GitRepository(workspace.root, git: git)
+        let superproject = workspace.superproject
         guard let name = try superproject.submoduleNamesByPath()[module.path] else { return nil }
         let gitDirectory = try superproject.gitPath(
             "modules/\(name)", context: "find the git directory of module \(module.name)")
         guard FileManager.default.fileExists(atPath: (gitDirectory as NSString).appendingPathComponent("HEAD")) else {
             return nil
         }
-        let branches = try GitRefs.branches(
-            under: "refs/heads/", in: gitDirectory, git: git, what: "module \(module.name)")
+        let moduleRepository = superproject.repository(at: gitDirectory)
+        let branches = try moduleRepository.branches(under: "refs/heads/", what: "module \(module.name)")
         guard let tip = branches[branch], tip != pin else { return nil }
-        let target = try GitRepository(gitDirectory, git: git).commit(of: pin)
-        let unpublished = try GitRepository(gitDirectory, git: git).unpublished(tip, beyond: target)
+        let target = try moduleRepository.commit(of: pin)
+        let unpublished = try moduleRepository.unpublished(tip, beyond: target)
         guard unpublished.count > 0 else { return nil }
         return WorkingCopyProblem(
             repository: module.name, path: module.path,
@@ -40,10 +40,10 @@ extension WorkingCopySwitch {
     {
         var problems: [WorkingCopyProblem] = []
         let checkouts = contexts.filter { $0.presence == .repository }.sorted { $0.module.path < $1.module.path }
-        let modes = try GitRepository(workspace.root, git: git).modes(of: checkouts.map(\.module.path), at: target)
+        let modes = try workspace.superproject.modes(of: checkouts.map(\.module.path), at: target)
         for context in checkouts {
             guard let mode = modes[context.module.path], mode != "160000" else { continue }
-            for file in try GitRepository(context.absolutePath, git: git).untrackedAndIgnored() {
+            for file in try gitRepository(at: context.absolutePath).untrackedAndIgnored() {
                 problems.append(
                     WorkingCopyProblem(
                         repository: context.module.name, path: context.module.path + "/" + file,
@@ -58,7 +58,7 @@ extension WorkingCopySwitch {
     /// Whether the superproject's `commit` tracks `path` as a file or directory (not a gitlink).
     func trackedAsFile(_ path: String, at commit: String?) throws -> Bool {
         guard let commit,
-            let mode = try GitRepository(workspace.root, git: git).modes(of: [path], at: commit)[path]
+            let mode = try workspace.superproject.modes(of: [path], at: commit)[path]
         else { return false }
         return mode != "160000"
     }
@@ -67,7 +67,7 @@ extension WorkingCopySwitch {
     /// against the superproject's origin): module name → the `.gitmodules` URL. switch uses `modules.json`'s.
     func gitmodulesDrift(_ modules: [Module], at commit: String, superOrigin: String) throws -> [String: String] {
         Self.gitmodulesDrift(
-            modules, entries: try GitRepository(workspace.root, git: git).gitmodules(at: commit)?.entries ?? [],
+            modules, entries: try workspace.superproject.gitmodules(at: commit)?.entries ?? [],
             superOrigin: superOrigin)
     }
 

@@ -51,7 +51,7 @@ extension WorkingCopySwitch {
     /// switch left it and no worktree has it checked out (compare-and-swap: git refuses when it moved), else kept
     /// and named.
     func removeBranchesLeft(by stopped: StoppedSwitch) throws {
-        let superproject = GitRepository(workspace.root, git: git)
+        let superproject = workspace.superproject
         for record in stopped.repositories
         where record.repository == "superproject" && record.started && record.branchTipBefore == nil {
             let ref = "refs/heads/" + record.branch
@@ -155,17 +155,20 @@ extension WorkingCopySwitch {
         if repository.initialises { return try clonePutBackStep(repository) }
         let path = try checkoutPath(repository)
         var step = PutBack(name: name, repository: repository, path: path)
-        guard try CheckoutPresence.of(path, git: git) == .repository, let before = repository.headBefore else {
+        guard try CheckoutPresence.of(gitRepository(at: path)) == .repository, let before = repository.headBefore else {
             return step
         }
-        let checkout = GitRepository(path, git: git)
+        let checkout = gitRepository(at: path)
         let head = try checkout.lookUp("HEAD", context: "read HEAD of \(name)")
         let headRef = try checkout.headBranchRef(context: "read the branch of \(name)")
-        let branchRef = "refs/heads/\(repository.branch)"
-        let branchValue = try checkout.lookUp(branchRef, context: "read \(repository.branch) in \(name)")
+        // A submodule modules.json does not name is checked out detached: no branch of its own.
+        let branchRef = repository.branch.isEmpty ? nil : "refs/heads/\(repository.branch)"
+        let branchValue = try branchRef.flatMap {
+            try checkout.lookUp($0, context: "read \(repository.branch) in \(name)")
+        }
         // What the switch left: the values its landed steps recorded; for a step under way when it stopped, where it
         // was taking the repository.
-        let target = repository.landed[branchRef] ?? repository.landed["HEAD"] ?? repository.target
+        let target = branchRef.flatMap { repository.landed[$0] } ?? repository.landed["HEAD"] ?? repository.target
         let tip = repository.branchTipBefore
 
         // The branch the switch moved or created: back only while it is at the value the switch wrote.
@@ -203,7 +206,7 @@ extension WorkingCopySwitch {
                         + ", not where the stopped switch left it: left as it is")
             }
             if headRef == branchRef { step.revertsBranch = nil }
-            step.problems += try RepositoryState.inspect(path: path, git: git, superproject: repository.path.isEmpty)
+            step.problems += try RepositoryState.inspect(gitRepository(at: path), superproject: repository.path.isEmpty)
                 .problems(repository: name, relativePath: repository.path)
             return step
         }
@@ -237,7 +240,7 @@ extension WorkingCopySwitch {
         else { return false }
         if let from = repository.movedFrom, try checkoutPath(repository) != workspace.path(from) { return false }
         return try RepositoryState.inspect(
-            path: try checkoutPath(repository), git: git, superproject: repository.path.isEmpty
+            gitRepository(at: try checkoutPath(repository)), superproject: repository.path.isEmpty
         ).problems(repository: repository.repository, relativePath: repository.path).isEmpty
     }
 
@@ -247,8 +250,8 @@ extension WorkingCopySwitch {
         let name = repository.repository
         let path = workspace.path(repository.path)
         var step = PutBack(name: name, repository: repository, path: path)
-        if try CheckoutPresence.of(path, git: git) == .repository {
-            let checkout = GitRepository(path, git: git)
+        if try CheckoutPresence.of(gitRepository(at: path)) == .repository {
+            let checkout = gitRepository(at: path)
             let files = try usersFiles(in: checkout, name: name)
             step.problems = files.sorted().map { file in
                 WorkingCopyProblem(
@@ -285,13 +288,13 @@ extension WorkingCopySwitch {
                 continue
             }
             let nestedPath = (checkout.path as NSString).appendingPathComponent(trimmed)
-            switch try CheckoutPresence.of(nestedPath, git: git) {
+            switch try CheckoutPresence.of(gitRepository(at: nestedPath)) {
             case .notInitialised:
                 continue
             case .notARepository:
                 users.append(file)
             case .repository:
-                let nested = GitRepository(nestedPath, git: git)
+                let nested = gitRepository(at: nestedPath)
                 // A file of its HEAD missing from disk holds nothing of the user's (HEAD has it): what a recursive
                 // update whose checkout stopped leaves behind.
                 let inner = try usersFiles(in: nested, name: name + "/" + trimmed).filter {
@@ -399,11 +402,11 @@ extension WorkingCopySwitch {
         if step.deinitialises {
             // A module the switch cloned, holding nothing of the user's: not initialised again (its git directory
             // stays, as after deinit).
-            try GitRepository(workspace.root, git: git).deinitialiseSubmodule(
+            try workspace.superproject.deinitialiseSubmodule(
                 repository.path, context: "put module \(name) back to not initialised")
             return
         }
-        let checkout = GitRepository(step.path, git: git)
+        let checkout = gitRepository(at: step.path)
         let message = "tenantctl switch: put back"
         let branchRef = "refs/heads/\(repository.branch)"
         if step.restoresCheckout, let head = repository.headBefore {
@@ -440,7 +443,7 @@ extension WorkingCopySwitch {
         }
         if let from = repository.movedFrom, step.path != workspace.path(from) {
             // A checkout the switch had moved goes back to where it was, with its branch and files.
-            try ModuleCheckoutMove.move(from: step.path, to: workspace.path(from), git: git)
+            try ModuleCheckoutMove.move(gitRepository(at: step.path), to: workspace.path(from))
         }
     }
 
@@ -461,7 +464,7 @@ extension WorkingCopySwitch {
     /// else the path it had.
     private func checkoutPath(_ repository: StoppedSwitch.Repository) throws -> String {
         let path = workspace.path(repository.path)
-        guard let from = repository.movedFrom, try CheckoutPresence.of(path, git: git) != .repository else {
+        guard let from = repository.movedFrom, try CheckoutPresence.of(gitRepository(at: path)) != .repository else {
             return path
         }
         return workspace.path(from)

@@ -24,6 +24,9 @@ public struct UnnamedSubmodule: Sendable, Equatable, Codable {
 
     /// Whether the switch changes its checkout.
     var changes: Bool { change != "unchanged" }
+
+    /// How its journal records and messages name it: `submodule <path>`.
+    var repository: String { "submodule \(path)" }
 }
 
 extension WorkingCopySwitch {
@@ -100,7 +103,7 @@ extension WorkingCopySwitch {
         }
         for item in cloning {
             guard let mirror = available[item.mirror], ObjectID.isValid(item.pin) else { continue }
-            let repository = GitRepository(mirror, git: git)
+            let repository = gitRepository(at: mirror)
             let context = "look for the pin \(ObjectID.short(item.pin)) of \(item.what) in its mirror"
             if let commit = try repository.commit(of: item.pin, context: context),
                 try repository.isOnBranchOrTag(commit, context: context)
@@ -122,16 +125,18 @@ extension WorkingCopySwitch {
     /// initialised, moved to the pin (detached) when its clean checkout is elsewhere; and what forbids it. One
     /// `ls-tree` of the commit, and per such submodule a look at its checkout.
     func planUnnamed(target: String, branch: String, modules: [Module]) throws -> (
-        submodules: [UnnamedSubmodule], cloning: [CloneToCheck], problems: [WorkingCopyProblem]
+        submodules: [UnnamedSubmodule], cloning: [CloneToCheck], problems: [WorkingCopyProblem],
+        before: [String: Before]
     ) {
-        let superproject = GitRepository(workspace.root, git: git)
+        let superproject = workspace.superproject
         let named = Set(modules.map(\.path))
         let extra = try superproject.gitlinks(at: target).filter { !named.contains($0.key) }
-        guard !extra.isEmpty else { return ([], [], []) }
+        guard !extra.isEmpty else { return ([], [], [], [:]) }
         let gitmodules = try superproject.gitmodules(at: target) ?? Gitmodules()
         var submodules: [UnnamedSubmodule] = []
         var problems: [WorkingCopyProblem] = []
         var cloning: [CloneToCheck] = []
+        var before: [String: Before] = [:]
         for (path, pin) in extra.sorted(by: { $0.key < $1.key }) {
             let label = "submodule \(path)"
             guard let rawURL = gitmodules.entry(atPath: path)?.url else {
@@ -145,14 +150,14 @@ extension WorkingCopySwitch {
             }
             let url = RemoteURL.redacted(rawURL)
             let absolute = workspace.path(path)
-            switch try CheckoutPresence.of(absolute, git: git) {
+            switch try CheckoutPresence.of(gitRepository(at: absolute)) {
             case .notInitialised:
                 submodules.append(UnnamedSubmodule(path: path, pin: pin, url: url, from: nil, change: "cloned"))
                 cloning.append(CloneToCheck(unnamedAt: path, url: rawURL, pin: pin))
             case .notARepository(let reason):
                 problems.append(WorkingCopyProblem(repository: label, path: path, reason: reason))
             case .repository:
-                let state = try RepositoryState.inspect(path: absolute, git: git)
+                let state = try RepositoryState.inspect(gitRepository(at: absolute))
                 guard state.head != pin else {
                     submodules.append(
                         UnnamedSubmodule(path: path, pin: pin, url: url, from: state.head, change: "unchanged"))
@@ -160,31 +165,39 @@ extension WorkingCopySwitch {
                 }
                 let found = state.problems(repository: label, relativePath: path)
                 problems += found
+                before[label] = Before(branch: state.currentBranch)
                 if found.isEmpty {
                     submodules.append(
                         UnnamedSubmodule(path: path, pin: pin, url: url, from: state.head, change: "checked out"))
                 }
             }
         }
-        return (submodules, cloning, problems)
+        return (submodules, cloning, problems, before)
     }
 
     /// Checks out every submodule of ``planUnnamed(target:branch:modules:)`` that changes at its pin, as
     /// `git submodule update --init --checkout` does (detached; a branch it was on stays), with its nested
-    /// submodules unless `--no-recursive`.
-    func checkOutUnnamed(_ submodules: [UnnamedSubmodule], tenant: String) throws -> [UnnamedSubmodule] {
+    /// submodules unless `--no-recursive`. `start` records in the journal that one is about to change; each
+    /// checkout is recorded as a step once it landed (HEAD from where it was to the pin).
+    func checkOutUnnamed(
+        _ submodules: [UnnamedSubmodule], tenant: String, start: (String) throws -> Void
+    ) throws -> [UnnamedSubmodule] {
         var done: [UnnamedSubmodule] = []
         for submodule in submodules {
             guard submodule.changes else {
                 done.append(submodule)
                 continue
             }
-            let label = "submodule \(submodule.path)"
+            let label = submodule.repository
+            try start(label)
             console?.progress(
                 "\(submodule.path): \(submodule.from == nil ? "cloning" : "checking out") \(ObjectID.short(submodule.pin)) "
                     + "(not in modules.json)")
-            try GitRepository(workspace.root, git: git).initialiseSubmodule(
+            try workspace.superproject.initialiseSubmodule(
                 submodule.path, remoteName: Workspace.defaultRemoteName, module: label)
+            try transaction?.record(
+                repository: label, refs: [RefUpdate(ref: "HEAD", new: submodule.pin, old: submodule.from)],
+                published: nil, landed: true)
             if recursive {
                 try updateNested(
                     at: workspace.path(submodule.path), prefix: submodule.path, name: label, tenant: tenant)
@@ -198,11 +211,11 @@ extension WorkingCopySwitch {
     /// is not there; a failure names `--no-recursive`, the switch without them.
     @discardableResult
     func updateNested(at path: String, prefix: String, name: String, tenant: String) throws -> Bool {
-        let nested = try NestedSubmodules.inspect(path, prefix: prefix, git: git)
+        let nested = try NestedSubmodules.inspect(gitRepository(at: path), prefix: prefix)
         guard nested.contains(where: { !$0.atRecorded }) else { return false }
         console?.progress("\(name): updating nested submodules")
         do {
-            try GitRepository(path, git: git).updateSubmodulesRecursively(what: name)
+            try gitRepository(at: path).updateSubmodulesRecursively(what: name)
         } catch {
             throw WorkspaceError(
                 "the nested submodules of \(name) could not be updated: \(error); switch without them: tenantctl "

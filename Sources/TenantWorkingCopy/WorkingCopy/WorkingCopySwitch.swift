@@ -204,6 +204,10 @@ public struct WorkingCopySwitch: Sendable {
         return try execute(plan)
     }
 
+    /// The repository whose working tree (or git directory) is at the absolute `path`: a module checkout, a nested
+    /// submodule, a mirror; handed out by the workspace, with its runner.
+    func gitRepository(at path: String) -> GitRepository { workspace.superproject.repository(at: path) }
+
     /// The words `--dry-run` uses for an action.
     static func plannedChange(_ action: BranchAction) -> String {
         switch action {
@@ -219,12 +223,12 @@ public struct WorkingCopySwitch: Sendable {
     /// Inspects one module directory: where it stands, its state and what forbids changing it.
     private func inspectModule(_ module: Module, superOrigin: String) throws -> (ModuleContext, [WorkingCopyProblem]) {
         let path = workspace.path(module.path)
-        let presence = try CheckoutPresence.of(path, git: git)
+        let presence = try CheckoutPresence.of(gitRepository(at: path))
         var problems: [WorkingCopyProblem] = []
         var state: RepositoryState?
         switch presence {
         case .repository:
-            let inspected = try RepositoryState.inspect(path: path, git: git)
+            let inspected = try RepositoryState.inspect(gitRepository(at: path))
             problems += inspected.problems(repository: module.name, relativePath: module.path)
             if let problem = try originMismatch(module, at: path, superOrigin: superOrigin) {
                 problems.append(problem)
@@ -264,8 +268,8 @@ public struct WorkingCopySwitch: Sendable {
         let target = try BranchProject.revision(
             plannedSuper.finalCommit, general: general, workspace: workspace, git: git, options: options)
         let tenant = lookedUp.map { found in target.tenant(id: found.id) ?? found }
-        let pins = try PinReader.pins(
-            at: plannedSuper.finalCommit, paths: target.manifest.modules.map(\.path), in: workspace.root, git: git)
+        let pins = try workspace.superproject.pins(
+            at: plannedSuper.finalCommit, paths: target.manifest.modules.map(\.path))
         var modules = ModulesPlanned()
         let urlDrift = try gitmodulesDrift(
             target.manifest.modules, at: plannedSuper.finalCommit, superOrigin: local.superOrigin)
@@ -278,6 +282,7 @@ public struct WorkingCopySwitch: Sendable {
         let unnamed = try planUnnamed(
             target: plannedSuper.finalCommit, branch: branch, modules: target.manifest.modules)
         problems += unnamed.problems
+        modules.before.merge(unnamed.before) { $1 }
         // A clone that cannot reach its pin would stop the switch half-way: found now, before any change.
         problems += try missingPinProblems(
             modules.cloning + unnamed.cloning, superOrigin: local.superOrigin, target: branch)
@@ -324,7 +329,7 @@ public struct WorkingCopySwitch: Sendable {
             branches[general] == nil
             ? nil
             : try ProjectReader.revision(
-                WorkingCopyRemote.ref(of: general, in: workspace), repository: workspace.root, git: git,
+                WorkingCopyRemote.ref(of: general, in: workspace), in: workspace.superproject,
                 options: options
             ).tenant(id: name)
         guard known != nil else {
@@ -337,10 +342,10 @@ public struct WorkingCopySwitch: Sendable {
     /// once).
     private func localPreflight(_ current: Project, target name: String) throws -> LocalState {
         var problems: [WorkingCopyProblem] = []
-        let superState = try RepositoryState.inspect(path: workspace.root, git: git, superproject: true)
+        let superState = try RepositoryState.inspect(workspace.superproject, superproject: true)
         problems += superState.problems(repository: "superproject", relativePath: "")
         var contexts: [String: ModuleContext] = [:]
-        let superOrigin = try SuperprojectRemote.originURL(workspace, git: git) ?? workspace.root
+        let superOrigin = try SuperprojectRemote.originURL(workspace) ?? workspace.root
         for module in current.manifest.modules {
             let (context, found) = try inspectModule(module, superOrigin: superOrigin)
             contexts[module.path] = context
@@ -360,7 +365,7 @@ public struct WorkingCopySwitch: Sendable {
         var lookedUp = current.tenant(id: name)
         if lookedUp == nil, remoteBranches[general] != nil {
             lookedUp = try ProjectReader.revision(
-                WorkingCopyRemote.ref(of: general, in: workspace), repository: workspace.root, git: git,
+                WorkingCopyRemote.ref(of: general, in: workspace), in: workspace.superproject,
                 options: options
             ).tenant(id: name)
         }
@@ -378,7 +383,7 @@ public struct WorkingCopySwitch: Sendable {
     ) throws -> (RepositoryPlan, RepositoryState) {
         var superproject = local.superproject
         if fetch {
-            superproject = try RepositoryState.inspect(path: workspace.root, git: git, superproject: true)
+            superproject = try RepositoryState.inspect(workspace.superproject, superproject: true)
         }
         guard let superTarget = remoteBranches[branch] ?? superproject.branches[branch] else {
             throw WorkingCopyRefusal(
@@ -474,7 +479,7 @@ public struct WorkingCopySwitch: Sendable {
         if let head = state.head { modules.heads[module.name] = head }
         modules.before[module.name] = Before(branch: state.currentBranch)
         if let current = state.currentBranch, current != moduleBranch, let tip = state.branches[current] {
-            let unpushed = try GitRepository(context.absolutePath, git: git).unpublished(tip, beyond: nil)
+            let unpushed = try gitRepository(at: context.absolutePath).unpublished(tip, beyond: nil)
             if unpushed.count > 0 {
                 modules.leftUnpushed[module.name] = UnpushedBranch(
                     branch: current, count: unpushed.count, commits: unpushed.listed)
@@ -492,8 +497,8 @@ public struct WorkingCopySwitch: Sendable {
         }
         if fetch {
             console?.progress("fetching \(module.name)")
-            try GitRepository(context.absolutePath, git: git).fetchOrigin(prune: true, module: module.name)
-            state = try RepositoryState.inspect(path: context.absolutePath, git: git)
+            try gitRepository(at: context.absolutePath).fetchOrigin(prune: true, module: module.name)
+            state = try RepositoryState.inspect(gitRepository(at: context.absolutePath))
         }
         switch try plan(
             state: state, repository: module.name, relativePath: module.path, absolutePath: context.absolutePath,
@@ -517,9 +522,10 @@ public struct WorkingCopySwitch: Sendable {
         -> [WorkingCopyProblem]
     {
         var problems: [WorkingCopyProblem] = []
+        let checkout = gitRepository(at: absolutePath)
         func join(_ path: String) -> String { plan.path.isEmpty ? path : plan.path + "/" + path }
         if state.head != plan.finalCommit {
-            for file in try GitRepository(absolutePath, git: git).untrackedOverwrites(to: plan.finalCommit) {
+            for file in try checkout.untrackedOverwrites(to: plan.finalCommit) {
                 problems.append(
                     WorkingCopyProblem(
                         repository: repository, path: join(file),
@@ -528,7 +534,7 @@ public struct WorkingCopySwitch: Sendable {
             }
         }
         if case .create = plan.action {
-            for clash in try GitRepository(absolutePath, git: git).branchNameClashes(plan.branch) {
+            for clash in try checkout.branchNameClashes(plan.branch) {
                 problems.append(
                     WorkingCopyProblem(
                         repository: repository, path: plan.path,
@@ -537,7 +543,7 @@ public struct WorkingCopySwitch: Sendable {
                             + "branch -m \(clash) \(Self.renamed(clash))"))
             }
         }
-        if let elsewhere = try GitRepository(absolutePath, git: git).branchesInOtherWorktrees(
+        if let elsewhere = try checkout.branchesInOtherWorktrees(
             gitDirectory: state.gitDirectory)[plan.branch]
         {
             problems.append(
@@ -561,7 +567,7 @@ public struct WorkingCopySwitch: Sendable {
             ? RemoteURL.resolve(relative: module.url, against: superOrigin) : module.url
         guard let expected else { return nil }
         let actual =
-            try GitRepository(path, git: git).configValue(
+            try gitRepository(at: path).configValue(
                 "remote.origin.url", context: "read the origin of \(module.name)") ?? ""
         guard Self.sameRemote(actual, expected) else {
             return WorkingCopyProblem(
@@ -589,8 +595,9 @@ public struct WorkingCopySwitch: Sendable {
         state: RepositoryState, repository: String, relativePath: String, absolutePath: String, branch: String,
         target pinned: String, movesBack: Bool
     ) throws -> Result<RepositoryPlan, WorkingCopyProblem> {
+        let checkout = gitRepository(at: absolutePath)
         // An annotated tag as pin is peeled: the branch ends on the commit it names.
-        let peeled = try GitRepository(absolutePath, git: git).commit(of: pinned)
+        let peeled = try checkout.commit(of: pinned)
         let target = peeled ?? pinned
         let tip = state.branches[branch]
         var observation = BranchObservation(
@@ -599,14 +606,14 @@ public struct WorkingCopySwitch: Sendable {
             remoteBranchExists: state.remoteBranches[branch] != nil, targetAvailable: peeled != nil)
         observation.movesBack = movesBack
         if peeled != nil, let tip {
-            let value = try GitRepository(absolutePath, git: git).counts(tip, target)
+            let value = try checkout.counts(tip, target)
             observation.tipVersusTarget = (value.left, value.right)
             if movesBack && value.left > 0 {
-                let unpublished = try GitRepository(absolutePath, git: git).unpublished(tip, beyond: target)
+                let unpublished = try checkout.unpublished(tip, beyond: target)
                 observation.unpublishedCount = unpublished.count
                 observation.unpublished = unpublished.listed
                 if unpublished.count == 0 {
-                    observation.publishedOn = try GitRepository(absolutePath, git: git).remoteBranch(
+                    observation.publishedOn = try checkout.remoteBranch(
                         containing: tip, preferred: branch, remote: Workspace.defaultRemoteName)
                 }
             }
@@ -704,7 +711,7 @@ public struct WorkingCopySwitch: Sendable {
             let path = workspace.path(module.path)
             let checkout = module.movedFrom ?? module.path
             if module.changes, !module.initialises,
-                try CheckoutPresence.of(workspace.path(checkout), git: git) != .repository
+                try CheckoutPresence.of(gitRepository(at: workspace.path(checkout))) != .repository
             {
                 throw WorkspaceError(
                     "\(checkout) is no longer the repository of module \(module.repository); "
@@ -713,7 +720,11 @@ public struct WorkingCopySwitch: Sendable {
             if module.changes { try start(module.repository) }
             if let from = module.movedFrom {
                 console?.progress("\(module.repository): moving its checkout from \(from) to \(module.path)")
-                try ModuleCheckoutMove.move(from: workspace.path(from), to: path, git: git)
+                try ModuleCheckoutMove.move(gitRepository(at: workspace.path(from)), to: path)
+                try transaction?.record(
+                    repository: module.repository,
+                    refs: [RefUpdate(ref: StoppedSwitch.checkoutMoveStep, new: module.path, old: from)],
+                    published: nil, landed: true)
             }
             let change = try apply(module, in: path, superproject: false) {
                 try recordLanded(module, headBefore: nil, cloned: true)
@@ -736,7 +747,7 @@ public struct WorkingCopySwitch: Sendable {
         var report = SwitchReport(
             tenant: plan.tenant, branch: plan.superproject.branch, dryRun: false, repositories: entries,
             unpinned: plan.unpinned)
-        report.unnamed = try checkOutUnnamed(plan.unnamed, tenant: plan.tenant)
+        report.unnamed = try checkOutUnnamed(plan.unnamed, tenant: plan.tenant, start: start)
         return report
     }
 
@@ -751,24 +762,24 @@ public struct WorkingCopySwitch: Sendable {
                 synced.append(module.path)
                 continue
             }
-            try GitRepository(workspace.root, git: git).setConfig(
+            try workspace.superproject.setConfig(
                 "submodule.\(name).url", to: url,
                 context: "set the URL of module \(module.repository) from modules.json")
             let path = workspace.path(module.path)
-            if !module.initialises, try CheckoutPresence.of(path, git: git) == .repository {
-                try GitRepository(path, git: git).setConfig(
+            if !module.initialises, try CheckoutPresence.of(gitRepository(at: path)) == .repository {
+                try gitRepository(at: path).setConfig(
                     "remote.\(Workspace.defaultRemoteName).url", to: url,
                     context: "set the origin of module \(module.repository) from modules.json")
             }
         }
         if !synced.isEmpty {
-            try GitRepository(workspace.root, git: git).syncSubmodules(synced)
+            try workspace.superproject.syncSubmodules(synced)
         }
     }
 
     /// The submodule names of the working tree's `.gitmodules`, by path.
     func submoduleNames() throws -> [String: String] {
-        try GitRepository(workspace.root, git: git).submoduleNamesByPath()
+        try workspace.superproject.submoduleNamesByPath()
     }
 
     private func entry(_ plan: RepositoryPlan, change: String, from: String?, nested: Bool) -> SwitchReport.Entry {
@@ -786,7 +797,7 @@ public struct WorkingCopySwitch: Sendable {
 
     /// The full name of the branch checked out in `path` (empty on a detached HEAD).
     private func currentBranchRef(_ path: String, name: String) throws -> String {
-        try GitRepository(path, git: git).headBranchRef(context: "read the branch of \(name)") ?? ""
+        try gitRepository(at: path).headBranchRef(context: "read the branch of \(name)") ?? ""
     }
 
     /// Refreshes the index's stat information. `reset --keep`, unlike `switch` and `merge`, does not: an index whose
@@ -794,7 +805,7 @@ public struct WorkingCopySwitch: Sendable {
     /// uptodate. Cannot merge." half-way through a switch. Content changes were refused by the pre-flight; `-q` lets
     /// git report them with exit 1 instead of stopping, and the reset that follows refuses them as before.
     private func refreshIndex(_ path: String, name: String, superproject: Bool) throws {
-        try GitRepository(path, git: git).refreshIndex(
+        try gitRepository(at: path).refreshIndex(
             ignoringSubmodules: superproject, context: "refresh the index of \(name)")
     }
 
@@ -809,7 +820,7 @@ public struct WorkingCopySwitch: Sendable {
     ) throws {
         let name = plan.repository
         let branchRef = "refs/heads/\(plan.branch)"
-        let repository = GitRepository(path, git: git)
+        let repository = gitRepository(at: path)
         guard try currentBranchRef(path, name: name) == branchRef else {
             try repository.updateRef(
                 branchRef, to: plan.target, from: from, message: "tenantctl switch: \(reason)",
@@ -828,7 +839,7 @@ public struct WorkingCopySwitch: Sendable {
         _ plan: RepositoryPlan, in path: String, superproject: Bool, cloned: () throws -> Void = {}
     ) throws -> String {
         let name = plan.repository
-        let repository = GitRepository(path, git: git)
+        let repository = gitRepository(at: path)
         switch plan.action {
         case .none:
             return "unchanged"
@@ -870,9 +881,9 @@ public struct WorkingCopySwitch: Sendable {
             // `--checkout` overrides `update = none` (and any other update mode) for this explicit set-up.
             // The clone's remote is `origin`, the name every module checkout uses, whatever
             // `clone.defaultRemoteName` says.
-            try GitRepository(workspace.root, git: git).initialiseSubmodule(
+            try workspace.superproject.initialiseSubmodule(
                 plan.path, remoteName: Workspace.defaultRemoteName, module: name)
-            guard case .repository = try CheckoutPresence.of(path, git: git) else {
+            guard case .repository = try CheckoutPresence.of(gitRepository(at: path)) else {
                 throw WorkspaceError(
                     "module \(name) at \(plan.path) is still not a repository of its own after "
                         + "`git submodule update --init --checkout`; nothing was run in it")
