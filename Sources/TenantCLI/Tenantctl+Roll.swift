@@ -41,9 +41,16 @@ extension Tenantctl {
                 the proposal branch prefix come from the review object of modules.json ({"forge": "gitlab", \
                 "branchPrefix": "tenantctl/roll"}, also per module), or --forge. See docs/review.md.
 
+                --undo <run-id> puts back each ref of that run still where the run left it (superproject first, \
+                with a lease: never over someone's push). When a ref moved since, it refuses and changes nothing \
+                (a stopped undo that had put nothing back either ends with that refusal). An undo stopped half-way (killed after a push) is a run of its own; its re-run goes on: it puts \
+                back what is still where the roll left it, keeps and names each ref someone pushed to since (the \
+                modules too while a superproject branch of the roll is kept), and ends (exit 2), so nothing stays \
+                blocked. Revert the roll's commits on a kept branch by hand if they should go as well.
+
                 Exit codes: 0 rolled or up to date (with --review/--land: everything landed), 2 completed with \
-                conflicts, blocked tenants or rejected pushes (or a review that needs attention), 75 reviews still \
-                open (run --land again later), 1 failure.
+                conflicts, blocked tenants or rejected pushes (or a review that needs attention, or an undo that \
+                kept a ref someone moved), 75 reviews still open (run --land again later), 1 failure.
 
                 Examples:
                   tenantctl roll                             # every tenant
@@ -173,8 +180,13 @@ extension Tenantctl {
                                 "  \(name): \(ObjectID.short(move.from)) → \(ObjectID.short(move.to, none: "deleted"))")
                         }
                     }
+                    if !result.kept.isEmpty {
+                        console.print("kept (not put back):")
+                        for kept in result.kept { console.print("  " + kept.line) }
+                    }
                 }
-                return result.outcomes.allSatisfy(\.accepted) ? .success : .failure
+                guard result.outcomes.allSatisfy(\.accepted) else { return .failure }
+                return result.kept.isEmpty ? .success : .findings
             }
             var options = RollOptions(
                 filter: RollFilter(tenants: tenants, modules: modules, acceptMergedBack: acceptMergedBack),

@@ -38,7 +38,9 @@ extension Tenantctl {
                 pushed; a local branch still at the run's commit, in the run's own worktree), and keeps and names \
                 anything else (a colleague pushed on top, you committed). For a stopped resolve it takes the \
                 resolution back as `tenantctl resolve --abort` does (your edits and commits kept and named). roll \
-                has its own: `tenantctl roll --undo <run-id>`.
+                has its own: `tenantctl roll --undo <run-id>`. A stopped `roll --undo` is finished by its re-run, \
+                which puts back what is still where the roll left it and keeps and names each ref someone pushed \
+                to since (exit 2).
                 3. Give it up, where neither can succeed (a server that keeps refusing): `tenantctl runs --forget \
                 <run-id>` first says what of the run is still on the remotes, then marks it forgotten: it blocks \
                 nothing, and what it left stays.
@@ -47,7 +49,8 @@ extension Tenantctl {
 
                 A finished roll's STATE says what reached the remotes: published (every ref landed), partly \
                 published, not published (every push was refused), unknown (a push broke off: --undo asks the \
-                remote), partly undone (its `roll --undo` stopped half-way: run it again), or undone.
+                remote), partly undone (its `roll --undo` stopped half-way: run it again; or it kept refs someone pushed to \
+                since, which it names again), or undone.
 
                 Examples:
                   tenantctl runs

@@ -82,6 +82,13 @@ final class InterleaveSequence {
     /// The probe of the unfinished runs' ways out, skipped when the state is the one last probed (a command refused
     /// because of the unfinished run changes nothing, and the ways out would do what they did then).
     private func probe() throws -> [String] {
+        // The journals are read first, in this process, as every writing command reads them before it refuses: with
+        // no run unfinished there is nothing to probe, and no `tenantctl runs` needs to start.
+        let journals = try RunJournal.unfinished(gitDirectory: copy.workspace + "/.git")
+        guard !journals.isEmpty else {
+            unfinishedRuns = false
+            return []
+        }
         let probe = InterleaveProbe(sequence: self)
         let runs = probe.unfinished()
         unfinishedRuns = !runs.isEmpty

@@ -41,7 +41,8 @@ public enum RollRun {
         let lock = try WorkspaceLock(gitDirectory: workspace.commonDirectory, wait: wait)
         defer { lock.release() }
         // The undo is a run of its own: stopped between its pushes it stays unfinished, and only its re-run (which
-        // goes on where it stopped) or `runs --forget` lets the other writing commands run again.
+        // goes on where it stopped) or `runs --forget` lets the other writing commands run again. The re-run puts
+        // back what is still where the roll left it and keeps what someone moved since, so it can always end.
         return try Transaction.journalled(
             workspace, command: "roll", arguments: arguments, settling: [runId: .aborted],
             stopped: { result in
@@ -50,7 +51,8 @@ public enum RollRun {
                 }
             }
         ) { transaction in
-            try RollUndo(workspace: workspace, git: git, transaction: transaction).undo(runId: runId)
+            try RollUndo(workspace: workspace, git: git, transaction: transaction).undo(
+                runId: runId, keepingMoved: true)
         }
     }
 }

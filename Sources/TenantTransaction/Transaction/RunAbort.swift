@@ -215,7 +215,7 @@ public enum RunAbort {
             do {
                 let (from, to) = try endpoint(repository, remote: entries[0].remote)
                 return .success(
-                    try GitRepository(from, git: git).remoteValues(
+                    try workspace.superproject.repository(at: from).remoteValues(
                         of: entries.map(\.ref), on: to, context: "read the refs of \(repository) on its remote"))
             } catch {
                 return .failure(WorkspaceError(String(describing: error)))
@@ -242,15 +242,36 @@ public enum RunAbort {
                 }
                 for entry in group where entry.landed == true {
                     do {
-                        let now = try GitRepository(workspace.root, git: git).lookUp(
-                            entry.ref, context: "read \(entry.ref) in \(workspace.root)")
-                        steps.append(step(entry, local: true, now: now, note: describe(entry, now: now)))
+                        let local = try localRepository(repository)
+                        // A step's ref is a full ref name or HEAD (a switch's checkout).
+                        let now = try local.objectID(of: entry.ref, context: "read \(entry.ref) in \(local.path)")
+                        steps.append(step(entry, local: true, now: now?.hex, note: describe(entry, now: now?.hex)))
                     } catch {
                         steps.append(step(entry, local: true, now: nil, note: "cannot read: \(error)"))
                     }
                 }
             }
             return steps
+        }
+
+        /// The repository a local step of `repository` was made in, in the run's worktree while it exists (else in
+        /// this one): the superproject, or a module's checkout (a switch's steps) at the path the run recorded for
+        /// it, else at the path modules.json gives.
+        private func localRepository(_ repository: String) throws -> GitRepository {
+            let root = run.worktree.flatMap { run.worktreeIsGone ? nil : $0 } ?? workspace.root
+            let superproject = workspace.superproject.repository(at: root)
+            guard repository != "superproject" else { return superproject }
+            if let path = run.before?.first(where: { $0.repository == repository })?.path, !path.isEmpty {
+                return superproject.repository(at: (root as NSString).appendingPathComponent(path))
+            }
+            let project = try ProjectReader.workingTree(
+                workspace, options: ValidationOptions(allowLocalRemotes: true, keepInvalidTenants: true))
+            guard let module = project.manifest.modules.first(where: { $0.name == repository }) else {
+                throw WorkspaceError(
+                    "run \(run.runId) changed module \(repository), which modules.json no longer names, and its "
+                        + "journal does not say where its checkout was")
+            }
+            return superproject.repository(at: (root as NSString).appendingPathComponent(module.path))
         }
 
         private func describe(_ entry: RunJournal.Entry, now: String?) -> String {
@@ -353,7 +374,7 @@ public enum RunAbort {
                         note: "left as it is: the run's worktree \(run.worktree ?? "?") is gone"))
                 return
             }
-            let repository = GitRepository(workspace.root, git: git)
+            let repository = workspace.superproject
             let now = try repository.lookUp(entry.ref, context: "read \(entry.ref) in \(workspace.root)")
             guard let old = entry.old, now == entry.new, !entry.new.isEmpty else {
                 if now == entry.old {

@@ -46,7 +46,7 @@ public enum BranchProject {
     static func placed(_ project: Project, generalRef: String, at revision: String, workspace: Workspace, git: Git)
         throws -> Project
     {
-        let repository = GitRepository(workspace.root, git: git)
+        let repository = workspace.superproject
         guard let here = try repository.gitmodules(at: revision), !here.entries.isEmpty else { return project }
         let general = try repository.gitmodules(at: generalRef) ?? Gitmodules()
         let superOrigin = try SuperprojectRemote.originURL(workspace, git: git) ?? workspace.root

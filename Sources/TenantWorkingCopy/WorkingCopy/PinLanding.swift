@@ -40,7 +40,7 @@ struct PinLanding: Sendable, Equatable {
         let pin = push ? "tenantctl pin --push" : "tenantctl pin"
         let unchanged = push ? "nothing was pushed" : "nothing was changed"
         let root = workspace.root
-        let (ahead, behindCount) = try GitRepository(root, git: git).counts(head, remoteTip)
+        let (ahead, behindCount) = try workspace.superproject.counts(head, remoteTip)
         if behindCount == 0 { return .ahead }
         if ahead > 0 {
             return .refused(
@@ -72,10 +72,8 @@ struct PinLanding: Sendable, Equatable {
                             + "`tenantctl switch \(branch)` and pin again"))
             }
             if remotePin == change.new { continue }
-            let modulePath = workspace.path(change.path)
-            if try GitRepository(modulePath, git: git).hasCommit(remotePin),
-                try GitRepository(modulePath, git: git).isAncestor(remotePin, of: change.new)
-            {
+            let checkout = workspace.checkout(at: change.path)
+            if try checkout.hasCommit(remotePin), try checkout.isAncestor(remotePin, of: change.new) {
                 change.old = remotePin
                 landed.append(change)
                 continue

@@ -157,7 +157,7 @@ public struct StatusReport: Sendable, Codable, Equatable {
             ? [:]
             : WorkingCopySwitch.gitmodulesDrift(
                 project.manifest.modules,
-                entries: try GitRepository(workspace.root, git: git).gitmodules(at: "HEAD")?.entries ?? [],
+                entries: try workspace.superproject.gitmodules(at: "HEAD")?.entries ?? [],
                 superOrigin: try SuperprojectRemote.originURL(workspace, git: git) ?? workspace.root)
         let modules = try project.manifest.modules.map { module in
             try inspectModule(
@@ -189,6 +189,7 @@ public struct StatusReport: Sendable, Codable, Equatable {
         _ module: Module, expectedBranch: String, pin: String?, gitmodulesURL: String?, workspace: Workspace, git: Git
     ) throws -> ModuleStatus {
         let path = workspace.path(module.path)
+        let checkout = workspace.checkout(at: module.path)
         var status = ModuleStatus(
             module: module.name, path: module.path, expectedBranch: expectedBranch,
             branch: nil, detached: false, head: nil, pin: pin, pinTag: nil, relation: .notInitialised,
@@ -201,20 +202,20 @@ public struct StatusReport: Sendable, Codable, Equatable {
         status.head = moduleState.head
         status.dirty = !moduleState.status.blockingEntries.isEmpty
         if let head = moduleState.head {
-            status.unpushed = try GitRepository(path, git: git).countCommits(
+            status.unpushed = try checkout.countCommits(
                 from: head, context: "count unpushed commits of \(module.name)")
         }
         if let current = moduleState.currentBranch, let tip = moduleState.branches[current] {
-            status.remote = try moduleRemote(branch: current, tip: tip, in: path, git: git)
+            status.remote = try moduleRemote(branch: current, tip: tip, in: checkout)
         }
         status.nested = try NestedSubmodules.inspect(path, prefix: module.path, git: git).filter { !$0.atRecorded }
         if let recorded = status.pin, let head = moduleState.head {
-            if let pin = try GitRepository(path, git: git).commit(of: recorded) {
+            if let pin = try checkout.commit(of: recorded) {
                 if pin != recorded {
                     status.pin = pin
                     status.pinTag = recorded
                 }
-                let counts = try GitRepository(path, git: git).counts(head, pin)
+                let counts = try checkout.counts(head, pin)
                 status.ahead = counts.left
                 status.behind = counts.right
                 status.relation = PinRelation.of(ahead: counts.left, behind: counts.right)
@@ -245,19 +246,19 @@ public struct StatusReport: Sendable, Codable, Equatable {
             // Gone when the clone knew it (an upstream is configured); never there otherwise.
             return upstream == nil ? nil : RemoteStatus(upstream: name, ahead: 0, behind: 0, gone: true)
         }
-        let counts = try GitRepository(workspace.root, git: git).counts(head, tip)
+        let counts = try workspace.superproject.counts(head, tip)
         return RemoteStatus(upstream: name, ahead: counts.left, behind: counts.right, gone: false)
     }
 
     /// A module branch against its upstream (or `origin/<branch>` when none is set), as the module's last fetch
     /// (switch fetches each module it moves) left it; gone when the upstream is set but its remote branch is not.
-    static func moduleRemote(branch: String, tip: String, in path: String, git: Git) throws -> RemoteStatus? {
-        let repository = GitRepository(path, git: git)
+    static func moduleRemote(branch: String, tip: String, in repository: GitRepository) throws -> RemoteStatus? {
         let configured = try repository.upstream(of: branch)
         let upstreamRef = configured.isEmpty ? "refs/remotes/\(Workspace.defaultRemoteName)/\(branch)" : configured
         let shortName =
             upstreamRef.hasPrefix("refs/remotes/") ? String(upstreamRef.dropFirst("refs/remotes/".count)) : upstreamRef
-        guard let found = try repository.commit(of: upstreamRef, context: "look up \(shortName) in \(path)") else {
+        guard let found = try repository.commit(of: upstreamRef, context: "look up \(shortName) in \(repository.path)")
+        else {
             return configured.isEmpty ? nil : RemoteStatus(upstream: shortName, ahead: 0, behind: 0, gone: true)
         }
         let counts = try repository.counts(tip, found)

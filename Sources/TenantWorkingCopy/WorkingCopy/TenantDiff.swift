@@ -126,7 +126,7 @@ public struct TenantDiff: Sendable {
         let checkout = workspace.path(module.path)
         let mirror = ModuleMirrors(workspace: workspace, git: git).path(for: module.name)
         for candidate in [checkout, mirror] where FileManager.default.fileExists(atPath: candidate) {
-            let repository = GitRepository(candidate, git: git)
+            let repository = workspace.superproject.repository(at: candidate)
             guard try CheckoutPresence.of(candidate, git: git) == .repository || candidate == mirror else { continue }
             if try commits.allSatisfy({ try repository.hasCommit($0) }) { return repository }
         }

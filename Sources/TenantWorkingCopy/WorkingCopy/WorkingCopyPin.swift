@@ -108,7 +108,7 @@ public struct WorkingCopyPin: Sendable {
             let state = try RepositoryState.inspect(path: path, git: git)
             // An annotated tag as pin is peeled: a HEAD at the tagged commit is at its pin.
             let pinned = try pins[module.path].map { recorded in
-                try GitRepository(path, git: git).commit(of: recorded) ?? recorded
+                try workspace.checkout(at: module.path).commit(of: recorded) ?? recorded
             }
             observation.checkouts[module.name] = PinObservation.Checkout(state: state, pinned: pinned)
         }
@@ -120,11 +120,12 @@ public struct WorkingCopyPin: Sendable {
         for candidate in PinPlanner.candidates(observation) {
             let module = candidate.module
             let path = workspace.path(module.path)
+            let checkout = workspace.checkout(at: module.path)
             if fetch {
                 console?.progress("fetching \(module.name)")
-                try GitRepository(path, git: git).fetchOrigin(prune: true, module: module.name)
+                try checkout.fetchOrigin(prune: true, module: module.name)
             }
-            let unpushed = try GitRepository(path, git: git).countCommits(
+            let unpushed = try checkout.countCommits(
                 from: candidate.head, context: "look for unpushed commits of \(module.name)")
             var publication = PinObservation.Publication(unpushed: unpushed)
             if unpushed != 0 && push {
@@ -134,7 +135,7 @@ public struct WorkingCopyPin: Sendable {
                 if let remoteTip = remoteBranches[candidate.branch] {
                     // A colleague pushed to the branch: the push would be refused after the earlier module pushes
                     // landed. Found here, before any write.
-                    publication.behindRemote = try GitRepository(path, git: git).counts(candidate.head, remoteTip).right
+                    publication.behindRemote = try checkout.counts(candidate.head, remoteTip).right
                 }
             }
             observation.checkouts[module.name]?.publication = publication
@@ -196,7 +197,7 @@ public struct WorkingCopyPin: Sendable {
             guard let moduleBranch = plan.moduleBranches[changes[index].module] else { continue }
             console?.progress("pushing \(changes[index].module) \(moduleBranch)")
             let update = RefUpdate(ref: "refs/heads/\(moduleBranch)", new: changes[index].new, old: nil)
-            let remoteBefore = try GitRepository(workspace.path(changes[index].path), git: git).lookUp(
+            let remoteBefore = try workspace.checkout(at: changes[index].path).lookUp(
                 "refs/remotes/\(Workspace.defaultRemoteName)/\(moduleBranch)",
                 context: "read the remote branch \(moduleBranch) of \(changes[index].module)")
             try AtomicPush.push(
@@ -242,7 +243,7 @@ public struct WorkingCopyPin: Sendable {
     func commit(_ changes: [PinReport.Change], branch: String, remoteBefore: String?, head: String?) throws
         -> PinReport
     {
-        let superproject = GitRepository(workspace.root, git: git)
+        let superproject = workspace.superproject
         for change in changes {
             try superproject.stageGitlink(change.path, at: change.new, context: "stage the pin of \(change.module)")
         }
@@ -313,10 +314,10 @@ public struct WorkingCopyPin: Sendable {
         for module in modules {
             guard let pin = pins[module.path], pin != remotePins[module.path] else { continue }
             let path = workspace.path(module.path)
-            guard try CheckoutPresence.of(path, git: git) == .repository,
-                try GitRepository(path, git: git).hasCommit(pin)
+            let checkout = workspace.checkout(at: module.path)
+            guard try CheckoutPresence.of(path, git: git) == .repository, try checkout.hasCommit(pin)
             else { continue }
-            let unpushed = try GitRepository(path, git: git).unpublished(pin, beyond: nil)
+            let unpushed = try checkout.unpublished(pin, beyond: nil)
             if unpushed.count > 0 {
                 problems.append(
                     WorkingCopyProblem(
@@ -333,7 +334,7 @@ public struct WorkingCopyPin: Sendable {
     /// checkouts are not touched). `reset` takes no --end-of-options; `commit` is a full id.
     private func moveLocal(_ branch: String, to commit: String) throws {
         console?.progress("moving \(branch) to \(ObjectID.short(commit))")
-        let superproject = GitRepository(workspace.root, git: git)
+        let superproject = workspace.superproject
         try superproject.refreshIndex(ignoringSubmodules: true, context: "refresh the index of the superproject")
         try superproject.resetKeep(
             to: commit, recurseSubmodules: false, context: "move \(branch) to \(ObjectID.short(commit))")
