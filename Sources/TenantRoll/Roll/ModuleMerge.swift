@@ -12,6 +12,10 @@ public struct ModuleMerge: Sendable, Equatable, Codable {
     public var ours: String
     /// Tip of the module's general branch (second parent).
     public var theirs: String
+    /// The general commit the tenant branch took by a squash or rebase landing (nil: none): the merge runs on a
+    /// local virtual base with the tenant branch's tree and this commit as a second parent (``VirtualBase``), and the
+    /// merge commit keeps `ours` and `theirs` as its parents.
+    public var virtualGeneral: String? = nil
 
     /// The key of this merge among all of a roll.
     var key: MergeKey { MergeKey(module: module, tenant: tenant) }

@@ -11,6 +11,9 @@ public struct ModuleRepositoryState: Sendable {
     /// Superproject branch → tenant branch of this module → that tenant's commits (merged back into the general
     /// branch) which the general branch would bring to the superproject branch: not yet in its pin.
     public var mergedBack: [String: [String: [String]]]
+    /// Branch → the general commit it took by a squash or rebase landing (it has its changes, not the commit), for
+    /// a branch behind the general tip: its next merge runs on a virtual base (``VirtualBase``).
+    public var squashed: [String: String] = [:]
 
     public init(facts: ModuleObservation, containGeneral: Set<String>, mergedBack: [String: [String: [String]]] = [:]) {
         self.facts = facts

@@ -194,7 +194,8 @@ public struct RollExecutor: Sendable {
             console?.progress(
                 "merging \(generalBranch) into \(count) tenant branch\(count == 1 ? "" : "es") of \(job.name)")
             let results = try MergeTree.merge(
-                job.merges.map { ($0.ours, $0.theirs) }, in: job.path, git: git, what: "module \(job.name)")
+                try VirtualBase.pairs(job.merges, in: job.path, identity: identity, git: git), in: job.path, git: git,
+                what: "module \(job.name)")
             var specs: [CommitSpec] = []
             var cleanIndices: [Int] = []
             for (index, (merge, result)) in zip(job.merges, results).enumerated() where result.clean {
@@ -244,7 +245,8 @@ public struct RollExecutor: Sendable {
                 try SubmoduleFreeMerge.git(commonDirectory: $0, objectID: general, git: git)
             } ?? git
         let results = try MergeTree.merge(
-            merging.compactMap { tenant in tenant.tip.map { ($0, general) } }, in: superproject, git: mergeGit,
+            try VirtualBase.pairs(merging, general: general, in: superproject, identity: identity, git: git),
+            in: superproject, git: mergeGit,
             what: "the superproject")
         return Dictionary(uniqueKeysWithValues: zip(merging.map(\.tenant.id), results))
     }

@@ -190,6 +190,7 @@ public enum RollPlanner {
             moduleNames: modules.names, removedPaths: removed,
             renamedPaths: renamed.keys.filter { !currentPaths.contains($0) }.sorted(), oldPins: modules.oldPins)
         plan.renamedModules = renamed.filter { !currentPaths.contains($0.key) }
+        plan.virtualGeneral = merge ? state.superproject.squashed[tenant.branch] : nil
         return (plan, modules.merges)
     }
 
@@ -247,9 +248,10 @@ public enum RollPlanner {
             guard let branchTip = repository.branches[branch] else { continue }
             result.pins[module.path] = .tenantBranch(module: module.name, tip: branchTip)
             if !repository.containGeneral.contains(branch), let generalTip = context.generalTips[module.name] {
-                result.merges.append(
-                    ModuleMerge(
-                        module: module.name, tenant: tenant.id, branch: branch, ours: branchTip, theirs: generalTip))
+                var merge = ModuleMerge(
+                    module: module.name, tenant: tenant.id, branch: branch, ours: branchTip, theirs: generalTip)
+                merge.virtualGeneral = repository.squashed[branch]
+                result.merges.append(merge)
             }
         }
         return result

@@ -20,6 +20,9 @@ public struct SuperprojectState: Sendable, Equatable {
     /// Tenant branch → the commits of ``mergedBack`` (of any tenant) that its head already contains: what the
     /// general branch would not bring it.
     public var containsMergedBack: [String: Set<String>]
+    /// Branch → the general commit it took by a squash or rebase landing (it has its changes, not the commit), for
+    /// a branch behind the general tip: its next merge runs on a virtual base (``VirtualBase``).
+    public var squashed: [String: String] = [:]
 
     public init(
         branches: [String: String], containGeneral: Set<String>, pins: [String: [String: String]],

@@ -26,4 +26,7 @@ public struct TenantPlan: Sendable, Equatable {
     public var renamedModules: [String: String] = [:]
     /// The tenant's pins before the roll.
     public var oldPins: [String: String]
+    /// The general commit the tenant's superproject branch took by a squash or rebase landing (nil: none): its merge
+    /// of the general branch runs on a local virtual base (``VirtualBase``).
+    public var virtualGeneral: String? = nil
 }
