@@ -27,12 +27,15 @@ extension Tenantctl {
                 unreachable-remote (that module's cells are ?, exit 1), orphan-branch (a module branch named \
                 after a tenant that does not declare the module, or after a removed tenant), unnamed-submodule (the \
                 branch pins a submodule modules.json does not name), branch-case-collision (branches of one remote \
-                differing only in case, as T1 and t1: one file on macOS). Per tenant it also compares the \
+                differing only in case, as T1 and t1: one file on macOS), and of review rolls (roll --review): \
+                pending-review (open: tenantctl roll --land), stale-review (general_dev moved on, or closed without \
+                landing: tenantctl roll --review), review-conflict (tenantctl resolve <t> --review), squashed-roll \
+                (landed by squash or rebase; information). Per tenant it also compares the \
                 superproject branch with general_dev and lists the files it changes. Annotated-tag pins are \
                 peeled; nested submodules of a module count as changed files.
 
                 With --check the gate also fails on every finding verify reports (.gitmodules drift), except \
-                moved-path, which only informs (roll moves the gitlink), and on a \
+                moved-path and squashed-roll, which only inform (roll moves the gitlink), and on a \
                 pull request (HEAD is not the fetched general_dev) the checked-out modules.json and Tenants/ \
                 are validated too.
 
@@ -48,6 +51,10 @@ extension Tenantctl {
                 behind and customised, 10 per list; at most 400 commit ranges per page: cells with findings \
                 first, then the ranges most cells share). Only the rows in view are drawn, so 10,000 tenants scroll like 10. The URL fragment keeps \
                 the view, a link to a cell scrolls to it: audit.html#tenant=t2&sort=behind&cell=t2/Order.
+
+                The proposals of the review runs still followed are listed under the matrix, one line per cell \
+                (t2/Infrastructure: review open 3d — branch tenantctl/roll/t2 into t2, rolls in …), and in the \
+                JSON as reviews (state, forge kind, proposal ref, the general commit it rolls in, what landed).
 
                 The JSON, Markdown and HTML reports name what they describe: the general branch's commit, the \
                 remote (credentials redacted), the time (SOURCE_DATE_EPOCH when set) and the tenantctl version.
@@ -65,6 +72,7 @@ extension Tenantctl {
                   tenantctl audit --format html -o audit.html   # open it in a browser
                   tenantctl audit --json --no-fetch
                   tenantctl audit --check        # CI gate
+                  tenantctl audit --json | jq '.reviews[] | select(.state == "open")'
                 """)
 
         @OptionGroup(title: "Global Options") var global: GlobalOptions
@@ -127,10 +135,15 @@ extension Tenantctl {
             let workspace = try context.workspace()
             let epoch = context.environment.variables["SOURCE_DATE_EPOCH"].flatMap { TimeInterval($0) }
             let chosen = format ?? (global.json ? .json : .table)
-            let audit = AuditRun(
+            var audit = AuditRun(
                 tenants: tenants, module: module, check: check, jobs: jobsOptions.jobs,
                 generatedAt: epoch.map { Date(timeIntervalSince1970: $0) } ?? Date(),
                 validation: ValidationOptions(allowLocalRemotes: context.allowLocalRemotes), page: chosen == .html)
+            // The review rolls' proposals, from the run journal (each review's forge kind as the project says it).
+            let gitDirectory = workspace.commonDirectory
+            audit.reviews = { project in
+                try RunJournal.observedReviews(gitDirectory: gitDirectory, manifest: project.manifest)
+            }
             let (report, page) = try audit.run(
                 workspace: workspace, git: context.git, fetch: fetchOptions.fetch, wait: lockOptions.wait,
                 console: context.console)

@@ -16,7 +16,9 @@ extension Tenantctl {
                 and AF.6), the audit showing every tenant behind, roll --dry-run, roll, a clean audit, \
                 compose for t1 and t2 (t2's German strings, t1's QR code library), and at the end a general change \
                 that conflicts with t2's strings: roll leaves t2 conflicted, resolve t2, a scripted resolution, \
-                resolve --continue, a clean audit. No network; finishes in seconds. The directory is removed at \
+                resolve --continue, a clean audit; then a review round as on protected branches: one more general \
+                change, roll --review (exit 75), the forge landing the proposals, roll --land until it exits 0, a \
+                clean audit. No network; finishes in seconds. The directory is removed at \
                 the end unless --keep is given. With --quiet nothing is printed but errors (the exit status tells \
                 whether every step did what it should); with --json only the steps, their commands and exit \
                 statuses (docs/schemas/demo.schema.json).
@@ -163,6 +165,8 @@ struct DemoStory {
 
         guard try tellConflict(example, git: git) == .success else { return .failure }
 
+        guard try tellReview(example, git: git) == .success else { return .failure }
+
         console.print("")
         console.print(
             console.styled("Done", .bold) + " in \(String(format: "%.1f", Date().timeIntervalSince(started))) s.")
@@ -267,6 +271,44 @@ struct DemoStory {
 
         narrate("Audit: every tenant is up to date again", "`tenantctl audit --check` passes.")
         return try command(["audit", "--check", "--summary"], in: workspace) ?? .failure
+    }
+
+    /// A review round: where tenant branches are protected, roll proposes on tenantctl's own branches, the forge
+    /// lands them (here a merge button on the example's remotes), and `roll --land` pins exactly what landed.
+    private mutating func tellReview(_ example: ExampleResult, git: Git) throws -> ExitStatus {
+        let workspace = example.workspace
+        let builder = ExampleBuilder(git: git)
+        narrate(
+            "Protected branches: roll as reviews",
+            "Where tenant branches are protected, every change goes through a review. One more general change lands "
+                + "on Order's general_dev; roll --review proposes the same merges on tenantctl/roll/<tenant> "
+                + "branches (module proposals first; each tenant's superproject proposal waits for them) and exits "
+                + "75 while reviews are open.")
+        try builder.landReviewChange(remotes: example.remotes)
+        guard try command(["roll", "--review"], in: workspace, expect: [.tempfail]) == .tempfail else {
+            return .failure
+        }
+        narrate(
+            "The forge lands the reviews; roll --land follows",
+            "Reviewers approve and the forge merges the proposals (here: a merge button on the example's remotes). "
+                + "roll --land recognises each landing (merge, fast-forward, squash or rebase) and proposes the "
+                + "tenants' superproject pins of exactly what landed; once those land too, it exits 0.")
+        let modules = ExampleScenario.modules.map(\.name)
+        console.print("  the forge merged: " + (try landed(modules + [ExampleBuilder.superprojectName], example)))
+        guard try command(["roll", "--land"], in: workspace, expect: [.tempfail]) == .tempfail else {
+            return .failure
+        }
+        console.print("  the forge merged: " + (try landed([ExampleBuilder.superprojectName], example)))
+        guard try command(["roll", "--land"], in: workspace) == .success else { return .failure }
+        guard try command(["audit", "--check", "--summary"], in: workspace) == .success else { return .failure }
+        return .success
+    }
+
+    /// The forge lands the proposals of `names`; what it merged, as one line.
+    private func landed(_ names: [String], _ example: ExampleResult) throws -> String {
+        let landed = try ExampleBuilder(git: context.git.allowingLocalRemotes()).landProposals(
+            names, remotes: example.remotes, prefix: ReviewOptions.defaultPrefix)
+        return landed.isEmpty ? "nothing" : landed.joined(separator: ", ")
     }
 
     private mutating func narrate(_ title: String, _ text: String) {

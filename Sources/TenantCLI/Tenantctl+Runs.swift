@@ -52,11 +52,17 @@ extension Tenantctl {
                 remote), partly undone (its `roll --undo` stopped half-way: run it again; or it kept refs someone pushed to \
                 since, which it names again), or undone.
 
+                A review roll (roll --review) is waiting while its proposals are open, finished when every one \
+                landed, aborted by roll --abandon; its CHANGED column counts its proposals by state, and a waiting \
+                one is named with its way on (tenantctl roll --land). --json has them as reviews (open, waiting, \
+                landed, attention, the proposals still followed, next).
+
                 Examples:
                   tenantctl runs
                   tenantctl runs --limit 5
                   tenantctl runs --json | jq -r '.runs[-1].runId'
                   tenantctl runs --json | jq '.runs[] | select(.state == "unfinished")'
+                  tenantctl runs --json | jq '.runs[] | select(.state == "waiting") | .reviews'
                   tenantctl pin --push               # the re-run finishes a stopped pin
                   tenantctl runs --abort <run-id>    # take back what a stopped run pushed
                   tenantctl runs --forget <run-id>   # unblock; what it pushed stays
@@ -144,15 +150,22 @@ extension Tenantctl {
                     run.runId, run.createdAt.replacingOccurrences(of: "T", with: " "),
                     TerminalText.escaped(([run.command] + run.arguments.map(ShellWord.quote)).joined(separator: " ")),
                     run.state,
-                    run.refs.isEmpty
-                        ? "-"
-                        : "\(English.count(run.refs.count, "ref")) in \(run.repositories.joined(separator: ", "))",
+                    // A review roll says how far its proposals are.
+                    run.reviews.map { "proposals: \($0.summary)" }
+                        ?? (run.refs.isEmpty
+                            ? "-"
+                            : "\(English.count(run.refs.count, "ref")) in \(run.repositories.joined(separator: ", "))"),
                 ]
             }
             context.console.print(
                 context.console.table(
                     TextTable(
                         header: ["RUN", "TIME", "COMMAND", "STATE", "CHANGED"], rows: rows, text: [1, 2, 3, 4])))
+            for run in runs {
+                guard let reviews = run.reviews, let next = reviews.next else { continue }
+                context.console.print(
+                    "\(run.runId) is waiting on reviews (\(reviews.summary)); the way on: \(next)")
+            }
             for run in listing.unfinished {
                 context.console.print(
                     "\(run.runId) is unfinished; its ways out: \(run.waysOut.joined(separator: ", or "))")

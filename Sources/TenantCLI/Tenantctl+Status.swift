@@ -31,11 +31,16 @@ extension Tenantctl {
                 pin: space at pin, > ahead, < behind, X diverged, - not initialised, ? no pin; then M for changed \
                 files), the module's path and what is off, in brackets.
 
+                A review roll waiting for its reviews (roll --review) is shown after the modules: its counts (open, \
+                waiting, landed, needing attention), each proposal still followed, and the way on (tenantctl roll \
+                --land); --json has them as reviews.
+
                 Examples:
                   tenantctl status
                   tenantctl status --short
                   tenantctl status --fetch
                   tenantctl status --json
+                  tenantctl status --json | jq '.reviews'
                 """)
 
         @Flag(name: .shortAndLong, help: "One line per module that needs attention, in the style of git status -sb.")
@@ -53,13 +58,19 @@ extension Tenantctl {
             let status = try StatusRun.run(
                 workspace: workspace, git: context.git, fetch: fetch, console: context.console)
             for warning in status.warnings { context.console.warn(warning) }
-            let report = status.report
+            var report = status.report
+            // The review rolls that wait: a journal that cannot be read is already one of the warnings.
+            if let waiting = try? ReviewRunCounts.waiting(gitDirectory: workspace.commonDirectory), !waiting.isEmpty {
+                report.reviews = waiting
+            }
             if context.options.json {
                 context.console.data(try JSONOutput.encode(report))
-            } else if short {
-                context.console.print(report.renderShort(console: context.console))
-            } else {
-                context.console.print(report.renderTable(console: context.console))
+                return .success
+            }
+            context.console.print(
+                short ? report.renderShort(console: context.console) : report.renderTable(console: context.console))
+            for run in report.reviews ?? [] {
+                context.console.print(run.lines().map { TerminalText.escaped($0) }.joined(separator: "\n"))
             }
             return .success
         }

@@ -32,13 +32,21 @@ import Testing
         #expect(out.contains("2 rolled, 0 up to date, 1 with conflicts"), "\(out)")
         #expect(out.contains("Infrastructure  t2           conflict    Strings.csv"), "\(out)")
         #expect(out.contains("resolved t2: published"), "\(out)")
-        #expect(audits.count == 4)
+        #expect(audits.count == 5)
         // The customisations are shown once (the first audit); the later audits print their table alone.
         #expect(out.components(separatedBy: "Customisations:").count == 2, "\(out)")
         #expect(audits.last?.contains("3 tenants × 4 modules: 0 behind, 0 findings.") == true)
         #expect(out.contains("3 would roll, 0 up to date"))
         #expect(out.contains("3 rolled, 0 up to date, 0 with conflicts, 0 blocked, 0 rejected; 2 module merges"))
         #expect(!out.contains("\u{1B}["), "no colour without a terminal")
+        // The review round: proposals (75), the forge lands them, --land follows until everything landed.
+        for command in ["$ tenantctl roll --review", "$ tenantctl roll --land"] {
+            #expect(out.contains(command), "missing \(command)")
+        }
+        #expect(out.components(separatedBy: "$ tenantctl roll --land\n").count == 3, "two --land: \(out)")
+        #expect(out.contains("the forge merged: Order t3, Superproject general_dev"), "\(out)")
+        #expect(out.contains("the forge merged: Superproject t1, Superproject t2, Superproject t3"), "\(out)")
+        #expect(out.contains("review run "), "\(out)")
         // The temporary directory is gone.
         // The prose is wrapped: a long temporary directory (macOS's /var/folders/…) starts on the next line.
         let marker = "local bare remotes in"

@@ -137,7 +137,7 @@ import Testing
             guard line.hasPrefix("  \""), let end = line.dropFirst(3).firstIndex(of: "\"") else { return nil }
             return String(line[line.index(line.startIndex, offsetBy: 3)..<end])
         }
-        #expect(keys == ["findings", "generalBranch", "modules", "schemaVersion", "tenants"])
+        #expect(keys == ["findings", "generalBranch", "modules", "reviews", "schemaVersion", "tenants"])
         // The schema names exactly the finding codes the auditor can produce, and the validator can fail.
         let codes =
             ((schema.schema["$defs"] as? [String: Any])?["finding"] as? [String: Any])

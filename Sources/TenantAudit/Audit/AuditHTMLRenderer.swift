@@ -50,7 +50,7 @@ public enum AuditHTMLRenderer {
             <span class="m b0 c">✎n</span> customised by n commits <span class="m b0 c">✎0</span> customised, no own \
             commits yet <span class="m b0 f">!</span> finding \
             <span class="m u">?</span> unknown <span class="m b0 i">·</span> inactive</p>
-            <ul id="tf"></ul>
+            <ul id="tf"></ul>\(reviewList(report))
             <noscript><p>This page builds its table with JavaScript. Without it: <code>tenantctl audit \
             --format markdown</code> or <code>--json</code>.</p></noscript>
             </header>
@@ -63,6 +63,14 @@ public enum AuditHTMLRenderer {
             </html>
 
             """
+    }
+
+    /// The reviews of review rolls (``AuditReport/reviews``) as a list under the header, each line escaped; nothing
+    /// when there are none.
+    static func reviewList(_ report: AuditReport) -> String {
+        guard !report.reviews.isEmpty else { return "" }
+        return "\n<section id=\"rv\"><h2>Reviews</h2><ul>"
+            + report.reviews.map { "<li>\(htmlText($0.line))</li>" }.joined() + "</ul></section>"
     }
 
     /// The policy: nothing may load; the one inline script runs by its hash; inline styles are allowed.

@@ -23,6 +23,8 @@ enum AuditJSONWriter {
             json.findings(report.findings)
             json.member("generalBranch", report.generalBranch)
             json.member("modules", report.modules)
+            json.key("reviews")
+            json.array(report.reviews) { json, review in json.review(review) }
             json.member("schemaVersion", AuditReport.schemaVersion)
             if let source = report.source {
                 json.key("source")
@@ -94,6 +96,27 @@ extension JSONBytes {
                 json.member("code", finding.code.rawValue)
                 json.member("message", finding.message)
             }
+        }
+    }
+
+    /// One review, its keys sorted (`null` where ``AuditReview`` encodes a nil).
+    fileprivate mutating func review(_ review: AuditReview) {
+        object { json in
+            json.member("days", review.days)
+            json.member("forge", review.forge)
+            json.member("general", review.general)
+            json.member("landed", review.landed)
+            json.member("method", review.method)
+            json.member("number", review.number)
+            json.member("proposed", review.proposed)
+            json.member("ref", review.ref)
+            json.member("repository", review.repository)
+            json.member("runId", review.runId)
+            json.member("since", review.since)
+            json.member("state", review.state)
+            json.member("target", review.target)
+            json.member("tenant", review.tenant)
+            json.member("url", review.url)
         }
     }
 

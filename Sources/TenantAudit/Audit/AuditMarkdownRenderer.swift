@@ -24,6 +24,9 @@ public enum AuditMarkdownRenderer {
         if !customisations.isEmpty {
             lines += ["", "**Customisations**", ""] + customisations.map { "- " + escape($0) }
         }
+        if !report.reviews.isEmpty {
+            lines += ["", "**Reviews**", ""] + report.reviews.map { "- " + escape($0.line) }
+        }
         let findings = report.allFindings
         if !findings.isEmpty || !report.findings.isEmpty {
             lines += ["", "**Findings**", ""]

@@ -18,6 +18,9 @@ public struct AuditReport: Sendable, Equatable, Encodable {
     public var source: AuditSource?
     /// The commits of one cell, when asked for (`audit --tenant t2 --module Order`), or nil.
     public var cell: AuditCellCommits?
+    /// The reviews of review rolls, each naming its cell (tenant and repository): the open ones, and those that
+    /// landed by squash or rebase while the target lacks the general commit by ancestry.
+    public var reviews: [AuditReview] = []
 
     /// Creates a report.
     public init(
@@ -53,7 +56,7 @@ public struct AuditReport: Sendable, Equatable, Encodable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case schemaVersion, generalBranch, modules, tenants, findings, source, cell
+        case schemaVersion, generalBranch, modules, tenants, findings, source, cell, reviews
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -65,5 +68,6 @@ public struct AuditReport: Sendable, Equatable, Encodable {
         try container.encode(findings, forKey: .findings)
         try container.encodeIfPresent(source, forKey: .source)
         try container.encodeIfPresent(cell, forKey: .cell)
+        try container.encode(reviews, forKey: .reviews)
     }
 }

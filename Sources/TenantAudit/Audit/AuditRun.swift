@@ -18,6 +18,10 @@ public struct AuditRun: Sendable {
     public var validation: ValidationOptions
     /// Gather what the HTML page shows beyond the report (``AuditPage``).
     public var page: Bool
+    /// Reads the proposals of the review rolls as the run journal has them, for the project read (the command
+    /// gives it: the journal is above this layer); the report shows the ones still followed, and their findings.
+    /// Nil: none.
+    public var reviews: (@Sendable (Project) throws -> [ObservedReview])?
 
     public init(
         tenants: [String] = [], module: String? = nil, check: Bool = false, jobs: Int = 4,
@@ -96,6 +100,9 @@ public struct AuditRun: Sendable {
         report.source = AuditSource(
             generalCommit: observation.superproject.generalTip, generatedAt: generatedAt,
             remote: snapshot.workspace.remoteName, url: try SuperprojectRemote.originURL(snapshot.workspace))
+        if let reviews {
+            report = Auditor.adding(try reviews(project), to: report, observation: observation, now: generatedAt)
+        }
         if let module {
             report.cell = try cellCommits(
                 module, report: report, snapshot: snapshot, observation: observation, git: git)

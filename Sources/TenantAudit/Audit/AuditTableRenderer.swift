@@ -35,6 +35,12 @@ public enum AuditTableRenderer {
         var lines =
             view == .compact
             ? compact(report, console: console, width: width) : matrix(report, console: console, width: width)
+        if !report.reviews.isEmpty {
+            lines += ["", console.styled("Reviews:", .bold)]
+            lines += report.reviews.flatMap {
+                wrap(TerminalText.escaped($0.line), width: width, first: "  ", rest: "      ")
+            }
+        }
         let findings = report.allFindings
         if !findings.isEmpty || !report.findings.isEmpty {
             lines += ["", console.styled("Findings:", .bold)]

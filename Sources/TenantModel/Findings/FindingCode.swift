@@ -37,11 +37,22 @@ public enum FindingCode: String, Sendable, Equatable, Hashable, Codable, CaseIte
     /// A superproject branch pins a submodule at a path `modules.json` does not name (a repository renamed or added
     /// with plain git): switch checks it out at its pin; roll, pin and audit leave it as the branch has it.
     case unnamedSubmodule = "unnamed-submodule"
+    /// A review roll's proposal is open (or a superproject proposal waits for its module proposals): the tenant
+    /// rolls once the forge lands it and `tenantctl roll --land` follows it.
+    case pendingReview = "pending-review"
+    /// A review roll's proposal no longer proposes what a roll would: the general branch moved on since, or the
+    /// proposal was closed without landing.
+    case staleReview = "stale-review"
+    /// The target of a review roll's proposal moved so that the proposal no longer merges cleanly.
+    case reviewConflict = "review-conflict"
+    /// A review landed by a squash or a rebase: the target has the general branch's changes but not its commit by
+    /// ancestry, so it counts as behind until the next roll.
+    case squashedRoll = "squashed-roll"
 
     /// Whether a finding of this kind only informs: it is reported, but fails neither `verify` nor `audit --check`.
     /// A module path that moved is such a case: roll moves the gitlink, nothing needs fixing before it (a CI gate
-    /// stays green until the first roll).
-    public var isInformation: Bool { self == .movedPath }
+    /// stays green until the first roll); so is a review that landed by squash or rebase (nothing to fix).
+    public var isInformation: Bool { self == .movedPath || self == .squashedRoll }
 
     /// Whether any of `codes` fails a gate (`verify`, `audit --check`): anything but information.
     public static func failsGate(_ codes: some Sequence<FindingCode>) -> Bool {

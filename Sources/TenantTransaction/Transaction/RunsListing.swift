@@ -38,6 +38,12 @@ public enum RunsListing {
                 ($0.runId, $0.waysOut(currentWorktree: workspace.root))
             },
             warnings: unreadable.sorted(by: { $0.key < $1.key }).map { "cannot read \($0.key): \($0.value)" })
+        // `roll --land` without a run id follows the newest waiting review run; an older one is named.
+        let newestWaiting = journals.filter { $0.state == .waiting && $0.reviews != nil }.map(\.runId).max()
+        for index in result.runs.indices where result.runs[index].reviews?.next != nil {
+            let runId = result.runs[index].runId
+            if runId != newestWaiting { result.runs[index].reviews?.next = "tenantctl roll --land \(runId)" }
+        }
         result.leftOut = journals.count - shown.count
         return result
     }
@@ -76,6 +82,9 @@ public struct RunSummary: Sendable, Encodable {
     public var before: [RunJournal.Before]
     public var repositories: [String]
     public var refs: [Ref]
+    /// A review roll's proposals: counts by state, the ones still followed, and the way on while it waits; nil for
+    /// every other run.
+    public var reviews: ReviewRunCounts?
 
     public init(_ journal: RunJournal) {
         runId = journal.runId
@@ -87,6 +96,7 @@ public struct RunSummary: Sendable, Encodable {
         error = journal.error
         undoneAt = journal.undoneAt
         before = journal.before ?? []
+        reviews = ReviewRunCounts(journal)
         var repositories: [String] = []
         for entry in journal.entries where !repositories.contains(entry.repository) {
             repositories.append(entry.repository)

@@ -137,6 +137,8 @@ public struct StatusReport: Sendable, Codable, Equatable {
     public var modules: [ModuleStatus]
     /// An unfinished `tenantctl resolve`, if any.
     public var resolution: ResolutionStatus? = nil
+    /// The review rolls waiting for reviews (their counts, open proposals and way on); nil when none waits.
+    public var reviews: [ReviewRunCounts]? = nil
 
     /// Inspects the working copy (read-only; no fetch). ``resolution`` is left for the caller
     /// (`ResolutionStatus.inspect`, read last).
