@@ -147,6 +147,50 @@ import Testing
         try Self.expectEveryPinLanded(sandbox, example, after: "the next roll --review")
     }
 
+    /// With forges that keep reviews in a namespace of their own (`refs/pull/<n>/head`, `refs/changes/…`), the
+    /// superproject's review refs too pin only what landed, after every step of a round squashed by the forge.
+    @Test(.tags(.slow), .notInTheFastSet, arguments: [EmulatedForge.Kind.agit, .gerrit])
+    func reviewRefsPinOnlyWhatLanded(kind: EmulatedForge.Kind) throws {
+        let (sandbox, example, forge) = try ReviewRollTests.example()
+        try ReviewForgeKindsTests.configure(sandbox, example, review: "{\"forge\": \"\(kind.rawValue)\"}")
+        for name in ReviewForgeKindsTests.repositories {
+            try forge.serve(kind, in: example.remotes + "/\(name).git")
+            try forge.protect(["t1", "t2", "t3", "general_dev"], in: example.remotes + "/\(name).git")
+        }
+        let superproject = example.remotes + "/" + ExampleBuilder.superprojectName + ".git"
+        /// The latest review the forge opened for `target` in `bare`.
+        func review(_ target: String, in bare: String) throws -> EmulatedForge.Review {
+            try #require(try forge.reviews(in: bare).last { $0.target == target }, "no review for \(target) in \(bare)")
+        }
+        let proposed = sandbox.tenantctl(["roll", "--review", "--json"], in: example.workspace)
+        #expect(proposed.status == 75, "\(proposed.stdout)\(proposed.stderr)")
+        try Self.expectEveryPinLanded(sandbox, example, after: "roll --review")
+
+        let infrastructure = example.remotes + "/Infrastructure.git"
+        let landed = try forge.land(
+            try review("t2", in: infrastructure).ref, into: "t2", method: .squash, in: infrastructure)
+        let order = example.remotes + "/Order.git"
+        try forge.land(try review("t3", in: order).ref, into: "t3", method: .squash, in: order)
+        try forge.land(
+            try review("general_dev", in: superproject).ref, into: "general_dev", method: .squash, in: superproject)
+        let land = sandbox.tenantctl(["roll", "--land", "--json"], in: example.workspace)
+        #expect(land.status == 75, "\(land.stdout)\(land.stderr)")
+        let t2 = try review("t2", in: superproject)
+        #expect(try sandbox.gitlinks(on: t2.ref, in: superproject)["Modules/Infrastructure"] == landed, "\(t2)")
+        try Self.expectEveryPinLanded(sandbox, example, after: "roll --land proposed the superproject")
+
+        for tenant in ["t1", "t2", "t3"] {
+            try forge.land(try review(tenant, in: superproject).ref, into: tenant, method: .squash, in: superproject)
+        }
+        let done = sandbox.tenantctl(["roll", "--land", "--json"], in: example.workspace)
+        #expect(done.status == 0, "\(done.stdout)\(done.stderr)")
+        try Self.expectEveryPinLanded(sandbox, example, after: "everything landed")
+        let after = sandbox.tenantctl(["roll", "--dry-run", "--json"], in: example.workspace)
+        for (id, tenant) in try ReviewRollTests.tenants(after.stdout) {
+            #expect(tenant["status"] as? String == "up-to-date", "\(id) rolled completely: \(tenant)")
+        }
+    }
+
     /// The check itself finds a superproject ref that pins a commit which is only on a proposal branch.
     @Test func theUnlandedPinCheckFindsAPinOfAProposedCommit() throws {
         let sandbox = try GitSandbox()
