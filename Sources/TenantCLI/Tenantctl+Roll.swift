@@ -39,7 +39,13 @@ extension Tenantctl {
                 proposes what became possible; --abandon <run-id> deletes the proposal branches that still point \
                 where tenantctl left them. The forge kind (branch, agit for Gitea and Forgejo, gitlab, gerrit) and \
                 the proposal branch prefix come from the review object of modules.json ({"forge": "gitlab", \
-                "branchPrefix": "tenantctl/roll"}, also per module), or --forge. See docs/review.md.
+                "branchPrefix": "tenantctl/roll"}, also per module), or --forge. With the kind branch, the \
+                review object's create command (an argument vector such as ["gh", "pr", "create", "--base", \
+                "{target}", "--head", "{branch}", "--title", "{title}", "--body", "{body}"]) opens each new \
+                review; the address it prints (or the one the forge prints for agit, gitlab, gerrit) is recorded \
+                and shown. A re-run reads back what the forge holds and pushes only changed proposals. --undo of a \
+                review run deletes its proposal branches (each only while where the run left it) and names the \
+                refs/for reviews it cannot take back, to close on the forge. See docs/review.md.
 
                 Exit codes: 0 rolled or up to date (with --review/--land: everything landed), 2 completed with \
                 conflicts, blocked tenants or rejected pushes (or a review that needs attention), 75 reviews still \
@@ -172,6 +178,10 @@ extension Tenantctl {
                             console.print(
                                 "  \(name): \(ObjectID.short(move.from)) → \(ObjectID.short(move.to, none: "deleted"))")
                         }
+                    }
+                    for left in result.reviewsLeft {
+                        console.print(
+                            TerminalText.escaped("\(left.repository) \(left.ref): not taken back: \(left.next)"))
                     }
                 }
                 return result.outcomes.allSatisfy(\.accepted) ? .success : .failure

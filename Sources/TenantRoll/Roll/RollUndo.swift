@@ -42,6 +42,8 @@ public struct RollUndo {
         public var outcomes: [PushOutcome]
         /// Every ref moved back (only of accepted pushes).
         public var moved: [Move]
+        /// The proposals in a forge's review namespace, which no push takes back (``ReviewLeft``).
+        public var reviewsLeft: [ReviewLeft] = []
     }
 
     /// Restores every ref of the run that landed (see ``run(runId:)``) and reports every ref it moved.
@@ -50,7 +52,9 @@ public struct RollUndo {
         // Entries that may have landed: published, or unknown (the push broke off); not the ones already undone.
         let candidates = journal.entries.indices.filter {
             journal.entries[$0].published != false && journal.entries[$0].undone != true
+                && !Self.isReviewPush(journal.entries[$0].ref)
         }
+        let reviewsLeft = Self.reviewsLeft(journal)
         let order = Self.order(candidates.map { journal.entries[$0].repository })
         var survey = try self.survey(candidates, order: order, journal: &journal)
         guard survey.moved.isEmpty else {
@@ -61,18 +65,19 @@ public struct RollUndo {
                     + "commits on those branches by hand (git revert), or roll again.")
         }
         let finishedBefore = journal.entries.contains { $0.undone == true }
-        guard !survey.toRestore.isEmpty || finishedBefore else {
+        guard !survey.toRestore.isEmpty || finishedBefore || !reviewsLeft.isEmpty else {
             try appendToRoll(survey.learned, runId: runId)
             throw RollError("roll \(runId) published nothing; nothing to undo")
         }
         try recordPlannedRestores(survey.toRestore, order: order, journal: journal)
         let restored = try restore(
             survey.toRestore, order: order, journal: &journal, learned: &survey.learned, runId: runId)
-        if journal.entries.allSatisfy({ $0.published != true || $0.undone == true }) {
+        if journal.entries.allSatisfy({ $0.published != true || $0.undone == true || Self.isReviewPush($0.ref) }) {
             survey.learned.append(.init(undoneAt: ISO8601DateFormatter().string(from: Date())))
         }
         try appendToRoll(survey.learned, runId: runId)
-        return Result(runId: runId, outcomes: restored.outcomes, moved: restored.moved)
+        return Result(
+            runId: runId, outcomes: restored.outcomes, moved: restored.moved, reviewsLeft: reviewsLeft)
     }
 
     /// The journal of the run to undo: a roll (or a `resolve --continue`, which publishes like one) not undone yet.
