@@ -96,7 +96,8 @@ import Testing
         let (other, hanging, slow) = try Self.example()
         try slow.hang()
         let start = Date()
-        let stopped = other.tenantctl(
+        // A process of its own: the command inherits tenantctl's environment, which sets the limit.
+        let stopped = try other.tenantctlProcess(
             ["roll", "--review"], in: hanging.workspace, environment: ["TENANTCTL_REVIEW_CREATE_TIMEOUT": "1"])
         #expect(stopped.status == 1, "\(stopped.stdout)\(stopped.stderr)")
         #expect(stopped.stderr.contains("did not end within 1 s"), "\(stopped.stderr)")
