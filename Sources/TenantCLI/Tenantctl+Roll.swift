@@ -39,7 +39,13 @@ extension Tenantctl {
                 proposes what became possible; --abandon <run-id> deletes the proposal branches that still point \
                 where tenantctl left them. The forge kind (branch, agit for Gitea and Forgejo, gitlab, gerrit) and \
                 the proposal branch prefix come from the review object of modules.json ({"forge": "gitlab", \
-                "branchPrefix": "tenantctl/roll"}, also per module), or --forge. See docs/review.md.
+                "branchPrefix": "tenantctl/roll"}, also per module), or --forge. With the kind branch, the \
+                review object's create command (an argument vector such as ["gh", "pr", "create", "--base", \
+                "{target}", "--head", "{branch}", "--title", "{title}", "--body", "{body}"]) opens each new \
+                review; the address it prints (or the one the forge prints for agit, gitlab, gerrit) is recorded \
+                and shown. A re-run reads back what the forge holds and pushes only changed proposals. --undo of a \
+                review run deletes its proposal branches (each only while where the run left it) and names the \
+                refs/for reviews it cannot take back, to close on the forge. See docs/review.md.
 
                 --undo <run-id> puts back each ref of that run still where the run left it (superproject first, \
                 with a lease: never over someone's push). When a ref moved since, it refuses and changes nothing \
@@ -182,7 +188,11 @@ extension Tenantctl {
                     }
                     if !result.kept.isEmpty {
                         console.print("kept (not put back):")
-                        for kept in result.kept { console.print("  " + kept.line) }
+                        for kept in result.kept { console.print("  " + TerminalText.escaped(kept.line)) }
+                    }
+                    for left in result.reviewsLeft {
+                        console.print(
+                            TerminalText.escaped("\(left.repository) \(left.ref): not taken back: \(left.next)"))
                     }
                 }
                 guard result.outcomes.allSatisfy(\.accepted) else { return .failure }

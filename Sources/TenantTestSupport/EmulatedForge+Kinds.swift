@@ -5,7 +5,9 @@ import Foundation
 /// push options), and what a real forge makes of a proposal is made — an AGit pull request `refs/pull/<n>/head`
 /// (Gitea, Forgejo), a Gerrit change `refs/changes/<nn>/<n>/<patch set>` (which needs a `Change-Id` and refuses a
 /// patch set it has as "no new changes"), a GitLab merge request `refs/merge-requests/<n>/head` for a branch pushed
-/// with `merge_request.create`. No `refs/for/…` ref is left behind: a real forge never creates one.
+/// with `merge_request.create` — and its address is printed in the answer to the push
+/// (`https://forge.invalid/<repository>/pulls/<n>`, `…/changes/<n>`, `…/merge_requests/<n>`). No `refs/for/…` ref is
+/// left behind: a real forge never creates one.
 extension EmulatedForge {
     /// The forge kinds the emulation serves.
     public enum Kind: String, Sendable, CaseIterable {
@@ -86,6 +88,8 @@ extension EmulatedForge {
         kind=$(cat "$dir/\(kindFile)" 2>/dev/null || echo branch)
         reviews="$dir/\(reviewsFile)"
         touch "$reviews"
+        # The review's address, as forges print it in their answer: https://forge.invalid/<repository>/<kind>/<n>.
+        name=$(basename "$(cd "$dir" && pwd)" .git)
         topic=""
         target=""
         create=""
@@ -116,6 +120,7 @@ extension EmulatedForge {
                 git update-ref -d "$ref"
                 record "$n" "refs/pull/$n/head" "$branch" "$topic" "$new"
                 echo "pull request #$n: refs/pull/$n/head" >&2
+                echo "  https://forge.invalid/$name/pulls/$n" >&2
                 ;;
             gerrit:refs/for/*)
                 rest="${ref#refs/for/}"
@@ -130,6 +135,7 @@ extension EmulatedForge {
                 git update-ref -d "$ref"
                 record "$n" "$changeRef" "$branch" "$change" "$new"
                 echo "change $n ($topic): $changeRef" >&2
+                echo "  https://forge.invalid/$name/changes/$n" >&2
                 ;;
             gitlab:refs/heads/*)
                 source="${ref#refs/heads/}"
@@ -142,6 +148,7 @@ extension EmulatedForge {
                     git update-ref "refs/merge-requests/$n/head" "$new"
                     record "$n" "refs/merge-requests/$n/head" "${target:-$old_target}" "$source" "$new"
                     echo "merge request !$n: refs/merge-requests/$n/head" >&2
+                    echo "  https://forge.invalid/$name/merge_requests/$n" >&2
                 fi
                 ;;
             esac

@@ -154,5 +154,8 @@ import Testing
         let received = try forge.received(in: infrastructure)
         #expect(received.map(\.ref) == ["refs/for/t2"], "\(received)")
         #expect(try forge.reviews(in: infrastructure).first?.ref == "refs/pull/1/head")
+        // The address the forge printed in its answer to the push is the review's.
+        let review = ReviewRollTests.review(try ReviewRollTests.reviews(result.stdout), "Infrastructure", "t2")
+        #expect(review?["url"] as? String == "https://forge.invalid/Infrastructure/pulls/1", "\(review ?? [:])")
     }
 }

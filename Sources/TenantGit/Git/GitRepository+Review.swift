@@ -27,6 +27,11 @@ extension GitRepository {
         try objectID(of: ref, peeledTo: .commit, context: context)?.hex
     }
 
+    /// The message of `commit` after its subject line (`%b`: its body, trailers included).
+    public func body(of commit: String, context: String) throws(GitError) -> String {
+        try run(["log", "-1", "--format=%b", "--end-of-options", commit], context: context).text
+    }
+
     /// The subjects of the commits of `tip` that `base` lacks, merges left out.
     public func subjects(of tip: String, excluding base: String, context: String) throws(GitError) -> Set<String> {
         Set(

@@ -17,7 +17,7 @@ struct ReviewProposer {
         let review = review.reading(snapshot.project.manifest)
         let (adopted, previous) = try adopt(
             proposals(plan: plan, execution: execution, review: review), snapshot: snapshot)
-        var reviews = adopted
+        var reviews = try withKnownAddresses(try adoptReviews(adopted, snapshot: snapshot, review: review))
         let runId = options.dryRun ? nil : newRun
         var report = RollReport.make(
             plan: plan, execution: execution, publication: RollPublication(), runId: runId, dryRun: options.dryRun,
@@ -53,6 +53,7 @@ struct ReviewProposer {
             pushes = try pushAll(
                 journal.entries, reviews: &reviews, plan: plan, snapshot: snapshot, review: review,
                 transaction: transaction)
+            try openReviews(&reviews, snapshot: snapshot, review: review, transaction: transaction)
             ended = Self.endState(reviews, pushes: pushes)
             try transaction.end(ended, error: Self.refusal(reviews, pushes: pushes))
         } catch let failure as DurableFileError {
@@ -108,7 +109,15 @@ struct ReviewProposer {
                 pushes.append(outcome)
                 // A forge that has this very commit already (Gerrit's "no new changes") has the review open.
                 let open = outcome.accepted || Self.hasItAlready(outcome)
-                for index in answered { reviews[index].state = open ? "open" : "rejected" }
+                let address = ReviewCreate.address(inServerMessages: outcome.remoteMessages)
+                for index in answered {
+                    reviews[index].state = open ? "open" : "rejected"
+                    if open, review.forge(of: repository) != .branch, let address { reviews[index].url = address }
+                    if open, reviews[index].ref.hasPrefix("refs/for/") {
+                        reviews[index].reviewRef = try reviewRef(
+                            holding: reviews[index].proposed, of: repository, snapshot: snapshot, review: review)
+                    }
+                }
                 try transaction.recordReviews(answered.map { reviews[$0] })
             }
         }
@@ -162,7 +171,7 @@ struct ReviewProposer {
     ) {
         var adopted = reviews
         var values: [String: String] = [:]
-        // A review namespace (`refs/for`) cannot be read back: the forge answers a push of what it has already.
+        // A review namespace (`refs/for`) is read back apart (``adoptReviews(_:snapshot:review:)``).
         for index in adopted.indices
         where adopted[index].state == "proposed" && adopted[index].ref.hasPrefix("refs/heads/") {
             let proposal = adopted[index]
@@ -180,6 +189,8 @@ struct ReviewProposer {
                 try repository.tree(of: existing, context: context)
                     == repository.tree(of: proposal.proposed, context: context)
             {
+                // The general branch's re-pin rolls in what it proposes: adopted, it rolls in the adopted commit.
+                if proposal.isGeneralRepin { adopted[index].general = existing }
                 adopted[index].proposed = existing
                 adopted[index].state = "open"
             }
@@ -189,9 +200,9 @@ struct ReviewProposer {
 
     /// The repository a proposal's objects are in: the superproject, or the module's mirror.
     func repository(_ name: String, snapshot: Snapshot) throws -> GitRepository {
-        if name == RollPublication.superproject { return GitRepository(workspace.root, git: git) }
-        guard let mirror = snapshot.mirrors[name] else { throw RollError("no mirror of module \(name)") }
-        return GitRepository(mirror, git: git)
+        if name == RollPublication.superproject { return snapshot.superproject }
+        guard let mirror = snapshot.existingMirror(of: name) else { throw RollError("no mirror of module \(name)") }
+        return mirror
     }
 
     /// Where a repository is pushed: the superproject's remote name, or the module's URL.

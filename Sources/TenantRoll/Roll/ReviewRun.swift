@@ -24,12 +24,15 @@ public struct ReviewReport: Sendable, Equatable, Codable {
         return 0
     }
 
-    /// One line per proposal: `Infrastructure t2: landed (merge 8c1e2aa) tenantctl/roll/t2`.
+    /// One line per proposal: `Infrastructure t2: landed (merge 8c1e2aa) tenantctl/roll/t2 1f2e3d4`, and the review's
+    /// address when it is known.
     static func line(_ review: RunJournal.Review) -> String {
         var state = review.state
         if let landed = review.landed { state += " (\(review.method ?? "") \(ObjectID.short(landed)))" }
         let branch = review.ref.hasPrefix("refs/heads/") ? String(review.ref.dropFirst(11)) : review.ref
-        return "  \(review.repository) \(review.target): \(state) \(branch) \(ObjectID.short(review.proposed))"
+        let address = review.url.map { " " + $0 } ?? ""
+        return
+            "  \(review.repository) \(review.target): \(state) \(branch) \(ObjectID.short(review.proposed))\(address)"
     }
 
     /// The proposals under a review roll's table, and how to follow them.
@@ -71,6 +74,8 @@ public enum ReviewRun {
         // It may propose (a tenant's superproject pin): refused while another command's run is unfinished.
         // A review run it started and that was killed is unfinished: the proposal made now finishes it.
         let resumed = try Transaction.unfinishedRuns(workspace, allowing: "roll", arguments: ["--review"])
+        // A review run killed right after its end leaves the run it took over waiting: that one ends now.
+        try ReviewTakeover.settle(in: workspace)
         let journal = try waitingRun(runId, in: workspace)
         var snapshotOptions = Snapshot.Options(
             purpose: .report, fetch: options.fetch, jobs: options.jobs, allowLocalRemotes: git.allowLocalRemotes)
@@ -79,7 +84,7 @@ public enum ReviewRun {
         let before = journal.reviews ?? []
         var reviews = before
         for index in reviews.indices where ["proposed", "open", "conflict"].contains(reviews[index].state) {
-            reviews[index] = try follow(reviews[index], snapshot: snapshot, workspace: workspace, git: git)
+            reviews[index] = try follow(reviews[index], snapshot: snapshot, workspace: workspace)
         }
         var report = ReviewReport(runId: journal.runId, followedBy: nil, reviews: reviews)
         // A tenant whose module proposals all landed gets its superproject proposal now (pinning what landed).
@@ -213,20 +218,20 @@ public enum ReviewRun {
     }
 
     /// One proposal followed by the landing rule, in the repository that has the remote's branches.
-    static func follow(_ review: RunJournal.Review, snapshot: Snapshot, workspace: Workspace, git: Git) throws
+    static func follow(_ review: RunJournal.Review, snapshot: Snapshot, workspace: Workspace) throws
         -> RunJournal.Review
     {
         // A proposal in a review namespace (`refs/for`) is the forge's: closed or not, only the forge knows.
         let branch = review.ref.hasPrefix("refs/heads/") ? String(review.ref.dropFirst("refs/heads/".count)) : nil
         if review.repository == RollPublication.superproject {
             let prefix = SuperprojectRemote.refPrefix(workspace)
-            return try ReviewLanding(repository: GitRepository(workspace.root, git: git)).follow(
+            return try ReviewLanding(repository: snapshot.superproject).follow(
                 review, target: prefix + review.target, proposal: branch.map { prefix + $0 })
         }
-        guard let mirror = snapshot.mirrors[review.repository] else {
+        guard let mirror = snapshot.existingMirror(of: review.repository) else {
             throw RollError("no mirror of module \(review.repository): `tenantctl verify` checks the workspace")
         }
-        return try ReviewLanding(repository: GitRepository(mirror, git: git)).follow(
+        return try ReviewLanding(repository: mirror).follow(
             review, target: "refs/heads/" + review.target, proposal: branch.map { _ in review.ref })
     }
 }

@@ -45,6 +45,8 @@ public struct RollUndo {
         /// The refs left as they are, each with why and what the user can do (an undo that goes on from one stopped
         /// half-way keeps a ref someone moved since, instead of refusing).
         public var kept: [Kept] = []
+        /// The proposals in a forge's review namespace, which no push takes back (``ReviewLeft``).
+        public var reviewsLeft: [ReviewLeft] = []
     }
 
     /// A ref the undo leaves as it is.
@@ -80,7 +82,9 @@ public struct RollUndo {
         // Entries that may have landed: published, or unknown (the push broke off); not the ones already undone.
         let candidates = journal.entries.indices.filter {
             journal.entries[$0].published != false && journal.entries[$0].undone != true
+                && !Self.isReviewPush(journal.entries[$0].ref)
         }
+        let reviewsLeft = Self.reviewsLeft(journal)
         let order = Self.order(candidates.map { journal.entries[$0].repository })
         var survey = try self.survey(candidates, order: order, journal: &journal)
         let finishedBefore = journal.entries.contains { $0.undone == true }
@@ -98,18 +102,19 @@ public struct RollUndo {
                             + "(failed) and blocks nothing"))
         }
         let kept = Self.keep(&survey, journal: journal)
-        guard !survey.toRestore.isEmpty || finishedBefore else {
+        guard !survey.toRestore.isEmpty || finishedBefore || !reviewsLeft.isEmpty else {
             try appendToRoll(survey.learned, runId: runId)
             throw RollError("roll \(runId) published nothing; nothing to undo")
         }
         try recordPlannedRestores(survey.toRestore, order: order, journal: journal)
         let restored = try restore(
             survey.toRestore, order: order, journal: &journal, learned: &survey.learned, runId: runId)
-        if journal.entries.allSatisfy({ $0.published != true || $0.undone == true }) {
+        if journal.entries.allSatisfy({ $0.published != true || $0.undone == true || Self.isReviewPush($0.ref) }) {
             survey.learned.append(.init(undoneAt: ISO8601DateFormatter().string(from: Date())))
         }
         try appendToRoll(survey.learned, runId: runId)
-        return Result(runId: runId, outcomes: restored.outcomes, moved: restored.moved, kept: kept)
+        return Result(
+            runId: runId, outcomes: restored.outcomes, moved: restored.moved, kept: kept, reviewsLeft: reviewsLeft)
     }
 
     /// The refs an undo going on from a stopped one leaves as they are: each one moved since the roll, and, while a

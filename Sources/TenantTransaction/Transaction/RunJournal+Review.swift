@@ -25,8 +25,12 @@ extension RunJournal {
         public var landed: String?
         /// How it landed: `merge`, `fast-forward`, `squash`, `rebase`.
         public var method: String?
-        /// The review's address, as the `create` command printed it.
+        /// The review's address, as the `create` command printed it, or as the forge printed it in its answer to the
+        /// push.
         public var url: String?
+        /// The ref the forge keeps the review under (`refs/pull/3/head`, `refs/changes/01/1/2`), read back from the
+        /// forge after a push into its review namespace (`refs/for/…`).
+        public var reviewRef: String?
 
         /// Whether this is the general branch's re-pin (a superproject proposal of the general branch's own
         /// commit: it rolls in what it proposes).
