@@ -29,6 +29,7 @@ public enum PinReader {
         var result: [String: [String: String]] = [:]
         result.reserveCapacity(distinct.count)
         var index = 0
+        var pool = ObjectIDPool()
         for commit in distinct {
             var pins: [String: String] = [:]
             pins.reserveCapacity(paths.count)
@@ -39,7 +40,7 @@ public enum PinReader {
                     let gitlinks = GitParse.treeGitlinks(object.data, idLength: ObjectID.byteLength(ofHex: object.id))
                 else { continue }  // a file where a directory was expected: no gitlink below it
                 for (path, name) in namesByDirectory[directory] ?? [] {
-                    if let id = gitlinks[name] { pins[path] = id }
+                    if let id = gitlinks[name] { pins[path] = pool.intern(id) }
                 }
             }
             result[commit] = pins

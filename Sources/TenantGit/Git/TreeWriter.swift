@@ -140,6 +140,7 @@ public struct TreeWriter: Sendable {
         let named = requests.compactMap(\.1)
         var objects = try batch.objects(named).makeIterator()
         var directories: [Key: [TreeEntry]] = [:]
+        var pool = ObjectIDPool()  // every tenant's tree names mostly the same commits
         for (key, name) in requests {
             guard let name else {
                 directories[key] = []
@@ -153,7 +154,7 @@ public struct TreeWriter: Sendable {
             guard object.type == "tree",
                 let entries = GitParse.treeObject(object.data, idLength: ObjectID.byteLength(ofHex: object.id))
             else { throw TreeWriterError("\(name) in \(repository) is not a readable tree") }
-            directories[key] = entries
+            directories[key] = entries.map { TreeEntry(mode: $0.mode, name: $0.name, id: pool.intern($0.id)) }
         }
         return directories
     }
