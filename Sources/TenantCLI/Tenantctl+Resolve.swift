@@ -13,9 +13,10 @@ extension Tenantctl {
                 untracked file stands where one of its merges would write (naming the file; nothing changes), \
                 switches to the tenant and runs a real `git merge` of the general branch into the tenant branch in every \
                 module that needs it and in the superproject (gitlinks are set by the pin rule, never left to \
-                you). It lists per repository: merged cleanly, the conflicted files, or nothing to do. The state \
-                is kept in the superproject's git directory (.git/tenantctl/resolve.json): a crash, a kill or a \
-                new shell goes on; `tenantctl status` shows it. --continue and --abort run only in the worktree \
+                you). It lists per repository: merged cleanly, the conflicted files, or nothing to do. The \
+                resolution is recorded in its run's journal as each step lands (.git/tenantctl/journal; \
+                .git/tenantctl/resolve.json only names the tenant and that run): a crash, a kill or a new shell \
+                goes on; `tenantctl status` shows it. --continue and --abort run only in the worktree \
                 where the resolution started; from another one they are refused, naming it \
                 (`tenantctl -C <that worktree> resolve --abort`).
 
@@ -36,6 +37,15 @@ extension Tenantctl {
                 kept in that repository's stash before the put-back, named with `git -C <path> stash show -p` and \
                 `git -C <path> stash pop`.
 
+                Where tenant branches are protected (docs/review.md), `roll --review` proposes nothing for a \
+                conflicting tenant and names `resolve <tenant> --review`: it resolves as above, and `--continue` \
+                proposes the result as the tenant's review, where and how `roll --review` proposes (the forge kind of \
+                modules.json, or --forge), instead of pushing to the tenant's branches. A proposal already open is \
+                updated in place, or kept as it is when it holds the same merge: never a second review. Module \
+                proposals go first; the superproject's waits until they landed (`tenantctl roll --land` proposes \
+                its pin of what landed). The run then waits for the reviews (`tenantctl runs`: waiting), and the \
+                working copy goes back to where the resolution started.
+
                 Exit codes: 0 done (start: every merge clean), 2 started with conflicts, 1 refused or failed, \
                 64 unknown tenant.
 
@@ -55,7 +65,9 @@ extension Tenantctl {
                   git -C Modules/Infrastructure add Strings.csv
                   tenantctl status
                   tenantctl resolve --continue
-                  tenantctl resolve --abort           # instead of --continue: back to the start
+                  tenantctl resolve --abort           # instead: back to the start
+                  # protected branches: propose it as t2's review
+                  tenantctl resolve t2 --review
                 """)
 
         @OptionGroup(title: "Global Options") var global: GlobalOptions
@@ -77,6 +89,18 @@ extension Tenantctl {
             completion: NameCompletion.modules)
         var acceptMergedBack: [String] = []
 
+        @Flag(
+            help: ArgumentHelp(
+                "With a tenant: --continue proposes the resolution as the tenant's review (as `roll --review` "
+                    + "proposes) instead of pushing to its branches."))
+        var review = false
+
+        @Option(
+            help: ArgumentHelp(
+                "With --review: how the review is proposed (branch, agit, gitlab, gerrit; default: the review "
+                    + "object of modules.json, else branch).", valueName: "kind"))
+        var forge: String?
+
         @OptionGroup var fetchOptions: FetchOptions
 
         @OptionGroup var lockOptions: LockOptions
@@ -89,6 +113,16 @@ extension Tenantctl {
             guard tenant != nil || acceptMergedBack.isEmpty else {
                 throw ValidationError("--accept-merged-back goes with a tenant, not with --continue or --abort")
             }
+            guard tenant != nil || !review else {
+                throw ValidationError("--review goes with a tenant (`resolve <tenant> --review`); --continue knows it")
+            }
+            if let forge {
+                guard review else { throw ValidationError("--forge goes with --review") }
+                guard ReviewForge(rawValue: forge) != nil else {
+                    throw ValidationError(
+                        "unknown forge kind \(forge): " + ReviewForge.allCases.map(\.rawValue).joined(separator: ", "))
+                }
+            }
         }
 
         func run(context: CommandContext) throws -> ExitStatus {
@@ -96,7 +130,9 @@ extension Tenantctl {
             let console = context.console
             let action: ResolveRun.Action =
                 if let tenant {
-                    .start(tenant: tenant, acceptMergedBack: acceptMergedBack)
+                    .start(
+                        tenant: tenant, acceptMergedBack: acceptMergedBack, review: review,
+                        forge: forge.flatMap(ReviewForge.init(rawValue:)))
                 } else if continueResolution {
                     .continueResolution
                 } else {

@@ -103,13 +103,14 @@ extension Tenantctl {
         func run(context: CommandContext) throws -> ExitStatus {
             let workspace = try context.workspace()
             if let runId = abort,
-                let report = try ResolveRun.abortRun(
+                let (report, result) = try ResolveRun.abortRun(
                     runId: runId, workspace: workspace, git: context.git, wait: lockOptions.wait,
                     console: context.console)
             {
-                // A resolve run: its resolution is taken back as `resolve --abort` does, and reported so.
+                // A resolve run: its resolution is taken back as `resolve --abort` does, and reported so; the JSON
+                // is the one every `runs --abort` prints.
                 if context.options.json {
-                    context.console.data(try JSONOutput.encode(report))
+                    context.console.data(try JSONOutput.encode(result))
                 } else {
                     context.console.print(report.renderTable())
                 }

@@ -46,13 +46,18 @@ import Testing
             remotesBefore = prepared.value.remotes
         }
 
-        /// A copy of the template whose resolve state names the copy's own remotes.
+        /// A copy of the template whose resolve state and run journals (which hold the resolution) name the copy's
+        /// own worktree and remotes.
         func copy(_ name: String) throws -> FaultLab.Copy {
             let copy = try lab.copy(name)
-            let state = "\(copy.workspace)/.git/tenantctl/resolve.json"
-            let text = try String(contentsOfFile: state, encoding: .utf8)
-            try text.replacingOccurrences(of: lab.template + "/", with: copy.root + "/").write(
-                toFile: state, atomically: true, encoding: .utf8)
+            let directory = "\(copy.workspace)/.git/tenantctl"
+            let journals = try FileManager.default.contentsOfDirectory(atPath: "\(directory)/journal")
+                .filter { $0.hasSuffix(".json") }.map { "\(directory)/journal/\($0)" }
+            for file in ["\(directory)/resolve.json"] + journals {
+                let text = try String(contentsOfFile: file, encoding: .utf8)
+                try text.replacingOccurrences(of: lab.template + "/", with: copy.root + "/").write(
+                    toFile: file, atomically: true, encoding: .utf8)
+            }
             return copy
         }
     }

@@ -228,7 +228,7 @@ import Testing
     }
 
     /// The merges are plan roll's, all or nothing per tenant: a conflicting tenant proposes nothing anywhere and
-    /// names its resolve, the others are proposed.
+    /// names its resolve for review, the others are proposed.
     @Test(.tags(.slow), .notInTheFastSet)
     func aConflictingTenantProposesNothing() throws {
         let sandbox = try GitSandbox()
@@ -237,7 +237,7 @@ import Testing
         #expect(result.status == 2, "\(result.stdout)\(result.stderr)")
         let tenants = try Self.tenants(result.stdout)
         #expect(tenants["t2"]?["status"] as? String == "conflict", "\(tenants["t2"] ?? [:])")
-        #expect(tenants["t2"]?["next"] as? String == "tenantctl resolve t2")
+        #expect(tenants["t2"]?["next"] as? String == "tenantctl resolve t2 --review")
         let reviews = try Self.reviews(result.stdout)
         #expect(!reviews.contains { $0["tenant"] as? String == "t2" }, "\(reviews)")
         #expect(reviews.contains { $0["tenant"] as? String == "t3" }, "positive control: t3 is proposed: \(reviews)")

@@ -45,20 +45,34 @@ import Testing
         #expect(ConflictMarkers.hasMarkers(Data(text.utf8)) == expected, "\(text.debugDescription)")
     }
 
-    @Test func stateRoundTripsThroughItsFileAndIsGoneAfterRemoval() throws {
+    /// Records `state` in the journal of a new resolve run in `workspace` (and names that run in resolve.json).
+    @discardableResult
+    static func record(_ state: ResolveState, in workspace: Workspace) throws -> Transaction {
+        let transaction = try Transaction.begin(workspace, command: "resolve", arguments: [state.tenant])
+        try state.record(in: transaction, commonDirectory: workspace.commonDirectory)
+        return transaction
+    }
+
+    @Test func stateRoundTripsThroughTheJournalAndIsGoneAfterRemoval() throws {
         let sandbox = try GitSandbox()
         let common = sandbox.path("git")
+        try FileManager.default.createDirectory(atPath: common, withIntermediateDirectories: true)
         #expect(try ResolveState.read(commonDirectory: common) == nil)
         let state = Self.resolvingT2(startPoints: [
             ResolveState.StartPoint(
                 repository: "superproject", path: "", initialised: true, headBranch: "general_dev",
                 head: String(repeating: "b", count: 40), branches: ["general_dev": String(repeating: "b", count: 40)])
         ])
-        try state.write(commonDirectory: common)
-        #expect(try ResolveState.read(commonDirectory: common) == state)
         let here = Workspace(root: sandbox.path("work"), gitDirectory: common, git: try sandbox.gitRunner())
+        let transaction = try Self.record(state, in: here)
+        #expect(try ResolveState.read(commonDirectory: common) == state)
+        // resolve.json names the tenant and the run; the start points are in the run's journal only.
+        let named = try String(contentsOfFile: ResolveState.path(commonDirectory: common), encoding: .utf8)
+        #expect(named.contains(transaction.runId) && !named.contains("startPoints"), "\(named)")
+        #expect(try String(contentsOfFile: transaction.path, encoding: .utf8).contains("startPoints"))
         #expect(state.inProgressError(in: here).kind == .inProgress)
         #expect(state.inProgressError(in: here).description.contains("tenantctl resolve --abort"))
+        try transaction.finish()
         try ResolveState.remove(commonDirectory: common)
         #expect(try ResolveState.read(commonDirectory: common) == nil)
         try "{ not json".write(toFile: ResolveState.path(commonDirectory: common), atomically: true, encoding: .utf8)
@@ -89,7 +103,7 @@ import Testing
         // Started in the second worktree, which was removed since: abort from the main one names the `rm`.
         state.worktree = second.root
         state.gitDirectory = second.gitDirectory
-        try state.write(commonDirectory: common)
+        try Self.record(state, in: main).finish()
         try FileManager.default.removeItem(atPath: second.gitDirectory)
         let vanished = try #require(
             #expect(throws: ResolveError.self) { try state.requireStartedHere(main, action: "abort") })
@@ -107,7 +121,6 @@ import Testing
     @Test func continueAndAbortFindTheResolutionThroughOneCheck() throws {
         let sandbox = try GitSandbox()
         let (main, second) = try Self.worktrees(sandbox, secondRoot: "second")
-        let common = main.commonDirectory
         for action in ["continue", "abort"] {
             let none = try #require(
                 #expect(throws: ResolveError.self) { try ResolveState.inProgress(in: main, action: action) })
@@ -117,7 +130,7 @@ import Testing
         var state = Self.resolvingT2()
         state.worktree = main.root
         state.gitDirectory = main.gitDirectory
-        try state.write(commonDirectory: common)
+        try Self.record(state, in: main).finish()
         for action in ["continue", "abort"] {
             #expect(try ResolveState.inProgress(in: main, action: action) == state)
             let elsewhere = try #require(

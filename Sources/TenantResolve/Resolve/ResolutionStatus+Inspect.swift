@@ -17,7 +17,8 @@ extension ResolutionStatus {
             let inspected = try RepositoryState.inspect(path: path, git: git, superproject: merge.path.isEmpty)
             if state.phase == .resolving {
                 problems += try ResolveContinuer.problems(
-                    of: merge, state: inspected, path: path, superproject: merge.path.isEmpty, git: git)
+                    of: merge, state: inspected, in: workspace.superproject.repository(at: path),
+                    superproject: merge.path.isEmpty)
             }
             let unmerged = inspected.status.entries.filter { $0.kind == .unmerged }.map(\.path)
             let value: String

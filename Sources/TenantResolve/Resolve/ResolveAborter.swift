@@ -14,26 +14,45 @@ public struct ResolveAborter {
     let console: Console?
     /// The run's journal: its before-state is recorded before the first change.
     let transaction: Transaction?
+    /// Leaves what the resolution published as it is (its proposals, once `resolve --continue` of a `--review`
+    /// resolution proposed them): only the working copy goes back.
+    let keepsPublished: Bool
 
     public init(workspace: Workspace, git: Git, console: Console? = nil, transaction: Transaction? = nil) {
+        self.init(workspace: workspace, git: git, console: console, transaction: transaction, keepsPublished: false)
+    }
+
+    init(workspace: Workspace, git: Git, console: Console?, transaction: Transaction? = nil, keepsPublished: Bool) {
         self.workspace = workspace
         self.git = git
         self.console = console
         self.transaction = transaction
+        self.keepsPublished = keepsPublished
     }
 
     /// Aborts the resolution under way.
-    public func run() throws -> ResolveReport {
+    public func run() throws -> ResolveReport { try abort().report }
+
+    /// What an abort took back and kept, step by step, as `runs --abort` reports it for any run: each branch put back
+    /// (`undone`), each branch, and each set of the user's changes, kept and named (`kept`).
+    struct Steps {
+        var undone: [RunAbort.Step] = []
+        var kept: [RunAbort.Step] = []
+    }
+
+    /// Aborts the resolution under way: its report, and its steps.
+    func abort() throws -> (report: ResolveReport, steps: Steps) {
         let common = workspace.commonDirectory
+        var steps = Steps()
         let state = try ResolveState.inProgress(in: workspace, action: "abort")
         let kept = try keptBranches(state)
         let yours = try userChanges(state)
         if let transaction {
-            try transaction.recordBefore(try ResolveCheckouts.before(state, workspace: workspace, git: git))
+            try transaction.recordBefore(try ResolveCheckouts.before(state, workspace: workspace))
         }
         var notes: [String] = []
         var pushes: [PushOutcome] = []
-        if let runId = state.runId, try landedAnything(runId: runId) {
+        if !keepsPublished, let runId = state.runId, try landedAnything(runId: runId) {
             console?.progress("taking back what was published (run \(runId))")
             pushes = try RollUndo(workspace: workspace, git: git).run(runId: runId)
             guard pushes.allSatisfy(\.accepted) else {
@@ -45,6 +64,7 @@ public struct ResolveAborter {
                         + "); nothing local changed; run `tenantctl resolve --abort` again")
             }
             notes.append("took back what was published (journal \(runId))")
+            steps.undone += try publishedSteps(runId: runId)
         }
         var repositories: [ResolveReport.Repository] = []
         // Modules first, the superproject last (its checkout never touches the modules' working trees).
@@ -61,12 +81,12 @@ public struct ResolveAborter {
                 continue
             }
             let inPlace = try keepUserChanges(
-                yours[start.path] ?? [], of: start, at: path, state: state, notes: &notes)
+                yours[start.path] ?? [], of: start, at: path, state: state, notes: &notes, steps: &steps)
             let branches = try GitRefs.branches(under: "refs/heads/", in: path, git: git, what: start.repository)
             let changed = try restore(
-                start, path: path, superproject: start.path.isEmpty,
+                start, in: workspace.repository(relative: start.path), superproject: start.path.isEmpty,
                 keeping: Set(kept.filter { $0.path == start.path }.map(\.branch)), dirtyIsTheUsers: inPlace)
-            if changed { try recordPutBack(start, at: path, from: branches) }
+            if changed { steps.undone += try recordPutBack(start, at: path, from: branches) }
             repositories.append(
                 ResolveReport.Repository(
                     repository: start.repository, path: start.path, branch: start.headBranch ?? "(detached)",
@@ -89,19 +109,53 @@ public struct ResolveAborter {
             action: "abort", tenant: state.tenant, branch: state.branch, repositories: ordered, runId: state.runId,
             pushes: pushes, next: nil, notes: notes)
         report.kept = kept.isEmpty ? nil : kept
-        return report
+        for branch in kept {
+            let start = state.startPoints.first { $0.path == branch.path }
+            steps.kept.append(
+                RunAbort.Step.make(
+                    repository: branch.repository, ref: "refs/heads/" + branch.branch, local: true, left: nil,
+                    before: start?.branches[branch.branch], now: nil,
+                    note: branch.commits.isEmpty
+                        ? "created during the resolution, not by it; kept"
+                        : "holds \(branch.commits.count) commit\(branch.commits.count == 1 ? "" : "s") the resolution "
+                            + "did not make; kept"))
+        }
+        return (report, steps)
+    }
+
+    /// The refs a stopped `--continue` had published (its journal `runId`), as steps taken back on their remotes.
+    func publishedSteps(runId: String) throws -> [RunAbort.Step] {
+        let journal = try RollJournal.read(gitDirectory: workspace.commonDirectory, runId: runId)
+        return journal.entries.filter { $0.published != false }.map { entry in
+            RunAbort.Step.make(
+                repository: entry.repository, ref: entry.ref, local: false, left: entry.new, before: entry.old,
+                now: entry.old,
+                note: "set back to \(ObjectID.short(entry.old, none: "nothing (deleted)")) from "
+                    + ObjectID.short(entry.new) + " on its remote")
+        }
     }
 
     /// Records the branches the put-back of one repository moved, created or deleted as steps of this run (each a
-    /// step that took one of the resolution's back).
-    func recordPutBack(_ start: ResolveState.StartPoint, at path: String, from branches: [String: String]) throws {
-        guard let transaction else { return }
+    /// step that took one of the resolution's back), and returns them as steps of the abort.
+    func recordPutBack(_ start: ResolveState.StartPoint, at path: String, from branches: [String: String]) throws
+        -> [RunAbort.Step]
+    {
         let now = try GitRefs.branches(under: "refs/heads/", in: path, git: git, what: start.repository)
         let refs = Set(branches.keys).union(now.keys).filter { branches[$0] != now[$0] }.sorted().map {
             RefUpdate(ref: "refs/heads/" + $0, new: now[$0], old: branches[$0])
         }
-        guard !refs.isEmpty else { return }
-        try transaction.record(repository: start.repository, refs: refs, published: nil, landed: true)
+        guard !refs.isEmpty else { return [] }
+        try transaction?.record(repository: start.repository, refs: refs, published: nil, landed: true)
+        return refs.map { ref in
+            RunAbort.Step.make(
+                repository: start.repository, ref: ref.ref, local: true, left: ref.old, before: ref.new, now: ref.new,
+                note: ref.new == nil
+                    ? "deleted: the resolution created it at \(ObjectID.short(ref.old, none: "?"))"
+                    : ref.old == nil
+                        ? "recreated at \(ObjectID.short(ref.new, none: "?"))"
+                        : "set back to \(ObjectID.short(ref.new, none: "?")) from \(ObjectID.short(ref.old, none: "?"))"
+            )
+        }
     }
 
     /// Before anything changes: the files the user changed since the resolution left them, by repository path (a
@@ -110,11 +164,11 @@ public struct ResolveAborter {
         guard let left = state.left else { return [:] }
         var changes: [String: [String]] = [:]
         for start in state.startPoints where start.initialised && start.head != nil {
-            let path = start.path.isEmpty ? workspace.root : workspace.path(start.path)
-            guard let recorded = left[start.path], try CheckoutPresence.of(path, git: git) == .repository else {
-                continue
-            }
-            let files = try ResolveLeftFiles.changedSince(recorded, at: path, git: git, what: start.repository)
+            let repository = workspace.repository(relative: start.path)
+            guard let recorded = left[start.path],
+                try CheckoutPresence.of(repository.path, git: git) == .repository
+            else { continue }
+            let files = try ResolveLeftFiles.changedSince(recorded, in: repository, what: start.repository)
             if !files.isEmpty { changes[start.path] = files }
         }
         return changes
@@ -126,7 +180,7 @@ public struct ResolveAborter {
     /// in place (the put-back then leaves the files alone).
     func keepUserChanges(
         _ files: [String], of start: ResolveState.StartPoint, at path: String, state: ResolveState,
-        notes: inout [String]
+        notes: inout [String], steps: inout Steps
     ) throws -> Bool {
         guard !files.isEmpty, let head = start.head else { return false }
         let name = start.repository
@@ -140,12 +194,17 @@ public struct ResolveAborter {
             return true
         }
         console?.progress("\(name): keeping your changes in its stash")
-        _ = try ResolveLeftFiles.stash(
-            files, at: path, base: head, branch: start.headBranch, tenant: state.tenant, git: git, what: name)
+        let stash = try ResolveLeftFiles.stash(
+            files, in: workspace.repository(relative: start.path), base: head, branch: start.headBranch,
+            tenant: state.tenant, what: name)
         let command = start.path.isEmpty ? "git" : "git -C \(ResolveState.shellWord(start.path))"
-        notes.append(
+        let note =
             "kept your changes in \(name)\(location) in its stash: \(listed); see them with `\(command) stash show "
-                + "-p`, put them back with `\(command) stash pop`")
+            + "-p`, put them back with `\(command) stash pop`"
+        notes.append(note)
+        steps.kept.append(
+            RunAbort.Step.make(
+                repository: name, ref: "refs/stash", local: true, left: nil, before: nil, now: stash, note: note))
         return false
     }
 
@@ -157,7 +216,8 @@ public struct ResolveAborter {
         var lost: [LostBranch] = []
         var taken: [String: Set<String>] = [:]
         for start in state.startPoints where start.initialised {
-            let path = start.path.isEmpty ? workspace.root : workspace.path(start.path)
+            let repository = workspace.repository(relative: start.path)
+            let path = repository.path
             guard try CheckoutPresence.of(path, git: git) == .repository else { continue }
             let name = start.repository
             let now = try GitRefs.branches(under: "refs/heads/", in: path, git: git, what: name)
@@ -180,7 +240,7 @@ public struct ResolveAborter {
                 }
             }
             func foreign(_ tip: String, excluding others: [String]) throws -> [GitRepository.ListedCommit] {
-                try GitRepository(path, git: git).commits(from: tip, excluding: known + others, what: name)
+                try repository.commits(from: tip, excluding: known + others, what: name)
                     .filter { !isTheResolutions($0) }
             }
             let unchanged = now.filter { start.branches[$0.key] == $0.value }.map(\.value)
@@ -272,11 +332,11 @@ public struct ResolveAborter {
 
     /// Puts one repository back at its start point; returns whether anything changed.
     func restore(
-        _ start: ResolveState.StartPoint, path: String, superproject: Bool, keeping: Set<String> = [],
-        dirtyIsTheUsers: Bool = false
+        _ start: ResolveState.StartPoint, in repository: GitRepository, superproject: Bool,
+        keeping: Set<String> = [], dirtyIsTheUsers: Bool = false
     ) throws -> Bool {
         let name = start.repository
-        let repository = GitRepository(path, git: git)
+        let path = repository.path
         let message = "tenantctl resolve --abort"
         var changed = false
         var state = try RepositoryState.inspect(path: path, git: git, superproject: superproject)

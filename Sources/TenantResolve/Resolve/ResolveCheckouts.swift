@@ -3,15 +3,16 @@ import Foundation
 /// What resolve reads and ensures in the working copy's repositories beyond switch: start points, module commits.
 enum ResolveCheckouts {
     /// Where a repository stands now: its checked-out branch, HEAD and local branches.
-    static func startPoint(repository: String, path: String, relativePath: String, git: Git) throws
+    static func startPoint(repository: String, in checkout: GitRepository, relativePath: String) throws
         -> ResolveState.StartPoint
     {
+        let path = checkout.path
+        let git = checkout.git
         guard try CheckoutPresence.of(path, git: git) == .repository else {
             return ResolveState.StartPoint(
                 repository: repository, path: relativePath, initialised: false, headBranch: nil, head: nil,
                 branches: [:])
         }
-        let checkout = GitRepository(path, git: git)
         let symbolic = try checkout.headBranchRef(context: "read the branch of \(repository)")
         let head = try checkout.lookUp("HEAD", context: "read the HEAD of \(repository)")
         let branches = try GitRefs.branches(under: "refs/heads/", in: path, git: git, what: repository)
@@ -23,13 +24,12 @@ enum ResolveCheckouts {
 
     /// Every repository of the resolution as it stands now (its branch and HEAD): the before-state of a run's
     /// journal, read before the run changes anything.
-    static func before(_ state: ResolveState, workspace: Workspace, git: Git) throws -> [RunJournal.Before] {
+    static func before(_ state: ResolveState, workspace: Workspace) throws -> [RunJournal.Before] {
         try state.startPoints.map { start in
-            let path = start.path.isEmpty ? workspace.root : workspace.path(start.path)
-            guard try CheckoutPresence.of(path, git: git) == .repository else {
+            let checkout = workspace.repository(relative: start.path)
+            guard try CheckoutPresence.of(checkout.path, git: checkout.git) == .repository else {
                 return RunJournal.Before(repository: start.repository, branch: nil, head: nil)
             }
-            let checkout = GitRepository(path, git: git)
             let symbolic = try checkout.headBranchRef(context: "read the branch of \(start.repository)")
             return RunJournal.Before(
                 repository: start.repository,
@@ -41,10 +41,9 @@ enum ResolveCheckouts {
     }
 
     /// Fetches `origin` in a module checkout unless it already has every commit of `commits`.
-    static func ensureCommits(_ commits: [String], in path: String, module: String, git: Git, console: Console?)
+    static func ensureCommits(_ commits: [String], in checkout: GitRepository, module: String, console: Console?)
         throws
     {
-        let checkout = GitRepository(path, git: git)
         for commit in commits where try !checkout.hasCommit(commit) {
             console?.progress("fetching \(module)")
             try checkout.fetchOrigin(prune: false, module: module)

@@ -30,18 +30,24 @@ public struct ResolveContinuer {
                     + "\(state.tenant)` again (it puts back what the stopped start did and starts again), or "
                     + "`tenantctl resolve --abort`")
         }
-        try transaction.recordBefore(try ResolveCheckouts.before(state, workspace: workspace, git: git))
+        try transaction.recordBefore(try ResolveCheckouts.before(state, workspace: workspace))
         if state.phase == .resolving {
             try check(state)
             try commitModules(&state)
             try commitSuperproject(&state)
             state.phase = .committed
-            try state.write(commonDirectory: common)
+            try state.record(in: transaction, commonDirectory: common)
+        }
+        if state.review == true {
+            // Proposed, not published: the working copy goes back once the proposals are out.
+            state.left = try ResolveLeftFiles.record(state, workspace: workspace)
+            try state.record(in: transaction, commonDirectory: common)
+            return try propose(&state)
         }
         try alignWorkingCopy(state)
         // From here the working copy is the resolution's result: what `--abort` may put back without asking.
-        state.left = try ResolveLeftFiles.record(state, workspace: workspace, git: git)
-        try state.write(commonDirectory: common)
+        state.left = try ResolveLeftFiles.record(state, workspace: workspace)
+        try state.record(in: transaction, commonDirectory: common)
         return try publish(&state)
     }
 
@@ -52,12 +58,13 @@ public struct ResolveContinuer {
     func check(_ state: ResolveState) throws {
         var problems: [String] = []
         for merge in state.modules {
-            let path = workspace.path(merge.path)
-            let inspected = try RepositoryState.inspect(path: path, git: git)
-            problems += try problemsOf(merge, state: inspected, path: path, superproject: false)
+            let checkout = workspace.checkout(at: merge.path)
+            let inspected = try RepositoryState.inspect(path: checkout.path, git: git)
+            problems += try Self.problems(of: merge, state: inspected, in: checkout, superproject: false)
         }
         let superState = try RepositoryState.inspect(path: workspace.root, git: git, superproject: true)
-        problems += try problemsOf(state.superproject, state: superState, path: workspace.root, superproject: true)
+        problems += try Self.problems(
+            of: state.superproject, state: superState, in: workspace.superproject, superproject: true)
         guard problems.isEmpty else {
             throw ResolveError(
                 .unresolved,
@@ -69,18 +76,12 @@ public struct ResolveContinuer {
         }
     }
 
-    /// The problems of one repository of the resolution.
-    func problemsOf(_ merge: ResolveState.Merge, state: RepositoryState, path: String, superproject: Bool) throws
-        -> [String]
-    {
-        try Self.problems(of: merge, state: state, path: path, superproject: superproject, git: git)
-    }
-
     /// The problems of one repository of the resolution that keep `--continue` from committing it (`status` says the
     /// same ones).
     static func problems(
-        of merge: ResolveState.Merge, state: RepositoryState, path: String, superproject: Bool, git: Git
+        of merge: ResolveState.Merge, state: RepositoryState, in repository: GitRepository, superproject: Bool
     ) throws -> [String] {
+        let path = repository.path
         let name = merge.repository
         let location = merge.path.isEmpty ? "" : merge.path + "/"
         var problems: [String] = []
@@ -102,10 +103,10 @@ public struct ResolveContinuer {
         } else if let theirs = merge.theirs, !superproject {
             // Concluded outside tenantctl (or by an interrupted --continue): HEAD must hold both sides.
             guard let head = state.head, head != merge.ours,
-                try GitRepository(path, git: git).isAncestor(
+                try repository.isAncestor(
                     merge.ours, of: head,
                     context: "check whether \(ObjectID.short(merge.ours)) is in \(ObjectID.short(head)) in \(path)"),
-                try GitRepository(path, git: git).isAncestor(
+                try repository.isAncestor(
                     theirs, of: head,
                     context: "check whether \(ObjectID.short(theirs)) is in \(ObjectID.short(head)) in \(path)")
             else {
@@ -143,15 +144,15 @@ public struct ResolveContinuer {
     func commitModules(_ state: inout ResolveState) throws {
         for index in state.modules.indices {
             let merge = state.modules[index]
-            let path = workspace.path(merge.path)
-            if try isMerging(path) {
+            let checkout = workspace.checkout(at: merge.path)
+            if try isMerging(checkout.path) {
                 console?.progress("\(merge.repository): committing the merge")
-                try GitRepository(path, git: git).commit(
+                try checkout.commit(
                     message: merge.message, noEdit: true, context: "commit the merge in \(merge.repository)")
             }
-            state.modules[index].commit = try GitRepository(path, git: git).headCommit(
+            state.modules[index].commit = try checkout.headCommit(
                 context: "read the merge of \(merge.repository)")
-            try state.write(commonDirectory: workspace.commonDirectory)
+            try state.record(in: transaction, commonDirectory: workspace.commonDirectory)
         }
     }
 
@@ -160,7 +161,7 @@ public struct ResolveContinuer {
     func commitSuperproject(_ state: inout ResolveState) throws {
         let root = workspace.root
         let merging = try isMerging(root)
-        let superproject = GitRepository(root, git: git)
+        let superproject = workspace.superproject
         let head = try superproject.headCommit(context: "read the superproject's HEAD")
         if !merging && head != state.superproject.ours {
             // Committed by an interrupted --continue: its first parent is the tip the resolution started from.
@@ -190,7 +191,7 @@ public struct ResolveContinuer {
         try superproject.commit(
             message: message, noEdit: true, context: "commit the resolution of \(state.tenant) in the superproject")
         state.superproject.commit = try superproject.headCommit(context: "read the superproject's commit")
-        try state.write(commonDirectory: workspace.commonDirectory)
+        try state.record(in: transaction, commonDirectory: workspace.commonDirectory)
     }
 
     /// A superproject merge committed outside tenantctl (`git commit` by the user) with pins other than the rule's:
@@ -200,13 +201,13 @@ public struct ResolveContinuer {
         let pinned = try PinReader.pins(at: head, paths: expected.map(\.path), in: workspace.root, git: git)
         guard expected.contains(where: { pinned[$0.path] != $0.new }) else { return }
         console?.progress("superproject: setting the pins of the committed merge by the rule")
-        let superproject = GitRepository(workspace.root, git: git)
+        let superproject = workspace.superproject
         try superproject.stageGitlinks(
             expected.map { ($0.path, $0.new) }, removing: state.removedPaths,
             context: "set the superproject's pins by the rule")
         try superproject.amend(context: "set the pins of the superproject's merge by the rule")
         state.superproject.commit = try superproject.headCommit(context: "read the superproject's commit")
-        try state.write(commonDirectory: workspace.commonDirectory)
+        try state.record(in: transaction, commonDirectory: workspace.commonDirectory)
     }
 
     /// Every pin by the rule (`all`) and the ones that moved (`moved`), in manifest order.
@@ -230,10 +231,9 @@ public struct ResolveContinuer {
     /// Puts every module on its branch at its new pin (switch, from the local result; objects fetched as needed).
     func alignWorkingCopy(_ state: ResolveState) throws {
         for change in pinChanges(state).all {
-            let path = workspace.path(change.path)
-            guard try CheckoutPresence.of(path, git: git) == .repository else { continue }
-            try ResolveCheckouts.ensureCommits(
-                [change.new], in: path, module: change.module, git: git, console: console)
+            let checkout = workspace.checkout(at: change.path)
+            guard try CheckoutPresence.of(checkout.path, git: git) == .repository else { continue }
+            try ResolveCheckouts.ensureCommits([change.new], in: checkout, module: change.module, console: console)
         }
         _ = try WorkingCopySwitch(workspace: workspace, git: git, fetch: false, console: console).run(
             target: state.tenant)
@@ -262,7 +262,7 @@ public struct ResolveContinuer {
         }
         state.runId = transaction.runId
         state.phase = .publishing
-        try state.write(commonDirectory: common)
+        try state.record(in: transaction, commonDirectory: common)
         var pushes: [PushOutcome] = []
         var rejected = false
         for merge in merges {
@@ -298,7 +298,7 @@ public struct ResolveContinuer {
         let pins = pinChanges(state).moved
         if rejected {
             state.phase = .committed
-            try state.write(commonDirectory: common)
+            try state.record(in: transaction, commonDirectory: common)
             return ResolveReport(
                 action: "continue", tenant: state.tenant, branch: state.branch, repositories: ordered, pins: pins,
                 runId: state.runId, published: false, pushes: pushes,
@@ -340,7 +340,7 @@ public struct ResolveContinuer {
         }
         guard moved.isEmpty else {
             state.phase = .committed
-            try state.write(commonDirectory: workspace.commonDirectory)
+            try state.record(in: transaction, commonDirectory: workspace.commonDirectory)
             throw ResolveError(
                 .remoteMoved,
                 "refusing to publish the resolution of \(state.tenant): remote branches moved since it started:\n"
@@ -378,16 +378,10 @@ public struct ResolveContinuer {
     /// Records a pushed branch as the remote's: the module's `refs/remotes/origin/<branch>`, or tenantctl's own ref
     /// of the superproject remote, so status and `--no-fetch` commands see it without a fetch.
     func recordRemoteTrackingRef(_ merge: ResolveState.Merge, new: String) throws {
-        let ref: String
-        let path: String
-        if merge.isSuperproject {
-            ref = SuperprojectRemote.refPrefix(workspace) + merge.branch
-            path = workspace.root
-        } else {
-            ref = "refs/remotes/origin/" + merge.branch
-            path = workspace.path(merge.path)
-        }
-        try GitRepository(path, git: git).updateRef(
+        let ref =
+            merge.isSuperproject
+            ? SuperprojectRemote.refPrefix(workspace) + merge.branch : "refs/remotes/origin/" + merge.branch
+        try workspace.repository(relative: merge.path).updateRef(
             ref, to: new, message: "tenantctl resolve: published",
             context: "record the published \(merge.branch) of \(merge.repository)")
     }

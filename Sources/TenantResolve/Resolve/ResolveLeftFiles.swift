@@ -7,8 +7,8 @@ import Foundation
 enum ResolveLeftFiles {
     /// Every path of the repository at `path` whose index entry or file is not what HEAD has (gitlinks left out: each
     /// module is a repository of its own), with what it is: `index <entry> file <blob>`.
-    static func fingerprint(at path: String, git: Git, what: String) throws -> [String: String] {
-        let repository = GitRepository(path, git: git)
+    static func fingerprint(of repository: GitRepository, what: String) throws -> [String: String] {
+        let path = repository.path
         try repository.refreshIndex(ignoringSubmodules: true, context: "refresh the index of \(what)")
         let index = try repository.indexEntries(context: "list the index of \(what)")
         let head = try repository.bornHeadCommit(context: "read the HEAD of \(what)")
@@ -34,19 +34,19 @@ enum ResolveLeftFiles {
     }
 
     /// What the resolution left in every repository of `state` that is a repository now, by its relative path.
-    static func record(_ state: ResolveState, workspace: Workspace, git: Git) throws -> [String: [String: String]] {
+    static func record(_ state: ResolveState, workspace: Workspace) throws -> [String: [String: String]] {
         var left: [String: [String: String]] = [:]
         for start in state.startPoints {
-            let path = start.path.isEmpty ? workspace.root : workspace.path(start.path)
-            guard try CheckoutPresence.of(path, git: git) == .repository else { continue }
-            left[start.path] = try fingerprint(at: path, git: git, what: start.repository)
+            let repository = workspace.repository(relative: start.path)
+            guard try CheckoutPresence.of(repository.path, git: repository.git) == .repository else { continue }
+            left[start.path] = try fingerprint(of: repository, what: start.repository)
         }
         return left
     }
 
     /// The paths of the repository at `path` that the user changed since the resolution left `left` there.
-    static func changedSince(_ left: [String: String], at path: String, git: Git, what: String) throws -> [String] {
-        let now = try fingerprint(at: path, git: git, what: what)
+    static func changedSince(_ left: [String: String], in repository: GitRepository, what: String) throws -> [String] {
+        let now = try fingerprint(of: repository, what: what)
         return Set(now.keys).union(left.keys).filter { now[$0] != left[$0] }.sorted()
     }
 
@@ -54,8 +54,10 @@ enum ResolveLeftFiles {
     /// `path`, on `base` (the commit it is put back to), so that `git stash pop` puts them back there. Returns the
     /// stash commit.
     static func stash(
-        _ files: [String], at path: String, base: String, branch: String?, tenant: String, git: Git, what: String
+        _ files: [String], in repository: GitRepository, base: String, branch: String?, tenant: String, what: String
     ) throws -> String {
+        let path = repository.path
+        let git = repository.git
         var edits: [PathEdit] = []
         for file in files {
             let full = (path as NSString).appendingPathComponent(file)
@@ -85,7 +87,7 @@ enum ResolveLeftFiles {
         let message = "On \(label): your changes during the resolution of \(tenant), kept by tenantctl resolve --abort"
         let stash = try CommitWriter.write(
             CommitSpec(tree: tree, parents: [base, index], message: message), in: path, identity: identity, git: git)
-        try GitRepository(path, git: git).storeStash(
+        try repository.storeStash(
             stash, message: message, context: "keep your changes in \(what) in its stash")
         return stash
     }

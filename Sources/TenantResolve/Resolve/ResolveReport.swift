@@ -112,7 +112,9 @@ public struct ResolveReport: Sendable, Equatable, Codable {
         case "continue":
             lines.append(
                 published
-                    ? "resolved \(tenant): published" + (runId.map { " (run \($0))" } ?? "")
+                    ? "resolved \(tenant): "
+                        + (repositories.contains { $0.status == "proposed" || $0.status == "waiting" }
+                            ? "proposed for review" : "published") + (runId.map { " (run \($0))" } ?? "")
                     : "resolved \(tenant): committed locally, not published")
         default:
             let count = kept?.count ?? 0

@@ -7,7 +7,9 @@ public struct ResolveRun: Sendable {
     /// What resolve is asked.
     public enum Action: Sendable, Equatable {
         /// `resolve <tenant>`: merge the general branch into the tenant's branches, in the working copy.
-        case start(tenant: String, acceptMergedBack: [String] = [])
+        /// With `review`, `--continue` proposes the result as the tenant's review (`forge`: the kind, nil as
+        /// `modules.json` says) instead of pushing to its branches.
+        case start(tenant: String, acceptMergedBack: [String] = [], review: Bool = false, forge: ReviewForge? = nil)
         /// `resolve --continue`: commit the resolved merges, pin, publish.
         case continueResolution
         /// `resolve --abort`: every repository back as before the start.
@@ -47,10 +49,10 @@ public struct ResolveRun: Sendable {
             }
         ) { transaction in
             switch action {
-            case .start(let tenant, let acceptMergedBack):
+            case .start(let tenant, let acceptMergedBack, let review, let forge):
                 try ResolveStarter(
                     workspace: workspace, git: git, fetch: fetch, console: console, transaction: transaction,
-                    acceptMergedBack: acceptMergedBack
+                    acceptMergedBack: acceptMergedBack, review: review, forge: forge
                 ).run(tenant: tenant)
             case .continueResolution:
                 try ResolveContinuer(workspace: workspace, git: git, console: console, transaction: transaction).run()
@@ -65,10 +67,11 @@ extension ResolveRun {
     /// `tenantctl runs --abort <run-id>` of a resolve run: under the workspace lock, as a journalled run of its own
     /// (command `runs`), the resolution under way is taken back as `resolve --abort` takes it back (only what is still
     /// as the resolution left it; the user's changes and commits are kept and named), and the run ends aborted. With
-    /// no resolution under way, nothing of the run is left to take back: it only ends aborted. Nil when it was
-    /// not a resolve run (`RunAbort` takes those back).
+    /// no resolution under way, nothing of the run is left to take back: it only ends aborted. Returns resolve's
+    /// report and the steps in the form `runs --abort` reports for every run; nil when it was not a resolve run
+    /// (`RunAbort` takes those back).
     public static func abortRun(runId: String, workspace: Workspace, git: Git, wait: Bool, console: Console?) throws
-        -> ResolveReport?
+        -> (report: ResolveReport, result: RunAbort.Result)?
     {
         let lock = try WorkspaceLock(gitDirectory: workspace.commonDirectory, wait: wait)
         defer { lock.release() }
@@ -80,12 +83,40 @@ extension ResolveRun {
         ) { transaction in
             guard underWay != nil else {
                 try transaction.recordChanged()
-                return ResolveReport(
+                let report = ResolveReport(
                     action: "abort", tenant: "-", branch: "-", repositories: [], runId: runId,
                     notes: ["no resolution is under way: nothing of run \(runId) was left to take back"])
+                return (
+                    report,
+                    RunAbort.Result.make(
+                        runId: runId, by: transaction.runId, undone: [], kept: [],
+                        untouched: untouched(run, excluding: []))
+                )
             }
-            return try ResolveAborter(workspace: workspace, git: git, console: console, transaction: transaction)
-                .run()
+            let (report, steps) = try ResolveAborter(
+                workspace: workspace, git: git, console: console, transaction: transaction
+            ).abort()
+            return (
+                report,
+                RunAbort.Result.make(
+                    runId: runId, by: transaction.runId, undone: steps.undone, kept: steps.kept,
+                    untouched: untouched(run, excluding: steps.undone + steps.kept))
+            )
+        }
+    }
+
+    /// The steps of `run` that may have landed and that the abort neither took back nor kept: nothing was left of
+    /// them to take back (put back before, or the resolution's later steps replaced them).
+    static func untouched(_ run: RunJournal, excluding steps: [RunAbort.Step]) -> [RunAbort.Step] {
+        let handled = Set(steps.map { "\($0.repository) \($0.ref)" })
+        return run.entries.filter {
+            $0.undone != true && ($0.landed == true || $0.published == true)
+                && !handled.contains("\($0.repository) \($0.ref)")
+        }.map { entry in
+            RunAbort.Step.make(
+                repository: entry.repository, ref: entry.ref, local: entry.landed == true,
+                left: entry.new.isEmpty ? nil : entry.new, before: entry.old, now: nil,
+                note: "nothing left of it to take back")
         }
     }
 }

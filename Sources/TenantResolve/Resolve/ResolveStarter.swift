@@ -9,16 +9,23 @@ public struct ResolveStarter {
     let fetch: Bool
     let jobs: Int
     let console: Console?
-    /// The run's journal: its before-state is recorded before the first change.
-    let transaction: Transaction?
+    /// The run's journal: its before-state and the resolution are recorded before the first change, and the
+    /// resolution again after every step.
+    let transaction: Transaction
     /// `--accept-merged-back` names: the merge-backs the tenant's roll accepts, as roll's.
     let acceptMergedBack: [String]
+    /// `--review`: `--continue` proposes the result as the tenant's review instead of pushing to its branches.
+    let review: Bool
+    /// With `review`, the forge kind `--forge` asked for (nil: as `modules.json` says).
+    let forge: ReviewForge?
 
     public init(
         workspace: Workspace, git: Git, fetch: Bool = true, jobs: Int = 4, console: Console? = nil,
-        transaction: Transaction? = nil, acceptMergedBack: [String] = []
+        transaction: Transaction, acceptMergedBack: [String] = [], review: Bool = false, forge: ReviewForge? = nil
     ) {
         self.acceptMergedBack = acceptMergedBack
+        self.review = review
+        self.forge = forge
         self.workspace = workspace
         self.git = git
         self.fetch = fetch
@@ -76,13 +83,13 @@ public struct ResolveStarter {
         let workingTree = try ProjectReader.workingTree(workspace, options: options.validation)
         var startPoints = [
             try ResolveCheckouts.startPoint(
-                repository: ResolveState.superproject, path: workspace.root, relativePath: "", git: git)
+                repository: ResolveState.superproject, in: workspace.superproject, relativePath: "")
         ]
         startPoints[0].resolutionBranch = switchPlan.superproject.branch
         var seen: Set<String> = []
         for module in workingTree.manifest.modules + project.manifest.modules where seen.insert(module.path).inserted {
             var start = try ResolveCheckouts.startPoint(
-                repository: module.name, path: workspace.path(module.path), relativePath: module.path, git: git)
+                repository: module.name, in: workspace.checkout(at: module.path), relativePath: module.path)
             start.resolutionBranch = modulePlans[module.name]?.branch
             startPoints.append(start)
         }
@@ -91,11 +98,15 @@ public struct ResolveStarter {
             startPoints: startPoints)
         state.worktree = workspace.root
         state.gitDirectory = workspace.gitDirectory
+        if review {
+            state.review = true
+            state.forge = forge?.rawValue
+        }
         // Clean before the start (switch's pre-flight): each step's result is recorded as it lands, so that a later
         // abort tells what the user changed since from what the resolution left.
         state.left = Dictionary(startPoints.map { ($0.path, [:]) }, uniquingKeysWith: { first, _ in first })
-        if !recordedBefore { try transaction?.recordBefore(startPoints.map(\.before)) }
-        try state.write(commonDirectory: workspace.commonDirectory)
+        if !recordedBefore { try transaction.recordBefore(startPoints.map(\.before)) }
+        try state.record(in: transaction, commonDirectory: workspace.commonDirectory)
 
         do {
             try merge(
@@ -119,7 +130,7 @@ public struct ResolveStarter {
             guard state.phase == .starting, tenantName == state.tenant || tenantName == state.branch,
                 !state.startedElsewhere(than: workspace)
             else { throw state.inProgressError(in: workspace) }
-            try transaction?.recordBefore(try ResolveCheckouts.before(state, workspace: workspace, git: git))
+            try transaction.recordBefore(try ResolveCheckouts.before(state, workspace: workspace))
             console?.progress("putting back what the stopped start of the resolution of \(state.tenant) did")
             _ = try ResolveAborter(workspace: workspace, git: git, console: console).run()
             return true
@@ -224,18 +235,18 @@ public struct ResolveStarter {
         var files: [String] = []
         for merge in plan.moduleMerges {
             guard let module = project.module(named: merge.module) else { continue }
-            let path = workspace.path(module.path)
-            guard try CheckoutPresence.of(path, git: git) == .repository else { continue }
+            let checkout = workspace.checkout(at: module.path)
+            guard try CheckoutPresence.of(checkout.path, git: git) == .repository else { continue }
             try ResolveCheckouts.ensureCommits(
-                [merge.ours, merge.theirs], in: path, module: merge.module, git: git, console: console)
+                [merge.ours, merge.theirs], in: checkout, module: merge.module, console: console)
             var found: Set<String> = []
             for commit in [merge.ours, merge.theirs] {
-                found.formUnion(try GitRepository(path, git: git).untrackedOverwrites(to: commit))
+                found.formUnion(try checkout.untrackedOverwrites(to: commit))
             }
             files += found.sorted().map { "\(module.path)/\($0)" }
         }
         if tenantPlan.mergeGeneral {
-            files += try GitRepository(workspace.root, git: git).untrackedOverwrites(to: plan.generalTip)
+            files += try workspace.superproject.untrackedOverwrites(to: plan.generalTip)
         }
         guard !files.isEmpty else { return }
         throw ResolveError(
@@ -269,8 +280,8 @@ public struct ResolveStarter {
         _ = try switcher.execute(switchPlan)
         try recordSteps(state)
         state.superproject.conflicts = try mergeSuperproject(state.superproject)
-        state.left?[""] = try ResolveLeftFiles.fingerprint(at: workspace.root, git: git, what: "the superproject")
-        try state.write(commonDirectory: workspace.commonDirectory)
+        state.left?[""] = try ResolveLeftFiles.fingerprint(of: workspace.superproject, what: "the superproject")
+        try state.record(in: transaction, commonDirectory: workspace.commonDirectory)
         try keepModulesTheTenantMoved(&state, renamedModules: renamedModules)
         for index in state.modules.indices {
             let merge = state.modules[index]
@@ -278,8 +289,8 @@ public struct ResolveStarter {
             state.modules[index].conflicts = result.conflicts
             state.modules[index].commit = result.commit
             state.left?[merge.path] = try ResolveLeftFiles.fingerprint(
-                at: workspace.path(merge.path), git: git, what: merge.repository)
-            try state.write(commonDirectory: workspace.commonDirectory)
+                of: workspace.checkout(at: merge.path), what: merge.repository)
+            try state.record(in: transaction, commonDirectory: workspace.commonDirectory)
             try recordSteps(state)
         }
         // Gitlinks by the pin rule: every module's final pin, or its tenant branch's tip while its merge is open.
@@ -289,25 +300,23 @@ public struct ResolveStarter {
             guard let commit = pin.commit ?? merge?.commit ?? merge?.ours else { continue }
             gitlinks.append((pin.path, commit))
         }
-        let superproject = GitRepository(workspace.root, git: git)
+        let superproject = workspace.superproject
         try superproject.stageGitlinks(
             gitlinks, removing: state.removedPaths, context: "set the superproject's pins by the rule")
         state.superproject.conflicts = try superproject.unmergedPaths(what: "the superproject")
-        state.left = try ResolveLeftFiles.record(state, workspace: workspace, git: git)
+        state.left = try ResolveLeftFiles.record(state, workspace: workspace)
         state.phase = .resolving
-        try state.write(commonDirectory: workspace.commonDirectory)
+        try state.record(in: transaction, commonDirectory: workspace.commonDirectory)
     }
 
     /// Records in the run's journal, as steps that landed, every branch of the resolution that moved or was
     /// created since its start point (the switch's checkouts, a module's merge commit).
     func recordSteps(_ state: ResolveState) throws {
-        guard let transaction else { return }
         for start in state.startPoints where start.initialised {
             guard let branch = start.resolutionBranch else { continue }
-            let path = start.path.isEmpty ? workspace.root : workspace.path(start.path)
             let ref = "refs/heads/" + branch
             guard
-                let now = try GitRepository(path, git: git).lookUp(
+                let now = try workspace.repository(relative: start.path).lookUp(
                     ref, context: "read \(branch) of \(start.repository)"),
                 now != start.branches[branch],
                 !transaction.current.entries.contains(where: {
@@ -326,7 +335,7 @@ public struct ResolveStarter {
     /// removed. The merged `.gitmodules` is the working tree's; while it is conflicted, the tenant branch's own.
     func keepModulesTheTenantMoved(_ state: inout ResolveState, renamedModules: [String: String]) throws {
         guard !renamedModules.isEmpty else { return }
-        let superproject = GitRepository(workspace.root, git: git)
+        let superproject = workspace.superproject
         let gitmodules =
             state.superproject.conflicts.contains(".gitmodules")
             ? try superproject.gitmodules(at: state.superproject.ours)
@@ -414,10 +423,10 @@ public struct ResolveStarter {
     func mergeSuperproject(_ merge: ResolveState.Merge) throws -> [String] {
         guard let theirs = merge.theirs else { return [] }
         console?.progress("superproject: merging \(merge.generalBranch) into \(merge.branch)")
-        let output = try GitRepository(workspace.root, git: git).merge(
+        let output = try workspace.superproject.merge(
             theirs, message: merge.message, commit: false,
             context: "merge \(merge.generalBranch) into \(merge.branch) in the superproject")
-        let conflicts = try requireMergeStarted(output, path: workspace.root, what: "the superproject")
+        let conflicts = try requireMergeStarted(output, in: workspace.superproject, what: "the superproject")
         try ConflictMarkers.label(conflicts, in: workspace.root, commit: theirs, as: merge.generalBranch)
         return conflicts
     }
@@ -425,11 +434,11 @@ public struct ResolveStarter {
     /// `git merge --no-ff` of the module's general branch into its tenant branch in the module's checkout; returns
     /// the merge commit when clean, else the conflicted paths.
     func mergeModule(_ merge: ResolveState.Merge) throws -> (commit: String?, conflicts: [String]) {
-        let path = workspace.path(merge.path)
+        let checkout = workspace.checkout(at: merge.path)
+        let path = checkout.path
         guard let theirs = merge.theirs else { return (nil, []) }
         try ResolveCheckouts.ensureCommits(
-            [merge.ours, theirs], in: path, module: merge.repository, git: git, console: console)
-        let checkout = GitRepository(path, git: git)
+            [merge.ours, theirs], in: checkout, module: merge.repository, console: console)
         let head = try checkout.headCommit(context: "read the HEAD of \(merge.repository)")
         if head != merge.ours {
             // The pin is an ancestor of the remote's tenant tip (checked before anything changed).
@@ -443,17 +452,17 @@ public struct ResolveStarter {
         if output.status == 0 {
             return (try checkout.headCommit(context: "read the merge of \(merge.repository)"), [])
         }
-        let conflicts = try requireMergeStarted(output, path: path, what: merge.repository)
+        let conflicts = try requireMergeStarted(output, in: checkout, what: merge.repository)
         // The markers name the general branch, as a merge of the branch by name would, not its commit id.
         try ConflictMarkers.label(conflicts, in: path, commit: theirs, as: merge.generalBranch)
         return (nil, conflicts)
     }
 
     /// The unmerged paths after a `git merge` that exited 1; throws when git did not start the merge at all.
-    func requireMergeStarted(_ output: GitOutput, path: String, what: String) throws -> [String] {
-        let conflicts = try GitRepository(path, git: git).unmergedPaths(what: what)
+    func requireMergeStarted(_ output: GitOutput, in repository: GitRepository, what: String) throws -> [String] {
+        let conflicts = try repository.unmergedPaths(what: what)
         if output.status != 0 && conflicts.isEmpty {
-            let state = try RepositoryState.inspect(path: path, git: git)
+            let state = try RepositoryState.inspect(path: repository.path, git: git)
             guard state.operations.contains("merge") else {
                 throw ResolveError(
                     .refused,

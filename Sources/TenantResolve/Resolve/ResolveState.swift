@@ -35,194 +35,115 @@ public struct ResolveError: Error, Sendable, Equatable, CustomStringConvertible 
     }
 }
 
-/// The state of an unfinished `tenantctl resolve`, kept in `<common git dir>/tenantctl/resolve.json` (beside the lock,
-/// the journal and the mirrors), so a crash, a kill or a new shell can go on (`--continue`) or go back (`--abort`).
-/// Written before anything changes and rewritten after every step (temporary file, fsync, rename).
-public struct ResolveState: Sendable, Equatable, Codable {
-    /// How far the resolution got.
-    public enum Phase: String, Sendable, Codable, Equatable {
-        /// `resolve <t>` recorded the start points and is switching and merging (a kill here: `--abort`).
-        case starting
-        /// The merges are started; the user resolves, stages and runs `--continue`.
-        case resolving
-        /// `--continue` committed every merge and the superproject; publishing is next.
-        case committed
-        /// `--continue` is publishing (the journal `runId` records what landed).
-        case publishing
-    }
+/// A resolution under way, as its resolve runs record it in their journals (``RunJournal/Resolution``): the journal is
+/// the only record of what it changed. `<common git dir>/tenantctl/resolve.json` only says, for the user and for
+/// status, which tenant is being resolved, which files conflicted, and which run's journal holds the resolution now.
+public typealias ResolveState = RunJournal.Resolution
 
-    /// Where one repository stood before the resolution started: what `--abort` restores.
-    public struct StartPoint: Sendable, Equatable, Codable {
-        /// `superproject` or the module name.
-        public var repository: String
-        /// Path relative to the superproject root ("" for the superproject).
-        public var path: String
-        /// Whether the module was a repository of its own (false: not initialised; left as the switch set it up).
-        public var initialised: Bool
-        /// The checked-out branch (nil: detached).
-        public var headBranch: String?
-        /// The HEAD commit.
-        public var head: String?
-        /// Every local branch → commit.
-        public var branches: [String: String]
-        /// The branch the resolution checks out here (the only branch it may create; nil: a state written before
-        /// this was recorded).
-        public var resolutionBranch: String?
-
-        public init(
-            repository: String, path: String, initialised: Bool, headBranch: String?, head: String?,
-            branches: [String: String], resolutionBranch: String? = nil
-        ) {
-            self.repository = repository
-            self.path = path
-            self.initialised = initialised
-            self.headBranch = headBranch
-            self.head = head
-            self.branches = branches
-            self.resolutionBranch = resolutionBranch
-        }
-
-        /// The repository's branch and HEAD, as a run journal records them before the first change.
-        public var before: RunJournal.Before {
-            RunJournal.Before(repository: repository, branch: headBranch, head: head)
-        }
-    }
-
-    /// One repository's merge of its general branch into the tenant branch.
-    public struct Merge: Sendable, Equatable, Codable {
-        /// `superproject` or the module name.
-        public var repository: String
-        /// Path relative to the superproject root ("" for the superproject).
-        public var path: String
-        /// The branch merged into (the tenant's branch).
-        public var branch: String
-        /// The general branch merged.
-        public var generalBranch: String
-        /// The tenant branch's tip on the remote when the resolution started (first parent; the push's lease).
-        public var ours: String
-        /// The general branch's tip merged (second parent); nil: the superproject only re-pins (no merge).
-        public var theirs: String?
-        /// The commit message (as roll's).
-        public var message: String
-        /// Paths that conflicted when the merge started (checked for conflict markers by `--continue`).
-        public var conflicts: [String]
-        /// The resulting commit, once made.
-        public var commit: String?
-        /// The remote the branch is published to: the module's URL, or the superproject's remote name.
-        public var remote: String
-
-        public init(
-            repository: String, path: String, branch: String, generalBranch: String, ours: String, theirs: String?,
-            message: String, conflicts: [String] = [], commit: String? = nil, remote: String
-        ) {
-            self.repository = repository
-            self.path = path
-            self.branch = branch
-            self.generalBranch = generalBranch
-            self.ours = ours
-            self.theirs = theirs
-            self.message = message
-            self.conflicts = conflicts
-            self.commit = commit
-            self.remote = remote
-        }
-
-        /// Whether this is the superproject's merge.
-        public var isSuperproject: Bool { repository == ResolveState.superproject }
-    }
-
-    /// One module's pin on the tenant branch after the resolution (roll's pin rule).
-    public struct Pin: Sendable, Equatable, Codable {
-        /// Module name.
-        public var module: String
-        /// Gitlink path.
-        public var path: String
-        /// The pin before.
-        public var old: String?
-        /// The pin, when known from the start (the module's general tip, or its tenant branch's tip when the module
-        /// needs no merge); nil: the tip of the module's merge (known once it is committed).
-        public var commit: String?
-
-        public init(module: String, path: String, old: String?, commit: String?) {
-            self.module = module
-            self.path = path
-            self.old = old
-            self.commit = commit
-        }
-    }
-
-    /// The repository name of the superproject.
-    public static let superproject = RollPublication.superproject
-
-    /// Format version.
-    public var schemaVersion = 1
+/// `<common git dir>/tenantctl/resolve.json`: which resolution is under way (its tenant, the files that conflicted when
+/// it started) and the run whose journal holds it as it now stands. It carries nothing a recovery needs: a killed
+/// resolve is found from its unfinished run's journal also when this file is gone or damaged.
+struct ResolvePointer: Sendable, Equatable, Codable {
+    /// Format version (1 was the whole resolution, which still reads).
+    var schemaVersion = 2
     /// The tenant id.
-    public var tenant: String
+    var tenant: String
     /// The tenant's superproject branch.
-    public var branch: String
-    /// The superproject's general branch.
-    public var generalBranch: String
+    var branch: String
     /// ISO 8601 time the resolution started.
-    public var startedAt: String
-    /// How far it got.
-    public var phase: Phase
-    /// Every repository's start point, the superproject first.
-    public var startPoints: [StartPoint]
-    /// The module merges in manifest order.
-    public var modules: [Merge]
-    /// The superproject's merge (or re-pin commit).
-    public var superproject: Merge
-    /// Every module's pin by the rule, in manifest order.
-    public var pins: [Pin]
-    /// Gitlinks removed from the tenant branch (modules removed or moved on the general branch).
-    public var removedPaths: [String]
-    /// The run journal of the `resolve --continue` that publishes (its entries say what landed; `--abort` and
-    /// `roll --undo <runId>` take it back), once publishing started.
-    public var runId: String?
-    /// The root of the superproject worktree where the resolution started (nil: a state written before worktrees
-    /// were recorded).
-    public var worktree: String?
-    /// That worktree's own git directory (`--absolute-git-dir`): only there may `--continue` and `--abort` run.
-    public var gitDirectory: String?
-    /// What the resolution left in each repository's index and files, by relative path ("" for the superproject):
-    /// every path not as HEAD has it, with its index entry and file. `--abort` keeps whatever differs from it (the
-    /// user's changes); nil: the start stopped before it was recorded (or a state written before it was).
-    public var left: [String: [String: String]]?
+    var startedAt: String
+    /// The worktree where it started.
+    var worktree: String?
+    /// The resolve run whose journal holds the resolution as it now stands.
+    var run: String
+    /// The files that conflicted when it started, by repository.
+    var conflicts: [String: [String]]
 
-    public init(
-        tenant: String, branch: String, generalBranch: String, startedAt: String, phase: Phase,
-        startPoints: [StartPoint], modules: [Merge], superproject: Merge, pins: [Pin], removedPaths: [String]
-    ) {
-        self.tenant = tenant
-        self.branch = branch
-        self.generalBranch = generalBranch
-        self.startedAt = startedAt
-        self.phase = phase
-        self.startPoints = startPoints
-        self.modules = modules
-        self.superproject = superproject
-        self.pins = pins
-        self.removedPaths = removedPaths
+    init(_ state: ResolveState, run: String) {
+        tenant = state.tenant
+        branch = state.branch
+        startedAt = state.startedAt
+        worktree = state.worktree
+        self.run = run
+        conflicts = Dictionary(
+            state.merges.filter { !$0.conflicts.isEmpty }.map { ($0.repository, $0.conflicts) },
+            uniquingKeysWith: { first, _ in first })
     }
+}
 
+extension RunJournal.Resolution {
     /// `<common git dir>/tenantctl/resolve.json`.
     public static func path(commonDirectory: String) -> String {
         (commonDirectory as NSString).appendingPathComponent("tenantctl/resolve.json")
     }
 
-    /// Reads the state; nil when no resolution is under way.
+    /// The resolution under way; nil when there is none.
     public static func read(commonDirectory: String) throws -> ResolveState? {
+        try underWay(commonDirectory: commonDirectory)?.state
+    }
+
+    /// The resolution under way and the run whose journal holds it: the newest of the unfinished resolve runs that
+    /// recorded one (killed or stopped) and the run `resolve.json` names (a start or continuation that ended, its
+    /// resolution still open). A damaged `resolve.json` is passed over when an unfinished run holds the resolution.
+    static func underWay(commonDirectory: String) throws -> (state: ResolveState, run: String?)? {
+        var found: (state: ResolveState, run: String?)?
+        let unfinished: [RunJournal]
+        do {
+            unfinished = try RunJournal.unfinished(gitDirectory: commonDirectory)
+        } catch {
+            // A journal that cannot be read is reported where the journals are read as a whole: status warns naming
+            // it, and every writing command (resolve too) refuses before it begins. Here the resolution is then
+            // the one resolve.json names.
+            unfinished = []
+        }
+        for run in unfinished where run.commandName == "resolve" {
+            if let resolution = run.resolution { found = (resolution, run.runId) }
+        }
         let path = Self.path(commonDirectory: commonDirectory)
-        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        guard FileManager.default.fileExists(atPath: path) else { return found }
+        let named: (state: ResolveState, run: String?)
+        do {
+            named = try readFile(path, commonDirectory: commonDirectory)
+        } catch {
+            if found != nil { return found }
+            throw error
+        }
+        if let found, let run = found.run, named.run.map({ $0 < run }) ?? true { return found }
+        return named
+    }
+
+    /// The resolution `resolve.json` names, read from that run's journal (a file of the earlier format holds it
+    /// whole).
+    private static func readFile(_ path: String, commonDirectory: String) throws -> (state: ResolveState, run: String?)
+    {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ResolveError(.refused, "cannot read the resolve state \(path)")
         }
+        let pointer: ResolvePointer
         do {
-            return try JSONDecoder().decode(ResolveState.self, from: data)
+            pointer = try JSONDecoder().decode(ResolvePointer.self, from: data)
         } catch {
+            if let whole = try? JSONDecoder().decode(ResolveState.self, from: data) { return (whole, nil) }
             throw ResolveError(
                 .refused, "cannot read the resolve state \(path): \(error); move it away to start over")
         }
+        let journal = RunJournal.path(gitDirectory: commonDirectory, runId: pointer.run)
+        let run: RunJournal
+        do {
+            run = try RunJournal.read(gitDirectory: commonDirectory, runId: pointer.run)
+        } catch {
+            throw ResolveError(
+                .refused,
+                "cannot read the resolution of \(pointer.tenant) from the journal \(journal) that \(path) names: "
+                    + "\(error); move \(path) away to start over")
+        }
+        guard let resolution = run.resolution else {
+            throw ResolveError(
+                .refused,
+                "the journal \(journal) that \(path) names holds no resolution of \(pointer.tenant); move \(path) away "
+                    + "to start over")
+        }
+        return (resolution, pointer.run)
     }
 
     /// The resolution `--continue` and `--abort` (`action`) go on with: the state of `workspace`'s superproject,
@@ -236,27 +157,32 @@ public struct ResolveState: Sendable, Equatable, Codable {
         return state
     }
 
-    /// Writes the state: temporary file, fsync, rename (a failure leaves the previous state and no temporary file).
-    public func write(commonDirectory: String) throws {
+    /// Records the resolution as it now stands in the journal of `transaction` (one line appended), and names that
+    /// run in `resolve.json` (rewritten only when what it says changes).
+    public func record(in transaction: Transaction, commonDirectory: String) throws {
+        try transaction.recordResolution(self)
+        let pointer = ResolvePointer(self, run: transaction.runId)
+        let path = Self.path(commonDirectory: commonDirectory)
+        if let data = FileManager.default.contents(atPath: path),
+            (try? JSONDecoder().decode(ResolvePointer.self, from: data)) == pointer
+        {
+            return
+        }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        let data = try encoder.encode(self)
         do {
-            try DurableFile.write(data, to: Self.path(commonDirectory: commonDirectory))
+            try DurableFile.write(try encoder.encode(pointer), to: path)
         } catch {
-            throw ResolveError(.refused, "cannot write the resolve state: \(error.description)")
+            throw ResolveError(.refused, "cannot write the resolve state \(path): \(error)")
         }
     }
 
-    /// Removes the state (the resolution is finished or aborted).
+    /// Removes `resolve.json` (the resolution is finished or aborted; its runs' journals say so).
     public static func remove(commonDirectory: String) throws {
         let path = Self.path(commonDirectory: commonDirectory)
         guard FileManager.default.fileExists(atPath: path) else { return }
         try FileManager.default.removeItem(atPath: path)
     }
-
-    /// Every merge: the modules, then the superproject.
-    public var merges: [Merge] { modules + [superproject] }
 
     /// The error for a second `resolve <t>` while this one is unfinished.
     public func inProgressError(in workspace: Workspace) -> ResolveError {

@@ -45,15 +45,17 @@ public enum StatusRun {
             workspace, git: git, options: ValidationOptions(allowLocalRemotes: git.allowLocalRemotes))
         console?.progress("fetching the superproject")
         try SuperprojectRemote.fetch(workspace, git: git)
-        var checkouts: [(name: String, path: String)] = []
+        var checkouts: [(name: String, repository: GitRepository)] = []
         for module in project.manifest.modules {
-            let path = workspace.path(module.path)
-            if try CheckoutPresence.of(path, git: git) == .repository { checkouts.append((module.name, path)) }
+            let checkout = workspace.checkout(at: module.path)
+            if try CheckoutPresence.of(checkout.path, git: git) == .repository {
+                checkouts.append((module.name, checkout))
+            }
         }
         guard !checkouts.isEmpty else { return }
         console?.progress("fetching \(English.count(checkouts.count, "module"))")
         _ = try Concurrent.map(checkouts, jobs: jobs) { checkout in
-            try GitRepository(checkout.path, git: git).fetchOrigin(prune: true, module: checkout.name)
+            try checkout.repository.fetchOrigin(prune: true, module: checkout.name)
         }
     }
 

@@ -36,7 +36,7 @@ public struct SwitchRun: Sendable {
         let target = self.target == PreviousTenant.argument ? try PreviousTenant.read(workspace) : self.target
         let lock = try WorkspaceLock(gitDirectory: workspace.commonDirectory, wait: wait)
         defer { lock.release() }
-        let before = try GitRepository(workspace.root, git: git).headBranch(context: "read the superproject's branch")
+        let before = try workspace.superproject.headBranch(context: "read the superproject's branch")
         func switched(_ transaction: Transaction?) throws -> SwitchReport {
             let switcher = WorkingCopySwitch(
                 workspace: workspace, git: git, fetch: fetch, recursive: recursive, console: console,

@@ -24,7 +24,7 @@ struct ReviewProposer {
             start: start)
         guard !options.dryRun, let runId, !reviews.isEmpty else {
             report.reviews = reviews
-            return Self.marked(report, reviews: reviews)
+            return review.namingResolveForReview(Self.marked(report, reviews: reviews))
         }
         var journal = RollJournal(runId: runId, createdAt: ISO8601DateFormatter().string(from: start), entries: [])
         journal.command = "roll"
@@ -73,7 +73,7 @@ struct ReviewProposer {
         try Transaction.markFinished(earlier, by: runId, in: workspace)
         report.pushes = pushes
         report.reviews = reviews
-        return Self.marked(report, reviews: reviews)
+        return review.namingResolveForReview(Self.marked(report, reviews: reviews))
     }
 
     /// Pushes the proposals of `entries`, modules first, and records each answer and each proposal's new state

@@ -35,11 +35,13 @@ extension RunJournal {
         /// A review roll's proposals as they now stand: each replaces the one of its repository and tenant, or is
         /// added.
         var reviews: [Review]?
+        /// A resolution as it now stands after a step of a resolve run (it replaces the one recorded before).
+        var resolution: Resolution?
 
         package init(
             begin: RunJournal? = nil, record: Record? = nil, answer: Answer? = nil, undone: Refs? = nil,
             before: [RunJournal.Before]? = nil, started: String? = nil, changed: Bool? = nil, end: End? = nil,
-            undoneAt: String? = nil, reviews: [Review]? = nil
+            undoneAt: String? = nil, reviews: [Review]? = nil, resolution: Resolution? = nil
         ) {
             self.begin = begin
             self.record = record
@@ -51,6 +53,7 @@ extension RunJournal {
             self.end = end
             self.undoneAt = undoneAt
             self.reviews = reviews
+            self.resolution = resolution
         }
     }
 
@@ -142,6 +145,7 @@ extension RunJournal {
         }
         if let undoneAt = line.undoneAt { self.undoneAt = undoneAt }
         if let reviews = line.reviews { apply(reviews) }
+        if let resolution = line.resolution { self.resolution = resolution }
     }
 
     /// Replaces each proposal of the same repository and tenant, or adds it.

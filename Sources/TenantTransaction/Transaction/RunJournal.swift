@@ -128,6 +128,8 @@ public struct RunJournal: Sendable, Equatable, Codable {
     public var changed: Bool?
     /// A review roll's proposals (``Review``); nil in every other run.
     public var reviews: [Review]?
+    /// A resolve run's resolution as it stood after its last recorded step (``Resolution``); nil in every other run.
+    public var resolution: Resolution?
     /// Set when the journal on disk was cut off in the middle (a full disk, a power loss): its complete steps were
     /// read, the rest is lost, and how the run ended is unknown, so it is taken as unfinished. Never written.
     public var salvaged: Bool?

@@ -216,6 +216,12 @@ public final class Transaction: Sendable {
         try append([RunJournal.Line(reviews: reviews)])
     }
 
+    /// Records a resolution as it stands after a step of this resolve run (each replaces the one before): the first
+    /// time before the run's first change, then after every step that lands.
+    public func recordResolution(_ resolution: RunJournal.Resolution) throws {
+        try write([RunJournal.Line(resolution: resolution)])
+    }
+
     /// Ends the run with `state` and `error` (roll's own end).
     package func end(_ state: RunJournal.State, error: String?) throws(DurableFileError) {
         try append([RunJournal.Line(end: .init(state: state, error: error))])
@@ -237,7 +243,8 @@ public final class Transaction: Sendable {
                 throw journalError(error, of: journal)
             }
         }
-        guard current.state != .finished else { return }
+        // A run that ended waiting (its proposals are open: `resolve --review`) stays so until `roll --land` follows it.
+        guard current.state != .finished, current.state != .waiting else { return }
         try write([RunJournal.Line(end: .init(state: .finished))])
     }
 

@@ -1,0 +1,167 @@
+import Foundation
+
+/// `resolve --continue` of a resolution started with `--review`: the committed merges are proposed as the tenant's
+/// review, where and how `roll --review` proposes them, and never pushed to the tenant branches (protected there).
+/// Module proposals first; the superproject's waits for them to land (`roll --land` then proposes its pin of what
+/// landed), so no superproject ref pins an unlanded commit. A proposal branch already there is updated in place
+/// (leased on its value), or adopted as it is when it holds the same merge (same parents and tree): never a second
+/// review. The run ends `waiting` and takes over the other proposals of the latest waiting review run, so that `roll
+/// --land` follows them all. The result lives on the proposals: the working copy goes back to where it started.
+extension ResolveContinuer {
+    /// Proposes the resolution; its report (`published`: every proposal is open).
+    func propose(_ state: inout ResolveState) throws -> ResolveReport {
+        let common = workspace.commonDirectory
+        let project = try ProjectReader.workingTree(
+            workspace, options: ValidationOptions(allowLocalRemotes: git.allowLocalRemotes))
+        let review = ReviewOptions(forge: state.forge.flatMap(ReviewForge.init(rawValue:))).reading(project.manifest)
+        let merges = updates(state)
+        var reviews = Self.proposals(state, merges: merges, review: review)
+        state.runId = transaction.runId
+        state.phase = .publishing
+        try state.record(in: transaction, commonDirectory: common)
+        var pushes: [PushOutcome] = []
+        var rejected = false
+        for index in reviews.indices where reviews[index].state == "proposed" {
+            guard let merge = merges.first(where: { $0.repository == reviews[index].repository }) else { continue }
+            if let outcome = try proposeOne(&reviews[index], merge: merge, review: review) { pushes.append(outcome) }
+            try transaction.recordReviews([reviews[index]])
+            if reviews[index].state == "rejected" {
+                rejected = true
+                break  // the superproject never goes out before every module it pins
+            }
+        }
+        let repositories = Self.repositories(state, reviews: reviews)
+        let pins = pinChanges(state).moved
+        if rejected {
+            state.phase = .committed
+            try state.record(in: transaction, commonDirectory: common)
+            return ResolveReport(
+                action: "continue", tenant: state.tenant, branch: state.branch, repositories: repositories, pins: pins,
+                runId: transaction.runId, published: false, pushes: pushes, next: "tenantctl resolve --abort",
+                notes: [
+                    "a proposal push was refused; what was proposed is in the journal of run \(transaction.runId) "
+                        + "(tenantctl runs). `tenantctl resolve --continue` proposes again; `tenantctl resolve --abort` "
+                        + "puts every repository back and takes the proposals back"
+                ])
+        }
+        // The run waits for the reviews, with the latest waiting review run's other proposals taken over.
+        let waiting = try RunJournal.all(gitDirectory: common).runs.filter {
+            $0.state == .waiting && $0.reviews != nil && $0.runId != transaction.runId
+        }
+        let others = (waiting.max { $0.runId < $1.runId }?.reviews ?? []).filter { $0.tenant != state.tenant }
+        do {
+            try transaction.recordReviews(others + reviews)
+            try transaction.end(.waiting, error: nil)
+        } catch {
+            throw ResolveError(
+                .refused,
+                "cannot record the proposals in the journal of run \(transaction.runId): \(error.description); free "
+                    + "some space, then run `tenantctl resolve --continue` again: it adopts what was proposed")
+        }
+        try Transaction.markFinished(waiting, by: transaction.runId, in: workspace)
+        // The working copy goes back to where the resolution started (what was proposed stays proposed).
+        let back = try ResolveAborter(workspace: workspace, git: git, console: console, keepsPublished: true).run()
+        return ResolveReport(
+            action: "continue", tenant: state.tenant, branch: state.branch, repositories: repositories, pins: pins,
+            runId: transaction.runId, published: true, pushes: pushes, next: "tenantctl roll --land",
+            notes: [
+                "proposed as the review of \(state.tenant) (review run \(transaction.runId)): "
+                    + reviews.map { "\($0.repository) \($0.state) \(Self.shortRef($0.ref))" }.joined(separator: ", ")
+                    + "; nothing was pushed to \(state.branch)",
+                "the working copy is back where the resolution started; follow the reviews with `tenantctl roll "
+                    + "--land`",
+            ] + back.notes)
+    }
+
+    /// The tenant's proposals: every module merge, then the superproject commit, which waits while module
+    /// proposals have to land first.
+    static func proposals(_ state: ResolveState, merges: [ResolveState.Merge], review: ReviewOptions)
+        -> [RunJournal.Review]
+    {
+        let modulesFirst = merges.contains { !$0.isSuperproject }
+        return merges.compactMap { merge in
+            guard let new = merge.commit else { return nil }
+            return RunJournal.Review(
+                repository: merge.repository, tenant: state.tenant, target: merge.branch,
+                ref: review.proposal(repository: merge.repository, tenant: state.tenant, target: merge.branch),
+                base: merge.ours, general: merge.theirs ?? state.superproject.theirs ?? merge.ours, proposed: new,
+                state: merge.isSuperproject && modulesFirst ? "waiting" : "proposed")
+        }
+    }
+
+    /// Pushes one proposal (leased on the proposal branch's value on its remote), or adopts the one there when it
+    /// holds the same merge; records the push in the run's journal and the proposal's new state. Nil: adopted.
+    func proposeOne(_ proposal: inout RunJournal.Review, merge: ResolveState.Merge, review: ReviewOptions) throws
+        -> PushOutcome?
+    {
+        let from = workspace.repository(relative: merge.path)
+        let remote = try ModuleRemotes.reachable(merge.remote, workspace: workspace, git: git)
+        let branch = proposal.ref.hasPrefix("refs/heads/")
+        var old: String?
+        if branch {
+            let context = "read the proposal \(proposal.ref) of \(merge.repository)"
+            old = try from.remoteValues(of: [proposal.ref], on: remote, context: context)[proposal.ref]
+            if let old, try Self.holdsTheSameMerge(old, as: proposal.proposed, in: from, context: context) {
+                proposal.proposed = old
+                proposal.state = "open"
+                return nil
+            }
+        }
+        let update = RefUpdate(ref: proposal.ref, new: proposal.proposed, old: old)
+        try transaction.record(
+            repository: merge.repository, remote: merge.remote, refs: [update], published: nil, landed: nil)
+        let title = try from.subject(of: proposal.proposed, context: "read the subject of the proposal")
+        console?.progress("proposing \(merge.branch) of \(merge.repository)")
+        let outcome: PushOutcome
+        do {
+            outcome = try ReviewPush.push(
+                update, lease: branch,
+                options: review.proposalOptions(
+                    repository: merge.repository, tenant: proposal.tenant, target: proposal.target, title: title),
+                repository: merge.repository, from: from.path, to: remote, git: git)
+        } catch {
+            try transaction.record(repository: merge.repository, refs: [update], published: nil, landed: nil)
+            throw error
+        }
+        try transaction.record(repository: merge.repository, refs: [update], published: outcome.accepted, landed: nil)
+        proposal.state = outcome.accepted || ReviewOptions.forgeHasIt(outcome) ? "open" : "rejected"
+        return outcome
+    }
+
+    /// Whether the proposal `existing` holds the same merge as `proposed`: the same commit, or one with the same
+    /// parents and tree (a resolution made again the same way).
+    static func holdsTheSameMerge(
+        _ existing: String, as proposed: String, in repository: GitRepository, context: String
+    )
+        throws -> Bool
+    {
+        guard existing != proposed else { return true }
+        guard try repository.hasCommit(existing) else { return false }
+        return try repository.parents(of: existing, context: context)
+            == repository.parents(of: proposed, context: context)
+            && repository.tree(of: existing, context: context) == repository.tree(of: proposed, context: context)
+    }
+
+    /// Each repository of the resolution with its proposal's state, the superproject first.
+    static func repositories(_ state: ResolveState, reviews: [RunJournal.Review]) -> [ResolveReport.Repository] {
+        let repositories = state.merges.map { merge -> ResolveReport.Repository in
+            let proposal = reviews.first { $0.repository == merge.repository }
+            let status: String
+            switch proposal?.state {
+            case nil: status = "up-to-date"
+            case "waiting": status = "waiting"
+            case "open": status = "proposed"
+            default: status = "committed"
+            }
+            return ResolveReport.Repository(
+                repository: merge.repository, path: merge.path, branch: merge.branch, status: status,
+                from: merge.ours, to: merge.commit ?? merge.ours)
+        }
+        return repositories.filter { $0.path.isEmpty } + repositories.filter { !$0.path.isEmpty }
+    }
+
+    /// `tenantctl/roll/t2` for a proposal branch, the ref itself otherwise.
+    static func shortRef(_ ref: String) -> String {
+        ref.hasPrefix("refs/heads/") ? String(ref.dropFirst("refs/heads/".count)) : ref
+    }
+}
