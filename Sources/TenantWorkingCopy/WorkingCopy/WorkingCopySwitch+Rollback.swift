@@ -401,9 +401,10 @@ extension WorkingCopySwitch {
         let repository = step.repository
         if step.deinitialises {
             // A module the switch cloned, holding nothing of the user's: not initialised again (its git directory
-            // stays, as after deinit).
-            try workspace.superproject.deinitialiseSubmodule(
-                repository.path, context: "put module \(name) back to not initialised")
+            // stays, as after deinit), by the repository it is a submodule of.
+            let (owner, relative) = try owningRepository(of: repository.path)
+            let what = name.hasPrefix("submodule ") ? name : "module \(name)"
+            try owner.deinitialiseSubmodule(relative, context: "put \(what) back to not initialised")
             return
         }
         let checkout = gitRepository(at: step.path)
@@ -445,6 +446,20 @@ extension WorkingCopySwitch {
             // A checkout the switch had moved goes back to where it was, with its branch and files.
             try ModuleCheckoutMove.move(gitRepository(at: step.path), to: workspace.path(from))
         }
+    }
+
+    /// The repository a submodule at `path` (relative to the superproject root) belongs to, and its path there:
+    /// the nearest checkout above it (a nested submodule's module), else the superproject.
+    private func owningRepository(of path: String) throws -> (GitRepository, String) {
+        let components = path.split(separator: "/").map(String.init)
+        for count in stride(from: components.count - 1, to: 0, by: -1) {
+            let above = components[..<count].joined(separator: "/")
+            let candidate = gitRepository(at: workspace.path(above))
+            if try CheckoutPresence.of(candidate) == .repository {
+                return (candidate, components[count...].joined(separator: "/"))
+            }
+        }
+        return (workspace.superproject, path)
     }
 
     /// `<short id> (<subject>)` of a commit, for a message.
