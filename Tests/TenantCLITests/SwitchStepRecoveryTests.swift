@@ -5,7 +5,8 @@ import TenantTestSupport
 import Testing
 
 /// The changes of a switch beyond the modules' own checkouts are steps of its journal too: the checkout of
-/// submodules `modules.json` does not name, and a module checkout moved to where the target branch has it. A
+/// submodules `modules.json` does not name, of the nested submodules its recursive update initialises, and a module
+/// checkout moved to where the target branch has it. A
 /// switch killed (SIGKILL) or interrupted (SIGTERM) after such a step landed is put back exactly as far as nothing
 /// changed since: a repository the user changed is kept and named, the rest goes back. Every command runs as a
 /// process of the built tenantctl.

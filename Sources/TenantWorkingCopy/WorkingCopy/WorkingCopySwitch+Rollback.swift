@@ -250,7 +250,13 @@ extension WorkingCopySwitch {
         let name = repository.repository
         let path = workspace.path(repository.path)
         var step = PutBack(name: name, repository: repository, path: path)
-        if try CheckoutPresence.of(gitRepository(at: path)) == .repository {
+        let present = try CheckoutPresence.of(gitRepository(at: path)) == .repository
+        if !present && repository.branch.isEmpty {
+            // A nested or unnamed submodule whose clone is gone (its module put back already): nothing to put back.
+            step.untouched = true
+            return step
+        }
+        if present {
             let checkout = gitRepository(at: path)
             let files = try usersFiles(in: checkout, name: name)
             step.problems = files.sorted().map { file in
@@ -259,8 +265,12 @@ extension WorkingCopySwitch {
                     reason: "changed since the switch that cloned module \(name) stopped, and not by it; commit or "
                         + "stash it, then run the switch again")
             }
+            // A nested submodule's recorded commit may be missing from its clone (the reason its update stopped):
+            // then every commit of the clone's own that no remote holds is the user's.
+            let missing = try repository.branch.isEmpty && !checkout.hasCommit(repository.target)
+            let pinned = missing ? nil : repository.target
             if let commit = try checkout.commitOnNoRemote(
-                beyond: repository.target, context: "look for commits of your own in \(name)")
+                beyond: pinned, context: "look for commits of your own in \(name)")
             {
                 step.kept.append(
                     "\(name): the module the stopped switch cloned holds \(try described(commit, in: checkout, name: name)), "
