@@ -5,7 +5,8 @@ import TenantTestSupport
 import Testing
 
 /// The changes of a switch beyond the modules' own checkouts are steps of its journal too: the checkout of
-/// submodules `modules.json` does not name, and a module checkout moved to where the target branch has it. A
+/// submodules `modules.json` does not name, of the nested submodules its recursive update initialises, and a module
+/// checkout moved to where the target branch has it. A
 /// switch killed (SIGKILL) or interrupted (SIGTERM) after such a step landed is put back exactly as far as nothing
 /// changed since: a repository the user changed is kept and named, the rest goes back. Every command runs as a
 /// process of the built tenantctl.
@@ -159,6 +160,61 @@ import Testing
                         $0.undone == true
                     }, "\(label): \(journal.entries)")
                 #expect(try Self.unfinishedSwitch(app.dev) == nil, "\(label)")
+            }
+        }
+    }
+    /// Article's nested submodule `Vendor/Lib` is not initialised; the switch to t2 initialises it and is killed
+    /// right after. The nested checkout is a repository of the run: the next switch
+    /// deinitialises it again (positive control), or, when the user edited a file in it, keeps it and names it.
+    @Test func aKilledSwitchPutsBackTheNestedSubmodulesItInitialised() throws {
+        // The calls of the same switch uninterrupted: the index of Article's nested update.
+        let referenceSandbox = try GitSandbox(function: "nested-reference")
+        let reference = try SwitchFixture(sandbox: referenceSandbox, nested: true)
+        try #require(referenceSandbox.tenantctl(["switch", "general_dev"], in: reference.workspace).status == 0)
+        try referenceSandbox.git(
+            ["submodule", "deinit", "-q", "-f", "--", "Vendor/Lib"], in: reference.module("Article"))
+        let logged = try GitShim(in: referenceSandbox, name: "shim-reference")
+        let done = try referenceSandbox.tenantctlProcess(
+            ["switch", "t2", "--git", logged.path], in: reference.workspace)
+        try #require(done.status == 0, "\(done.stderr)")
+        let calls = try logged.calls()
+        let update =
+            try #require(
+                calls.firstIndex { $0.contains("/Modules/Article ") && $0.contains(" update --init --recursive") },
+                "\(calls)") + 1
+
+        for userEdits in [false, true] {
+            let sandbox = try GitSandbox(function: "nested-\(userEdits)")
+            let fixture = try SwitchFixture(sandbox: sandbox, nested: true)
+            // Everything on its branch first, as the switch back below (without nested submodules) leaves it.
+            try #require(sandbox.tenantctl(["switch", "general_dev"], in: fixture.workspace).status == 0)
+            let article = fixture.module("Article")
+            try sandbox.git(["submodule", "deinit", "-q", "-f", "--", "Vendor/Lib"], in: article)
+            let before = try fixture.snapshot()
+            let shim = try GitShim(in: sandbox, name: "shim-kill")
+            let stopped = try sandbox.tenantctlProcess(
+                ["switch", "t2", "--git", shim.path], in: fixture.workspace,
+                environment: ["SHIM_KILL_AFTER": "\(update)"])
+            #expect(stopped.status == -SIGKILL, "\(stopped.stderr)")
+            #expect(Self.checkedOut(article, "Vendor/Lib"))
+            let file = article + "/Vendor/Lib/Lib.c"
+            if userEdits { try "/* mine */\n".write(toFile: file, atomically: true, encoding: .utf8) }
+
+            // The next switch leaves nested submodules alone: what it puts back is all that changes.
+            let next = sandbox.tenantctl(["switch", "general_dev", "--no-recursive"], in: fixture.workspace)
+            #expect(try Self.unfinishedSwitch(fixture.workspace) == nil, "\(next.stderr)")
+            #expect(next.stderr.contains("submodule Modules/Article/Vendor/Lib"), "\(next.stderr)")
+            if userEdits {
+                #expect(next.stderr.contains("submodule Modules/Article/Vendor/Lib: kept"), "\(next.stderr)")
+                #expect(next.stderr.contains("Modules/Article/Vendor/Lib/Lib.c"), "\(next.stderr)")
+                #expect(try String(contentsOfFile: file, encoding: .utf8) == "/* mine */\n")
+            } else {
+                #expect(next.status == 0, "\(next.stderr)")
+                #expect(!Self.checkedOut(article, "Vendor/Lib"), "\(next.stderr)")
+                // Article as before: its nested submodule not initialised, its status, refs and config unchanged (the
+                // other repositories keep what the fetch brought and the upstream of the branch the switch created).
+                let after = try fixture.snapshot()
+                #expect(after["Article"] == before["Article"], "\(next.stderr)")
             }
         }
     }

@@ -250,7 +250,13 @@ extension WorkingCopySwitch {
         let name = repository.repository
         let path = workspace.path(repository.path)
         var step = PutBack(name: name, repository: repository, path: path)
-        if try CheckoutPresence.of(gitRepository(at: path)) == .repository {
+        let present = try CheckoutPresence.of(gitRepository(at: path)) == .repository
+        if !present && repository.branch.isEmpty {
+            // A nested or unnamed submodule whose clone is gone (its module put back already): nothing to put back.
+            step.untouched = true
+            return step
+        }
+        if present {
             let checkout = gitRepository(at: path)
             let files = try usersFiles(in: checkout, name: name)
             step.problems = files.sorted().map { file in
@@ -259,8 +265,12 @@ extension WorkingCopySwitch {
                     reason: "changed since the switch that cloned module \(name) stopped, and not by it; commit or "
                         + "stash it, then run the switch again")
             }
+            // A nested submodule's recorded commit may be missing from its clone (the reason its update stopped):
+            // then every commit of the clone's own that no remote holds is the user's.
+            let missing = try repository.branch.isEmpty && !checkout.hasCommit(repository.target)
+            let pinned = missing ? nil : repository.target
             if let commit = try checkout.commitOnNoRemote(
-                beyond: repository.target, context: "look for commits of your own in \(name)")
+                beyond: pinned, context: "look for commits of your own in \(name)")
             {
                 step.kept.append(
                     "\(name): the module the stopped switch cloned holds \(try described(commit, in: checkout, name: name)), "
@@ -401,9 +411,10 @@ extension WorkingCopySwitch {
         let repository = step.repository
         if step.deinitialises {
             // A module the switch cloned, holding nothing of the user's: not initialised again (its git directory
-            // stays, as after deinit).
-            try workspace.superproject.deinitialiseSubmodule(
-                repository.path, context: "put module \(name) back to not initialised")
+            // stays, as after deinit), by the repository it is a submodule of.
+            let (owner, relative) = try owningRepository(of: repository.path)
+            let what = name.hasPrefix("submodule ") ? name : "module \(name)"
+            try owner.deinitialiseSubmodule(relative, context: "put \(what) back to not initialised")
             return
         }
         let checkout = gitRepository(at: step.path)
@@ -445,6 +456,20 @@ extension WorkingCopySwitch {
             // A checkout the switch had moved goes back to where it was, with its branch and files.
             try ModuleCheckoutMove.move(gitRepository(at: step.path), to: workspace.path(from))
         }
+    }
+
+    /// The repository a submodule at `path` (relative to the superproject root) belongs to, and its path there:
+    /// the nearest checkout above it (a nested submodule's module), else the superproject.
+    private func owningRepository(of path: String) throws -> (GitRepository, String) {
+        let components = path.split(separator: "/").map(String.init)
+        for count in stride(from: components.count - 1, to: 0, by: -1) {
+            let above = components[..<count].joined(separator: "/")
+            let candidate = gitRepository(at: workspace.path(above))
+            if try CheckoutPresence.of(candidate) == .repository {
+                return (candidate, components[count...].joined(separator: "/"))
+            }
+        }
+        return (workspace.superproject, path)
     }
 
     /// `<short id> (<subject>)` of a commit, for a message.

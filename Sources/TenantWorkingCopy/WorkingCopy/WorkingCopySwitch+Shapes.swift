@@ -178,9 +178,11 @@ extension WorkingCopySwitch {
     /// Checks out every submodule of ``planUnnamed(target:branch:modules:)`` that changes at its pin, as
     /// `git submodule update --init --checkout` does (detached; a branch it was on stays), with its nested
     /// submodules unless `--no-recursive`. `start` records in the journal that one is about to change; each
-    /// checkout is recorded as a step once it landed (HEAD from where it was to the pin).
+    /// checkout is recorded as a step once it landed (HEAD from where it was to the pin). `add` records the nested
+    /// submodules the update changes (``updateNested(at:prefix:name:tenant:add:)``).
     func checkOutUnnamed(
-        _ submodules: [UnnamedSubmodule], tenant: String, start: (String) throws -> Void
+        _ submodules: [UnnamedSubmodule], tenant: String, start: (String) throws -> Void,
+        add: ([RunJournal.Before]) throws -> Void
     ) throws -> [UnnamedSubmodule] {
         var done: [UnnamedSubmodule] = []
         for submodule in submodules {
@@ -200,7 +202,7 @@ extension WorkingCopySwitch {
                 published: nil, landed: true)
             if recursive {
                 try updateNested(
-                    at: workspace.path(submodule.path), prefix: submodule.path, name: label, tenant: tenant)
+                    at: workspace.path(submodule.path), prefix: submodule.path, name: label, tenant: tenant, add: add)
             }
             done.append(submodule)
         }
@@ -208,11 +210,18 @@ extension WorkingCopySwitch {
     }
 
     /// Initialises and updates the nested submodules of the checkout at `path` to the commits it records, when any
-    /// is not there; a failure names `--no-recursive`, the switch without them.
+    /// is not there; a failure names `--no-recursive`, the switch without them. Each nested submodule the update
+    /// changes is a repository of the run (`submodule <path>`, detached at its recorded commit): `add` records it,
+    /// with the branch and commit it had, before the update, and its checkout is recorded as a step once the update
+    /// landed, so that a put-back takes it back too. Nested submodules below one that was not initialised are not
+    /// seen before the update and are not recorded.
     @discardableResult
-    func updateNested(at path: String, prefix: String, name: String, tenant: String) throws -> Bool {
-        let nested = try NestedSubmodules.inspect(gitRepository(at: path), prefix: prefix)
-        guard nested.contains(where: { !$0.atRecorded }) else { return false }
+    func updateNested(
+        at path: String, prefix: String, name: String, tenant: String, add: ([RunJournal.Before]) throws -> Void
+    ) throws -> Bool {
+        let changing = try NestedSubmodules.inspect(gitRepository(at: path), prefix: prefix).filter { !$0.atRecorded }
+        guard !changing.isEmpty else { return false }
+        try add(try changing.map(nestedRecord))
         console?.progress("\(name): updating nested submodules")
         do {
             try gitRepository(at: path).updateSubmodulesRecursively(what: name)
@@ -221,6 +230,28 @@ extension WorkingCopySwitch {
                 "the nested submodules of \(name) could not be updated: \(error); switch without them: tenantctl "
                     + "switch \(tenant) --no-recursive")
         }
+        for submodule in changing {
+            try transaction?.record(
+                repository: "submodule \(submodule.path)",
+                refs: [RefUpdate(ref: "HEAD", new: submodule.recorded, old: submodule.head)], published: nil,
+                landed: true)
+        }
         return true
+    }
+
+    /// The journal record of a nested submodule the update is about to change: where it is, the branch and commit it
+    /// has (none: not initialised, the update clones it), and the commit it goes to, detached.
+    private func nestedRecord(_ submodule: NestedSubmodule) throws -> RunJournal.Before {
+        let label = "submodule \(submodule.path)"
+        let branch = try submodule.head.map { _ in
+            try gitRepository(at: workspace.path(submodule.path)).headBranch(context: "read the branch of \(label)")
+        }
+        var record = RunJournal.Before(repository: label, branch: branch ?? nil, head: submodule.head)
+        record.path = submodule.path
+        record.targetBranch = ""
+        record.target = submodule.recorded
+        record.initialises = submodule.head == nil
+        record.started = true
+        return record
     }
 }

@@ -640,8 +640,14 @@ public struct WorkingCopySwitch: Sendable {
                 "the switch to \(plan.tenant) stopped part-way (changed: \(moved.joined(separator: ", "))); "
                     + "run `\(rerun)` again: it puts that back, then switches")
         }
+        // Repositories the plan could not know (nested submodules, seen once their module is checked out): recorded
+        // with the others, already started, before their first change.
+        func add(_ found: [RunJournal.Before]) throws {
+            records += found.filter { record in !records.contains { $0.repository == record.repository } }
+            try transaction?.recordBefore(records)
+        }
         do {
-            let report = try executeSteps(plan, start: start)
+            let report = try executeSteps(plan, start: start, add: add)
             InterruptNote.set(nil)
             return report
         } catch {
@@ -697,7 +703,9 @@ public struct WorkingCopySwitch: Sendable {
     }
 
     /// The steps of ``execute(_:)``; `start` records in the journal that a repository is about to change.
-    private func executeSteps(_ plan: Plan, start: (String) throws -> Void) throws -> SwitchReport {
+    private func executeSteps(
+        _ plan: Plan, start: (String) throws -> Void, add: ([RunJournal.Before]) throws -> Void
+    ) throws -> SwitchReport {
         var entries: [SwitchReport.Entry] = []
         if plan.superproject.changes { try start("superproject") }
         let superChange = try apply(plan.superproject, in: workspace.root, superproject: true)
@@ -732,7 +740,8 @@ public struct WorkingCopySwitch: Sendable {
             try recordLanded(module, headBefore: plan.heads[module.repository])
             var nested = false
             if recursive {
-                nested = try updateNested(at: path, prefix: module.path, name: module.repository, tenant: plan.tenant)
+                nested = try updateNested(
+                    at: path, prefix: module.path, name: module.repository, tenant: plan.tenant, add: add)
             }
             var reported = entry(module, change: change, from: plan.heads[module.repository], nested: nested)
             if let kept = plan.leftUnpushed[module.repository] {
@@ -747,7 +756,7 @@ public struct WorkingCopySwitch: Sendable {
         var report = SwitchReport(
             tenant: plan.tenant, branch: plan.superproject.branch, dryRun: false, repositories: entries,
             unpinned: plan.unpinned)
-        report.unnamed = try checkOutUnnamed(plan.unnamed, tenant: plan.tenant, start: start)
+        report.unnamed = try checkOutUnnamed(plan.unnamed, tenant: plan.tenant, start: start, add: add)
         return report
     }
 
