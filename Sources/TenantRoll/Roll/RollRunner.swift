@@ -144,7 +144,7 @@ public struct RollRunner: Sendable {
             VirtualBase.landings(
                 gitDirectory: workspace.commonDirectory, generalBranch: snapshot.project.manifest.generalBranch),
             to: RollStateLoader.load(snapshot: snapshot, batch: batch, git: git, jobs: options.jobs),
-            superproject: GitRepository(workspace.root, git: git))
+            superproject: snapshot.superproject)
         let plan = try RollPlanner.plan(state, filter: options.filter)
         console?.progress(
             "planned: \(English.count(plan.tenants.count, "tenant")), "
