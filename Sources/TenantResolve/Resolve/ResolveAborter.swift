@@ -109,18 +109,22 @@ public struct ResolveAborter {
             action: "abort", tenant: state.tenant, branch: state.branch, repositories: ordered, runId: state.runId,
             pushes: pushes, next: nil, notes: notes)
         report.kept = kept.isEmpty ? nil : kept
-        for branch in kept {
-            let start = state.startPoints.first { $0.path == branch.path }
-            steps.kept.append(
-                RunAbort.Step.make(
-                    repository: branch.repository, ref: "refs/heads/" + branch.branch, local: true, left: nil,
-                    before: start?.branches[branch.branch], now: nil,
-                    note: branch.commits.isEmpty
-                        ? "created during the resolution, not by it; kept"
-                        : "holds \(branch.commits.count) commit\(branch.commits.count == 1 ? "" : "s") the resolution "
-                            + "did not make; kept"))
-        }
+        steps.kept += Self.keptSteps(kept, state: state)
         return (report, steps)
+    }
+
+    /// The runs-abort steps of the branches the abort keeps, each with why.
+    static func keptSteps(_ kept: [ResolveReport.KeptBranch], state: ResolveState) -> [RunAbort.Step] {
+        kept.map { branch in
+            let start = state.startPoints.first { $0.path == branch.path }
+            return RunAbort.Step.make(
+                repository: branch.repository, ref: "refs/heads/" + branch.branch, local: true, left: nil,
+                before: start?.branches[branch.branch], now: nil,
+                note: branch.commits.isEmpty
+                    ? "created during the resolution, not by it; kept"
+                    : "holds \(branch.commits.count) commit\(branch.commits.count == 1 ? "" : "s") the resolution "
+                        + "did not make; kept")
+        }
     }
 
     /// The refs a stopped `--continue` had published (its journal `runId`), as steps taken back on their remotes.

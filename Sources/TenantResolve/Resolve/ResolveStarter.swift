@@ -60,16 +60,7 @@ public struct ResolveStarter {
         guard let superOurs = tenantPlan.tip else {
             throw ResolveError(.refused, "branch \(tenant.branch) is missing on the superproject's remote")
         }
-        if Self.isUpToDate(plan, tenantPlan) {
-            return ResolveReport(
-                action: "start", tenant: tenant.id, branch: tenant.branch,
-                repositories: [
-                    ResolveReport.Repository(
-                        repository: ResolveState.superproject, path: "", branch: tenant.branch, status: "up-to-date",
-                        from: superOurs, to: superOurs)
-                ],
-                notes: ["\(tenant.id) is up to date: nothing to resolve, nothing was changed"])
-        }
+        if Self.isUpToDate(plan, tenantPlan) { return Self.upToDate(tenant, at: superOurs) }
 
         // Switch's pre-flight and plan (refuses, changing nothing, unless the working copy is clean).
         let switcher = WorkingCopySwitch(workspace: workspace, git: git, fetch: fetch, console: console)
@@ -118,6 +109,18 @@ public struct ResolveStarter {
                     + "repository back as it was")
         }
         return Self.report(state, tenant: tenant, project: project, superOurs: superOurs)
+    }
+
+    /// The report of a start for a tenant that has nothing to resolve (its branch pins `superOurs`).
+    static func upToDate(_ tenant: Tenant, at superOurs: String) -> ResolveReport {
+        ResolveReport(
+            action: "start", tenant: tenant.id, branch: tenant.branch,
+            repositories: [
+                ResolveReport.Repository(
+                    repository: ResolveState.superproject, path: "", branch: tenant.branch, status: "up-to-date",
+                    from: superOurs, to: superOurs)
+            ],
+            notes: ["\(tenant.id) is up to date: nothing to resolve, nothing was changed"])
     }
 
     /// Puts back what a stopped start of the same tenant's resolution did (killed: its state says `starting`), as
