@@ -119,9 +119,10 @@ public enum ReviewRun {
         return report
     }
 
-    /// Stops following the review run `runId`: removes tenantctl's own proposal branches of its open proposals
-    /// (of `tenants`, or all), each only while it still points at what tenantctl pushed (a leased delete), and marks
-    /// the run aborted.
+    /// Stops following the review run `runId`: ends every proposal of it (of `tenants`, or all) that did not land.
+    /// tenantctl's own proposal branches it pushed are removed, each only while it still points at what tenantctl
+    /// pushed (a leased delete); a proposal never pushed (waiting on its module proposals), closed or rejected is
+    /// marked abandoned. The run ends aborted once none of its proposals is followed any more.
     public static func abandon(
         runId: String, tenants: [String], in workspace: Workspace, wait: Bool, git: Git, console: Console? = nil
     ) throws -> ReviewReport {
@@ -137,10 +138,13 @@ public enum ReviewRun {
             options: Snapshot.Options(purpose: .report, fetch: false, allowLocalRemotes: git.allowLocalRemotes),
             console: console)
         var removed: [String] = []
-        var selected = reviews.indices.filter {
-            (tenants.isEmpty || tenants.contains(reviews[$0].tenant))
-                && ["proposed", "open", "conflict"].contains(reviews[$0].state)
+        let chosen = reviews.indices.filter {
+            (tenants.isEmpty || tenants.contains(reviews[$0].tenant)) && !ReviewState.ended.contains(reviews[$0].state)
         }
+        // Only a pushed proposal has something on the remote to take back: one that waits on its module proposals
+        // was never pushed, a closed one is gone already, a rejected one never landed. They simply end here.
+        var selected = chosen.filter { ["proposed", "open", "conflict"].contains(reviews[$0].state) }
+        for index in chosen where !selected.contains(index) { reviews[index].state = "abandoned" }
         // A review in a forge's namespace (`refs/for`) is closed on the forge: tenantctl only stops following it.
         for index in selected where !reviews[index].ref.hasPrefix("refs/heads/") {
             reviews[index].state = "abandoned"
@@ -168,10 +172,12 @@ public enum ReviewRun {
                     "\(repository): a proposal branch moved since tenantctl pushed it, so it stays: \(outcome.detail)")
             }
         }
-        let ended = !reviews.contains { ReviewState.open.contains($0.state) }
+        // The run ends once no proposal of it is followed any more: finished when all landed, else aborted.
+        let ended = reviews.allSatisfy { ReviewState.ended.contains($0.state) }
+        let state: RunJournal.State = reviews.allSatisfy { $0.state != "abandoned" } ? .finished : .aborted
         try record(
-            changed(journal.reviews ?? [], reviews), end: ended ? .init(state: .aborted) : nil, toRun: runId,
-            in: workspace)
+            changed(journal.reviews ?? [], reviews), end: ended && state != journal.state ? .init(state: state) : nil,
+            toRun: runId, in: workspace)
         var report = ReviewReport(runId: runId, followedBy: nil, reviews: reviews)
         report.removed = removed
         return report

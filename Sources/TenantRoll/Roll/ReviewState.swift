@@ -2,4 +2,6 @@
 enum ReviewState {
     static let open: Set<String> = ["proposed", "open", "waiting"]
     static let attention: Set<String> = ["conflict", "closed", "rejected"]
+    /// States after which a proposal is no longer followed: a run whose proposals are all so has ended.
+    static let ended: Set<String> = ["landed", "abandoned", "superseded"]
 }
