@@ -46,4 +46,79 @@ import Testing
         let runs = try sandbox.runs(in: example.workspace)
         #expect(runs.first { $0["runId"] as? String == run.runId }?["state"] as? String == "forgotten", "\(runs)")
     }
+
+    /// The kept and untouched steps of `runs --forget <run-id> --json` in `workspace`, by repository and ref.
+    static func forgetSteps(_ sandbox: GitSandbox, _ runId: String, in workspace: String) throws
+        -> [String: [String: Any]]
+    {
+        let forget = try sandbox.tenantctlProcess(["runs", "--forget", runId, "--json"], in: workspace)
+        #expect(forget.status == 0, "\(forget.stderr)")
+        let parsed = try JSONSerialization.jsonObject(with: Data(forget.stdout.utf8)) as? [String: Any]
+        let object = try #require(parsed, "\(forget.stdout)")
+        var steps: [String: [String: Any]] = [:]
+        for group in ["kept", "untouched"] {
+            for step in object[group] as? [[String: Any]] ?? [] {
+                var step = step
+                step["group"] = group
+                steps["\(step["repository"] as? String ?? "?") \(step["ref"] as? String ?? "?")"] = step
+            }
+        }
+        return steps
+    }
+
+    /// Marks the last switch run of `workspace` unfinished, as if killed after its last step; returns it.
+    static func stopLastSwitch(in workspace: String) throws -> RunJournal {
+        let gitDirectory = workspace + "/.git"
+        var run = try #require(
+            try RunJournal.all(gitDirectory: gitDirectory).runs.last { $0.commandName == "switch" })
+        run.state = .running
+        try run.write(gitDirectory: gitDirectory)
+        return run
+    }
+
+    /// A module checkout the switch moved is read where it is: at the path the run moved it to (kept, as the run
+    /// left it), not as a ref of the superproject. Killed after the move and put back by hand to the old path, it
+    /// reads as before the run.
+    @Test(.tags(.slow), .notInTheFastSet) func theForgetOfASwitchReadsAModuleCheckoutMoveWhereTheCheckoutIs() throws {
+        let sandbox = try GitSandbox()
+        let app = try MovedModuleSuperproject(sandbox: sandbox)
+        #expect(sandbox.tenantctl(["switch", "main"], in: app.dev).status == 0)
+        let switched = sandbox.tenantctl(["switch", "release-1.0"], in: app.dev)
+        #expect(switched.status == 0, "\(switched.stderr)")
+        let run = try Self.stopLastSwitch(in: app.dev)
+        let move = try #require(run.entries.first { $0.ref == "checkout-path" && $0.landed == true }, "\(run.entries)")
+        #expect(move.new == "plugins/cap")
+
+        let steps = try Self.forgetSteps(sandbox, run.runId, in: app.dev)
+        let step = try #require(steps["Cap checkout-path"], "\(steps)")
+        #expect(step["group"] as? String == "kept", "\(step)")
+        #expect(step["now"] as? String == "plugins/cap", "\(step)")
+        #expect((step["note"] as? String)?.contains("as the run left it") == true, "\(step)")
+        #expect((step["note"] as? String)?.contains("deps/cap/src") == true, "\(step)")
+        // Positive control: the module's HEAD is read in its checkout at the new path, as the run left it.
+        let head = try #require(steps["Cap HEAD"], "\(steps)")
+        #expect(head["now"] as? String == (try sandbox.git(["rev-parse", "HEAD"], in: app.dev + "/plugins/cap")))
+    }
+
+    /// The HEAD of a submodule modules.json does not name is read in that submodule's checkout, not in the
+    /// superproject; one whose checkout is gone since is said to have none, never read as the superproject's HEAD.
+    @Test(.tags(.slow), .notInTheFastSet) func theForgetOfASwitchReadsAnUnnamedSubmoduleInItsCheckout() throws {
+        let lab = try SwitchStepRecoveryTests.unnamedLab()
+        let copy = try lab.copy("forget")
+        let sandbox = lab.sandbox
+        let switched = sandbox.tenantctl(["switch", "t1"], in: copy.workspace)
+        #expect(switched.status == 0, "\(switched.stderr)")
+        let run = try Self.stopLastSwitch(in: copy.workspace)
+        try #require(run.entries.contains { $0.repository == "submodule Vendor/B" && $0.landed == true })
+        // The user took Vendor/B's checkout away since.
+        try sandbox.git(["submodule", "deinit", "-q", "-f", "--", "Vendor/B"], in: copy.workspace)
+
+        let steps = try Self.forgetSteps(sandbox, run.runId, in: copy.workspace)
+        let a = try #require(steps["submodule Vendor/A HEAD"], "\(steps)")
+        #expect(a["group"] as? String == "kept", "\(a)")
+        #expect(a["now"] as? String == (try sandbox.git(["rev-parse", "HEAD"], in: copy.workspace + "/Vendor/A")))
+        let b = try #require(steps["submodule Vendor/B HEAD"], "\(steps)")
+        #expect(b["now"] == nil, "\(b)")
+        #expect((b["note"] as? String)?.contains("no checkout at") == true, "\(b)")
+    }
 }

@@ -241,8 +241,23 @@ public enum RunAbort {
                     }
                 }
                 for entry in group where entry.landed == true {
+                    if entry.ref == Self.checkoutMoveStep {
+                        steps.append(checkoutMove(entry))
+                        continue
+                    }
                     do {
                         let local = try localRepository(repository)
+                        guard
+                            repository == "superproject" || FileManager.default.fileExists(atPath: local.path + "/.git")
+                        else {
+                            steps.append(
+                                step(
+                                    entry, local: true, now: nil,
+                                    note: "no checkout at \(local.path) now (a working-copy step: the run left its "
+                                        + "HEAD at \(ObjectID.short(entry.new.isEmpty ? nil : entry.new, none: "nothing")))"
+                                ))
+                            continue
+                        }
                         // A step's ref is a full ref name or HEAD (a switch's checkout).
                         let now = try local.objectID(of: entry.ref, context: "read \(entry.ref) in \(local.path)")
                         steps.append(step(entry, local: true, now: now?.hex, note: describe(entry, now: now?.hex)))
@@ -252,6 +267,38 @@ public enum RunAbort {
                 }
             }
             return steps
+        }
+
+        /// The step a switch records when it moves a module's checkout (old path to new path, relative to the
+        /// worktree), as it stands: a working-copy step, read from where the checkout is now, not a ref.
+        static let checkoutMoveStep = "checkout-path"
+
+        /// A checkout move of a switch, read in the run's worktree: at the path the run moved it to, back at the path
+        /// it had before, or at neither.
+        private func checkoutMove(_ entry: RunJournal.Entry) -> Step {
+            let root = run.worktree.flatMap { run.worktreeIsGone ? nil : $0 } ?? workspace.root
+            func isCheckout(_ path: String?) -> Bool {
+                guard let path, !path.isEmpty else { return false }
+                return FileManager.default.fileExists(
+                    atPath: ((root as NSString).appendingPathComponent(path) as NSString).appendingPathComponent(".git")
+                )
+            }
+            let from = entry.old ?? "?"
+            let now: String? = isCheckout(entry.new) ? entry.new : isCheckout(entry.old) ? entry.old : nil
+            let note: String
+            switch now {
+            case .some(let path) where path == entry.new:
+                note = "checkout at \(path), as the run left it (a working-copy step: moved from \(from))"
+            case .some(let path):
+                note = "checkout at \(path), as before the run (a working-copy step: the run moved it to \(entry.new))"
+            case .none:
+                note =
+                    "no checkout at \(entry.new) or \(from) now (a working-copy step: the run moved it there from "
+                    + "\(from))"
+            }
+            return Step(
+                repository: entry.repository, ref: entry.ref, local: true, left: entry.new, before: entry.old,
+                now: now, note: note)
         }
 
         /// The repository a local step of `repository` was made in, in the run's worktree while it exists (else in
