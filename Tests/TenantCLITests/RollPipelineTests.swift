@@ -10,8 +10,8 @@ import Testing
 /// branches first, then the superproject's, every one landed.
 @Suite struct RollPipelineTests {
     /// A stand-in for git: `merge-tree` in the superproject marks the superproject merged; a `fast-import` there
-    /// after that (the tenant commits) waits up to 20 s for a module push to start; each event is one line of
-    /// `events`.
+    /// after that (the tenant commits) waits up to 120 s for a module push to start (a loaded machine is slow to
+    /// start one); each event is one line of `events`.
     static func orderingShim(_ sandbox: GitSandbox, workspace: String, name: String) throws -> (
         path: String, events: String
     ) {
@@ -37,7 +37,7 @@ import Testing
             *" fast-import "*)
                 if [ "$here" = '\(workspace)' ] && [ -e '\(marks)/merged' ]; then
                     waited=0
-                    while [ ! -e '\(marks)/pushed' ] && [ "$waited" -lt 200 ]; do sleep 0.1; waited=$((waited + 1)); done
+                    while [ ! -e '\(marks)/pushed' ] && [ "$waited" -lt 1200 ]; do sleep 0.1; waited=$((waited + 1)); done
                     git "$@"
                     status=$?
                     echo "superproject commits written" >> '\(events)'
