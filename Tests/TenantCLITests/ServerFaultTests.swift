@@ -137,12 +137,13 @@ import Testing
         // git names the file (as `…/mirrors/Order.git/./refs/heads/t3.lock`).
         #expect(result.stderr.contains("mirrors/Order.git/./refs/heads/t3.lock': File exists"), "\(result.stderr)")
         #expect(FileManager.default.fileExists(atPath: lock), "the stale lock was deleted")
-        // Order's push landed; its mirror records it while the superproject's push runs (off the critical path), so
-        // t3's superproject commit, whose Order commit is on Order's remote, was published too. Only the mirror's
-        // bookkeeping failed, and the run says so with exit 1.
+        // Order's push landed; only the mirror's bookkeeping failed, and the run says so with exit 1. Whether t3's
+        // superproject commit (whose Order commit is on Order's remote either way) was published too depends on
+        // timing: the mirrors record the module pushes while the superproject's commits are still being written
+        // when the pushes finish first (a failure there stops the run before the superproject's push), else beside
+        // that push. Either way nothing is lost and the re-run below converges.
         let landed = try fixture.remoteBranches()
         #expect(landed["Order"]?["t3"] != before["Order"]?["t3"])
-        #expect(landed["Superproject"]?["t3"] != before["Superproject"]?["t3"])
         // The re-run cannot fetch Order into its mirror (the lock): t3, which customises Order, is blocked and named
         // with the fetch error; the others roll (exit 2).
         let again = fixture.roll()
