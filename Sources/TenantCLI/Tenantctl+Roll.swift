@@ -36,8 +36,10 @@ extension Tenantctl {
                 own proposal branches (tenantctl/roll/<tenant>) for the forge to review and land; a tenant's \
                 superproject proposal comes once its module proposals and general_dev's re-pin landed, pinning \
                 exactly what landed. --land follows the proposals (merge, fast-forward, squash, rebase) and \
-                proposes what became possible; --abandon <run-id> deletes the proposal branches that still point \
-                where tenantctl left them. The forge kind (branch, agit for Gitea and Forgejo, gitlab, gerrit) and \
+                proposes what became possible; --abandon <run-id> stops following that run: it deletes the proposal \
+                branches that still point where tenantctl left them and marks every proposal of the run that did \
+                not land abandoned (also those waiting for their module proposals, closed or rejected), and the \
+                run ends. The forge kind (branch, agit for Gitea and Forgejo, gitlab, gerrit) and \
                 the proposal branch prefix come from the review object of modules.json ({"forge": "gitlab", \
                 "branchPrefix": "tenantctl/roll"}, also per module), or --forge. With the kind branch, the \
                 review object's create command (an argument vector such as ["gh", "pr", "create", "--base", \
@@ -68,7 +70,7 @@ extension Tenantctl {
                   tenantctl roll --undo <run-id>             # put a run back
                   tenantctl roll --review                    # propose on protected branches
                   tenantctl roll --review --forge gerrit     # as Gerrit changes (refs/for)
-                  tenantctl roll --land                      # follow the latest review run
+                  tenantctl roll --land                      # follow the waiting review runs
                   tenantctl roll --abandon <run-id>          # stop following it
                 """)
 
@@ -121,7 +123,7 @@ extension Tenantctl {
 
         @Flag(
             help: ArgumentHelp(
-                "Follow the latest waiting review run (or [run-id]): recognise landed proposals (merge, fast-forward, "
+                "Follow every waiting review run (or [run-id]): recognise landed proposals (merge, fast-forward, "
                     + "squash, rebase) and propose the superproject pin of what landed. Exit 0 all landed, 75 open, "
                     + "2 needs attention."))
         var land = false
@@ -129,11 +131,12 @@ extension Tenantctl {
         @Option(
             help: ArgumentHelp(
                 "Stop following that review run: delete tenantctl's own proposal branches that still point where it "
-                    + "left them.", valueName: "run-id"))
+                    + "left them and mark every proposal that did not land abandoned (waiting, closed and rejected "
+                    + "ones too); with --tenant, only those tenants'.", valueName: "run-id"))
         var abandon: String?
 
         @Argument(
-            help: ArgumentHelp("The review run for --land (default: the latest waiting one).", valueName: "run-id"))
+            help: ArgumentHelp("The review run for --land (default: every waiting one).", valueName: "run-id"))
         var runId: String?
 
         @Flag(

@@ -4,7 +4,8 @@ import Foundation
 /// every call keeps its arguments and its `TENANTCTL_REVIEW_*` variables, and prints a review address
 /// (`https://forge.invalid/<repository>/pull/<n>`, the repository named after the last part of its `--repo`
 /// argument). ``fail(with:)`` makes the next calls fail (exit 3, the words on stderr); ``hang()`` makes them sleep
-/// (for the time limit); ``heal()`` makes them work again.
+/// (for the time limit); ``heal()`` makes them work again; ``killCallerOnce()`` makes the next call kill its caller
+/// (SIGKILL) once it has opened the review and printed its address, before the caller can record it.
 public struct FakeCreateCommand: Sendable {
     /// The executable to put first in `create`.
     public let path: String
@@ -41,6 +42,7 @@ public struct FakeCreateCommand: Sendable {
             echo "Creating pull request for $TENANTCTL_REVIEW_BRANCH into $TENANTCTL_REVIEW_TARGET"
             echo
             echo "https://forge.invalid/$repo/pull/$n"
+            if [ -f "$calls/kill" ]; then rm -f "$calls/kill"; kill -9 "$PPID"; fi
 
             """)
     }
@@ -53,6 +55,12 @@ public struct FakeCreateCommand: Sendable {
     /// The next calls sleep a minute before they answer.
     public func hang() throws {
         try "".write(toFile: calls + "/hang", atomically: true, encoding: .utf8)
+    }
+
+    /// The next call opens its review, prints the address and then kills the process that ran it (SIGKILL), as a
+    /// power loss right after the review was opened would; the calls after it work as before.
+    public func killCallerOnce() throws {
+        try "".write(toFile: calls + "/kill", atomically: true, encoding: .utf8)
     }
 
     /// The next calls work again.

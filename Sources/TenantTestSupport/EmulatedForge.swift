@@ -11,7 +11,9 @@ public struct EmulatedForge: Sendable {
         case merge
         /// The target moved to the proposal (only when the proposal contains the target).
         case fastForward = "fast-forward"
-        /// One new commit on the target with the proposal's merged tree and the target as its only parent.
+        /// One new commit on the target with the proposal's merged tree and the target as its only parent; its
+        /// message lists the proposal's commits' messages, as GitHub, Gitea and Bitbucket write by default
+        /// (``land(_:into:method:in:keepingMessages:)`` can leave them out, as GitLab's default template does).
         case squash
         /// The proposal's commits that are not merges, replayed one by one onto the target.
         case rebase
@@ -64,9 +66,13 @@ public struct EmulatedForge: Sendable {
     }
 
     /// Lands `proposal` (a branch or commit of `bare`) into the branch `target` of `bare` by `method`, as the forge's
-    /// merge button would; returns the target's new tip.
+    /// merge button would; returns the target's new tip. A squash's message is `Squash <proposal> into <target>`,
+    /// then (`keepingMessages`) each message of the proposal's commits that the target lacks, oldest first, as a
+    /// list item (`* <subject>`, then its body).
     @discardableResult
-    public func land(_ proposal: String, into target: String, method: Method, in bare: String) throws -> String {
+    public func land(
+        _ proposal: String, into target: String, method: Method, in bare: String, keepingMessages: Bool = true
+    ) throws -> String {
         let old = try sandbox.git(["rev-parse", "--verify", "refs/heads/\(target)^{commit}"], in: bare)
         let tip = try sandbox.git(["rev-parse", "--verify", "\(proposal)^{commit}"], in: bare)
         let new: String
@@ -79,15 +85,28 @@ public struct EmulatedForge: Sendable {
         case .merge, .squash:
             let tree = try mergedTree(old, tip, in: bare)
             let parents = method == .merge ? [old, tip] : [old]
+            var message = "\(method == .merge ? "Merge" : "Squash") \(proposal) into \(target)"
+            if method == .squash && keepingMessages {
+                message += try squashedMessages(tip, excluding: old, in: bare)
+            }
             new = try sandbox.git(
-                Self.committer + ["commit-tree", tree] + parents.flatMap { ["-p", $0] }
-                    + ["-m", "\(method == .merge ? "Merge" : "Squash") \(proposal) into \(target)"],
-                in: bare)
+                Self.committer + ["commit-tree", tree] + parents.flatMap { ["-p", $0] } + ["-m", message], in: bare)
         case .rebase:
             new = try rebase(tip, onto: old, in: bare)
         }
         try sandbox.git(["update-ref", "refs/heads/\(target)", new, old], in: bare)
         return new
+    }
+
+    /// The messages of the commits of `tip` that `base` lacks, oldest first, each a list item after a blank line.
+    func squashedMessages(_ tip: String, excluding base: String, in bare: String) throws -> String {
+        let commits = try sandbox.git(["rev-list", "--reverse", tip, "^" + base], in: bare).split(separator: "\n")
+        var text = ""
+        for commit in commits {
+            let message = try sandbox.git(["log", "-1", "--format=%B", String(commit)], in: bare)
+            text += "\n\n* " + message.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        return text
     }
 
     /// The tree of merging `theirs` into `ours` (`merge-tree --write-tree`); a conflict is an error.

@@ -103,4 +103,46 @@ import Testing
         #expect(stopped.stderr.contains("did not end within 1 s"), "\(stopped.stderr)")
         #expect(Date().timeIntervalSince(start) < 50, "stopped at the limit, not after the command's minute")
     }
+
+    /// Killed after the `create` command opened a review but before its address was recorded: the re-run does not
+    /// run the command for that proposal branch again (it would open a second review), names the branch, the forge
+    /// to check and the command to open the review by hand, and opens the other reviews.
+    @Test(.tags(.slow), .notInTheFastSet)
+    func aKillBetweenCreateAndItsRecordOpensNoSecondReview() throws {
+        let (sandbox, example, create) = try Self.example()
+        try create.killCallerOnce()
+        // A process of its own: the command kills the process that ran it.
+        let killed = try sandbox.tenantctlProcess(["roll", "--review", "--json"], in: example.workspace)
+        #expect(killed.status != 0 && killed.status != 75, "killed: \(killed.status) \(killed.stderr)")
+        let first = try create.answered()
+        #expect(first.count == 1, "the first review was opened, then the kill: \(first)")
+        let call = try #require(first.first)
+        let branch = try #require(call.environment["TENANTCTL_REVIEW_BRANCH"])
+        let repository = try #require(call.environment["TENANTCTL_REVIEW_REPOSITORY"])
+
+        let rerun = sandbox.tenantctl(["roll", "--review", "--json"], in: example.workspace)
+        #expect(rerun.status == 75, "\(rerun.stdout)\(rerun.stderr)")
+        let calls = try create.answered()
+        let again = calls.dropFirst().filter {
+            $0.environment["TENANTCTL_REVIEW_BRANCH"] == branch
+                && $0.environment["TENANTCTL_REVIEW_REPOSITORY"] == repository
+        }
+        #expect(again.isEmpty, "no second review of \(repository) \(branch): \(calls)")
+        // Positive control: the reviews the kill left unopened are opened by the re-run.
+        let reviews = try ReviewRollTests.reviews(rerun.stdout)
+        let open = reviews.filter { $0["state"] as? String == "open" }
+        #expect(calls.count == open.count, "every other open proposal got its review: \(calls) \(reviews)")
+        for expected in ["check the forge", branch, create.path] {
+            #expect(rerun.stderr.contains(expected), "\(expected): \(rerun.stderr)")
+        }
+        let unknown = try #require(
+            reviews.first {
+                $0["repository"] as? String == repository && $0["ref"] as? String == "refs/heads/" + branch
+            })
+        #expect(unknown["createStarted"] as? Bool == true && unknown["url"] == nil, "\(unknown)")
+        // Later runs keep it so: still no second review.
+        let third = sandbox.tenantctl(["roll", "--review", "--json"], in: example.workspace)
+        #expect(third.status == 75, "\(third.stdout)\(third.stderr)")
+        #expect(try create.answered().count == calls.count)
+    }
 }

@@ -50,4 +50,44 @@ import Testing
         let waiting = try sandbox.runs(in: example.workspace).filter { $0["state"] as? String == "waiting" }
         #expect(waiting.map { $0["runId"] as? String } == [new], "one waiting run: \(waiting)")
     }
+
+    /// `roll --review --tenant t2` replaces t2's proposals only: the earlier run keeps waiting for the others (t3's),
+    /// which `roll --land` goes on following and lands; a review run of every tenant then ends both.
+    @Test func aReviewOfOneTenantLeavesTheOtherTenantsProposalsWaitingAndLandable() throws {
+        let (sandbox, example, forge) = try ReviewRollTests.example()
+        let first = sandbox.tenantctl(["roll", "--review", "--json"], in: example.workspace)
+        #expect(first.status == 75, "\(first.stdout)\(first.stderr)")
+        let old = try ReviewJournalTests.runId(first.stdout)
+        let second = sandbox.tenantctl(["roll", "--review", "--tenant", "t2", "--json"], in: example.workspace)
+        #expect(second.status == 75, "\(second.stdout)\(second.stderr)")
+        let new = try ReviewJournalTests.runId(second.stdout)
+        #expect(try Self.state(old, sandbox, in: example.workspace).0 == "waiting", "t3's proposals are still followed")
+        #expect(try Self.state(new, sandbox, in: example.workspace).0 == "waiting")
+        let journal = try RunJournal.read(gitDirectory: example.workspace + "/.git", runId: old)
+        let states = Dictionary(
+            (journal.reviews ?? []).map { ("\($0.repository) \($0.target)", $0.state) },
+            uniquingKeysWith: { first, _ in first })
+        #expect(states["Infrastructure t2"] == "superseded" && states["superproject t2"] == "superseded", "\(states)")
+        #expect(states["Order t3"] == "open" && states["superproject t3"] == "waiting", "\(states)")
+        #expect(states["superproject general_dev"] == "open", "the re-pin t3 waits for stays followed: \(states)")
+
+        // The forge lands t3's Order proposal: `roll --land` follows both runs and sees it.
+        let order = example.remotes + "/Order.git"
+        let landed = try forge.land(
+            "refs/heads/\(ReviewOptions.defaultPrefix)/t3", into: "t3", method: .merge, in: order)
+        let land = sandbox.tenantctl(["roll", "--land", "--json"], in: example.workspace)
+        #expect(land.status == 75, "\(land.stdout)\(land.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(land.stdout.utf8)) as? [String: Any])
+        #expect(report["runs"] as? [String] == [old, new], "\(land.stdout)")
+        let t3 = ReviewRollTests.review(try ReviewRollTests.reviews(land.stdout), "Order", "t3")
+        #expect(t3?["state"] as? String == "landed" && t3?["landed"] as? String == landed, "\(t3 ?? [:])")
+        #expect(try ReviewRollTests.violations(land.stdout, schema: "roll-land").isEmpty)
+
+        // Positive control: a review run of every tenant replaces everything both runs follow.
+        let all = sandbox.tenantctl(["roll", "--review", "--json"], in: example.workspace)
+        #expect(all.status == 75, "\(all.stdout)\(all.stderr)")
+        let last = try ReviewJournalTests.runId(all.stdout)
+        #expect(try Self.state(old, sandbox, in: example.workspace) == ("finished", last))
+        #expect(try Self.state(new, sandbox, in: example.workspace) == ("finished", last))
+    }
 }

@@ -36,7 +36,7 @@ import Testing
         var merge = ModuleMerge(module: "M", tenant: "t", branch: "t", ours: commits.squashed, theirs: commits.next)
         merge.virtualGeneral = commits.general
         let identity = CommitIdentity(author: "A <a@example.com> 0 +0000", committer: "A <a@example.com> 0 +0000")
-        let pairs = try VirtualBase.pairs([merge], in: repo, identity: identity, git: git)
+        let pairs = try VirtualBase.pairs([merge], in: GitRepository(repo, git: git), identity: identity)
         let base = try #require(pairs.first?.ours)
         #expect(base != commits.squashed && pairs.first?.theirs == commits.next)
         #expect(
@@ -72,5 +72,48 @@ import Testing
         #expect(
             try VirtualBase.general(of: [landing], tip: before, generalTip: commits.next, isAncestor: isAncestor)
                 == nil)
+    }
+
+    /// A clone without the journals reads the landing from the remote: the squash commit keeps the proposal's
+    /// messages, whose trailer names the general commit it rolled in.
+    @Test func aSquashCommitsTrailerNamesTheGeneralCommitItTook() throws {
+        let sandbox = try GitSandbox()
+        try sandbox.makeRepository("repo", branch: "general", files: ["file": "1\n2\n3\n4\n"])
+        let repo = sandbox.path("repo")
+        try sandbox.git(["checkout", "-q", "-b", "t"], in: repo)
+        try sandbox.commit(in: "repo", file: "file", content: "1\n2\n3\nfour\n", message: "tenant change")
+        try sandbox.git(["checkout", "-q", "-b", "u"], in: repo)
+        try sandbox.git(["checkout", "-q", "general"], in: repo)
+        let general = try sandbox.commit(in: "repo", file: "file", content: "1\ntwo\n3\n4\n", message: "general")
+        let next = try sandbox.commit(in: "repo", file: "file", content: "1\nTWO\n3\n4\n", message: "general again")
+        // t took `general` by a squash that kept the proposal's message (a list item, its trailer in its body).
+        try sandbox.git(["checkout", "-q", "t"], in: repo)
+        try sandbox.git(["merge", "-q", "--squash", general], in: repo)
+        try sandbox.git(
+            [
+                "commit", "-q", "-m", "Squash tenantctl/roll/t into t",
+                "-m", "* Merge general into t\n\nRolled-by: tenantctl 20260101-000000-abcd general \(general)",
+            ], in: repo)
+        let squashed = try sandbox.git(["rev-parse", "HEAD"], in: repo)
+        // u merged `general` itself, with the trailer: it contains the commit, so it needs no virtual base.
+        try sandbox.git(["checkout", "-q", "u"], in: repo)
+        try sandbox.git(
+            [
+                "merge", "-q", "--no-ff", "-m", "Merge general into u\n\nRolled-by: tenantctl r general \(general)",
+                general,
+            ],
+            in: repo)
+        let git = try sandbox.gitRunner()
+        let branches = ["general": next, "t": squashed, "u": try sandbox.git(["rev-parse", "u"], in: repo)]
+        let input = VirtualBase.Input(
+            name: "M", repository: GitRepository(repo, git: git), branches: branches, tenantBranches: ["t", "u"],
+            containGeneral: [],
+            generalBranch: "general", generalTip: next, prefix: "tenantctl/roll", isAncestor: nil)
+        #expect(
+            try input.trailerLandings()
+                == [SquashedLanding(repository: "M", branch: "t", landed: squashed, general: general)])
+        // Positive control of the parsing: the words after the trailer, a full id only.
+        #expect(VirtualBase.rolledIn(message: "x\n* y\n\nRolled-by: tenantctl r general \(general)\n") == [general])
+        #expect(VirtualBase.rolledIn(message: "Rolled-by: tenantctl r general 1234abc").isEmpty)
     }
 }

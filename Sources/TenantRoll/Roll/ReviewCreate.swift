@@ -5,7 +5,7 @@ import Foundation
 /// with the placeholders filled in and the same values in its environment; the last line of its standard output is
 /// the review's address. It is stopped after ``timeLimit`` seconds. A command that fails stops the run, named with
 /// its words and exit status: the proposal branch stays, and the next `roll --review` adopts it and runs the command
-/// for it again.
+/// for it again. One stopped at the time limit may have opened the review: it is not run again for that branch.
 struct ReviewCreate {
     /// What the command is told of one proposal.
     struct Proposal: Sendable {
@@ -78,8 +78,17 @@ struct ReviewCreate {
         }
     }
 
-    /// Runs the command for `proposal`; returns the review's address (the last line of its standard output).
-    func run(for proposal: Proposal) throws -> String {
+    /// What the command did, when it did not fail.
+    enum Answer: Equatable {
+        /// It printed the review's address.
+        case address(String)
+        /// It was stopped at the time limit: it may have opened the review. The error says so.
+        case stopped(RollError)
+    }
+
+    /// Runs the command for `proposal`; returns the review's address (the last line of its standard output), or that
+    /// the time limit stopped it. A command that cannot start, fails or prints nothing throws: it opened nothing.
+    func run(for proposal: Proposal) throws -> Answer {
         let vector = arguments(for: proposal)
         let shown = "`" + ShellWord.line(vector) + "`"
         let what = "the create command for \(proposal.repository) \(proposal.target)"
@@ -101,7 +110,12 @@ struct ReviewCreate {
             throw RollError("\(what) cannot start (\(shown)): \(error)" + next)
         }
         if result.timedOut {
-            throw RollError("\(what) did not end within \(Int(timeLimit)) s and was stopped (\(shown))" + next)
+            return .stopped(
+                RollError(
+                    "\(what) did not end within \(Int(timeLimit)) s and was stopped (\(shown)); it may have opened "
+                        + "the review: check the forge for a review of \(proposal.branch) into \(proposal.target), "
+                        + "and open it by hand if there is none (`\(ShellWord.line(vector))`). `tenantctl roll "
+                        + "--review` does not run the command for this proposal branch again"))
         }
         let said = result.output.stderr.split(separator: "\n").suffix(5).joined(separator: " / ")
         guard result.output.status == 0 else {
@@ -114,7 +128,7 @@ struct ReviewCreate {
                 "\(what) printed nothing (\(shown)): it must print the review's address on its standard output"
                     + next)
         }
-        return String(address.prefix(2000))
+        return .address(String(address.prefix(2000)))
     }
 
     /// The first web address a forge printed in its answer to a push (GitLab's, Gerrit's and Gitea's

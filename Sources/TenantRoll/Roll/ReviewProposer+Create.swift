@@ -8,7 +8,8 @@ extension ReviewProposer {
 
     /// The proposals with the address their review already has: the latest earlier run that knows the same
     /// repository and proposal ref, while that review is not over (a pull request follows its branch; the same
-    /// topic or Change-Id updates the same review).
+    /// topic or Change-Id updates the same review). A `create` command an earlier run started and whose answer it
+    /// never recorded is carried over as started (``RunJournal/Review/createStarted``): its review may exist.
     func withKnownAddresses(_ reviews: [RunJournal.Review]) throws -> [RunJournal.Review] {
         let runs = try RunJournal.all(gitDirectory: workspace.commonDirectory).runs.sorted { $0.runId > $1.runId }
         return reviews.map { proposal in
@@ -25,14 +26,23 @@ extension ReviewProposer {
                     proposal.url = url
                     break
                 }
+                if earlier.createStarted == true {
+                    proposal.createStarted = true
+                    break
+                }
             }
             return proposal
         }
     }
 
     /// Runs the `create` command (kind `branch`, when the `review` object sets one) for every open proposal branch
-    /// whose review has no address yet, records each address in the journal as it is known; the first command that
-    /// fails stops the run (``ReviewCreate/run(for:)``).
+    /// whose review has no address yet. The journal says the command is about to run before it starts, and its
+    /// answer (the address) once it ends; the first command that fails stops the run (``ReviewCreate/run(for:)``),
+    /// and one that fails opened nothing, so its mark is taken back and the next run runs it again. A proposal
+    /// whose command an earlier run started without recording its answer (killed in between, or the command
+    /// stopped at its time limit) may have its review already: the command is not run again for it (that would open
+    /// a second review); a warning names the proposal branch and the command to open the review by hand if the
+    /// forge has none.
     func openReviews(
         _ reviews: inout [RunJournal.Review], snapshot: Snapshot, review: ReviewOptions, transaction: Transaction
     ) throws {
@@ -48,15 +58,43 @@ extension ReviewProposer {
                 proposal.repository == RollPublication.superproject
                 ? try SuperprojectRemote.originURL(workspace) ?? workspace.remoteName
                 : self.remote(of: proposal.repository, snapshot: snapshot)
+            let create = ReviewCreate(words: words)
+            let asked = ReviewCreate.Proposal(
+                repository: proposal.repository, tenant: proposal.tenant, remote: remote,
+                target: proposal.target, branch: String(proposal.ref.dropFirst("refs/heads/".count)),
+                title: try repository.subject(of: proposal.proposed, context: context),
+                body: try repository.body(of: proposal.proposed, context: context))
+            if proposal.createStarted == true {
+                console?.warn(
+                    "\(proposal.repository) \(proposal.target): an earlier run started the create command for "
+                        + "\(asked.branch) and stopped before it recorded the review's address, so the forge may have "
+                        + "opened it: check the forge for a review of \(asked.branch) into \(asked.target); if there is "
+                        + "none, open it: `\(ShellWord.line(create.arguments(for: asked)))`. tenantctl does not run the "
+                        + "command for it again (that could open a second review) and follows the proposal branch")
+                continue
+            }
             console?.progress("opening the review of \(proposal.repository) \(proposal.target)")
-            let address = try ReviewCreate(words: words).run(
-                for: .init(
-                    repository: proposal.repository, tenant: proposal.tenant, remote: remote,
-                    target: proposal.target, branch: String(proposal.ref.dropFirst("refs/heads/".count)),
-                    title: try repository.subject(of: proposal.proposed, context: context),
-                    body: try repository.body(of: proposal.proposed, context: context)))
-            reviews[index].url = address
+            // Before the command: a run that stops while it runs leaves this mark, and no run repeats it.
+            reviews[index].createStarted = true
             try transaction.recordReviews([reviews[index]])
+            let answer: ReviewCreate.Answer
+            do {
+                answer = try create.run(for: asked)
+            } catch {
+                // It failed (or never started): it opened nothing, and the next run may run it again.
+                reviews[index].createStarted = nil
+                try transaction.recordReviews([reviews[index]])
+                throw error
+            }
+            switch answer {
+            case .address(let address):
+                reviews[index].url = address
+                reviews[index].createStarted = nil
+                try transaction.recordReviews([reviews[index]])
+            case .stopped(let error):
+                // Stopped at its time limit, it may have opened the review: the mark stays.
+                throw error
+            }
         }
     }
 }

@@ -66,11 +66,12 @@ struct ReviewProposer {
             if !Cancellator.shared.isCancelled { transaction.fail(error) }
             throw error
         }
-        // This run took over every open proposal (adopted or updated): earlier waiting review runs end here.
+        // This run took over the open proposals it replaces (adopted or updated): an earlier waiting review run
+        // ends here when that is all it followed; another tenant's proposals stay with their run.
         let earlier = try RunJournal.all(gitDirectory: workspace.commonDirectory).runs.filter {
-            $0.state == .waiting && $0.runId != runId && ended != .failed
+            $0.state == .waiting && $0.reviews != nil && $0.runId != runId && ended != .failed
         }
-        try Transaction.markFinished(earlier, by: runId, in: workspace)
+        try ReviewTakeover.takeOver(earlier, by: runId, reviews: reviews, in: workspace)
         report.pushes = pushes
         report.reviews = reviews
         return review.namingResolveForReview(Self.marked(report, reviews: reviews))

@@ -13,6 +13,9 @@ public struct ReviewReport: Sendable, Equatable, Codable {
     public var reviews: [RunJournal.Review]
     /// Proposal branches removed (`--abandon`), as `<repository> <ref>`.
     public var removed: [String] = []
+    /// Every review run followed, oldest first, when `--land` followed more than one (each waits for its own
+    /// tenants' proposals); `runId` is the last of them and `reviews` holds the proposals of all.
+    public var runs: [String]?
 
     /// 2 when a proposal needs attention (conflict, closed, rejected), 75 while some are open, 0 when all landed.
     public var exitCode: Int32 { ReviewReport.exitCode(reviews) }
@@ -48,7 +51,7 @@ public struct ReviewReport: Sendable, Equatable, Codable {
 
     /// The run's proposals, one line each, and what to do next.
     public func renderText() -> String {
-        var lines = ["review run \(runId)"]
+        var lines = [runs.map { "review runs " + $0.joined(separator: ", ") } ?? "review run \(runId)"]
         lines += reviews.map(Self.line)
         if !removed.isEmpty { lines.append("removed: " + removed.joined(separator: ", ")) }
         if let followedBy { lines.append("proposed on in run \(followedBy)") }
@@ -63,9 +66,9 @@ public struct ReviewReport: Sendable, Equatable, Codable {
 
 /// `roll --land` and `roll --abandon`: following a review run's proposals under the workspace lock.
 public enum ReviewRun {
-    /// Follows the review run `runId` (default: the latest waiting one): fetches, applies the landing rule to every
-    /// open proposal, and when a tenant's module proposals all landed, proposes its superproject pin of what landed
-    /// (a new review run that takes over the open proposals). Finished once every proposal landed.
+    /// Follows the review run `runId` (default: every waiting one, oldest first): fetches, applies the landing rule
+    /// to every open proposal, and when a tenant's module proposals all landed, proposes its superproject pin of what
+    /// landed (a new review run that takes over the open proposals). A run is finished once every proposal landed.
     public static func land(
         runId: String?, options: RollOptions, in workspace: Workspace, wait: Bool, git: Git, console: Console? = nil
     ) throws -> ReviewReport {
@@ -73,14 +76,41 @@ public enum ReviewRun {
         defer { lock.release() }
         // It may propose (a tenant's superproject pin): refused while another command's run is unfinished.
         // A review run it started and that was killed is unfinished: the proposal made now finishes it.
-        let resumed = try Transaction.unfinishedRuns(workspace, allowing: "roll", arguments: ["--review"])
-        // A review run killed right after its end leaves the run it took over waiting: that one ends now.
+        var resumed = try Transaction.unfinishedRuns(workspace, allowing: "roll", arguments: ["--review"])
+        // A review run killed right after its end leaves what it took over waiting: that ends now.
         try ReviewTakeover.settle(in: workspace)
-        let journal = try waitingRun(runId, in: workspace)
+        let runs = try waitingRuns(runId, in: workspace)
         var snapshotOptions = Snapshot.Options(
             purpose: .report, fetch: options.fetch, jobs: options.jobs, allowLocalRemotes: git.allowLocalRemotes)
         snapshotOptions.keepBatch = false
         let snapshot = try Snapshot.load(workspace: workspace, git: git, options: snapshotOptions, console: console)
+        var reports: [ReviewReport] = []
+        for run in runs {
+            // A proposal made for an earlier run took over what it replaces: a run it ended is not followed again.
+            let journal = try RunJournal.read(gitDirectory: workspace.commonDirectory, runId: run.runId)
+            guard runId != nil || journal.state == .waiting else { continue }
+            reports.append(
+                try land(
+                    journal, snapshot: snapshot, resumed: &resumed, options: options, in: workspace, git: git,
+                    console: console))
+        }
+        guard var report = reports.last else {
+            throw RollError("no review roll is waiting: propose one with `tenantctl roll --review`")
+        }
+        if reports.count > 1 {
+            report.runs = reports.map(\.runId)
+            report.reviews = reports.flatMap(\.reviews)
+            report.followedBy = reports.compactMap(\.followedBy).last
+        }
+        return report
+    }
+
+    /// Follows one review run (see ``land(runId:options:in:wait:git:console:)``); `resumed`: the killed review runs
+    /// that a proposal made now finishes (emptied once one did).
+    static func land(
+        _ journal: RunJournal, snapshot: Snapshot, resumed: inout [RunJournal], options: RollOptions,
+        in workspace: Workspace, git: Git, console: Console?
+    ) throws -> ReviewReport {
         let before = journal.reviews ?? []
         var reviews = before
         for index in reviews.indices where ["proposed", "open", "conflict"].contains(reviews[index].state) {
@@ -114,6 +144,7 @@ public enum ReviewRun {
             report.reviews = landed + taken
             if let runId = next.runId, next.totals.rejected == 0 {
                 try Transaction.markFinished(resumed, by: runId, in: workspace)
+                resumed = []
             }
         }
         return report
@@ -207,20 +238,22 @@ public enum ReviewRun {
         }
     }
 
-    /// The run `runId`, or the latest review run that is waiting.
-    static func waitingRun(_ runId: String?, in workspace: Workspace) throws -> RunJournal {
+    /// The run `runId`, or every review run that is waiting, oldest first (several after `roll --review --tenant`:
+    /// each follows its own tenants' proposals).
+    static func waitingRuns(_ runId: String?, in workspace: Workspace) throws -> [RunJournal] {
         if let runId {
             let run = try RunJournal.read(gitDirectory: workspace.commonDirectory, runId: runId)
             guard run.reviews != nil else {
                 throw RollError("run \(runId) is no review roll: `tenantctl runs` lists the runs")
             }
-            return run
+            return [run]
         }
         let runs = try RunJournal.all(gitDirectory: workspace.commonDirectory).runs
-        guard let run = runs.filter({ $0.state == .waiting }).max(by: { $0.runId < $1.runId }) else {
+            .filter { $0.state == .waiting && $0.reviews != nil }.sorted { $0.runId < $1.runId }
+        guard !runs.isEmpty else {
             throw RollError("no review roll is waiting: propose one with `tenantctl roll --review`")
         }
-        return run
+        return runs
     }
 
     /// One proposal followed by the landing rule, in the repository that has the remote's branches.

@@ -194,7 +194,8 @@ public struct RollExecutor: Sendable {
             console?.progress(
                 "merging \(generalBranch) into \(count) tenant branch\(count == 1 ? "" : "es") of \(job.name)")
             let results = try MergeTree.merge(
-                try VirtualBase.pairs(job.merges, in: job.path, identity: identity, git: git), in: job.path, git: git,
+                try VirtualBase.pairs(job.merges, in: repository.repository(at: job.path), identity: identity),
+                in: job.path, git: git,
                 what: "module \(job.name)")
             var specs: [CommitSpec] = []
             var cleanIndices: [Int] = []
@@ -245,7 +246,7 @@ public struct RollExecutor: Sendable {
                 try SubmoduleFreeMerge.git(commonDirectory: $0, objectID: general, git: git)
             } ?? git
         let results = try MergeTree.merge(
-            try VirtualBase.pairs(merging, general: general, in: superproject, identity: identity, git: git),
+            try VirtualBase.pairs(merging, general: general, in: repository, identity: identity),
             in: superproject, git: mergeGit,
             what: "the superproject")
         return Dictionary(uniqueKeysWithValues: zip(merging.map(\.tenant.id), results))

@@ -140,11 +140,12 @@ public struct RollRunner: Sendable {
     /// The roll's plan from the snapshot's state, and a line of progress that says how big it is.
     func plan(snapshot: Snapshot, batch: CatFileBatch, options: RollOptions) throws -> RollPlan {
         // A tenant branch that took a general commit by a squash or rebase landing is taken as containing it.
+        let loaded = try RollStateLoader.load(snapshot: snapshot, batch: batch, git: git, jobs: options.jobs)
         let state = try VirtualBase.apply(
             VirtualBase.landings(
-                gitDirectory: workspace.commonDirectory, generalBranch: snapshot.project.manifest.generalBranch),
-            to: RollStateLoader.load(snapshot: snapshot, batch: batch, git: git, jobs: options.jobs),
-            superproject: snapshot.superproject)
+                gitDirectory: workspace.commonDirectory, state: loaded, snapshot: snapshot,
+                review: options.review ?? ReviewOptions(), jobs: options.jobs),
+            to: loaded, superproject: snapshot.superproject)
         let plan = try RollPlanner.plan(state, filter: options.filter)
         console?.progress(
             "planned: \(English.count(plan.tenants.count, "tenant")), "

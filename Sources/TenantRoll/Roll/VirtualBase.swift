@@ -18,7 +18,8 @@ struct SquashedLanding: Sendable, Equatable {
 /// conflict with the changes the squash already brought, wherever the general branch changed the same lines again).
 ///
 /// The landings are read from the run journals (`roll --land` records each with its commit and method before it does
-/// anything else, so a killed run keeps them). A landing counts for a branch while the branch still contains the
+/// anything else, so a killed run keeps them) and from what the remotes show, for a clone without those journals
+/// (``remoteLandings(state:snapshot:review:jobs:)``: the trailer a squash keeps, the proposal branch). A landing counts for a branch while the branch still contains the
 /// landed commit and the general branch still contains the general commit. The merge itself runs on a local commit
 /// with the tenant branch's tree and two parents, the tenant branch's tip and that general commit: git then finds
 /// that general commit as the merge base. It is never pushed: the merge commit written has the real parents.
@@ -109,17 +110,16 @@ enum VirtualBase {
     /// The (ours, theirs) pairs to merge for `merges` of one module repository: a merge whose tenant branch took a
     /// general commit by squash or rebase (``ModuleMerge/virtualGeneral``) merges on a virtual base written now (one
     /// object per such merge, unsigned, in `repository`); every other merge on its tenant branch's tip.
-    static func pairs(_ merges: [ModuleMerge], in repository: String, identity: CommitIdentity, git: Git) throws
+    static func pairs(_ merges: [ModuleMerge], in repository: GitRepository, identity: CommitIdentity) throws
         -> [(ours: String, theirs: String)]
     {
         let virtual = merges.indices.filter { merges[$0].virtualGeneral != nil }
         guard !virtual.isEmpty else { return merges.map { ($0.ours, $0.theirs) } }
-        let repo = GitRepository(repository, git: git)
         var specs: [CommitSpec] = []
         for index in virtual {
             let merge = merges[index]
             guard let general = merge.virtualGeneral else { continue }
-            let tree = try repo.tree(
+            let tree = try repository.tree(
                 of: merge.ours, context: "read the tree of \(merge.module)'s \(merge.branch) for its virtual base")
             specs.append(
                 CommitSpec(
@@ -129,7 +129,7 @@ enum VirtualBase {
         }
         var unsigned = identity
         unsigned.signs = false
-        let bases = try CommitWriter.write(specs, in: repository, identity: unsigned, git: git)
+        let bases = try CommitWriter.write(specs, in: repository.path, identity: unsigned, git: repository.git)
         var ours = merges.map(\.ours)
         for (index, base) in zip(virtual, bases) { ours[index] = base }
         return zip(ours, merges).map { ($0, $1.theirs) }
@@ -139,7 +139,7 @@ enum VirtualBase {
     /// with its tip): a tenant branch that took a general commit by squash or rebase (``TenantPlan/virtualGeneral``)
     /// merges on a virtual base written now in `superproject`, every other on its tip.
     static func pairs(
-        _ tenants: [TenantPlan], general: String, in superproject: String, identity: CommitIdentity, git: Git
+        _ tenants: [TenantPlan], general: String, in superproject: GitRepository, identity: CommitIdentity
     ) throws -> [(ours: String, theirs: String)] {
         let merges = tenants.compactMap { tenant -> ModuleMerge? in
             guard let tip = tenant.tip else { return nil }
@@ -149,6 +149,6 @@ enum VirtualBase {
             merge.virtualGeneral = tenant.virtualGeneral
             return merge
         }
-        return try pairs(merges, in: superproject, identity: identity, git: git)
+        return try pairs(merges, in: superproject, identity: identity)
     }
 }

@@ -31,6 +31,10 @@ extension RunJournal {
         /// The ref the forge keeps the review under (`refs/pull/3/head`, `refs/changes/01/1/2`), read back from the
         /// forge after a push into its review namespace (`refs/for/…`).
         public var reviewRef: String?
+        /// True from just before the `create` command runs for it until its answer is recorded: when a run stops in
+        /// between (killed, or the command stopped at its time limit), nobody knows whether the forge opened the
+        /// review, so the command is not run again for this proposal branch (it would open a second one).
+        public var createStarted: Bool?
 
         /// Whether this is the general branch's re-pin (a superproject proposal of the general branch's own
         /// commit: it rolls in what it proposes).
