@@ -247,8 +247,15 @@ struct InterleaveProbe {
         guard !runs.isEmpty else { return [] }
         let root = sequence.copy.root
         let saved = root + ".saved"
-        let copied = try sequence.timed("probe: saving the state") { try sandbox.run("/bin/cp", ["-a", root, saved]) }
-        try #require(copied.status == 0, "cp failed: \(copied.stderr)")
+        try sequence.timed("probe: saving the state") {
+            if Interleave.environment["TENANTCTL_INTERLEAVE_SAVE"] == "copy" {
+                // The whole copy, object stores too (to compare the time with the links).
+                let copied = try sandbox.run("/bin/cp", ["-a", root, saved])
+                try #require(copied.status == 0, "cp failed: \(copied.stderr)")
+            } else {
+                try InterleaveSavedState.save(root, to: saved)
+            }
+        }
         defer {
             sequence.timed("probe: putting the state back") {
                 try? FileManager.default.removeItem(atPath: root)
@@ -301,5 +308,52 @@ struct InterleaveProbe {
             if try !isUnfinished(run.id) { return [] }
         }
         return ["stuck: run \(run.id) stays unfinished after every way out:\n    " + tried.joined(separator: "\n    ")]
+    }
+}
+
+/// The copy of a sequence's directory a probe puts back afterwards. Every file is copied but the files of git's object
+/// stores, which are hard-linked: git never writes into an object file or a pack once it exists (it writes a new file
+/// and renames it into place, and removes whole files), so what the probe's commands do to the original never reaches
+/// the copy. Everything else (refs, reflogs and journals appended to in place, indexes, config, the working trees) is a
+/// copy of its own, with its permissions.
+enum InterleaveSavedState {
+    static func save(_ root: String, to saved: String) throws {
+        let files = FileManager.default
+        guard let walker = files.enumerator(atPath: root) else {
+            throw SandboxError(description: "cannot read \(root) to save it")
+        }
+        try files.createDirectory(atPath: saved, withIntermediateDirectories: false)
+        var stores: [String] = []
+        while let relative = walker.nextObject() as? String {
+            let source = root + "/" + relative
+            let target = saved + "/" + relative
+            let attributes = walker.fileAttributes ?? [:]
+            let inStore = stores.contains { relative.hasPrefix($0 + "/") }
+            switch attributes[.type] as? FileAttributeType {
+            case .typeDirectory?:
+                try files.createDirectory(atPath: target, withIntermediateDirectories: false)
+                if !inStore && (relative as NSString).lastPathComponent == "objects"
+                    && files.fileExists(atPath: (source as NSString).deletingLastPathComponent + "/HEAD")
+                {
+                    stores.append(relative)
+                }
+            case .typeSymbolicLink?:
+                try files.createSymbolicLink(
+                    atPath: target, withDestinationPath: try files.destinationOfSymbolicLink(atPath: source))
+            case .typeRegular? where inStore:
+                guard link(source, target) == 0 else {
+                    throw SandboxError(
+                        description: "cannot link \(source) to \(target): \(String(cString: strerror(errno)))")
+                }
+            case .typeRegular?:
+                var permissions: [FileAttributeKey: Any] = [:]
+                permissions[.posixPermissions] = attributes[.posixPermissions]
+                guard let contents = files.contents(atPath: source),
+                    files.createFile(atPath: target, contents: contents, attributes: permissions)
+                else { throw SandboxError(description: "cannot copy \(source) to \(target)") }
+            default:
+                continue  // sockets, FIFOs: nothing a probe needs back
+            }
+        }
     }
 }

@@ -218,4 +218,156 @@ import Testing
             }
         }
     }
+
+    /// The nested fixture with Article's nested submodule `Vendor/Lib` moving between the tenants: general_dev pins
+    /// Article at its commit that records Lib's first commit, t2 at one that records Lib's second (pushed to Lib's
+    /// remote and fetched into the workspace's Lib checkout, so that git itself could move it there). The workspace
+    /// is on general_dev, Article fetched, and the user's git config says `submodule.recurse=true` (a checkout in
+    /// Article would move `Vendor/Lib` too, unless told not to). Returns the fixture and Lib's two commits.
+    static func nestedMoveFixture(_ sandbox: GitSandbox) throws -> (
+        fixture: SwitchFixture, first: String, second: String
+    ) {
+        let fixture = try SwitchFixture(sandbox: sandbox, nested: true)
+        try #require(sandbox.tenantctl(["switch", "general_dev"], in: fixture.workspace).status == 0)
+        let lib = fixture.module("Article") + "/Vendor/Lib"
+        let first = try sandbox.git(["rev-parse", "HEAD"], in: lib)
+        let libWork = sandbox.path("lib-work")
+        try sandbox.git(["clone", "-q", sandbox.path("remotes/Lib.git"), libWork])
+        try "/* lib 2 */\n".write(toFile: libWork + "/Lib.c", atomically: true, encoding: .utf8)
+        try sandbox.git(["commit", "-q", "-am", "Lib 2"], in: libWork)
+        try sandbox.git(["push", "-q", "origin", "HEAD"], in: libWork)
+        let second = try sandbox.git(["rev-parse", "HEAD"], in: libWork)
+        let articleWork = sandbox.path("article-work")
+        try sandbox.git(["clone", "-q", "-b", "general_dev", sandbox.path("remotes/Article.git"), articleWork])
+        try sandbox.git(["update-index", "--cacheinfo", "160000,\(second),Vendor/Lib"], in: articleWork)
+        try sandbox.git(["commit", "-q", "-m", "Article: Lib 2"], in: articleWork)
+        try sandbox.git(["push", "-q", "origin", "general_dev"], in: articleWork)
+        let article = try sandbox.git(["rev-parse", "HEAD"], in: articleWork)
+        let build = sandbox.path(SwitchFixture.build)
+        try sandbox.git(["switch", "-q", "t2"], in: build)
+        try sandbox.git(["pull", "-q", "--ff-only", "origin", "t2"], in: build)
+        try sandbox.git(["update-index", "--cacheinfo", "160000,\(article),Modules/Article"], in: build)
+        try sandbox.git(["commit", "-q", "-m", "t2: Article with Lib 2"], in: build)
+        try sandbox.git(["push", "-q", "origin", "t2"], in: build)
+        try sandbox.git(["switch", "-q", "general_dev"], in: build)
+        try sandbox.git(["fetch", "-q", "origin"], in: fixture.module("Article"))
+        try sandbox.git(["fetch", "-q", "origin"], in: lib)
+        try sandbox.git(["config", "--global", "submodule.recurse", "true"])
+        return (fixture, first, second)
+    }
+
+    /// What the user sees of a checkout: its branch, HEAD, local branches and `status` (submodules included: a
+    /// nested submodule at another commit than its module records shows).
+    static func seen(_ sandbox: GitSandbox, _ directory: String) throws -> [String] {
+        [
+            try sandbox.gitResult(["symbolic-ref", "-q", "HEAD"], in: directory).stdout,
+            try sandbox.git(["rev-parse", "HEAD"], in: directory),
+            try sandbox.git(["for-each-ref", "--format=%(refname) %(objectname)", "refs/heads/"], in: directory),
+            try sandbox.git(["status", "--porcelain=v2", "--untracked-files=all"], in: directory),
+        ]
+    }
+
+    /// switch to t2 moves Article to its commit that records Lib's second commit, with `submodule.recurse=true` in the
+    /// user's config. Killed right after Article's own checkout, or right after its nested update: each nested
+    /// submodule that moved is a step of the run, so the next switch puts Lib back at its first commit with Article
+    /// (positive controls, nothing of the user's); when the user edited a file in Lib after the kill, Lib is kept as
+    /// it is and named, the edit untouched.
+    @Test func aKilledSwitchPutsBackTheNestedSubmodulesAModuleCheckoutMoved() throws {
+        let referenceSandbox = try GitSandbox(function: "nested-move-reference")
+        let reference = try Self.nestedMoveFixture(referenceSandbox)
+        let logged = try GitShim(in: referenceSandbox, name: "shim-reference")
+        let done = try referenceSandbox.tenantctlProcess(
+            ["switch", "t2", "--git", logged.path], in: reference.fixture.workspace)
+        try #require(done.status == 0, "\(done.stderr)")
+        let lib = "Modules/Article/Vendor/Lib"
+        #expect(
+            try referenceSandbox.git(["rev-parse", "HEAD"], in: reference.fixture.workspace + "/" + lib)
+                == reference.second)
+        let calls = try logged.calls()
+        let checkout =
+            try #require(
+                calls.firstIndex { $0.contains("/Modules/Article ") && $0.contains(" reset --quiet --keep") },
+                "\(calls)")
+            + 1
+        let update = calls.firstIndex { $0.contains("/Modules/Article ") && $0.contains(" update --init --recursive") }
+        #expect(update != nil, "Article's nested submodule is moved by its recursive update, not by its checkout")
+
+        for (after, userEdits) in [("checkout", false), ("update", false), ("update", true)] {
+            let label = "killed after Article's \(after)\(userEdits ? ", Lib edited" : "")"
+            let sandbox = try GitSandbox(function: "nested-move-\(after)-\(userEdits)")
+            let (fixture, first, second) = try Self.nestedMoveFixture(sandbox)
+            let article = fixture.module("Article")
+            let before = try Self.seen(sandbox, article)
+            let killAfter = after == "checkout" ? checkout : (update ?? calls.count) + 1
+            let shim = try GitShim(in: sandbox, name: "shim-kill")
+            let stopped = try sandbox.tenantctlProcess(
+                ["switch", "t2", "--git", shim.path], in: fixture.workspace,
+                environment: ["SHIM_KILL_AFTER": "\(killAfter)"])
+            #expect(stopped.status == -SIGKILL, "\(label): \(stopped.stderr)")
+            let file = fixture.workspace + "/" + lib + "/Lib.c"
+            if userEdits { try "/* mine */\n".write(toFile: file, atomically: true, encoding: .utf8) }
+
+            // The next switch leaves nested submodules alone: what it puts back is all that changes.
+            let next = sandbox.tenantctl(["switch", "general_dev", "--no-recursive"], in: fixture.workspace)
+            #expect(try Self.unfinishedSwitch(fixture.workspace) == nil, "\(label): \(next.stderr)")
+            let head = try sandbox.git(["rev-parse", "HEAD"], in: fixture.workspace + "/" + lib)
+            if userEdits {
+                #expect(next.stderr.contains("submodule \(lib): kept"), "\(label): \(next.stderr)")
+                #expect(next.stderr.contains("\(lib)/Lib.c"), "\(label): \(next.stderr)")
+                #expect(try String(contentsOfFile: file, encoding: .utf8) == "/* mine */\n", "\(label)")
+                #expect(head == second, "\(label): \(next.stderr)")
+            } else {
+                #expect(next.status == 0, "\(label): \(next.stderr)")
+                #expect(head == first, "\(label): \(next.stderr)")
+                #expect(try Self.seen(sandbox, article) == before, "\(label): \(next.stderr)")
+                #expect(
+                    try sandbox.git(["status", "--porcelain"], in: fixture.workspace + "/" + lib) == "",
+                    "\(label)")
+            }
+        }
+    }
+
+    /// Killed between the two halves of a module checkout move: the git directory's `core.worktree` already names the
+    /// new path, the directory is still at the old one (no git call comes between them: the kill comes as the
+    /// `git config` that wrote it ends). The next switch back points `core.worktree` at the checkout again and puts
+    /// everything back as before; the printed re-run does the same, then finishes the switch. Either way the
+    /// checkout, its branch and its files are there and git works in it.
+    @Test func aSwitchKilledHalfWayThroughACheckoutMoveLosesNothing() throws {
+        let sandbox = try GitSandbox()
+        let reference = try MovedModuleSuperproject(sandbox: sandbox, name: "reference")
+        #expect(sandbox.tenantctl(["switch", "main"], in: reference.dev).status == 0)
+        let (calls, move, _) = try reference.switchToTheReleaseLine()
+        let write = try #require(
+            calls.indices.first {
+                $0 > move && calls[$0].contains(" core.worktree ") && !calls[$0].contains(" --get ")
+            },
+            "\(calls)")
+        for next in [["switch", "main"], ["switch", "release-1.0"]] {
+            let name = next[1] == "main" ? "back" : "rerun"
+            let app = try MovedModuleSuperproject(sandbox: sandbox, name: name)
+            #expect(sandbox.tenantctl(["switch", "main"], in: app.dev).status == 0)
+            let before = try app.snapshot()
+            let shim = try GitShim(in: sandbox, name: "shim-\(name)")
+            let killed = try sandbox.tenantctlProcess(
+                ["switch", "release-1.0", "--git", shim.path], in: app.dev,
+                environment: ["SHIM_KILL_AFTER": "\(write + 1)"])
+            let label = "\(name), killed after call \(write + 1): \(calls[write])"
+            #expect(killed.status == -SIGKILL, "\(label): \(killed.stderr)")
+            // Half-way: the checkout still at the old path, nothing at the new one.
+            #expect(Self.checkedOut(app.dev, "deps/cap/src") && !Self.checkedOut(app.dev, "plugins/cap"), "\(label)")
+
+            let result = sandbox.tenantctl(next, in: app.dev)
+            #expect(result.status == 0, "\(label): \(result.stderr)")
+            #expect(try Self.unfinishedSwitch(app.dev) == nil, "\(label): \(result.stderr)")
+            if name == "back" {
+                #expect(try app.snapshot() == before, "\(label): \(result.stderr)")
+            } else {
+                let cap = app.dev + "/plugins/cap"
+                #expect(Self.checkedOut(app.dev, "plugins/cap"), "\(label): \(result.stderr)")
+                #expect(try sandbox.git(["rev-parse", "HEAD"], in: cap) == app.old, "\(label)")
+                #expect(try sandbox.git(["status", "--porcelain"], in: cap) == "", "\(label)")
+                #expect(try sandbox.git(["rev-parse", "--show-toplevel"], in: cap) == cap, "\(label)")
+            }
+        }
+    }
 }

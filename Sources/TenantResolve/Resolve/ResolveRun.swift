@@ -83,26 +83,42 @@ extension ResolveRun {
         ) { transaction in
             guard underWay != nil else {
                 try transaction.recordChanged()
-                let report = ResolveReport(
+                var report = ResolveReport(
                     action: "abort", tenant: "-", branch: "-", repositories: [], runId: runId,
                     notes: ["no resolution is under way: nothing of run \(runId) was left to take back"])
+                let others = try endOtherRuns(of: run, by: transaction, in: workspace, report: &report)
                 return (
                     report,
                     RunAbort.Result.make(
                         runId: runId, by: transaction.runId, undone: [], kept: [],
-                        untouched: untouched(run, excluding: []))
+                        untouched: untouched(run, excluding: []) + others)
                 )
             }
-            let (report, steps) = try ResolveAborter(
+            let aborted = try ResolveAborter(
                 workspace: workspace, git: git, console: console, transaction: transaction
             ).abort()
+            var report = aborted.report
+            let steps = aborted.steps
+            let others = try endOtherRuns(of: run, by: transaction, in: workspace, report: &report)
             return (
                 report,
                 RunAbort.Result.make(
                     runId: runId, by: transaction.runId, undone: steps.undone, kept: steps.kept,
-                    untouched: untouched(run, excluding: steps.undone + steps.kept))
+                    untouched: untouched(run, excluding: steps.undone + steps.kept) + others)
             )
         }
+    }
+
+    /// Ends the other unfinished runs of the resolution `run` belongs to, now that it is taken back
+    /// (``RunAbort/endOtherResolveRuns(besides:by:in:)``), naming each in the report's notes; their steps.
+    static func endOtherRuns(
+        of run: RunJournal, by transaction: Transaction, in workspace: Workspace, report: inout ResolveReport
+    ) throws -> [RunAbort.Step] {
+        let ended = try RunAbort.endOtherResolveRuns(besides: run, by: transaction, in: workspace)
+        for other in ended.runs {
+            report.notes.append("run \(other), another run of the same resolution, ends aborted too")
+        }
+        return ended.steps
     }
 
     /// The steps of `run` that may have landed and that the abort neither took back nor kept: nothing was left of

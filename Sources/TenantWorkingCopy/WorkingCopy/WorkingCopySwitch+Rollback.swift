@@ -98,6 +98,7 @@ extension WorkingCopySwitch {
     ) throws -> (putBack: [String], kept: [String]) {
         var steps: [PutBack] = []
         var kept: [String] = []
+        for repository in repositories where repository.started { try putBackStoppedMove(repository) }
         for repository in repositories where repository.started {
             var step = try putBackStep(repository)
             if !step.problems.isEmpty {
@@ -121,6 +122,22 @@ extension WorkingCopySwitch {
         for step in steps.reversed() { try apply(step) }
         for note in steps.flatMap(\.kept) { console?.warn(note) }
         return (putBack, kept)
+    }
+
+    /// A module checkout move the stopped switch had begun and not finished (killed between pointing the checkout's
+    /// `core.worktree` at the new path and renaming the directory): `core.worktree` names the old path again, and
+    /// that is said; the checkout is then where it was before the move, as the rest of the put-back expects.
+    private func putBackStoppedMove(_ repository: StoppedSwitch.Repository) throws {
+        guard let from = repository.movedFrom else { return }
+        let source = workspace.path(from)
+        let outside = gitRepository(at: (source as NSString).deletingLastPathComponent)
+        guard
+            try ModuleCheckoutMove.putBackStopped(
+                at: source, movingTo: workspace.path(repository.path), outside: outside)
+        else { return }
+        console?.warn(
+            "\(repository.repository): the move of its checkout from \(from) to \(repository.path) had stopped "
+                + "half-way (its git directory already named \(repository.path)); it names \(from) again")
     }
 
     /// What putting one repository back does, decided before anything moves.

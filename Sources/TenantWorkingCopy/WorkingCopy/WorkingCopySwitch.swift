@@ -835,15 +835,18 @@ public struct WorkingCopySwitch: Sendable {
                 branchRef, to: plan.target, from: from, message: "tenantctl switch: \(reason)",
                 context: "move \(plan.branch) in \(name) (\(reason))")
             try repository.switchTo(
-                plan.branch, recurseSubmodules: !superproject, context: "check out \(plan.branch) in \(name)")
+                plan.branch, recurseSubmodules: false, context: "check out \(plan.branch) in \(name)")
             return
         }
         try refreshIndex(path, name: name, superproject: superproject)
-        try repository.resetKeep(to: plan.target, recurseSubmodules: !superproject, context: context)
+        try repository.resetKeep(to: plan.target, recurseSubmodules: false, context: context)
     }
 
     /// Carries out one repository's plan; `cloned` runs once a module the switch initialises is cloned, before its
-    /// branch is created.
+    /// branch is created. No checkout here moves a submodule (`--no-recurse-submodules`, whatever `submodule.recurse`
+    /// says): the superproject's module checkouts move one by one after it, and a module's nested submodules only in
+    /// ``updateNested(at:prefix:name:tenant:add:)``, which records each of them in the journal before it moves, so
+    /// that a put-back finds every one.
     private func apply(
         _ plan: RepositoryPlan, in path: String, superproject: Bool, cloned: () throws -> Void = {}
     ) throws -> String {
@@ -855,7 +858,7 @@ public struct WorkingCopySwitch: Sendable {
         case .checkout:
             console?.progress("\(name): checking out \(plan.branch)")
             try repository.switchTo(
-                plan.branch, recurseSubmodules: !superproject, context: "check out \(plan.branch) in \(name)")
+                plan.branch, recurseSubmodules: false, context: "check out \(plan.branch) in \(name)")
             return "checked out"
         case .fastForward(let from):
             console?.progress("\(name): fast-forwarding \(plan.branch) to \(ObjectID.short(plan.target))")
@@ -882,7 +885,7 @@ public struct WorkingCopySwitch: Sendable {
                     context: "set the upstream of \(plan.branch) in \(name)")
             }
             try repository.createBranch(
-                plan.branch, at: plan.target, recurseSubmodules: !superproject,
+                plan.branch, at: plan.target, recurseSubmodules: false,
                 context: "create branch \(plan.branch) in \(name)")
             return "created"
         case .initialise:
@@ -900,7 +903,8 @@ public struct WorkingCopySwitch: Sendable {
             try cloned()
             // The clone was made by this run: its branches hold no user work, so the branch may be (re)set.
             try repository.createBranch(
-                plan.branch, at: plan.target, force: true, context: "create branch \(plan.branch) in \(name)")
+                plan.branch, at: plan.target, force: true, recurseSubmodules: false,
+                context: "create branch \(plan.branch) in \(name)")
             if try repository.lookUp(
                 "refs/remotes/origin/\(plan.branch)", context: "look for origin/\(plan.branch) in \(name)") != nil
             {
