@@ -27,16 +27,25 @@ public struct GitShim: Sendable {
         }
         // A new log starts at call 1: a mutex a killed shim of the same name left has nothing left to guard.
         try? FileManager.default.removeItem(atPath: log + ".mutex")
+        try? FileManager.default.removeItem(atPath: log + ".count")
         let script = """
             #!/bin/sh
             # Log and number the call under a mutex (mkdir is atomic), so concurrent calls never share a number; one
-            # line per call (newlines in arguments, such as a commit message, become spaces). A SIGTERM (tenantctl
-            # stopping its git children) waits until the mutex is released: a shim ended inside it would leave it
-            # behind, and every later call would wait for it forever.
+            # line per call (newlines in arguments, such as a commit message, become spaces). The number is kept in
+            # a file beside the log, equal to its lines, read and written by the shell itself: a sweep makes
+            # thousands of calls, and each program started per call costs. A SIGTERM (tenantctl stopping its git
+            # children) waits until the mutex is released: a shim ended inside it would leave it behind, and every
+            # later call would wait for it forever.
             trap 'terminated=1' TERM
             while ! mkdir '\(log).mutex' 2>/dev/null; do sleep 0.01; done
-            { printf '%s' "$*" | tr '\\n' ' '; echo; } >> '\(log)'
-            n=$(wc -l < '\(log)')
+            case "$*" in
+            *'\n'*) printf '%s\\n' "$(printf '%s' "$*" | tr '\\n' ' ')" >> '\(log)' ;;
+            *) printf '%s\\n' "$*" >> '\(log)' ;;
+            esac
+            n=0
+            if [ -s '\(log).count' ]; then read -r n < '\(log).count'; fi
+            n=$((n + 1))
+            echo "$n" > '\(log).count'
             rmdir '\(log).mutex'
             trap - TERM
             if [ -n "$terminated" ]; then exit 143; fi
@@ -79,6 +88,8 @@ public struct GitShim: Sendable {
     /// Forgets the logged calls.
     public func reset() throws {
         try Data().write(to: URL(fileURLWithPath: log))
+        let count = log + ".count"
+        if FileManager.default.fileExists(atPath: count) { try FileManager.default.removeItem(atPath: count) }
     }
 
     static func findGit(_ path: String) -> String {

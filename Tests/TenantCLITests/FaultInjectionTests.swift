@@ -4,8 +4,9 @@ import TenantTestSupport
 import Testing
 
 /// A roll killed (SIGKILL) or failing at a git call, one run per call index, through the
-/// `GitShim`. Sampled by default (`FaultLab.indices`); `scripts/fault-sweep` runs every index. Each sweep is split
-/// into shares of its kill points (`SweepShard`) that run side by side.
+/// `GitShim`. Sampled by default (`FaultLab.indices`, and for the failures the smaller `FaultLab.failureIndices`);
+/// `scripts/fault-sweep` runs every index. Each sweep is split into shares of its kill points (`SweepShard`) that run
+/// side by side.
 @Suite(.tags(.slow), .notInTheFastSet) struct FaultInjectionTests {
     /// The uninterrupted roll of one copy: its git calls and the end state every faulted copy must converge to.
     struct Reference: Sendable {
@@ -83,7 +84,7 @@ import Testing
     func rollFailingAtEveryGitCallExitsCleanlyAndConverges(_ shard: SweepShard) throws {
         let lab = try FaultLab()
         let reference = try Self.reference(lab)
-        let indices = shard.take(FaultLab.indices(for: reference.calls))
+        let indices = shard.take(FaultLab.failureIndices(for: reference.calls))
         for index in indices {
             let copy = try lab.copy("fail-\(index)")
             let shim = try GitShim(in: lab.sandbox, name: "shim-fail-\(index)")

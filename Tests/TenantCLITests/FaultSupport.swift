@@ -306,4 +306,46 @@ struct FaultLab {
         }
         return result
     }
+
+    /// The kind of a logged shim call, for the samples that take one call of each kind: its subcommand, and for a
+    /// push whether it goes to the superproject's remote (`origin`) or to a module's.
+    static func kind(_ call: String) -> String {
+        let command = subcommand(call)
+        guard command == "push" else { return command }
+        return call.contains(" -- origin ") ? "push origin" : "push module"
+    }
+
+    /// The call indices a failure sweep makes fail (a git call exiting 128, which the command must report and stop
+    /// at; the re-run must converge).
+    ///
+    /// `TENANTCTL_FAULT_SWEEP=all`: every index, as ``indices(for:alsoFirst:)``. Otherwise less of the kill sample,
+    /// because a failing call takes the command's one way out wherever it comes: before the run's first push nothing is
+    /// published whichever call fails, so of the sampled calls before it the first and the last fail (and the first of
+    /// each `alsoFirst` subcommand: the steps a sweep asks for by name); from the first push on, the first and the last
+    /// call of each kind (``kind(_:)``: a module push, the superproject's push, `update-ref`, …) and the last call. So
+    /// a failure before anything is published, at each kind of publishing step (after earlier pushes of the run
+    /// landed, too) and after the last push is in `swift test`; the kill sample's other points fail only under
+    /// `scripts/fault-sweep`.
+    static func failureIndices(for calls: [String], alsoFirst: Set<String> = []) -> [Int] {
+        let sample = indices(for: calls, alsoFirst: alsoFirst)
+        if ProcessInfo.processInfo.environment["TENANTCTL_FAULT_SWEEP"] == "all" { return sample }
+        let firstPush = sample.first { subcommand(calls[$0 - 1]) == "push" } ?? Int.max
+        let preparing = sample.filter { $0 < firstPush }
+        var result = Set([preparing.first, preparing.last].compactMap { $0 })
+        var named: Set<String> = []
+        for index in preparing where alsoFirst.contains(subcommand(calls[index - 1])) {
+            if named.insert(subcommand(calls[index - 1])).inserted { result.insert(index) }
+        }
+        var first: [String: Int] = [:]
+        var last: [String: Int] = [:]
+        for index in sample where index >= firstPush {
+            let kind = Self.kind(calls[index - 1])
+            if first[kind] == nil { first[kind] = index }
+            last[kind] = index
+        }
+        result.formUnion(first.values)
+        result.formUnion(last.values)
+        if let final = sample.last { result.insert(final) }
+        return result.sorted()
+    }
 }

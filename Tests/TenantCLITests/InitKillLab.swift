@@ -73,7 +73,7 @@ struct InitKillLab {
     /// stops (a sweep split into test cases, `SweepShard`).
     func sweep(failing: Bool, shard: SweepShard = SweepShard(index: 0, count: 1)) throws -> [String] {
         var unconverged: [String] = []
-        let indices = shard.take(FaultLab.indices(for: calls))
+        let indices = shard.take(failing ? FaultLab.failureIndices(for: calls) : FaultLab.indices(for: calls))
         for index in indices {
             let root = try Self.copy("\(failing ? "fail" : "kill")-\(index)", sandbox: sandbox)
             let shim = try GitShim(in: sandbox, name: "shim-\(failing ? "fail" : "kill")-\(index)")

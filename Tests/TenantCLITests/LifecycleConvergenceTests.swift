@@ -112,14 +112,19 @@ struct LifecycleKillLab {
     /// A command that changes the working copy (`pin`) is checked after its re-run only: there, the working copy
     /// must equal the uninterrupted run's (`workingCopyAfter`). `alsoFirst`: the sample also takes the first call of
     /// these subcommands (``FaultLab/indices(for:alsoFirst:)``).
-    /// `failing`: instead of a kill, git call `index` fails (status 128, git's fatal error); the run must say so.
+    /// `failing`: instead of a kill, git call `index` fails (status 128, git's fatal error); the run must say so. The
+    /// failure sample is smaller than the kill sample: one call of each kind (``FaultLab/failureIndices(for:alsoFirst:)``).
     /// `shard`: only that share of the kill points (a sweep split into test cases, `SweepShard`).
     func sweep(
         environment: [String: String] = FaultLab.dates, alsoFirst: Set<String> = [], failing: Bool = false,
         shard: SweepShard = SweepShard(index: 0, count: 1)
     ) throws -> [String] {
         var unconverged: [String] = []
-        let indices = shard.take(FaultLab.indices(for: calls, alsoFirst: alsoFirst))
+        let sample =
+            failing
+            ? FaultLab.failureIndices(for: calls, alsoFirst: alsoFirst)
+            : FaultLab.indices(for: calls, alsoFirst: alsoFirst)
+        let indices = shard.take(sample)
         for index in indices {
             var finishedWithWarning = false
             let copy: FaultLab.Copy

@@ -100,7 +100,8 @@ import Testing
     }
 
     /// The example at stage `conflict`, rolled, `resolve t2` started and its conflict resolved and staged (the
-    /// template); a reference `--continue` through the shim: its git calls and end state.
+    /// template); the reference `--continue` through the shim (its git calls and end state), shared with the kill
+    /// sweep's.
     struct ContinueLab {
         let lab: ResolveFaultTests.Lab
         let calls: [String]
@@ -109,13 +110,10 @@ import Testing
 
         init(function: String = #function) throws {
             lab = try ResolveFaultTests.Lab(function: function)
-            let reference = try lab.copy("reference")
-            let done: CLIResult
-            (done, calls) = try lab.lab.runShimmed(
-                ["resolve", "--continue"], in: reference, environment: FaultLab.dates)
-            try #require(done.status == 0, "\(done.stdout)\(done.stderr)")
-            remotesAfter = try lab.lab.remoteRefs(reference.root)
-            workingCopyAfter = try lab.lab.workingCopy(reference.root)
+            let reference = try ResolveFaultTests.reference(lab, "--continue")
+            calls = reference.calls
+            remotesAfter = reference.remotes
+            workingCopyAfter = reference.workingCopy
         }
 
         /// 1-based indices of the pushes, modules first, the superproject last.
@@ -226,9 +224,7 @@ import Testing
     /// where an uninterrupted start ends, and finishes its journal. Before, the re-run refused ("in progress") and
     /// `--continue` refused too: only `--abort` got out.
     @Test func startKilledAfterItsLastGitCallIsFinishedByItsReRun() throws {
-        let lab = try FaultLab(stage: .conflict)
-        let rolled = lab.sandbox.tenantctl(["roll"], in: "\(lab.template)/workspace", environment: FaultLab.dates)
-        #expect(rolled.status == 2, "\(rolled.stderr)")
+        let lab = try ResolveFaultTests.rolledLab()
         let reference = try lab.copy("reference")
         let (started, calls) = try lab.runShimmed(["resolve", "t2"], in: reference, environment: FaultLab.dates)
         #expect(started.status == 2, "\(started.stdout)\(started.stderr)")
@@ -256,11 +252,8 @@ import Testing
     @Test(arguments: ["--continue", "--abort"])
     func continueOrAbortKilledAfterItsLastGitCallIsFinishedByItsReRun(_ action: String) throws {
         let lab = try ResolveFaultTests.Lab()
-        let reference = try lab.copy("reference")
-        let (done, calls) = try lab.lab.runShimmed(["resolve", action], in: reference, environment: FaultLab.dates)
-        #expect(done.status == 0, "\(done.stdout)\(done.stderr)")
-        let remotes = try lab.lab.remoteRefs(reference.root)
-        let workingCopy = try lab.lab.workingCopy(reference.root)
+        let reference = try ResolveFaultTests.reference(lab, action)
+        let (calls, remotes, workingCopy) = (reference.calls, reference.remotes, reference.workingCopy)
 
         let copy = try lab.copy("killed")
         try lab.lab.runKilled(
