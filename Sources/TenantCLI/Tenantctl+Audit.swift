@@ -153,23 +153,32 @@ extension Tenantctl {
                 var plain = context.console
                 plain.color = false
                 plain.width = TerminalWidth.unlimited
-                let text: String
+                // The report in parts, in order (the JSON tenants a part at a time: never whole in memory).
+                let parts: (_ sink: ([UInt8]) -> Void) -> Void
                 switch chosen {
                 case .table:
-                    text = AuditTableRenderer.render(report, console: plain, view: view, summary: summary)
-                case .json: text = try AuditJSONRenderer.render(report)
-                case .markdown: text = AuditMarkdownRenderer.render(report)
-                case .html: text = AuditHTMLRenderer.render(report, page: page ?? AuditPage())
+                    let text = AuditTableRenderer.render(report, console: plain, view: view, summary: summary)
+                    parts = { $0(Array((text + "\n").utf8)) }
+                case .json:
+                    parts = { sink in
+                        AuditJSONRenderer.render(report, to: sink)
+                        sink(Array("\n".utf8))
+                    }
+                case .markdown:
+                    let text = AuditMarkdownRenderer.render(report)
+                    parts = { $0(Array((text + "\n").utf8)) }
+                case .html:
+                    let text = AuditHTMLRenderer.render(report, page: page ?? AuditPage())
+                    parts = { $0(Array((text + "\n").utf8)) }
                 }
-                let path = try ReportFile.write(
-                    text + "\n", to: output, relativeTo: context.directory)
+                let path = try ReportFile.write(parts: parts, to: output, relativeTo: context.directory)
                 context.console.print("wrote \(path)")
             } else {
                 switch chosen {
                 case .table:
                     context.console.print(
                         AuditTableRenderer.render(report, console: context.console, view: view, summary: summary))
-                case .json: context.console.data(bytes: AuditJSONRenderer.renderBytes(report))
+                case .json: context.console.data(parts: { AuditJSONRenderer.render(report, to: $0) })
                 case .markdown: context.console.print(AuditMarkdownRenderer.render(report))
                 case .html: context.console.data(AuditHTMLRenderer.render(report, page: page ?? AuditPage()))
                 }

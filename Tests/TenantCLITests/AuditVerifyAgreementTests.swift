@@ -123,22 +123,53 @@ import Testing
         try expectAgreement(sandbox, example, "orphan branch")
     }
 
-    /// `audit --check` (which fails on every finding verify reports) reads each repository's history once: one
-    /// `rev-list --parents` for the superproject and one per module, as without `--check`.
+    /// `audit --check` (which fails on every finding verify reports) reads each repository's history once, as without
+    /// `--check`: one listing of its commit graph per repository (the superproject's `rev-list --parents`, each
+    /// module's `log --branches` with the parents and the branch names), and no `for-each-ref` of a module's branches
+    /// besides it.
     @Test func auditCheckReadsEachHistoryOnce() throws {
         let sandbox = try GitSandbox()
         let example = try audit.example(sandbox)
         let shim = try GitShim(in: sandbox)
-        func histories(_ arguments: [String]) throws -> [String] {
+        func calls(_ arguments: [String]) throws -> [String: [String]] {
             try shim.reset()
             let result = sandbox.tenantctl(arguments + ["--no-fetch", "--git", shim.path], in: example.workspace)
             #expect(result.status == 0, "\(result.stderr)")
-            return try shim.calls().filter { $0.contains("rev-list") && $0.contains("--parents") }
+            return Self.byRepository(try shim.calls())
         }
         #expect(sandbox.tenantctl(["audit"], in: example.workspace).status == 0)
-        let plain = try histories(["audit", "--json"])
-        #expect(plain.count == 1 + AuditCommandTests.modules.count, "\(plain.joined(separator: "\n"))")
-        let checked = try histories(["audit", "--json", "--check"])
-        #expect(checked.count == plain.count, "\(checked.joined(separator: "\n"))")
+        for arguments in [["audit", "--json"], ["audit", "--json", "--check"]] {
+            let byRepository = try calls(arguments)
+            let listings = byRepository.mapValues { $0.filter(Self.listsHistory).count }.filter { $0.value > 0 }
+            #expect(listings.count == 1 + AuditCommandTests.modules.count, "\(arguments): \(byRepository)")
+            #expect(listings.values.allSatisfy { $0 == 1 }, "\(arguments): \(listings)")
+            for (repository, lines) in byRepository where repository.contains("/tenantctl/mirrors/") {
+                #expect(!lines.contains { $0.contains(" for-each-ref ") }, "\(arguments): \(repository): \(lines)")
+            }
+        }
+        // Negative control of the count: a repository whose history is listed twice, once each way, is found.
+        let twice = Self.byRepository([
+            "-C /r/a.git -c core.fsmonitor=false rev-list --parents --topo-order --stdin",
+            "-C /r/a.git -c core.fsmonitor=false log --branches --format=tformat:%H %P%x00%D --stdin",
+            "-C /r/b.git -c core.fsmonitor=false log --branches --format=tformat:%H %P%x00%D --stdin",
+            "-C /r/b.git -c core.fsmonitor=false diff-tree --stdin",
+        ]).mapValues { $0.filter(Self.listsHistory).count }
+        #expect(twice == ["/r/a.git": 2, "/r/b.git": 1])
+    }
+
+    /// A call that lists a repository's commit graph: `rev-list --parents` or a `log` whose format has the parents.
+    static func listsHistory(_ call: String) -> Bool {
+        (call.contains(" rev-list ") && call.contains(" --parents")) || (call.contains(" log ") && call.contains("%P"))
+    }
+
+    /// The shim's calls (arguments joined by spaces) by the repository given with `-C`.
+    static func byRepository(_ calls: [String]) -> [String: [String]] {
+        var result: [String: [String]] = [:]
+        for call in calls {
+            let words = call.split(separator: " ").map(String.init)
+            guard let index = words.firstIndex(of: "-C"), index + 1 < words.count else { continue }
+            result[words[index + 1], default: []].append(" " + call + " ")
+        }
+        return result
     }
 }

@@ -46,6 +46,23 @@ import Testing
         #expect(AuditJSONRenderer.renderBytes(report) == Array(expected.utf8))
     }
 
+    /// Written in parts (the tenants ``AuditJSONWriter/tenantsPerPart`` at a time, each part handed on and dropped):
+    /// the parts joined are `JSONEncoder`'s bytes, and no part holds the whole tenants array.
+    @Test(arguments: [0, 1, 511, 512, 513, 1100])
+    func writtenInPartsIsTheSameBytes(tenants: Int) throws {
+        let report = Self.report(tenants: tenants)
+        let expected = Array(try JSONOutput.encode(report).utf8)
+        var parts: [[UInt8]] = []
+        AuditJSONRenderer.render(report) { parts.append($0) }
+        #expect(parts.joined().elementsEqual(expected))
+        let perPart = AuditJSONWriter.tenantsPerPart
+        // One part per started block of tenants, and the end of the document.
+        #expect(parts.count == (tenants + perPart - 1) / perPart + 1, "\(parts.map(\.count))")
+        if tenants > 2 * perPart {
+            #expect(parts.allSatisfy { $0.count < expected.count / 2 }, "\(parts.map(\.count))")
+        }
+    }
+
     /// The report's source (what it describes), with and without a URL.
     @Test func sameBytesWithASource() throws {
         for url in ["https://user:secret@example.com/erp/Superproject.git", nil] {

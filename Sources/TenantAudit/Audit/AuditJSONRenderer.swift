@@ -12,4 +12,10 @@ public enum AuditJSONRenderer {
     public static func renderBytes(_ report: AuditReport) -> [UInt8] {
         AuditJSONWriter.bytes(report)
     }
+
+    /// ``renderBytes(_:)`` handed to `sink` in parts, in order, as they are written: the whole text is never in
+    /// memory at once (for writing a large report out).
+    public static func render(_ report: AuditReport, to sink: ([UInt8]) -> Void) {
+        AuditJSONWriter.write(report, to: sink)
+    }
 }

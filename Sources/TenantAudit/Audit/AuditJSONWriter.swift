@@ -14,7 +14,18 @@ enum AuditJSONWriter {
 
     /// The UTF-8 bytes of ``render(_:)``.
     static func bytes(_ report: AuditReport) -> [UInt8] {
-        var json = JSONBytes(capacity: 1 << 20)
+        var all: [UInt8] = []
+        write(report) { part in
+            if all.isEmpty { all = part } else { all.append(contentsOf: part) }
+        }
+        return all
+    }
+
+    /// The bytes of ``bytes(_:)`` handed to `sink` in parts as they are written, in order: the tenants a part at a
+    /// time (``tenantsPerPart``), so that the whole document (190 MB at 10,000 tenants × 50 modules) is never in
+    /// memory at once, and the tenants of one part are written on every core.
+    static func write(_ report: AuditReport, to sink: ([UInt8]) -> Void) {
+        var json = JSONBytes(capacity: 1 << 16)
         json.object { json in
             if let cell = report.cell {
                 json.key("cell")
@@ -37,24 +48,34 @@ enum AuditJSONWriter {
                 }
             }
             json.key("tenants")
-            json.tenants(report.tenants)
+            json.tenants(report.tenants, flush: sink)
         }
-        return json.bytes
+        sink(json.takeBytes())
     }
+
+    /// Tenants written and handed on at a time: about 10 MB of JSON at 50 modules, enough to share out over the
+    /// cores.
+    static let tenantsPerPart = 512
 }
 
 extension JSONBytes {
-    /// The tenants array: each tenant's object is written on its own (shared out over the cores) and the objects are
-    /// joined in order.
-    fileprivate mutating func tenants(_ tenants: [TenantAudit]) {
+    /// The tenants array, ``AuditJSONWriter/tenantsPerPart`` tenants at a time: each tenant's object is written on
+    /// its own (shared out over the cores), the objects are joined in order and the bytes so far go to `flush`.
+    fileprivate mutating func tenants(_ tenants: [TenantAudit], flush: ([UInt8]) -> Void) {
         let level = level + 1
-        let objects = Concurrent.chunkedMap(tenants, minimumChunk: 16) { tenant -> [UInt8] in
-            // About 400 bytes per cell.
-            var json = JSONBytes(capacity: 1024 + 512 * tenant.modules.count, level: level)
-            json.tenant(tenant)
-            return json.bytes
-        }
-        array(joining: objects)
+        var start = 0
+        array(
+            joiningParts: {
+                guard start < tenants.count else { return nil }
+                let part = tenants[start..<min(start + AuditJSONWriter.tenantsPerPart, tenants.count)]
+                start = part.endIndex
+                return Concurrent.chunkedMap(Array(part), minimumChunk: 16) { tenant -> [UInt8] in
+                    // About 400 bytes per cell.
+                    var json = JSONBytes(capacity: 1024 + 512 * tenant.modules.count, level: level)
+                    json.tenant(tenant)
+                    return json.bytes
+                }
+            }, flush: flush)
     }
 
     private mutating func tenant(_ tenant: TenantAudit) {

@@ -58,14 +58,24 @@ public struct AuditRun: Sendable {
         let snapshot: Snapshot
         do {
             defer { lock?.release() }
-            snapshot = try Snapshot.load(
-                workspace: workspace, git: git,
-                options: Snapshot.Options(
-                    purpose: .report, fetch: fetch, jobs: jobs, allowLocalRemotes: git.allowLocalRemotes,
-                    checkNames: { [self] project in try checkNames(project) }),
-                console: console)
+            var options = Snapshot.Options(
+                purpose: .report, fetch: fetch, jobs: jobs, allowLocalRemotes: git.allowLocalRemotes,
+                checkNames: { [self] project in try checkNames(project) })
+            // The modules' branches are read with their graphs (ObservationReader): one listing per repository.
+            options.listModuleBranches = false
+            // The pins are read through the `cat-file --batch` that read the project files.
+            options.keepBatch = true
+            snapshot = try Snapshot.load(workspace: workspace, git: git, options: options, console: console)
         }
-        let (report, observation) = try observedReport(snapshot: snapshot, git: git)
+        let observed: (report: AuditReport, observation: ProjectObservation)
+        do {
+            observed = try observedReport(snapshot: snapshot, git: git)
+        } catch {
+            try? snapshot.batch?.close()  // the error thrown is the one that stopped the read
+            throw error
+        }
+        try snapshot.batch?.close()
+        let (report, observation) = observed
         guard page else { return (report, nil) }
         return (report, try pageFacts(report, observation: observation, snapshot: snapshot, git: git))
     }
@@ -87,7 +97,8 @@ public struct AuditRun: Sendable {
         let invalidNamed = Set(tenants.compactMap { project.invalidTenant(id: $0)?.id })
         let invalid = project.invalidTenants.filter { tenants.isEmpty || invalidNamed.contains($0.id) }
         let observation = try ObservationReader.read(
-            snapshot: snapshot, tenants: selected, git: git, options: ObservationReader.Options(jobs: jobs))
+            snapshot: snapshot, tenants: selected, git: git, options: ObservationReader.Options(jobs: jobs),
+            batch: snapshot.batch)
         var findings = try checkedOutFindings(snapshot, git: git)
         if check {
             findings += FindingJudge.gitmodulesFindings(project: project, observation: observation)
@@ -99,7 +110,8 @@ public struct AuditRun: Sendable {
         // A report says what it describes: the general branch's commit, the remote, the time, the version.
         report.source = AuditSource(
             generalCommit: observation.superproject.generalTip, generatedAt: generatedAt,
-            remote: snapshot.workspace.remoteName, url: try SuperprojectRemote.originURL(snapshot.workspace))
+            remote: snapshot.workspace.remoteName,
+            url: try snapshot.remoteURL ?? SuperprojectRemote.originURL(snapshot.workspace))
         if let reviews {
             report = Auditor.adding(try reviews(project), to: report, observation: observation, now: generatedAt)
         }

@@ -44,10 +44,11 @@ public struct CommitGraph: Sendable {
     /// Parses the listing from git's bytes in one pass: one String per commit, none per parent field (at
     /// 1000 × 50 the listings hold hundreds of thousands of ids; docs/PERFORMANCE.md).
     public init?(listing data: Data) {
-        let parsed = data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> Parsed? in
-            Self.parse(buffer.bindMemory(to: UInt8.self))
-        }
-        guard let parsed else { return nil }
+        guard let parsed = Self.parse(data, decorated: false) else { return nil }
+        self.init(parsed)
+    }
+
+    private init(_ parsed: Parsed) {
         self.ids = parsed.ids
         self.positions = parsed.positions
         self.parents = parsed.parents
@@ -61,19 +62,41 @@ public struct CommitGraph: Sendable {
         var parents: [[Int32]] = []
         var isMerge: [Bool] = []
         var firstParent: [Int32] = []
+        /// With `decorated`: the commit's position and the decoration text of each line that has one.
+        var decorations: [(position: Int, text: String)] = []
     }
 
-    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Parsed? {
+    private static func parse(_ data: Data, decorated: Bool) -> Parsed? {
+        data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> Parsed? in
+            parse(buffer.bindMemory(to: UInt8.self), decorated: decorated)
+        }
+    }
+
+    /// `decorated`: every line is `<commit> <parent>…`, a NUL and the commit's decorations (``loadBranches``);
+    /// otherwise a line is `<commit> <parent>…` alone.
+    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>, decorated: Bool) -> Parsed? {
         let newline = UInt8(ascii: "\n")
         let space = UInt8(ascii: " ")
         // Pass 1: the commit of every line (parents refer to later lines, so all ids are needed first).
         var lines: [(start: Int, end: Int)] = []
+        var decorations: [(line: Int, start: Int, end: Int)] = []
         var position = 0
         let count = bytes.count
         while position < count {
             var end = position
             while end < count && bytes[end] != newline { end += 1 }
-            if end > position { lines.append((position, end)) }
+            if end > position {
+                if decorated {
+                    // The graph's fields end at the NUL; a line without one is not the decorated listing.
+                    var separator = position
+                    while separator < end && bytes[separator] != 0 { separator += 1 }
+                    guard separator < end else { return nil }
+                    if separator + 1 < end { decorations.append((lines.count, separator + 1, end)) }
+                    lines.append((position, separator))
+                } else {
+                    lines.append((position, end))
+                }
+            }
             position = end + 1
         }
         var result = Parsed()
@@ -113,6 +136,9 @@ public struct CommitGraph: Sendable {
             result.isMerge.append(fields.count > 1)
             result.firstParent.append(first)
         }
+        for decoration in decorations {
+            result.decorations.append((decoration.line, string(bytes, (decoration.start, decoration.end))))
+        }
         return result
     }
 
@@ -143,6 +169,52 @@ public struct CommitGraph: Sendable {
                 command: git.command(arguments, in: repository), directory: repository, output: output)
         }
         return graph
+    }
+
+    /// The branches of `repository` and the graph of everything reachable from them and from `more` (commits that
+    /// are not in the repository are skipped), from one listing: `git log --branches` of the graph as
+    /// ``load(tips:repository:git:what:)`` lists it, with the full names of the branches at each commit after a NUL
+    /// (`%D`, git's decorations, limited to `refs/heads/`: a list of ref names separated by `, `, unambiguous because
+    /// a ref name holds no space). What a separate `for-each-ref` and `rev-list` would give, in one process.
+    ///
+    /// A branch whose ref names no commit is not in a commit listing: at an annotated tag (git shows it as
+    /// `tag: refs/heads/…` at the tagged commit) the branches are read with one more process, `for-each-ref`, to
+    /// have its value as the remote has it; one at a tree or a blob is not seen. A repository without branches
+    /// lists only `more` (git falls back to no `HEAD` when `--stdin` was given).
+    public static func loadBranches(more: [String], repository: String, git: Git, what: String) throws
+        -> (branches: [String: String], graph: CommitGraph)
+    {
+        let input = Data(more.map { $0 + "\n" }.joined().utf8)
+        let arguments = [
+            "log", "--branches", "--topo-order", "--ignore-missing", "--no-color", "--no-show-signature",
+            "--decorate=full", "--decorate-refs=refs/heads/", "--format=tformat:%H %P%x00%D", "--stdin",
+        ]
+        let context = "read the branches and the commit graph of \(what)"
+        let output = try git.run(arguments, in: repository, input: input, context: context)
+        guard let parsed = parse(output.stdout, decorated: true) else {
+            throw GitError(
+                context: context,
+                kind: .unparseableOutput(detail: "log --topo-order output not in topological order or not decorated"),
+                command: git.command(arguments, in: repository), directory: repository, output: output)
+        }
+        let graph = CommitGraph(parsed)
+        var branches: [String: String] = [:]
+        var otherDecoration = false
+        let head = "refs/heads/"
+        for decoration in parsed.decorations {
+            for entry in decoration.text.split(separator: ", ", omittingEmptySubsequences: true) {
+                var name = Substring(entry)
+                if name.hasPrefix("HEAD -> ") { name = name.dropFirst("HEAD -> ".count) }
+                guard name.hasPrefix(head) else {
+                    otherDecoration = true  // `tag: refs/heads/…`: a branch at an annotated tag
+                    continue
+                }
+                let branch = String(name.dropFirst(head.count))
+                if branch != "HEAD" { branches[branch] = graph.ids[decoration.position] }
+            }
+        }
+        guard otherDecoration else { return (branches, graph) }
+        return (try GitRefs.branches(under: head, in: repository, git: git, what: what), graph)
     }
 
     /// The number of commits in the graph.

@@ -3,9 +3,12 @@ import Foundation
 /// Gathers a ``ProjectObservation`` from a ``Snapshot``, once per run: audit, verify and roll read through it.
 ///
 /// git processes: superproject 3 (`cat-file --batch` for the pins and files, `rev-list`, `diff-tree --stdin`), each
-/// module 2 (`rev-list`, `diff-tree --stdin`), `jobs` repositories at a time, one `config --blob` per distinct
-/// `.gitmodules`, and one `log` for the removed tenants; none per tenant. The modules' graphs include the pins, so
-/// the pins are read first; the superproject's graph and diffs are one more job next to the modules'.
+/// module 2 (its graph, `diff-tree --stdin`), `jobs` repositories at a time, one `config --blob` per distinct
+/// `.gitmodules`, and one `log` for the removed tenants; none per tenant. A module's graph is one `rev-list` of the
+/// branches the snapshot listed, or, when the snapshot did not list them (audit), one `log --branches` that reads
+/// the branch names with the graph: each repository's history is listed once either way. The modules' graphs
+/// include the pins, so the pins are read first; the superproject's graph and diffs and the removed tenants' `log`
+/// are more jobs next to the modules'; orphan branches are looked for in the branches the listings found.
 public enum ObservationReader {
     /// What to gather.
     public struct Options: Sendable {
@@ -56,37 +59,63 @@ public enum ObservationReader {
         for tenant in tenants {
             if let tip = snapshot.branches[tenant.branch] { tenantTips[tenant.branch] = tip }
         }
-        let orphanBranches = options.orphans ? try OrphanBranches.all(state: snapshot, git: git) : []
-        // The pins of the tenants an orphan is named after are read too (its finding says whether the branch is
-        // what that tenant pins), in the same batch.
         var pinnedTips = tenantTips
         pinnedTips[general] = generalTip
-        for orphan in orphanBranches {
-            guard let id = orphan.tenant, let tenant = project.tenant(id: id) else { continue }
-            if let tip = snapshot.branches[tenant.branch] { pinnedTips[tenant.branch] = tip }
-        }
-        let pinned = try readPins(
+        var pinned = try readPins(
             snapshot: snapshot, generalTip: generalTip, tips: pinnedTips, tenantTips: tenantTips, options: options,
             batch: batch, git: git)
-        let judged = Set(tenantTips.keys).union([general])
         var base = SuperprojectObservation(
-            generalBranch: general, generalTip: generalTip, tenantTips: tenantTips,
-            pins: pinned.pins.filter { judged.contains($0.key) },
-            movedPaths: pinned.moved.filter { judged.contains($0.key) })
-        base.unnamed = pinned.unnamed.filter { judged.contains($0.key) }
-        base.gitmodules = pinned.gitmodules?.filter { judged.contains($0.key) }
+            generalBranch: general, generalTip: generalTip, tenantTips: tenantTips, pins: pinned.pins,
+            movedPaths: pinned.moved)
+        base.unnamed = pinned.unnamed
+        base.gitmodules = pinned.gitmodules
         base.manifests = pinned.manifests
-        let (superproject, modules) = try readRepositories(base, snapshot: snapshot, options: options, git: git)
-        let orphans = try observe(orphanBranches, pins: pinned.pins, snapshot: snapshot, git: git)
+        let read = try readRepositories(base, snapshot: snapshot, options: options, git: git)
+        // The module branches as the listings read them, when the snapshot did not list them (audit).
+        var complete = snapshot
+        if !snapshot.moduleBranchesListed {
+            complete.moduleBranches = read.modules.mapValues(\.branches)
+            complete.moduleBranchesListed = true
+        }
+        let orphanBranches = read.removedTenants.map { OrphanBranches.all(state: complete, removed: $0) } ?? []
+        // The finding of an orphan named after a tenant says whether the branch is what that tenant pins: the pins of
+        // such a tenant not judged in this run are read too.
+        var orphanTips: [String: String] = [:]
+        for orphan in orphanBranches {
+            guard let id = orphan.tenant, let tenant = project.tenant(id: id), pinned.pins[tenant.branch] == nil,
+                let tip = snapshot.branches[tenant.branch]
+            else { continue }
+            orphanTips[tenant.branch] = tip
+        }
+        if !orphanTips.isEmpty {
+            var pinsOnly = options
+            pinsOnly.submodules = false
+            pinsOnly.branchManifests = false
+            let more = try readPins(
+                snapshot: snapshot, generalTip: generalTip, tips: orphanTips, tenantTips: [:], options: pinsOnly,
+                batch: batch, git: git)
+            pinned.pins.merge(more.pins) { judged, _ in judged }
+        }
+        let orphans = try observe(orphanBranches, pins: pinned.pins, snapshot: complete, git: git)
         return ProjectObservation(
-            superproject: superproject, modules: modules, unreachable: snapshot.unreachable, orphans: orphans,
-            caseCollisions: BranchCaseCollision.all(in: snapshot))
+            superproject: read.superproject, modules: read.modules, unreachable: snapshot.unreachable,
+            orphans: orphans, caseCollisions: BranchCaseCollision.all(in: complete))
     }
 
-    /// The superproject's graph and every fetched module's facts, `options.jobs` repositories at a time.
+    /// What ``readRepositories(_:snapshot:options:git:)`` read.
+    struct Repositories {
+        var superproject: SuperprojectObservation
+        var modules: [String: ModuleObservation]
+        /// The ids of removed tenants (``OrphanBranches/removedTenantIDs(state:git:)``); nil without
+        /// ``Options/orphans``.
+        var removedTenants: Set<String>?
+    }
+
+    /// The superproject's graph and every fetched module's facts (with their branches when the snapshot did not
+    /// list them), and with ``Options/orphans`` the removed tenants, `options.jobs` repositories at a time.
     static func readRepositories(
         _ base: SuperprojectObservation, snapshot: Snapshot, options: Options, git: Git
-    ) throws -> (SuperprojectObservation, [String: ModuleObservation]) {
+    ) throws -> Repositories {
         let project = snapshot.project
         let fetched = project.manifest.modules.filter { snapshot.unreachable[$0.name] == nil }
         // Module name → the distinct pins of the branches judged, in one pass over their pins.
@@ -103,13 +132,17 @@ public enum ObservationReader {
         enum Job: Sendable {
             case superproject
             case module(Module)
+            case removedTenants
         }
         enum Loaded: Sendable {
             case superproject(SuperprojectObservation)
             case module(String, ModuleObservation)
+            case removedTenants(Set<String>)
         }
-        let results = try Concurrent.map([Job.superproject] + fetched.map(Job.module), jobs: options.jobs) {
-            job -> Loaded in
+        // The superproject first (the largest), then the removed tenants' `git log` (short, in the superproject):
+        // none of them waits for another.
+        let jobs = [Job.superproject] + (options.orphans ? [Job.removedTenants] : []) + fetched.map(Job.module)
+        let results = try Concurrent.map(jobs, jobs: options.jobs) { job -> Loaded in
             switch job {
             case .superproject:
                 return .superproject(
@@ -119,21 +152,25 @@ public enum ObservationReader {
                     module.name,
                     try readModule(
                         module.name, repository: try snapshot.mirror(module.name),
-                        branches: snapshot.moduleBranches[module.name] ?? [:],
+                        branches: snapshot.moduleBranchesListed ? snapshot.moduleBranches[module.name] ?? [:] : nil,
                         general: project.generalBranch(of: module), pins: pinsByModule[module.name] ?? [],
                         tenantBranches: project.tenantModuleBranches(of: module), options: options, git: git))
+            case .removedTenants:
+                return .removedTenants(try OrphanBranches.removedTenantIDs(state: snapshot, git: git))
             }
         }
         var superproject: SuperprojectObservation?
         var modules: [String: ModuleObservation] = [:]
+        var removed: Set<String>?
         for result in results {
             switch result {
             case .superproject(let state): superproject = state
             case .module(let name, let state): modules[name] = state
+            case .removedTenants(let ids): removed = ids
             }
         }
         guard let superproject else { throw ObservationError("the superproject's state was not read") }
-        return (superproject, modules)
+        return Repositories(superproject: superproject, modules: modules, removedTenants: removed)
     }
 
     /// `module`'s pin in one branch's pins: at its path (a module found at another path is listed there), else at
@@ -325,15 +362,27 @@ public enum ObservationReader {
     }
 
     /// One module: the graph of its branches and `pins`, where each pin is (on the remote, compared with the
-    /// general branch, the files it changes) and which tenant commits the general branch took.
+    /// general branch, the files it changes) and which tenant commits the general branch took. `listed`: the
+    /// branches as the snapshot listed them; nil: read with the graph, in the same listing
+    /// (``CommitGraph/loadBranches(more:repository:git:what:)``).
     package static func readModule(
-        _ name: String, repository: String, branches: [String: String], general: String, pins: Set<String>,
+        _ name: String, repository: String, branches listed: [String: String]?, general: String, pins: Set<String>,
         tenantBranches: [String], options: Options, git: Git
     ) throws -> ModuleObservation {
         let what = "module \(name)"
+        let branches: [String: String]
+        let graph: CommitGraph
+        if let listed {
+            let tips = Set(listed.values)
+            branches = listed
+            graph = try CommitGraph.load(
+                tips: tips.sorted() + pins.subtracting(tips).sorted(), repository: repository, git: git, what: what)
+        } else {
+            let read = try CommitGraph.loadBranches(more: pins.sorted(), repository: repository, git: git, what: what)
+            branches = read.branches
+            graph = read.graph
+        }
         let tips = Set(branches.values)
-        let graph = try CommitGraph.load(
-            tips: tips.sorted() + pins.subtracting(tips).sorted(), repository: repository, git: git, what: what)
         let resolved = try ModulePins.resolve(
             pins, graph: graph, branchTips: tips, repository: repository, git: git, what: what)
         var result = ModuleObservation(

@@ -26,7 +26,12 @@ public enum OrphanBranches {
 
     /// Every orphan branch: of current tenants (undeclared), then of removed tenants; modules in manifest order.
     public static func all(state: Snapshot, git: Git) throws -> [OrphanBranch] {
-        undeclared(state: state) + (try ofRemovedTenants(state: state, git: git))
+        all(state: state, removed: try removedTenantIDs(state: state, git: git))
+    }
+
+    /// ``all(state:git:)`` with the removed tenants' ids read before (``removedTenantIDs(state:git:)``).
+    static func all(state: Snapshot, removed: Set<String>) -> [OrphanBranch] {
+        undeclared(state: state) + ofRemovedTenants(state: state, removed: removed)
     }
 
     /// Module branches named after a current tenant's branch whose module that tenant does not declare customised.
@@ -48,7 +53,11 @@ public enum OrphanBranches {
     /// Module branches named after a tenant whose file the general branch's history deleted and that is no tenant
     /// now.
     public static func ofRemovedTenants(state: Snapshot, git: Git) throws -> [OrphanBranch] {
-        let removed = try removedTenantIDs(state: state, git: git)
+        ofRemovedTenants(state: state, removed: try removedTenantIDs(state: state, git: git))
+    }
+
+    /// ``ofRemovedTenants(state:git:)`` with the removed tenants' ids read before.
+    static func ofRemovedTenants(state: Snapshot, removed: Set<String>) -> [OrphanBranch] {
         guard !removed.isEmpty else { return [] }
         var found: [OrphanBranch] = []
         for module in state.project.manifest.modules {

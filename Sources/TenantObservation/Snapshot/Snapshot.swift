@@ -39,6 +39,10 @@ public struct Snapshot: Sendable {
         /// The superproject was fetched already by this run (a second snapshot, with other project files): only the
         /// modules are fetched, and "fetching the superproject" is not said twice.
         public var superprojectFetched = false
+        /// List each module mirror's branches (one `for-each-ref` per module). Off for audit: ``ObservationReader``
+        /// reads them with each module's commit graph, one listing per repository; the snapshot's
+        /// ``Snapshot/moduleBranches`` stay empty (``Snapshot/moduleBranchesListed`` is false).
+        public var listModuleBranches = true
 
         /// What a snapshot is taken for; it decides how strict the snapshot is.
         public enum Purpose: Sendable {
@@ -88,14 +92,20 @@ public struct Snapshot: Sendable {
     public var specs: [String: MirrorSpec]
     /// Module name → mirror path.
     public var mirrors: [String: String]
-    /// Module name → branch name → commit, as on the module's remote.
+    /// Module name → branch name → commit, as on the module's remote; empty when ``moduleBranchesListed`` is false.
     public var moduleBranches: [String: [String: String]]
+    /// Whether ``moduleBranches`` were listed (``Options/listModuleBranches``); when not, ``ObservationReader`` reads
+    /// them with the modules' graphs.
+    public var moduleBranchesListed = true
     /// Module name → why it could not be fetched (only with ``Options/allowUnreachableModules``); such a module has
     /// no mirror and no branches in this snapshot.
     public var unreachable: [String: String] = [:]
     /// The superproject's `cat-file --batch`, started after the fetch, when ``Options/keepBatch`` asked for it;
     /// the caller closes it.
     public var batch: CatFileBatch?
+    /// The configured URL of the superproject's remote, as read by ``load(workspace:git:options:console:)`` (nil
+    /// in a snapshot made from parts).
+    public var remoteURL: String?
 
     /// The general branch's name (from the `modules.json` read at it).
     public var generalBranch: String { project.manifest.generalBranch }
@@ -119,7 +129,7 @@ public struct Snapshot: Sendable {
     ///
     /// git processes: one fetch of the superproject, one `for-each-ref` of it, one `ls-tree` and one
     /// `cat-file --batch` for the project files (kept open with ``Options/keepBatch``), and per module one fetch (or
-    /// clone) and one `for-each-ref`.
+    /// clone) and one `for-each-ref` (none with ``Options/listModuleBranches`` off).
     public static func load(workspace: Workspace, git: Git, options: Options, console: Console? = nil) throws
         -> Snapshot
     {
@@ -169,8 +179,8 @@ public struct Snapshot: Sendable {
             throw MirrorError(failures: synced.failures)
         }
         let mirrors = synced.mirrors
-        let moduleBranches = try Concurrent.map(Array(mirrors).sorted { $0.key < $1.key }, jobs: options.jobs) {
-            name, path in
+        let listed = options.listModuleBranches ? Array(mirrors).sorted { $0.key < $1.key } : []
+        let moduleBranches = try Concurrent.map(listed, jobs: options.jobs) { name, path in
             (
                 name,
                 try workspace.superproject.repository(at: path).branches(under: "refs/heads/", what: "module \(name)")
@@ -181,6 +191,8 @@ public struct Snapshot: Sendable {
             specs: Dictionary(uniqueKeysWithValues: specList.map { ($0.name, $0) }), mirrors: mirrors,
             moduleBranches: Dictionary(uniqueKeysWithValues: moduleBranches))
         snapshot.unreachable = Dictionary(synced.failures, uniquingKeysWith: { first, _ in first })
+        snapshot.moduleBranchesListed = options.listModuleBranches
+        snapshot.remoteURL = originURL
         snapshot.batch = batch
         handedOn = true
         return snapshot

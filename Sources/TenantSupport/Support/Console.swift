@@ -46,6 +46,13 @@ public struct Console: Sendable {
         out.write("\n")
     }
 
+    /// ``data(bytes:)`` for a report written in parts: `write` hands each part, in order, to the function it is
+    /// given, which writes it out; the newline follows the last.
+    public func data(parts write: (([UInt8]) -> Void) -> Void) {
+        write { out.write(bytes: $0) }
+        out.write("\n")
+    }
+
     /// A progress line on stderr (silent with `--quiet`).
     public func progress(_ line: String) {
         if !quiet { err.write(TerminalText.escaped(line, keepingLayout: true) + "\n") }

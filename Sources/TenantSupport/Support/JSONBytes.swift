@@ -70,6 +70,30 @@ package struct JSONBytes {
         array(elements) { $0.bytes.append(contentsOf: $1) }
     }
 
+    /// ``array(joining:)`` for elements that come in parts, with the document handed on as it is written: `next`
+    /// gives the next part's elements (nil: none left); after each part, the bytes written so far go to `flush` and
+    /// are dropped here. The bytes are those of ``array(joining:)`` for all the parts' elements; a large document
+    /// never has to be whole in memory (nor its elements and their join at the same time).
+    package mutating func array(joiningParts next: () -> [[UInt8]]?, flush: ([UInt8]) -> Void) {
+        open("[")
+        while let part = next() {
+            for element in part {
+                nextLine()
+                bytes.append(contentsOf: element)
+            }
+            flush(takeBytes())
+        }
+        close("]")
+    }
+
+    /// The bytes written so far, removed from the writer, which stays where it is in the document (the rest follows
+    /// in ``bytes`` from here on).
+    package mutating func takeBytes() -> [UInt8] {
+        var taken: [UInt8] = []
+        swap(&taken, &bytes)
+        return taken
+    }
+
     // MARK: Members
 
     /// `"name" : ` on a new line (after a `,` unless it is the object's first member): the value follows.

@@ -13,6 +13,16 @@ public enum ReportFile {
     /// Returns the absolute path written.
     @discardableResult
     public static func write(_ text: String, to path: String, relativeTo directory: String) throws -> String {
+        try write(parts: { sink in sink(Array(text.utf8)) }, to: path, relativeTo: directory)
+    }
+
+    /// ``write(_:to:relativeTo:)`` for a report written in parts (a large one never whole in memory): `parts` hands
+    /// each part, in order, to the function it is given, which appends it to the temporary file. After a part that
+    /// cannot be written the rest are not, and the error is thrown once `parts` returns.
+    @discardableResult
+    public static func write(
+        parts: (_ sink: ([UInt8]) -> Void) -> Void, to path: String, relativeTo directory: String
+    ) throws -> String {
         let target = URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: directory, isDirectory: true))
             .standardizedFileURL.path
         let folder = (target as NSString).deletingLastPathComponent
@@ -21,25 +31,30 @@ public enum ReportFile {
             throw ReportFileError(description: "cannot write \(target): the directory \(folder) does not exist")
         }
         let temporary = folder + "/." + (target as NSString).lastPathComponent + ".\(getpid()).tmp"
-        let bytes = Array(text.utf8)
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
             throw ReportFileError(description: "cannot write \(temporary): \(String(cString: strerror(errno)))")
         }
-        var written = 0
-        while written < bytes.count {
-            let count = bytes.withUnsafeBytes { buffer in
-                systemWrite(descriptor, buffer.baseAddress.map { $0 + written }, bytes.count - written)
+        var failure: String?
+        parts { bytes in
+            guard failure == nil else { return }
+            var written = 0
+            while written < bytes.count {
+                let count = bytes.withUnsafeBytes { buffer in
+                    systemWrite(descriptor, buffer.baseAddress.map { $0 + written }, bytes.count - written)
+                }
+                guard count > 0 else {
+                    failure = String(cString: strerror(errno))
+                    return
+                }
+                written += count
             }
-            guard count > 0 else {
-                let reason = String(cString: strerror(errno))
-                close(descriptor)
-                unlink(temporary)
-                throw ReportFileError(description: "cannot write \(temporary): \(reason)")
-            }
-            written += count
         }
         close(descriptor)
+        if let failure {
+            unlink(temporary)
+            throw ReportFileError(description: "cannot write \(temporary): \(failure)")
+        }
         guard rename(temporary, target) == 0 else {
             let reason = String(cString: strerror(errno))
             unlink(temporary)
