@@ -81,8 +81,8 @@ import Testing
         #expect(try Self.violations(in: diff).map(\.entry) == ["TenantDiff", "TenantDiff"])
         // The write side's steps too: a lifecycle plan executed, a roll planned or a push made in a command file.
         let writes = """
-            let plan = try TenantLifecycle.planAdd(request, state: state, git: git)
-            try LifecycleExecutor(state: state, git: git).execute(plan, console: console) { _, _ in }
+            let plan = try TenantLifecycle.planAdd(request, state: state)
+            try LifecycleExecutor(state: state).execute(plan, console: console) { _, _ in }
             let outcome = RollPlanner.plan(state)
             let pushed = try AtomicPush.run(plan)
             let lock = try WorkspaceLock(gitDirectory: workspace.commonDirectory, wait: wait)

@@ -137,18 +137,90 @@ import Testing
         // git names the file (as `…/mirrors/Order.git/./refs/heads/t3.lock`).
         #expect(result.stderr.contains("mirrors/Order.git/./refs/heads/t3.lock': File exists"), "\(result.stderr)")
         #expect(FileManager.default.fileExists(atPath: lock), "the stale lock was deleted")
-        // Order's push landed; only the mirror's bookkeeping failed, and the run says so with exit 1. Whether t3's
-        // superproject commit (whose Order commit is on Order's remote either way) was published too depends on
-        // timing: the mirrors record the module pushes while the superproject's commits are still being written
-        // when the pushes finish first (a failure there stops the run before the superproject's push), else beside
-        // that push. Either way nothing is lost and the re-run below converges.
+        // Order's push landed, and so did t3's superproject commit, whose Order commit is on Order's remote: only
+        // the mirror's bookkeeping failed, and the run says so with exit 1, after the superproject's push.
         let landed = try fixture.remoteBranches()
         #expect(landed["Order"]?["t3"] != before["Order"]?["t3"])
+        #expect(landed["Superproject"]?["t3"] != before["Superproject"]?["t3"])
         // The re-run cannot fetch Order into its mirror (the lock): t3, which customises Order, is blocked and named
         // with the fetch error; the others roll (exit 2).
         let again = fixture.roll()
         #expect(again.status == 2, "\(again.stdout)\(again.stderr)")
         #expect((again.stdout + again.stderr).contains("refs/heads/t3.lock"), "\(again.stdout)\(again.stderr)")
+
+        try FileManager.default.removeItem(atPath: lock)
+        try Self.expectConverged(fixture, before: before)
+    }
+
+    /// A stand-in for git that makes the module mirrors record their pushes before the superproject's tenant commits
+    /// are written: after the superproject's `merge-tree`, its next `fast-import` (the tenant commits) waits up to
+    /// 120 s until an `update-ref` in a module mirror has ended; each of the two is one line of `events`.
+    static func mirrorsFirstShim(_ fixture: RollFixture) throws -> (path: String, events: String) {
+        let workspace = fixture.workspace
+        let events = fixture.sandbox.path("mirrors-first.events")
+        let marks = fixture.sandbox.path("mirrors-first.marks")
+        try FileManager.default.createDirectory(atPath: marks, withIntermediateDirectories: true)
+        let script = """
+            #!/bin/sh
+            here=''
+            previous=''
+            for argument in "$@"; do
+                if [ "$previous" = -C ]; then here=$argument; fi
+                previous=$argument
+            done
+            case " $* " in
+            *" merge-tree "*)
+                if [ "$here" = '\(workspace)' ]; then touch '\(marks)/merged'; fi ;;
+            *" update-ref "*)
+                case "$here" in
+                */tenantctl/mirrors/*)
+                    if [ -e '\(marks)/merged' ]; then
+                        git "$@"
+                        status=$?
+                        echo "mirror recorded" >> '\(events)'
+                        touch '\(marks)/recorded'
+                        exit $status
+                    fi ;;
+                esac ;;
+            *" fast-import "*)
+                if [ "$here" = '\(workspace)' ] && [ -e '\(marks)/merged' ]; then
+                    waited=0
+                    while [ ! -e '\(marks)/recorded' ] && [ "$waited" -lt 1200 ]; do sleep 0.1; waited=$((waited + 1)); done
+                    echo "superproject commits written" >> '\(events)'
+                fi ;;
+            esac
+            exec git "$@"
+
+            """
+        return (try fixture.sandbox.writeExecutable("bin/mirrors-first", script), events)
+    }
+
+    @Test func aStaleLockInAMirrorFoundBeforeTheSuperprojectsCommitsAreWrittenIsReportedAfterItsPush() throws {
+        let fixture = try RollFixture()
+        let before = try fixture.remoteBranches()
+        #expect(fixture.roll(["--dry-run"]).status == 0)  // creates the mirrors
+        let lock = "\(fixture.workspace)/.git/tenantctl/mirrors/Order.git/refs/heads/t3.lock"
+        try Data().write(to: URL(fileURLWithPath: lock))
+        let shim = try Self.mirrorsFirstShim(fixture)
+
+        let result = fixture.roll(["--jobs", "2", "--git", shim.path])
+        // Positive control: the mirrors tried to record the module pushes before the superproject's commits were
+        // written (the early bookkeeping ran).
+        let events = try String(contentsOfFile: shim.events, encoding: .utf8).split(separator: "\n").map(String.init)
+        #expect(events.first == "mirror recorded", "\(events)")
+        #expect(events.contains("superproject commits written"), "\(events)")
+        // The same outcome as when the superproject's commits are written first: the failure is said after the
+        // superproject's push, which published t3.
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        #expect(result.stderr.contains("mirrors/Order.git/./refs/heads/t3.lock': File exists"), "\(result.stderr)")
+        #expect(FileManager.default.fileExists(atPath: lock), "the stale lock was deleted")
+        let landed = try fixture.remoteBranches()
+        #expect(landed["Order"]?["t3"] != before["Order"]?["t3"])
+        #expect(landed["Superproject"]?["t3"] != before["Superproject"]?["t3"])
+        // The other mirrors recorded their pushes: Infrastructure's has t2 where its remote has it.
+        #expect(
+            try fixture.sandbox.branches("\(fixture.workspace)/.git/tenantctl/mirrors/Infrastructure.git")["t2"]
+                == landed["Infrastructure"]?["t2"])
 
         try FileManager.default.removeItem(atPath: lock)
         try Self.expectConverged(fixture, before: before)

@@ -56,7 +56,8 @@ import Testing
         let batch = try CatFileBatch(git: git, repository: path)
         defer { try? batch.close() }
         let moved = try ModuleLocator.moved(
-            modules: [module], pins: [older: [:]], reference: reference, batch: batch, repository: path, git: git)
+            modules: [module], pins: [older: [:]], reference: reference, batch: batch,
+            repository: git.repository(at: path))
         #expect(moved == [older: ["x": ModuleLocator.Location(path: "old/x", pin: pin)]])
     }
 

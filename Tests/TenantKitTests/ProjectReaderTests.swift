@@ -24,7 +24,7 @@ import Testing
         try sandbox.git(["commit", "-q", "-m", "drop t2"], in: repo)
         let git = try sandbox.gitRunner()
         let project = try ProjectReader.revision(
-            "refs/heads/general_dev", repository: repo, git: git, options: ValidationOptions())
+            "refs/heads/general_dev", in: git.repository(at: repo), options: ValidationOptions())
         #expect(project.tenants.map(\.id) == ["t1", "t2"])
         #expect(project.tenants[0].file == "general_dev:Tenants/t1.json")
         #expect(project.manifest.modules.map(\.name) == ["A"])
@@ -40,14 +40,14 @@ import Testing
             files: ["modules.json": Self.manifest, "Tenants/t1.json": "{ \"id\": \"t1\", \"modules\": 3 }"])
         let error = #expect(throws: ManifestError.self) {
             try ProjectReader.revision(
-                "refs/heads/general_dev", repository: repo, git: try sandbox.gitRunner(), options: .init())
+                "refs/heads/general_dev", in: try sandbox.gitRunner().repository(at: repo), options: .init())
         }
         let text = try #require(error).description
         #expect(text.hasPrefix("general_dev:Tenants/t1.json:1:"), "\(text)")
         #expect(text.contains(": modules: expected an array"), "\(text)")
         let missing = #expect(throws: GitError.self) {
             try ProjectReader.revision(
-                "refs/heads/nope", repository: repo, git: try sandbox.gitRunner(), options: .init())
+                "refs/heads/nope", in: try sandbox.gitRunner().repository(at: repo), options: .init())
         }
         #expect(try #require(missing).description.hasPrefix("list Tenants/ on nope failed"))
     }

@@ -49,7 +49,7 @@ import Testing
         let example = try sandbox.exampleCopy(in: sandbox.path("erp"), stage: .conflict)
         let workspace = try Workspace.locate(from: example.workspace, git: git)
         // The roll that leaves t2 conflicted; no resolution yet (the positive control).
-        _ = try RollRunner(workspace: workspace, git: git).run(RollOptions())
+        _ = try RollRunner(workspace: workspace).run(RollOptions())
         #expect(try StatusRun.run(workspace: workspace, git: git).report.resolution == nil)
 
         let started = try ResolveRun(action: .start(tenant: "t2"), arguments: ["t2"]).run(

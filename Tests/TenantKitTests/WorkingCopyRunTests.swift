@@ -89,7 +89,7 @@ import Testing
         #expect(try Self.runs(workspace).isEmpty)
         held.release()
         // The roll that leaves t2 conflicted (t1 and t3 roll).
-        _ = try RollRunner(workspace: workspace, git: git).run(RollOptions())
+        _ = try RollRunner(workspace: workspace).run(RollOptions())
 
         let unknown = #expect(throws: ResolveError.self) {
             try ResolveRun(action: .start(tenant: "t9"), arguments: ["t9"]).run(

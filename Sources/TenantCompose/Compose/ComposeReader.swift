@@ -93,7 +93,7 @@ public enum ComposeReader {
                 problems.append(ComposeProblem(.input, "origin/\(declared.branch) pins no commit of module \(name)"))
                 return nil
             }
-            guard let mirror = state.mirrors[name], try state.hasCommit(entry.pin, module: name) else {
+            guard let mirror = state.existingMirror(of: name), try state.hasCommit(entry.pin, module: name) else {
                 problems.append(
                     ComposeProblem(
                         .input,
@@ -101,7 +101,7 @@ public enum ComposeReader {
                             + "not on the module's remote"))
                 return nil
             }
-            return try blobs(names.map { "\(entry.pin):\($0)" }, in: mirror, git: git, label: name)
+            return try blobs(names.map { "\(entry.pin):\($0)" }, in: mirror, label: name)
         }
         var modules: [String: ComposeInput.ModuleFiles] = [:]
         for name in project.activeSet(for: tenant).effective {
@@ -115,7 +115,7 @@ public enum ComposeReader {
                 let rest = String(path.dropFirst(owner.path.count + 1))
                 if let files = try read([rest], module: owner.name) { strings.append((path, files[0])) }
             } else {
-                strings.append((path, try blobs(["\(tip):\(path)"], in: workspace.root, git: git, label: ref)[0]))
+                strings.append((path, try blobs(["\(tip):\(path)"], in: workspace.superproject, label: ref)[0]))
             }
         }
         guard problems.isEmpty else { throw ComposeError(problems: problems) }
@@ -125,8 +125,8 @@ public enum ComposeReader {
     }
 
     /// Reads blobs by name (`<commit>:<path>`); a name that does not resolve is missing, a tree is refused.
-    static func blobs(_ names: [String], in repository: String, git: Git, label: String) throws -> [ComposeFile] {
-        let batch = try CatFileBatch(git: git, repository: repository)
+    static func blobs(_ names: [String], in repository: GitRepository, label: String) throws -> [ComposeFile] {
+        let batch = try repository.openBatch()
         let objects = try batch.objects(names)
         try batch.close()
         return zip(names, objects).map { name, object in

@@ -248,13 +248,13 @@ public enum Adoption {
     }
 
     /// Local branches and the remote's branches as tenantctl fetched them, by name.
-    public static func branches(_ workspace: Workspace, git: Git) throws -> [String] {
-        Array(try branchTips(workspace, git: git).keys)
+    public static func branches(_ workspace: Workspace) throws -> [String] {
+        Array(try branchTips(workspace).keys)
     }
 
     /// Local branches and the remote's branches as tenantctl fetched them, name → tip (the remote's where both have
     /// the branch: what the other commands read).
-    public static func branchTips(_ workspace: Workspace, git: Git) throws -> [String: String] {
+    public static func branchTips(_ workspace: Workspace) throws -> [String: String] {
         let local = try workspace.superproject.branches(under: "refs/heads/", what: workspace.root)
         let remote = try SuperprojectRemote.branches(workspace)
         return local.merging(remote) { _, remote in remote }
@@ -268,7 +268,7 @@ public enum Adoption {
 
     /// The general branch `init` adopts when none is given: `general_dev` where it exists, else the remote's default
     /// branch (its HEAD), else the branch checked out. `branches`: local and remote branch names.
-    public static func detectGeneralBranch(_ workspace: Workspace, branches: [String], hasRemote: Bool, git: Git)
+    public static func detectGeneralBranch(_ workspace: Workspace, branches: [String], hasRemote: Bool)
         throws -> (branch: String, source: String)
     {
         if branches.contains(ModuleManifest.defaultGeneralBranch) {

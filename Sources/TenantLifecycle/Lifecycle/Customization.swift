@@ -9,7 +9,7 @@ public enum Customization {
     /// Refuses an unknown tenant or module, a module the tenant does not effectively use, one already customised,
     /// and an existing module branch of the tenant's name.
     public static func plan(
-        tenant tenantID: String, module moduleName: String, from: String?, state: Snapshot, git: Git
+        tenant tenantID: String, module moduleName: String, from: String?, state: Snapshot
     ) throws -> LifecyclePlan {
         let project = state.project
         let (tenant, module) = try lookUp(tenant: tenantID, module: moduleName, in: project)
@@ -27,7 +27,7 @@ public enum Customization {
                 "refusing to customise \(module.name) for tenant \(tenant.id): branch \(tenant.branch) pins no "
                     + "commit at \(module.path) (run `tenantctl roll` first)")
         }
-        let start = try from.map { try resolveOnRemote($0, module: module.name, state: state, git: git) } ?? pin
+        let start = try from.map { try resolveOnRemote($0, module: module.name, state: state) } ?? pin
         // A branch exactly at the start is what a run stopped between the module push and the superproject push
         // leaves behind (docs/GUARANTEES.md): it is taken over, so that a re-run converges. Any other is refused.
         let moduleBranch = tenant.moduleBranch(for: module.name)
@@ -84,7 +84,7 @@ public enum Customization {
     /// branch the module's remote does not have, the module's general branch, and a branch that does not have the
     /// tenant's pin (the tenant would not be following it).
     public static func planAdoption(
-        tenant tenantID: String, module moduleName: String, branch: String, state: Snapshot, git: Git
+        tenant tenantID: String, module moduleName: String, branch: String, state: Snapshot
     ) throws -> LifecyclePlan {
         let project = state.project
         let (tenant, module) = try lookUp(tenant: tenantID, module: moduleName, in: project)
@@ -187,7 +187,7 @@ public enum Customization {
     /// Plans the undo: only when the module's tenant branch has no commits beyond the general branch and the tenant's
     /// pin is on the general branch; otherwise refuses and lists the commits. The declaration goes first (general
     /// branch and tenant branch), then the module branch is deleted with a lease.
-    public static func planUndo(tenant tenantID: String, module moduleName: String, state: Snapshot, git: Git)
+    public static func planUndo(tenant tenantID: String, module moduleName: String, state: Snapshot)
         throws -> LifecyclePlan
     {
         let project = state.project
@@ -196,7 +196,7 @@ public enum Customization {
             let leftover = state.moduleBranches[module.name]?[tenant.moduleBranch(for: module.name)],
             tenant.moduleBranch(for: module.name) != project.generalBranch(of: module)
         {
-            return try planLeftoverDeletion(tenant: tenant, module: module, tip: leftover, state: state, git: git)
+            return try planLeftoverDeletion(tenant: tenant, module: module, tip: leftover, state: state)
         }
         guard tenant.customises(module.name) else {
             throw LifecycleError(
@@ -216,7 +216,7 @@ public enum Customization {
         var tips = [String]()
         if let branchTip { tips.append(branchTip) }
         if let pin = try state.pins(at: tenantTip)[module.path] { tips.append(pin) }
-        let extra = try commits(tips, notOn: general, module: module.name, state: state, git: git)
+        let extra = try commits(tips, notOn: general, module: module.name, state: state)
         guard extra.isEmpty else {
             throw LifecycleError(
                 "refusing to undo the customisation of \(module.name) for tenant \(tenant.id): "
@@ -254,7 +254,7 @@ public enum Customization {
     /// The module branch of a tenant that does not declare the module customised: what an undo stopped between the
     /// superproject push and the branch deletion leaves (or a customisation stopped before its superproject push).
     /// Plans only its deletion, with a lease, under the same rule as the undo: no commits beyond the general branch.
-    static func planLeftoverDeletion(tenant: Tenant, module: Module, tip: String, state: Snapshot, git: Git) throws
+    static func planLeftoverDeletion(tenant: Tenant, module: Module, tip: String, state: Snapshot) throws
         -> LifecyclePlan
     {
         let moduleGeneral = state.project.generalBranch(of: module)
@@ -262,7 +262,7 @@ public enum Customization {
             throw LifecycleError("module \(module.name) has no branch \(moduleGeneral) on its remote")
         }
         let moduleBranch = tenant.moduleBranch(for: module.name)
-        let extra = try commits([tip], notOn: general, module: module.name, state: state, git: git)
+        let extra = try commits([tip], notOn: general, module: module.name, state: state)
         guard extra.isEmpty else {
             throw LifecycleError(
                 "refusing to delete branch \(moduleBranch) of \(module.name), which tenant \(tenant.id) does not "
@@ -295,7 +295,7 @@ public enum Customization {
     }
 
     /// Resolves a commit name in the module's mirror; it must be on some branch of the module's remote.
-    static func resolveOnRemote(_ name: String, module: String, state: Snapshot, git: Git) throws -> String {
+    static func resolveOnRemote(_ name: String, module: String, state: Snapshot) throws -> String {
         guard let mirror = state.existingMirror(of: module) else {
             throw LifecycleError("module \(module) has no mirror")
         }
@@ -312,7 +312,7 @@ public enum Customization {
     }
 
     /// `<short id> <subject>` of every commit reachable from `tips` but not from `base`, in a module mirror.
-    static func commits(_ tips: [String], notOn base: String, module: String, state: Snapshot, git: Git) throws
+    static func commits(_ tips: [String], notOn base: String, module: String, state: Snapshot) throws
         -> [String]
     {
         guard !tips.isEmpty, let mirror = state.existingMirror(of: module) else { return [] }

@@ -112,7 +112,7 @@ public enum InitRun {
             console.progress("fetching the superproject…")
             try SuperprojectRemote.fetch(workspace, remoteChecked: true)
         }
-        let branchTips = try Adoption.branchTips(workspace, git: git)
+        let branchTips = try Adoption.branchTips(workspace)
         let branches = Array(branchTips.keys)
         let general: String
         var source: String?
@@ -126,7 +126,7 @@ public enum InitRun {
             general = generalBranch
         } else {
             let detected = try Adoption.detectGeneralBranch(
-                workspace, branches: branches, hasRemote: hasRemote, git: git)
+                workspace, branches: branches, hasRemote: hasRemote)
             general = detected.branch
             source = detected.source
             console.progress("general branch: \(general) (\(detected.source); --general-branch to choose)")

@@ -49,12 +49,10 @@ public struct LifecyclePlan: Sendable, Equatable {
 /// working tree, index, HEAD and local branches are never touched.
 public struct LifecycleExecutor: Sendable {
     let state: Snapshot
-    let git: Git
 
-    /// Creates an executor for a fetched state.
-    public init(state: Snapshot, git: Git) {
+    /// Creates an executor for a fetched state (its workspace's repositories, run by the workspace's runner).
+    public init(state: Snapshot) {
         self.state = state
-        self.git = git
     }
 
     /// Runs the plan; returns superproject branch → new commit.
@@ -67,18 +65,18 @@ public struct LifecycleExecutor: Sendable {
         landed: (_ repository: String, _ refs: [RefUpdate]) throws -> Void = { _, _ in },
         compensated: (_ repository: String, _ refs: [String]) throws -> Void = { _, _ in }
     ) throws -> [String: String] {
-        let root = state.workspace.root
+        let superproject = state.superproject
         var written: [String: String] = [:]
         var superprojectRefs: [RefUpdate] = []
         if !plan.commits.isEmpty {
-            let batch = try CatFileBatch(git: git, repository: root)
-            let trees = try TreeWriter(batch: batch, repository: root, git: git).write(
+            let batch = try superproject.openBatch()
+            let trees = try superproject.treeWriter(batch: batch).write(
                 plan.commits.map { TreeWriter.Job(base: $0.base + "^{tree}", edits: $0.edits) })
             try batch.close()
-            let ids = try CommitWriter.write(
+            let ids = try superproject.writeCommits(
                 zip(plan.commits, trees).map { CommitSpec(tree: $1, parents: [$0.base], message: $0.message) },
-                in: root, identity: try CommitIdentity.read(in: root, git: git), git: git)
-            for (commit, id) in zip(plan.commits, ids) {
+                identity: try superproject.commitIdentity())
+            for (commit, id) in zip(plan.commits, ids.map(\.hex)) {
                 written[commit.branch] = id
                 superprojectRefs.append(RefUpdate(ref: "refs/heads/\(commit.branch)", new: id, old: nil))
                 for branch in commit.alsoCreates {
@@ -97,9 +95,9 @@ public struct LifecycleExecutor: Sendable {
             }
             if !superprojectRefs.isEmpty {
                 console?.progress("pushing the superproject…")
-                try AtomicPush.push(
-                    superprojectRefs, repository: "the superproject", from: root, to: state.workspace.remoteName,
-                    tracking: try SuperprojectRemote.pushTracking(state.workspace), git: git
+                try superproject.push(
+                    superprojectRefs, as: "the superproject", to: state.workspace.remoteName,
+                    tracking: try SuperprojectRemote.pushTracking(state.workspace)
                 ).requireAccepted()
                 try landed("superproject", superprojectRefs)
             }
@@ -156,19 +154,17 @@ public struct LifecycleExecutor: Sendable {
 
     private func pushModules(_ pushes: [ModulePush], console: Console?) throws {
         for push in pushes {
-            guard let mirror = state.mirrors[push.module], let spec = state.specs[push.module] else {
+            guard let mirror = state.existingMirror(of: push.module), let spec = state.specs[push.module] else {
                 throw LifecycleError("module \(push.module) has no mirror")
             }
             console?.progress("pushing \(push.module)…")
-            try AtomicPush.push(push.refs, repository: "module \(push.module)", from: mirror, to: spec.url, git: git)
-                .requireAccepted()
+            try mirror.push(push.refs, as: "module \(push.module)", to: spec.url).requireAccepted()
             // The module's checkout learns what its remote now has, as `git push` would have told it.
             let checkouts = ModuleCheckoutTracking(
                 workspace: state.workspace,
                 paths: Dictionary(
-                    state.project.manifest.modules.map { ($0.name, $0.path) }, uniquingKeysWith: { first, _ in first }),
-                git: git)
-            for warning in checkouts.record([.init(module: push.module, updates: push.refs, mirror: mirror)]) {
+                    state.project.manifest.modules.map { ($0.name, $0.path) }, uniquingKeysWith: { first, _ in first }))
+            for warning in checkouts.record([.init(module: push.module, updates: push.refs, mirror: mirror.path)]) {
                 console?.warn(warning)
             }
         }

@@ -83,7 +83,7 @@ public enum LifecycleRun {
             if resuming, isDone(change, state: state) { return LifecyclePlan() }
             let plan = try plan(change, state: state, git: git)
             try record(plan, in: transaction, remote: workspace.remoteName, state: state)
-            try LifecycleExecutor(state: state, git: git).execute(
+            try LifecycleExecutor(state: state).execute(
                 plan, console: console,
                 landed: { repository, refs in
                     try transaction.record(repository: repository, refs: refs, published: true, landed: nil)
@@ -97,25 +97,25 @@ public enum LifecycleRun {
     public static func plan(_ change: Change, state: Snapshot, git: Git) throws -> LifecyclePlan {
         switch change {
         case .tenantAdd(let request):
-            return try TenantLifecycle.planAdd(request, state: state, git: git)
+            return try TenantLifecycle.planAdd(request, state: state)
         case .tenantRemove(let id, let archive):
             return try TenantLifecycle.planRemove(id: id, archive: archive, state: state, git: git)
         case .moduleAdd(let name, let url, let path, let dependsOn):
             return try ModuleLifecycle.planAdd(
                 name: name, url: url, path: path, dependsOn: dependsOn, state: state, git: git)
         case .moduleRemove(let name):
-            return try ModuleLifecycle.planRemove(name: name, state: state, git: git)
+            return try ModuleLifecycle.planRemove(name: name, state: state)
         case .customize(let tenant, let module, let from):
-            return try Customization.plan(tenant: tenant, module: module, from: from, state: state, git: git)
+            return try Customization.plan(tenant: tenant, module: module, from: from, state: state)
         case .adoptBranch(let tenant, let module, let branch):
             return try Customization.planAdoption(
-                tenant: tenant, module: module, branch: branch, state: state, git: git)
+                tenant: tenant, module: module, branch: branch, state: state)
         case .uncustomize(let tenant, let module):
-            return try Customization.planUndo(tenant: tenant, module: module, state: state, git: git)
+            return try Customization.planUndo(tenant: tenant, module: module, state: state)
         case .tag(let milestone, let pattern):
             return try Milestone.plan(
                 milestone: milestone, pattern: pattern, state: state,
-                existingTags: try Milestone.remoteTags(state.workspace, git: git))
+                existingTags: try Milestone.remoteTags(state.workspace))
         }
     }
 

@@ -63,7 +63,7 @@ public enum Milestone {
     }
 
     /// The tags of the superproject's remote (`ls-remote --tags --refs origin`): name → the object it names.
-    public static func remoteTags(_ workspace: Workspace, git: Git) throws -> [String: String] {
+    public static func remoteTags(_ workspace: Workspace) throws -> [String: String] {
         try workspace.superproject.remoteTags(
             of: workspace.remoteName, context: "list the tags of the superproject's remote")
     }

@@ -11,7 +11,7 @@ public enum ModuleLifecycle {
     ) throws -> LifecyclePlan {
         let project = state.project
         let module = Module(name: name, path: path ?? "Modules/\(name)", url: url, dependsOn: dependsOn)
-        if try isAdded(module, state: state, git: git) { return LifecyclePlan() }
+        if try isAdded(module, state: state) { return LifecyclePlan() }
         var manifest = project.manifest
         manifest.modules.append(module)
         try validate(manifest: manifest, tenants: state.tenantFiles(replacing: []))
@@ -65,7 +65,7 @@ public enum ModuleLifecycle {
     /// Whether the general branch has `module` exactly as `module add` would write it (modules.json, the
     /// .gitmodules section of its name at its path and URL, a gitlink at its path): what a run leaves that stopped
     /// after its push. Its re-run then has nothing left to do instead of refusing the duplicate.
-    static func isAdded(_ module: Module, state: Snapshot, git: Git) throws -> Bool {
+    static func isAdded(_ module: Module, state: Snapshot) throws -> Bool {
         guard let existing = state.project.module(named: module.name), existing.path == module.path,
             existing.url == module.url, existing.dependsOn == module.dependsOn
         else { return false }
@@ -81,7 +81,7 @@ public enum ModuleLifecycle {
     /// Whether the general branch's history has the commit `module remove <name>` writes: a module that is not in
     /// modules.json any more was removed by a run that stopped after its push, and its re-run has nothing left to do
     /// instead of calling the name unknown.
-    static func wasRemoved(_ name: String, state: Snapshot, git: Git) throws -> Bool {
+    static func wasRemoved(_ name: String, state: Snapshot) throws -> Bool {
         let generalTip = try state.branch(state.generalBranch)
         return try state.superproject.hasCommit(
             from: generalTip, withMessage: removalMessage(name),
@@ -93,10 +93,10 @@ public enum ModuleLifecycle {
     /// Plans `module remove`: refuses while any tenant customises the module or another module depends on it; removes
     /// it from `modules.json`, `.gitmodules`, the tree (gitlink) and from every tenant's active modules, in one commit
     /// on the general branch. The module's repository is not touched.
-    public static func planRemove(name: String, state: Snapshot, git: Git) throws -> LifecyclePlan {
+    public static func planRemove(name: String, state: Snapshot) throws -> LifecyclePlan {
         let project = state.project
         guard let module = project.module(named: name) else {
-            if try wasRemoved(name, state: state, git: git) { return LifecyclePlan() }
+            if try wasRemoved(name, state: state) { return LifecyclePlan() }
             throw UnknownNameError(kind: "module", names: [name], known: project.manifest.modules.map(\.name))
         }
         let customisers = project.tenants.filter { $0.customises(name) }.map(\.id)

@@ -26,7 +26,7 @@ public enum TenantLifecycle {
     /// branch (the same new commit) or from the source tenant's branch (plus a commit adding the same file); with a
     /// source tenant, a branch `<id>` in every module it customises (and the new tenant keeps active) at the source's
     /// pin, pushed before the superproject.
-    public static func planAdd(_ request: AddRequest, state: Snapshot, git: Git) throws -> LifecyclePlan {
+    public static func planAdd(_ request: AddRequest, state: Snapshot) throws -> LifecyclePlan {
         let project = state.project
         let id = request.id
         try refuseNewID(id, state: state)
@@ -57,7 +57,7 @@ public enum TenantLifecycle {
         // The module branches the new tenant starts with: the source's pins of the modules it customises.
         var starts: [String: String] = [:]
         if let source {
-            let pins = try state.pins(at: try state.branch(source.branch), git: git)
+            let pins = try state.pins(at: try state.branch(source.branch))
             for name in tenant.customised {
                 guard let module = project.module(named: name), let pin = pins[module.path] else {
                     throw LifecycleError("refusing to add tenant \(id): \(source.branch) pins no commit of \(name)")

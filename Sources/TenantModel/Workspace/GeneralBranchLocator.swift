@@ -61,17 +61,4 @@ public enum GeneralBranchLocator {
             "\(revision):\(ProjectReader.manifestPath)",
             context: "look for \(ProjectReader.manifestPath) on \(revision)")
     }
-
-    /// ``find(_:)``; being replaced by it (the workspace runs its own git).
-    public static func find(_ workspace: Workspace, git: Git) throws -> Found? { try find(workspace) }
-
-    /// ``ref(of:_:)``; being replaced by it (the workspace runs its own git).
-    public static func ref(of name: String, _ workspace: Workspace, git: Git) throws -> String? {
-        try ref(of: name, workspace)
-    }
-
-    /// ``hasManifest(_:workspace:)``; being replaced by it (the workspace runs its own git).
-    package static func hasManifest(_ revision: String, workspace: Workspace, git: Git) throws(GitError) -> Bool {
-        try hasManifest(revision, workspace: workspace)
-    }
 }

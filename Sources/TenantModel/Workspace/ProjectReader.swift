@@ -44,13 +44,6 @@ public enum ProjectReader {
             manifest: SourceFile(path: manifestPath, data: manifest), tenantFiles: tenantFiles, options: options)
     }
 
-    /// ``revision(_:in:options:batch:)`` of the repository at `repository`; being replaced by it.
-    public static func revision(
-        _ revision: String, repository: String, git: Git, options: ValidationOptions, batch: CatFileBatch? = nil
-    ) throws -> Project {
-        try Self.revision(revision, in: git.repository(at: repository), options: options, batch: batch)
-    }
-
     /// Reads the files from a commit without a checkout: one `ls-tree` and one `cat-file --batch` (`batch` when
     /// the caller has one open on `repository`, else one started and ended here).
     /// - Parameter revision: e.g. `refs/remotes/origin/general_dev`.

@@ -23,12 +23,10 @@ public struct ModuleCheckoutTracking: Sendable {
     public var workspace: Workspace
     /// Module name → its path in the superproject.
     public var paths: [String: String]
-    public var git: Git
 
-    public init(workspace: Workspace, paths: [String: String], git: Git) {
+    public init(workspace: Workspace, paths: [String: String]) {
         self.workspace = workspace
         self.paths = paths
-        self.git = git
     }
 
     /// Records `landed` in the module checkouts that exist: at most one git process per checkout. Never throws: the

@@ -21,16 +21,6 @@ public enum ModuleLocator {
         }
     }
 
-    /// ``moved(modules:pins:reference:batch:repository:)`` in the repository at `repository`; being replaced by it.
-    public static func moved(
-        modules: [Module], pins: [String: [String: String]], reference: String, batch: CatFileBatch,
-        repository: String, git: Git
-    ) throws -> [String: [String: Location]] {
-        try moved(
-            modules: modules, pins: pins, reference: reference, batch: batch, repository: git.repository(at: repository)
-        )
-    }
-
     /// Commit → module name → location, for every commit of `pins` (commit → path → pinned commit, as
     /// ``PinReader/pins(of:paths:batch:)`` read them at today's paths) that has no gitlink at a module's path but has
     /// the module elsewhere. `reference`: the commit whose `.gitmodules` names the modules (the general branch).

@@ -304,24 +304,6 @@ public struct Snapshot: Sendable {
             commit + "^{commit}", context: "look up \(ObjectID.short(commit)) in \(module)")
     }
 
-    /// ``remoteHasProjectFiles(_:branch:)``; being replaced by it (the workspace runs its own git).
-    public static func remoteHasProjectFiles(_ workspace: Workspace, branch: String, git: Git) throws -> Bool {
-        try remoteHasProjectFiles(workspace, branch: branch)
-    }
-
-    /// ``pins(at:)``; being replaced by it (the snapshot's workspace runs its own git).
-    public func pins(at commit: String, git: Git) throws -> [String: String] { try pins(at: commit) }
-
-    /// ``isAncestor(_:of:module:)``; being replaced by it.
-    public func isAncestor(_ ancestor: String, of descendant: String, module: String, git: Git) throws -> Bool {
-        try isAncestor(ancestor, of: descendant, module: module)
-    }
-
-    /// ``hasCommit(_:module:)``; being replaced by it.
-    public func hasCommit(_ commit: String, module: String, git: Git) throws -> Bool {
-        try hasCommit(commit, module: module)
-    }
-
     /// The tenant files as they are after replacing or removing some (for validating a change with the loader).
     public func tenantFiles(replacing changed: [Tenant], removing removed: Set<String> = []) -> [SourceFile] {
         var byID: [String: Tenant] = [:]

@@ -69,26 +69,4 @@ public enum SuperprojectRemote {
             "remote.\(workspace.remoteName).url",
             context: "read the URL of the superproject's remote \(workspace.remoteName)")
     }
-
-    // The forms with a runner beside the workspace, being replaced by the ones above: the workspace runs its own git.
-
-    /// ``fetch(_:remoteChecked:)``; being replaced by it.
-    public static func fetch(_ workspace: Workspace, git: Git, remoteChecked: Bool = false) throws {
-        try fetch(workspace, remoteChecked: remoteChecked)
-    }
-
-    /// ``branches(_:)``; being replaced by it.
-    public static func branches(_ workspace: Workspace, git: Git) throws -> [String: String] {
-        try branches(workspace)
-    }
-
-    /// ``pushTracking(_:)-(Workspace)``; being replaced by it.
-    public static func pushTracking(_ workspace: Workspace, git: Git) throws -> [PushTracking] {
-        try pushTracking(workspace)
-    }
-
-    /// ``originURL(_:)``; being replaced by it.
-    public static func originURL(_ workspace: Workspace, git: Git) throws -> String? {
-        try originURL(workspace)
-    }
 }

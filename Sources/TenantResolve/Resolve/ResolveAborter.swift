@@ -54,7 +54,7 @@ public struct ResolveAborter {
         var pushes: [PushOutcome] = []
         if !keepsPublished, let runId = state.runId, try landedAnything(runId: runId) {
             console?.progress("taking back what was published (run \(runId))")
-            pushes = try RollUndo(workspace: workspace, git: git).run(runId: runId)
+            pushes = try RollUndo(workspace: workspace).run(runId: runId)
             guard pushes.allSatisfy(\.accepted) else {
                 throw ResolveError(
                     .refused,
@@ -322,7 +322,7 @@ public struct ResolveAborter {
         }
         let journal = try RollJournal.read(gitDirectory: common, runId: runId)
         guard journal.undoneAt == nil else { return false }
-        let undo = RollUndo(workspace: workspace, git: git)
+        let undo = RollUndo(workspace: workspace)
         for entry in journal.entries where entry.undone != true {
             if entry.published == true { return true }
             if entry.published == nil,

@@ -321,7 +321,7 @@ public struct ResolveContinuer {
     /// The repositories whose branch is already at the resolution's commit on its remote (a stopped run of
     /// --continue pushed it); refuses, keeping the resolution committed, when any remote branch moved since the start.
     func landedOrRefused(_ state: inout ResolveState, merges: [ResolveState.Merge]) throws -> Set<String> {
-        let undo = RollUndo(workspace: workspace, git: git)
+        let undo = RollUndo(workspace: workspace)
         var landed: Set<String> = []
         var moved: [String] = []
         for merge in merges {

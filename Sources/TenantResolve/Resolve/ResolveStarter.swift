@@ -183,7 +183,7 @@ public struct ResolveStarter {
             guard let pin = modulePlans[merge.module]?.finalCommit else {
                 throw ResolveError(.refused, "module \(merge.module) is not pinned on \(tenant.branch)")
             }
-            if pin != merge.ours, try !snapshot.isAncestor(pin, of: merge.ours, module: merge.module, git: git) {
+            if pin != merge.ours, try !snapshot.isAncestor(pin, of: merge.ours, module: merge.module) {
                 throw ResolveError(
                     .refused,
                     "cannot resolve \(tenant.id): \(tenant.branch) pins \(merge.module) \(ObjectID.short(pin)), which is not "

@@ -42,9 +42,9 @@ public enum StatusRun {
     /// Fetches the superproject (tenantctl's refs, as switch and roll do) and every initialised module checkout.
     static func fetchRemotes(workspace: Workspace, git: Git, jobs: Int, console: Console?) throws {
         let project = try BranchProject.workingTree(
-            workspace, git: git, options: ValidationOptions(allowLocalRemotes: git.allowLocalRemotes))
+            workspace, options: ValidationOptions(allowLocalRemotes: git.allowLocalRemotes))
         console?.progress("fetching the superproject")
-        try SuperprojectRemote.fetch(workspace, git: git)
+        try SuperprojectRemote.fetch(workspace)
         var checkouts: [(name: String, repository: GitRepository)] = []
         for module in project.manifest.modules {
             let checkout = workspace.checkout(at: module.path)

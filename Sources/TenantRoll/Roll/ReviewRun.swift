@@ -137,7 +137,7 @@ public enum ReviewRun {
             propose.fetch = false
             propose.arguments = ["--review"]
             // The new run takes the open proposals over and ends this one finished, by it.
-            let next = try RollRunner(workspace: workspace, git: git, console: console).run(propose)
+            let next = try RollRunner(workspace: workspace, console: console).run(propose)
             let landed = reviews.filter { $0.state == "landed" }
             let taken = next.reviews ?? []
             report.followedBy = next.runId

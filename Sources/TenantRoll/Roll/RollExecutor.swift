@@ -7,9 +7,10 @@ import Foundation
 /// module pushes need; ``finish(_:_:batch:)`` writes the superproject's tenant commits. ``execute(_:batch:console:)``
 /// runs both.
 public struct RollExecutor: Sendable {
-    /// The superproject's repository (objects are written to its store); the module mirrors are run by its runner.
+    /// The superproject's repository (objects are written to its store).
     let repository: GitRepository
-    let modulePaths: [String: String]
+    /// Module name → its mirror, where its merges are written.
+    let mirrors: [String: GitRepository]
     let identity: CommitIdentity
     let jobs: Int
     let commonDirectory: String?
@@ -18,25 +19,20 @@ public struct RollExecutor: Sendable {
     /// The repositories of a review roll whose commits carry a Gerrit `Change-Id` (`superproject`, module names).
     var changeIds: Set<String> = []
 
-    /// The runner of every git call.
-    var git: Git { repository.git }
-    /// The superproject's directory.
-    var superproject: String { repository.path }
-
     /// - Parameters:
     ///   - superproject: the superproject's repository (objects are written to its store), as the workspace hands
     ///     it out.
-    ///   - modulePaths: module name → its repository (mirror) path.
+    ///   - mirrors: module name → its mirror, as the snapshot hands it out.
     ///   - commonDirectory: the superproject's common git directory: when given, its merges run where git sees
     ///     no submodule (``SubmoduleFreeMerge``).
     public init(
-        superproject: GitRepository, modulePaths: [String: String], identity: CommitIdentity, jobs: Int = 4,
+        superproject: GitRepository, mirrors: [String: GitRepository], identity: CommitIdentity, jobs: Int = 4,
         commonDirectory: String? = nil
     ) {
         self.commonDirectory = commonDirectory
         self.jobs = jobs
         self.repository = superproject
-        self.modulePaths = modulePaths
+        self.mirrors = mirrors
         self.identity = identity
     }
 
@@ -50,7 +46,7 @@ public struct RollExecutor: Sendable {
         /// Every module merge, in plan order.
         var outcomes: [ModuleMergeOutcome]
         /// The general branch's re-pin commit, if any.
-        var generalCommit: String?
+        var generalCommit: ObjectID?
         /// Tenant id → its superproject merge.
         var merged: [String: MergeTreeResult]
         /// Module merge → the commit it wrote.
@@ -70,7 +66,7 @@ public struct RollExecutor: Sendable {
     /// superproject commit in ``finish(_:_:batch:)`` (it pins every module commit of its own), so its module
     /// branches can be published before that commit is written.
     public func merge(_ plan: RollPlan, batch: CatFileBatch, console: Console? = nil) throws -> Merges {
-        let writer = TreeWriter(batch: batch, repository: superproject, git: git)
+        let writer = repository.treeWriter(batch: batch)
         // The superproject's merges (after the general branch's re-pin) run as one more job next to the module
         // repositories' merges: all of them at once, `jobs` at a time, so every core merges.
         let (outcomes, superprojectMerges) = try mergeAll(plan, writer: writer, console: console)
@@ -107,9 +103,9 @@ public struct RollExecutor: Sendable {
     /// Step 4 and the execution: the superproject's tenant commits of the tenants that roll, and every tenant's
     /// outcome.
     public func finish(_ plan: RollPlan, _ merges: Merges, batch: CatFileBatch) throws -> RollExecution {
-        let writer = TreeWriter(batch: batch, repository: superproject, git: git)
+        let writer = repository.treeWriter(batch: batch)
         let generalCommit = merges.generalCommit
-        let general = generalCommit ?? plan.generalTip
+        let general = generalCommit?.hex ?? plan.generalTip
         let rolled = try writeTenantCommits(
             plan, tenants: merges.writing, general: general, merged: merges.merged, newTips: merges.newTips,
             writer: writer, batch: batch)
@@ -121,24 +117,24 @@ public struct RollExecutor: Sendable {
         var superUpdates: [RefUpdate] = []
         if let generalCommit {
             superUpdates.append(
-                RefUpdate(ref: "refs/heads/" + plan.generalBranch, new: generalCommit, old: plan.generalTip))
+                RefUpdate(ref: "refs/heads/" + plan.generalBranch, new: generalCommit.hex, old: plan.generalTip))
         }
         superUpdates += rolled.updates
         return RollExecution(
-            moduleMerges: merges.outcomes, generalCommit: generalCommit, tenants: tenants,
+            moduleMerges: merges.outcomes, generalCommit: generalCommit?.hex, tenants: tenants,
             moduleUpdates: merges.moduleUpdates, superprojectUpdates: superUpdates, tenantNeeds: rolled.needs)
     }
 
     /// The superproject's part of the merges: the general branch's re-pin and the tenant branches' merges.
     struct SuperprojectMerges: Sendable {
-        var generalCommit: String?
+        var generalCommit: ObjectID?
         var merged: [String: MergeTreeResult]
     }
 
     /// One repository's merges.
     enum MergeJob: Sendable {
         case superproject
-        case module(name: String, merges: [ModuleMerge], path: String)
+        case module(name: String, merges: [ModuleMerge], mirror: GitRepository)
     }
 
     /// What one ``MergeJob`` produced.
@@ -157,17 +153,17 @@ public struct RollExecutor: Sendable {
         let work: [MergeJob] =
             [.superproject]
             + plan.modules.compactMap { module in
-                guard let merges = byModule[module.name], let path = modulePaths[module.name] else { return nil }
-                return .module(name: module.name, merges: merges, path: path)
+                guard let merges = byModule[module.name], let mirror = mirrors[module.name] else { return nil }
+                return .module(name: module.name, merges: merges, mirror: mirror)
             }
         let results = try Concurrent.map(work, jobs: jobs) { [self] job -> MergeJobResult in
             switch job {
             case .superproject:
                 let generalCommit = try repinGeneral(plan, writer: writer)
-                let merged = try mergeSuperproject(plan, into: generalCommit ?? plan.generalTip, console: console)
+                let merged = try mergeSuperproject(plan, into: generalCommit?.hex ?? plan.generalTip, console: console)
                 return .superproject(SuperprojectMerges(generalCommit: generalCommit, merged: merged))
-            case .module(let name, let merges, let path):
-                return .module(try mergeModule(name, merges: merges, path: path, plan: plan, console: console))
+            case .module(let name, let merges, let mirror):
+                return .module(try mergeModule(name, merges: merges, in: mirror, plan: plan, console: console))
             }
         }
         var outcomes: [ModuleMergeOutcome] = []
@@ -182,20 +178,18 @@ public struct RollExecutor: Sendable {
     }
 
     /// Step 1, one module repository's merges: one merge-tree and one hash-object process.
-    func mergeModule(_ name: String, merges: [ModuleMerge], path: String, plan: RollPlan, console: Console?) throws
-        -> [ModuleMergeOutcome]
-    {
-        let job = (name: name, merges: merges, path: path)
-        let git = self.git
+    func mergeModule(
+        _ name: String, merges: [ModuleMerge], in mirror: GitRepository, plan: RollPlan, console: Console?
+    ) throws -> [ModuleMergeOutcome] {
+        let job = (name: name, merges: merges, mirror: mirror)
         let identity = self.identity
         let generalBranch = plan.generalBranch
         do {
             let count = job.merges.count
             console?.progress(
                 "merging \(generalBranch) into \(count) tenant branch\(count == 1 ? "" : "es") of \(job.name)")
-            let results = try MergeTree.merge(
-                try VirtualBase.pairs(job.merges, in: repository.repository(at: job.path), identity: identity),
-                in: job.path, git: git,
+            let results = try job.mirror.mergeTrees(
+                try VirtualBase.pairs(job.merges, in: job.mirror, identity: identity),
                 what: "module \(job.name)")
             var specs: [CommitSpec] = []
             var cleanIndices: [Int] = []
@@ -208,28 +202,28 @@ public struct RollExecutor: Sendable {
                             + trailer(generalBranch, merge.theirs, job.name, merge.branch, merge.ours)))
                 cleanIndices.append(index)
             }
-            let ids = try CommitWriter.write(specs, in: job.path, identity: identity, git: git)
+            let ids = try job.mirror.writeCommits(specs, identity: identity)
             let commitFor = Dictionary(uniqueKeysWithValues: zip(cleanIndices, ids))
             return zip(job.merges, results).enumerated().map { index, pair in
                 ModuleMergeOutcome(
-                    merge: pair.0, commit: commitFor[index], conflicts: pair.1.clean ? [] : pair.1.paths)
+                    merge: pair.0, commit: commitFor[index]?.hex, conflicts: pair.1.clean ? [] : pair.1.paths)
             }
         }
     }
 
     /// Step 2, the general branch re-pin: one commit moving the gitlinks to the modules' general tips.
-    func repinGeneral(_ plan: RollPlan, writer: TreeWriter) throws -> String? {
+    func repinGeneral(_ plan: RollPlan, writer: TreeWriter) throws -> ObjectID? {
         guard let repin = plan.repin else { return nil }
         let tree = try writer.write(
             base: plan.generalTip + "^{tree}",
             edits: repin.changes.map { PathEdit(path: $0.path, change: .gitlink($0.new)) })
-        return try CommitWriter.write(
+        return try repository.writeCommit(
             CommitSpec(
                 tree: tree, parents: [plan.generalTip],
                 message: "Roll \(plan.generalBranch): " + Self.describe(repin.changes)
                     + trailer(
                         plan.generalBranch, plan.generalTip, "superproject", plan.generalBranch, plan.generalTip)),
-            in: superproject, identity: identity, git: git)
+            identity: identity)
     }
 
     /// Step 3, superproject merges of every tenant that has its branch (conflicted ones too, to report their paths).
@@ -241,13 +235,13 @@ public struct RollExecutor: Sendable {
         console?.progress(
             "merging \(plan.generalBranch) into \(merging.count) superproject tenant branch"
                 + (merging.count == 1 ? "" : "es"))
-        let mergeGit =
+        let mergingRepository =
             try commonDirectory.map {
-                try SubmoduleFreeMerge.git(commonDirectory: $0, objectID: general, git: git)
-            } ?? git
-        let results = try MergeTree.merge(
+                let runner = try SubmoduleFreeMerge.git(commonDirectory: $0, objectID: general, git: repository.git)
+                return repository.runBy(runner)
+            } ?? repository
+        let results = try mergingRepository.mergeTrees(
             try VirtualBase.pairs(merging, general: general, in: repository, identity: identity),
-            in: superproject, git: mergeGit,
             what: "the superproject")
         return Dictionary(uniqueKeysWithValues: zip(merging.map(\.tenant.id), results))
     }
@@ -342,11 +336,11 @@ public struct RollExecutor: Sendable {
                 CommitSpec(tree: tree, parents: job.merged ? [job.tip, general] : [job.tip], message: message))
             specTenants.append((job.plan, job.tip, job.changes))
         }
-        let ids = try CommitWriter.write(specs, in: superproject, identity: identity, git: git)
+        let ids = try repository.writeCommits(specs, identity: identity)
         var updates: [RefUpdate] = []
         for (job, id) in zip(specTenants, ids) {
-            outcomes[job.plan.tenant.id] = .rolled(commit: id, pins: job.changes)
-            updates.append(RefUpdate(ref: "refs/heads/" + job.plan.tenant.branch, new: id, old: job.tip))
+            outcomes[job.plan.tenant.id] = .rolled(commit: id.hex, pins: job.changes)
+            updates.append(RefUpdate(ref: "refs/heads/" + job.plan.tenant.branch, new: id.hex, old: job.tip))
         }
         return (outcomes, updates, needs)
     }

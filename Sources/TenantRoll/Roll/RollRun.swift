@@ -18,7 +18,7 @@ public enum RollRun {
         let resumed =
             options.dryRun
             ? [] : try Transaction.unfinishedRuns(workspace, allowing: "roll", arguments: options.arguments)
-        let report = try RollRunner(workspace: workspace, git: git, console: console).run(options)
+        let report = try RollRunner(workspace: workspace, console: console).run(options)
         // Conflicted and blocked tenants are what an uninterrupted roll leaves too (resolve, push the commit): they
         // do not keep a stopped roll unfinished. A rejected push or an unreachable module does (something of it may
         // still be to land).
@@ -51,7 +51,7 @@ public enum RollRun {
                 }
             }
         ) { transaction in
-            try RollUndo(workspace: workspace, git: git, transaction: transaction).undo(
+            try RollUndo(workspace: workspace, transaction: transaction).undo(
                 runId: runId, keepingMoved: true)
         }
     }

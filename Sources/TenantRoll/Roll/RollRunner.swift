@@ -30,14 +30,16 @@ public struct RollOptions: Sendable {
 /// Runs `tenantctl roll`: snapshot, plan, execute with plumbing, journal, publish, report.
 public struct RollRunner: Sendable {
     let workspace: Workspace
-    let git: Git
     let console: Console?
 
-    public init(workspace: Workspace, git: Git, console: Console? = nil) {
+    /// The roll in `workspace`, with its runner.
+    public init(workspace: Workspace, console: Console? = nil) {
         self.workspace = workspace
-        self.git = git
         self.console = console
     }
+
+    /// The runner of the run: the workspace's.
+    var git: Git { workspace.git }
 
     /// Runs the roll.
     public func run(_ options: RollOptions) throws -> RollReport {
@@ -45,14 +47,14 @@ public struct RollRunner: Sendable {
         if !options.dryRun { InterruptNote.set("nothing was published; run `tenantctl roll` again") }
         // The identity git commit would use, read before anything is fetched or written: without one (no email,
         // user.useConfigOnly) the roll refuses with git's hint. A dry run's commits are never published: unsigned.
-        var identity = try CommitIdentity.read(in: workspace.root, git: git)
+        var identity = try workspace.superproject.commitIdentity()
         if options.dryRun { identity.signs = false }
         let snapshot = try loadSnapshot(options)
-        let batch = try snapshot.batch ?? CatFileBatch(git: git, repository: workspace.root)
+        let batch = try snapshot.batch ?? workspace.superproject.openBatch()
         defer { try? batch.close() }
         let plan = try self.plan(snapshot: snapshot, batch: batch, options: options)
         var executor = RollExecutor(
-            superproject: snapshot.superproject, modulePaths: snapshot.mirrors, identity: identity,
+            superproject: snapshot.superproject, mirrors: Self.mirrors(snapshot), identity: identity,
             jobs: options.jobs, commonDirectory: workspace.commonDirectory)
         // A review roll's commits name it (a trailer), so its id is chosen before they are written.
         let reviewRun = options.review == nil ? nil : RollJournal.newRunId()
@@ -102,7 +104,9 @@ public struct RollRunner: Sendable {
                 Self.journal(plan: plan, execution: execution, snapshot: snapshot, start: start), options: options)
             guard !journal.entries.isEmpty else { return Published(execution: execution) }
             let publication = try journalled(journal) { recorder in
-                try publishAll(execution, plan: plan, snapshot: snapshot, recorder: recorder, jobs: options.jobs)
+                try publishAll(
+                    execution, plan: plan, snapshot: snapshot, mirrors: executor.mirrors, recorder: recorder,
+                    jobs: options.jobs)
             }
             return Published(execution: execution, publication: publication, runId: journal.runId)
         }
@@ -125,6 +129,15 @@ public struct RollRunner: Sendable {
         journal.arguments = options.arguments
         journal.state = .running
         return journal
+    }
+
+    /// Module name → its mirror, as the snapshot found it: the repository value every job of a module carries.
+    static func mirrors(_ snapshot: Snapshot) -> [String: GitRepository] {
+        var mirrors: [String: GitRepository] = [:]
+        for name in snapshot.mirrors.keys {
+            if let mirror = snapshot.existingMirror(of: name) { mirrors[name] = mirror }
+        }
+        return mirrors
     }
 
     /// The snapshot the roll plans from, fetched unless `options` say not to; it keeps its `cat-file --batch` open
@@ -187,22 +200,22 @@ public struct RollRunner: Sendable {
             workspace: workspace,
             paths: Dictionary(
                 snapshot.project.manifest.modules.map { ($0.name, $0.path) },
-                uniquingKeysWith: { first, _ in first }),
-            git: git)
+                uniquingKeysWith: { first, _ in first }))
     }
 
     /// The pipelined roll: the module pushes (`jobs` at a time) run while the superproject's tenant commits are
     /// written; the superproject's refs are journalled once written, before its push, which waits for both. The
-    /// module mirrors record their landed pushes while the commits are still being written, else alongside the
-    /// superproject's push: never on the path to a push. With `jobs` 1, one git process at a time in a fixed order:
-    /// the commits, the module pushes, the superproject's push, the mirrors. A module push does not start once
-    /// writing the commits failed.
+    /// module mirrors try to record their landed pushes while the commits are still being written
+    /// (``recordLandedEarly(_:checkouts:jobs:console:)``); what they could not record then, or all of it when the commits
+    /// were written first, is recorded alongside the superproject's push, and a failure to record is reported only
+    /// there: never on the path to a push, and the same outcome whichever finished first. With `jobs` 1, one git
+    /// process at a time in a fixed order: the commits, the module pushes, the superproject's push, the mirrors. A
+    /// module push does not start once writing the commits failed.
     func publishPipelined(
         _ merges: RollExecutor.Merges, executor: RollExecutor, plan: RollPlan, snapshot: Snapshot,
         batch: CatFileBatch, recorder: RollJournalRecorder, jobs: Int
     ) throws -> (RollExecution, RollPublication) {
         let checkouts = moduleCheckouts(snapshot)
-        let git = self.git
         let console = self.console
         let committed = Locked(false)
         let stopped = Locked(false)
@@ -210,10 +223,11 @@ public struct RollRunner: Sendable {
         let remote = snapshot.workspace.remoteName
         let pushModules: @Sendable () throws -> Void = { [self] in
             var pushes = try publishModules(
-                merges.moduleUpdates, plan: plan, snapshot: snapshot, recorder: recorder, jobs: jobs, stopped: stopped)
+                merges.moduleUpdates, plan: plan, snapshot: snapshot, mirrors: executor.mirrors, recorder: recorder,
+                jobs: jobs, stopped: stopped)
             if jobs > 1 && !committed.current {
-                try Self.recordLanded(pushes.landed, checkouts: checkouts, jobs: jobs, git: git, console: console)
-                pushes.recorded = true
+                pushes.landed = Self.recordLandedEarly(
+                    pushes.landed, checkouts: checkouts, jobs: jobs, console: console)
             }
             modules.withLock { $0 = pushes }
         }
@@ -245,10 +259,7 @@ public struct RollRunner: Sendable {
         }
         try Concurrent.alongside(
             jobs: jobs,
-            {
-                guard !pushes.recorded else { return }
-                try Self.recordLanded(pushes.landed, checkouts: checkouts, jobs: jobs, git: git, console: console)
-            }
+            { try Self.recordLanded(pushes.landed, checkouts: checkouts, jobs: jobs, console: console) }
         ) {
             try publishSuperproject(
                 execution, plan: plan, recorder: recorder, tracking: SuperprojectRemote.pushTracking(snapshot),
@@ -259,10 +270,11 @@ public struct RollRunner: Sendable {
 
     /// Pushes the modules, then the superproject; meanwhile the module mirrors and checkouts record what landed.
     func publishAll(
-        _ execution: RollExecution, plan: RollPlan, snapshot: Snapshot, recorder: RollJournalRecorder, jobs: Int
+        _ execution: RollExecution, plan: RollPlan, snapshot: Snapshot, mirrors: [String: GitRepository],
+        recorder: RollJournalRecorder, jobs: Int
     ) throws -> RollPublication {
         let pushes = try publishModules(
-            execution.moduleUpdates, plan: plan, snapshot: snapshot, recorder: recorder, jobs: jobs)
+            execution.moduleUpdates, plan: plan, snapshot: snapshot, mirrors: mirrors, recorder: recorder, jobs: jobs)
         var publication = pushes.publication
         for (module, refs) in pushes.protected {
             publication.noteProtected(refs, module: module, execution: execution, plan: plan)
@@ -270,12 +282,11 @@ public struct RollRunner: Sendable {
         // The mirrors record what their remotes now have while the superproject's push runs: the bookkeeping is
         // not on the path to the last push. (With `--jobs 1`, after it: one git process at a time, in a fixed
         // order.)
-        let git = self.git
         let console = self.console
         let checkouts = moduleCheckouts(snapshot)
         try Concurrent.alongside(
             jobs: jobs,
-            { try Self.recordLanded(pushes.landed, checkouts: checkouts, jobs: jobs, git: git, console: console) }
+            { try Self.recordLanded(pushes.landed, checkouts: checkouts, jobs: jobs, console: console) }
         ) {
             try publishSuperproject(
                 execution, plan: plan, recorder: recorder, tracking: SuperprojectRemote.pushTracking(snapshot),
@@ -285,17 +296,44 @@ public struct RollRunner: Sendable {
     }
 
     /// The module mirrors, then the module checkouts, record the branches that landed on the module remotes (as
-    /// `git push` would have told a checkout); a checkout that cannot is a warning.
+    /// `git push` would have told a checkout); a checkout that cannot is a warning. A push whose mirror failed to
+    /// record it early (``LandedPush/triedEarly``) leaves out the branches its mirror has already.
     static func recordLanded(
-        _ landed: [LandedPush], checkouts: ModuleCheckoutTracking, jobs: Int, git: Git, console: Console?
+        _ landed: [LandedPush], checkouts: ModuleCheckoutTracking, jobs: Int, console: Console?
     ) throws {
-        _ = try Concurrent.map(landed, jobs: jobs) { job in
-            try RefTransaction.apply(
-                job.updates, in: job.path, git: git,
-                context: "record the pushed branches of \(job.name) in its mirror")
+        _ = try Concurrent.map(landed, jobs: jobs) { job in try job.recordInMirror(tolerating: job.triedEarly) }
+        recordInCheckouts(landed, checkouts: checkouts, console: console)
+    }
+
+    /// The early bookkeeping of the pipelined roll, a try: each mirror records its landed push while the
+    /// superproject's commits are still written, and the checkouts of the mirrors that did learn it too. Returns
+    /// the pushes a mirror could not record, marked ``LandedPush/triedEarly``: ``recordLanded(_:checkouts:jobs:console:)``
+    /// records them beside the superproject's push and reports a failure there, as when the commits are written
+    /// first.
+    static func recordLandedEarly(
+        _ landed: [LandedPush], checkouts: ModuleCheckoutTracking, jobs: Int, console: Console?
+    ) -> [LandedPush] {
+        let outcomes = Concurrent.outcomes(landed, jobs: jobs) { job in try job.recordInMirror(tolerating: false) }
+        var recorded: [LandedPush] = []
+        var left: [LandedPush] = []
+        for (job, outcome) in zip(landed, outcomes) {
+            switch outcome {
+            case .success: recorded.append(job)
+            case .failure:
+                var retry = job
+                retry.triedEarly = true
+                left.append(retry)
+            }
         }
-        // The module checkouts learn what their remote now has, as `git push` would have told them.
-        let warnings = checkouts.record(landed.map { .init(module: $0.name, updates: $0.updates, mirror: $0.path) })
+        recordInCheckouts(recorded, checkouts: checkouts, console: console)
+        return left
+    }
+
+    /// The module checkouts learn what their remote now has, as `git push` would have told them; a checkout that
+    /// cannot is a warning on `console`.
+    static func recordInCheckouts(_ landed: [LandedPush], checkouts: ModuleCheckoutTracking, console: Console?) {
+        let warnings = checkouts.record(
+            landed.map { .init(module: $0.name, updates: $0.updates, mirror: $0.mirror.path) })
         for warning in warnings { console?.warn(warning) }
     }
 
@@ -334,34 +372,46 @@ public struct RollRunner: Sendable {
     struct LandedPush: Sendable {
         var name: String
         var updates: [RefUpdate]
-        var path: String
+        var mirror: GitRepository
+        /// The mirror tried to record them early and failed: some may be recorded already
+        /// (``RollRunner/recordLandedEarly(_:checkouts:jobs:console:)``).
+        var triedEarly = false
+
+        /// The mirror records the pushed branches in one ref transaction. `tolerating`: a branch the mirror has at
+        /// its new commit already is left out (recorded before), so that a second try asks only for what is missing.
+        func recordInMirror(tolerating: Bool) throws {
+            let context = "record the pushed branches of \(name) in its mirror"
+            var updates = self.updates
+            if tolerating {
+                let current = try mirror.refs(updates.map(\.ref), what: "the mirror of \(name)")
+                updates.removeAll { current[$0.ref] == $0.new }
+            }
+            try mirror.applyRefUpdates(updates, context: context)
+        }
     }
 
-    /// What the module pushes did: the publication so far, the pushes that landed (for the mirrors' bookkeeping),
-    /// the branches refused as protected per module (noted once the execution is known), and whether the mirrors
-    /// recorded the landed pushes already.
+    /// What the module pushes did: the publication so far, the pushes that landed and that the mirrors have still
+    /// to record, and the branches refused as protected per module (noted once the execution is known).
     struct ModulePushes: Sendable {
         var publication = RollPublication()
         var landed: [LandedPush] = []
         var protected: [(module: String, refs: Set<String>)] = []
-        var recorded = false
     }
 
-    /// Pushes every module repository that has updates, `jobs` at a time, each in one atomic push; records each
-    /// outcome in the journal as it lands. No push starts once `stopped` is set (the superproject's commits could
-    /// not be written).
+    /// Pushes every module repository that has updates from its mirror (`mirrors`, the executor's), `jobs` at a
+    /// time, each in one atomic push; records each outcome in the journal as it lands. No push starts once `stopped`
+    /// is set (the superproject's commits could not be written).
     func publishModules(
-        _ moduleUpdates: [String: [RefUpdate]], plan: RollPlan, snapshot: Snapshot, recorder: RollJournalRecorder,
-        jobs: Int, stopped: Locked<Bool> = Locked(false)
+        _ moduleUpdates: [String: [RefUpdate]], plan: RollPlan, snapshot: Snapshot, mirrors: [String: GitRepository],
+        recorder: RollJournalRecorder, jobs: Int, stopped: Locked<Bool> = Locked(false)
     ) throws -> ModulePushes {
-        let work: [(name: String, updates: [RefUpdate], path: String, url: String)] = plan.modules.compactMap {
+        let work: [(name: String, updates: [RefUpdate], mirror: GitRepository, url: String)] = plan.modules.compactMap {
             module in
             guard let updates = moduleUpdates[module.name], !updates.isEmpty,
-                let path = snapshot.mirrors[module.name], let url = snapshot.specs[module.name]?.url
+                let mirror = mirrors[module.name], let url = snapshot.specs[module.name]?.url
             else { return nil }
-            return (module.name, updates, path, url)
+            return (module.name, updates, mirror, url)
         }
-        let git = self.git
         let console = self.console
         let outcomes = try Concurrent.map(work, jobs: jobs) { job -> ReviewProtectedBranches.Outcome in
             try recorder.requireWritable()
@@ -375,8 +425,7 @@ public struct RollRunner: Sendable {
                 job.updates, record: { try recorder.record(repository: job.name, refs: $0, published: $1) }
             ) { updates in
                 // A mirror of a few hundred refs names its branches in the push rather than staging them.
-                try AtomicPush.push(
-                    updates, repository: job.name, from: job.path, to: job.url, weighStaging: true, git: git)
+                try job.mirror.push(updates, as: job.name, to: job.url, weighStaging: true)
             }
         }
         var result = ModulePushes()
@@ -388,7 +437,7 @@ public struct RollRunner: Sendable {
                 // The mirror is a cache of the remote: it records what the remote now has.
                 let updates = job.updates.filter { !outcome.protected.contains($0.ref) }
                 if !updates.isEmpty {
-                    result.landed.append(LandedPush(name: job.name, updates: updates, path: job.path))
+                    result.landed.append(LandedPush(name: job.name, updates: updates, mirror: job.mirror))
                 }
             } else {
                 result.publication.failedModules[job.name] = outcome.last?.detail ?? "rejected"
@@ -437,14 +486,13 @@ public struct RollRunner: Sendable {
         let count = updates.count
         console?.progress("pushing \(count) superproject branch\(count == 1 ? "" : "es")")
         let name = RollPublication.superproject
-        let root = workspace.root
+        let superproject = workspace.superproject
         let remote = workspace.remoteName
-        let git = self.git
         // Branches refused as protected are left out and the others pushed again.
         let outcome = try ReviewProtectedBranches.push(
             updates, record: { try recorder.record(repository: name, refs: $0, published: $1) }
         ) { updates in
-            try AtomicPush.push(updates, repository: name, from: root, to: remote, tracking: tracking, git: git)
+            try superproject.push(updates, as: name, to: remote, tracking: tracking)
         }
         publication.pushes += outcome.pushes
         for update in updates {

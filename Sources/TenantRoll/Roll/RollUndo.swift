@@ -4,15 +4,17 @@ import Foundation
 /// nobody moved them since.
 public struct RollUndo {
     let workspace: Workspace
-    let git: Git
     /// The undo's own journalled run: each restore push is a step of it.
     let transaction: Transaction?
 
-    public init(workspace: Workspace, git: Git, transaction: Transaction? = nil) {
+    /// The undo in `workspace`, with its runner.
+    public init(workspace: Workspace, transaction: Transaction? = nil) {
         self.workspace = workspace
-        self.git = git
         self.transaction = transaction
     }
+
+    /// The runner of the run: the workspace's.
+    var git: Git { workspace.git }
 
     /// Restores every ref of the run that landed. Refuses, changing nothing, when one moved since. The superproject
     /// is restored first (so it never pins a module commit that is gone from the module's remote), then the modules;
@@ -336,12 +338,12 @@ public struct RollUndo {
     func push(_ updates: [RefUpdate], repository: String, remote: String) throws -> PushOutcome {
         let from =
             repository == RollPublication.superproject
-            ? workspace.root : ModuleMirrors(workspace: workspace, git: git).path(for: repository)
-        return try AtomicPush.push(
-            updates, repository: repository, from: from,
-            to: try ModuleRemotes.reachable(remote, workspace: workspace, git: git), mode: .restore,
-            tracking: repository == RollPublication.superproject
-                ? try SuperprojectRemote.pushTracking(workspace, git: git) : [], git: git)
+            ? workspace.superproject
+            : workspace.superproject.repository(at: ModuleMirrors(workspace: workspace, git: git).path(for: repository))
+        return try from.push(
+            updates, as: repository, to: try ModuleRemotes.reachable(remote, workspace: workspace, git: git),
+            mode: .restore,
+            tracking: repository == RollPublication.superproject ? try SuperprojectRemote.pushTracking(workspace) : [])
     }
 
     /// Appends what the undo learned or did to the journal of the roll it takes back (through ``Transaction``, the

@@ -144,7 +144,7 @@ public struct StatusReport: Sendable, Codable, Equatable {
     /// (`ResolutionStatus.inspect`, read last).
     public static func inspect(workspace: Workspace, git: Git) throws -> StatusReport {
         let project = try BranchProject.workingTree(
-            workspace, git: git, options: ValidationOptions(allowLocalRemotes: git.allowLocalRemotes))
+            workspace, options: ValidationOptions(allowLocalRemotes: git.allowLocalRemotes))
         let state = try RepositoryState.inspect(path: workspace.root, git: git, superproject: true)
         let branch = state.currentBranch
         let tenant = branch.flatMap { project.tenant(onBranch: $0) }
@@ -160,7 +160,7 @@ public struct StatusReport: Sendable, Codable, Equatable {
             : WorkingCopySwitch.gitmodulesDrift(
                 project.manifest.modules,
                 entries: try workspace.superproject.gitmodules(at: "HEAD")?.entries ?? [],
-                superOrigin: try SuperprojectRemote.originURL(workspace, git: git) ?? workspace.root)
+                superOrigin: try SuperprojectRemote.originURL(workspace) ?? workspace.root)
         let modules = try project.manifest.modules.map { module in
             try inspectModule(
                 module, expectedBranch: project.branch(of: module, for: tenant), pin: pins[module.path],
@@ -237,7 +237,7 @@ public struct StatusReport: Sendable, Codable, Equatable {
     static func superprojectRemote(
         branch: String, head: String, upstream: String?, workspace: Workspace, git: Git
     ) throws -> RemoteStatus? {
-        let fetched = try SuperprojectRemote.branches(workspace, git: git)
+        let fetched = try SuperprojectRemote.branches(workspace)
         guard !fetched.isEmpty else { return nil }
         var remoteBranch = branch
         if let upstream, upstream.hasPrefix(workspace.remoteName + "/") {

@@ -71,7 +71,7 @@ public struct TenantDiff: Sendable {
             modules = [named]
         }
         let general = project.manifest.generalBranch
-        let branches = try Self.remoteBranches(workspace, git: git)
+        let branches = try Self.remoteBranches(workspace)
         let missing = [general, found.branch].filter { branches[$0] == nil }
         guard let generalCommit = branches[general], let tenantCommit = branches[found.branch] else {
             throw SnapshotError(
@@ -79,7 +79,7 @@ public struct TenantDiff: Sendable {
                     + "run `tenantctl audit` (it fetches) and then `tenantctl diff \(found.id)` again")
         }
         let paths = modules.map(\.path)
-        let batch = try CatFileBatch(git: git, repository: workspace.root)
+        let batch = try workspace.superproject.openBatch()
         let pins: [String: [String: String]]
         do {
             pins = try PinReader.pins(of: [generalCommit, tenantCommit], paths: paths, batch: batch)
@@ -111,11 +111,11 @@ public struct TenantDiff: Sendable {
 
     /// The superproject's remote branches as tenantctl last fetched them, else as the clone's remote-tracking refs
     /// have them (before tenantctl's first fetch).
-    static func remoteBranches(_ workspace: Workspace, git: Git) throws -> [String: String] {
-        let fetched = try SuperprojectRemote.branches(workspace, git: git)
+    static func remoteBranches(_ workspace: Workspace) throws -> [String: String] {
+        let fetched = try SuperprojectRemote.branches(workspace)
         if !fetched.isEmpty { return fetched }
-        return try GitRefs.branches(
-            under: "refs/remotes/\(workspace.remoteName)/", in: workspace.root, git: git, what: "the superproject")
+        return try workspace.superproject.branches(
+            under: "refs/remotes/\(workspace.remoteName)/", what: "the superproject")
     }
 
     /// The module's checkout when it has both commits, else tenantctl's mirror of it; else an error with the step

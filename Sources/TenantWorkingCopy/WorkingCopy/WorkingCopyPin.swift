@@ -78,7 +78,7 @@ public struct WorkingCopyPin: Sendable {
     /// where the plan needs it, then execute the plan and report.
     public func run(modules names: [String]) throws -> PinReport {
         let project = try BranchProject.workingTree(
-            workspace, git: git, options: ValidationOptions(allowLocalRemotes: git.allowLocalRemotes))
+            workspace, options: ValidationOptions(allowLocalRemotes: git.allowLocalRemotes))
         let unknown = names.filter { project.module(named: $0) == nil }
         guard unknown.isEmpty else {
             throw UnknownNameError(kind: "module", names: unknown, known: project.manifest.modules.map(\.name))
@@ -146,7 +146,7 @@ public struct WorkingCopyPin: Sendable {
     /// plan needs no remote (``PinPlanner/readsRemote(_:push:)``).
     func observeRemote(_ plan: PinPlan, observation: PinObservation) throws -> PinRemoteObservation? {
         guard PinPlanner.readsRemote(plan, push: push), let head = plan.head else { return nil }
-        let remote = try WorkingCopyRemote.branches(workspace, git: git, fetch: fetch, console: console)
+        let remote = try WorkingCopyRemote.branches(workspace, fetch: fetch, console: console)
         guard let remoteTip = remote[plan.branch] else { return PinRemoteObservation(tip: nil) }
         let modules = observation.project.manifest.modules
         let relation = try PinLanding.relation(
@@ -280,7 +280,7 @@ public struct WorkingCopyPin: Sendable {
             try AtomicPush.push(
                 [RefUpdate(ref: "refs/heads/\(branch)", new: commit, old: nil)], repository: "the superproject",
                 from: workspace.root, to: workspace.remoteName,
-                tracking: try SuperprojectRemote.pushTracking(workspace, git: git), git: git
+                tracking: try SuperprojectRemote.pushTracking(workspace), git: git
             ).requireAccepted()
         } catch let error as PushRecordError {
             throw error  // it landed: the re-run finds the pin on the remote

@@ -12,13 +12,13 @@ public enum WorkingCopyRemote {
 
     /// Fetches the superproject when `fetch` (pruning branches deleted on the remote), then returns its remote
     /// branches: name → commit.
-    public static func branches(_ workspace: Workspace, git: Git, fetch: Bool, console: Console?) throws
+    public static func branches(_ workspace: Workspace, fetch: Bool, console: Console?) throws
         -> [String: String]
     {
         if fetch {
             console?.progress("fetching superproject")
-            try SuperprojectRemote.fetch(workspace, git: git)
+            try SuperprojectRemote.fetch(workspace)
         }
-        return try SuperprojectRemote.branches(workspace, git: git)
+        return try SuperprojectRemote.branches(workspace)
     }
 }

@@ -251,12 +251,12 @@ public struct WorkingCopySwitch: Sendable {
     /// general branch's files and its own gitlinks (``BranchProject``).
     public func makePlan(target name: String) throws -> Plan {
         let options = ValidationOptions(allowLocalRemotes: git.allowLocalRemotes)
-        let current = try BranchProject.workingTree(workspace, git: git, options: options)
+        let current = try BranchProject.workingTree(workspace, options: options)
         let general = current.manifest.generalBranch
         let fetchedBranches = try branchesForAName(name, notIn: current, options: options)
         let local = try localPreflight(current, target: name)
         let remoteBranches =
-            try fetchedBranches ?? WorkingCopyRemote.branches(workspace, git: git, fetch: fetch, console: console)
+            try fetchedBranches ?? WorkingCopyRemote.branches(workspace, fetch: fetch, console: console)
         let lookedUp = try lookUpTenant(name, in: current, remoteBranches: remoteBranches, options: options)
         let branch = lookedUp?.branch ?? general
         let action = "switch to \(lookedUp?.id ?? branch)"
@@ -266,7 +266,7 @@ public struct WorkingCopySwitch: Sendable {
 
         // 3. The project and pins at the target commit; fetch and plan every module it has.
         let target = try BranchProject.revision(
-            plannedSuper.finalCommit, general: general, workspace: workspace, git: git, options: options)
+            plannedSuper.finalCommit, general: general, workspace: workspace, options: options)
         let tenant = lookedUp.map { found in target.tenant(id: found.id) ?? found }
         let pins = try workspace.superproject.pins(
             at: plannedSuper.finalCommit, paths: target.manifest.modules.map(\.path))
@@ -324,7 +324,7 @@ public struct WorkingCopySwitch: Sendable {
     {
         let general = current.manifest.generalBranch
         guard name != general, current.tenant(id: name) == nil else { return nil }
-        let branches = try WorkingCopyRemote.branches(workspace, git: git, fetch: fetch, console: console)
+        let branches = try WorkingCopyRemote.branches(workspace, fetch: fetch, console: console)
         let known =
             branches[general] == nil
             ? nil
