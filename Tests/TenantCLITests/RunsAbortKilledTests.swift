@@ -37,8 +37,8 @@ import Testing
     }
 
     /// The unfinished runs `tenantctl runs` lists, with their printed ways out.
-    static func unfinished(_ lab: FaultLab, in workspace: String) -> [(id: String, ways: [String])] {
-        let listed = lab.sandbox.tenantctl(["runs"], in: workspace)
+    static func unfinished(_ lab: FaultLab, in workspace: String) throws -> [(id: String, ways: [String])] {
+        let listed = try lab.sandbox.tenantctlProcess(["runs"], in: workspace)
         return listed.stdout.split(separator: "\n").compactMap { line in
             guard let range = line.range(of: " is unfinished; its ways out: ") else { return nil }
             return (String(line[..<range.lowerBound]), line[range.upperBound...].components(separatedBy: ", or "))
@@ -78,24 +78,26 @@ import Testing
                     ["runs", "--abort", runs.second], in: runs.copy, at: killAt, environment: FaultLab.dates,
                     label: label)
                 // The printed re-run of the killed abort.
+                let listing = try lab.sandbox.tenantctlProcess(["runs"], in: workspace).stdout
                 let abort = try #require(
-                    Self.unfinished(lab, in: workspace).first {
+                    try Self.unfinished(lab, in: workspace).first {
                         $0.ways.first == "tenantctl runs --abort \(runs.second)"
-                    },
-                    "\(label): \(lab.sandbox.tenantctl(["runs"], in: workspace).stdout)")
-                let rerun = try RunWaysOutTests.runPrinted(abort.ways[0], lab, in: workspace)
+                    }, "\(label): \(listing)")
+                let rerun = try lab.sandbox.tenantctlProcess(
+                    Array(DocsRunTests.words(abort.ways[0]).dropFirst()), in: workspace, environment: FaultLab.dates)
                 #expect(rerun.status == 0, "\(label): \(rerun.stdout)\(rerun.stderr)")
             } else {
-                let plain = lab.sandbox.tenantctl(
+                let plain = try lab.sandbox.tenantctlProcess(
                     ["runs", "--abort", runs.second], in: workspace, environment: FaultLab.dates)
                 #expect(plain.status == 0, "\(label): \(plain.stdout)\(plain.stderr)")
             }
             #expect(try RunWaysOutTests.state(lab, runs.second, in: workspace) == "aborted", "\(label)")
             #expect(try RunWaysOutTests.state(lab, runs.first, in: workspace) == "aborted", "\(label)")
-            let left = Self.unfinished(lab, in: workspace)
+            let left = try Self.unfinished(lab, in: workspace)
             #expect(left.isEmpty, "\(label): \(left)")
             #expect(try lab.workingCopy(runs.copy.root) == before, "\(label)")
-            let switched = lab.sandbox.tenantctl(["switch", "t1"], in: workspace, environment: FaultLab.dates)
+            let switched = try lab.sandbox.tenantctlProcess(
+                ["switch", "t1"], in: workspace, environment: FaultLab.dates)
             #expect(switched.status == 0, "\(label): \(switched.stdout)\(switched.stderr)")
         }
     }

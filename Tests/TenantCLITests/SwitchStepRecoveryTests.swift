@@ -308,7 +308,8 @@ import Testing
             if userEdits { try "/* mine */\n".write(toFile: file, atomically: true, encoding: .utf8) }
 
             // The next switch leaves nested submodules alone: what it puts back is all that changes.
-            let next = sandbox.tenantctl(["switch", "general_dev", "--no-recursive"], in: fixture.workspace)
+            let next = try sandbox.tenantctlProcess(
+                ["switch", "general_dev", "--no-recursive"], in: fixture.workspace)
             #expect(try Self.unfinishedSwitch(fixture.workspace) == nil, "\(label): \(next.stderr)")
             let head = try sandbox.git(["rev-parse", "HEAD"], in: fixture.workspace + "/" + lib)
             if userEdits {
@@ -356,7 +357,7 @@ import Testing
             // Half-way: the checkout still at the old path, nothing at the new one.
             #expect(Self.checkedOut(app.dev, "deps/cap/src") && !Self.checkedOut(app.dev, "plugins/cap"), "\(label)")
 
-            let result = sandbox.tenantctl(next, in: app.dev)
+            let result = try sandbox.tenantctlProcess(next, in: app.dev)
             #expect(result.status == 0, "\(label): \(result.stderr)")
             #expect(try Self.unfinishedSwitch(app.dev) == nil, "\(label): \(result.stderr)")
             if name == "back" {
