@@ -238,7 +238,7 @@ public struct ResolveAborter {
                     if commit.id == merge.commit { return true }
                     guard let theirs = merge.theirs else {
                         return merge.isSuperproject && commit.parents == [merge.ours]
-                            && commit.subject.hasPrefix(merge.message)
+                            && commit.subject.hasPrefix(Self.subject(of: merge.message))
                     }
                     return commit.parents == [merge.ours, theirs]
                 }
@@ -307,6 +307,11 @@ public struct ResolveAborter {
         lines.append("  tenantctl resolve --abort")
         lines.append("or finish the resolution instead: tenantctl resolve --continue")
         return ResolveError(.refused, lines.joined(separator: "\n"))
+    }
+
+    /// The subject line of a commit message (a review resolution's messages end with a trailer paragraph).
+    static func subject(of message: String) -> String {
+        String(message.prefix { $0 != "\n" })
     }
 
     /// `abc1234 subject`.

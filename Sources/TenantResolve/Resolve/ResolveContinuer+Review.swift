@@ -24,6 +24,7 @@ extension ResolveContinuer {
         for index in reviews.indices where reviews[index].state == "proposed" {
             guard let merge = merges.first(where: { $0.repository == reviews[index].repository }) else { continue }
             if let outcome = try proposeOne(&reviews[index], merge: merge, review: review) { pushes.append(outcome) }
+            if reviews[index].state == "open" { try copyToMirror(reviews[index].proposed, merge: merge) }
             try transaction.recordReviews([reviews[index]])
             if reviews[index].state == "rejected" {
                 rejected = true
@@ -90,7 +91,9 @@ extension ResolveContinuer {
     }
 
     /// Pushes one proposal (leased on the proposal branch's value on its remote), or adopts the one there when it
-    /// holds the same merge; records the push in the run's journal and the proposal's new state. Nil: adopted.
+    /// holds the same merge: on the proposal branch, or as the current state of a review in the forge's review
+    /// namespace (`refs/for` kinds). Records the push in the run's journal and the proposal's new state, address and
+    /// review ref, as `roll --review` does. Nil: adopted.
     func proposeOne(_ proposal: inout RunJournal.Review, merge: ResolveState.Merge, review: ReviewOptions) throws
         -> PushOutcome?
     {
@@ -106,6 +109,8 @@ extension ResolveContinuer {
                 proposal.state = "open"
                 return nil
             }
+        } else if try adoptHeldReview(&proposal, from: from, remote: remote, review: review) {
+            return nil
         }
         let update = RefUpdate(ref: proposal.ref, new: proposal.proposed, old: old)
         try transaction.record(
@@ -124,8 +129,72 @@ extension ResolveContinuer {
             throw error
         }
         try transaction.record(repository: merge.repository, refs: [update], published: outcome.accepted, landed: nil)
-        proposal.state = outcome.accepted || ReviewOptions.forgeHasIt(outcome) ? "open" : "rejected"
+        let open = outcome.accepted || ReviewOptions.forgeHasIt(outcome)
+        proposal.state = open ? "open" : "rejected"
+        if open, review.forge(of: merge.repository) != .branch,
+            let address = ReviewOptions.address(inServerMessages: outcome.remoteMessages)
+        {
+            proposal.url = address
+        }
+        if open, !branch {
+            let held = try heldReviews(of: merge.repository, from: from, remote: remote, review: review)
+            proposal.reviewRef = ReviewOptions.newestReview(held.filter { $0.value == proposal.proposed }.map(\.key))
+        }
         return outcome
+    }
+
+    /// Adopts the review the forge holds in its review namespace when its current commit (an AGit pull request's
+    /// head, a Gerrit change's newest patch set) holds the same merge as `proposal`: nothing is pushed again.
+    func adoptHeldReview(
+        _ proposal: inout RunJournal.Review, from: GitRepository, remote: String, review: ReviewOptions
+    ) throws -> Bool {
+        let held = try heldReviews(of: proposal.repository, from: from, remote: remote, review: review)
+        let context = "compare the proposal of \(proposal.repository) with the reviews its forge holds"
+        for ref in Self.currentReviews(Array(held.keys)) {
+            guard let commit = held[ref],
+                try Self.holdsTheSameMerge(commit, as: proposal.proposed, in: from, context: context)
+            else { continue }
+            proposal.proposed = commit
+            proposal.reviewRef = ref
+            proposal.state = "open"
+            return true
+        }
+        return false
+    }
+
+    /// The review refs the forge of `repository` holds (ref → commit), from one `ls-remote` of its review namespace;
+    /// empty for the kinds that propose on branches.
+    func heldReviews(of repository: String, from: GitRepository, remote: String, review: ReviewOptions) throws
+        -> [String: String]
+    {
+        guard let namespace = review.reviewNamespace(of: repository) else { return [:] }
+        return try from.remoteValues(
+            of: [namespace + "*"], on: remote, context: "read the reviews of \(repository) on its forge (\(namespace)*)"
+        )
+    }
+
+    /// Each review's current ref among `refs`, newest review first: a Gerrit change's newest patch set
+    /// (`refs/changes/01/1/2` over `…/1/1`); every other ref is a review of its own.
+    static func currentReviews(_ refs: [String]) -> [String] {
+        var newest: [String: String] = [:]
+        for ref in ReviewOptions.newestFirst(refs) {
+            let review = ref.hasPrefix("refs/changes/") ? String(ref[..<(ref.lastIndex(of: "/") ?? ref.endIndex)]) : ref
+            if newest[review] == nil { newest[review] = ref }
+        }
+        return ReviewOptions.newestFirst(Array(newest.values))
+    }
+
+    /// Puts a module's proposed commit into the module's mirror, where `roll --land` follows the proposal (a commit
+    /// proposed into a forge's review namespace is on no branch the mirror fetches), as roll's own proposals are.
+    func copyToMirror(_ commit: String, merge: ResolveState.Merge) throws {
+        guard !merge.isSuperproject else { return }
+        let path = ModuleMirrors(workspace: workspace, git: git).path(for: merge.repository)
+        guard FileManager.default.fileExists(atPath: path) else { return }
+        let mirror = workspace.superproject.repository(at: path)
+        guard try !mirror.hasCommit(commit) else { return }
+        try mirror.fetchCommits(
+            [commit], from: workspace.path(merge.path),
+            context: "copy the proposal of \(merge.repository) into its mirror")
     }
 
     /// Whether the proposal `existing` holds the same merge as `proposed`: the same commit, or one with the same

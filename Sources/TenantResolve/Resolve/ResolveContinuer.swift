@@ -180,8 +180,10 @@ public struct ResolveContinuer {
         try superproject.stageGitlinks(
             changes.all.map { ($0.path, $0.new) }, removing: state.removedPaths,
             context: "set the superproject's pins by the rule")
-        let message = RollExecutor.tenantMessage(
-            general: state.generalBranch, branch: state.branch, changes: changes.moved)
+        // A review resolution's trailer (started with it) ends the message as it ends a review roll's.
+        let message =
+            RollExecutor.tenantMessage(general: state.generalBranch, branch: state.branch, changes: changes.moved)
+            + RolledByTrailer.paragraph(of: state.superproject.message)
         let staged = try superproject.hasStagedChanges(context: "look for staged changes in the superproject")
         guard merging || staged else {
             state.superproject.commit = nil  // nothing to commit: the tenant only needed its module merges pinned

@@ -56,7 +56,7 @@ public struct ResolveStarter {
         guard let tenantPlan = plan.tenants.first(where: { $0.tenant.id == tenant.id }) else {
             throw ResolveError(.refused, "roll has no plan for \(tenant.id)")
         }
-        try Self.checkPlan(plan, tenantPlan)
+        try Self.checkPlan(plan, tenantPlan, repinStep: try repinNextStep(plan, tenant: tenant.id))
         guard let superOurs = tenantPlan.tip else {
             throw ResolveError(.refused, "branch \(tenant.branch) is missing on the superproject's remote")
         }
@@ -89,10 +89,7 @@ public struct ResolveStarter {
             startPoints: startPoints)
         state.worktree = workspace.root
         state.gitDirectory = workspace.gitDirectory
-        if review {
-            state.review = true
-            state.forge = forge?.rawValue
-        }
+        try markForReview(&state, snapshot: snapshot, generalTip: plan.generalTip)
         // Clean before the start (switch's pre-flight): each step's result is recorded as it lands, so that a later
         // abort tells what the user changed since from what the resolution left.
         state.left = Dictionary(startPoints.map { ($0.path, [:]) }, uniquingKeysWith: { first, _ in first })
@@ -353,8 +350,9 @@ public struct ResolveStarter {
         }
     }
 
-    /// Refuses a tenant that roll would block or cannot roll, and a general branch whose pins roll must move first.
-    static func checkPlan(_ plan: RollPlan, _ tenantPlan: TenantPlan) throws {
+    /// Refuses a tenant that roll would block or cannot roll, and a general branch whose pins roll must move first
+    /// (`repinStep`: what to run then).
+    static func checkPlan(_ plan: RollPlan, _ tenantPlan: TenantPlan, repinStep: String) throws {
         let id = tenantPlan.tenant.id
         if !tenantPlan.blocked.isEmpty {
             throw ResolveError(
@@ -376,9 +374,7 @@ public struct ResolveStarter {
             throw ResolveError(
                 .refused,
                 "cannot resolve \(id) yet: \(plan.generalBranch)'s pins are behind its modules ("
-                    + repin.changes.map(\.module).joined(separator: ", ")
-                    + "); run `tenantctl roll` first (it re-pins \(plan.generalBranch) and rolls every tenant that "
-                    + "merges cleanly), then `tenantctl resolve \(id)`")
+                    + repin.changes.map(\.module).joined(separator: ", ") + "); " + repinStep)
         }
     }
 

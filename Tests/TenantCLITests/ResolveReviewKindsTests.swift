@@ -1,0 +1,191 @@
+import Foundation
+import TenantExample
+import TenantKit
+import TenantTestSupport
+import Testing
+
+/// `tenantctl resolve <t> --review` on every forge kind, with the forge emulated by git hooks: the resolution is
+/// proposed as that forge expects it (AGit `refs/for/<target>` with a topic, GitLab push options that open a merge
+/// request, Gerrit `refs/for/<target>` with a `Change-Id`), its commits carry the trailer `roll --review` writes,
+/// resolving again updates the one review (same pull request, merge request or change), resolving the same way keeps
+/// it, and once the forge squashed it `roll --land` recognises the landing and proposes the tenant's pin of it.
+@Suite struct ResolveReviewKindsTests {
+    static let repositories = ["Infrastructure", "Article", "Customer", "Order", ExampleBuilder.superprojectName]
+
+    /// The example at its conflict, modules.json proposing to `kind` (nil: none, the `branch` kind), after a plain
+    /// roll (general_dev re-pinned, t1 and t3 rolled, t2 in conflict); then every tenant branch and the superproject's
+    /// general_dev protected (the modules' general_dev stays open to developers), every remote served as a forge of
+    /// `kind`.
+    static func example(_ kind: EmulatedForge.Kind?) throws -> (GitSandbox, ExampleResult, EmulatedForge) {
+        let sandbox = try GitSandbox()
+        let example = try ExampleBuilder(git: try sandbox.gitRunner()).build(
+            in: sandbox.path("erp"), stage: .conflict)
+        if let kind {
+            try ReviewForgeKindsTests.configure(sandbox, example, review: "{\"forge\": \"\(kind.rawValue)\"}")
+        }
+        let rolled = sandbox.tenantctl(["roll"], in: example.workspace)
+        #expect(rolled.status == 2, "\(rolled.stdout)\(rolled.stderr)")
+        let forge = EmulatedForge(sandbox: sandbox)
+        for name in Self.repositories {
+            let bare = example.remotes + "/\(name).git"
+            if let kind { try forge.serve(kind, in: bare) }
+            try forge.protect(
+                ["t1", "t2", "t3"] + (name == ExampleBuilder.superprojectName ? ["general_dev"] : []), in: bare)
+        }
+        return (sandbox, example, forge)
+    }
+
+    /// Where each kind's forge keeps a review, and the part of its address before the number.
+    static let forgeReview: [EmulatedForge.Kind: (ref: String, address: String)] = [
+        .agit: ("refs/pull/1/head", "pulls"), .gitlab: ("refs/merge-requests/1/head", "merge_requests"),
+        .gerrit: ("refs/changes/01/1/", "changes"),
+    ]
+
+    /// The trailer `roll --review` writes, as a pattern: `Rolled-by: tenantctl <run-id> general_dev <commit>`.
+    static func trailer(rolling commit: String) -> String {
+        #"\n\nRolled-by: tenantctl [0-9A-Za-z._-]+ general_dev "# + commit + #"(\n|$)"#
+    }
+
+    /// The `Change-Id` of a commit message, nil when it has none.
+    static func changeId(_ message: String) -> String? {
+        guard let range = message.range(of: #"Change-Id: I[0-9a-f]{40}"#, options: .regularExpression) else {
+            return nil
+        }
+        return String(message[range].dropFirst("Change-Id: ".count))
+    }
+
+    @Test(.tags(.slow), .notInTheFastSet, arguments: [EmulatedForge.Kind.agit, .gitlab, .gerrit])
+    func aResolutionIsProposedAsItsForgeExpectsAndUpdatesItsOneReview(kind: EmulatedForge.Kind) throws {
+        let (sandbox, example, forge) = try Self.example(kind)
+        let infrastructure = example.remotes + "/Infrastructure.git"
+        let protected = try ReviewForgeKindsTests.protectedBranches(sandbox, example)
+        let proposed = sandbox.tenantctl(["roll", "--review", "--json"], in: example.workspace)
+        let next = try ReviewRollTests.tenants(proposed.stdout)["t2"]?["next"] as? String
+        #expect(next == "tenantctl resolve t2 --review", "\(proposed.stdout)\(proposed.stderr)")
+
+        // Resolved and continued: the forge received the proposal as it expects it and opened one review.
+        let resolution = ExampleScenario.conflictResolution.content
+        _ = try ResolveReviewTests.resolve(sandbox, example, content: resolution)
+        let received = try forge.received(in: infrastructure)
+        let first = try #require(received.last, "Infrastructure received nothing")
+        let subject = try sandbox.git(["log", "-1", "--format=%s", first.new], in: infrastructure)
+        let message = try sandbox.git(["log", "-1", "--format=%B", first.new], in: infrastructure)
+        switch kind {
+        case .agit:
+            #expect(first.ref == "refs/for/t2", "\(first)")
+            #expect(first.options == ["topic=tenantctl-roll-t2", "title=\(subject)"], "\(first)")
+        case .gitlab:
+            #expect(first.ref == "refs/heads/\(ReviewOptions.defaultPrefix)/t2", "\(first)")
+            #expect(
+                first.options == ["merge_request.create", "merge_request.target=t2", "merge_request.title=\(subject)"],
+                "\(first)")
+        default:
+            #expect(first.ref == "refs/for/t2%topic=tenantctl-roll-t2" && first.options.isEmpty, "\(first)")
+            #expect(Self.changeId(message) != nil, "\(message)")
+        }
+        let general = try sandbox.git(["rev-parse", "general_dev"], in: infrastructure)
+        #expect(
+            message.range(of: Self.trailer(rolling: general), options: .regularExpression) != nil,
+            "the trailer roll --review writes: \(message)")
+        let opened = try forge.reviews(in: infrastructure)
+        #expect(opened.count == 1 && opened.first?.commit == first.new && opened.first?.target == "t2", "\(opened)")
+        #expect(opened.first?.ref.hasPrefix(Self.forgeReview[kind]?.ref ?? "?") == true, "\(opened)")
+        #expect(try ReviewForgeKindsTests.protectedBranches(sandbox, example) == protected, "a protected branch moved")
+        for name in Self.repositories {
+            let refs = try sandbox.refs(example.remotes + "/\(name).git").keys
+            #expect(refs.allSatisfy { !$0.hasPrefix("refs/for/") }, "\(name): \(refs.sorted())")
+        }
+        // The run follows the review as roll --review's do: its address, and where the forge keeps it.
+        let land = sandbox.tenantctl(["roll", "--land", "--json"], in: example.workspace)
+        #expect(land.status == 75, "\(land.stdout)\(land.stderr)")
+        let followed = try #require(
+            ReviewRollTests.review(try ReviewRollTests.reviews(land.stdout), "Infrastructure", "t2"), "\(land.stdout)")
+        #expect(followed["state"] as? String == "open" && followed["proposed"] as? String == first.new, "\(followed)")
+        let address = "https://forge.invalid/Infrastructure/\(Self.forgeReview[kind]?.address ?? "?")/1"
+        #expect(followed["url"] as? String == address, "\(followed)")
+        if kind != .gitlab { #expect(followed["reviewRef"] as? String == opened.first?.ref, "\(followed)") }
+
+        // Resolved otherwise: the same review shows the new resolution (Gerrit: a new patch set of the same change).
+        let changed = resolution + "infrastructure.extra,Extra,Extra\n"
+        _ = try ResolveReviewTests.resolve(sandbox, example, content: changed)
+        let updated = try forge.reviews(in: infrastructure)
+        let second = try #require(updated.first)
+        #expect(updated.map(\.number) == [1] && second.commit != first.new, "one review, updated: \(updated)")
+        #expect(
+            try sandbox.git(["show", "\(second.commit):Strings.csv"], in: infrastructure)
+                == changed.trimmingCharacters(in: .newlines))
+        let secondMessage = try sandbox.git(["log", "-1", "--format=%B", second.commit], in: infrastructure)
+        #expect(Self.changeId(secondMessage) == Self.changeId(message), "the same change: \(secondMessage)")
+        if kind == .gerrit { #expect(second.ref == "refs/changes/01/1/2", "a new patch set: \(second)") }
+
+        // Resolved the same way once more: the forge has that resolution; nothing is pushed, no review opened.
+        let pushes = try forge.received(in: infrastructure).count
+        _ = try ResolveReviewTests.resolve(sandbox, example, content: changed)
+        #expect(try forge.received(in: infrastructure).count == pushes, "pushed again")
+        #expect(try forge.reviews(in: infrastructure) == updated)
+        #expect(try ReviewForgeKindsTests.protectedBranches(sandbox, example) == protected, "a protected branch moved")
+
+        // The forge squashes it: roll --land recognises the landing and proposes t2's pin of what landed (the virtual
+        // base: t2's Infrastructure counts as containing the general commit the squash brought, no conflict again).
+        let landed = try forge.land(second.ref, into: "t2", method: .squash, in: infrastructure)
+        let after = sandbox.tenantctl(["roll", "--land", "--json"], in: example.workspace)
+        #expect(after.status == 75, "\(after.stdout)\(after.stderr)")
+        let reviews = try ReviewRollTests.reviews(after.stdout)
+        let squashed = ReviewRollTests.review(reviews, "Infrastructure", "t2")
+        #expect(squashed?["state"] as? String == "landed" && squashed?["method"] as? String == "squash", "\(reviews)")
+        #expect(ReviewRollTests.review(reviews, "superproject", "t2")?["state"] as? String == "open", "\(reviews)")
+        let pin = try #require(try forge.reviews(in: example.remotes + "/Superproject.git").last { $0.target == "t2" })
+        #expect(
+            try sandbox.gitlinks(on: pin.commit, in: example.remotes + "/Superproject.git")["Modules/Infrastructure"]
+                == landed)
+        try ReviewRollTests.expectNoUnlandedPin(sandbox, example)
+    }
+
+    /// The `branch` kind: a resolved tenant's proposal carries the trailer; squashed by the forge, `roll --land`
+    /// recognises it and pins what landed, and the next general change to the lines the squash brought rolls cleanly
+    /// (the virtual base), where git's own merge of it conflicts.
+    @Test(.tags(.slow), .notInTheFastSet)
+    func aSquashedResolutionIsRecognisedAndTheSameLinesRollCleanlyNext() throws {
+        let (sandbox, example, forge) = try Self.example(nil)
+        let infrastructure = example.remotes + "/Infrastructure.git"
+        let superproject = example.remotes + "/" + ExampleBuilder.superprojectName + ".git"
+        let prefix = "refs/heads/\(ReviewOptions.defaultPrefix)/"
+        _ = try ResolveReviewTests.resolve(sandbox, example, content: ExampleScenario.conflictResolution.content)
+        let proposal = try sandbox.git(["rev-parse", prefix + "t2"], in: infrastructure)
+        let message = try sandbox.git(["log", "-1", "--format=%B", proposal], in: infrastructure)
+        let general = try sandbox.git(["rev-parse", "general_dev"], in: infrastructure)
+        #expect(message.range(of: Self.trailer(rolling: general), options: .regularExpression) != nil, "\(message)")
+        #expect(Self.changeId(message) == nil, "a Change-Id only for Gerrit: \(message)")
+
+        let landed = try forge.land(prefix + "t2", into: "t2", method: .squash, in: infrastructure)
+        let land = sandbox.tenantctl(["roll", "--land", "--json"], in: example.workspace)
+        #expect(land.status == 75, "\(land.stdout)\(land.stderr)")
+        let reviews = try ReviewRollTests.reviews(land.stdout)
+        #expect(ReviewRollTests.review(reviews, "Infrastructure", "t2")?["method"] as? String == "squash", "\(reviews)")
+        #expect(try sandbox.gitlinks(on: prefix + "t2", in: superproject)["Modules/Infrastructure"] == landed)
+        try forge.land(prefix + "t2", into: "t2", method: .squash, in: superproject)
+        let done = sandbox.tenantctl(["roll", "--land", "--json"], in: example.workspace)
+        #expect(done.status == 0, "\(done.stdout)\(done.stderr)")
+
+        // A new general change to the lines the squash brought (the start screen's tile border).
+        let developer = sandbox.path("infrastructure-clone")
+        try sandbox.git(["clone", "-q", "--branch", "general_dev", infrastructure, developer])
+        let newGeneral = try sandbox.commit(
+            in: "infrastructure-clone", file: ReviewLandingMethodTests.sameLines.file,
+            content: ReviewLandingMethodTests.sameLines.content, message: "Start screen: wider tile borders")
+        try sandbox.git(["push", "-q", "origin", "general_dev"], in: developer)
+        // Positive control: git's own merge of it into t2 conflicts (t2 does not contain the squashed commits).
+        try sandbox.git(["checkout", "-q", "-B", "t2", "origin/t2"], in: developer)
+        let naive = try sandbox.gitResult(["merge", "--no-edit", newGeneral], in: developer)
+        #expect(naive.status != 0, "plain git merge: \(naive.stdout)\(naive.stderr)")
+
+        let next = sandbox.tenantctl(["roll", "--review", "--json"], in: example.workspace)
+        #expect(next.status == 75, "\(next.stdout)\(next.stderr)")
+        #expect(try ReviewRollTests.tenants(next.stdout)["t2"]?["status"] as? String == "waiting", "\(next.stdout)")
+        let rolled = try sandbox.git(["rev-parse", prefix + "t2"], in: infrastructure)
+        #expect(try sandbox.git(["log", "-1", "--format=%P", rolled], in: infrastructure) == "\(landed) \(newGeneral)")
+        let strings = try sandbox.git(["show", "\(rolled):Strings.csv"], in: infrastructure)
+        #expect(strings.contains("Ihre Daten werden geladen"), "the resolution stays: \(strings)")
+        try ReviewRollTests.expectNoUnlandedPin(sandbox, example)
+    }
+}
