@@ -9,7 +9,7 @@ import Testing
 /// request, Gerrit `refs/for/<target>` with a `Change-Id`), its commits carry the trailer `roll --review` writes,
 /// resolving again updates the one review (same pull request, merge request or change), resolving the same way keeps
 /// it, and once the forge squashed it `roll --land` recognises the landing and proposes the tenant's pin of it.
-@Suite struct ResolveReviewKindsTests {
+@Suite(.tags(.slow), .notInTheFastSet) struct ResolveReviewKindsTests {
     static let repositories = ["Infrastructure", "Article", "Customer", "Order", ExampleBuilder.superprojectName]
 
     /// The example at its conflict, modules.json proposing to `kind` (nil: none, the `branch` kind), after a plain
