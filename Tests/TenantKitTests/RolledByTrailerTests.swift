@@ -13,7 +13,7 @@ import Testing
         let sandbox = try GitSandbox()
         try sandbox.makeRepository("repo", files: ["file": "1\n"])
         var executor = RollExecutor(
-            superproject: GitRepository(sandbox.path("repo"), git: try sandbox.gitRunner()), modulePaths: [:],
+            superproject: GitRepository(sandbox.path("repo"), git: try sandbox.gitRunner()), mirrors: [:],
             identity: try CommitIdentity.read(in: sandbox.path("repo"), git: try sandbox.gitRunner()))
         let general = String(repeating: "a", count: 40)
         let base = String(repeating: "b", count: 40)
