@@ -14,7 +14,7 @@ enum ResolveCheckouts {
                 branches: [:])
         }
         let symbolic = try checkout.headBranchRef(context: "read the branch of \(repository)")
-        let head = try checkout.lookUp("HEAD", context: "read the HEAD of \(repository)")
+        let head = try checkout.objectID(of: "HEAD", context: "read the HEAD of \(repository)")?.hex
         let branches = try GitRefs.branches(under: "refs/heads/", in: path, git: git, what: repository)
         let branch = symbolic.flatMap { $0.hasPrefix("refs/heads/") ? String($0.dropFirst("refs/heads/".count)) : nil }
         return ResolveState.StartPoint(
@@ -36,7 +36,7 @@ enum ResolveCheckouts {
                 branch: symbolic.flatMap {
                     $0.hasPrefix("refs/heads/") ? String($0.dropFirst("refs/heads/".count)) : nil
                 },
-                head: try checkout.lookUp("HEAD", context: "read the HEAD of \(start.repository)"))
+                head: try checkout.objectID(of: "HEAD", context: "read the HEAD of \(start.repository)")?.hex)
         }
     }
 

@@ -150,8 +150,8 @@ public struct ResolveContinuer {
                 try checkout.commit(
                     message: merge.message, noEdit: true, context: "commit the merge in \(merge.repository)")
             }
-            state.modules[index].commit = try checkout.headCommit(
-                context: "read the merge of \(merge.repository)")
+            state.modules[index].commit = try checkout.resolve("HEAD", context: "read the merge of \(merge.repository)")
+                .hex
             try state.record(in: transaction, commonDirectory: workspace.commonDirectory)
         }
     }
@@ -162,10 +162,10 @@ public struct ResolveContinuer {
         let root = workspace.root
         let merging = try isMerging(root)
         let superproject = workspace.superproject
-        let head = try superproject.headCommit(context: "read the superproject's HEAD")
+        let head = try superproject.resolve("HEAD", context: "read the superproject's HEAD").hex
         if !merging && head != state.superproject.ours {
             // Committed by an interrupted --continue: its first parent is the tip the resolution started from.
-            let parent = try superproject.verify("HEAD^1", context: "read the superproject's commit")
+            let parent = try superproject.resolve("HEAD^1", context: "read the superproject's commit").hex
             guard parent == state.superproject.ours else {
                 throw ResolveError(
                     .refused,
@@ -192,7 +192,7 @@ public struct ResolveContinuer {
         console?.progress("superproject: committing \(state.branch)")
         try superproject.commit(
             message: message, noEdit: true, context: "commit the resolution of \(state.tenant) in the superproject")
-        state.superproject.commit = try superproject.headCommit(context: "read the superproject's commit")
+        state.superproject.commit = try superproject.resolve("HEAD", context: "read the superproject's commit").hex
         try state.record(in: transaction, commonDirectory: workspace.commonDirectory)
     }
 
@@ -208,7 +208,7 @@ public struct ResolveContinuer {
             expected.map { ($0.path, $0.new) }, removing: state.removedPaths,
             context: "set the superproject's pins by the rule")
         try superproject.amend(context: "set the pins of the superproject's merge by the rule")
-        state.superproject.commit = try superproject.headCommit(context: "read the superproject's commit")
+        state.superproject.commit = try superproject.resolve("HEAD", context: "read the superproject's commit").hex
         try state.record(in: transaction, commonDirectory: workspace.commonDirectory)
     }
 

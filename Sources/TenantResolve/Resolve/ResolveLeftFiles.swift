@@ -11,7 +11,7 @@ enum ResolveLeftFiles {
         let path = repository.path
         try repository.refreshIndex(ignoringSubmodules: true, context: "refresh the index of \(what)")
         let index = try repository.indexEntries(context: "list the index of \(what)")
-        let head = try repository.bornHeadCommit(context: "read the HEAD of \(what)")
+        let head = try repository.objectID(of: "HEAD", context: "read the HEAD of \(what)")?.hex
         let tree = try head.map { try repository.treeEntries($0, context: "list the files of \(what)") } ?? [:]
         var paths = index.unmerged.union(
             try repository.filesDifferingFromIndex(context: "compare the files of \(what)"))

@@ -316,8 +316,8 @@ public struct ResolveStarter {
             guard let branch = start.resolutionBranch else { continue }
             let ref = "refs/heads/" + branch
             guard
-                let now = try workspace.repository(relative: start.path).lookUp(
-                    ref, context: "read \(branch) of \(start.repository)"),
+                let now = try workspace.repository(relative: start.path).objectID(
+                    of: ref, context: "read \(branch) of \(start.repository)")?.hex,
                 now != start.branches[branch],
                 !transaction.current.entries.contains(where: {
                     $0.repository == start.repository && $0.ref == ref && $0.new == now
@@ -438,7 +438,7 @@ public struct ResolveStarter {
         guard let theirs = merge.theirs else { return (nil, []) }
         try ResolveCheckouts.ensureCommits(
             [merge.ours, theirs], in: checkout, module: merge.repository, console: console)
-        let head = try checkout.headCommit(context: "read the HEAD of \(merge.repository)")
+        let head = try checkout.resolve("HEAD", context: "read the HEAD of \(merge.repository)").hex
         if head != merge.ours {
             // The pin is an ancestor of the remote's tenant tip (checked before anything changed).
             try checkout.fastForward(
@@ -449,7 +449,7 @@ public struct ResolveStarter {
             theirs, message: merge.message, commit: true,
             context: "merge \(merge.generalBranch) into \(merge.branch) in \(merge.repository)")
         if output.status == 0 {
-            return (try checkout.headCommit(context: "read the merge of \(merge.repository)"), [])
+            return (try checkout.resolve("HEAD", context: "read the merge of \(merge.repository)").hex, [])
         }
         let conflicts = try requireMergeStarted(output, in: checkout, what: merge.repository)
         // The markers name the general branch, as a merge of the branch by name would, not its commit id.
