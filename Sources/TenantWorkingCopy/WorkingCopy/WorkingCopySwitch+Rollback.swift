@@ -55,7 +55,9 @@ extension WorkingCopySwitch {
         for record in stopped.repositories
         where record.repository == "superproject" && record.started && record.branchTipBefore == nil {
             let ref = "refs/heads/" + record.branch
-            guard let now = try superproject.lookUp(ref, context: "read \(record.branch) in the superproject") else {
+            guard
+                let now = try superproject.objectID(of: ref, context: "read \(record.branch) in the superproject")?.hex
+            else {
                 continue
             }
             let here = try superproject.headBranch(context: "read the superproject's branch")
@@ -176,12 +178,12 @@ extension WorkingCopySwitch {
             return step
         }
         let checkout = gitRepository(at: path)
-        let head = try checkout.lookUp("HEAD", context: "read HEAD of \(name)")
+        let head = try checkout.objectID(of: "HEAD", context: "read HEAD of \(name)")?.hex
         let headRef = try checkout.headBranchRef(context: "read the branch of \(name)")
         // A submodule modules.json does not name is checked out detached: no branch of its own.
         let branchRef = repository.branch.isEmpty ? nil : "refs/heads/\(repository.branch)"
         let branchValue = try branchRef.flatMap {
-            try checkout.lookUp($0, context: "read \(repository.branch) in \(name)")
+            try checkout.objectID(of: $0, context: "read \(repository.branch) in \(name)")?.hex
         }
         // What the switch left: the values its landed steps recorded; for a step under way when it stopped, where it
         // was taking the repository.
@@ -228,7 +230,8 @@ extension WorkingCopySwitch {
             return step
         }
         if let branchBefore = repository.branchBefore, headRef != "refs/heads/\(branchBefore)" {
-            let value = try checkout.lookUp("refs/heads/\(branchBefore)", context: "read \(branchBefore) in \(name)")
+            let value = try checkout.objectID(
+                of: "refs/heads/\(branchBefore)", context: "read \(branchBefore) in \(name)")?.hex
             guard value == before else {
                 step.kept.append(
                     "\(name): branch \(branchBefore) moved since the switch stopped (it is at "
