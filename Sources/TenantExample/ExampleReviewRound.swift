@@ -29,7 +29,9 @@ extension ExampleBuilder {
             let proposals = try GitRefs.list(["refs/heads/\(prefix)/"], in: path, git: git, what: what)
             for (ref, proposal) in proposals.sorted(by: { $0.key < $1.key }) {
                 let target = String(ref.dropFirst("refs/heads/\(prefix)/".count))
-                guard let tip = try repository.commit(of: "refs/heads/\(target)", context: what),
+                guard
+                    let tip = try repository.objectID(of: "refs/heads/\(target)", peeledTo: .commit, context: what)?
+                        .hex,
                     try !repository.isAncestor(proposal, of: tip, context: what)
                 else { continue }
                 guard let merged = try MergeTree.merge([(tip, proposal)], in: path, git: git, what: name).first,

@@ -71,7 +71,7 @@ import Testing
             try Self.violations(in: #"let code = Tenantctl.run(arguments: full, environment: environment)"#).isEmpty)
         #expect(try Self.violations(in: #"guard try command(["status"], in: workspace) == .success"#).isEmpty)
         #expect(try Self.violations(in: #"let branch = fields["branch"].flatMap { $0 }"#).isEmpty)
-        #expect(try Self.violations(in: #"try repository.headCommit(context: "read HEAD")"#).isEmpty)
+        #expect(try Self.violations(in: #"try repository.resolve("HEAD", context: "read HEAD").hex"#).isEmpty)
     }
 
     @Test func noFileOutsideTheGitLayerBuildsAGitArgumentVector() throws {

@@ -3,8 +3,8 @@ import TenantKit
 import TenantTestSupport
 import Testing
 
-/// The one resolver of a repository: a revision to the typed id it names, a ref to its value, and the older
-/// String lookups that forward to it giving the same answers.
+/// The one resolver of a repository: a revision to the typed id it names, a ref to its value, and the yes/no lookups
+/// built on it giving the same answers.
 @Suite struct GitResolverTests {
     /// A repository with two commits on main, an annotated tag on the first; (sandbox, repository, [first, second]).
     func repository(function: String = #function) throws -> (GitSandbox, GitRepository, [String]) {
@@ -45,22 +45,16 @@ import Testing
         #expect(try repository.value(of: try #require(RefName.tag("v1"))) != ObjectID(commits[0]), "not peeled")
     }
 
-    @Test func theStringLookupsForwardToTheResolver() throws {
+    @Test func theYesNoLookupsAnswerAsTheResolver() throws {
         let (sandbox, repository, commits) = try repository()
         defer { withExtendedLifetime(sandbox) {} }
-        #expect(try repository.headCommit(context: "HEAD") == commits[1])
-        #expect(try repository.bornHeadCommit(context: "HEAD") == commits[1])
-        #expect(try repository.verify("HEAD^1", context: "HEAD^1") == commits[0])
-        #expect(try repository.lookUp("refs/heads/main", context: "main") == commits[1])
-        #expect(try repository.lookUp("refs/heads/absent", context: "absent") == nil)
-        #expect(try repository.commit(of: "v1") == commits[0])
+        #expect(try repository.objectID(of: "v1", peeledTo: .commit)?.hex == commits[0])
         #expect(try repository.hasCommit(commits[0]))
         #expect(try !repository.hasCommit(String(repeating: "0", count: 40)))
         #expect(try repository.hasRef("refs/tags/v1", context: "v1"))
         #expect(try !repository.hasRef("refs/tags/v2", context: "v2"))
         #expect(try repository.resolves("HEAD:README", context: "README"))
         #expect(try !repository.resolves("HEAD:absent", context: "absent"))
-        #expect(try HeadCommit.read(in: repository.path, git: repository.git) == commits[1])
     }
 
     @Test func anUnbornHeadResolvesToNothing() throws {
@@ -69,8 +63,6 @@ import Testing
         let repository = GitRepository(sandbox.path("empty"), git: try sandbox.gitRunner())
         defer { withExtendedLifetime(sandbox) {} }
         #expect(try repository.objectID(of: "HEAD") == nil)
-        #expect(try repository.bornHeadCommit(context: "HEAD") == nil)
-        #expect(try HeadCommit.read(in: repository.path, git: repository.git) == nil)
-        #expect(throws: GitError.self) { try repository.headCommit(context: "HEAD") }
+        #expect(throws: GitError.self) { try repository.resolve("HEAD", context: "HEAD") }
     }
 }

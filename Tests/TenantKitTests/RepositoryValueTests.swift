@@ -69,4 +69,55 @@ import Testing
         let unplaced = counts.filter { !placed.contains($0.key) && $0.value > 0 }.keys.sorted()
         #expect(unplaced.isEmpty, "targets that build repositories and are in no list: \(unplaced)")
     }
+
+    /// The lookups that returned or took a plain `String` in place of the resolver's typed answer, as declared on
+    /// `GitRepository` (`func lookUp(_ name: String, …)`) or called on a value (`.lookUp("HEAD", …)`). They are
+    /// gone: an id comes from ``GitRepository/objectID(of:peeledTo:context:)``,
+    /// ``GitRepository/resolve(_:peeledTo:context:)`` or ``GitRepository/value(of:context:)``. (Customization's own
+    /// `lookUp(tenant:module:in:)` is another thing.)
+    static let removedLookups = [
+        #"func commit\(of"#, #"\.commit\(of:"#, #"func headCommit\("#, #"\.headCommit\("#,
+        #"func bornHeadCommit\("#, #"\.bornHeadCommit\("#, #"func verify\(_"#, #"\.verify\("#,
+        #"func lookUp\(_"#, #"\.lookUp\((?!tenant:)"#,
+    ]
+
+    /// Each pattern of ``removedLookups`` that matches in `text`.
+    static func removedLookupUses(in text: String) -> [String] {
+        removedLookups.filter { text.range(of: $0, options: .regularExpression) != nil }
+    }
+
+    @Test func theScanForRemovedLookupsFindsThemAndLeavesTheResolverAlone() {
+        // Positive control: a declaration or a call of one of the removed lookups is found.
+        #expect(Self.removedLookupUses(in: "public func headCommit(context: String) throws -> String").count == 1)
+        #expect(Self.removedLookupUses(in: "public func lookUp(_ name: String, context: String) -> String?").count == 1)
+        #expect(Self.removedLookupUses(in: #"try checkout.lookUp("HEAD", context: c)"#).count == 1)
+        #expect(Self.removedLookupUses(in: "try mirror.commit(of: pin)").count == 1)
+        #expect(Self.removedLookupUses(in: #"try superproject.verify("HEAD^1", context: c)"#).count == 1)
+        // The resolver, and unrelated names that start alike, are none.
+        #expect(Self.removedLookupUses(in: #"try checkout.resolve("HEAD", context: c)"#).isEmpty)
+        #expect(Self.removedLookupUses(in: "try lookUp(tenant: t, module: m, in: p)").isEmpty)
+        #expect(Self.removedLookupUses(in: "static func lookUp(tenant id: String, module name: String)").isEmpty)
+        #expect(Self.removedLookupUses(in: "try Customization.lookUp(tenant: t, module: m, in: project)").isEmpty)
+        #expect(Self.removedLookupUses(in: "try checkout.commit(message: m, noEdit: true, context: c)").isEmpty)
+    }
+
+    @Test func theStringLookupsThatForwardedToTheResolverStayRemoved() throws {
+        let sources = Self.packageRoot.appendingPathComponent("Sources")
+        guard let enumerator = FileManager.default.enumerator(atPath: sources.path) else {
+            Issue.record("cannot list \(sources.path)")
+            return
+        }
+        var found: [String] = []
+        var scanned = 0
+        for case let relative as String in enumerator where relative.hasSuffix(".swift") {
+            let text = try String(contentsOf: sources.appendingPathComponent(relative), encoding: .utf8)
+            scanned += 1
+            found += Self.removedLookupUses(in: text).map { "\(relative): \($0)" }
+        }
+        #expect(scanned > 100, "scanned only \(scanned) files; is the package root right?")
+        #expect(
+            found.isEmpty,
+            "lookups that give a String in place of an ObjectID are back: \(found); use objectID(of:peeledTo:context:), resolve(_:peeledTo:context:) or value(of:context:)"
+        )
+    }
 }

@@ -39,7 +39,7 @@ public enum ComposeReader {
                         "module \(name) is not checked out at \(module.path); run `tenantctl switch \(tenant.id)`"))
                 continue
             }
-            let head = try workspace.checkout(at: module.path).headCommit(context: "read HEAD of \(name)")
+            let head = try workspace.checkout(at: module.path).resolve("HEAD", context: "read HEAD of \(name)").hex
             if let pin = pins[module.path], pin != head {
                 warnings.append(
                     "module \(name) is at \(ObjectID.short(head)), not at the pin \(ObjectID.short(pin)); composing what is "

@@ -2,12 +2,6 @@ import Foundation
 
 /// HEAD, branches and refs of a repository.
 extension GitRepository {
-    /// The commit `object` names, annotated tags peeled (`<object>^{commit}`); nil when the repository lacks it.
-    /// Being replaced by ``objectID(of:peeledTo:context:)``, which it forwards to.
-    public func commit(of object: String, context: String? = nil) throws(GitError) -> String? {
-        try objectID(of: object, peeledTo: .commit, context: context ?? "look up commit \(object) in \(path)")?.hex
-    }
-
     /// Whether `commit` exists as a commit in the repository.
     public func hasCommit(_ commit: String) throws(GitError) -> Bool {
         try objectID(of: commit, peeledTo: .commit, context: "look up commit \(commit) in \(path)") != nil
@@ -17,29 +11,6 @@ extension GitRepository {
     /// to for a well-formed name.
     public func hasRef(_ name: String, context: String) throws(GitError) -> Bool {
         try objectID(of: name, context: context) != nil
-    }
-
-    /// The object id `name` (`HEAD`, a full ref name tenantctl built) stands for; nil when it names nothing. Being
-    /// replaced by ``objectID(of:peeledTo:context:)``, which it forwards to.
-    public func lookUp(_ name: String, context: String) throws(GitError) -> String? {
-        try objectID(of: name, context: context)?.hex
-    }
-
-    /// The object id of `revision` (`HEAD^1`); throws when it names nothing. Being replaced by
-    /// ``resolve(_:peeledTo:context:)``, which it forwards to.
-    public func verify(_ revision: String, context: String) throws(GitError) -> String {
-        try resolve(revision, context: context).hex
-    }
-
-    /// The commit HEAD is at; throws on an unborn branch. Being replaced by ``resolve(_:peeledTo:context:)``.
-    public func headCommit(context: String) throws(GitError) -> String {
-        try resolve("HEAD", context: context).hex
-    }
-
-    /// The commit HEAD is at; nil on an unborn branch (no commit yet). Being replaced by
-    /// ``objectID(of:peeledTo:context:)``.
-    public func bornHeadCommit(context: String) throws(GitError) -> String? {
-        try objectID(of: "HEAD", context: context)?.hex
     }
 
     /// The full name of the branch HEAD is on; nil on a detached HEAD.

@@ -46,7 +46,8 @@ extension GitRepository {
     ) throws(GitError) -> ObjectID? {
         let spelled = peel.map { revision + "^{\($0.rawValue)}" } ?? revision
         let arguments = ["rev-parse", "--verify"] + (required ? [] : ["--quiet"]) + ["--end-of-options", spelled]
-        let context = context ?? "look up \(spelled) in \(path)"
+        let context =
+            context ?? (peel == .commit ? "look up commit \(revision) in \(path)" : "look up \(spelled) in \(path)")
         let accepting: Set<Int32> = required ? [0] : unreadableIsAbsent ? [0, 1, 128] : [0, 1]
         let output = try run(arguments, context: context, accepting: accepting)
         guard output.status == 0 else { return nil }

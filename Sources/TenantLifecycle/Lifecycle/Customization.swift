@@ -119,7 +119,7 @@ public enum Customization {
         guard let mirror = state.existingMirror(of: module.name) else {
             throw LifecycleError("module \(module.name) has no mirror")
         }
-        guard try mirror.commit(of: pin, context: "look for \(pin) in \(module.name)") != nil
+        guard try mirror.objectID(of: pin, peeledTo: .commit, context: "look for \(pin) in \(module.name)") != nil
         else {
             throw LifecycleError(
                 "\(refusing): the tenant's pin \(ObjectID.short(pin)) of \(module.name) is not on the module's remote; "
@@ -300,7 +300,7 @@ public enum Customization {
             throw LifecycleError("module \(module) has no mirror")
         }
         guard
-            let id = try mirror.commit(of: name, context: "resolve \(name) in \(module)")
+            let id = try mirror.objectID(of: name, peeledTo: .commit, context: "resolve \(name) in \(module)")?.hex
         else {
             throw LifecycleError("--from \(name): no such commit in module \(module)'s remote")
         }

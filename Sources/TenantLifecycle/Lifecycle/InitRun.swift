@@ -89,7 +89,7 @@ public enum InitRun {
             let context = "read the branch and HEAD of \(name) (\(repository.path))"
             return RunJournal.Before(
                 repository: name, branch: try repository.headBranch(context: context),
-                head: try repository.bornHeadCommit(context: context))
+                head: try repository.objectID(of: "HEAD", context: context)?.hex)
         }
         var result = [try state(Finding.superproject, of: workspace.superproject)]
         for module in modules {

@@ -422,7 +422,7 @@ public enum RunAbort {
                 return
             }
             let repository = workspace.superproject
-            let now = try repository.lookUp(entry.ref, context: "read \(entry.ref) in \(workspace.root)")
+            let now = try repository.objectID(of: entry.ref, context: "read \(entry.ref) in \(workspace.root)")?.hex
             guard let old = entry.old, now == entry.new, !entry.new.isEmpty else {
                 if now == entry.old {
                     result.untouched.append(step(entry, local: true, now: now, note: describe(entry, now: now)))

@@ -33,7 +33,7 @@ enum NestedSubmodules {
             let display = prefix + "/" + relative
             var nested = NestedSubmodule(path: display, recorded: recorded, head: nil)
             if try CheckoutPresence.of(inner) == .repository {
-                nested.head = try inner.lookUp("HEAD", context: "read the HEAD of \(display)")
+                nested.head = try inner.objectID(of: "HEAD", context: "read the HEAD of \(display)")?.hex
                 result.append(nested)
                 result += try inspect(inner, prefix: display)
             } else {

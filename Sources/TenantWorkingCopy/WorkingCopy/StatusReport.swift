@@ -212,7 +212,7 @@ public struct StatusReport: Sendable, Codable, Equatable {
         }
         status.nested = try NestedSubmodules.inspect(path, prefix: module.path, git: git).filter { !$0.atRecorded }
         if let recorded = status.pin, let head = moduleState.head {
-            if let pin = try checkout.commit(of: recorded) {
+            if let pin = try checkout.objectID(of: recorded, peeledTo: .commit)?.hex {
                 if pin != recorded {
                     status.pin = pin
                     status.pinTag = recorded
@@ -259,7 +259,9 @@ public struct StatusReport: Sendable, Codable, Equatable {
         let upstreamRef = configured.isEmpty ? "refs/remotes/\(Workspace.defaultRemoteName)/\(branch)" : configured
         let shortName =
             upstreamRef.hasPrefix("refs/remotes/") ? String(upstreamRef.dropFirst("refs/remotes/".count)) : upstreamRef
-        guard let found = try repository.commit(of: upstreamRef, context: "look up \(shortName) in \(repository.path)")
+        guard
+            let found = try repository.objectID(
+                of: upstreamRef, peeledTo: .commit, context: "look up \(shortName) in \(repository.path)")?.hex
         else {
             return configured.isEmpty ? nil : RemoteStatus(upstream: shortName, ahead: 0, behind: 0, gone: true)
         }

@@ -108,7 +108,7 @@ public struct WorkingCopyPin: Sendable {
             let state = try RepositoryState.inspect(path: path, git: git)
             // An annotated tag as pin is peeled: a HEAD at the tagged commit is at its pin.
             let pinned = try pins[module.path].map { recorded in
-                try workspace.checkout(at: module.path).commit(of: recorded) ?? recorded
+                try workspace.checkout(at: module.path).objectID(of: recorded, peeledTo: .commit)?.hex ?? recorded
             }
             observation.checkouts[module.name] = PinObservation.Checkout(state: state, pinned: pinned)
         }
@@ -197,9 +197,9 @@ public struct WorkingCopyPin: Sendable {
             guard let moduleBranch = plan.moduleBranches[changes[index].module] else { continue }
             console?.progress("pushing \(changes[index].module) \(moduleBranch)")
             let update = RefUpdate(ref: "refs/heads/\(moduleBranch)", new: changes[index].new, old: nil)
-            let remoteBefore = try workspace.checkout(at: changes[index].path).lookUp(
-                "refs/remotes/\(Workspace.defaultRemoteName)/\(moduleBranch)",
-                context: "read the remote branch \(moduleBranch) of \(changes[index].module)")
+            let remoteBefore = try workspace.checkout(at: changes[index].path).objectID(
+                of: "refs/remotes/\(Workspace.defaultRemoteName)/\(moduleBranch)",
+                context: "read the remote branch \(moduleBranch) of \(changes[index].module)")?.hex
             try AtomicPush.push(
                 [update], repository: "module \(changes[index].module)", from: workspace.path(changes[index].path),
                 to: workspace.remoteName, git: git
@@ -249,7 +249,7 @@ public struct WorkingCopyPin: Sendable {
         }
         try superproject.commit(
             message: Self.message(branch: branch, changes: changes), context: "commit the new pins on \(branch)")
-        let commit = try superproject.headCommit(context: "read the new pin commit")
+        let commit = try superproject.resolve("HEAD", context: "read the new pin commit").hex
         try transaction?.record(
             repository: "superproject", remote: workspace.remoteName,
             refs: [RefUpdate(ref: "refs/heads/\(branch)", new: commit, old: head)], published: nil,

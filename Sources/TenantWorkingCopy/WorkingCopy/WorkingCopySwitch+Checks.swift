@@ -15,7 +15,7 @@ extension WorkingCopySwitch {
         let moduleRepository = superproject.repository(at: gitDirectory)
         let branches = try moduleRepository.branches(under: "refs/heads/", what: "module \(module.name)")
         guard let tip = branches[branch], tip != pin else { return nil }
-        let target = try moduleRepository.commit(of: pin)
+        let target = try moduleRepository.objectID(of: pin, peeledTo: .commit)?.hex
         let unpublished = try moduleRepository.unpublished(tip, beyond: target)
         guard unpublished.count > 0 else { return nil }
         return WorkingCopyProblem(

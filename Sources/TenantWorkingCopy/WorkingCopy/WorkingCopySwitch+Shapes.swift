@@ -105,7 +105,7 @@ extension WorkingCopySwitch {
             guard let mirror = available[item.mirror], ObjectID.isValid(item.pin) else { continue }
             let repository = gitRepository(at: mirror)
             let context = "look for the pin \(ObjectID.short(item.pin)) of \(item.what) in its mirror"
-            if let commit = try repository.commit(of: item.pin, context: context),
+            if let commit = try repository.objectID(of: item.pin, peeledTo: .commit, context: context)?.hex,
                 try repository.isOnBranchOrTag(commit, context: context)
             {
                 continue

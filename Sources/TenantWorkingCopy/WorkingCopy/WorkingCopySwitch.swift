@@ -597,7 +597,7 @@ public struct WorkingCopySwitch: Sendable {
     ) throws -> Result<RepositoryPlan, WorkingCopyProblem> {
         let checkout = gitRepository(at: absolutePath)
         // An annotated tag as pin is peeled: the branch ends on the commit it names.
-        let peeled = try checkout.commit(of: pinned)
+        let peeled = try checkout.objectID(of: pinned, peeledTo: .commit)?.hex
         let target = peeled ?? pinned
         let tip = state.branches[branch]
         var observation = BranchObservation(
@@ -905,8 +905,8 @@ public struct WorkingCopySwitch: Sendable {
             try repository.createBranch(
                 plan.branch, at: plan.target, force: true, recurseSubmodules: false,
                 context: "create branch \(plan.branch) in \(name)")
-            if try repository.lookUp(
-                "refs/remotes/origin/\(plan.branch)", context: "look for origin/\(plan.branch) in \(name)") != nil
+            if try repository.objectID(
+                of: "refs/remotes/origin/\(plan.branch)", context: "look for origin/\(plan.branch) in \(name)") != nil
             {
                 try repository.setUpstream(
                     of: plan.branch, to: "origin/\(plan.branch)",
