@@ -13,8 +13,8 @@ extension ResolutionStatus {
         var problems: [String] = []
         for merge in [state.superproject] + state.modules {
             let path = merge.path.isEmpty ? root : (root as NSString).appendingPathComponent(merge.path)
-            guard try CheckoutPresence.of(path, git: git) == .repository else { continue }
-            let inspected = try RepositoryState.inspect(path: path, git: git, superproject: merge.path.isEmpty)
+            guard try CheckoutPresence.of(git.repository(at: path)) == .repository else { continue }
+            let inspected = try RepositoryState.inspect(git.repository(at: path), superproject: merge.path.isEmpty)
             if state.phase == .resolving {
                 problems += try ResolveContinuer.problems(
                     of: merge, state: inspected, in: workspace.superproject.repository(at: path),

@@ -71,12 +71,12 @@ public struct ResolveAborter {
         for start in state.startPoints.dropFirst() + state.startPoints.prefix(1) {
             let path = start.path.isEmpty ? workspace.root : workspace.path(start.path)
             guard start.initialised else {
-                if try CheckoutPresence.of(path, git: git) == .repository {
+                if try CheckoutPresence.of(git.repository(at: path)) == .repository {
                     notes.append("\(start.repository) was set up (cloned) by the resolution and stays set up")
                 }
                 continue
             }
-            guard try CheckoutPresence.of(path, git: git) == .repository else {
+            guard try CheckoutPresence.of(git.repository(at: path)) == .repository else {
                 notes.append("\(start.repository) at \(start.path) is no longer a repository; not touched")
                 continue
             }
@@ -170,7 +170,7 @@ public struct ResolveAborter {
         for start in state.startPoints where start.initialised && start.head != nil {
             let repository = workspace.repository(relative: start.path)
             guard let recorded = left[start.path],
-                try CheckoutPresence.of(repository.path, git: git) == .repository
+                try CheckoutPresence.of(repository) == .repository
             else { continue }
             let files = try ResolveLeftFiles.changedSince(recorded, in: repository, what: start.repository)
             if !files.isEmpty { changes[start.path] = files }
@@ -190,7 +190,7 @@ public struct ResolveAborter {
         let name = start.repository
         let location = start.path.isEmpty ? "" : " (\(start.path))"
         let listed = files.prefix(5).joined(separator: ", ") + (files.count > 5 ? " and \(files.count - 5) more" : "")
-        let now = try RepositoryState.inspect(path: path, git: git, superproject: start.path.isEmpty)
+        let now = try RepositoryState.inspect(git.repository(at: path), superproject: start.path.isEmpty)
         if state.left?[start.path]?.isEmpty == true, now.currentBranch == start.headBranch, now.head == head,
             now.operations.isEmpty
         {
@@ -222,7 +222,7 @@ public struct ResolveAborter {
         for start in state.startPoints where start.initialised {
             let repository = workspace.repository(relative: start.path)
             let path = repository.path
-            guard try CheckoutPresence.of(path, git: git) == .repository else { continue }
+            guard try CheckoutPresence.of(git.repository(at: path)) == .repository else { continue }
             let name = start.repository
             let now = try GitRefs.branches(under: "refs/heads/", in: path, git: git, what: name)
             taken[start.path] = Set(now.keys)
@@ -348,14 +348,14 @@ public struct ResolveAborter {
         let path = repository.path
         let message = "tenantctl resolve --abort"
         var changed = false
-        var state = try RepositoryState.inspect(path: path, git: git, superproject: superproject)
+        var state = try RepositoryState.inspect(git.repository(at: path), superproject: superproject)
         if state.operations.contains("merge") {
             console?.progress("\(name): aborting the merge")
             // `reset --hard` ends the merge like `merge --abort`, and also where the user changed other files since
             // (an abort discards the resolution) or the index only holds stale file times (a copied checkout).
             try repository.resetHard(context: "abort the merge in \(name)")
             changed = true
-            state = try RepositoryState.inspect(path: path, git: git, superproject: superproject)
+            state = try RepositoryState.inspect(git.repository(at: path), superproject: superproject)
         }
         // Changes the user made where the resolution changed nothing are theirs, left as they are.
         let dirty = !dirtyIsTheUsers && !state.status.blockingEntries.isEmpty

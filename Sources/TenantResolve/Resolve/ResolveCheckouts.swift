@@ -8,7 +8,7 @@ enum ResolveCheckouts {
     {
         let path = checkout.path
         let git = checkout.git
-        guard try CheckoutPresence.of(path, git: git) == .repository else {
+        guard try CheckoutPresence.of(checkout) == .repository else {
             return ResolveState.StartPoint(
                 repository: repository, path: relativePath, initialised: false, headBranch: nil, head: nil,
                 branches: [:])
@@ -27,7 +27,7 @@ enum ResolveCheckouts {
     static func before(_ state: ResolveState, workspace: Workspace) throws -> [RunJournal.Before] {
         try state.startPoints.map { start in
             let checkout = workspace.repository(relative: start.path)
-            guard try CheckoutPresence.of(checkout.path, git: checkout.git) == .repository else {
+            guard try CheckoutPresence.of(checkout) == .repository else {
                 return RunJournal.Before(repository: start.repository, branch: nil, head: nil)
             }
             let symbolic = try checkout.headBranchRef(context: "read the branch of \(start.repository)")

@@ -59,10 +59,10 @@ public struct ResolveContinuer {
         var problems: [String] = []
         for merge in state.modules {
             let checkout = workspace.checkout(at: merge.path)
-            let inspected = try RepositoryState.inspect(path: checkout.path, git: git)
+            let inspected = try RepositoryState.inspect(checkout)
             problems += try Self.problems(of: merge, state: inspected, in: checkout, superproject: false)
         }
-        let superState = try RepositoryState.inspect(path: workspace.root, git: git, superproject: true)
+        let superState = try RepositoryState.inspect(workspace.superproject, superproject: true)
         problems += try Self.problems(
             of: state.superproject, state: superState, in: workspace.superproject, superproject: true)
         guard problems.isEmpty else {
@@ -224,7 +224,7 @@ public struct ResolveContinuer {
     }
 
     func isMerging(_ path: String) throws -> Bool {
-        try RepositoryState.inspect(path: path, git: git, superproject: path == workspace.root).operations.contains(
+        try RepositoryState.inspect(git.repository(at: path), superproject: path == workspace.root).operations.contains(
             "merge")
     }
 
@@ -234,7 +234,7 @@ public struct ResolveContinuer {
     func alignWorkingCopy(_ state: ResolveState) throws {
         for change in pinChanges(state).all {
             let checkout = workspace.checkout(at: change.path)
-            guard try CheckoutPresence.of(checkout.path, git: git) == .repository else { continue }
+            guard try CheckoutPresence.of(checkout) == .repository else { continue }
             try ResolveCheckouts.ensureCommits([change.new], in: checkout, module: change.module, console: console)
         }
         _ = try WorkingCopySwitch(workspace: workspace, git: git, fetch: false, console: console).run(

@@ -38,7 +38,7 @@ enum ResolveLeftFiles {
         var left: [String: [String: String]] = [:]
         for start in state.startPoints {
             let repository = workspace.repository(relative: start.path)
-            guard try CheckoutPresence.of(repository.path, git: repository.git) == .repository else { continue }
+            guard try CheckoutPresence.of(repository) == .repository else { continue }
             left[start.path] = try fingerprint(of: repository, what: start.repository)
         }
         return left

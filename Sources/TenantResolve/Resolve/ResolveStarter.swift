@@ -236,7 +236,7 @@ public struct ResolveStarter {
         for merge in plan.moduleMerges {
             guard let module = project.module(named: merge.module) else { continue }
             let checkout = workspace.checkout(at: module.path)
-            guard try CheckoutPresence.of(checkout.path, git: git) == .repository else { continue }
+            guard try CheckoutPresence.of(checkout) == .repository else { continue }
             try ResolveCheckouts.ensureCommits(
                 [merge.ours, merge.theirs], in: checkout, module: merge.module, console: console)
             var found: Set<String> = []
@@ -461,7 +461,7 @@ public struct ResolveStarter {
     func requireMergeStarted(_ output: GitOutput, in repository: GitRepository, what: String) throws -> [String] {
         let conflicts = try repository.unmergedPaths(what: what)
         if output.status != 0 && conflicts.isEmpty {
-            let state = try RepositoryState.inspect(path: repository.path, git: git)
+            let state = try RepositoryState.inspect(repository)
             guard state.operations.contains("merge") else {
                 throw ResolveError(
                     .refused,

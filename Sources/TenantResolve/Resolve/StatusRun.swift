@@ -48,7 +48,7 @@ public enum StatusRun {
         var checkouts: [(name: String, repository: GitRepository)] = []
         for module in project.manifest.modules {
             let checkout = workspace.checkout(at: module.path)
-            if try CheckoutPresence.of(checkout.path, git: git) == .repository {
+            if try CheckoutPresence.of(checkout) == .repository {
                 checkouts.append((module.name, checkout))
             }
         }
