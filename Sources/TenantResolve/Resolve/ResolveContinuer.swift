@@ -237,7 +237,7 @@ public struct ResolveContinuer {
             guard try CheckoutPresence.of(checkout) == .repository else { continue }
             try ResolveCheckouts.ensureCommits([change.new], in: checkout, module: change.module, console: console)
         }
-        _ = try WorkingCopySwitch(workspace: workspace, git: git, fetch: false, console: console).run(
+        _ = try WorkingCopySwitch(workspace: workspace, fetch: false, console: console).run(
             target: state.tenant)
     }
 

@@ -63,7 +63,7 @@ public struct ResolveStarter {
         if Self.isUpToDate(plan, tenantPlan) { return Self.upToDate(tenant, at: superOurs) }
 
         // Switch's pre-flight and plan (refuses, changing nothing, unless the working copy is clean).
-        let switcher = WorkingCopySwitch(workspace: workspace, git: git, fetch: fetch, console: console)
+        let switcher = WorkingCopySwitch(workspace: workspace, fetch: fetch, console: console)
         let switchPlan = try switcher.makePlan(target: tenant.id)
         let modulePlans = try self.modulePlans(
             switchPlan, plan: plan, tenant: tenant, superOurs: superOurs, snapshot: snapshot)

@@ -39,7 +39,7 @@ public struct SwitchRun: Sendable {
         let before = try workspace.superproject.headBranch(context: "read the superproject's branch")
         func switched(_ transaction: Transaction?) throws -> SwitchReport {
             let switcher = WorkingCopySwitch(
-                workspace: workspace, git: git, fetch: fetch, recursive: recursive, console: console,
+                workspace: workspace, fetch: fetch, recursive: recursive, console: console,
                 transaction: transaction)
             try switcher.refuseDuringResolution(target: target)
             do {

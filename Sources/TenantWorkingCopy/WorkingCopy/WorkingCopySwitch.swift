@@ -58,10 +58,8 @@ public struct SwitchReport: Sendable, Equatable, Codable {
 
 /// `tenantctl switch`: pre-flight (collects every problem, changes nothing on a finding), fetch, plan, execute.
 public struct WorkingCopySwitch: Sendable {
-    /// The superproject.
+    /// The superproject (its runner runs every git call of the switch).
     public var workspace: Workspace
-    /// The git runner.
-    public var git: Git
     /// Whether to fetch the remotes first.
     public var fetch: Bool
     /// Whether to initialise and update nested submodules of the modules (`--no-recursive` turns it off).
@@ -74,11 +72,10 @@ public struct WorkingCopySwitch: Sendable {
     public var transaction: Transaction?
 
     public init(
-        workspace: Workspace, git: Git, fetch: Bool = true, recursive: Bool = true, console: Console? = nil,
+        workspace: Workspace, fetch: Bool = true, recursive: Bool = true, console: Console? = nil,
         transaction: Transaction? = nil
     ) {
         self.workspace = workspace
-        self.git = git
         self.fetch = fetch
         self.recursive = recursive
         self.console = console
@@ -250,7 +247,7 @@ public struct WorkingCopySwitch: Sendable {
     /// branch. A branch without `modules.json` (an adopted tenant before its first roll) is planned from the
     /// general branch's files and its own gitlinks (``BranchProject``).
     public func makePlan(target name: String) throws -> Plan {
-        let options = ValidationOptions(allowLocalRemotes: git.allowLocalRemotes)
+        let options = ValidationOptions(allowLocalRemotes: workspace.git.allowLocalRemotes)
         let current = try BranchProject.workingTree(workspace, options: options)
         let general = current.manifest.generalBranch
         let fetchedBranches = try branchesForAName(name, notIn: current, options: options)
