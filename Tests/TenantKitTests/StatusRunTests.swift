@@ -17,7 +17,7 @@ import Testing
     @Test func theReportWithItsResolutionAndTheUnfinishedRunsWithTheirWaysOut() throws {
         let sandbox = try GitSandbox()
         let (workspace, git) = try Self.example(sandbox)
-        var expected = try StatusReport.inspect(workspace: workspace, git: git)
+        var expected = try StatusReport.inspect(workspace: workspace)
         expected.resolution = try ResolutionStatus.inspect(workspace: workspace, git: git)
         let clean = try StatusRun.run(workspace: workspace, git: git)
         #expect(clean.report == expected)
@@ -77,7 +77,7 @@ import Testing
         #expect(String(describing: error).contains(path))
 
         let status = try StatusRun.run(workspace: workspace, git: git)
-        var expected = try StatusReport.inspect(workspace: workspace, git: git)
+        var expected = try StatusReport.inspect(workspace: workspace)
         expected.resolution = try ResolutionStatus.inspect(workspace: workspace, git: git)
         #expect(status.report == expected, "the report is whole despite the journal")
         #expect(status.report.modules.count == 4)

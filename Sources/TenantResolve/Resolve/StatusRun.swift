@@ -20,7 +20,7 @@ public enum StatusRun {
         workspace: Workspace, git: Git, fetch: Bool = false, jobs: Int = 4, console: Console? = nil
     ) throws -> Result {
         if fetch { try fetchRemotes(workspace: workspace, git: git, jobs: jobs, console: console) }
-        var report = try StatusReport.inspect(workspace: workspace, git: git)
+        var report = try StatusReport.inspect(workspace: workspace)
         report.resolution = try ResolutionStatus.inspect(workspace: workspace, git: git)
         return Result(report: report, warnings: unfinishedRunWarnings(workspace) + waitingReviewNotes(workspace))
     }

@@ -142,18 +142,17 @@ public struct StatusReport: Sendable, Codable, Equatable {
 
     /// Inspects the working copy (read-only; no fetch). ``resolution`` is left for the caller
     /// (`ResolutionStatus.inspect`, read last).
-    public static func inspect(workspace: Workspace, git: Git) throws -> StatusReport {
+    public static func inspect(workspace: Workspace) throws -> StatusReport {
         let project = try BranchProject.workingTree(
-            workspace, options: ValidationOptions(allowLocalRemotes: git.allowLocalRemotes))
-        let state = try RepositoryState.inspect(path: workspace.root, git: git, superproject: true)
+            workspace, options: ValidationOptions(allowLocalRemotes: workspace.git.allowLocalRemotes))
+        let state = try RepositoryState.inspect(workspace.superproject, superproject: true)
         let branch = state.currentBranch
         let tenant = branch.flatMap { project.tenant(onBranch: $0) }
         let tenantName = branch == project.manifest.generalBranch ? project.manifest.generalBranch : tenant?.id
         let pins =
             state.head == nil
             ? [:]
-            : try PinReader.pins(
-                at: "HEAD", paths: project.manifest.modules.map(\.path), in: workspace.root, git: git)
+            : try workspace.superproject.pins(at: "HEAD", paths: project.manifest.modules.map(\.path))
         let drift =
             state.head == nil
             ? [:]
@@ -164,7 +163,7 @@ public struct StatusReport: Sendable, Codable, Equatable {
         let modules = try project.manifest.modules.map { module in
             try inspectModule(
                 module, expectedBranch: project.branch(of: module, for: tenant), pin: pins[module.path],
-                gitmodulesURL: drift[module.name], workspace: workspace, git: git)
+                gitmodulesURL: drift[module.name], workspace: workspace)
         }
         var superproject = Superproject(
             branch: branch, head: state.head, upstream: state.status.upstream, ahead: state.status.ahead,
@@ -172,7 +171,7 @@ public struct StatusReport: Sendable, Codable, Equatable {
             dirty: !state.status.blockingEntries.isEmpty)
         if let branch, let head = state.head {
             superproject.remote = try superprojectRemote(
-                branch: branch, head: head, upstream: state.status.upstream, workspace: workspace, git: git)
+                branch: branch, head: head, upstream: state.status.upstream, workspace: workspace)
             if let remote = superproject.remote {
                 superproject.upstream = remote.upstream
                 superproject.ahead = remote.gone ? nil : remote.ahead
@@ -188,17 +187,16 @@ public struct StatusReport: Sendable, Codable, Equatable {
 
     /// One module's checkout against its pin and the branch the tenant takes it from.
     static func inspectModule(
-        _ module: Module, expectedBranch: String, pin: String?, gitmodulesURL: String?, workspace: Workspace, git: Git
+        _ module: Module, expectedBranch: String, pin: String?, gitmodulesURL: String?, workspace: Workspace
     ) throws -> ModuleStatus {
-        let path = workspace.path(module.path)
         let checkout = workspace.checkout(at: module.path)
         var status = ModuleStatus(
             module: module.name, path: module.path, expectedBranch: expectedBranch,
             branch: nil, detached: false, head: nil, pin: pin, pinTag: nil, relation: .notInitialised,
             ahead: 0, behind: 0, dirty: false, unpushed: 0, nested: [])
         status.gitmodulesURL = gitmodulesURL
-        guard try CheckoutPresence.of(path, git: git) == .repository else { return status }
-        let moduleState = try RepositoryState.inspect(path: path, git: git)
+        guard try CheckoutPresence.of(checkout) == .repository else { return status }
+        let moduleState = try RepositoryState.inspect(checkout)
         status.branch = moduleState.currentBranch
         status.detached = moduleState.status.isDetached
         status.head = moduleState.head
@@ -210,7 +208,7 @@ public struct StatusReport: Sendable, Codable, Equatable {
         if let current = moduleState.currentBranch, let tip = moduleState.branches[current] {
             status.remote = try moduleRemote(branch: current, tip: tip, in: checkout)
         }
-        status.nested = try NestedSubmodules.inspect(path, prefix: module.path, git: git).filter { !$0.atRecorded }
+        status.nested = try NestedSubmodules.inspect(checkout, prefix: module.path).filter { !$0.atRecorded }
         if let recorded = status.pin, let head = moduleState.head {
             if let pin = try checkout.objectID(of: recorded, peeledTo: .commit)?.hex {
                 if pin != recorded {
@@ -235,7 +233,7 @@ public struct StatusReport: Sendable, Codable, Equatable {
     /// upstream's when the upstream is on the workspace's remote, else the branch of the same name. nil when
     /// tenantctl has fetched nothing yet (the clone's upstream counts are kept) or the remote never had it.
     static func superprojectRemote(
-        branch: String, head: String, upstream: String?, workspace: Workspace, git: Git
+        branch: String, head: String, upstream: String?, workspace: Workspace
     ) throws -> RemoteStatus? {
         let fetched = try SuperprojectRemote.branches(workspace)
         guard !fetched.isEmpty else { return nil }
