@@ -11,7 +11,7 @@ struct LifecycleHeadline {
 }
 
 /// What the lifecycle commands share in the CLI: they parse their options into a ``LifecycleRun/Change``, run it
-/// (``LifecycleRun/run(_:in:options:git:console:)``) and print the plan.
+/// (``LifecycleRun/run(_:in:options:console:)``) and print the plan.
 enum LifecycleOutput {
     /// Runs `change` in the workspace (``LifecycleRun``) and prints the changes on stdout (as JSON with `--json`,
     /// docs/schemas/lifecycle.schema.json), or with `--dry-run` the changes it would make.
@@ -28,7 +28,7 @@ enum LifecycleOutput {
             options: LifecycleRun.Options(
                 dryRun: options.dryRun, wait: options.wait, command: words,
                 arguments: context.rerunArguments(command: words)),
-            git: context.git, console: context.console)
+            console: context.console)
         if context.options.json {
             context.console.data(
                 try JSONOutput.encode(

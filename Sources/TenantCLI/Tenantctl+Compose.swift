@@ -85,7 +85,7 @@ extension Tenantctl {
                 }, check: check, fetch: fetchOptions.fetch, jobs: jobsOptions.jobs, wait: lockOptions.wait)
             let report: ComposeReport
             do {
-                report = try compose.run(workspace: workspace, git: context.git, console: context.console)
+                report = try compose.run(workspace: workspace, console: context.console)
             } catch let error as ComposeError {
                 context.console.error(error.description)
                 return .failure

@@ -45,8 +45,7 @@ extension Tenantctl {
                 tenant: tenant, module: module, format: stat ? .stat : .patch,
                 color: context.console.color && !global.json
             ).run(
-                workspace: workspace, git: context.git,
-                validation: ValidationOptions(allowLocalRemotes: context.allowLocalRemotes))
+                workspace: workspace, validation: ValidationOptions(allowLocalRemotes: context.allowLocalRemotes))
             if global.json {
                 context.console.data(try JSONOutput.encode(report))
                 return .success

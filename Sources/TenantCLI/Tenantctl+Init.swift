@@ -134,7 +134,7 @@ extension Tenantctl {
                     moduleNames.compactMap(Self.moduleName).map { ($0.path, $0.name) },
                     uniquingKeysWith: { _, last in last }),
                 arguments: context.rerunArguments(command: "init"), wait: lockOptions.wait)
-            let result = try InitRun.run(workspace, options: options, git: git, console: context.console) { clash in
+            let result = try InitRun.run(workspace, options: options, console: context.console) { clash in
                 LifecycleError(
                     clash.description + "; nothing was written. Name them with --module-name <path>=<name>, for "
                         + "example:\n  " + rerun(naming: clash.suggested))

@@ -60,7 +60,7 @@ extension Tenantctl {
                 try PinRun(
                     modules: modules, push: push, toGeneral: toGeneral, fetch: fetchOptions.fetch,
                     wait: lockOptions.wait, arguments: context.rerunArguments(command: "pin")
-                ).run(workspace: workspace, git: context.git, console: context.console)
+                ).run(workspace: workspace, console: context.console)
             } text: { report in
                 if let commit = report.commit, report.changes.isEmpty {
                     context.console.print(

@@ -176,7 +176,7 @@ extension Tenantctl {
             let arguments = context.rerunArguments(command: "roll")
             if let undo {
                 let result = try RollRun.undo(
-                    runId: undo, in: workspace, arguments: arguments, wait: lockOptions.wait, git: context.git)
+                    runId: undo, in: workspace, arguments: arguments, wait: lockOptions.wait)
                 if context.options.json {
                     console.data(try JSONOutput.encode(result))
                 } else {
@@ -225,7 +225,7 @@ extension Tenantctl {
             // Without --forge, the `review` object of modules.json says how (else proposal branches).
             if review { options.review = ReviewOptions(forge: forge.flatMap(ReviewOptions.Forge.init)) }
             let report = try RollRun.run(
-                options, in: workspace, wait: lockOptions.wait, git: context.git, console: console)
+                options, in: workspace, wait: lockOptions.wait, console: console)
             if context.options.json {
                 console.data(try JSONOutput.encode(report))
             } else if console.quiet, let runId = report.runId {

@@ -51,7 +51,7 @@ extension Tenantctl {
             let workspace = try context.workspace()
             let verify = VerifyRun(validation: ValidationOptions(allowLocalRemotes: context.allowLocalRemotes))
             let result = try verify.run(
-                workspace: workspace, git: context.git, fetch: fetchOptions.fetch, wait: lockOptions.wait,
+                workspace: workspace, fetch: fetchOptions.fetch, wait: lockOptions.wait,
                 console: context.console)
             let findings = result.findings
             let notes = result.notes

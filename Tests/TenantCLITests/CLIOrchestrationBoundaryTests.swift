@@ -56,9 +56,9 @@ import Testing
         let source = """
             /// Reads the input with `ComposeReader.workingCopy`, then plans it.
             func run(context: CommandContext) throws -> ExitStatus {
-                let report = try ComposeRun(check: check).run(workspace: workspace, git: context.git, console: nil)
-                let input = try ComposeReader.workingCopy(workspace, git: context.git, options: options)
-                var status = try StatusReport.inspect(workspace: workspace, git: context.git)  // not StatusRun
+                let report = try ComposeRun(check: check).run(workspace: workspace, console: nil)
+                let input = try ComposeReader.workingCopy(workspace, options: options)
+                var status = try StatusReport.inspect(workspace: workspace)  // not StatusRun
                 let lock = try context.lock(workspace, wait: wait)
                 return try Transaction.begin(workspace, command: "pin", arguments: [])
             }
@@ -76,7 +76,7 @@ import Testing
         let diff = """
             let pins = try PinReader.pins(at: tip, paths: paths, in: root, git: git)
             let text = try GitRepository(path, git: git).diff(from: a, to: b, format: .patch, prefix: "", color: false)
-            let report = try TenantDiff(tenant: tenant).run(workspace: workspace, git: git, validation: validation)
+            let report = try TenantDiff(tenant: tenant).run(workspace: workspace, validation: validation)
             """
         #expect(try Self.violations(in: diff).map(\.entry) == ["TenantDiff", "TenantDiff"])
         // The write side's steps too: a lifecycle plan executed, a roll planned or a push made in a command file.
@@ -86,7 +86,7 @@ import Testing
             let outcome = RollPlanner.plan(state)
             let pushed = try AtomicPush.run(plan)
             let lock = try WorkspaceLock(gitDirectory: workspace.commonDirectory, wait: wait)
-            let run = try LifecycleRun.run(change, in: workspace, options: options, git: git)
+            let run = try LifecycleRun.run(change, in: workspace, options: options)
             """
         #expect(
             try Self.violations(in: writes).map(\.entry) == [

@@ -17,17 +17,17 @@ import Testing
 
     @Test func composesTheWorkingCopysTenantIntoTheDefaultDirectoryOrTheOneGiven() throws {
         let sandbox = try GitSandbox()
-        let (workspace, git) = try Self.example(sandbox)
+        let (workspace, _) = try Self.example(sandbox)
         // On general_dev (the development view) the working copy is no tenant: refused, nothing written.
         let refused = #expect(throws: ComposeError.self) {
-            try ComposeRun().run(workspace: workspace, git: git, console: nil)
+            try ComposeRun().run(workspace: workspace, console: nil)
         }
         #expect(refused?.description.contains("development view") == true, "\(String(describing: refused))")
         #expect(!FileManager.default.fileExists(atPath: workspace.path(ComposeLayout.defaultOutput)))
 
         // On t1's branch (t1 customises no module: every checkout is at t1's pin).
         try sandbox.git(["checkout", "--quiet", "t1"], in: workspace.root)
-        let report = try ComposeRun().run(workspace: workspace, git: git, console: nil)
+        let report = try ComposeRun().run(workspace: workspace, console: nil)
         #expect(report.tenant == "t1")
         #expect(report.source == "the working copy")
         #expect(report.outputDirectory == workspace.path(ComposeLayout.defaultOutput))
@@ -41,20 +41,20 @@ import Testing
 
         // An output directory given: written there; the same run again finds it up to date.
         let out = sandbox.path("out/t1")
-        let elsewhere = try ComposeRun(outputDirectory: out).run(workspace: workspace, git: git, console: nil)
+        let elsewhere = try ComposeRun(outputDirectory: out).run(workspace: workspace, console: nil)
         #expect(elsewhere.outputDirectory == out)
         #expect(FileManager.default.fileExists(atPath: out + "/ActiveModules.json"))
-        let again = try ComposeRun(outputDirectory: out).run(workspace: workspace, git: git, console: nil)
+        let again = try ComposeRun(outputDirectory: out).run(workspace: workspace, console: nil)
         #expect(again.upToDate && again.files.allSatisfy { $0.state == .unchanged }, "\(again.files)")
     }
 
     @Test func composesATenantFromTheFetchedRefsAndChecksTheDirectoryWithoutWriting() throws {
         let sandbox = try GitSandbox()
-        let (workspace, git) = try Self.example(sandbox)
+        let (workspace, _) = try Self.example(sandbox)
         let out = sandbox.path("out/t2")
         // The working copy stays on general_dev: t2 is read from origin/t2 and the module mirrors.
         let report = try ComposeRun(tenant: "t2", outputDirectory: out).run(
-            workspace: workspace, git: git, console: nil)
+            workspace: workspace, console: nil)
         #expect(report.tenant == "t2")
         #expect(report.source == "origin/t2")
         #expect(!report.active.contains("Order"), "t2 does not use Order: \(report.active)")
@@ -64,14 +64,14 @@ import Testing
 
         // check: the directory as written is up to date (exit 0 in the command).
         let check = ComposeRun(tenant: "t2", outputDirectory: out, check: true, fetch: false)
-        let fresh = try check.run(workspace: workspace, git: git, console: nil)
+        let fresh = try check.run(workspace: workspace, console: nil)
         #expect(fresh.check && fresh.upToDate && !fresh.isStale, "\(fresh.files)")
 
         // A file changed by hand and one left over: stale (exit 2 in the command), and nothing is written.
         let strings = out + "/de.lproj/Localizable.strings"
         try Data("edited\n".utf8).write(to: URL(fileURLWithPath: strings))
         try Data("left over\n".utf8).write(to: URL(fileURLWithPath: out + "/old.txt"))
-        let stale = try check.run(workspace: workspace, git: git, console: nil)
+        let stale = try check.run(workspace: workspace, console: nil)
         #expect(stale.isStale)
         #expect(
             stale.files.contains { $0.path == "de.lproj/Localizable.strings" && $0.state != .unchanged },
@@ -82,7 +82,7 @@ import Testing
 
         // Without check the same run puts the directory right.
         let rewritten = try ComposeRun(tenant: "t2", outputDirectory: out, fetch: false).run(
-            workspace: workspace, git: git, console: nil)
+            workspace: workspace, console: nil)
         #expect(!rewritten.isStale)
         #expect(try String(contentsOfFile: strings, encoding: .utf8) == german)
         #expect(!FileManager.default.fileExists(atPath: out + "/old.txt"))
@@ -92,10 +92,10 @@ import Testing
     /// a fetch no lock is taken.
     @Test func theFetchTakesTheWorkspaceLockAndNoFetchTakesNone() throws {
         let sandbox = try GitSandbox()
-        let (workspace, git) = try Self.example(sandbox)
+        let (workspace, _) = try Self.example(sandbox)
         let out = sandbox.path("out/t2")
         // Positive control: unlocked, the fetch works (and fills the mirrors for the run without fetch below).
-        _ = try ComposeRun(tenant: "t2", outputDirectory: out).run(workspace: workspace, git: git, console: nil)
+        _ = try ComposeRun(tenant: "t2", outputDirectory: out).run(workspace: workspace, console: nil)
         try FileManager.default.removeItem(atPath: out)
 
         let held = try WorkspaceLock(gitDirectory: workspace.commonDirectory)
@@ -103,7 +103,7 @@ import Testing
         // Without the fetch no lock is taken: it composes at once while another run holds the lock.
         let unfetchedOut = sandbox.path("out/unfetched")
         let unfetched = try ComposeRun(tenant: "t2", outputDirectory: unfetchedOut, fetch: false).run(
-            workspace: workspace, git: git, console: nil)
+            workspace: workspace, console: nil)
         #expect(unfetched.tenant == "t2")
         #expect(FileManager.default.fileExists(atPath: unfetchedOut + "/ActiveModules.json"))
 
@@ -116,7 +116,7 @@ import Testing
         let done = DispatchSemaphore(value: 0)
         Thread.detachNewThread {
             let result = Result {
-                try ComposeRun(tenant: "t2", outputDirectory: out).run(workspace: workspace, git: git, console: console)
+                try ComposeRun(tenant: "t2", outputDirectory: out).run(workspace: workspace, console: console)
             }
             finished.withLock { $0 = result }
             done.signal()

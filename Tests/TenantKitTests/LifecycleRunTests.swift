@@ -40,8 +40,7 @@ import Testing
             try LifecycleRun.run(
                 change, in: try workspace(),
                 options: LifecycleRun.Options(
-                    dryRun: dryRun, wait: false, command: change.command, arguments: arguments),
-                git: git)
+                    dryRun: dryRun, wait: false, command: change.command, arguments: arguments))
         }
     }
 

@@ -51,16 +51,16 @@ import Testing
 
     @Test func pinTakesTheLockAndJournalsItsRun() throws {
         let sandbox = try GitSandbox()
-        let (workspace, git) = try Self.example(sandbox)
+        let (workspace, _) = try Self.example(sandbox)
         let held = try WorkspaceLock(gitDirectory: workspace.commonDirectory)
         #expect(throws: LockError.self) {
-            try PinRun(arguments: []).run(workspace: workspace, git: git, console: nil)
+            try PinRun(arguments: []).run(workspace: workspace, console: nil)
         }
         #expect(try Self.runs(workspace).isEmpty)
         held.release()
 
         // Every module is at its pin: nothing to commit, a finished run.
-        let report = try PinRun(arguments: []).run(workspace: workspace, git: git, console: nil)
+        let report = try PinRun(arguments: []).run(workspace: workspace, console: nil)
         #expect(report.commit == nil && report.changes.isEmpty, "\(report)")
         let run = try #require(try Self.runs(workspace).last)
         #expect(run.command == "pin" && run.arguments == [] && run.state == "finished", "\(run)")
@@ -70,7 +70,7 @@ import Testing
         let article = workspace.path("Modules/Article")
         try sandbox.git(["commit", "--quiet", "--allow-empty", "-m", "local"], in: article)
         #expect(throws: WorkingCopyRefusal.self) {
-            try PinRun(modules: ["Article"], arguments: ["Article"]).run(workspace: workspace, git: git, console: nil)
+            try PinRun(modules: ["Article"], arguments: ["Article"]).run(workspace: workspace, console: nil)
         }
         #expect(try sandbox.git(["rev-parse", "HEAD"], in: workspace.root) == head)
         let last = try #require(try Self.runs(workspace).last)

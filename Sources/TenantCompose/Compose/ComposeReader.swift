@@ -4,8 +4,7 @@ import Foundation
 public enum ComposeReader {
     /// The working copy's tenant: the superproject branch checked out, the project from the working tree, and each
     /// active module's files from its checked-out directory (as the app build sees them).
-    public static func workingCopy(_ workspace: Workspace, git: Git, options: ValidationOptions) throws -> ComposeInput
-    {
+    public static func workingCopy(_ workspace: Workspace, options: ValidationOptions) throws -> ComposeInput {
         let project = try ProjectReader.workingTree(workspace, options: options)
         let head = try workspace.superproject.headBranch(context: "read the superproject's branch")
         let tenants = project.tenants.map(\.id).joined(separator: ", ")
@@ -32,7 +31,7 @@ public enum ComposeReader {
         for name in active {
             guard let module = project.module(named: name) else { continue }
             let directory = workspace.path(module.path)
-            guard try CheckoutPresence.of(directory, git: git) == .repository else {
+            guard try CheckoutPresence.of(workspace.checkout(at: module.path)) == .repository else {
                 problems.append(
                     ComposeProblem(
                         .input,
@@ -63,7 +62,7 @@ public enum ComposeReader {
     ///
     /// The one place compose reads the fetched state (``Snapshot``).
     public static func fetched(
-        tenant id: String, workspace: Workspace, git: Git, options: Snapshot.Options, console: Console?
+        tenant id: String, workspace: Workspace, options: Snapshot.Options, console: Console?
     ) throws -> ComposeInput {
         var options = options
         options.checkNames = { project in  // a typo costs the superproject's fetch, not every module's
@@ -71,7 +70,7 @@ public enum ComposeReader {
                 throw UnknownNameError(kind: "tenant", names: [id], known: project.tenants.map(\.id))
             }
         }
-        let state = try Snapshot.load(workspace: workspace, git: git, options: options, console: console)
+        let state = try Snapshot.load(workspace: workspace, git: workspace.git, options: options, console: console)
         guard let declared = state.project.tenant(id: id) else {
             throw UnknownNameError(kind: "tenant", names: [id], known: state.project.tenants.map(\.id))
         }

@@ -29,11 +29,11 @@ public struct ComposeRun: Sendable {
         self.wait = wait
     }
 
-    /// Composes into (or, with ``check``, compares with) the output directory. Local remotes are allowed as `git`
-    /// allows them.
-    public func run(workspace: Workspace, git: Git, console: Console?) throws -> ComposeReport {
+    /// Composes into (or, with ``check``, compares with) the output directory. Local remotes are allowed as the
+    /// workspace's runner allows them.
+    public func run(workspace: Workspace, console: Console?) throws -> ComposeReport {
         let directory = outputDirectory ?? workspace.path(ComposeLayout.defaultOutput)
-        let input = try read(workspace: workspace, git: git, console: console)
+        let input = try read(workspace: workspace, console: console)
         let result = try ComposePlanner.plan(input)
         let files =
             check
@@ -43,10 +43,10 @@ public struct ComposeRun: Sendable {
     }
 
     /// The input: the tenant from the fetched refs, or the working copy's tenant.
-    func read(workspace: Workspace, git: Git, console: Console?) throws -> ComposeInput {
+    func read(workspace: Workspace, console: Console?) throws -> ComposeInput {
         guard let tenant else {
             return try ComposeReader.workingCopy(
-                workspace, git: git, options: ValidationOptions(allowLocalRemotes: git.allowLocalRemotes))
+                workspace, options: ValidationOptions(allowLocalRemotes: workspace.git.allowLocalRemotes))
         }
         // The lock guards the fetch into the mirrors (taken only when fetching, as audit does).
         let lock =
@@ -55,9 +55,9 @@ public struct ComposeRun: Sendable {
                 gitDirectory: workspace.commonDirectory, waiting: .readOnly(wait: wait), console: console) : nil
         defer { lock?.release() }
         return try ComposeReader.fetched(
-            tenant: tenant, workspace: workspace, git: git,
+            tenant: tenant, workspace: workspace,
             options: Snapshot.Options(
-                purpose: .strict, fetch: fetch, jobs: jobs, allowLocalRemotes: git.allowLocalRemotes),
+                purpose: .strict, fetch: fetch, jobs: jobs, allowLocalRemotes: workspace.git.allowLocalRemotes),
             console: console)
     }
 }

@@ -50,7 +50,7 @@ public enum InitRun {
     /// Runs init in `workspace` under its lock (waiting for it with ``Options/wait``). `clash` words the refusal of two
     /// submodules with the same name (with the command that names them apart).
     public static func run(
-        _ workspace: Workspace, options: Options, git: Git, console: Console,
+        _ workspace: Workspace, options: Options, console: Console,
         clash: (Adoption.ModuleNameClash) -> any Error
     ) throws -> Result {
         let lock = try WorkspaceLock(gitDirectory: workspace.commonDirectory, wait: options.wait)
@@ -65,15 +65,15 @@ public enum InitRun {
         } catch let error as Adoption.ModuleNameClash {
             throw clash(error)
         }
-        let before = try repositoriesBefore(workspace, modules: modules, git: git)
+        let before = try repositoriesBefore(workspace, modules: modules)
         let transaction = try Transaction.begin(
             workspace, command: "init", arguments: options.arguments, before: before)
         do {
-            let mirrors = ModuleMirrors(workspace: workspace, git: git)
+            let mirrors = ModuleMirrors(workspace: workspace, git: workspace.git)
             if !stopped.isEmpty { try mirrors.removePartialClones() }
             let result = try adopt(
                 workspace, modules: modules, gitmodules: gitmodules, mirrors: mirrors,
-                options: options, git: git, console: console)
+                options: options, console: console)
             try transaction.finish()
             return result
         } catch {
@@ -84,7 +84,7 @@ public enum InitRun {
 
     /// The superproject's and each module checkout's branch and HEAD before init changes anything; a module not
     /// checked out (no `.git` in its directory) and an unborn HEAD give nil fields.
-    static func repositoriesBefore(_ workspace: Workspace, modules: [Module], git: Git) throws -> [RunJournal.Before] {
+    static func repositoriesBefore(_ workspace: Workspace, modules: [Module]) throws -> [RunJournal.Before] {
         func state(_ name: String, of repository: GitRepository) throws -> RunJournal.Before {
             let context = "read the branch and HEAD of \(name) (\(repository.path))"
             return RunJournal.Before(
@@ -105,7 +105,7 @@ public enum InitRun {
 
     static func adopt(
         _ workspace: Workspace, modules: [Module], gitmodules: [GitmodulesEntry], mirrors: ModuleMirrors,
-        options: Options, git: Git, console: Console
+        options: Options, console: Console
     ) throws -> Result {
         let hasRemote = try SuperprojectRemote.originURL(workspace) != nil
         if hasRemote {
@@ -132,12 +132,13 @@ public enum InitRun {
             console.progress("general branch: \(general) (\(detected.source); --general-branch to choose)")
         }
         // Module branches, to detect customisations: read through the mirrors (local remotes need permission).
-        let specs = try ModuleRemotes.specs(for: modules, workspace: workspace, git: git)
+        let specs = try ModuleRemotes.specs(for: modules, workspace: workspace, git: workspace.git)
         console.progress("fetching \(English.count(specs.count, "module repository", "module repositories"))…")
         let synced = try mirrors.sync(specs, console: console)
         var moduleBranchTips: [String: [String: String]] = [:]
         for (name, mirror) in synced {
-            moduleBranchTips[name] = try GitRefs.branches(under: "refs/heads/", in: mirror, git: git, what: name)
+            moduleBranchTips[name] = try GitRefs.branches(
+                under: "refs/heads/", in: mirror, git: workspace.git, what: name)
         }
         let moduleBranches = moduleBranchTips.mapValues { Set($0.keys) }
         // A module without the general branch follows its own default branch (its remote's HEAD).
@@ -149,13 +150,13 @@ public enum InitRun {
             .reduce(into: [String: String]()) { $0[$1] = branchTips[$1] }
         let proposals = try moduleBranchProposals(
             workspace, modules: modules, general: general, moduleDefaults: moduleDefaults, tenantTips: tenantTips,
-            mirrors: synced, moduleBranchTips: moduleBranchTips, git: git)
+            mirrors: synced, moduleBranchTips: moduleBranchTips)
         let plan = try Adoption.plan(
             workspace: workspace, generalBranch: general, glob: options.tenants, gitmodules: gitmodules,
             moduleNames: options.moduleNames, branches: branches, moduleBranches: moduleBranches,
             moduleDefaults: moduleDefaults, proposals: proposals)
         let written = try Adoption.write(plan)
-        let ignored = try IgnoreRules.ignored(plan.files.map(\.path), in: workspace.root, git: git)
+        let ignored = try IgnoreRules.ignored(plan.files.map(\.path), in: workspace.root, git: workspace.git)
         return Result(
             generalBranch: general, generalBranchSource: source, plan: plan, written: written, ignored: ignored)
     }
@@ -165,11 +166,10 @@ public enum InitRun {
     /// module's general head (none per tenant).
     static func moduleBranchProposals(
         _ workspace: Workspace, modules: [Module], general: String, moduleDefaults: [String: String],
-        tenantTips: [String: String], mirrors: [String: String], moduleBranchTips: [String: [String: String]],
-        git: Git
+        tenantTips: [String: String], mirrors: [String: String], moduleBranchTips: [String: [String: String]]
     ) throws -> ModuleBranchProposal.Found {
         guard !tenantTips.isEmpty else { return .init() }
-        let batch = try CatFileBatch(git: git, repository: workspace.root)
+        let batch = try workspace.superproject.openBatch()
         defer { try? batch.close() }
         let pinsByCommit = try PinReader.pins(
             of: Array(Set(tenantTips.values)).sorted(), paths: modules.map(\.path), batch: batch)
@@ -189,7 +189,7 @@ public enum InitRun {
             }
             guard !pins.isEmpty else { continue }
             let graph = try CommitGraph.load(
-                tips: Set(branches.values).sorted() + Set(pins.values).sorted(), repository: mirror, git: git,
+                tips: Set(branches.values).sorted() + Set(pins.values).sorted(), repository: mirror, git: workspace.git,
                 what: "module \(module.name)")
             let result = ModuleBranchProposal.propose(
                 module: module.name, pins: pins, branches: branches, graph: graph, general: moduleGeneral,

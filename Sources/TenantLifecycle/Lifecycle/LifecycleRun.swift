@@ -66,22 +66,21 @@ public enum LifecycleRun {
     /// everything, and its re-run then has nothing to change (an empty plan) instead of refusing what its own run
     /// published.
     public static func run(
-        _ change: Change, in workspace: Workspace, options: Options, git: Git, console: Console? = nil
+        _ change: Change, in workspace: Workspace, options: Options, console: Console? = nil
     ) throws -> LifecyclePlan {
         let lock = try WorkspaceLock(gitDirectory: workspace.commonDirectory, wait: options.wait)
         defer { lock.release() }
         if options.dryRun {
-            return try plan(
-                change, state: try snapshot(workspace, git: git, console: console, change: change), git: git)
+            return try plan(change, state: try snapshot(workspace, console: console, change: change))
         }
         let resuming = try !Transaction.unfinishedRuns(
             workspace, allowing: options.command, arguments: options.arguments
         ).isEmpty
         return try Transaction.journalled(workspace, command: options.command, arguments: options.arguments) {
             transaction in
-            let state = try snapshot(workspace, git: git, console: console, change: change)
+            let state = try snapshot(workspace, console: console, change: change)
             if resuming, isDone(change, state: state) { return LifecyclePlan() }
-            let plan = try plan(change, state: state, git: git)
+            let plan = try plan(change, state: state)
             try record(plan, in: transaction, remote: workspace.remoteName, state: state)
             try LifecycleExecutor(state: state).execute(
                 plan, console: console,
@@ -94,15 +93,15 @@ public enum LifecycleRun {
     }
 
     /// The plan of `change` on the fetched `state` (`tag` also lists the remote's tags).
-    public static func plan(_ change: Change, state: Snapshot, git: Git) throws -> LifecyclePlan {
+    public static func plan(_ change: Change, state: Snapshot) throws -> LifecyclePlan {
         switch change {
         case .tenantAdd(let request):
             return try TenantLifecycle.planAdd(request, state: state)
         case .tenantRemove(let id, let archive):
-            return try TenantLifecycle.planRemove(id: id, archive: archive, state: state, git: git)
+            return try TenantLifecycle.planRemove(id: id, archive: archive, state: state)
         case .moduleAdd(let name, let url, let path, let dependsOn):
             return try ModuleLifecycle.planAdd(
-                name: name, url: url, path: path, dependsOn: dependsOn, state: state, git: git)
+                name: name, url: url, path: path, dependsOn: dependsOn, state: state)
         case .moduleRemove(let name):
             return try ModuleLifecycle.planRemove(name: name, state: state)
         case .customize(let tenant, let module, let from):
@@ -139,7 +138,7 @@ public enum LifecycleRun {
     /// tenant and module `change` names are checked before any module is fetched where a name the project lacks
     /// can only be a mistake (`customize`, `uncustomize`; removing a tenant or module also finishes what a stopped
     /// removal left, which needs the modules).
-    static func snapshot(_ workspace: Workspace, git: Git, console: Console?, change: Change? = nil) throws
+    static func snapshot(_ workspace: Workspace, console: Console?, change: Change? = nil) throws
         -> Snapshot
     {
         var checkNames: (@Sendable (Project) throws -> Void)?
@@ -150,9 +149,9 @@ public enum LifecycleRun {
             checkNames = nil
         }
         return try Snapshot.load(
-            workspace: workspace, git: git,
+            workspace: workspace, git: workspace.git,
             options: Snapshot.Options(
-                purpose: .strict, allowLocalRemotes: git.allowLocalRemotes, checkNames: checkNames),
+                purpose: .strict, allowLocalRemotes: workspace.git.allowLocalRemotes, checkNames: checkNames),
             console: console)
     }
 

@@ -7,8 +7,9 @@ public enum ModuleLifecycle {
     /// in one commit on the general branch. Refuses an invalid or duplicate name, path or URL, an unknown dependency,
     /// an occupied path, and a module remote without the general branch.
     public static func planAdd(
-        name: String, url: String, path: String?, dependsOn: [String], state: Snapshot, git: Git
+        name: String, url: String, path: String?, dependsOn: [String], state: Snapshot
     ) throws -> LifecyclePlan {
+        let git = state.workspace.git
         let project = state.project
         let module = Module(name: name, path: path ?? "Modules/\(name)", url: url, dependsOn: dependsOn)
         if try isAdded(module, state: state) { return LifecyclePlan() }

@@ -167,10 +167,10 @@ public enum TenantLifecycle {
     /// commits that no other branch of the same remote has, unless `archive`, which tags every such branch
     /// `archive/<branch>` before it is deleted. Order: module tags, then the superproject (tenant file removed from
     /// the general branch, branch deleted, tag) in one atomic push, then the module branches are deleted.
-    public static func planRemove(id: String, archive: Bool, state: Snapshot, git: Git) throws -> LifecyclePlan {
+    public static func planRemove(id: String, archive: Bool, state: Snapshot) throws -> LifecyclePlan {
         let project = state.project
         guard let tenant = project.tenant(id: id) else {
-            if let plan = try planRemoveLeftovers(id: id, archive: archive, state: state, git: git) { return plan }
+            if let plan = try planRemoveLeftovers(id: id, archive: archive, state: state) { return plan }
             throw UnknownNameError(kind: "tenant", names: [id], known: project.tenants.map(\.id))
         }
         let tag = "refs/tags/archive/\(tenant.branch)"
@@ -220,8 +220,10 @@ public enum TenantLifecycle {
     /// `id` are left. Plans what the stopped run had left to do: the archive tags (with `archive`) and the deletion
     /// of those module branches, with the same refusal of unique commits without `archive`. Nil when `id` never was
     /// a tenant that left such branches.
-    static func planRemoveLeftovers(id: String, archive: Bool, state: Snapshot, git: Git) throws -> LifecyclePlan? {
-        let leftovers = try OrphanBranches.ofRemovedTenants(state: state, git: git).filter { $0.branch == id }
+    static func planRemoveLeftovers(id: String, archive: Bool, state: Snapshot) throws -> LifecyclePlan? {
+        let leftovers = try OrphanBranches.ofRemovedTenants(state: state, git: state.workspace.git).filter {
+            $0.branch == id
+        }
         guard !leftovers.isEmpty, state.branches[id] == nil else { return nil }
         var plan = LifecyclePlan()
         var unique: [String] = []

@@ -11,7 +11,7 @@ public enum RollRun {
     /// went on from are finished (their refs landed, by them or by it): a roll of every tenant and module
     /// finishes them all, a filtered one only those with its arguments (``RollOptions/arguments``).
     public static func run(
-        _ options: RollOptions, in workspace: Workspace, wait: Bool, git: Git, console: Console? = nil
+        _ options: RollOptions, in workspace: Workspace, wait: Bool, console: Console? = nil
     ) throws -> RollReport {
         let lock = try WorkspaceLock(gitDirectory: workspace.commonDirectory, wait: wait)
         defer { lock.release() }
@@ -36,7 +36,7 @@ public enum RollRun {
     /// `roll --undo <run-id>` under the workspace lock; refused while a run of another command is unfinished.
     /// `arguments`: the words that re-run it (`--undo <run-id>`).
     public static func undo(
-        runId: String, in workspace: Workspace, arguments: [String], wait: Bool, git: Git
+        runId: String, in workspace: Workspace, arguments: [String], wait: Bool
     ) throws -> RollUndo.Result {
         let lock = try WorkspaceLock(gitDirectory: workspace.commonDirectory, wait: wait)
         defer { lock.release() }

@@ -10,10 +10,11 @@ public enum GitVerifier {
     /// The repository name used for the superproject in findings.
     public static let superproject = Finding.superproject
 
-    /// Gathers the observation of every tenant, then runs every check; returns the findings in a stable order.
-    public static func findings(snapshot: Snapshot, git: Git, jobs: Int = 4) throws -> [Finding] {
+    /// Gathers the observation of every tenant (with the snapshot's workspace's runner), then runs every check;
+    /// returns the findings in a stable order.
+    public static func findings(snapshot: Snapshot, jobs: Int = 4) throws -> [Finding] {
         let observation = try ObservationReader.read(
-            snapshot: snapshot, tenants: snapshot.project.tenants, git: git,
+            snapshot: snapshot, tenants: snapshot.project.tenants, git: snapshot.workspace.git,
             options: ObservationReader.Options(jobs: jobs, changedFiles: false))
         return FindingJudge.findings(
             project: snapshot.project, observation: observation, tenants: snapshot.project.tenants)

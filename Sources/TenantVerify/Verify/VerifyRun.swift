@@ -24,13 +24,14 @@ public struct VerifyRun: Sendable {
         self.jobs = jobs
     }
 
-    /// ``run(workspace:git:snapshot:)`` with the remotes fetched (unless `fetch` is false) under the workspace lock,
+    /// ``run(workspace:snapshot:)`` with the remotes fetched (unless `fetch` is false) under the workspace lock,
     /// waiting for it with `wait`.
-    public func run(workspace: Workspace, git: Git, fetch: Bool, wait: Bool, console: Console?) throws -> Result {
+    public func run(workspace: Workspace, fetch: Bool, wait: Bool, console: Console?) throws -> Result {
         // Before the files' first push the snapshot is taken twice (the second with the working tree's files): the
         // superproject is fetched by the first only.
         var superprojectFetched = false
-        return try run(workspace: workspace, git: git) { project in
+        let git = workspace.git
+        return try run(workspace: workspace) { project in
             let lock = try WorkspaceLock(
                 gitDirectory: workspace.commonDirectory, waiting: .readOnly(wait: wait), console: console)
             defer { lock.release() }
@@ -50,7 +51,7 @@ public struct VerifyRun: Sendable {
 
     /// Runs the checks. `snapshot` takes the snapshot of the remotes (with the working tree's project when given:
     /// before the files' first push).
-    public func run(workspace: Workspace, git: Git, snapshot: (Project?) throws -> Snapshot) throws -> Result {
+    public func run(workspace: Workspace, snapshot: (Project?) throws -> Snapshot) throws -> Result {
         var result = Result(findings: [], notes: [], project: nil)
         var filesOnly = false
         do {
@@ -78,7 +79,7 @@ public struct VerifyRun: Sendable {
             // project before `module add`): there is nothing in git to check the files against.
         } else if try SuperprojectRemote.originURL(workspace) != nil {
             result.findings += try gitFindings(
-                workspace, project: result.project, notes: &result.notes, git: git, snapshot: snapshot)
+                workspace, project: result.project, notes: &result.notes, snapshot: snapshot)
         } else {
             result.notes.append("the superproject has no remote \(workspace.remoteName): the git checks were skipped")
         }
@@ -87,8 +88,7 @@ public struct VerifyRun: Sendable {
 
     /// The checks against the remotes; before the files' first push, with the working tree's files.
     func gitFindings(
-        _ workspace: Workspace, project: Project?, notes: inout [String], git: Git,
-        snapshot: (Project?) throws -> Snapshot
+        _ workspace: Workspace, project: Project?, notes: inout [String], snapshot: (Project?) throws -> Snapshot
     ) throws -> [Finding] {
         let state: Snapshot
         do {
@@ -121,6 +121,6 @@ public struct VerifyRun: Sendable {
                     branch: ModuleManifest.defaultGeneralBranch)
             }
         }
-        return try GitVerifier.findings(snapshot: state, git: git, jobs: jobs)
+        return try GitVerifier.findings(snapshot: state, jobs: jobs)
     }
 }

@@ -6,11 +6,6 @@ package enum CheckoutPresence: Sendable, Equatable {
     case notInitialised
     case notARepository(String)
 
-    /// The presence of the checkout at `path`.
-    package static func of(_ path: String, git: Git) throws(GitError) -> CheckoutPresence {
-        try of(git.repository(at: path))
-    }
-
     /// The presence of `checkout` (a repository value whose path is where the checkout should be).
     package static func of(_ checkout: GitRepository) throws(GitError) -> CheckoutPresence {
         let path = checkout.path

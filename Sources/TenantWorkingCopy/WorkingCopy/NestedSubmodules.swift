@@ -15,12 +15,6 @@ public struct NestedSubmodule: Sendable, Codable, Equatable {
 
 /// Reads the nested submodules of a module, recursively, without changing anything.
 enum NestedSubmodules {
-    /// Every gitlink of the repository at `path` (its index), recursively; `prefix` is `path` relative to the
-    /// superproject root. Repositories without `.gitmodules` are not asked (no git call).
-    static func inspect(_ path: String, prefix: String, git: Git) throws(GitError) -> [NestedSubmodule] {
-        try inspect(git.repository(at: path), prefix: prefix)
-    }
-
     /// Every gitlink of `checkout` (its index), recursively; `prefix` is its path relative to the superproject root.
     static func inspect(_ checkout: GitRepository, prefix: String) throws(GitError) -> [NestedSubmodule] {
         let path = checkout.path

@@ -33,13 +33,12 @@ struct PinLanding: Sendable, Equatable {
 
     static func relation(
         head: String, remoteTip: String, branch: String, changes: [PinReport.Change], pins: [String: String],
-        modules: [Module], push: Bool, workspace: Workspace, git: Git
+        modules: [Module], push: Bool, workspace: Workspace
     ) throws -> Relation {
         if head == remoteTip { return .published }
         // The command that pins again, as the user ran it; what the refusal left unchanged.
         let pin = push ? "tenantctl pin --push" : "tenantctl pin"
         let unchanged = push ? "nothing was pushed" : "nothing was changed"
-        let root = workspace.root
         let (ahead, behindCount) = try workspace.superproject.counts(head, remoteTip)
         if behindCount == 0 { return .ahead }
         if ahead > 0 {
@@ -56,7 +55,7 @@ struct PinLanding: Sendable, Equatable {
                                 + "`\(pin) \(changes.map(\.module).joined(separator: " "))`")))
         }
         if changes.isEmpty { return .behindWithNothingToPin }
-        let remotePins = try PinReader.pins(at: remoteTip, paths: modules.map(\.path), in: root, git: git)
+        let remotePins = try workspace.superproject.pins(at: remoteTip, paths: modules.map(\.path))
         var landed: [PinReport.Change] = []
         for var change in changes {
             let remotePin = remotePins[change.path]

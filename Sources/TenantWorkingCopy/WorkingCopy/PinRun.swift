@@ -29,12 +29,12 @@ public struct PinRun: Sendable {
     }
 
     /// Pins in `workspace` under its lock, journalled.
-    public func run(workspace: Workspace, git: Git, console: Console?) throws -> PinReport {
+    public func run(workspace: Workspace, console: Console?) throws -> PinReport {
         let lock = try WorkspaceLock(gitDirectory: workspace.commonDirectory, wait: wait)
         defer { lock.release() }
         return try Transaction.journalled(workspace, command: "pin", arguments: arguments) { transaction in
             try WorkingCopyPin(
-                workspace: workspace, git: git, fetch: fetch, push: push, toGeneral: toGeneral, console: console,
+                workspace: workspace, fetch: fetch, push: push, toGeneral: toGeneral, console: console,
                 transaction: transaction
             ).run(modules: modules)
         }

@@ -90,14 +90,6 @@ public struct RepositoryState: Sendable, Equatable {
     /// Lock files tenantctl itself holds (never reported as stale).
     static let ownLocks: Set<String> = ["tenantctl.lock"]
 
-    /// Inspects the repository whose working tree is `path`.
-    /// - Parameter superproject: ignore changes inside submodule working trees (they are inspected on their own).
-    public static func inspect(path: String, git: Git, superproject: Bool = false) throws
-        -> RepositoryState
-    {
-        try inspect(git.repository(at: path), superproject: superproject)
-    }
-
     /// Inspects `repository` (its working tree).
     /// - Parameter superproject: ignore changes inside submodule working trees (they are inspected on their own).
     public static func inspect(_ repository: GitRepository, superproject: Bool = false) throws -> RepositoryState {

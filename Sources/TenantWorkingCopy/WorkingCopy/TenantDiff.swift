@@ -58,7 +58,7 @@ public struct TenantDiff: Sendable {
 
     /// The diff of `workspace`'s tenant. Unknown names are refused before any git process, against the working
     /// tree's `modules.json` and `Tenants/`.
-    public func run(workspace: Workspace, git: Git, validation: ValidationOptions) throws -> Report {
+    public func run(workspace: Workspace, validation: ValidationOptions) throws -> Report {
         let project = try ProjectReader.workingTree(workspace, options: validation)
         guard let found = project.tenant(id: tenant) else {
             throw UnknownNameError(kind: "tenant", names: [tenant], known: project.tenants.map(\.id))
@@ -98,7 +98,7 @@ public struct TenantDiff: Sendable {
             var entry = ModuleDiff(module: module.name, path: module.path, from: from, to: to, diff: "")
             if let from, let to {
                 let repository = try Self.repository(
-                    having: [from, to], module: module, workspace: workspace, git: git)
+                    having: [from, to], module: module, workspace: workspace)
                 let output = try repository.diff(
                     from: from, to: to, format: format, prefix: module.path + "/", color: color,
                     context: "diff \(module.name) between the pins of \(general) and \(found.branch)")
@@ -120,14 +120,14 @@ public struct TenantDiff: Sendable {
 
     /// The module's checkout when it has both commits, else tenantctl's mirror of it; else an error with the step
     /// that fetches them.
-    static func repository(having commits: [String], module: Module, workspace: Workspace, git: Git) throws
+    static func repository(having commits: [String], module: Module, workspace: Workspace) throws
         -> GitRepository
     {
         let checkout = workspace.path(module.path)
-        let mirror = ModuleMirrors(workspace: workspace, git: git).path(for: module.name)
+        let mirror = ModuleMirrors(workspace: workspace, git: workspace.git).path(for: module.name)
         for candidate in [checkout, mirror] where FileManager.default.fileExists(atPath: candidate) {
             let repository = workspace.superproject.repository(at: candidate)
-            guard try CheckoutPresence.of(candidate, git: git) == .repository || candidate == mirror else { continue }
+            guard try CheckoutPresence.of(repository) == .repository || candidate == mirror else { continue }
             if try commits.allSatisfy({ try repository.hasCommit($0) }) { return repository }
         }
         throw SnapshotError(

@@ -35,10 +35,8 @@ public struct PinReport: Sendable, Codable, Equatable {
 
 /// `tenantctl pin`: record module HEADs as the pins of the current superproject branch, in one commit.
 public struct WorkingCopyPin: Sendable {
-    /// The superproject.
+    /// The superproject (its runner runs every git call of the pin).
     public var workspace: Workspace
-    /// The git runner.
-    public var git: Git
     /// Fetch the module remotes before checking that commits are pushed.
     public var fetch: Bool
     /// Push modules first, then the superproject.
@@ -52,11 +50,10 @@ public struct WorkingCopyPin: Sendable {
     public var transaction: Transaction?
 
     public init(
-        workspace: Workspace, git: Git, fetch: Bool = true, push: Bool = false, toGeneral: Bool = false,
+        workspace: Workspace, fetch: Bool = true, push: Bool = false, toGeneral: Bool = false,
         console: Console? = nil, transaction: Transaction? = nil
     ) {
         self.workspace = workspace
-        self.git = git
         self.fetch = fetch
         self.push = push
         self.toGeneral = toGeneral
@@ -78,7 +75,7 @@ public struct WorkingCopyPin: Sendable {
     /// where the plan needs it, then execute the plan and report.
     public func run(modules names: [String]) throws -> PinReport {
         let project = try BranchProject.workingTree(
-            workspace, options: ValidationOptions(allowLocalRemotes: git.allowLocalRemotes))
+            workspace, options: ValidationOptions(allowLocalRemotes: workspace.git.allowLocalRemotes))
         let unknown = names.filter { project.module(named: $0) == nil }
         guard unknown.isEmpty else {
             throw UnknownNameError(kind: "module", names: unknown, known: project.manifest.modules.map(\.name))
@@ -93,22 +90,21 @@ public struct WorkingCopyPin: Sendable {
 
     /// Reads the superproject's state and pins and the checkout of every selected module; no fetch.
     func observe(project: Project, names: [String]) throws -> PinObservation {
-        let superState = try RepositoryState.inspect(path: workspace.root, git: git, superproject: true)
+        let superState = try RepositoryState.inspect(workspace.superproject, superproject: true)
         let pins =
             superState.head == nil
             ? [:]
-            : try PinReader.pins(
-                at: "HEAD", paths: project.manifest.modules.map(\.path), in: workspace.root, git: git)
+            : try workspace.superproject.pins(at: "HEAD", paths: project.manifest.modules.map(\.path))
         var observation = PinObservation(
             project: project, names: names, superproject: superState, pins: pins,
             stoppedRecords: try stoppedRunRecords(), checkouts: [:])
         for module in PinPlanner.selected(observation) {
-            let path = workspace.path(module.path)
-            guard try CheckoutPresence.of(path, git: git) == .repository else { continue }
-            let state = try RepositoryState.inspect(path: path, git: git)
+            let checkout = workspace.checkout(at: module.path)
+            guard try CheckoutPresence.of(checkout) == .repository else { continue }
+            let state = try RepositoryState.inspect(checkout)
             // An annotated tag as pin is peeled: a HEAD at the tagged commit is at its pin.
             let pinned = try pins[module.path].map { recorded in
-                try workspace.checkout(at: module.path).objectID(of: recorded, peeledTo: .commit)?.hex ?? recorded
+                try checkout.objectID(of: recorded, peeledTo: .commit)?.hex ?? recorded
             }
             observation.checkouts[module.name] = PinObservation.Checkout(state: state, pinned: pinned)
         }
@@ -130,7 +126,8 @@ public struct WorkingCopyPin: Sendable {
             var publication = PinObservation.Publication(unpushed: unpushed)
             if unpushed != 0 && push {
                 let remoteBranches = try GitRefs.branches(
-                    under: "refs/remotes/\(Workspace.defaultRemoteName)/", in: path, git: git, what: module.name)
+                    under: "refs/remotes/\(Workspace.defaultRemoteName)/", in: path, git: workspace.git,
+                    what: module.name)
                 publication.remoteHasBranch = remoteBranches[candidate.branch] != nil
                 if let remoteTip = remoteBranches[candidate.branch] {
                     // A colleague pushed to the branch: the push would be refused after the earlier module pushes
@@ -151,7 +148,7 @@ public struct WorkingCopyPin: Sendable {
         let modules = observation.project.manifest.modules
         let relation = try PinLanding.relation(
             head: head, remoteTip: remoteTip, branch: plan.branch, changes: plan.changes, pins: observation.pins,
-            modules: modules, push: push, workspace: workspace, git: git)
+            modules: modules, push: push, workspace: workspace)
         var result = PinRemoteObservation(tip: remoteTip, relation: relation)
         if relation == .ahead && PinPlanner.publishesAhead(plan, push: push) {
             result.unpublishedPins = try unpublishedPins(
@@ -192,7 +189,7 @@ public struct WorkingCopyPin: Sendable {
         var changes = plan.changes
         guard push else { return changes }
         // The pin commit comes after the module pushes: an identity git commit would refuse stops it before them.
-        _ = try CommitIdentity.read(in: workspace.root, git: git)
+        _ = try CommitIdentity.read(in: workspace.root, git: workspace.git)
         for index in changes.indices {
             guard let moduleBranch = plan.moduleBranches[changes[index].module] else { continue }
             console?.progress("pushing \(changes[index].module) \(moduleBranch)")
@@ -202,7 +199,7 @@ public struct WorkingCopyPin: Sendable {
                 context: "read the remote branch \(moduleBranch) of \(changes[index].module)")?.hex
             try AtomicPush.push(
                 [update], repository: "module \(changes[index].module)", from: workspace.path(changes[index].path),
-                to: workspace.remoteName, git: git
+                to: workspace.remoteName, git: workspace.git
             ).requireAccepted()
             changes[index].pushed = true
             // What landed is journalled: a run that stops after this (a failed superproject push) stays
@@ -222,15 +219,15 @@ public struct WorkingCopyPin: Sendable {
     /// re-run's catch-up.
     func land(_ changes: [PinReport.Change], on landing: PinLanding, branch: String) throws -> PinReport {
         let root = workspace.root
-        let batch = try CatFileBatch(git: git, repository: root)
-        let tree = try TreeWriter(batch: batch, repository: root, git: git).write(
+        let batch = try CatFileBatch(git: workspace.git, repository: root)
+        let tree = try TreeWriter(batch: batch, repository: root, git: workspace.git).write(
             base: landing.remoteTip + "^{tree}",
             edits: changes.map { PathEdit(path: $0.path, change: .gitlink($0.new)) })
         try batch.close()
         let commit = try CommitWriter.write(
             CommitSpec(
                 tree: tree, parents: [landing.remoteTip], message: Self.message(branch: branch, changes: changes)),
-            in: root, identity: try CommitIdentity.read(in: root, git: git), git: git)
+            in: root, identity: try CommitIdentity.read(in: root, git: workspace.git), git: workspace.git)
         if push { try publish(commit, branch: branch, local: false, remoteBefore: landing.remoteTip) }
         try moveLocal(branch, to: commit)
         return PinReport(
@@ -280,7 +277,7 @@ public struct WorkingCopyPin: Sendable {
             try AtomicPush.push(
                 [RefUpdate(ref: "refs/heads/\(branch)", new: commit, old: nil)], repository: "the superproject",
                 from: workspace.root, to: workspace.remoteName,
-                tracking: try SuperprojectRemote.pushTracking(workspace), git: git
+                tracking: try SuperprojectRemote.pushTracking(workspace), git: workspace.git
             ).requireAccepted()
         } catch let error as PushRecordError {
             throw error  // it landed: the re-run finds the pin on the remote
@@ -308,14 +305,13 @@ public struct WorkingCopyPin: Sendable {
     private func unpublishedPins(head: String, remoteTip: String, pins: [String: String], modules: [Module]) throws
         -> [WorkingCopyProblem]
     {
-        let remotePins = try PinReader.pins(
-            at: remoteTip, paths: modules.map(\.path), in: workspace.root, git: git)
+        let remotePins = try workspace.superproject.pins(at: remoteTip, paths: modules.map(\.path))
         var problems: [WorkingCopyProblem] = []
         for module in modules {
             guard let pin = pins[module.path], pin != remotePins[module.path] else { continue }
             let path = workspace.path(module.path)
             let checkout = workspace.checkout(at: module.path)
-            guard try CheckoutPresence.of(path, git: git) == .repository, try checkout.hasCommit(pin)
+            guard try CheckoutPresence.of(checkout) == .repository, try checkout.hasCommit(pin)
             else { continue }
             let unpushed = try checkout.unpublished(pin, beyond: nil)
             if unpushed.count > 0 {
