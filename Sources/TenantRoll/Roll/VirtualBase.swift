@@ -43,6 +43,21 @@ enum VirtualBase {
         return landings
     }
 
+    /// `landings` (the journals', the trailers', the proposal branches') and those the forges' own review refs show
+    /// beyond them (``reviewRefLandings(state:snapshot:review:jobs:known:)``: only for repositories whose review
+    /// settings name a forge kind), each once.
+    static func withReviewRefLandings(
+        _ landings: [SquashedLanding], state: RollState, snapshot: Snapshot, review: ReviewOptions, jobs: Int
+    ) throws -> [SquashedLanding] {
+        var landings = landings
+        for landing in try reviewRefLandings(
+            state: state, snapshot: snapshot, review: review, jobs: jobs, known: landings)
+        where !landings.contains(landing) {
+            landings.append(landing)
+        }
+        return landings
+    }
+
     /// The general commit `tip` of a branch takes as contained by the landings of that branch: the latest general
     /// commit of a landing still on the branch, whose general commit the general branch still has (nil: none).
     static func general(
