@@ -8,9 +8,10 @@ import Foundation
 /// Nothing is read, and no git runs, for a project without review settings (no `review` object in `modules.json` or
 /// in a module's entry). With them, per repository that has a tenant branch behind the general tip: the trailer's
 /// one `log` (as roll's), for each proposal branch of such a tenant the landing rule, and where a forge kind is named
-/// one `log` of the review ref copies (``fetch(snapshot:jobs:)`` refreshes them under the workspace lock, one
-/// `fetch` per such repository) and the landing rule for the newest of each tenant; one `log -1` per landing found by
-/// its trailer alone (the run it names). Reads only: the landing rule's `merge-tree` writes no ref.
+/// one `log` of the review ref copies and the landing rule for the newest of each tenant; one `log -1` per landing
+/// found by its trailer alone (the run it names). ``fetch(snapshot:jobs:)`` refreshes the copies under the workspace
+/// lock: one `fetch` per repository whose review settings name a forge kind. No ref but those copies is written (the
+/// landing rule's `merge-tree` leaves unreferenced objects in the mirror).
 public enum RemoteReviewLandings {
     /// Whether `manifest` has review settings (a `review` object of its own or in a module's entry).
     public static func configured(_ manifest: ModuleManifest) -> Bool {
