@@ -19,8 +19,10 @@ struct SquashedLanding: Sendable, Equatable {
 ///
 /// The landings are read from the run journals (`roll --land` records each with its commit and method before it does
 /// anything else, so a killed run keeps them) and from what the remotes show, for a clone without those journals
-/// (``remoteLandings(state:snapshot:review:jobs:)``: the trailer a squash keeps, the proposal branch). A landing counts for a branch while the branch still contains the
-/// landed commit and the general branch still contains the general commit. The merge itself runs on a local commit
+/// (``remoteLandings(state:snapshot:review:jobs:)``: the trailer a squash keeps, the proposal branch; and
+/// ``withReviewRefLandings(_:state:snapshot:review:jobs:)``: the forges' own review refs, where a forge kind is
+/// named). A landing counts for a branch while the branch still contains the landed commit and the general branch
+/// still contains the general commit. The merge itself runs on a local commit
 /// with the tenant branch's tree and two parents, the tenant branch's tip and that general commit: git then finds
 /// that general commit as the merge base. It is never pushed: the merge commit written has the real parents.
 enum VirtualBase {
