@@ -54,7 +54,11 @@ extension Tenantctl {
 
                 The proposals of the review runs still followed are listed under the matrix, one line per cell \
                 (t2/Infrastructure: review open 3d — branch tenantctl/roll/t2 into t2, rolls in …), and in the \
-                JSON as reviews (state, forge kind, proposal ref, the general commit it rolls in, what landed).
+                JSON as reviews (state, forge kind, proposal ref, the general commit it rolls in, what landed). \
+                Where modules.json has a review object, a landing by squash or rebase is also found from what the \
+                remotes show (the Rolled-by trailer, the proposal branch, and the forge's own review refs where a \
+                forge kind is set), so a fresh clone without the run's journal shows squashed-roll too ("from": \
+                "remotes" in the JSON).
 
                 The JSON, Markdown and HTML reports name what they describe: the general branch's commit, the \
                 remote (credentials redacted), the time (SOURCE_DATE_EPOCH when set) and the tenantctl version.
@@ -144,6 +148,13 @@ extension Tenantctl {
             audit.reviews = { project in
                 try RunJournal.observedReviews(gitDirectory: gitDirectory, manifest: project.manifest)
             }
+            // The landings by squash or rebase the remotes show (nothing without review settings).
+            let jobs = jobsOptions.jobs
+            audit.remoteLandings = AuditRemoteLandings(
+                fetch: { snapshot in try RemoteReviewLandings.fetch(snapshot: snapshot, jobs: jobs) },
+                read: { snapshot, observation in
+                    try RemoteReviewLandings.observed(snapshot: snapshot, observation: observation, jobs: jobs)
+                })
             let (report, page) = try audit.run(
                 workspace: workspace, git: context.git, fetch: fetchOptions.fetch, wait: lockOptions.wait,
                 console: context.console)

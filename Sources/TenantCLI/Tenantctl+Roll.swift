@@ -47,7 +47,12 @@ extension Tenantctl {
                 review; the address it prints (or the one the forge prints for agit, gitlab, gerrit) is recorded \
                 and shown. A re-run reads back what the forge holds and pushes only changed proposals. --undo of a \
                 review run deletes its proposal branches (each only while where the run left it) and names the \
-                refs/for reviews it cannot take back, to close on the forge. See docs/review.md.
+                refs/for reviews it cannot take back, to close on the forge. After a landing by squash or rebase \
+                every roll (any clone) takes the tenant branch as containing what landed, found in the run \
+                journal, the Rolled-by trailer, the proposal branch and, where the review object names a forge \
+                kind, the forge's own review refs (refs/pull/*/head, refs/merge-requests/*/head, refs/changes/*, \
+                fetched into refs/tenantctl/reviews/), so the next change to the same lines merges cleanly. See \
+                docs/review.md.
 
                 --undo <run-id> puts back each ref of that run still where the run left it (superproject first, \
                 with a lease: never over someone's push). When a ref moved since, it refuses and changes nothing \

@@ -89,6 +89,52 @@ import Testing
         #expect(shown.map(\.runId) == ["r1", "r2"] && shown.map(\.state) == ["landed", "open"], "\(shown)")
     }
 
+    /// A landing the remotes show is judged as a journal's (`squashed-roll`), shown once (a journal that has the same
+    /// landing wins), said to be from the remotes in every format, and its JSON (no proposed commit) is the schema's.
+    @Test func aLandingSeenOnTheRemotesIsShownOnceAndMarkedAsSuch() throws {
+        var remote = Self.review("landed", general: Self.general1, run: "r9")
+        remote.landed = Self.squash
+        remote.method = "squash"
+        remote.followed = false
+        remote.seenOnRemotes = true
+        remote.proposed = nil
+        #expect(try Self.codes(remote) == [.squashedRoll])
+        var journal = remote
+        journal.seenOnRemotes = false
+        journal.proposed = Self.proposed
+        #expect(FindingJudge.reviews(journal: [journal], remote: [remote]) == [journal], "the journal's wins")
+        #expect(FindingJudge.reviews(journal: [], remote: [remote, remote]) == [remote], "each landing once")
+        let open = Self.review("open", run: "r10")
+        #expect(FindingJudge.reviews(journal: [open], remote: [remote]) == [remote, open], "the remote's is older")
+
+        let cell = ModuleAudit(
+            module: "Order", pin: Self.id("9"), branch: "t3", customised: false, ahead: 0, behind: 2, pinIsTip: false,
+            active: true, changedFiles: [], findings: [])
+        let tenant = TenantAudit(
+            id: "t3", branch: "t3",
+            superproject: SuperprojectAudit(ahead: 0, behind: 0, changedFiles: [], findings: []), modules: [cell])
+        let report = Auditor.adding(
+            FindingJudge.reviews(journal: [], remote: [remote]),
+            to: AuditReport(generalBranch: "general_dev", modules: ["Order"], tenants: [tenant]),
+            observation: try Self.observation(), now: Date(timeIntervalSince1970: 1_795_816_800))
+        #expect(report.tenants[0].modules[0].findings.map(\.code) == [.squashedRoll])
+        #expect(report.reviews.first?.from == "remotes")
+        let json = try AuditJSONRenderer.render(report)
+        #expect(json == (try JSONOutput.encode(report)))
+        #expect(json.contains("\"from\" : \"remotes\"") && json.contains("\"proposed\" : null"), "\(json)")
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let schema = try JSONSchemaCheck(contentsOf: root.appendingPathComponent("docs/audit-schema.json").path)
+        #expect(try schema.violations(of: json) == [])
+        let line =
+            "t3/Order: landed squash 5555555 — branch tenantctl/roll/t3 into t3, rolls in 1111111 (seen on the remotes)"
+        let table = AuditTableRenderer.render(
+            report, console: Console(out: BufferOutputSink(), err: BufferOutputSink(), color: false, width: 300))
+        #expect(table.contains(line), "\(table)")
+        #expect(AuditMarkdownRenderer.render(report).contains(line))
+        #expect(AuditHTMLRenderer.render(report).contains("(seen on the remotes)"))
+    }
+
     @Test func aReviewsNumberComesFromItsRefOrAddress() {
         var review = Self.review("open")
         #expect(review.number == nil)

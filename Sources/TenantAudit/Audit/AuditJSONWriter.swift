@@ -125,6 +125,7 @@ extension JSONBytes {
         object { json in
             json.member("days", review.days)
             json.member("forge", review.forge)
+            json.member("from", review.from)
             json.member("general", review.general)
             json.member("landed", review.landed)
             json.member("method", review.method)

@@ -27,12 +27,15 @@ public struct AuditReview: Sendable, Equatable, Encodable {
     public var url: String?
     /// The general branch's commit it rolls in.
     public var general: String
-    /// The proposed commit.
-    public var proposed: String
+    /// The proposed commit; nil for a landing seen on the remotes whose proposal they no longer show.
+    public var proposed: String?
     /// The target's commit that landed it: what the superproject pins.
     public var landed: String?
     /// How it landed: `merge`, `fast-forward`, `squash`, `rebase`.
     public var method: String?
+    /// Where audit learnt of it: `journal` (a run journal of this clone) or `remotes` (a landing by squash or rebase
+    /// that the remotes show: the trailer of the commit that landed it, the proposal branch, the forge's review ref).
+    public var from: String
 
     public init(_ review: ObservedReview, now: Date) {
         tenant = review.tenant
@@ -50,6 +53,7 @@ public struct AuditReview: Sendable, Equatable, Encodable {
         proposed = review.proposed
         landed = review.landed
         method = review.method
+        from = review.seenOnRemotes ? "remotes" : "journal"
     }
 
     /// The proposal as a person names it: the branch without `refs/heads/`, or the forge's ref.
@@ -72,12 +76,14 @@ public struct AuditReview: Sendable, Equatable, Encodable {
     public var line: String {
         let cell = repository == Finding.superproject ? "\(tenant) (superproject)" : "\(tenant)/\(repository)"
         return "\(cell): \(summary) — \(forge) \(proposal) into \(target), rolls in \(ObjectID.short(general))"
-            + (landed == nil ? ", proposes \(ObjectID.short(proposed))" : "") + (url.map { " \($0)" } ?? "")
+            + (landed == nil ? proposed.map { ", proposes \(ObjectID.short($0))" } ?? "" : "")
+            + (url.map { " \($0)" } ?? "")
+            + (from == "remotes" ? " (seen on the remotes)" : "")
     }
 
     enum CodingKeys: String, CodingKey {
         case tenant, repository, target, forge, ref, state, runId, since, days, number, url, general, proposed, landed
-        case method
+        case method, from
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -97,5 +103,6 @@ public struct AuditReview: Sendable, Equatable, Encodable {
         try container.encode(proposed, forKey: .proposed)
         try container.encode(landed, forKey: .landed)
         try container.encode(method, forKey: .method)
+        try container.encode(from, forKey: .from)
     }
 }

@@ -22,6 +22,9 @@ public struct AuditRun: Sendable {
     /// gives it: the journal is above this layer); the report shows the ones still followed, and their findings.
     /// Nil: none.
     public var reviews: (@Sendable (Project) throws -> [ObservedReview])?
+    /// Reads the landings by squash or rebase that the remotes show (``AuditRemoteLandings``), shown beside the
+    /// journals' reviews (``FindingJudge/reviews(journal:remote:)``). Nil: none.
+    public var remoteLandings: AuditRemoteLandings?
 
     public init(
         tenants: [String] = [], module: String? = nil, check: Bool = false, jobs: Int = 4,
@@ -66,6 +69,14 @@ public struct AuditRun: Sendable {
             // The pins are read through the `cat-file --batch` that read the project files.
             options.keepBatch = true
             snapshot = try Snapshot.load(workspace: workspace, git: git, options: options, console: console)
+            if fetch, let remoteLandings {
+                do {
+                    try remoteLandings.fetch(snapshot)
+                } catch {
+                    try? snapshot.batch?.close()  // the error thrown is the one that stopped the fetch
+                    throw error
+                }
+            }
         }
         let observed: (report: AuditReport, observation: ProjectObservation)
         do {
@@ -83,7 +94,7 @@ public struct AuditRun: Sendable {
     /// The report.
     ///
     /// git processes: those of ``ObservationReader``; `rev-parse HEAD` and the remote's URL; four more for one
-    /// cell's commits.
+    /// cell's commits; those of ``remoteLandings`` (none for a project without review settings).
     public func report(snapshot: Snapshot, git: Git) throws -> AuditReport {
         try observedReport(snapshot: snapshot, git: git).report
     }
@@ -112,8 +123,10 @@ public struct AuditRun: Sendable {
             generalCommit: observation.superproject.generalTip, generatedAt: generatedAt,
             remote: snapshot.workspace.remoteName,
             url: try snapshot.remoteURL ?? SuperprojectRemote.originURL(snapshot.workspace))
-        if let reviews {
-            report = Auditor.adding(try reviews(project), to: report, observation: observation, now: generatedAt)
+        if reviews != nil || remoteLandings != nil {
+            let shown = FindingJudge.reviews(
+                journal: try reviews?(project) ?? [], remote: try remoteLandings?.read(snapshot, observation) ?? [])
+            report = Auditor.adding(shown, to: report, observation: observation, now: generatedAt)
         }
         if let module {
             report.cell = try cellCommits(

@@ -21,8 +21,9 @@ public struct ObservedReview: Sendable, Equatable {
     public var state: String
     /// The general branch's commit it rolls in.
     public var general: String
-    /// The proposed commit.
-    public var proposed: String
+    /// The proposed commit; nil for a landing seen on the remotes whose proposal they no longer show (only the
+    /// trailer of the commit that landed it names what it rolled in).
+    public var proposed: String?
     /// The target's commit that landed it.
     public var landed: String?
     /// How it landed: `merge`, `fast-forward`, `squash`, `rebase`.
@@ -31,10 +32,13 @@ public struct ObservedReview: Sendable, Equatable {
     public var url: String?
     /// Whether its run is still followed (waiting for reviews, or stopped half-way); false for a run that ended.
     public var followed = true
+    /// Whether it was learnt from what the remotes show (a landing by squash or rebase: the trailer of the landed
+    /// commit, the proposal branch, the forge's review ref), not from a run journal of this clone.
+    public var seenOnRemotes = false
 
     public init(
         runId: String, since: String, forge: String, repository: String, tenant: String, target: String, ref: String,
-        state: String, general: String, proposed: String
+        state: String, general: String, proposed: String?
     ) {
         self.runId = runId
         self.since = since

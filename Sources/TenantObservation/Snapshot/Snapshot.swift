@@ -106,6 +106,9 @@ public struct Snapshot: Sendable {
     /// The configured URL of the superproject's remote, as read by ``load(workspace:git:options:console:)`` (nil
     /// in a snapshot made from parts).
     public var remoteURL: String?
+    /// Whether ``load(workspace:git:options:console:)`` fetched the remotes (false with `--no-fetch`): what reads
+    /// more of a remote later (the forges' review refs) fetches only then.
+    public var fetched = false
 
     /// The general branch's name (from the `modules.json` read at it).
     public var generalBranch: String { project.manifest.generalBranch }
@@ -193,6 +196,7 @@ public struct Snapshot: Sendable {
         snapshot.unreachable = Dictionary(synced.failures, uniquingKeysWith: { first, _ in first })
         snapshot.moduleBranchesListed = options.listModuleBranches
         snapshot.remoteURL = originURL
+        snapshot.fetched = options.fetch
         snapshot.batch = batch
         handedOn = true
         return snapshot

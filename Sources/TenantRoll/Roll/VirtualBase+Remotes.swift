@@ -27,7 +27,7 @@ extension VirtualBase {
         where !landings.contains(landing) {
             landings.append(landing)
         }
-        return landings
+        return try withReviewRefLandings(landings, state: state, snapshot: snapshot, review: review, jobs: jobs)
     }
 
     /// The landings the remotes show (trailers and proposal branches), for every module mirror and the superproject.

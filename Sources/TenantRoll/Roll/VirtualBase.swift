@@ -19,8 +19,10 @@ struct SquashedLanding: Sendable, Equatable {
 ///
 /// The landings are read from the run journals (`roll --land` records each with its commit and method before it does
 /// anything else, so a killed run keeps them) and from what the remotes show, for a clone without those journals
-/// (``remoteLandings(state:snapshot:review:jobs:)``: the trailer a squash keeps, the proposal branch). A landing counts for a branch while the branch still contains the
-/// landed commit and the general branch still contains the general commit. The merge itself runs on a local commit
+/// (``remoteLandings(state:snapshot:review:jobs:)``: the trailer a squash keeps, the proposal branch; and
+/// ``withReviewRefLandings(_:state:snapshot:review:jobs:)``: the forges' own review refs, where a forge kind is
+/// named). A landing counts for a branch while the branch still contains the landed commit and the general branch
+/// still contains the general commit. The merge itself runs on a local commit
 /// with the tenant branch's tree and two parents, the tenant branch's tip and that general commit: git then finds
 /// that general commit as the merge base. It is never pushed: the merge commit written has the real parents.
 enum VirtualBase {
@@ -39,6 +41,21 @@ enum VirtualBase {
                     repository: review.repository, branch: review.target, landed: landed, general: review.general)
                 if !landings.contains(landing) { landings.append(landing) }
             }
+        }
+        return landings
+    }
+
+    /// `landings` (the journals', the trailers', the proposal branches') and those the forges' own review refs show
+    /// beyond them (``reviewRefLandings(state:snapshot:review:jobs:known:)``: only for repositories whose review
+    /// settings name a forge kind), each once.
+    static func withReviewRefLandings(
+        _ landings: [SquashedLanding], state: RollState, snapshot: Snapshot, review: ReviewOptions, jobs: Int
+    ) throws -> [SquashedLanding] {
+        var landings = landings
+        for landing in try reviewRefLandings(
+            state: state, snapshot: snapshot, review: review, jobs: jobs, known: landings)
+        where !landings.contains(landing) {
+            landings.append(landing)
         }
         return landings
     }
