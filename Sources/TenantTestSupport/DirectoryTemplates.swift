@@ -54,7 +54,8 @@ public final class DirectoryTemplates: @unchecked Sendable {
         directory: String, value: Value
     ) {
         let (entry, root) = try entry(key)
-        entry.lock.lock()
+        // Another test may be building it: the wait lends this test's place to another (``TestThreads``).
+        if !entry.lock.try() { TestThreads.whileWaiting { entry.lock.lock() } }
         defer { entry.lock.unlock() }
         if let built = entry.built {
             guard let value = built.value as? Value else {
@@ -83,7 +84,7 @@ public final class DirectoryTemplates: @unchecked Sendable {
             root = base
         } else {
             let name = "tenantctl-templates-\(getpid())-\(UUID().uuidString.prefix(8))"
-            let url = URL(fileURLWithPath: NSTemporaryDirectory(), isDirectory: true).appendingPathComponent(name)
+            let url = URL(fileURLWithPath: TestDirectories.base, isDirectory: true).appendingPathComponent(name)
             try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
             root = try GitSandbox.realPath(url.path)
             base = root

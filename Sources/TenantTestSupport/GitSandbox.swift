@@ -22,7 +22,7 @@ public final class GitSandbox: Sendable {
     public let keep: Bool
 
     public init(function: String = #function) throws {
-        let base = URL(fileURLWithPath: NSTemporaryDirectory(), isDirectory: true)
+        let base = URL(fileURLWithPath: TestDirectories.base, isDirectory: true)
         let name =
             "tenantctl-" + function.prefix(while: { $0.isLetter || $0.isNumber }) + "-" + UUID().uuidString.prefix(8)
         let url = base.appendingPathComponent(String(name), isDirectory: true)
@@ -49,7 +49,7 @@ public final class GitSandbox: Sendable {
         env["HOME"] = home
         env["GIT_CONFIG_GLOBAL"] = home + "/gitconfig"
         env["GIT_CONFIG_NOSYSTEM"] = "1"
-        env["TMPDIR"] = process["TMPDIR"] ?? NSTemporaryDirectory()
+        env["TMPDIR"] = TestDirectories.base
         env["LC_ALL"] = "C"
         env["TENANTCTL_ALLOW_LOCAL_REMOTES"] = "1"
         environment = env

@@ -27,7 +27,7 @@ public final class TestServers: Sendable {
 
     init() throws {
         let name = "tenantctl-servers-\(getpid())-\(UUID().uuidString.prefix(8))"
-        let url = URL(fileURLWithPath: NSTemporaryDirectory(), isDirectory: true).appendingPathComponent(name)
+        let url = URL(fileURLWithPath: TestDirectories.base, isDirectory: true).appendingPathComponent(name)
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         directory = try GitSandbox.realPath(url.path)
         try "".write(toFile: directory + "/gitconfig", atomically: true, encoding: .utf8)
@@ -35,7 +35,7 @@ public final class TestServers: Sendable {
         environment = [
             "PATH": process["PATH"] ?? "/usr/local/bin:/usr/bin:/bin", "HOME": directory,
             "GIT_CONFIG_GLOBAL": directory + "/gitconfig", "GIT_CONFIG_NOSYSTEM": "1", "LC_ALL": "C",
-            "TMPDIR": process["TMPDIR"] ?? NSTemporaryDirectory(),
+            "TMPDIR": TestDirectories.base,
         ]
     }
 

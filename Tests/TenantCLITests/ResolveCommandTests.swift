@@ -34,10 +34,43 @@ struct ResolveFixture {
         ),
     ]
 
-    /// `prepare` runs on the example before the roll that makes t2 conflict (to add commits of its own).
-    init(wide: Bool = true, function: String = #function, prepare: (RollFixture) throws -> Void = { _ in }) throws {
+    /// `prepare` runs on the example before the roll that makes t2 conflict (to add commits of its own). Without
+    /// `prepare`, the rolled example is a copy of the one this test process rolled once per `wide`
+    /// (``DirectoryTemplates``): the roll's commits have fixed dates, so the copy holds what a roll here would make.
+    init(wide: Bool = true, function: String = #function, prepare: ((RollFixture) throws -> Void)? = nil) throws {
+        guard let prepare else {
+            roll = try Self.rolledCopy(wide: wide, function: function)
+            return
+        }
         roll = try RollFixture(stage: .conflict, function: function)
         try prepare(roll)
+        try Self.rollIntoConflict(roll, wide: wide)
+    }
+
+    /// A new sandbox with a copy of the rolled example (`wide` or not) at `erp`.
+    static func rolledCopy(wide: Bool, function: String) throws -> RollFixture {
+        let sandbox = try GitSandbox(function: function)
+        let directory = sandbox.path("erp")
+        let (built, template) = try DirectoryTemplates.shared.copy(
+            "resolve-fixture-" + (wide ? "wide" : "narrow"), to: directory
+        ) { directory in
+            let example = try sandbox.exampleCopy(in: directory, stage: .conflict)
+            try rollIntoConflict(RollFixture(sandbox: sandbox, example: example), wide: wide)
+            return example
+        }
+        let root = URL(fileURLWithPath: directory).standardizedFileURL.path
+        if template != root { try FaultLab.renameInTenantctlFiles(of: root + "/workspace", from: template, to: root) }
+        func moved(_ path: String) -> String { path.hasPrefix(template) ? root + path.dropFirst(template.count) : path }
+        var example = built
+        example.directory = moved(built.directory)
+        example.remotes = moved(built.remotes)
+        example.workspace = moved(built.workspace)
+        return RollFixture(sandbox: sandbox, example: example)
+    }
+
+    /// With `wide`, the general edits that make t2 conflict in Customer and the superproject too; then the roll that
+    /// stops at t2's conflicts.
+    static func rollIntoConflict(_ roll: RollFixture, wide: Bool) throws {
         if wide {
             try roll.commitOnRemote(
                 "Customer", branch: "general_dev", file: "Strings.csv",

@@ -9,7 +9,7 @@ import Testing
 /// an error after part of it was pushed stays unfinished and blocks the other writing commands until its re-run
 /// finishes it (one that stopped before anything landed blocks nothing); and each resolve command killed right after
 /// its last git call is finished by the next one, which reaches the uninterrupted run's end state.
-@Suite(.serialized, .tags(.slow), .notInTheFastSet) struct ResolveJournalTests {
+@Suite(.tags(.slow), .notInTheFastSet) struct ResolveJournalTests {
     /// The journal file of a run, read.
     static func journal(_ workspace: String, runId: String) throws -> RunJournal {
         try RunJournal.read(gitDirectory: "\(workspace)/.git", runId: runId)

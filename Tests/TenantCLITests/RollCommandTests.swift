@@ -42,6 +42,12 @@ struct RollFixture: ExampleRemotes {
         example = try sandbox.exampleCopy(in: sandbox.path("erp"), stage: stage)
     }
 
+    /// The fixture of an example already in `sandbox`.
+    init(sandbox: GitSandbox, example: ExampleResult) {
+        self.sandbox = sandbox
+        self.example = example
+    }
+
     var workspace: String { example.workspace }
 
     /// Runs `tenantctl roll …` in the workspace.
