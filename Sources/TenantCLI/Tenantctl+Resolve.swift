@@ -43,9 +43,11 @@ extension Tenantctl {
                 modules.json, or --forge), instead of pushing to the tenant's branches. A proposal already open is \
                 updated in place, or kept as it is when it holds the same merge: never a second review. Module \
                 proposals go first; the superproject's waits until they landed (`tenantctl roll --land` proposes \
-                its pin of what landed). The run then waits for the reviews (`tenantctl runs`: waiting), and the \
+                its pin of what landed). The run then waits for the reviews (`tenantctl runs`: waiting), taking \
+                over only the tenant's earlier proposals (other tenants' stay followed by their runs), and the \
                 working copy goes back to where the resolution started. Every kind is proposed as `roll --review` \
-                proposes it: agit `refs/for/<tenant>` with its topic, gitlab's merge request push options, gerrit \
+                proposes it: branch with the review object's `create` command (run once per proposal branch), agit \
+                `refs/for/<tenant>` with its topic, gitlab's merge request push options, gerrit \
                 `refs/for/<tenant>` with a Change-Id (the open review's: a new patch set of the same change). The \
                 merges carry roll's `Rolled-by:` trailer, so `roll --land` recognises their landing (merge, \
                 fast-forward, squash, rebase). With general_dev's pins behind its modules, the re-pin goes first: \

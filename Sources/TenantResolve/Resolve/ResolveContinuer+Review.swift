@@ -5,8 +5,10 @@ import Foundation
 /// Module proposals first; the superproject's waits for them to land (`roll --land` then proposes its pin of what
 /// landed), so no superproject ref pins an unlanded commit. A proposal branch already there is updated in place
 /// (leased on its value), or adopted as it is when it holds the same merge (same parents and tree): never a second
-/// review. The run ends `waiting` and takes over the other proposals of the latest waiting review run, so that `roll
-/// --land` follows them all. The result lives on the proposals: the working copy goes back to where it started.
+/// review. The run ends `waiting` and takes over what it replaces of the waiting review runs (the tenant's proposals
+/// of the same repositories and targets), by the rule of `roll --review --tenant`: the other proposals stay with
+/// their runs, and `roll --land` follows every waiting run. The result lives on the proposals: the working copy goes
+/// back to where it started.
 extension ResolveContinuer {
     /// Proposes the resolution; its report (`published`: every proposal is open).
     func propose(_ state: inout ResolveState) throws -> ResolveReport {
@@ -31,6 +33,20 @@ extension ResolveContinuer {
                 break  // the superproject never goes out before every module it pins
             }
         }
+        if !rejected {
+            // A proposal branch gets its review from the `create` command, once (as `roll --review` opens it).
+            reviews = try ReviewOptions.withKnownAddresses(reviews, in: workspace)
+            try review.openReviews(
+                &reviews, console: console, again: "tenantctl resolve --continue",
+                source: { proposal in
+                    let merge = merges.first { $0.repository == proposal.repository }
+                    let remote =
+                        merge?.isSuperproject ?? true
+                        ? try SuperprojectRemote.originURL(workspace) ?? workspace.remoteName : merge?.remote ?? ""
+                    return (workspace.repository(relative: merge?.path ?? ""), remote)
+                },
+                record: { try transaction.recordReviews($0) })
+        }
         let repositories = Self.repositories(state, reviews: reviews)
         let pins = pinChanges(state).moved
         if rejected {
@@ -45,13 +61,14 @@ extension ResolveContinuer {
                         + "puts every repository back and takes the proposals back"
                 ])
         }
-        // The run waits for the reviews, with the latest waiting review run's other proposals taken over.
+        // The run waits for its reviews and takes over what they replace of the waiting review runs (the same
+        // repository and target), as `roll --review --tenant` does: the other tenants' proposals stay with their
+        // runs, which `roll --land` goes on following.
         let waiting = try RunJournal.all(gitDirectory: common).runs.filter {
             $0.state == .waiting && $0.reviews != nil && $0.runId != transaction.runId
         }
-        let others = (waiting.max { $0.runId < $1.runId }?.reviews ?? []).filter { $0.tenant != state.tenant }
         do {
-            try transaction.recordReviews(others + reviews)
+            try transaction.recordReviews(reviews)
             try transaction.end(.waiting, error: nil)
         } catch {
             throw ResolveError(
@@ -59,7 +76,7 @@ extension ResolveContinuer {
                 "cannot record the proposals in the journal of run \(transaction.runId): \(error.description); free "
                     + "some space, then run `tenantctl resolve --continue` again: it adopts what was proposed")
         }
-        try Transaction.markFinished(waiting, by: transaction.runId, in: workspace)
+        try ReviewTakeover.takeOver(waiting, by: transaction.runId, reviews: reviews, in: workspace)
         // The working copy goes back to where the resolution started (what was proposed stays proposed).
         let back = try ResolveAborter(workspace: workspace, git: git, console: console, keepsPublished: true).run()
         return ResolveReport(

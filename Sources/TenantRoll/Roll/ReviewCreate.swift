@@ -32,9 +32,16 @@ struct ReviewCreate {
     let words: [String]
     /// The environment it runs in (tenantctl's own), before the proposal's variables are added.
     let environment: [String: String]
+    /// The command that proposes again and runs this one again after it failed (`tenantctl roll --review`, or
+    /// `tenantctl resolve --continue` for a resolution proposed as a review).
+    let again: String
 
-    init(words: [String], environment: [String: String] = ProcessInfo.processInfo.environment) {
+    init(
+        words: [String], again: String = "tenantctl roll --review",
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) {
         self.words = words
+        self.again = again
         self.environment = environment
     }
 
@@ -94,8 +101,8 @@ struct ReviewCreate {
         let what = "the create command for \(proposal.repository) \(proposal.target)"
         let next =
             "; the proposal branch \(proposal.branch) stays pushed: fix the command (`create` of the `review` object "
-            + "in modules.json) or open the review by hand, then run `tenantctl roll --review` again: it adopts the "
-            + "proposal and runs the command for it again"
+            + "in modules.json) or open the review by hand, then run `\(again)` again: it adopts the proposal and "
+            + "runs the command for it again"
         guard let program = vector.first,
             let executable = ExternalProgram.find(program, path: environment["PATH"] ?? "/usr/bin:/bin")
         else {
@@ -114,8 +121,8 @@ struct ReviewCreate {
                 RollError(
                     "\(what) did not end within \(Int(timeLimit)) s and was stopped (\(shown)); it may have opened "
                         + "the review: check the forge for a review of \(proposal.branch) into \(proposal.target), "
-                        + "and open it by hand if there is none (`\(ShellWord.line(vector))`). `tenantctl roll "
-                        + "--review` does not run the command for this proposal branch again"))
+                        + "and open it by hand if there is none (`\(ShellWord.line(vector))`). `\(again)` does not "
+                        + "run the command for this proposal branch again"))
         }
         let said = result.output.stderr.split(separator: "\n").suffix(5).joined(separator: " / ")
         guard result.output.status == 0 else {

@@ -6,11 +6,18 @@ extension ReviewProposer {
     /// Review states after which a proposal ref needs a new review (its last one is over).
     static let overStates: Set<String> = ["landed", "closed", "abandoned", "rejected"]
 
-    /// The proposals with the address their review already has: the latest earlier run that knows the same
-    /// repository and proposal ref, while that review is not over (a pull request follows its branch; the same
-    /// topic or Change-Id updates the same review). A `create` command an earlier run started and whose answer it
-    /// never recorded is carried over as started (``RunJournal/Review/createStarted``): its review may exist.
+    /// The proposals with the address their review already has (see ``withKnownAddresses(_:in:)``).
     func withKnownAddresses(_ reviews: [RunJournal.Review]) throws -> [RunJournal.Review] {
+        try Self.withKnownAddresses(reviews, in: workspace)
+    }
+
+    /// The proposals with the address their review already has: the latest run that knows the same repository and
+    /// proposal ref, while that review is not over (a pull request follows its branch; the same topic or Change-Id
+    /// updates the same review). A `create` command a run started and whose answer it never recorded is carried over
+    /// as started (``RunJournal/Review/createStarted``): its review may exist.
+    static func withKnownAddresses(_ reviews: [RunJournal.Review], in workspace: Workspace) throws
+        -> [RunJournal.Review]
+    {
         let runs = try RunJournal.all(gitDirectory: workspace.commonDirectory).runs.sorted { $0.runId > $1.runId }
         return reviews.map { proposal in
             var proposal = proposal
@@ -46,19 +53,36 @@ extension ReviewProposer {
     func openReviews(
         _ reviews: inout [RunJournal.Review], snapshot: Snapshot, review: ReviewOptions, transaction: Transaction
     ) throws {
+        try Self.openReviews(
+            &reviews, review: review, console: console, again: "tenantctl roll --review",
+            source: { proposal in
+                let remote =
+                    proposal.repository == RollPublication.superproject
+                    ? try SuperprojectRemote.originURL(workspace) ?? workspace.remoteName
+                    : self.remote(of: proposal.repository, snapshot: snapshot)
+                return (try self.repository(proposal.repository, snapshot: snapshot), remote)
+            },
+            record: { try transaction.recordReviews($0) })
+    }
+
+    /// Runs the `create` command for every open proposal branch of `reviews` that needs one (see
+    /// ``openReviews(_:snapshot:review:transaction:)``): `source` gives the repository a proposal's commit is in and
+    /// the remote named to the command, `record` writes proposals to the run's journal, and `again` is the command
+    /// that runs the `create` command again after it failed.
+    static func openReviews(
+        _ reviews: inout [RunJournal.Review], review: ReviewOptions, console: Console?, again: String,
+        source: (RunJournal.Review) throws -> (repository: GitRepository, remote: String),
+        record: ([RunJournal.Review]) throws -> Void
+    ) throws {
         for index in reviews.indices {
             let proposal = reviews[index]
             guard proposal.state == "open", proposal.url == nil, proposal.ref.hasPrefix("refs/heads/"),
                 review.forge(of: proposal.repository) == .branch,
                 let words = review.settings(of: proposal.repository).create
             else { continue }
-            let repository = try self.repository(proposal.repository, snapshot: snapshot)
+            let (repository, remote) = try source(proposal)
             let context = "read the message of the proposal \(proposal.ref) of \(proposal.repository)"
-            let remote =
-                proposal.repository == RollPublication.superproject
-                ? try SuperprojectRemote.originURL(workspace) ?? workspace.remoteName
-                : self.remote(of: proposal.repository, snapshot: snapshot)
-            let create = ReviewCreate(words: words)
+            let create = ReviewCreate(words: words, again: again)
             let asked = ReviewCreate.Proposal(
                 repository: proposal.repository, tenant: proposal.tenant, remote: remote,
                 target: proposal.target, branch: String(proposal.ref.dropFirst("refs/heads/".count)),
@@ -76,21 +100,21 @@ extension ReviewProposer {
             console?.progress("opening the review of \(proposal.repository) \(proposal.target)")
             // Before the command: a run that stops while it runs leaves this mark, and no run repeats it.
             reviews[index].createStarted = true
-            try transaction.recordReviews([reviews[index]])
+            try record([reviews[index]])
             let answer: ReviewCreate.Answer
             do {
                 answer = try create.run(for: asked)
             } catch {
                 // It failed (or never started): it opened nothing, and the next run may run it again.
                 reviews[index].createStarted = nil
-                try transaction.recordReviews([reviews[index]])
+                try record([reviews[index]])
                 throw error
             }
             switch answer {
             case .address(let address):
                 reviews[index].url = address
                 reviews[index].createStarted = nil
-                try transaction.recordReviews([reviews[index]])
+                try record([reviews[index]])
             case .stopped(let error):
                 // Stopped at its time limit, it may have opened the review: the mark stays.
                 throw error

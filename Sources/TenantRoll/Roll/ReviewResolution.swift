@@ -14,6 +14,27 @@ extension ReviewOptions {
         pushOptions(repository: repository, tenant: tenant, target: target, title: title)
     }
 
+    /// The proposals with the address their review already has in a run of the workspace (a pull request follows its
+    /// branch), or the mark of a `create` command a run started and never recorded the answer of.
+    package static func withKnownAddresses(_ reviews: [RunJournal.Review], in workspace: Workspace) throws
+        -> [RunJournal.Review]
+    {
+        try ReviewProposer.withKnownAddresses(reviews, in: workspace)
+    }
+
+    /// Runs the `create` command for every open proposal branch of `reviews` whose review has no address yet, as
+    /// `roll --review` does: marked in the journal (`record`) before it runs, its address recorded after; never again
+    /// for a proposal an earlier run started it for. `source`: the repository a proposal's commit is in and the
+    /// remote named to the command; `again`: the command that runs it again after it failed.
+    package func openReviews(
+        _ reviews: inout [RunJournal.Review], console: Console?, again: String,
+        source: (RunJournal.Review) throws -> (repository: GitRepository, remote: String),
+        record: ([RunJournal.Review]) throws -> Void
+    ) throws {
+        try ReviewProposer.openReviews(
+            &reviews, review: self, console: console, again: again, source: source, record: record)
+    }
+
     /// Whether a refused proposal push was refused because the forge has that very commit as a review already.
     package static func forgeHasIt(_ outcome: PushOutcome) -> Bool { ReviewProposer.hasItAlready(outcome) }
 

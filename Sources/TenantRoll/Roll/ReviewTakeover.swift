@@ -5,8 +5,9 @@ import Foundation
 /// replaced ends (`finished`, by the later run); one that still follows proposals nobody replaced (another tenant's,
 /// after `roll --review --tenant t2`) stays waiting, its replaced proposals marked `superseded`, and `roll --land`
 /// goes on following the rest. A kill between the later run's end and those writes leaves the earlier run as it was:
-/// ``settle(in:)`` finishes the work, so the next `roll --land` or `roll --review` converges.
-enum ReviewTakeover {
+/// ``settle(in:)`` finishes the work, so the next `roll --land` or `roll --review` converges. `tenantctl resolve <t>
+/// --review` takes over by the same rule.
+package enum ReviewTakeover {
     /// What later review runs replaced of an earlier waiting one.
     struct Takeover {
         /// The earlier waiting run.
@@ -56,7 +57,7 @@ enum ReviewTakeover {
     /// Ends what the run `runId` (its proposals: `reviews`) replaced of the `earlier` waiting review runs: a run all
     /// of whose followed proposals it replaced ends `finished` by it; of any other run, the replaced proposals are
     /// marked `superseded` and the run stays waiting.
-    static func takeOver(
+    package static func takeOver(
         _ earlier: [RunJournal], by runId: String, reviews: [RunJournal.Review], in workspace: Workspace
     ) throws {
         for run in earlier {

@@ -18,6 +18,9 @@ public struct RollExecutor: Sendable {
     var reviewRun: String?
     /// The repositories of a review roll whose commits carry a Gerrit `Change-Id` (`superproject`, module names).
     var changeIds: Set<String> = []
+    /// The `Change-Id` of each review open in Gerrit (``ReviewChangeId/key(_:_:)`` → id): a proposal into the same
+    /// target carries it, so it updates that change.
+    var openChangeIds: [String: String] = [:]
 
     /// - Parameters:
     ///   - superproject: the superproject's repository (objects are written to its store), as the workspace hands
@@ -412,7 +415,9 @@ public struct RollExecutor: Sendable {
         guard let reviewRun else { return "" }
         let changeId =
             changeIds.contains(repository)
-            ? "\nChange-Id: " + ReviewChangeId.make(repository: repository, target: target, base: base) : ""
+            ? "\nChange-Id: "
+                + (openChangeIds[ReviewChangeId.key(repository, target)]
+                    ?? ReviewChangeId.make(repository: repository, target: target, base: base)) : ""
         return "\n\nRolled-by: tenantctl \(reviewRun) \(general) \(commit)" + changeId
     }
 

@@ -62,6 +62,7 @@ public struct RollRunner: Sendable {
         executor.changeIds =
             options.review?.reading(snapshot.project.manifest).changeIdRepositories(
                 plan.modules.map(\.name) + [RollPublication.superproject]) ?? []
+        executor.openChangeIds = try ReviewChangeId.open(executor.changeIds, snapshot: snapshot, workspace: workspace)
         let merges = try executor.merge(plan, batch: batch, console: console)
         if let review = options.review {
             let execution = try executor.finish(plan, merges, batch: batch)
