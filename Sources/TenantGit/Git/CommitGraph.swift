@@ -344,6 +344,31 @@ public struct CommitGraph: Sendable {
         return commits
     }
 
+    /// What is reachable from some tips, by position in the graph: asked for one commit at a time without a set of
+    /// every reachable id (a module of 1000 tenants has thousands of commits and a few hundred pins to ask about).
+    public struct Reachability: Sendable {
+        fileprivate let positions: [String: Int32]
+        fileprivate let marked: [Bool]
+
+        /// Whether `commit` is in the graph and reachable from the tips.
+        public func contains(_ commit: String) -> Bool {
+            guard let position = positions[commit] else { return false }
+            return marked[Int(position)]
+        }
+    }
+
+    /// What is reachable from any of `tips` (one pass over the graph, no string made or hashed but the tips').
+    public func reachability(from tips: some Sequence<String>) -> Reachability {
+        var marked = [Bool](repeating: false, count: ids.count)
+        for tip in tips {
+            if let position = positions[tip] { marked[Int(position)] = true }
+        }
+        for index in 0..<ids.count where marked[index] {
+            for parent in parents[index] { marked[Int(parent)] = true }
+        }
+        return Reachability(positions: positions, marked: marked)
+    }
+
     /// Every commit reachable from any of `tips` (one pass over the graph).
     public func reachable(from tips: some Sequence<String>) -> Set<String> {
         var marked = [Bool](repeating: false, count: ids.count)
