@@ -21,10 +21,28 @@ public enum Auditor {
                 unreachable: observation.unreachable[module.name] != nil, general: project.generalBranch(of: module),
                 changedFiles: changedFiles)
         }
+        // Each tenant's effective active set, as whether each column is in it; tenants that declare the same modules
+        // (in a row, as most do) share one, instead of computing the dependency closure again for each.
+        var activeSets: [[Bool]] = []
+        activeSets.reserveCapacity(tenants.count)
+        var last: (declared: [String], active: [Bool])?
+        for tenant in tenants {
+            if let last, last.declared == tenant.modules {
+                activeSets.append(last.active)
+                continue
+            }
+            let effective = Set(project.activeSet(for: tenant).effective)
+            let active = columns.map { effective.contains($0.module.name) }
+            activeSets.append(active)
+            last = (tenant.modules, active)
+        }
+        let actives = activeSets
         // Every tenant's row is independent of the others': the rows are shared out over the cores (50,000 cells at
         // 1000 × 50) and taken in the given order.
-        var audits = Concurrent.chunkedMap(tenants) { tenant in
-            audit(tenant, project: project, observation: observation, columns: columns, none: none)
+        var audits = Concurrent.chunkedMap(Array(tenants.indices)) { index in
+            audit(
+                tenants[index], project: project, observation: observation, columns: columns, active: actives[index],
+                none: none)
         }
         for (invalid, finding) in zip(
             invalidTenants, FindingJudge.invalidTenantFindings(invalidTenants, generalBranch: general))
@@ -97,7 +115,8 @@ public enum Auditor {
     }
 
     static func audit(
-        _ tenant: Tenant, project: Project, observation: ProjectObservation, columns: [Column], none: [String]?
+        _ tenant: Tenant, project: Project, observation: ProjectObservation, columns: [Column], active: [Bool],
+        none: [String]?
     ) -> TenantAudit {
         let superproject = observation.superproject
         let superFindings = FindingJudge.superprojectFindings(tenant, observation: observation).map(AuditFinding.init)
@@ -113,13 +132,13 @@ public enum Auditor {
             ahead: comparison?.ahead, behind: comparison?.behind,
             changedFiles: none.map { _ in (superproject.changedFiles[tenant.branch] ?? []).sorted() },
             findings: superFindings)
-        let active = Set(project.activeSet(for: tenant).effective)
         let pins = superproject.pins[tenant.branch]
         let moved = superproject.movedPaths[tenant.branch]
-        let modules = columns.map { column in
-            audit(
+        let modules = columns.indices.map { index in
+            let column = columns[index]
+            return audit(
                 column: column, tenant: tenant, project: project, pin: pins?[column.module.path],
-                movedTo: moved?[column.module.name], active: active.contains(column.module.name))
+                movedTo: moved?[column.module.name], active: active[index])
         }
         return TenantAudit(id: tenant.id, branch: tenant.branch, superproject: superAudit, modules: modules)
     }
