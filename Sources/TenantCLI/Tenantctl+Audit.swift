@@ -31,8 +31,13 @@ extension Tenantctl {
                 pending-review (open: tenantctl roll --land), stale-review (general_dev moved on, or closed without \
                 landing: tenantctl roll --review), review-conflict (tenantctl resolve <t> --review), squashed-roll \
                 (landed by squash or rebase; information). Per tenant it also compares the \
-                superproject branch with general_dev and lists the files it changes. Annotated-tag pins are \
-                peeled; nested submodules of a module count as changed files.
+                superproject branch with general_dev. Annotated-tag pins are peeled.
+
+                Changed files (what each customisation and each tenant branch changes against its merge base \
+                with general_dev; nested submodules of a module count) are listed where the format shows them: \
+                the table's matrix (up to 30 tenants, or with --matrix), Markdown and the HTML page. The JSON \
+                has them only with --changed-files; without it every changedFiles is null (not computed: one \
+                diff-tree per repository less). The compact table and --summary show none.
 
                 With --check the gate also fails on every finding verify reports (.gitmodules drift), except \
                 moved-path and squashed-roll, which only inform (roll moves the gitlink), and on a \
@@ -75,6 +80,7 @@ extension Tenantctl {
                   tenantctl audit --format markdown > audit.md
                   tenantctl audit --format html -o audit.html   # open it in a browser
                   tenantctl audit --json --no-fetch
+                  tenantctl audit --json --changed-files   # with every cell's changed files
                   tenantctl audit --check        # CI gate
                   tenantctl audit --json | jq '.reviews[] | select(.state == "open")'
                 """)
@@ -118,6 +124,12 @@ extension Tenantctl {
         @Flag(help: "Exit with status 2 when any tenant is behind or has a finding (a CI gate).")
         var check = false
 
+        @Flag(
+            help: ArgumentHelp(
+                "List the files each customisation changes in the JSON too (without it every changedFiles is "
+                    + "null: not computed). The table's matrix, Markdown and HTML always list them."))
+        var changedFiles = false
+
         @OptionGroup var fetchOptions: FetchOptions
 
         @OptionGroup var jobsOptions: JobsOptions
@@ -143,6 +155,7 @@ extension Tenantctl {
                 tenants: tenants, module: module, check: check, jobs: jobsOptions.jobs,
                 generatedAt: epoch.map { Date(timeIntervalSince1970: $0) } ?? Date(),
                 validation: ValidationOptions(allowLocalRemotes: context.allowLocalRemotes), page: chosen == .html)
+            audit.changedFiles = changedFilesNeeded(format: chosen)
             // The review rolls' proposals, from the run journal (each review's forge kind as the project says it).
             let gitDirectory = workspace.commonDirectory
             audit.reviews = { project in
@@ -196,6 +209,19 @@ extension Tenantctl {
             }
             if report.isPartial { return .failure }
             return check && report.needsAttention ? .findings : .success
+        }
+
+        /// The changed files are computed for the reports that show them: Markdown, HTML, the table's matrix (not
+        /// its compact view, not `--summary`), the JSON with `--changed-files`.
+        func changedFilesNeeded(format: AuditFormat) -> AuditRun.ChangedFiles {
+            if changedFiles { return .computed }
+            switch format {
+            case .markdown, .html: return .computed
+            case .json: return .notComputed
+            case .table:
+                if summary { return .notComputed }
+                return matrix ? .computed : .upToTenants(AuditTableRenderer.compactAbove)
+            }
         }
 
     }

@@ -106,9 +106,9 @@ struct AuditTestError: Error {
     @Test func beforeUpdatesShowsWhatEachTenantCustomised() throws {
         let sandbox = try GitSandbox()
         let example = try example(sandbox)
-        let (status, json) = try auditJSON(sandbox, example, ["--check"])
+        let (status, json) = try auditJSON(sandbox, example, ["--check", "--changed-files"])
         #expect(status == 0)
-        #expect(json["schemaVersion"] as? Int == 1)
+        #expect(json["schemaVersion"] as? Int == 2)
         #expect(json["generalBranch"] as? String == "general_dev")
         // The report says what it describes: the general branch's commit on the remote, the remote, the version.
         let source = try #require(json["source"] as? [String: Any])
@@ -207,7 +207,7 @@ struct AuditTestError: Error {
         try addTenants(sandbox, example, upTo: 4)
         try sandbox.git(["branch", "-D", "t4"], in: "\(example.remotes)/Superproject.git")
 
-        let (status, json) = try auditJSON(sandbox, example, ["--check"])
+        let (status, json) = try auditJSON(sandbox, example, ["--check", "--changed-files"])
         #expect(status == 2)
         let rows = try entries(json)
         #expect(codes(rows["t3"]?["Customer"]) == ["not-pinned"])

@@ -123,8 +123,9 @@ enum HeadlessBrowser {
     @Test func aHostileWorkspaceIsEscapedInTheBytesOfThePage() throws {
         let sandbox = try GitSandbox()
         let example = try Self.hostileWorkspace(sandbox)
-        // The audit sees every hostile value (positive control for the escaping checks below).
-        let json = sandbox.tenantctl(["audit", "--json"], in: example.workspace)
+        // The audit sees every hostile value (positive control for the escaping checks below; the file name is a
+        // changed file, in the JSON with --changed-files).
+        let json = sandbox.tenantctl(["audit", "--json", "--changed-files"], in: example.workspace)
         #expect(json.status == 0, "\(json.stderr)")
         let report = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8))
         let strings = Self.strings(in: report).joined(separator: "\n")

@@ -30,8 +30,9 @@ import Testing
             docs/DESIGN.md; tested by `OutputConventionTests`):
 
             - **JSON**: every command that prints accepts `--json` (printed even with `--quiet`); every JSON report
-              has a top-level `"schemaVersion": 1` and a JSON Schema in `docs/schemas/<command>.schema.json`
-              (audit: `docs/audit-schema.json`, compose: `docs/compose-schema.json`). Full commit ids in JSON.
+              has a top-level `"schemaVersion": 1` (audit's: 2) and a JSON Schema in
+              `docs/schemas/<command>.schema.json` (audit: `docs/audit-schema.json`, compose:
+              `docs/compose-schema.json`). Full commit ids in JSON.
               A command given `--json` that is refused or fails (exit 1 or 64) before its report prints the error
               on stdout too, as `{"error": {"code", "message", "names"}, "schemaVersion": 1}`
               (`docs/schemas/error.schema.json`; codes `usage`, `unknown-tenant`, `unknown-module`, `git`,

@@ -339,7 +339,7 @@ extension RollFixture {
         try fixture.sandbox.git(["push", "-q", "origin", "t3"], in: clone)
         try fixture.setPins("t3", ["Order": try fixture.sandbox.git(["rev-parse", "HEAD"], in: clone)])
 
-        let audit = try fixture.audit()
+        let audit = try fixture.audit(["--changed-files"])
         let files = RollFixture.cells(audit.json)["t3"]?["Order"]?["changedFiles"] as? [String] ?? []
         #expect(files.contains("Vendor/Lib"), "\(files)")
     }

@@ -65,6 +65,12 @@ import Testing
         let t2 = try sandbox.git(["rev-parse", "t2"], in: repository)
         let reachable = graph.reachable(from: [t2])
         #expect(reachable.count == Int(try sandbox.git(["rev-list", "--count", "t2"], in: repository)))
+        // The same answers by position, for every commit of the graph and one it lacks.
+        let reachability = graph.reachability(from: [t2])
+        let all = try sandbox.git(["rev-list", "--all"], in: repository).split(separator: "\n").map(String.init)
+        for commit in all { #expect(reachability.contains(commit) == reachable.contains(commit), "\(commit)") }
+        #expect(all.contains { !reachability.contains($0) })
+        #expect(!reachability.contains(String(repeating: "0", count: 40)))
         #expect(graph.compare(t2, with: String(repeating: "0", count: 40)) == nil)
     }
 

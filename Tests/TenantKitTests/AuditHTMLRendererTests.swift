@@ -173,7 +173,7 @@ import Testing
                 #expect(cell[3] as? Int == module.ahead)
                 #expect(cell[4] as? Int == module.behind)
                 // The lists only when there is something in them.
-                #expect(cell.count == (module.changedFiles.isEmpty && module.findings.isEmpty ? 5 : 7))
+                #expect(cell.count == ((module.changedFiles ?? []).isEmpty && module.findings.isEmpty ? 5 : 7))
             }
         }
         #expect((tenants.last?[4] as? [Any])?.isEmpty == true)

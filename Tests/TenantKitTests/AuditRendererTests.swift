@@ -145,8 +145,29 @@ import Testing
         #expect(codes == AuditFinding.Code.allCases.map(\.rawValue))
         let broken = json.replacingOccurrences(of: "\"pinIsTip\"", with: "\"pinIsTop\"")
         #expect(try schema.violations(of: broken).contains { $0.contains("missing pinIsTip") })
-        let wrongType = json.replacingOccurrences(of: "\"schemaVersion\" : 1", with: "\"schemaVersion\" : \"1\"")
+        let wrongType = json.replacingOccurrences(of: "\"schemaVersion\" : 2", with: "\"schemaVersion\" : \"2\"")
+        #expect(wrongType != json)
         #expect(try !schema.violations(of: wrongType).isEmpty)
+    }
+
+    /// A report made without the changed files says so in every cell (`null`), which the schema allows; a list is
+    /// an array of strings or `null`, nothing else.
+    @Test func changedFilesNotComputedAreNullInTheJSONAndTheSchema() throws {
+        var report = Self.report
+        for index in report.tenants.indices {
+            report.tenants[index].superproject.changedFiles = nil
+            for cell in report.tenants[index].modules.indices { report.tenants[index].modules[cell].changedFiles = nil }
+        }
+        let json = try AuditJSONRenderer.render(report)
+        let schema = try JSONSchemaCheck(contentsOf: Self.schemaPath)
+        #expect(try schema.violations(of: json) == [])
+        #expect(json.contains("\"changedFiles\" : null") && !json.contains("\"changedFiles\" : ["))
+        #expect(json == (try JSONOutput.encode(report)))
+        // The same report with its lists has no null list (positive control); a string is refused.
+        let listed = try AuditJSONRenderer.render(Self.report)
+        #expect(!listed.contains("\"changedFiles\" : null"))
+        let wrong = json.replacingOccurrences(of: "\"changedFiles\" : null", with: "\"changedFiles\" : \"none\"")
+        #expect(try schema.violations(of: wrong).contains { $0.contains("changedFiles") })
     }
 
     @Test func markdownRendersATableAndTheFindings() {

@@ -144,7 +144,7 @@ public enum AuditHTMLRenderer {
             let superproject = tenant.superproject
             let head = [
                 jsonString(tenant.id), jsonString(tenantNames[tenant.id] ?? ""), jsonString(tenant.branch),
-                "[\(number(superproject.ahead)),\(number(superproject.behind)),\(list(superproject.changedFiles)),"
+                "[\(number(superproject.ahead)),\(number(superproject.behind)),\(list(superproject.changedFiles ?? [])),"
                     + "\(findings(superproject.findings))]",
             ]
             var cells: [String] = []
@@ -158,8 +158,11 @@ public enum AuditHTMLRenderer {
                 var cell =
                     "[\(module.pin.map(intern) ?? -1),\(intern(module.branch)),\(flags(of: module)),"
                     + "\(number(module.ahead)),\(number(module.behind))"
-                if !module.changedFiles.isEmpty || !module.findings.isEmpty {
-                    cell += ",\(list(module.changedFiles)),\(findings(module.findings))"
+                // The page shows the changed files, so audit computes them for it (nil only in a report made
+                // without them).
+                let changed = module.changedFiles ?? []
+                if !changed.isEmpty || !module.findings.isEmpty {
+                    cell += ",\(list(changed)),\(findings(module.findings))"
                 }
                 cells.append(cell + "]")
             }

@@ -78,17 +78,20 @@ extension JSONBytes {
             }, flush: flush)
     }
 
+    // The cells' members with the writer's value functions called directly: at 50,000 cells the generic `member`
+    // (a protocol witness per value) cost a fifth of the writer's time. The same bytes as `member`.
+
     private mutating func tenant(_ tenant: TenantAudit) {
         object { json in
-            json.member("branch", tenant.branch)
-            json.member("id", tenant.id)
+            json.field("branch", tenant.branch)
+            json.field("id", tenant.id)
             json.key("modules")
             json.array(tenant.modules) { json, module in json.module(module) }
             json.key("superproject")
             json.object { json in
-                json.member("ahead", tenant.superproject.ahead)
-                json.member("behind", tenant.superproject.behind)
-                json.member("changedFiles", tenant.superproject.changedFiles)
+                json.field("ahead", tenant.superproject.ahead)
+                json.field("behind", tenant.superproject.behind)
+                json.field("changedFiles", tenant.superproject.changedFiles)
                 json.findings(tenant.superproject.findings)
             }
         }
@@ -96,17 +99,42 @@ extension JSONBytes {
 
     private mutating func module(_ audit: ModuleAudit) {
         object { json in
-            json.member("active", audit.active)
-            json.member("ahead", audit.ahead)
-            json.member("behind", audit.behind)
-            json.member("branch", audit.branch)
-            json.member("changedFiles", audit.changedFiles)
-            json.member("customised", audit.customised)
+            json.field("active", audit.active)
+            json.field("ahead", audit.ahead)
+            json.field("behind", audit.behind)
+            json.field("branch", audit.branch)
+            json.field("changedFiles", audit.changedFiles)
+            json.field("customised", audit.customised)
             json.findings(audit.findings)
-            json.member("module", audit.module)
-            json.member("pin", audit.pin)
-            json.member("pinIsTip", audit.pinIsTip)
+            json.field("module", audit.module)
+            json.field("pin", audit.pin)
+            json.field("pinIsTip", audit.pinIsTip)
         }
+    }
+
+    private mutating func field(_ name: StaticString, _ value: String) {
+        key(name)
+        string(value)
+    }
+
+    private mutating func field(_ name: StaticString, _ value: String?) {
+        key(name)
+        if let value { string(value) } else { null() }
+    }
+
+    private mutating func field(_ name: StaticString, _ value: Int?) {
+        key(name)
+        if let value { int(value) } else { null() }
+    }
+
+    private mutating func field(_ name: StaticString, _ value: Bool) {
+        key(name)
+        bool(value)
+    }
+
+    private mutating func field(_ name: StaticString, _ value: [String]?) {
+        key(name)
+        if let value { strings(value) } else { null() }
     }
 
     /// The `findings` member.
@@ -114,8 +142,8 @@ extension JSONBytes {
         key("findings")
         array(findings) { json, finding in
             json.object { json in
-                json.member("code", finding.code.rawValue)
-                json.member("message", finding.message)
+                json.field("code", finding.code.rawValue)
+                json.field("message", finding.message)
             }
         }
     }

@@ -3,7 +3,7 @@ import Foundation
 /// What `tenantctl audit` found: per tenant, the superproject branch and every module.
 public struct AuditReport: Sendable, Equatable, Encodable {
     /// The version of this report's JSON schema (`docs/audit-schema.json`).
-    public static let schemaVersion = 1
+    public static let schemaVersion = 2
 
     /// The shared development branch everything is compared with.
     public var generalBranch: String

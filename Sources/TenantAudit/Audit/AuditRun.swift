@@ -18,6 +18,9 @@ public struct AuditRun: Sendable {
     public var validation: ValidationOptions
     /// Gather what the HTML page shows beyond the report (``AuditPage``).
     public var page: Bool
+    /// Which reports list the files each customisation changes (one `diff-tree` per repository): the command asks
+    /// for them where its format shows them.
+    public var changedFiles: ChangedFiles = .computed
     /// Reads the proposals of the review rolls as the run journal has them, for the project read (the command
     /// gives it: the journal is above this layer); the report shows the ones still followed, and their findings.
     /// Nil: none.
@@ -37,6 +40,26 @@ public struct AuditRun: Sendable {
         self.generatedAt = generatedAt
         self.validation = validation
         self.page = page
+    }
+
+    /// Whether a report lists the files each customisation changes, in every cell (`changedFiles`).
+    public enum ChangedFiles: Sendable, Equatable {
+        /// Listed (the HTML page, Markdown, the table's matrix, `audit --changed-files`).
+        case computed
+        /// Not computed: every cell's `changedFiles` is nil (the JSON without `--changed-files`).
+        case notComputed
+        /// Listed when the report has at most this many tenants (invalid tenant files included), else not
+        /// computed: the table, whose compact view above that many shows no changed files.
+        case upToTenants(Int)
+
+        /// Whether a report of `tenants` tenants lists them.
+        public func computed(tenants: Int) -> Bool {
+            switch self {
+            case .computed: true
+            case .notComputed: false
+            case .upToTenants(let limit): tenants <= limit
+            }
+        }
     }
 
     /// Refuses unknown tenant and module names (before any module is fetched).
@@ -107,9 +130,10 @@ public struct AuditRun: Sendable {
         let selected = try Self.selectTenants(tenants, in: project)
         let invalidNamed = Set(tenants.compactMap { project.invalidTenant(id: $0)?.id })
         let invalid = project.invalidTenants.filter { tenants.isEmpty || invalidNamed.contains($0.id) }
+        let listsChangedFiles = changedFiles.computed(tenants: selected.count + invalid.count)
         let observation = try ObservationReader.read(
-            snapshot: snapshot, tenants: selected, git: git, options: ObservationReader.Options(jobs: jobs),
-            batch: snapshot.batch)
+            snapshot: snapshot, tenants: selected, git: git,
+            options: ObservationReader.Options(jobs: jobs, changedFiles: listsChangedFiles), batch: snapshot.batch)
         var findings = try checkedOutFindings(snapshot, git: git)
         if check {
             findings += FindingJudge.gitmodulesFindings(project: project, observation: observation)
@@ -117,7 +141,7 @@ public struct AuditRun: Sendable {
         }
         var report = Auditor.report(
             project: project, tenants: selected, observation: observation, invalidTenants: invalid,
-            findings: findings)
+            findings: findings, changedFiles: listsChangedFiles)
         // A report says what it describes: the general branch's commit, the remote, the time, the version.
         report.source = AuditSource(
             generalCommit: observation.superproject.generalTip, generatedAt: generatedAt,

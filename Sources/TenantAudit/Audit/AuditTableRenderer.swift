@@ -174,14 +174,16 @@ public enum AuditTableRenderer {
     static func customisationLines(_ report: AuditReport) -> [String] {
         var lines: [String] = []
         for tenant in report.tenants {
-            if let ahead = tenant.superproject.ahead, ahead > 0 || !tenant.superproject.changedFiles.isEmpty {
-                lines.append(
-                    "\(tenant.id) (superproject): \(commits(ahead))\(files(tenant.superproject.changedFiles))")
+            let superFiles = tenant.superproject.changedFiles ?? []
+            if let ahead = tenant.superproject.ahead, ahead > 0 || !superFiles.isEmpty {
+                lines.append("\(tenant.id) (superproject): \(commits(ahead))\(files(superFiles))")
             }
-            for module in tenant.modules where module.isCustomised || !module.changedFiles.isEmpty {
+            for module in tenant.modules {
+                let changed = module.changedFiles ?? []
+                guard module.isCustomised || !changed.isEmpty else { continue }
                 let ahead = module.ahead ?? 0
                 let what = ahead == 0 && module.customised ? "customised, no own commits yet" : commits(ahead)
-                lines.append("\(tenant.id)/\(module.module): \(what)\(files(module.changedFiles))")
+                lines.append("\(tenant.id)/\(module.module): \(what)\(files(changed))")
             }
         }
         return lines

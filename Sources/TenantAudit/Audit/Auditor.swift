@@ -4,23 +4,45 @@ import Foundation
 public enum Auditor {
     /// The report for `tenants` (in the given order) and every module of `project`: the cells' fields from the
     /// observation, every finding from the ``FindingJudge``. `findings` are added to the report's own (the
-    /// checked-out files, `.gitmodules` drift).
+    /// checked-out files, `.gitmodules` drift). `changedFiles`: the observation has the changed files (read with
+    /// ``ObservationReader/Options/changedFiles``); false: every cell's `changedFiles` is nil (not computed).
     public static func report(
         project: Project, tenants: [Tenant], observation: ProjectObservation, invalidTenants: [InvalidTenant] = [],
-        findings: [AuditFinding] = []
+        findings: [AuditFinding] = [], changedFiles: Bool = true
     ) -> AuditReport {
         let general = project.manifest.generalBranch
+        // A cell's list when there is nothing to list: empty, or nil when nothing was computed.
+        let none: [String]? = changedFiles ? [] : nil
         // What every cell of a module column looks up, looked up once per module (and per distinct pin), not once
         // per cell.
         let columns = Concurrent.chunkedMap(project.manifest.modules, minimumChunk: 4) { module in
             Column(
                 module: module, repository: observation.modules[module.name],
-                unreachable: observation.unreachable[module.name] != nil, general: project.generalBranch(of: module))
+                unreachable: observation.unreachable[module.name] != nil, general: project.generalBranch(of: module),
+                changedFiles: changedFiles)
         }
+        // Each tenant's effective active set, as whether each column is in it; tenants that declare the same modules
+        // (in a row, as most do) share one, instead of computing the dependency closure again for each.
+        var activeSets: [[Bool]] = []
+        activeSets.reserveCapacity(tenants.count)
+        var last: (declared: [String], active: [Bool])?
+        for tenant in tenants {
+            if let last, last.declared == tenant.modules {
+                activeSets.append(last.active)
+                continue
+            }
+            let effective = Set(project.activeSet(for: tenant).effective)
+            let active = columns.map { effective.contains($0.module.name) }
+            activeSets.append(active)
+            last = (tenant.modules, active)
+        }
+        let actives = activeSets
         // Every tenant's row is independent of the others': the rows are shared out over the cores (50,000 cells at
         // 1000 × 50) and taken in the given order.
-        var audits = Concurrent.chunkedMap(tenants) { tenant in
-            audit(tenant, project: project, observation: observation, columns: columns)
+        var audits = Concurrent.chunkedMap(Array(tenants.indices)) { index in
+            audit(
+                tenants[index], project: project, observation: observation, columns: columns, active: actives[index],
+                none: none)
         }
         for (invalid, finding) in zip(
             invalidTenants, FindingJudge.invalidTenantFindings(invalidTenants, generalBranch: general))
@@ -29,7 +51,7 @@ public enum Auditor {
                 TenantAudit(
                     id: invalid.id, branch: invalid.branch,
                     superproject: SuperprojectAudit(
-                        ahead: nil, behind: nil, changedFiles: [],
+                        ahead: nil, behind: nil, changedFiles: none,
                         findings: ([finding]
                             + FindingJudge.invalidTenantMergedBack(invalid, project: project, observation: observation))
                             .map(AuditFinding.init)),
@@ -54,12 +76,15 @@ public enum Auditor {
         let general: String
         /// Pin → what the cells pinning it show, for every pin the module's facts know.
         let pins: [String: PinFacts]
+        /// The cells' list when there is nothing to list: empty, or nil when the changed files were not computed.
+        let none: [String]?
 
-        init(module: Module, repository: ModuleObservation?, unreachable: Bool, general: String) {
+        init(module: Module, repository: ModuleObservation?, unreachable: Bool, general: String, changedFiles: Bool) {
             self.module = module
             self.repository = repository
             self.unreachable = unreachable
             self.general = general
+            self.none = changedFiles ? [] : nil
             var pins: [String: PinFacts] = [:]
             if let repository {
                 let known = Set(repository.pinCommits.keys).union(repository.pinsOnRemote)
@@ -68,7 +93,7 @@ public enum Auditor {
                 for pin in known {
                     pins[pin] = PinFacts(
                         commit: repository.commit(pin), comparison: repository.comparisons[pin],
-                        changedFiles: (repository.changedFiles[pin] ?? []).sorted())
+                        changedFiles: changedFiles ? (repository.changedFiles[pin] ?? []).sorted() : nil)
                 }
             }
             self.pins = pins
@@ -76,7 +101,7 @@ public enum Auditor {
 
         /// The facts of `pin`; for a pin the module's facts do not know, what their lookups give for it.
         func facts(_ pin: String) -> PinFacts {
-            pins[pin] ?? PinFacts(commit: pin, comparison: nil, changedFiles: [])
+            pins[pin] ?? PinFacts(commit: pin, comparison: nil, changedFiles: none)
         }
     }
 
@@ -85,32 +110,35 @@ public enum Auditor {
         /// The commit the pin names (annotated tags peeled).
         var commit: String
         var comparison: Comparison?
-        /// Sorted.
-        var changedFiles: [String]
+        /// Sorted; nil when not computed.
+        var changedFiles: [String]?
     }
 
-    static func audit(_ tenant: Tenant, project: Project, observation: ProjectObservation, columns: [Column])
-        -> TenantAudit
-    {
+    static func audit(
+        _ tenant: Tenant, project: Project, observation: ProjectObservation, columns: [Column], active: [Bool],
+        none: [String]?
+    ) -> TenantAudit {
         let superproject = observation.superproject
         let superFindings = FindingJudge.superprojectFindings(tenant, observation: observation).map(AuditFinding.init)
         guard superproject.tenantTips[tenant.branch] != nil else {
             return TenantAudit(
                 id: tenant.id, branch: tenant.branch,
-                superproject: SuperprojectAudit(ahead: nil, behind: nil, changedFiles: [], findings: superFindings),
+                superproject: SuperprojectAudit(
+                    ahead: nil, behind: nil, changedFiles: none, findings: superFindings),
                 modules: [])
         }
         let comparison = superproject.comparisons[tenant.branch]
         let superAudit = SuperprojectAudit(
             ahead: comparison?.ahead, behind: comparison?.behind,
-            changedFiles: (superproject.changedFiles[tenant.branch] ?? []).sorted(), findings: superFindings)
-        let active = Set(project.activeSet(for: tenant).effective)
+            changedFiles: none.map { _ in (superproject.changedFiles[tenant.branch] ?? []).sorted() },
+            findings: superFindings)
         let pins = superproject.pins[tenant.branch]
         let moved = superproject.movedPaths[tenant.branch]
-        let modules = columns.map { column in
-            audit(
+        let modules = columns.indices.map { index in
+            let column = columns[index]
+            return audit(
                 column: column, tenant: tenant, project: project, pin: pins?[column.module.path],
-                movedTo: moved?[column.module.name], active: active.contains(column.module.name))
+                movedTo: moved?[column.module.name], active: active[index])
         }
         return TenantAudit(id: tenant.id, branch: tenant.branch, superproject: superAudit, modules: modules)
     }
@@ -123,7 +151,7 @@ public enum Auditor {
         let branch = project.branch(of: module, for: tenant)
         var result = ModuleAudit(
             module: module.name, pin: pin, branch: branch, customised: declared, ahead: nil, behind: nil,
-            pinIsTip: false, active: active, changedFiles: [], findings: [])
+            pinIsTip: false, active: active, changedFiles: column.none, findings: [])
         guard !column.unreachable else {
             result.findings.append(
                 AuditFinding(

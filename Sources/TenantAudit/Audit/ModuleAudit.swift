@@ -18,15 +18,16 @@ public struct ModuleAudit: Sendable, Equatable, Encodable {
     public var pinIsTip: Bool
     /// The module is in the tenant's effective active set.
     public var active: Bool
-    /// Files the customisation changes relative to the merge base with `general_dev`.
-    public var changedFiles: [String]
+    /// Files the customisation changes relative to the merge base with `general_dev`; nil when they were not
+    /// computed (audit computes them for the formats that show them, ``AuditRun/changedFiles``).
+    public var changedFiles: [String]?
     /// What is wrong, if anything.
     public var findings: [AuditFinding]
 
     /// Creates a module audit.
     public init(
         module: String, pin: String?, branch: String, customised: Bool, ahead: Int?, behind: Int?, pinIsTip: Bool,
-        active: Bool, changedFiles: [String], findings: [AuditFinding]
+        active: Bool, changedFiles: [String]?, findings: [AuditFinding]
     ) {
         self.module = module
         self.pin = pin

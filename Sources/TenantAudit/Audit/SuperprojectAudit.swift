@@ -6,13 +6,14 @@ public struct SuperprojectAudit: Sendable, Equatable, Encodable {
     public var ahead: Int?
     /// Commits of `general_dev` not on the tenant branch; nil when the branch is missing.
     public var behind: Int?
-    /// Files (not module pins) the tenant branch changes relative to its merge base with `general_dev`.
-    public var changedFiles: [String]
+    /// Files (not module pins) the tenant branch changes relative to its merge base with `general_dev`; nil when
+    /// they were not computed (``AuditRun/changedFiles``).
+    public var changedFiles: [String]?
     /// Problems with the tenant branch itself (`missing-branch`).
     public var findings: [AuditFinding]
 
     /// Creates a superproject audit.
-    public init(ahead: Int?, behind: Int?, changedFiles: [String], findings: [AuditFinding]) {
+    public init(ahead: Int?, behind: Int?, changedFiles: [String]?, findings: [AuditFinding]) {
         self.ahead = ahead
         self.behind = behind
         self.changedFiles = changedFiles

@@ -62,8 +62,12 @@ public struct CommitGraph: Sendable {
         var parents: [[Int32]] = []
         var isMerge: [Bool] = []
         var firstParent: [Int32] = []
-        /// With `decorated`: the commit's position and the decoration text of each line that has one.
-        var decorations: [(position: Int, text: String)] = []
+        /// With `decorated`: the branches the decorations name (`refs/heads/<name>`, a `HEAD -> ` dropped), by
+        /// the position of the commit they are at.
+        var branches: [(position: Int, name: String)] = []
+        /// With `decorated`: a decoration that is not `refs/heads/…` was seen (`tag: refs/heads/…`: a branch at an
+        /// annotated tag).
+        var otherDecoration = false
     }
 
     private static func parse(_ data: Data, decorated: Bool) -> Parsed? {
@@ -137,9 +141,46 @@ public struct CommitGraph: Sendable {
             result.firstParent.append(first)
         }
         for decoration in decorations {
-            result.decorations.append((decoration.line, string(bytes, (decoration.start, decoration.end))))
+            readDecoration(bytes, decoration.start, decoration.end, at: decoration.line, into: &result)
         }
         return result
+    }
+
+    /// One commit's `%D` (full ref names separated by `, `; a ref name holds no space) read from git's bytes: each
+    /// `refs/heads/<name>` (after a `HEAD -> `) as a branch at `position`, anything else marks
+    /// ``Parsed/otherDecoration``. No String but the branch names (at 1000 tenants a module lists hundreds).
+    private static func readDecoration(
+        _ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, at position: Int, into result: inout Parsed
+    ) {
+        var entry = start
+        while entry < end {
+            var stop = entry
+            while stop < end && !(bytes[stop] == UInt8(ascii: ",") && stop + 1 < end && bytes[stop + 1] == 32) {
+                stop += 1
+            }
+            if stop > entry {
+                var name = entry
+                if hasPrefix(bytes, name, stop, headArrow) { name += headArrow.count }
+                if hasPrefix(bytes, name, stop, headsPrefix) {
+                    let branch = string(bytes, (name + headsPrefix.count, stop))
+                    if branch != "HEAD" { result.branches.append((position, branch)) }
+                } else {
+                    result.otherDecoration = true
+                }
+            }
+            entry = stop + 2
+        }
+    }
+
+    private static let headArrow = Array("HEAD -> ".utf8)
+    private static let headsPrefix = Array("refs/heads/".utf8)
+
+    private static func hasPrefix(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, _ prefix: [UInt8])
+        -> Bool
+    {
+        guard end - start >= prefix.count else { return false }
+        for (offset, byte) in prefix.enumerated() where bytes[start + offset] != byte { return false }
+        return true
     }
 
     private static func string(_ bytes: UnsafeBufferPointer<UInt8>, _ field: (Int, Int)) -> String {
@@ -199,22 +240,11 @@ public struct CommitGraph: Sendable {
         }
         let graph = CommitGraph(parsed)
         var branches: [String: String] = [:]
-        var otherDecoration = false
-        let head = "refs/heads/"
-        for decoration in parsed.decorations {
-            for entry in decoration.text.split(separator: ", ", omittingEmptySubsequences: true) {
-                var name = Substring(entry)
-                if name.hasPrefix("HEAD -> ") { name = name.dropFirst("HEAD -> ".count) }
-                guard name.hasPrefix(head) else {
-                    otherDecoration = true  // `tag: refs/heads/…`: a branch at an annotated tag
-                    continue
-                }
-                let branch = String(name.dropFirst(head.count))
-                if branch != "HEAD" { branches[branch] = graph.ids[decoration.position] }
-            }
-        }
-        guard otherDecoration else { return (branches, graph) }
-        return (try GitRefs.branches(under: head, in: repository, git: git, what: what), graph)
+        branches.reserveCapacity(parsed.branches.count)
+        for (position, name) in parsed.branches { branches[name] = graph.ids[position] }
+        // `tag: refs/heads/…`: a branch at an annotated tag.
+        guard parsed.otherDecoration else { return (branches, graph) }
+        return (try GitRefs.branches(under: "refs/heads/", in: repository, git: git, what: what), graph)
     }
 
     /// The number of commits in the graph.
@@ -342,6 +372,31 @@ public struct CommitGraph: Sendable {
             position = firstParent[index]
         }
         return commits
+    }
+
+    /// What is reachable from some tips, by position in the graph: asked for one commit at a time without a set of
+    /// every reachable id (a module of 1000 tenants has thousands of commits and a few hundred pins to ask about).
+    public struct Reachability: Sendable {
+        fileprivate let positions: [String: Int32]
+        fileprivate let marked: [Bool]
+
+        /// Whether `commit` is in the graph and reachable from the tips.
+        public func contains(_ commit: String) -> Bool {
+            guard let position = positions[commit] else { return false }
+            return marked[Int(position)]
+        }
+    }
+
+    /// What is reachable from any of `tips` (one pass over the graph, no string made or hashed but the tips').
+    public func reachability(from tips: some Sequence<String>) -> Reachability {
+        var marked = [Bool](repeating: false, count: ids.count)
+        for tip in tips {
+            if let position = positions[tip] { marked[Int(position)] = true }
+        }
+        for index in 0..<ids.count where marked[index] {
+            for parent in parents[index] { marked[Int(parent)] = true }
+        }
+        return Reachability(positions: positions, marked: marked)
     }
 
     /// Every commit reachable from any of `tips` (one pass over the graph).

@@ -26,7 +26,8 @@ public struct ModulePins: Sendable, Equatable {
         _ pins: Set<String>, graph: CommitGraph, branchTips: Set<String>, repository: String, git: Git, what: String
     ) throws -> ModulePins {
         var result = ModulePins()
-        let onBranches = graph.reachable(from: branchTips)
+        // By position in the graph: no set of every commit the branches reach (thousands of ids per module).
+        let onBranches = graph.reachability(from: branchTips)
         for pin in pins where graph.contains(pin) {
             result.commits[pin] = pin
             if onBranches.contains(pin) { result.onRemote.insert(pin) }
@@ -47,16 +48,16 @@ public struct ModulePins: Sendable, Equatable {
                 tagCommits.insert(object.id)
             }
         }
-        var fromTags: Set<String> = []
+        var fromTags: CommitGraph.Reachability?
         let candidates = open.compactMap { result.commits[$0] }
         if !tagCommits.isEmpty && !candidates.isEmpty {
             let tagGraph = try CommitGraph.load(
                 tips: tagCommits.sorted(), repository: repository, git: git, what: what + " (tags)")
-            fromTags = tagGraph.reachable(from: tagCommits)
+            fromTags = tagGraph.reachability(from: tagCommits)
         }
         for pin in open {
             guard let commit = result.commits[pin] else { continue }
-            if onBranches.contains(commit) || fromTags.contains(commit) { result.onRemote.insert(pin) }
+            if onBranches.contains(commit) || fromTags?.contains(commit) == true { result.onRemote.insert(pin) }
         }
         return result
     }
