@@ -43,7 +43,10 @@ extension Tenantctl {
                 to since (exit 2).
                 3. Give it up, where neither can succeed (a server that keeps refusing): `tenantctl runs --forget \
                 <run-id>` first says what of the run is still on the remotes, then marks it forgotten: it blocks \
-                nothing, and what it left stays.
+                nothing, and what it left stays. A module checkout that a killed switch was moving stays where it \
+                is; when the move stopped between its steps, git's pointer to it (core.worktree, or its .git \
+                file) is set to where it is, so that git works in it, and listed under "set right" (--json: \
+                repaired).
                 --abort and --forget are journalled runs themselves: killed half-way, their re-run goes on. With --json \
                 they print what became of each step (undone, kept, untouched; docs/schemas/runs-abort.schema.json).
 
@@ -188,6 +191,10 @@ extension Tenantctl {
             if !result.untouched.isEmpty {
                 console.print(forgetting ? "no longer as the run left it:" : "nothing to take back:")
                 for step in result.untouched { console.print("  " + TerminalText.escaped(step.line)) }
+            }
+            if !result.repaired.isEmpty {
+                console.print("set right, so that git works in it again (nothing else in it changed):")
+                for step in result.repaired { console.print("  " + TerminalText.escaped(step.line)) }
             }
             console.print(
                 "run \(result.runId) is \(forgetting ? "forgotten" : "aborted") (by run \(result.by)); it blocks "

@@ -121,4 +121,51 @@ import Testing
         #expect(b["now"] == nil, "\(b)")
         #expect((b["note"] as? String)?.contains("no checkout at") == true, "\(b)")
     }
+
+    /// A switch killed inside a module checkout move, then given up with `runs --forget`: killed after the move's
+    /// `git config` (the checkout at deps/cap/src, `core.worktree` naming plugins/cap) or after its rename too (the
+    /// checkout at plugins/cap, its `.git` file naming the git directory from deps/cap/src). git cannot work in the
+    /// checkout. The forget leaves the checkout where it is, with its files, HEAD and the user's edit, sets the wrong
+    /// pointer to where the checkout is and says so; git then works in it, status reads it, and the next switch
+    /// (once the user put the edit away) takes it where main has it.
+    @Test(.tags(.slow), .notInTheFastSet) func theForgetOfASwitchKilledInsideACheckoutMoveLeavesAUsableCheckout()
+        throws
+    {
+        let sandbox = try GitSandbox()
+        let reference = try MovedModuleSuperproject(sandbox: sandbox, name: "reference")
+        #expect(sandbox.tenantctl(["switch", "main"], in: reference.dev).status == 0)
+        let (_, write) = try reference.moveConfigWrite()
+        for renamed in [false, true] {
+            let name = renamed ? "renamed" : "configured"
+            let app = try MovedModuleSuperproject(sandbox: sandbox, name: name)
+            #expect(sandbox.tenantctl(["switch", "main"], in: app.dev).status == 0)
+            try app.killInsideTheMove(write: write, renamed: renamed, label: name)
+            let run = try #require(try SwitchStepRecoveryTests.unfinishedSwitch(app.dev), "\(name)")
+            let cap = app.dev + (renamed ? "/plugins/cap" : "/deps/cap/src")
+            try "my notes\n".write(toFile: cap + "/README", atomically: true, encoding: .utf8)
+
+            let forget = try sandbox.tenantctlProcess(["runs", "--forget", run.runId], in: app.dev)
+            #expect(forget.status == 0, "\(name): \(forget.stderr)")
+            #expect(forget.stdout.contains("set right"), "\(name): \(forget.stdout)")
+            #expect(
+                forget.stdout.contains(renamed ? "the .git file of plugins/cap" : "names deps/cap/src again"),
+                "\(name): \(forget.stdout)")
+            #expect(try SwitchStepRecoveryTests.unfinishedSwitch(app.dev) == nil, "\(name)")
+            // Where it was left, whole, and git works in it.
+            #expect(try sandbox.git(["rev-parse", "--show-toplevel"], in: cap) == cap, "\(name)")
+            #expect(try sandbox.git(["rev-parse", "HEAD"], in: cap) == app.new, "\(name)")
+            #expect(try sandbox.git(["status", "--porcelain"], in: cap) == " M README", "\(name)")
+            #expect(try String(contentsOfFile: cap + "/README", encoding: .utf8) == "my notes\n", "\(name)")
+
+            let status = try sandbox.tenantctlProcess(["status"], in: app.dev)
+            #expect(status.status == 0, "\(name): \(status.stderr)")
+            try sandbox.git(["checkout", "-q", "--", "README"], in: cap)
+            let next = try sandbox.tenantctlProcess(["switch", "main"], in: app.dev)
+            #expect(next.status == 0, "\(name): \(next.stderr)")
+            let moved = app.dev + "/deps/cap/src"
+            #expect(try sandbox.git(["rev-parse", "--show-toplevel"], in: moved) == moved, "\(name)")
+            #expect(try sandbox.git(["status", "--porcelain"], in: moved) == "", "\(name)")
+            #expect(try sandbox.git(["rev-parse", "HEAD"], in: moved) == app.new, "\(name)")
+        }
+    }
 }

@@ -371,4 +371,52 @@ import Testing
             }
         }
     }
+
+    /// Killed between the second and the third step of a module checkout move: the directory is already at the new
+    /// path, its `.git` file still names the git directory from the old one, so git finds no repository there (no git
+    /// call comes between the two: the state is the kill after the `git config`, then the rename by hand). The next
+    /// switch back writes the `.git` file for where the checkout is, says so, and puts everything back as before; the
+    /// printed re-run does the same, then finishes the switch; with a file the user edited in the moved checkout, the
+    /// checkout is kept where it is, whole and usable, the edit untouched and named.
+    @Test func aSwitchKilledBetweenACheckoutMovesRenameAndItsGitFileLosesNothing() throws {
+        let sandbox = try GitSandbox()
+        let reference = try MovedModuleSuperproject(sandbox: sandbox, name: "reference")
+        #expect(sandbox.tenantctl(["switch", "main"], in: reference.dev).status == 0)
+        let (calls, write) = try reference.moveConfigWrite()
+        for name in ["back", "rerun", "edited"] {
+            let app = try MovedModuleSuperproject(sandbox: sandbox, name: name)
+            #expect(sandbox.tenantctl(["switch", "main"], in: app.dev).status == 0)
+            let before = try app.snapshot()
+            let label = "\(name), killed after call \(write + 1) (\(calls[write])), then renamed"
+            try app.killInsideTheMove(write: write, renamed: true, label: name)
+            let cap = app.dev + "/plugins/cap"
+            if name == "edited" { try "my notes\n".write(toFile: cap + "/README", atomically: true, encoding: .utf8) }
+
+            let next = ["switch", name == "rerun" ? "release-1.0" : "main"]
+            let result = try sandbox.tenantctlProcess(next, in: app.dev)
+            #expect(result.stderr.contains("had stopped half-way"), "\(label): \(result.stderr)")
+            switch name {
+            case "back":
+                #expect(result.status == 0, "\(label): \(result.stderr)")
+                #expect(try Self.unfinishedSwitch(app.dev) == nil, "\(label): \(result.stderr)")
+                #expect(try app.snapshot() == before, "\(label): \(result.stderr)")
+                #expect(!FileManager.default.fileExists(atPath: cap + "/README"), "\(label)")
+            case "rerun":
+                #expect(result.status == 0, "\(label): \(result.stderr)")
+                #expect(try Self.unfinishedSwitch(app.dev) == nil, "\(label): \(result.stderr)")
+                #expect(Self.checkedOut(app.dev, "plugins/cap"), "\(label): \(result.stderr)")
+                #expect(try sandbox.git(["rev-parse", "HEAD"], in: cap) == app.old, "\(label)")
+                #expect(try sandbox.git(["status", "--porcelain"], in: cap) == "", "\(label)")
+                #expect(try sandbox.git(["rev-parse", "--show-toplevel"], in: cap) == cap, "\(label)")
+            default:
+                // The user's edit: kept where it is, named, and git works in the checkout.
+                #expect(result.stderr.contains("Cap: kept"), "\(label): \(result.stderr)")
+                #expect(result.stderr.contains("plugins/cap/README"), "\(label): \(result.stderr)")
+                #expect(try String(contentsOfFile: cap + "/README", encoding: .utf8) == "my notes\n", "\(label)")
+                #expect(try sandbox.git(["rev-parse", "--show-toplevel"], in: cap) == cap, "\(label)")
+                #expect(try sandbox.git(["status", "--porcelain"], in: cap) == " M README", "\(label)")
+                #expect(try sandbox.git(["rev-parse", "HEAD"], in: cap) == app.new, "\(label)")
+            }
+        }
+    }
 }

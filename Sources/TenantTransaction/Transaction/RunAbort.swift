@@ -63,6 +63,9 @@ public enum RunAbort {
         public var kept: [Step] = []
         /// The steps that had not landed or were taken back before: nothing to do.
         public var untouched: [Step] = []
+        /// A forget's repairs: module checkouts a stopped switch was moving, left where they are, whose pointer
+        /// (`core.worktree`, the `.git` file) was set to where the checkout is, as git could not work in them.
+        public var repaired: [Step] = []
     }
 
     /// `runs --abort <run-id>`: under the workspace lock, as a journalled run of its own.
@@ -107,6 +110,9 @@ public enum RunAbort {
         let transaction = try Transaction.begin(workspace, command: "runs", arguments: ["--forget", runId])
         do {
             var result = Result(runId: runId, action: "forget", by: transaction.runId)
+            // First, so that the survey reads such a checkout. Only git's pointers to the checkout change, each to
+            // where it is: done again by a re-run, it finds nothing to do, so it is no step of the forget's journal.
+            result.repaired = try repairStoppedMoves(of: run, in: workspace)
             let undoer = Undoer(run: run, workspace: workspace, git: git, transaction: transaction)
             for step in undoer.survey() {
                 if step.now != nil && step.now == step.left || step.note.hasPrefix("cannot read") {
@@ -122,6 +128,36 @@ public enum RunAbort {
             if !Cancellator.shared.isCancelled { throw transaction.fail(error) }
             throw error
         }
+    }
+
+    /// The module checkouts a stopped switch was moving when it was killed, each left where it is but with git's
+    /// pointer to it set right where the move stopped between its steps (``StoppedCheckoutMove``): git could not
+    /// work in it, and every next command failed on it. Only pointers that disagree with where the checkout really
+    /// is are changed, in the run's own worktree (none when that worktree is gone: its checkouts went with it).
+    static func repairStoppedMoves(of run: RunJournal, in workspace: Workspace) throws -> [Step] {
+        guard !run.worktreeIsGone else { return [] }
+        let root = run.worktree ?? workspace.root
+        let outside = workspace.superproject.repository(at: root)
+        func relative(_ path: String) -> String {
+            path.hasPrefix(root + "/") ? String(path.dropFirst(root.count + 1)) : path
+        }
+        var steps: [Step] = []
+        for record in run.before ?? [] where record.started != false {
+            guard let from = record.movedFrom, let path = record.path, !path.isEmpty else { continue }
+            let old = (root as NSString).appendingPathComponent(from)
+            let new = (root as NSString).appendingPathComponent(path)
+            guard let repair = try StoppedCheckoutMove.repair(between: old, and: new, outside: outside) else {
+                continue
+            }
+            let now = relative(repair.checkout)
+            steps.append(
+                Step(
+                    repository: record.repository, ref: Undoer.checkoutMoveStep, local: true, left: path,
+                    before: from, now: now,
+                    note: "checkout left at \(now); its move had stopped half-way and git could not work in it: "
+                        + repair.description(relative: relative)))
+        }
+        return steps
     }
 
     /// Forgets a journal cut off before its first step: nothing of it can be read, so it is moved aside

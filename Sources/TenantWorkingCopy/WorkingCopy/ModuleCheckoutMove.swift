@@ -57,57 +57,14 @@ enum ModuleCheckoutMove {
         removeEmptyParents(of: source, below: (destination as NSString).deletingLastPathComponent)
     }
 
-    /// Puts back a move that stopped between its two halves (killed after `core.worktree` was pointed at
-    /// `destination`, before the directory was renamed: no git call comes between them): the checkout is still at
-    /// `source` with its `.git` file, no checkout is at `destination`, and the git directory's `core.worktree` is
-    /// exactly the value the move wrote, so that git finds no working tree for the checkout. `core.worktree` is
-    /// pointed at `source` again; anything else is left as it is. Whether it put one back. `outside` runs git outside
-    /// the checkout (its `core.worktree` cannot be trusted).
-    static func putBackStopped(at source: String, movingTo destination: String, outside: GitRepository) throws -> Bool {
-        let fileManager = FileManager.default
-        let dotGit = (source as NSString).appendingPathComponent(".git")
-        var isDirectory: ObjCBool = false
-        guard fileManager.fileExists(atPath: dotGit, isDirectory: &isDirectory), !isDirectory.boolValue,
-            !fileManager.fileExists(atPath: (destination as NSString).appendingPathComponent(".git")),
-            let gitDirectory = gitDirectory(namedIn: dotGit, checkout: source)
-        else { return false }
-        let config = (gitDirectory as NSString).appendingPathComponent("config")
-        guard fileManager.fileExists(atPath: config) else { return false }
-        let worktree = try outside.configValue(
-            "core.worktree", inFile: config, context: "read core.worktree of \(gitDirectory)")
-        guard worktree == relativePath(from: gitDirectory, to: destination) else { return false }
-        try outside.setConfig(
-            "core.worktree", to: relativePath(from: gitDirectory, to: source), inFile: config,
-            context: "point core.worktree of \(gitDirectory) back at \(source)")
-        return true
-    }
-
-    /// The git directory a checkout's `.git` file names (`gitdir: <path>`, relative to the checkout or absolute),
-    /// absolute; nil when the file says no such thing.
-    static func gitDirectory(namedIn file: String, checkout: String) -> String? {
-        guard let data = FileManager.default.contents(atPath: file) else { return nil }
-        let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        guard text.hasPrefix("gitdir: ") else { return nil }
-        let named = String(text.dropFirst("gitdir: ".count))
-        guard !named.isEmpty else { return nil }
-        return named.hasPrefix("/")
-            ? named
-            : URL(fileURLWithPath: (checkout as NSString).appendingPathComponent(named)).standardizedFileURL.path
-    }
-
     /// The path of `target` relative to the directory `base` (both absolute; symbolic links resolved).
     static func relativePath(from base: String, to target: String) -> String {
-        let from = URL(fileURLWithPath: base).resolvingSymlinksInPath().standardizedFileURL.pathComponents
-        let to = URL(fileURLWithPath: target).resolvingSymlinksInPath().standardizedFileURL.pathComponents
-        var common = 0
-        while common < from.count, common < to.count, from[common] == to[common] { common += 1 }
-        let parts = Array(repeating: "..", count: from.count - common) + to[common...]
-        return parts.isEmpty ? "." : parts.joined(separator: "/")
+        StoppedCheckoutMove.relativePath(from: base, to: target)
     }
 
     /// Removes the directories above `path` that the move left empty (`plugins/` of `plugins/cap`), never
     /// `keep` or a directory above it.
-    private static func removeEmptyParents(of path: String, below keep: String) {
+    static func removeEmptyParents(of path: String, below keep: String) {
         var directory = (path as NSString).deletingLastPathComponent
         while !keep.hasPrefix(directory), directory.count > 1,
             let entries = try? FileManager.default.contentsOfDirectory(atPath: directory), entries.isEmpty

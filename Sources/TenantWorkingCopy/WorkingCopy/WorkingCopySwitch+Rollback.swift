@@ -126,20 +126,27 @@ extension WorkingCopySwitch {
         return (putBack, kept)
     }
 
-    /// A module checkout move the stopped switch had begun and not finished (killed between pointing the checkout's
-    /// `core.worktree` at the new path and renaming the directory): `core.worktree` names the old path again, and
-    /// that is said; the checkout is then where it was before the move, as the rest of the put-back expects.
+    /// A module checkout move the stopped switch (or the put-back of one) had begun and not finished: killed between
+    /// pointing the checkout's `core.worktree` at the new path and renaming the directory, or between the rename and
+    /// writing its `.git` file again (no git call comes between them). Git cannot work in such a checkout; its
+    /// pointer is set to where the checkout is (``StoppedCheckoutMove``), and that is said. The rest of the put-back
+    /// then finds it there, whole, and compares it as usual: a checkout holding the user's changes is kept and named.
     private func putBackStoppedMove(_ repository: StoppedSwitch.Repository) throws {
         guard let from = repository.movedFrom else { return }
-        let source = workspace.path(from)
-        let outside = gitRepository(at: (source as NSString).deletingLastPathComponent)
-        guard
-            try ModuleCheckoutMove.putBackStopped(
-                at: source, movingTo: workspace.path(repository.path), outside: outside)
-        else { return }
+        let old = workspace.path(from)
+        let new = workspace.path(repository.path)
+        let outside = gitRepository(at: workspace.root)
+        guard let repair = try StoppedCheckoutMove.repair(between: old, and: new, outside: outside) else { return }
+        if case .gitFileRewritten(let checkout, _) = repair {
+            // What the move does last: the directories the old path leaves empty go.
+            let other = checkout == new ? old : new
+            ModuleCheckoutMove.removeEmptyParents(of: other, below: workspace.root)
+        }
+        let root = workspace.root + "/"
+        let relative = { (path: String) in path.hasPrefix(root) ? String(path.dropFirst(root.count)) : path }
         console?.warn(
-            "\(repository.repository): the move of its checkout from \(from) to \(repository.path) had stopped "
-                + "half-way (its git directory already named \(repository.path)); it names \(from) again")
+            "\(repository.repository): the move of its checkout between \(from) and \(repository.path) had stopped "
+                + "half-way: \(repair.description(relative: relative))")
     }
 
     /// What putting one repository back does, decided before anything moves.

@@ -311,6 +311,8 @@ public struct WorkingCopySwitch: Sendable {
         var cloning: [CloneToCheck] = []
         var before: [String: Before] = [:]
         var problems: [WorkingCopyProblem] = []
+        /// The working tree's submodule names by path, once read (``checkoutElsewhere(of:in:)``).
+        var submoduleNames: [String: String]?
     }
 
     /// Step 0. A name the working tree's tenant files do not know: one fetch of the superproject (a colleague may
@@ -433,7 +435,18 @@ public struct WorkingCopySwitch: Sendable {
         _ module: Module, superproject: RepositoryPlan, superHead: String?, local: LocalState,
         into modules: inout ModulesPlanned
     ) throws -> (context: ModuleContext, movedFrom: String?)? {
-        if let known = local.contexts[module.path], known.module.name == module.name { return (known, nil) }
+        if let known = local.contexts[module.path], known.module.name == module.name {
+            guard known.presence == .notInitialised, let elsewhere = try checkoutElsewhere(of: module, in: &modules)
+            else { return (known, nil) }
+            // Its git directory's checkout stands at another path (a put-back kept it there, holding changes of
+            // the user's): initialising it here would give that git directory a second checkout. It moves here
+            // instead, once nothing of the user's is in it.
+            var moved = module
+            moved.path = elsewhere
+            let (inspected, found) = try inspectModule(moved, superOrigin: local.superOrigin)
+            modules.problems += found
+            return found.isEmpty ? (inspected, elsewhere) : nil
+        }
         if superproject.changes, local.contexts[module.path] == nil,
             let checkout = local.contexts.values.first(where: {
                 $0.module.name == module.name && $0.presence == .repository
@@ -453,6 +466,37 @@ public struct WorkingCopySwitch: Sendable {
         }
         modules.problems += found
         return found.isEmpty ? (inspected, nil) : nil
+    }
+
+    /// The path (relative to the workspace) of a checkout of `module` other than at `module.path`: its git
+    /// directory exists, and its `core.worktree` names a directory inside the workspace whose `.git` file names that
+    /// git directory. Nil when there is none (the usual case: a module not initialised has no checkout anywhere).
+    /// `.gitmodules` is read once per plan (`modules.submoduleNames`), and only when some module has a git
+    /// directory at all.
+    private func checkoutElsewhere(of module: Module, in modules: inout ModulesPlanned) throws -> String? {
+        let gitDirectories = (workspace.gitDirectory as NSString).appendingPathComponent("modules")
+        guard FileManager.default.fileExists(atPath: gitDirectories) else { return nil }
+        let names = try modules.submoduleNames ?? submoduleNames()
+        modules.submoduleNames = names
+        guard let name = names[module.path] else { return nil }
+        let gitDirectory = (gitDirectories as NSString).appendingPathComponent(name)
+        let config = (gitDirectory as NSString).appendingPathComponent("config")
+        guard FileManager.default.fileExists(atPath: config) else { return nil }
+        guard
+            let worktree = try workspace.superproject.configValue(
+                "core.worktree", inFile: config, context: "read core.worktree of \(gitDirectory)")
+        else { return nil }
+        let checkout = URL(
+            fileURLWithPath: worktree.hasPrefix("/")
+                ? worktree : (gitDirectory as NSString).appendingPathComponent(worktree)
+        ).standardizedFileURL.path
+        let root = workspace.root + "/"
+        guard checkout.hasPrefix(root), !Self.sameDirectory(checkout, workspace.path(module.path)),
+            let named = StoppedCheckoutMove.gitDirectory(
+                namedIn: (checkout as NSString).appendingPathComponent(".git"), from: checkout),
+            Self.sameDirectory(named, gitDirectory)
+        else { return nil }
+        return String(checkout.dropFirst(root.count))
     }
 
     /// Plans one pinned module: a clone when it is not initialised, nothing when it is on its branch at the pin,
