@@ -341,13 +341,35 @@ struct RollFixture: ExampleRemotes {
         // 20: including the identity `git commit` would use (author and committer, read strictly), commit.gpgSign and
         // the superproject's commit graph (which tenant branches its general branch took).
         #expect(superproject > 0 && superproject <= 20, "\(perRepository)")
-        // 9 per module mirror: making it (two calls), its branches and its graph, the landings a squash left (one
-        // `log --grep` of the review trailer), one merge-tree, one fast-import, one push and the push's bookkeeping.
+        // 8 per module mirror: making it (two calls), its branches and its graph, one merge-tree, one fast-import,
+        // one push and one ref transaction recording what it pushed. (A project that proposes reviews adds one `log
+        // --grep` of the review trailer: `aRollWithoutReviewsReadsNoCommitMessage`.)
         for (repository, count) in perRepository where repository.hasSuffix(".git") {
             #expect(
-                count <= 9,
+                count <= 8,
                 "\(repository): \(count) git processes: \(calls.filter { $0.hasPrefix("-C \(repository) ") })")
         }
+    }
+
+    /// The review trailer's scan (`git log --grep`, the landings a squash left for a clone without journals) runs
+    /// only where a review roll can have written the trailer: not in a plain roll of a project that shows no review
+    /// (no `review` settings, no proposal branch, no review in its journals); a review roll of the same project does
+    /// read it, in every repository it rolls.
+    @Test func aRollWithoutReviewsReadsNoCommitMessage() throws {
+        let plain = try RollFixture()
+        let plainShim = try GitShim(in: plain.sandbox)
+        let rolled = plain.roll(["--git", plainShim.path])
+        #expect(rolled.status == 0, "\(rolled.stderr)")
+        let scans = try plainShim.calls().filter { $0.contains(" log ") && $0.contains(" --grep=") }
+        #expect(scans.isEmpty, "a roll without reviews read the review trailer: \(scans)")
+
+        // Positive control: a review roll of the same project reads it (the shim sees the call when it is made).
+        let reviewed = try RollFixture()
+        let reviewShim = try GitShim(in: reviewed.sandbox)
+        let proposed = reviewed.roll(["--review", "--git", reviewShim.path])
+        #expect((proposed.stdout + proposed.stderr).contains("review run:"), "\(proposed.stdout)\(proposed.stderr)")
+        let reviewScans = try reviewShim.calls().filter { $0.contains(" log ") && $0.contains(" --grep=") }
+        #expect(!reviewScans.isEmpty, "a review roll did not read the review trailer")
     }
 }
 

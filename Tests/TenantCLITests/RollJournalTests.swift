@@ -138,15 +138,18 @@ import Testing
         }
     }
 
-    /// A stand-in for git that passes every call to git, except the first ref update in a module mirror after the
-    /// superproject's push (the mirrors' bookkeeping, the roll's last step before its journal's end): there, with
-    /// `BREAK_JOURNAL=1`, it first puts a file where the journal directory was (so no journal can be written, not
-    /// even by root), then fails the update (`MIRROR_FAILS=1`) or runs it.
+    /// A stand-in for git that passes every call to git, except the ref updates in a module mirror: the first, the
+    /// mirror's record of its push, fails, so that the mirror tries again beside the superproject's push, the roll's
+    /// last step before its journal's end (a mirror that records its push as it lands leaves nothing for after the
+    /// superproject's push). At the first one after the superproject's push, with `BREAK_JOURNAL=1`, it first puts a
+    /// file where the journal directory was (so no journal can be written, not even by root), then fails the update
+    /// (`MIRROR_FAILS=1`) or runs it.
     static func journalBreakingGit(_ fixture: RollFixture) throws -> String {
         let real = try fixture.sandbox.run("/bin/sh", ["-c", "command -v git"]).stdout
             .trimmingCharacters(in: .whitespacesAndNewlines)
         let directory = "\(fixture.workspace)/.git/tenantctl/journal"
         let pushed = fixture.sandbox.path("superproject-pushed")
+        let failedOnce = fixture.sandbox.path("mirror-failed-once")
         return try fixture.sandbox.writeExecutable(
             "bin/git-journal-breaker",
             """
@@ -160,6 +163,10 @@ import Testing
                         mv '\(directory)' '\(directory).away' && echo 'not a directory' > '\(directory)'
                     fi
                     if [ "$MIRROR_FAILS" = 1 ]; then echo 'fatal: injected: the mirror is locked' >&2; exit 128; fi
+                elif [ ! -f '\(failedOnce)' ]; then
+                    touch '\(failedOnce)'
+                    echo 'fatal: injected: the record as the push landed' >&2
+                    exit 128
                 fi ;;
             esac
             exec '\(real)' "$@"

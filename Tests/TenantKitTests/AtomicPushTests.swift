@@ -177,10 +177,11 @@ import Testing
         // Weighed: 10 branches × 21 refs: named one by one, nothing staged or removed.
         #expect(refspecs(weighedCalls) == f.updates(first).map { ($0.new ?? "") + ":" + $0.ref })
         #expect(writes(weighedCalls) == 0)
-        // Not weighed: staged (one transaction to create, one to remove), one pattern refspec.
+        // Not weighed: staged (one transaction to create, one to remove, in one `update-ref` process), one pattern
+        // refspec.
         #expect(refspecs(unweighedCalls).count == 1)
         #expect(refspecs(unweighedCalls).first?.hasPrefix("refs/tenantctl/push/") == true)
-        #expect(writes(unweighedCalls) == 2)
+        #expect(writes(unweighedCalls) == 1)
         let branches = try f.remoteBranches()
         for name in first + second { #expect(branches[name] == f.commits[name]?.new) }
         // The rule: below the threshold never, and from it by branches × refs.
@@ -189,6 +190,50 @@ import Testing
         #expect(!AtomicPush.stages(123, localRefs: 124))
         #expect(AtomicPush.stages(123, localRefs: 1024))
         #expect(AtomicPush.stages(1001, localRefs: 2004))
+    }
+
+    /// A mirror that records its own push: staged or named, one `update-ref` process for the whole push (the staging,
+    /// then the record of what landed with the removal of the staged refs, in one transaction); the mirror's branches
+    /// are where the remote's are and nothing stays staged. A refused push records nothing.
+    @Test func aMirrorRecordsItsPushInTheProcessThatStagedIt() throws {
+        let f = try fixture(count: 30)
+        let vectors = Locked<[[String]]>([])
+        let git = try Git(
+            environment: f.sandbox.environment, allowLocalRemotes: true,
+            trace: { vector, _ in vectors.withLock { $0.append(vector) } })
+        func writes() -> [[String]] { vectors.current.filter { $0.contains("update-ref") } }
+        let staged = (0..<20).map { String(format: "b%02d", $0) }
+        let named = (20..<23).map { String(format: "b%02d", $0) }
+        for (names, weighStaging) in [(staged, false), (named, true)] {
+            vectors.withLock { $0 = [] }
+            let pushed = try AtomicPush.push(
+                f.updates(names), repository: "remote", from: f.local, to: f.remote, weighStaging: weighStaging,
+                recordingHere: true, git: git)
+            #expect(pushed.outcome.accepted)
+            #expect(pushed.recordFailure == nil, "\(String(describing: pushed.recordFailure))")
+            #expect(writes().count == 1, "\(writes())")
+            let mirror = try f.sandbox.branches(f.local)
+            let remote = try f.remoteBranches()
+            for name in names {
+                #expect(mirror[name] == f.commits[name]?.new)
+                #expect(remote[name] == f.commits[name]?.new)
+            }
+        }
+        let refsAfterPushes = try f.localRefs()
+        #expect(refsAfterPushes.allSatisfy { !$0.hasPrefix("refs/tenantctl/") }, "\(refsAfterPushes)")
+        // A branch that would not fast-forward refuses the whole push: the mirror records nothing and removes what it
+        // staged.
+        let refused = (23..<30).map { String(format: "b%02d", $0) }
+        let sideways = RefUpdate(ref: "refs/heads/b00", new: f.commits["b01"]?.new, old: f.commits["b00"]?.new)
+        let pushed = try AtomicPush.push(
+            f.updates(refused) + [sideways], repository: "remote", from: f.local, to: f.remote, recordingHere: true,
+            git: git)
+        #expect(!pushed.outcome.accepted)
+        let mirror = try f.sandbox.branches(f.local)
+        for name in refused { #expect(mirror[name] == f.commits[name]?.old) }
+        #expect(mirror["b00"] == f.commits["b00"]?.new)
+        let refsAfterRefusal = try f.localRefs()
+        #expect(refsAfterRefusal.allSatisfy { !$0.hasPrefix("refs/tenantctl/") }, "\(refsAfterRefusal)")
     }
 }
 

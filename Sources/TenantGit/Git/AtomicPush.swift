@@ -28,7 +28,23 @@ public enum AtomicPush {
         _ updates: [RefUpdate], repository name: String, from repository: String, to remote: String,
         mode: PushMode = .fastForward, weighStaging: Bool = false, tracking: [PushTracking] = [], git: Git
     ) throws -> PushOutcome {
-        guard !updates.isEmpty else { return PushOutcome(repository: name, accepted: true, detail: "") }
+        try push(
+            updates, repository: name, from: repository, to: remote, mode: mode, weighStaging: weighStaging,
+            tracking: tracking, recordingHere: false, git: git
+        ).outcome
+    }
+
+    /// ``push(_:repository:from:to:mode:weighStaging:tracking:git:)``; with `recordingHere`, a push that lands is
+    /// also recorded in the pushing repository itself (a mirror of the remote: each branch set to its new commit,
+    /// leased on its old one), in the same `update-ref` transaction that removes the staged branches, or in one of
+    /// its own when nothing was staged: one ref transaction after the push, one `update-ref` process for the whole
+    /// push. A record that fails is returned (`recordFailure`), not thrown: the push landed all the same.
+    public static func push(
+        _ updates: [RefUpdate], repository name: String, from repository: String, to remote: String,
+        mode: PushMode = .fastForward, weighStaging: Bool = false, tracking: [PushTracking] = [],
+        recordingHere: Bool, git: Git
+    ) throws -> (outcome: PushOutcome, recordFailure: (any Error)?) {
+        guard !updates.isEmpty else { return (PushOutcome(repository: name, accepted: true, detail: ""), nil) }
         var arguments = ["push", "--atomic", "--porcelain", "--no-verify"]
         for update in updates {
             switch mode {
@@ -58,7 +74,9 @@ public enum AtomicPush {
         let staging =
             stages(sets.count, localRefs: localRefs)
             ? try PushStaging(sets, in: repository, git: git, repositoryName: name) : nil
-        defer { staging?.remove() }
+        // Removed once the push answered: with the record of what landed when there is one (below).
+        var removed = false
+        defer { if !removed { staging?.remove() } }
         if let staging {
             arguments.append(staging.refspec)
         } else {
@@ -72,6 +90,20 @@ public enum AtomicPush {
         let remoteMessages = Self.remoteMessages(output.stderr)
         let refused = updates.filter { answers[$0.ref]?.flag == "!" }
         if output.status == 0 && refused.isEmpty {
+            var recordFailure: (any Error)?
+            if recordingHere {
+                removed = true
+                do {
+                    if let staging {
+                        try staging.remove(recording: updates)
+                    } else {
+                        try RefTransaction.apply(
+                            updates, in: repository, git: git, context: "record the pushed branches of \(name)")
+                    }
+                } catch {
+                    recordFailure = error
+                }
+            }
             for copy in tracking {
                 do {
                     try copy.record(updates, repositoryName: name, git: git)
@@ -81,7 +113,10 @@ public enum AtomicPush {
                             + "tenantctl status --fetch reads the remote afresh")
                 }
             }
-            return PushOutcome(repository: name, accepted: true, detail: "", remoteMessages: remoteMessages)
+            return (
+                PushOutcome(repository: name, accepted: true, detail: "", remoteMessages: remoteMessages),
+                recordFailure
+            )
         }
         guard !answers.isEmpty else {
             throw GitError(
@@ -91,8 +126,11 @@ public enum AtomicPush {
         var detail = refused.map { "\($0.ref): \(answers[$0.ref]?.summary ?? "rejected")" }.joined(separator: "; ")
         if detail.isEmpty { detail = "rejected" }
         if !remoteMessages.isEmpty { detail += "; the remote said: " + remoteMessages.joined(separator: " / ") }
-        return PushOutcome(
-            repository: name, accepted: false, detail: Redaction.redact(detail), remoteMessages: remoteMessages)
+        return (
+            PushOutcome(
+                repository: name, accepted: false, detail: Redaction.redact(detail), remoteMessages: remoteMessages),
+            nil
+        )
     }
 
     /// Whether a push of `branches` branches to set stages them (``stagingThreshold``; with the count of the refs

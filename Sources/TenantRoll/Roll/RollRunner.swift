@@ -158,7 +158,7 @@ public struct RollRunner: Sendable {
         let state = try VirtualBase.apply(
             VirtualBase.landings(
                 gitDirectory: workspace.commonDirectory, state: loaded, snapshot: snapshot,
-                review: options.review ?? ReviewOptions(), jobs: options.jobs),
+                review: options.review ?? ReviewOptions(), jobs: options.jobs, reviewing: options.review != nil),
             to: loaded, superproject: snapshot.superproject)
         let plan = try RollPlanner.plan(state, filter: options.filter)
         console?.progress(
@@ -205,37 +205,34 @@ public struct RollRunner: Sendable {
     }
 
     /// The pipelined roll: the module pushes (`jobs` at a time) run while the superproject's tenant commits are
-    /// written; the superproject's refs are journalled once written, before its push, which waits for both. The
-    /// module mirrors try to record their landed pushes while the commits are still being written
-    /// (``recordLandedEarly(_:checkouts:jobs:console:)``); what they could not record then, or all of it when the commits
-    /// were written first, is recorded alongside the superproject's push, and a failure to record is reported only
-    /// there: never on the path to a push, and the same outcome whichever finished first. With `jobs` 1, one git
-    /// process at a time in a fixed order: the commits, the module pushes, the superproject's push, the mirrors. A
-    /// module push does not start once writing the commits failed.
+    /// written; the superproject's refs are journalled once written, before its push, which waits for both. Each
+    /// module mirror records its landed push as part of it (in the `update-ref` process that staged it,
+    /// ``publishModules(_:plan:snapshot:mirrors:recorder:jobs:stopped:)``), and the module checkouts learn them once
+    /// the module pushes are done, while the commits may still be written: after the superproject's push nothing
+    /// is left to do. What a mirror could not record is tried again beside the superproject's push, and a failure to
+    /// record is reported only there: never on the path to a push, and the same outcome whichever finished first.
+    /// With `jobs` 1, one git process at a time in a fixed order: the commits, the module pushes (each with its
+    /// mirror's record), the checkouts, the superproject's push, a mirror's second try. A module push does not start
+    /// once writing the commits failed.
     func publishPipelined(
         _ merges: RollExecutor.Merges, executor: RollExecutor, plan: RollPlan, snapshot: Snapshot,
         batch: CatFileBatch, recorder: RollJournalRecorder, jobs: Int
     ) throws -> (RollExecution, RollPublication) {
         let checkouts = moduleCheckouts(snapshot)
         let console = self.console
-        let committed = Locked(false)
         let stopped = Locked(false)
         let modules = Locked<ModulePushes?>(nil)
         let remote = snapshot.workspace.remoteName
         let pushModules: @Sendable () throws -> Void = { [self] in
-            var pushes = try publishModules(
+            let pushes = try publishModules(
                 merges.moduleUpdates, plan: plan, snapshot: snapshot, mirrors: executor.mirrors, recorder: recorder,
                 jobs: jobs, stopped: stopped)
-            if jobs > 1 && !committed.current {
-                pushes.landed = Self.recordLandedEarly(
-                    pushes.landed, checkouts: checkouts, jobs: jobs, console: console)
-            }
+            Self.recordInCheckouts(pushes.landed.filter(\.recorded), checkouts: checkouts, console: console)
             modules.withLock { $0 = pushes }
         }
         let writeCommits = { () throws -> RollExecution in
             do {
                 let execution = try executor.finish(plan, merges, batch: batch)
-                committed.withLock { $0 = true }
                 let refs = execution.superprojectUpdates
                 if !refs.isEmpty {
                     try recorder.plan(repository: RollPublication.superproject, remote: remote, refs: refs)
@@ -258,9 +255,10 @@ public struct RollRunner: Sendable {
         for (module, refs) in pushes.protected {
             publication.noteProtected(refs, module: module, execution: execution, plan: plan)
         }
+        let unrecorded = pushes.landed.filter { !$0.recorded }
         try Concurrent.alongside(
             jobs: jobs,
-            { try Self.recordLanded(pushes.landed, checkouts: checkouts, jobs: jobs, console: console) }
+            { try Self.recordLanded(unrecorded, checkouts: checkouts, jobs: jobs, console: console) }
         ) {
             try publishSuperproject(
                 execution, plan: plan, recorder: recorder, tracking: SuperprojectRemote.pushTracking(snapshot),
@@ -285,9 +283,11 @@ public struct RollRunner: Sendable {
         // order.)
         let console = self.console
         let checkouts = moduleCheckouts(snapshot)
+        Self.recordInCheckouts(pushes.landed.filter(\.recorded), checkouts: checkouts, console: console)
+        let unrecorded = pushes.landed.filter { !$0.recorded }
         try Concurrent.alongside(
             jobs: jobs,
-            { try Self.recordLanded(pushes.landed, checkouts: checkouts, jobs: jobs, console: console) }
+            { try Self.recordLanded(unrecorded, checkouts: checkouts, jobs: jobs, console: console) }
         ) {
             try publishSuperproject(
                 execution, plan: plan, recorder: recorder, tracking: SuperprojectRemote.pushTracking(snapshot),
@@ -298,36 +298,12 @@ public struct RollRunner: Sendable {
 
     /// The module mirrors, then the module checkouts, record the branches that landed on the module remotes (as
     /// `git push` would have told a checkout); a checkout that cannot is a warning. A push whose mirror failed to
-    /// record it early (``LandedPush/triedEarly``) leaves out the branches its mirror has already.
+    /// record it as it landed (``LandedPush/triedEarly``) leaves out the branches its mirror has already.
     static func recordLanded(
         _ landed: [LandedPush], checkouts: ModuleCheckoutTracking, jobs: Int, console: Console?
     ) throws {
         _ = try Concurrent.map(landed, jobs: jobs) { job in try job.recordInMirror(tolerating: job.triedEarly) }
         recordInCheckouts(landed, checkouts: checkouts, console: console)
-    }
-
-    /// The early bookkeeping of the pipelined roll, a try: each mirror records its landed push while the
-    /// superproject's commits are still written, and the checkouts of the mirrors that did learn it too. Returns
-    /// the pushes a mirror could not record, marked ``LandedPush/triedEarly``: ``recordLanded(_:checkouts:jobs:console:)``
-    /// records them beside the superproject's push and reports a failure there, as when the commits are written
-    /// first.
-    static func recordLandedEarly(
-        _ landed: [LandedPush], checkouts: ModuleCheckoutTracking, jobs: Int, console: Console?
-    ) -> [LandedPush] {
-        let outcomes = Concurrent.outcomes(landed, jobs: jobs) { job in try job.recordInMirror(tolerating: false) }
-        var recorded: [LandedPush] = []
-        var left: [LandedPush] = []
-        for (job, outcome) in zip(landed, outcomes) {
-            switch outcome {
-            case .success: recorded.append(job)
-            case .failure:
-                var retry = job
-                retry.triedEarly = true
-                left.append(retry)
-            }
-        }
-        recordInCheckouts(recorded, checkouts: checkouts, console: console)
-        return left
     }
 
     /// The module checkouts learn what their remote now has, as `git push` would have told them; a checkout that
@@ -374,8 +350,10 @@ public struct RollRunner: Sendable {
         var name: String
         var updates: [RefUpdate]
         var mirror: GitRepository
-        /// The mirror tried to record them early and failed: some may be recorded already
-        /// (``RollRunner/recordLandedEarly(_:checkouts:jobs:console:)``).
+        /// The mirror recorded them as the push landed, with the removal of the staged branches
+        /// (``GitRepository/pushRecordingHere(_:as:to:weighStaging:)``).
+        var recorded = false
+        /// The mirror tried to record them as the push landed and failed: some may be recorded already.
         var triedEarly = false
 
         /// The mirror records the pushed branches in one ref transaction. `tolerating`: a branch the mirror has at
@@ -414,23 +392,30 @@ public struct RollRunner: Sendable {
             return (module.name, updates, mirror, url)
         }
         let console = self.console
-        let outcomes = try Concurrent.map(work, jobs: jobs) { job -> ReviewProtectedBranches.Outcome in
+        let outcomes = try Concurrent.map(work, jobs: jobs) {
+            job -> (pushed: ReviewProtectedBranches.Outcome, recorded: Bool) in
             try recorder.requireWritable()
             if stopped.current {
                 throw RollError("\(job.name) was not pushed: the superproject's commits could not be written")
             }
             let count = job.updates.count
             console?.progress("pushing \(count) branch\(count == 1 ? "" : "es") of \(job.name)")
-            // Branches refused as protected are left out and the others pushed again: only their tenants wait.
-            return try ReviewProtectedBranches.push(
+            // Branches refused as protected are left out and the others pushed again: only their tenants wait. The
+            // mirror is a cache of the remote: it records what landed as part of the push (a failure is tried again
+            // beside the superproject's push, and reported there).
+            var recorded = true
+            let pushed = try ReviewProtectedBranches.push(
                 job.updates, record: { try recorder.record(repository: job.name, refs: $0, published: $1) }
             ) { updates in
                 // A mirror of a few hundred refs names its branches in the push rather than staging them.
-                try job.mirror.push(updates, as: job.name, to: job.url, weighStaging: true)
+                let push = try job.mirror.pushRecordingHere(updates, as: job.name, to: job.url, weighStaging: true)
+                if push.recordFailure != nil { recorded = false }
+                return push.outcome
             }
+            return (pushed, recorded)
         }
         var result = ModulePushes()
-        for (job, outcome) in zip(work, outcomes) {
+        for (job, (outcome, recorded)) in zip(work, outcomes) {
             result.publication.pushes += outcome.pushes
             if !outcome.protected.isEmpty { result.protected.append((job.name, outcome.protected)) }
             if outcome.accepted {
@@ -438,7 +423,10 @@ public struct RollRunner: Sendable {
                 // The mirror is a cache of the remote: it records what the remote now has.
                 let updates = job.updates.filter { !outcome.protected.contains($0.ref) }
                 if !updates.isEmpty {
-                    result.landed.append(LandedPush(name: job.name, updates: updates, mirror: job.mirror))
+                    result.landed.append(
+                        LandedPush(
+                            name: job.name, updates: updates, mirror: job.mirror, recorded: recorded,
+                            triedEarly: !recorded))
                 }
             } else {
                 result.publication.failedModules[job.name] = outcome.last?.detail ?? "rejected"

@@ -18,22 +18,28 @@ extension VirtualBase {
     static let trailer = "Rolled-by: tenantctl "
 
     /// Every landing by squash or rebase known: the run journals' (``landings(gitDirectory:generalBranch:)``) and
-    /// those the remotes show, each once.
+    /// those the remotes show, each once. `reviewing`: this roll proposes reviews (`roll --review`).
     static func landings(
-        gitDirectory: String, state: RollState, snapshot: Snapshot, review: ReviewOptions, jobs: Int
+        gitDirectory: String, state: RollState, snapshot: Snapshot, review: ReviewOptions, jobs: Int,
+        reviewing: Bool = true
     ) throws -> [SquashedLanding] {
         var landings = try landings(gitDirectory: gitDirectory, generalBranch: state.generalBranch)
-        for landing in try remoteLandings(state: state, snapshot: snapshot, review: review, jobs: jobs)
-        where !landings.contains(landing) {
+        let found = try remoteLandings(
+            state: state, snapshot: snapshot, review: review, jobs: jobs,
+            reviewsInUse: reviewing || !landings.isEmpty)
+        for landing in found where !landings.contains(landing) {
             landings.append(landing)
         }
         return try withReviewRefLandings(landings, state: state, snapshot: snapshot, review: review, jobs: jobs)
     }
 
     /// The landings the remotes show (trailers and proposal branches), for every module mirror and the superproject.
-    static func remoteLandings(state: RollState, snapshot: Snapshot, review: ReviewOptions, jobs: Int) throws
-        -> [SquashedLanding]
-    {
+    /// The trailers are read only where a review roll may have written them
+    /// (``readsTrailers(manifest:inputs:reviewsInUse:)``); `reviewsInUse`: this roll proposes reviews, or this
+    /// clone's journals recorded a landed one.
+    static func remoteLandings(
+        state: RollState, snapshot: Snapshot, review: ReviewOptions, jobs: Int, reviewsInUse: Bool = true
+    ) throws -> [SquashedLanding] {
         let review = review.reading(state.project.manifest)
         let tenantBranches = Set(state.project.tenants.map(\.branch))
         var inputs: [Input] = []
@@ -59,10 +65,25 @@ extension VirtualBase {
                     prefix: review.prefix(of: RollPublication.superproject), isAncestor: nil))
         }
         let tenants = state.project.tenants.map { (id: $0.id, branch: $0.branch) }
+        let trailers = readsTrailers(
+            manifest: state.project.manifest, inputs: inputs, reviewsInUse: reviewsInUse)
         return try Concurrent.map(inputs, jobs: jobs) { input in
-            try input.trailerLandings() + input.proposalLandings(tenants: tenants)
+            try (trailers ? input.trailerLandings() : []) + input.proposalLandings(tenants: tenants)
         }
         .flatMap { $0 }
+    }
+
+    /// Whether a trailer can be on a tenant branch: only a review roll writes `Rolled-by`, so the one `git log
+    /// --grep` per repository runs only where the project shows that it proposes reviews — `reviewsInUse` (this
+    /// roll proposes them, or this clone's journals recorded a landing), `modules.json` has a `review` object (the
+    /// project's or a module's), or a proposal branch is on a remote. A plain roll of a project that shows none of
+    /// these reads no commit message: with the branch forge's defaults and the proposal branch deleted, a squash
+    /// landing is found by a review roll (`roll --review`) or once `modules.json` has a `review` object.
+    static func readsTrailers(manifest: ModuleManifest, inputs: [Input], reviewsInUse: Bool) -> Bool {
+        if reviewsInUse || manifest.review != nil || manifest.modules.contains(where: { $0.review != nil }) {
+            return true
+        }
+        return inputs.contains { input in input.branches.keys.contains { $0.hasPrefix(input.prefix + "/") } }
     }
 
     /// The general commits a message says tenantctl rolled in: each `Rolled-by: tenantctl <run-id> <general>
