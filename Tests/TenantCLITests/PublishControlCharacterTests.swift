@@ -83,7 +83,7 @@ struct PublishControlCharacterTests {
         let markdown = example.tenantctl(["audit", "--format", "markdown"])
         #expect(markdown.stdout.contains("A\\\\e\\[31mevil.txt"), "\(markdown.stdout.debugDescription)")
         #expect(Self.isClean(markdown.stdout))
-        let json = example.tenantctl(["audit", "--json"])
+        let json = example.tenantctl(["audit", "--json", "--changed-files"])
         #expect(try Self.json(json.stdout, contains: "A\(Self.esc)[31mevil.txt"))
     }
 

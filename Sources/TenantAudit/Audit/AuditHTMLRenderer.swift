@@ -112,12 +112,6 @@ public enum AuditHTMLRenderer {
             stringIndex[value] = strings.count - 1
             return strings.count - 1
         }
-        func number(_ value: Int?) -> String { value.map(String.init) ?? "null" }
-        func list(_ values: [String]) -> String { "[" + values.map(jsonString).joined(separator: ",") + "]" }
-        func findings(_ values: [AuditFinding]) -> String {
-            "[" + values.map { "[\(jsonString($0.code.rawValue)),\(jsonString($0.message))]" }.joined(separator: ",")
-                + "]"
-        }
         var commitRows: [String] = []
         var commitIndex: [String: Int] = [:]
         var listRows: [String] = []
@@ -144,8 +138,8 @@ public enum AuditHTMLRenderer {
             let superproject = tenant.superproject
             let head = [
                 jsonString(tenant.id), jsonString(tenantNames[tenant.id] ?? ""), jsonString(tenant.branch),
-                "[\(number(superproject.ahead)),\(number(superproject.behind)),\(list(superproject.changedFiles ?? [])),"
-                    + "\(findings(superproject.findings))]",
+                "[\(dataNumber(superproject.ahead)),\(dataNumber(superproject.behind)),\(dataList(superproject.changedFiles ?? [])),"
+                    + "\(dataFindings(superproject.findings))]",
             ]
             var cells: [String] = []
             cells.reserveCapacity(tenant.modules.count)
@@ -157,12 +151,12 @@ public enum AuditHTMLRenderer {
                 }
                 var cell =
                     "[\(module.pin.map(intern) ?? -1),\(intern(module.branch)),\(flags(of: module)),"
-                    + "\(number(module.ahead)),\(number(module.behind))"
+                    + "\(dataNumber(module.ahead)),\(dataNumber(module.behind))"
                 // The page shows the changed files, so audit computes them for it (nil only in a report made
                 // without them).
                 let changed = module.changedFiles ?? []
                 if !changed.isEmpty || !module.findings.isEmpty {
-                    cell += ",\(list(changed)),\(findings(module.findings))"
+                    cell += ",\(dataList(changed)),\(dataFindings(module.findings))"
                 }
                 cells.append(cell + "]")
             }
@@ -173,13 +167,25 @@ public enum AuditHTMLRenderer {
         let modules = report.modules.map { "[\(jsonString($0)),\(jsonString(modulePaths[$0] ?? ""))]" }
         return "{\"g\":\(jsonString(report.generalBranch)),"
             + "\"m\":[\(modules.joined(separator: ","))],"
-            + "\"s\":\(list(strings)),"
+            + "\"s\":\(dataList(strings)),"
             + "\"t\":[\n\(tenants.joined(separator: ",\n"))\n],"
-            + "\"f\":\(findings(report.findings)),"
+            + "\"f\":\(dataFindings(report.findings)),"
             + "\"c\":[\(commitRows.joined(separator: ",\n"))],"
             + "\"l\":[\(listRows.joined(separator: ","))],"
             + "\"k\":[\(AuditPageCommits.perCell),\(AuditPageCommits.rangeLimit),\(commits?.leftOut ?? 0),"
             + "\(commits == nil ? 0 : 1)]}"
+    }
+
+    /// A number of the data block, `null` when there is none.
+    static func dataNumber(_ value: Int?) -> String { value.map(String.init) ?? "null" }
+
+    /// A list of strings of the data block.
+    static func dataList(_ values: [String]) -> String { "[" + values.map(jsonString).joined(separator: ",") + "]" }
+
+    /// Findings of the data block: `[[code, message]]`.
+    static func dataFindings(_ values: [AuditFinding]) -> String {
+        "[" + values.map { "[\(jsonString($0.code.rawValue)),\(jsonString($0.message))]" }.joined(separator: ",")
+            + "]"
     }
 
     /// A cell's flags: 1 customised, 2 pin is the branch tip, 4 active, 8 unknown (the module remote was

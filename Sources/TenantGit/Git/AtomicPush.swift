@@ -46,19 +46,7 @@ public enum AtomicPush {
     ) throws -> (outcome: PushOutcome, recordFailure: (any Error)?) {
         guard !updates.isEmpty else { return (PushOutcome(repository: name, accepted: true, detail: ""), nil) }
         var arguments = ["push", "--atomic", "--porcelain", "--no-verify"]
-        for update in updates {
-            switch mode {
-            case .restore, .leased:
-                arguments.append("--force-with-lease=\(update.ref):\(update.old ?? "")")
-            case .fastForward where update.new == nil:
-                guard let old = update.old else {
-                    throw PushError("refusing to delete \(update.ref) of \(name) without knowing its value (a lease)")
-                }
-                arguments.append("--force-with-lease=\(update.ref):\(old)")
-            case .fastForward:
-                break
-            }
-        }
+        arguments += try leases(updates, mode: mode, repository: name)
         arguments += ["--", remote]
         // The LFS objects the pushed commits need reach the server before the refs that need them.
         try LFSUpload.upload(updates, repository: name, from: repository, to: remote, git: git)
@@ -93,16 +81,7 @@ public enum AtomicPush {
             var recordFailure: (any Error)?
             if recordingHere {
                 removed = true
-                do {
-                    if let staging {
-                        try staging.remove(recording: updates)
-                    } else {
-                        try RefTransaction.apply(
-                            updates, in: repository, git: git, context: "record the pushed branches of \(name)")
-                    }
-                } catch {
-                    recordFailure = error
-                }
+                recordFailure = record(updates, staging: staging, in: repository, name: name, git: git)
             }
             for copy in tracking {
                 do {
@@ -131,6 +110,44 @@ public enum AtomicPush {
                 repository: name, accepted: false, detail: Redaction.redact(detail), remoteMessages: remoteMessages),
             nil
         )
+    }
+
+    /// The `--force-with-lease` options of a push: every branch under `.restore` and `.leased`, the deletions
+    /// under `.fastForward` (which must know the value they delete).
+    static func leases(_ updates: [RefUpdate], mode: PushMode, repository name: String) throws -> [String] {
+        var arguments: [String] = []
+        for update in updates {
+            switch mode {
+            case .restore, .leased:
+                arguments.append("--force-with-lease=\(update.ref):\(update.old ?? "")")
+            case .fastForward where update.new == nil:
+                guard let old = update.old else {
+                    throw PushError("refusing to delete \(update.ref) of \(name) without knowing its value (a lease)")
+                }
+                arguments.append("--force-with-lease=\(update.ref):\(old)")
+            case .fastForward:
+                break
+            }
+        }
+        return arguments
+    }
+
+    /// Records a landed push in the pushing repository itself: with the removal of the staged branches when there
+    /// are some, else in a ref transaction of its own. Returns the failure, if any: the push landed all the same.
+    static func record(
+        _ updates: [RefUpdate], staging: PushStaging?, in repository: String, name: String, git: Git
+    ) -> (any Error)? {
+        do {
+            if let staging {
+                try staging.remove(recording: updates)
+            } else {
+                try RefTransaction.apply(
+                    updates, in: repository, git: git, context: "record the pushed branches of \(name)")
+            }
+            return nil
+        } catch {
+            return error
+        }
     }
 
     /// Whether a push of `branches` branches to set stages them (``stagingThreshold``; with the count of the refs

@@ -195,28 +195,8 @@ extension WorkingCopySwitch {
         // What the switch left: the values its landed steps recorded; for a step under way when it stopped, where it
         // was taking the repository.
         let target = branchRef.flatMap { repository.landed[$0] } ?? repository.landed["HEAD"] ?? repository.target
-        let tip = repository.branchTipBefore
-
-        // The branch the switch moved or created: back only while it is at the value the switch wrote.
-        var branchKept = false
-        let elsewhere =
-            repository.path.isEmpty
-            ? try checkout.branchesInOtherWorktrees(gitDirectory: workspace.gitDirectory)[repository.branch] : nil
-        if let value = branchValue, value != tip {
-            if let elsewhere {
-                branchKept = true
-                step.kept.append(
-                    "\(name): branch \(repository.branch) is checked out in the worktree \(elsewhere): kept")
-            } else if value == target {
-                step.revertsBranch = (tip, target)
-            } else {
-                branchKept = true
-                step.kept.append(
-                    "\(name): branch \(repository.branch) is at \(try described(value, in: checkout, name: name)), "
-                        + "a commit the stopped switch did not make: kept"
-                        + (tip == nil ? " (the switch had created the branch; it is not deleted)" : ""))
-            }
-        }
+        let branchKept = try putBackBranch(
+            repository, checkout: checkout, value: branchValue, target: target, step: &step)
 
         // HEAD, index and files: back only from the commit it had or the one the switch wrote, on the branch it had
         // or the switch's branch, with nothing in the index or the files but those two commits' contents.
@@ -256,6 +236,34 @@ extension WorkingCopySwitch {
         step.removes = files.targetFiles
         step.restoresCheckout = true
         return step
+    }
+
+    /// The branch the switch moved or created: back (`step.revertsBranch`) only while it is at the value the switch
+    /// wrote (`target`). Returns whether it is kept: moved since, or checked out in another worktree (named in
+    /// `step.kept`).
+    private func putBackBranch(
+        _ repository: StoppedSwitch.Repository, checkout: GitRepository, value branchValue: String?, target: String,
+        step: inout PutBack
+    ) throws -> Bool {
+        let name = repository.repository
+        let tip = repository.branchTipBefore
+        guard let value = branchValue, value != tip else { return false }
+        let elsewhere =
+            repository.path.isEmpty
+            ? try checkout.branchesInOtherWorktrees(gitDirectory: workspace.gitDirectory)[repository.branch] : nil
+        if let elsewhere {
+            step.kept.append("\(name): branch \(repository.branch) is checked out in the worktree \(elsewhere): kept")
+            return true
+        }
+        if value == target {
+            step.revertsBranch = (tip, target)
+            return false
+        }
+        step.kept.append(
+            "\(name): branch \(repository.branch) is at \(try described(value, in: checkout, name: name)), "
+                + "a commit the stopped switch did not make: kept"
+                + (tip == nil ? " (the switch had created the branch; it is not deleted)" : ""))
+        return true
     }
 
     /// Whether a repository the switch had started is as it was before: no step landed there, HEAD on the branch
