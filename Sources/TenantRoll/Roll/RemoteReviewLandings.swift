@@ -155,8 +155,8 @@ extension VirtualBase.Input {
         return found
     }
 
-    /// The landings the proposal branches still on the remote show, with the method the landing rule found (as
-    /// ``proposalLandings(tenants:)`` finds them for roll).
+    /// The landings the proposal branches still on the remote show, with the method the landing rule found (roll's
+    /// ``proposalLandings(tenants:)`` keeps only the landings).
     func proposalRemoteLandings(tenants: [(id: String, branch: String)]) throws -> [VirtualBase.RemoteLanding] {
         var landings: [VirtualBase.RemoteLanding] = []
         let behind = self.behind

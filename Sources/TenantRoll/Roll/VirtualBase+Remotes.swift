@@ -166,30 +166,7 @@ extension VirtualBase {
         /// with a proposal branch whose commit names the general commit it rolled in, where the landing rule finds
         /// that commit landed by squash or rebase.
         func proposalLandings(tenants: [(id: String, branch: String)]) throws -> [SquashedLanding] {
-            var landings: [SquashedLanding] = []
-            let behind = self.behind
-            for tenant in tenants {
-                guard let tip = behind[tenant.branch], let proposed = branches[prefix + "/" + tenant.id] else {
-                    continue
-                }
-                let context = "read the proposal branch \(prefix)/\(tenant.id) of \(name)"
-                let message = try repository.body(of: proposed, context: context)
-                guard let general = VirtualBase.rolledIn(message: message).first,
-                    let base = try repository.parents(of: proposed, context: context).first,
-                    try !contains(tip, general, context: context)
-                else { continue }
-                let review = RunJournal.Review(
-                    repository: name, tenant: tenant.id, target: tenant.branch,
-                    ref: "refs/heads/\(prefix)/\(tenant.id)",
-                    base: base, general: general, proposed: proposed, state: "open")
-                let followed = try ReviewLanding(repository: repository).follow(review, target: tip, proposal: nil)
-                guard followed.state == "landed", let landed = followed.landed,
-                    ["squash", "rebase"].contains(followed.method ?? "")
-                else { continue }
-                landings.append(
-                    SquashedLanding(repository: name, branch: tenant.branch, landed: landed, general: general))
-            }
-            return landings
+            try proposalRemoteLandings(tenants: tenants).map(\.landing)
         }
     }
 }
