@@ -255,21 +255,6 @@ public final class SilentServer: Sendable {
 
     deinit { stop() }
 
-    /// Marks every descriptor of the test process above standard error close-on-exec, so that nothing else it has
-    /// open reaches a daemon: a pipe another test is reading a process's output from would otherwise stay open in
-    /// the daemon, and that test would wait for its end for as long as the daemon runs. (A child's standard
-    /// descriptors are set by `dup2`, which leaves them open across `exec`.)
-    static func closeOnExec() {
-        #if os(Linux)
-            guard let names = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd") else { return }
-            for name in names {
-                guard let descriptor = Int32(name), descriptor > 2 else { continue }
-                let flags = fcntl(descriptor, F_GETFD)
-                if flags >= 0 { _ = fcntl(descriptor, F_SETFD, flags | FD_CLOEXEC) }
-            }
-        #endif
-    }
-
     /// Stops accepting and closes every connection. Idempotent.
     public func stop() {
         let first = state.withLock { state -> Bool in
