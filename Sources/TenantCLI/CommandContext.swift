@@ -110,4 +110,13 @@ public struct CommandContext: Sendable {
     public func workspace() throws -> Workspace {
         try Workspace.locate(from: directory, git: git, remote: options.remote)
     }
+
+    /// The repository whose working tree ``directory`` is in, as a workspace, whether or not it has `modules.json`
+    /// yet: the superproject `init` adopts.
+    public func enclosingWorkspace() throws -> Workspace {
+        try Workspace.enclosing(directory, git: git, remote: options.remote)
+    }
+
+    /// The repository at ``directory``, whatever it is (or none): where the pager's `core.pager` is read.
+    var directoryRepository: GitRepository { git.repository(at: directory) }
 }

@@ -18,9 +18,9 @@ struct PagedOutput {
     }
 
     /// Shows what the command wrote: through the pager when it does not fit the terminal's rows (`columns` wide),
-    /// else on stdout. `git` reads `core.pager` (nil: the command never got that far). A pager that cannot be started
-    /// is a warning and the text is printed as it is.
-    func finish(columns: Int, git: Git?, directory: String) {
+    /// else on stdout. `core.pager` is read in `repository`, the directory the command ran in (nil: the command never
+    /// got that far). A pager that cannot be started is a warning and the text is printed as it is.
+    func finish(columns: Int, repository: GitRepository?) {
         let text = buffer.text
         guard !text.isEmpty else { return }
         let variables = environment.variables
@@ -31,9 +31,7 @@ struct PagedOutput {
         let command: String?
         do {
             command = try Pager.command(variables: variables) {
-                try git.flatMap {
-                    try $0.repository(at: directory).configValue("core.pager", context: "read core.pager")
-                }
+                try repository.flatMap { try $0.configValue("core.pager", context: "read core.pager") }
             }
         } catch {
             environment.stderr.write("warning: \(error); printing without a pager\n")

@@ -111,8 +111,9 @@ struct DemoStory {
         console.print(
             console.styled("tenantctl demo", .bold)
                 + " — one modular app, many customers (the seed thesis' ERP example)")
-        let git = context.git.allowingLocalRemotes()
-        let example = try ExampleBuilder(git: git).build(in: directory, stage: .beforeUpdates)
+        // The example's remotes are local directories: its builder hands out its repositories, local remotes allowed.
+        let builder = ExampleBuilder(git: context.git.allowingLocalRemotes())
+        let example = try builder.build(in: directory, stage: .beforeUpdates)
         let workspace = example.workspace
         narrate(
             "The example",
@@ -143,10 +144,10 @@ struct DemoStory {
             "General development moves on",
             "The thesis' AF.5 and AF.6 land on the modules' general_dev: a new start screen (Infrastructure), a "
                 + "title bar (Article) and a QR code for orders (Order). Nobody has rolled them to the tenants yet.")
-        let before = try mergeCounts(example, git: git)
-        let tips = try ExampleBuilder(git: git).landUpdates(remotes: example.remotes)
+        let before = try mergeCounts(example, builder: builder)
+        let tips = try builder.landUpdates(remotes: example.remotes)
         for module in ExampleScenario.modules.map(\.name) where tips[module] != nil {
-            let subject = try git.repository(at: "\(example.remotes)/\(module).git").subject(
+            let subject = try builder.remote(module, in: example.remotes).subject(
                 of: "refs/heads/general_dev", context: "read the new commit of \(module)")
             console.print("  \(module.padding(toLength: 15, withPad: " ", startingAt: 0)) general_dev  \(subject)")
         }
@@ -156,16 +157,16 @@ struct DemoStory {
             return .failure
         }
 
-        guard try tellRoll(example, git: git, before: before) == .success else { return .failure }
+        guard try tellRoll(example, builder: builder, before: before) == .success else { return .failure }
 
         narrate("Audit again: everyone is up to date", "`tenantctl audit --check` passes.")
         guard try command(["audit", "--check", "--summary"], in: workspace) == .success else { return .failure }
 
         guard try tellCompose(directory: directory, workspace: workspace) == .success else { return .failure }
 
-        guard try tellConflict(example, git: git) == .success else { return .failure }
+        guard try tellConflict(example, builder: builder) == .success else { return .failure }
 
-        guard try tellReview(example, git: git) == .success else { return .failure }
+        guard try tellReview(example, builder: builder) == .success else { return .failure }
 
         console.print("")
         console.print(
@@ -181,7 +182,9 @@ struct DemoStory {
     }
 
     /// Roll's dry run, then the roll, and the module merges it needed (against the merge counts `before` it).
-    private mutating func tellRoll(_ example: ExampleResult, git: Git, before: [String: Int]) throws -> ExitStatus {
+    private mutating func tellRoll(_ example: ExampleResult, builder: ExampleBuilder, before: [String: Int]) throws
+        -> ExitStatus
+    {
         let workspace = example.workspace
         narrate(
             "Roll, dry run",
@@ -194,7 +197,7 @@ struct DemoStory {
             "The same, for real: plumbing only (no checkout, your working copy stays on t2), modules pushed before "
                 + "the superproject, each repository in one atomic push.")
         guard try command(["roll"], in: workspace) == .success else { return .failure }
-        let after = try mergeCounts(example, git: git)
+        let after = try mergeCounts(example, builder: builder)
         for module in ExampleScenario.modules.map(\.name) {
             moduleMerges[module] = (after[module] ?? 0) - (before[module] ?? 0)
         }
@@ -232,13 +235,13 @@ struct DemoStory {
 
     /// The end of the story: a general change conflicts with t2's customisation; roll leaves t2 untouched, resolve
     /// finishes it with a (scripted) resolution, and audit is clean again.
-    private mutating func tellConflict(_ example: ExampleResult, git: Git) throws -> ExitStatus {
+    private mutating func tellConflict(_ example: ExampleResult, builder: ExampleBuilder) throws -> ExitStatus {
         let workspace = example.workspace
         narrate(
             "A general change that conflicts with a customisation",
             "general_dev rewords the loading message in Infrastructure's Strings.csv, in the very row t2 translated "
                 + "into German. roll rolls t1 and t3 and leaves t2 untouched, naming the command that finishes it.")
-        try ExampleBuilder(git: git).landConflicts(remotes: example.remotes)
+        try builder.landConflicts(remotes: example.remotes)
         guard try command(["roll"], in: workspace, expect: [.findings]) == .findings else { return .failure }
 
         narrate(
@@ -259,7 +262,7 @@ struct DemoStory {
         try resolution.content.write(toFile: "\(module)/\(resolution.file)", atomically: true, encoding: .utf8)
         console.print("")
         console.print(console.styled("$ git -C Modules/\(resolution.module) add \(resolution.file)", .cyan))
-        try git.repository(at: module).stage(resolution.file, context: "stage the resolution")
+        try builder.repository(at: module).stage(resolution.file, context: "stage the resolution")
         guard try command(["status"], in: workspace) == .success else { return .failure }
 
         narrate(
@@ -275,9 +278,8 @@ struct DemoStory {
 
     /// A review round: where tenant branches are protected, roll proposes on tenantctl's own branches, the forge
     /// lands them (here a merge button on the example's remotes), and `roll --land` pins exactly what landed.
-    private mutating func tellReview(_ example: ExampleResult, git: Git) throws -> ExitStatus {
+    private mutating func tellReview(_ example: ExampleResult, builder: ExampleBuilder) throws -> ExitStatus {
         let workspace = example.workspace
-        let builder = ExampleBuilder(git: git)
         narrate(
             "Protected branches: roll as reviews",
             "Where tenant branches are protected, every change goes through a review. One more general change lands "
@@ -294,19 +296,22 @@ struct DemoStory {
                 + "roll --land recognises each landing (merge, fast-forward, squash or rebase) and proposes the "
                 + "tenants' superproject pins of exactly what landed; once those land too, it exits 0.")
         let modules = ExampleScenario.modules.map(\.name)
-        console.print("  the forge merged: " + (try landed(modules + [ExampleBuilder.superprojectName], example)))
+        console.print(
+            "  the forge merged: "
+                + (try landed(modules + [ExampleBuilder.superprojectName], example, builder: builder)))
         guard try command(["roll", "--land"], in: workspace, expect: [.tempfail]) == .tempfail else {
             return .failure
         }
-        console.print("  the forge merged: " + (try landed([ExampleBuilder.superprojectName], example)))
+        console.print(
+            "  the forge merged: " + (try landed([ExampleBuilder.superprojectName], example, builder: builder)))
         guard try command(["roll", "--land"], in: workspace) == .success else { return .failure }
         guard try command(["audit", "--check", "--summary"], in: workspace) == .success else { return .failure }
         return .success
     }
 
     /// The forge lands the proposals of `names`; what it merged, as one line.
-    private func landed(_ names: [String], _ example: ExampleResult) throws -> String {
-        let landed = try ExampleBuilder(git: context.git.allowingLocalRemotes()).landProposals(
+    private func landed(_ names: [String], _ example: ExampleResult, builder: ExampleBuilder) throws -> String {
+        let landed = try builder.landProposals(
             names, remotes: example.remotes, prefix: ReviewOptions.defaultPrefix)
         return landed.isEmpty ? "nothing" : landed.joined(separator: ", ")
     }
@@ -360,11 +365,11 @@ struct DemoStory {
     }
 
     /// The number of merge commits on the branches of every module remote.
-    private func mergeCounts(_ example: ExampleResult, git: Git) throws -> [String: Int] {
+    private func mergeCounts(_ example: ExampleResult, builder: ExampleBuilder) throws -> [String: Int] {
         var counts: [String: Int] = [:]
         for module in ExampleScenario.modules.map(\.name) {
             counts[module] =
-                try git.repository(at: "\(example.remotes)/\(module).git").mergeCount(
+                try builder.remote(module, in: example.remotes).mergeCount(
                     context: "count the merges of \(module)") ?? 0
         }
         return counts

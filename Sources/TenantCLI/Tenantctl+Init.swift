@@ -126,8 +126,7 @@ extension Tenantctl {
         }
 
         func run(context: CommandContext) throws -> ExitStatus {
-            let git = context.git
-            let workspace = try Adoption.locate(from: context.directory, git: git, remote: global.remote)
+            let workspace = try Adoption.adoptable(context.enclosingWorkspace())
             let options = InitRun.Options(
                 generalBranch: generalBranch, tenants: tenants,
                 moduleNames: Dictionary(

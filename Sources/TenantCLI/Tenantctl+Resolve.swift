@@ -151,7 +151,7 @@ extension Tenantctl {
                 report = try ResolveRun(
                     action: action, arguments: context.rerunArguments(command: "resolve"), fetch: fetchOptions.fetch,
                     wait: lockOptions.wait
-                ).run(workspace: workspace, git: context.git, console: console)
+                ).run(workspace: workspace, console: console)
             } catch let error as ResolveError {
                 console.error(error.description)
                 return error.kind == .unknownTenant ? .usage : .failure

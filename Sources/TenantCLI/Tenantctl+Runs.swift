@@ -107,7 +107,7 @@ extension Tenantctl {
             let workspace = try context.workspace()
             if let runId = abort,
                 let (report, result) = try ResolveRun.abortRun(
-                    runId: runId, workspace: workspace, git: context.git, wait: lockOptions.wait,
+                    runId: runId, workspace: workspace, wait: lockOptions.wait,
                     console: context.console)
             {
                 // A resolve run: its resolution is taken back as `resolve --abort` does, and reported so; the JSON
@@ -122,8 +122,8 @@ extension Tenantctl {
             if let runId = abort ?? forget {
                 let result =
                     try abort != nil
-                    ? RunAbort.abort(runId: runId, in: workspace, wait: lockOptions.wait, git: context.git)
-                    : RunAbort.forget(runId: runId, in: workspace, wait: lockOptions.wait, git: context.git)
+                    ? RunAbort.abort(runId: runId, in: workspace, wait: lockOptions.wait)
+                    : RunAbort.forget(runId: runId, in: workspace, wait: lockOptions.wait)
                 if context.options.json {
                     context.console.data(try JSONOutput.encode(result))
                     return .success

@@ -56,7 +56,7 @@ extension Tenantctl {
         func run(context: CommandContext) throws -> ExitStatus {
             let workspace = try context.workspace()
             let status = try StatusRun.run(
-                workspace: workspace, git: context.git, fetch: fetch, console: context.console)
+                workspace: workspace, fetch: fetch, console: context.console)
             for warning in status.warnings { context.console.warn(warning) }
             var report = status.report
             // The review rolls that wait: a journal that cannot be read is already one of the warnings.

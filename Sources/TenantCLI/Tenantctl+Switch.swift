@@ -87,7 +87,7 @@ extension Tenantctl {
                 try SwitchRun(
                     target: tenant, dryRun: writeOptions.dryRun, fetch: fetchOptions.fetch, recursive: !noRecursive,
                     wait: lockOptions.wait, arguments: context.rerunArguments(command: "switch")
-                ).run(workspace: workspace, git: context.git, console: context.console)
+                ).run(workspace: workspace, console: context.console)
             } text: { report in
                 context.console.print(
                     "\(report.dryRun ? "would switch" : "switched") to \(report.tenant) "

@@ -212,13 +212,11 @@ public struct Tenantctl: ParsableCommand {
         console.errorLog = failure.log
         let paged = PagedOutput.begin(command, environment: environment)
         if let paged { console.out = paged.buffer }
-        var git: Git?
-        var directory = environment.currentDirectory
-        defer { paged?.finish(columns: console.width, git: git, directory: directory) }
+        var repository: GitRepository?
+        defer { paged?.finish(columns: console.width, repository: repository) }
         do {
             let context = try CommandContext(options: command.global, environment: environment, console: console)
-            git = context.git
-            directory = context.directory
+            repository = context.directoryRepository
             let status = try command.run(context: context)
             // A command that reported the failures an interrupt caused (a roll's rejected tenants) was interrupted.
             return Cancellator.shared.isCancelled ? ExitStatus.interrupted.rawValue : status.rawValue

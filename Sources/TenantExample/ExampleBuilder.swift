@@ -35,11 +35,21 @@ public struct ExampleBuilder: Sendable {
     /// The name of the superproject repository under `remotes/`.
     public static let superprojectName = "Superproject"
 
+    /// The runner the example's repositories are created with: before the example exists there is no workspace to
+    /// hand them out, so the builder, which creates them, does (``repository(at:)``, ``remote(_:in:)``).
     let git: Git
 
     /// Creates a builder that runs `git`.
     public init(git: Git) {
         self.git = git
+    }
+
+    /// The example's repository at `path`: a bare remote under `remotes/`, or a checkout in its workspace.
+    public func repository(at path: String) -> GitRepository { git.repository(at: path) }
+
+    /// The bare remote of `name` (a module, or ``superprojectName``) in the example's `remotes` directory.
+    public func remote(_ name: String, in remotes: String) -> GitRepository {
+        repository(at: "\(remotes)/\(name).git")
     }
 
     /// Creates the example in `directory` (missing or empty).
@@ -97,7 +107,6 @@ public struct ExampleBuilder: Sendable {
         var tips: [String: String] = [:]
         let general = ExampleScenario.generalBranch
         for (name, updates) in commits where !updates.isEmpty {
-            let path = "\(remotes)/\(name).git"
             var stream = FastImportStream()
             var parent: Int?
             for update in updates {
@@ -106,7 +115,7 @@ public struct ExampleBuilder: Sendable {
                     time: conflicts ? clock.nextConflict() : clock.nextUpdate(), message: update.message,
                     changes: FastImportStream.changes(update.files))
             }
-            let ids = try git.repository(at: path).fastImport(
+            let ids = try remote(name, in: remotes).fastImport(
                 stream.finished(), marks: stream.marks, context: "land the general changes on \(name)")
             tips[name] = ids.last
         }

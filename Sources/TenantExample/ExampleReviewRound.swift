@@ -23,10 +23,9 @@ extension ExampleBuilder {
         let forge = "The Forge <forge@forge.invalid> 1764000000 +0000"
         var landed: [String] = []
         for name in names {
-            let path = "\(remotes)/\(name).git"
-            let repository = git.repository(at: path)
+            let repository = remote(name, in: remotes)
             let what = "land the proposals of \(name)"
-            let proposals = try GitRefs.list(["refs/heads/\(prefix)/"], in: path, git: git, what: what)
+            let proposals = try repository.refs(["refs/heads/\(prefix)/"], what: what)
             for (ref, proposal) in proposals.sorted(by: { $0.key < $1.key }) {
                 let target = String(ref.dropFirst("refs/heads/\(prefix)/".count))
                 guard
@@ -34,15 +33,16 @@ extension ExampleBuilder {
                         .hex,
                     try !repository.isAncestor(proposal, of: tip, context: what)
                 else { continue }
-                guard let merged = try MergeTree.merge([(tip, proposal)], in: path, git: git, what: name).first,
+                guard let merged = try repository.mergeTrees([(tip, proposal)], what: name).first,
                     merged.clean
                 else {
                     throw ExampleError(
                         description: "the forge cannot merge \(ref) into \(target) of \(name): it conflicts")
                 }
-                let commit = try CommitWriter.write(
+                let commit = try repository.writeCommit(
                     CommitSpec(tree: merged.tree, parents: [tip, proposal], message: "Merge \(ref) into \(target)"),
-                    in: path, identity: CommitIdentity(author: forge, committer: forge), git: git)
+                    identity: CommitIdentity(author: forge, committer: forge)
+                ).hex
                 try repository.updateRef(
                     "refs/heads/\(target)", to: commit, from: tip, message: "forge: merge \(ref)", context: what)
                 landed.append("\(name) \(target)")

@@ -113,7 +113,7 @@ import Testing
             let located = try Workspace.locate(from: example.workspace, git: git)
             var options = Snapshot.Options(purpose: .report, fetch: false, allowLocalRemotes: true)
             options.listModuleBranches = listed
-            let snapshot = try Snapshot.load(workspace: located, git: git, options: options)
+            let snapshot = try Snapshot.load(workspace: located, options: options)
             #expect(snapshot.moduleBranchesListed == listed)
             return AuditJSONRenderer.renderBytes(
                 try AuditRun(tenants: tenants, generatedAt: when).report(
@@ -148,7 +148,7 @@ import Testing
         // Positive control: a snapshot that lists the branches runs for-each-ref in every mirror.
         calls.withLock { $0 = [] }
         _ = try Snapshot.load(
-            workspace: located, git: traced,
+            workspace: located,
             options: Snapshot.Options(purpose: .report, fetch: false, allowLocalRemotes: true))
         let listing = Self.byRepository(calls.current)
         for mirror in mirrors {

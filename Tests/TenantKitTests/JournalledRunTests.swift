@@ -162,7 +162,6 @@ import Testing
     @Test func anAbortTakesBackATagTheStoppedRunPushedAndKeepsOneMovedSince() throws {
         let sandbox = try GitSandbox()
         let workspace = try Self.workspace(sandbox)
-        let git = try sandbox.gitRunner()
         let head = try sandbox.git(["rev-parse", "HEAD"], in: workspace.root)
         let parent = try sandbox.git(["rev-parse", "HEAD~1"], in: workspace.root)
         func stoppedTag(_ name: String) throws -> String {
@@ -174,7 +173,7 @@ import Testing
             return run.runId
         }
         let stopped = try stoppedTag("M8")
-        let result = try RunAbort.abort(runId: stopped, in: workspace, wait: false, git: git)
+        let result = try RunAbort.abort(runId: stopped, in: workspace, wait: false)
         #expect(result.undone.map(\.ref) == ["refs/tags/M8"], "\(result)")
         #expect(try sandbox.git(["ls-remote", "origin", "refs/tags/M8"], in: workspace.root) == "")
         #expect(try Self.run(stopped, in: workspace).state == "aborted")
@@ -183,7 +182,7 @@ import Testing
         // Positive control: a tag someone moved since is kept and named, never deleted.
         let moved = try stoppedTag("M9")
         try sandbox.git(["push", "-q", "--force", "origin", "\(parent):refs/tags/M9"], in: workspace.root)
-        let kept = try RunAbort.abort(runId: moved, in: workspace, wait: false, git: git)
+        let kept = try RunAbort.abort(runId: moved, in: workspace, wait: false)
         #expect(kept.undone.isEmpty && kept.kept.map(\.ref) == ["refs/tags/M9"], "\(kept)")
         #expect(try sandbox.git(["ls-remote", "origin", "refs/tags/M9"], in: workspace.root).hasPrefix(parent))
     }

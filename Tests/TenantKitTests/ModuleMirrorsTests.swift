@@ -19,7 +19,7 @@ import Testing
     @Test func syncCreatesMirrorsWhoseBranchesEqualTheRemotes() throws {
         let sandbox = try GitSandbox()
         let (workspace, a, b) = try fixture(sandbox)
-        let mirrors = ModuleMirrors(workspace: workspace, git: try sandbox.gitRunner())
+        let mirrors = ModuleMirrors(workspace: workspace)
         let paths = try mirrors.sync([MirrorSpec(name: "A", url: a), MirrorSpec(name: "B", url: b)], jobs: 2)
         #expect(paths["A"] == workspace.gitDirectory + "/tenantctl/mirrors/A.git")
         let mirrorA = try #require(paths["A"])
@@ -56,7 +56,7 @@ import Testing
     @Test func everyFailingModuleIsReportedTogether() throws {
         let sandbox = try GitSandbox()
         let (workspace, a, _) = try fixture(sandbox)
-        let mirrors = ModuleMirrors(workspace: workspace, git: try sandbox.gitRunner())
+        let mirrors = ModuleMirrors(workspace: workspace)
         let error = #expect(throws: MirrorError.self) {
             try mirrors.sync([
                 MirrorSpec(name: "A", url: a),
@@ -75,8 +75,10 @@ import Testing
         let sandbox = try GitSandbox()
         let (workspace, a, _) = try fixture(sandbox)
         let strict = try Git(environment: sandbox.environment, allowLocalRemotes: false)
+        var strictWorkspace = workspace
+        strictWorkspace.git = strict
         let error = #expect(throws: MirrorError.self) {
-            try ModuleMirrors(workspace: workspace, git: strict).sync([MirrorSpec(name: "A", url: a)])
+            try ModuleMirrors(workspace: strictWorkspace).sync([MirrorSpec(name: "A", url: a)])
         }
         #expect(try #require(error).description.contains("transport 'file' not allowed"))
     }
@@ -84,7 +86,7 @@ import Testing
     @Test func noFetchNeedsAnEarlierFetch() throws {
         let sandbox = try GitSandbox()
         let (workspace, a, _) = try fixture(sandbox)
-        let mirrors = ModuleMirrors(workspace: workspace, git: try sandbox.gitRunner())
+        let mirrors = ModuleMirrors(workspace: workspace)
         let error = #expect(throws: MirrorError.self) { try mirrors.existing([MirrorSpec(name: "A", url: a)]) }
         #expect(try #require(error).description.contains("A: never fetched; run once without --no-fetch"))
         try mirrors.sync([MirrorSpec(name: "A", url: a)])

@@ -58,12 +58,14 @@ import Testing
         try sandbox.git(["remote", "add", "origin", "https://git.example.com/erp/Superproject.git"], in: repo)
         let module = Module(name: "A", path: "Modules/A", url: "../A.git", dependsOn: [])
         let workspace = try Workspace.locate(from: repo, git: try sandbox.gitRunner())
-        let specs = try ModuleRemotes.specs(for: [module], workspace: workspace, git: try sandbox.gitRunner())
+        let specs = try ModuleRemotes.specs(for: [module], workspace: workspace)
         #expect(specs == [MirrorSpec(name: "A", url: "https://git.example.com/erp/A.git")])
         try sandbox.git(["remote", "set-url", "origin", sandbox.path("remotes/Superproject.git")], in: repo)
         let strict = try Git(environment: sandbox.environment, allowLocalRemotes: false)
+        var strictWorkspace = workspace
+        strictWorkspace.git = strict
         let error = #expect(throws: WorkspaceError.self) {
-            try ModuleRemotes.specs(for: [module], workspace: workspace, git: strict)
+            try ModuleRemotes.specs(for: [module], workspace: strictWorkspace)
         }
         #expect(
             try #require(error).description

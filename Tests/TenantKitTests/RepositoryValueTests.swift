@@ -70,6 +70,85 @@ import Testing
         #expect(unplaced.isEmpty, "targets that build repositories and are in no list: \(unplaced)")
     }
 
+    /// A runner handed beside the repositories, or a repository made from one: a `git: Git` parameter or property, or
+    /// `.repository(at:)` called on a runner (`git.repository(at:)`, `workspace.git.repository(at:)`,
+    /// `Git(…).repository(at:)`). Deriving one from a repository value held (`superproject.repository(at:)`) is none.
+    static let runnerPatterns = [#"\bgit: Git\b"#, #"\bgit\??\.repository\(at:"#, #"\bGit\([^)]*\)\.repository\(at:"#]
+
+    /// The lines of `text` (comments left out) where a feature takes a runner or makes a repository from one.
+    static func runnerUses(in text: String) -> [String] {
+        text.split(separator: "\n", omittingEmptySubsequences: false).enumerated().compactMap { index, line in
+            guard !line.trimmingCharacters(in: .whitespaces).hasPrefix("//") else { return nil }
+            let text = String(line)
+            guard runnerPatterns.contains(where: { text.range(of: $0, options: .regularExpression) != nil }) else {
+                return nil
+            }
+            return "\(index + 1): \(text.trimmingCharacters(in: .whitespaces))"
+        }
+    }
+
+    /// The places that make repositories from the runner, as there is no repository yet to derive one from: the CLI's
+    /// context (the runner from the options; the directory's repository for the pager and its own configuration),
+    /// the workspace's opening (finding the superproject from a directory) and the example builder (which creates
+    /// the example's repositories, before there is a workspace).
+    static let makers: Set<String> = [
+        "TenantCLI/CommandContext.swift", "TenantModel/Workspace/Workspace.swift", "TenantExample/ExampleBuilder.swift",
+    ]
+
+    /// Files that still take a runner beside the repositories and move next; a file that no longer does is taken off
+    /// the list (the test says so).
+    static let stillTakingARunner: Set<String> = [
+        "TenantRoll/Roll/RollStateLoader.swift", "TenantRoll/Roll/SubmoduleFreeMerge.swift",
+        "TenantRoll/Roll/RollRunner.swift", "TenantRoll/Roll/ReviewRun.swift", "TenantRoll/Roll/RollUndo.swift",
+        "TenantRoll/Roll/ReviewProposer.swift", "TenantAudit/Audit/AuditPageCommits.swift",
+        "TenantAudit/Audit/AuditRun.swift", "TenantModel/Findings/ModulePins.swift",
+        "TenantObservation/Observation/OrphanBranches.swift", "TenantObservation/Observation/ObservationReader.swift",
+    ]
+
+    @Test func theRunnerScanFindsARunnerBesideTheRepositoriesAndLeavesDerivedOnesAlone() {
+        // Positive control: a runner taken, held or asked for a repository is found.
+        #expect(Self.runnerUses(in: "static func load(workspace: Workspace, git: Git) throws").count == 1)
+        #expect(Self.runnerUses(in: "    let git: Git\n    var git: Git?").count == 2)
+        #expect(Self.runnerUses(in: "try git.repository(at: path).stage(file, context: c)").count == 1)
+        #expect(Self.runnerUses(in: "let r = workspace.git.repository(at: root)").count == 1)
+        #expect(Self.runnerUses(in: "try Git(environment: e).repository(at: p).topLevel(context: c)").count == 1)
+        // Repositories derived from one held, the runner's settings read, comments and other names: none.
+        #expect(Self.runnerUses(in: "let mirror = workspace.superproject.repository(at: path)").isEmpty)
+        #expect(Self.runnerUses(in: "checkout.repository(at: inner)\nworkspace.git.allowLocalRemotes").isEmpty)
+        #expect(Self.runnerUses(in: "/// Takes `git: Git` no more\n// git.repository(at: p)").isEmpty)
+        #expect(Self.runnerUses(in: "func f(_ repository: GitRepository, gitDirectory: String)").isEmpty)
+    }
+
+    @Test func noFeatureTakesARunnerBesideItsRepositoriesOrMakesOneFromARunner() throws {
+        let sources = Self.packageRoot.appendingPathComponent("Sources")
+        guard let enumerator = FileManager.default.enumerator(atPath: sources.path) else {
+            Issue.record("cannot list \(sources.path)")
+            return
+        }
+        var found: [String] = []
+        var listed: Set<String> = []
+        var scanned = 0
+        for case let relative as String in enumerator where relative.hasSuffix(".swift") {
+            guard !Self.exempt.contains(where: { relative.hasPrefix($0 + "/") }), !Self.makers.contains(relative)
+            else { continue }
+            let text = try String(contentsOf: sources.appendingPathComponent(relative), encoding: .utf8)
+            scanned += 1
+            let uses = Self.runnerUses(in: text)
+            if Self.stillTakingARunner.contains(relative) {
+                if !uses.isEmpty { listed.insert(relative) }
+                continue
+            }
+            found += uses.map { "\(relative):\($0)" }
+        }
+        #expect(scanned > 100, "scanned only \(scanned) files; is the package root right?")
+        #expect(
+            found.isEmpty,
+            "a runner beside the repositories, or a repository made from one: \(found); take the workspace, the snapshot or the repository value instead (workspace.superproject, workspace.checkout(at:), snapshot.mirrorRepository(of:), repository.repository(at:))"
+        )
+        let cleared = Self.stillTakingARunner.subtracting(listed).sorted()
+        #expect(cleared.isEmpty, "these files take no runner any more: take them off stillTakingARunner: \(cleared)")
+    }
+
     /// The lookups that returned or took a plain `String` in place of the resolver's typed answer, as declared on
     /// `GitRepository` (`func lookUp(_ name: String, …)`) or called on a value (`.lookUp("HEAD", …)`). They are
     /// gone: an id comes from ``GitRepository/objectID(of:peeledTo:context:)``,

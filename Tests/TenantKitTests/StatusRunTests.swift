@@ -16,10 +16,10 @@ import Testing
 
     @Test func theReportWithItsResolutionAndTheUnfinishedRunsWithTheirWaysOut() throws {
         let sandbox = try GitSandbox()
-        let (workspace, git) = try Self.example(sandbox)
+        let (workspace, _) = try Self.example(sandbox)
         var expected = try StatusReport.inspect(workspace: workspace)
-        expected.resolution = try ResolutionStatus.inspect(workspace: workspace, git: git)
-        let clean = try StatusRun.run(workspace: workspace, git: git)
+        expected.resolution = try ResolutionStatus.inspect(workspace: workspace)
+        let clean = try StatusRun.run(workspace: workspace)
         #expect(clean.report == expected)
         #expect(clean.report.modules.map(\.module) == ["Infrastructure", "Article", "Customer", "Order"])
         #expect(clean.warnings.isEmpty, "\(clean.warnings)")
@@ -27,9 +27,9 @@ import Testing
         // A resolve stopped half-way (its journal still says running): named, with its re-run and its abort.
         let stopped = try Transaction.begin(workspace, command: "resolve", arguments: ["t2"])
         // Past its first change: a run stopped before it blocks nothing and is not mentioned.
-        #expect(try StatusRun.run(workspace: workspace, git: git).warnings.isEmpty)
+        #expect(try StatusRun.run(workspace: workspace).warnings.isEmpty)
         try stopped.recordBefore([RunJournal.Before(repository: "superproject", branch: "t2", head: nil)])
-        let warned = try StatusRun.run(workspace: workspace, git: git)
+        let warned = try StatusRun.run(workspace: workspace)
         #expect(warned.report == expected, "status changes nothing and reports the same")
         #expect(warned.warnings.count == 1, "\(warned.warnings)")
         let warning = try #require(warned.warnings.first)
@@ -40,7 +40,7 @@ import Testing
 
         // Finished, it is no longer mentioned.
         try stopped.finish()
-        #expect(try StatusRun.run(workspace: workspace, git: git).warnings.isEmpty)
+        #expect(try StatusRun.run(workspace: workspace).warnings.isEmpty)
     }
 
     @Test func aResolutionUnderWayIsInTheReport() throws {
@@ -50,22 +50,22 @@ import Testing
         let workspace = try Workspace.locate(from: example.workspace, git: git)
         // The roll that leaves t2 conflicted; no resolution yet (the positive control).
         _ = try RollRunner(workspace: workspace).run(RollOptions())
-        #expect(try StatusRun.run(workspace: workspace, git: git).report.resolution == nil)
+        #expect(try StatusRun.run(workspace: workspace).report.resolution == nil)
 
         let started = try ResolveRun(action: .start(tenant: "t2"), arguments: ["t2"]).run(
-            workspace: workspace, git: git, console: nil)
+            workspace: workspace, console: nil)
         #expect(started.hasConflicts, "\(started)")
-        let status = try StatusRun.run(workspace: workspace, git: git)
+        let status = try StatusRun.run(workspace: workspace)
         let resolution = try #require(status.report.resolution, "a resolution under way is reported")
         #expect(resolution.tenant == "t2")
         #expect(!resolution.repositories.flatMap(\.unmerged).isEmpty, "\(resolution)")
-        #expect(resolution == (try ResolutionStatus.inspect(workspace: workspace, git: git)))
+        #expect(resolution == (try ResolutionStatus.inspect(workspace: workspace)))
         #expect(status.warnings.isEmpty, "the start's run finished: \(status.warnings)")
     }
 
     @Test func aJournalItCannotReadIsAWarningNamingTheFileNotAnError() throws {
         let sandbox = try GitSandbox()
-        let (workspace, git) = try Self.example(sandbox)
+        let (workspace, _) = try Self.example(sandbox)
         let directory = RunJournal.directory(gitDirectory: workspace.commonDirectory)
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let path = directory + "/20990101-000000-broken.json"
@@ -76,9 +76,9 @@ import Testing
         }
         #expect(String(describing: error).contains(path))
 
-        let status = try StatusRun.run(workspace: workspace, git: git)
+        let status = try StatusRun.run(workspace: workspace)
         var expected = try StatusReport.inspect(workspace: workspace)
-        expected.resolution = try ResolutionStatus.inspect(workspace: workspace, git: git)
+        expected.resolution = try ResolutionStatus.inspect(workspace: workspace)
         #expect(status.report == expected, "the report is whole despite the journal")
         #expect(status.report.modules.count == 4)
         #expect(status.warnings.count == 1, "\(status.warnings)")

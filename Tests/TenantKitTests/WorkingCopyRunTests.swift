@@ -25,27 +25,27 @@ import Testing
 
     @Test func switchTakesTheLockJournalsItsRunAndADryRunJournalsNothing() throws {
         let sandbox = try GitSandbox()
-        let (workspace, git) = try Self.example(sandbox)
-        let report = try SwitchRun(target: "t2", arguments: ["t2"]).run(workspace: workspace, git: git, console: nil)
+        let (workspace, _) = try Self.example(sandbox)
+        let report = try SwitchRun(target: "t2", arguments: ["t2"]).run(workspace: workspace, console: nil)
         #expect(report.tenant == "t2" && report.branch == "t2" && !report.dryRun)
         #expect(try Self.branch(sandbox, workspace) == "t2")
         let run = try #require(try Self.runs(workspace).last)
         #expect(run.command == "switch" && run.arguments == ["t2"] && run.state == "finished", "\(run)")
 
         let plan = try SwitchRun(target: "t1", dryRun: true, arguments: ["t1", "--dry-run"]).run(
-            workspace: workspace, git: git, console: nil)
+            workspace: workspace, console: nil)
         #expect(plan.dryRun && plan.tenant == "t1")
         #expect(try Self.branch(sandbox, workspace) == "t2", "a dry run changes nothing")
         #expect(try Self.runs(workspace).count == 1, "a dry run journals nothing")
 
         let held = try WorkspaceLock(gitDirectory: workspace.commonDirectory)
         #expect(throws: LockError.self) {
-            try SwitchRun(target: "t1", arguments: ["t1"]).run(workspace: workspace, git: git, console: nil)
+            try SwitchRun(target: "t1", arguments: ["t1"]).run(workspace: workspace, console: nil)
         }
         #expect(try Self.branch(sandbox, workspace) == "t2")
         #expect(try Self.runs(workspace).count == 1, "refused at the lock: no run")
         held.release()
-        _ = try SwitchRun(target: "t1", arguments: ["t1"]).run(workspace: workspace, git: git, console: nil)
+        _ = try SwitchRun(target: "t1", arguments: ["t1"]).run(workspace: workspace, console: nil)
         #expect(try Self.branch(sandbox, workspace) == "t1", "positive control: the lock released, it switches")
     }
 
@@ -80,11 +80,11 @@ import Testing
 
     @Test func resolveStartsAndAbortsUnderTheLockEachRunJournalled() throws {
         let sandbox = try GitSandbox()
-        let (workspace, git) = try Self.example(sandbox, stage: .conflict)
+        let (workspace, _) = try Self.example(sandbox, stage: .conflict)
         let held = try WorkspaceLock(gitDirectory: workspace.commonDirectory)
         #expect(throws: LockError.self) {
             try ResolveRun(action: .start(tenant: "t2"), arguments: ["t2"]).run(
-                workspace: workspace, git: git, console: nil)
+                workspace: workspace, console: nil)
         }
         #expect(try Self.runs(workspace).isEmpty)
         held.release()
@@ -93,21 +93,21 @@ import Testing
 
         let unknown = #expect(throws: ResolveError.self) {
             try ResolveRun(action: .start(tenant: "t9"), arguments: ["t9"]).run(
-                workspace: workspace, git: git, console: nil)
+                workspace: workspace, console: nil)
         }
         #expect(unknown?.kind == .unknownTenant)
         let refused = try #require(try Self.runs(workspace).last)
         #expect(refused.command == "resolve" && refused.arguments == ["t9"] && refused.state == "failed")
 
         let started = try ResolveRun(action: .start(tenant: "t2"), arguments: ["t2"]).run(
-            workspace: workspace, git: git, console: nil)
+            workspace: workspace, console: nil)
         #expect(started.action == "start" && started.tenant == "t2" && started.hasConflicts, "\(started)")
         #expect(try Self.branch(sandbox, workspace) == "t2")
         let start = try #require(try Self.runs(workspace).last)
         #expect(start.command == "resolve" && start.arguments == ["t2"] && start.state == "finished", "\(start)")
 
         let aborted = try ResolveRun(action: .abort, arguments: ["--abort"]).run(
-            workspace: workspace, git: git, console: nil)
+            workspace: workspace, console: nil)
         #expect(aborted.action == "abort", "\(aborted)")
         #expect(try Self.branch(sandbox, workspace) == "general_dev", "back where the start found it")
         let abort = try #require(try Self.runs(workspace).last)

@@ -91,7 +91,7 @@ public struct AuditRun: Sendable {
             options.listModuleBranches = false
             // The pins are read through the `cat-file --batch` that read the project files.
             options.keepBatch = true
-            snapshot = try Snapshot.load(workspace: workspace, git: git, options: options, console: console)
+            snapshot = try Snapshot.load(workspace: workspace, options: options, console: console)
             if fetch, let remoteLandings {
                 do {
                     try remoteLandings.fetch(snapshot)

@@ -70,7 +70,7 @@ public enum ComposeReader {
                 throw UnknownNameError(kind: "tenant", names: [id], known: project.tenants.map(\.id))
             }
         }
-        let state = try Snapshot.load(workspace: workspace, git: workspace.git, options: options, console: console)
+        let state = try Snapshot.load(workspace: workspace, options: options, console: console)
         guard let declared = state.project.tenant(id: id) else {
             throw UnknownNameError(kind: "tenant", names: [id], known: state.project.tenants.map(\.id))
         }

@@ -26,11 +26,9 @@ public enum Adoption {
         public var unmapped: [String] = []
     }
 
-    /// The superproject root around `directory` (it need not have `modules.json` yet); it must have `.gitmodules`.
-    public static func locate(from directory: String, git: Git, remote: String = Workspace.defaultRemoteName) throws
-        -> Workspace
-    {
-        let workspace = try Workspace.enclosing(directory, git: git, remote: remote)
+    /// `workspace`, the repository around the directory `init` runs in (``Workspace/enclosing(_:git:remote:)``: it
+    /// need not have `modules.json` yet), when init can adopt it: it must have `.gitmodules`.
+    public static func adoptable(_ workspace: Workspace) throws -> Workspace {
         guard FileManager.default.fileExists(atPath: workspace.root + "/.gitmodules") else {
             throw noGitmodules(workspace.root)
         }

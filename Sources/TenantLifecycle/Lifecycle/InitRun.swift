@@ -69,7 +69,7 @@ public enum InitRun {
         let transaction = try Transaction.begin(
             workspace, command: "init", arguments: options.arguments, before: before)
         do {
-            let mirrors = ModuleMirrors(workspace: workspace, git: workspace.git)
+            let mirrors = ModuleMirrors(workspace: workspace)
             if !stopped.isEmpty { try mirrors.removePartialClones() }
             let result = try adopt(
                 workspace, modules: modules, gitmodules: gitmodules, mirrors: mirrors,
@@ -132,13 +132,13 @@ public enum InitRun {
             console.progress("general branch: \(general) (\(detected.source); --general-branch to choose)")
         }
         // Module branches, to detect customisations: read through the mirrors (local remotes need permission).
-        let specs = try ModuleRemotes.specs(for: modules, workspace: workspace, git: workspace.git)
+        let specs = try ModuleRemotes.specs(for: modules, workspace: workspace)
         console.progress("fetching \(English.count(specs.count, "module repository", "module repositories"))…")
         let synced = try mirrors.sync(specs, console: console)
         var moduleBranchTips: [String: [String: String]] = [:]
         for (name, mirror) in synced {
-            moduleBranchTips[name] = try GitRefs.branches(
-                under: "refs/heads/", in: mirror, git: workspace.git, what: name)
+            moduleBranchTips[name] = try workspace.superproject.repository(at: mirror).branches(
+                under: "refs/heads/", what: name)
         }
         let moduleBranches = moduleBranchTips.mapValues { Set($0.keys) }
         // A module without the general branch follows its own default branch (its remote's HEAD).
@@ -188,9 +188,8 @@ public enum InitRun {
                 pins[branch] = pin
             }
             guard !pins.isEmpty else { continue }
-            let graph = try CommitGraph.load(
-                tips: Set(branches.values).sorted() + Set(pins.values).sorted(), repository: mirror, git: workspace.git,
-                what: "module \(module.name)")
+            let graph = try workspace.superproject.repository(at: mirror).commitGraph(
+                tips: Set(branches.values).sorted() + Set(pins.values).sorted(), what: "module \(module.name)")
             let result = ModuleBranchProposal.propose(
                 module: module.name, pins: pins, branches: branches, graph: graph, general: moduleGeneral,
                 tenantBranches: Set(tenantTips.keys))

@@ -149,7 +149,7 @@ public enum LifecycleRun {
             checkNames = nil
         }
         return try Snapshot.load(
-            workspace: workspace, git: workspace.git,
+            workspace: workspace,
             options: Snapshot.Options(
                 purpose: .strict, allowLocalRemotes: workspace.git.allowLocalRemotes, checkNames: checkNames),
             console: console)

@@ -9,7 +9,6 @@ public enum ModuleLifecycle {
     public static func planAdd(
         name: String, url: String, path: String?, dependsOn: [String], state: Snapshot
     ) throws -> LifecyclePlan {
-        let git = state.workspace.git
         let project = state.project
         let module = Module(name: name, path: path ?? "Modules/\(name)", url: url, dependsOn: dependsOn)
         if try isAdded(module, state: state) { return LifecyclePlan() }
@@ -24,10 +23,10 @@ public enum ModuleLifecycle {
             throw LifecycleError(
                 "refusing to add module \(name): \(module.path) exists on \(state.generalBranch)")
         }
-        let specs = try ModuleRemotes.specs(for: [module], workspace: state.workspace, git: git)
-        let mirrors = try ModuleMirrors(workspace: state.workspace, git: git).sync(specs)
+        let specs = try ModuleRemotes.specs(for: [module], workspace: state.workspace)
+        let mirrors = try ModuleMirrors(workspace: state.workspace).sync(specs)
         guard let mirror = mirrors[name] else { throw LifecycleError("module \(name) has no mirror") }
-        let branches = try GitRefs.branches(under: "refs/heads/", in: mirror, git: git, what: mirror)
+        let branches = try state.superproject.repository(at: mirror).branches(under: "refs/heads/", what: mirror)
         var moduleGeneral = state.generalBranch
         if branches[moduleGeneral] == nil, let spec = specs.first,
             let head = try Adoption.defaultBranch(ofRemote: spec.url, in: state.superproject),

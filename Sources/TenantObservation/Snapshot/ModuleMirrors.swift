@@ -36,11 +36,12 @@ public struct MirrorError: Error, Sendable, CustomStringConvertible {
 public struct ModuleMirrors: Sendable {
     /// The directory holding the mirrors.
     public let directory: String
-    private let git: Git
+    /// The superproject, whose runner every mirror runs with.
+    private let superproject: GitRepository
 
-    public init(workspace: Workspace, git: Git) {
+    public init(workspace: Workspace) {
         self.directory = (workspace.commonDirectory as NSString).appendingPathComponent("tenantctl/mirrors")
-        self.git = git
+        self.superproject = workspace.superproject
     }
 
     /// The mirror's git directory for a module.
@@ -134,8 +135,10 @@ public struct ModuleMirrors: Sendable {
             // written by roll are only reachable from refs after a push; gc.pruneExpire keeps git from pruning them.
             let partial = mirror + ".partial-" + UUID().uuidString.prefix(8).lowercased()
             do {
-                try GitRepository.initBare(at: partial, git: git, context: "create the mirror of \(spec.name)")
-                    .setConfig("gc.pruneExpire", to: "2.weeks.ago", context: "configure the mirror of \(spec.name)")
+                try GitRepository.initBare(
+                    at: partial, git: superproject.git, context: "create the mirror of \(spec.name)"
+                )
+                .setConfig("gc.pruneExpire", to: "2.weeks.ago", context: "configure the mirror of \(spec.name)")
                 try fetchAll(spec, into: partial, context: context)
                 try FileManager.default.moveItem(atPath: partial, toPath: mirror)
             } catch {
@@ -149,13 +152,13 @@ public struct ModuleMirrors: Sendable {
         if let config = try? String(contentsOfFile: mirror + "/config", encoding: .utf8),
             config.contains("[remote \"origin\"]")
         {
-            try git.repository(at: mirror).removeConfigSection(
+            try superproject.repository(at: mirror).removeConfigSection(
                 "remote.origin", context: "remove the stored URL of the mirror of \(spec.name)")
         }
         try fetchAll(spec, into: mirror, context: context)
     }
 
     private func fetchAll(_ spec: MirrorSpec, into mirror: String, context: String) throws {
-        try git.repository(at: mirror).fetchMirror(from: spec.url, context: context)
+        try superproject.repository(at: mirror).fetchMirror(from: spec.url, context: context)
     }
 }

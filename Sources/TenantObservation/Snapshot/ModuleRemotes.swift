@@ -4,13 +4,15 @@ import Foundation
 public enum ModuleRemotes {
     /// One mirror spec per module: relative URLs resolved against the superproject's origin URL
     /// (or its directory when it has no origin); local remotes refused unless allowed.
-    public static func specs(for modules: [Module], workspace: Workspace, git: Git) throws -> [MirrorSpec] {
+    public static func specs(for modules: [Module], workspace: Workspace) throws -> [MirrorSpec] {
         try specs(
-            for: modules, base: try SuperprojectRemote.originURL(workspace) ?? workspace.root, git: git)
+            for: modules, base: try SuperprojectRemote.originURL(workspace) ?? workspace.root,
+            allowLocalRemotes: workspace.git.allowLocalRemotes)
     }
 
-    /// One mirror spec per module, relative URLs resolved against `base` (the superproject's remote URL).
-    public static func specs(for modules: [Module], base: String, git: Git) throws -> [MirrorSpec] {
+    /// One mirror spec per module, relative URLs resolved against `base` (the superproject's remote URL); a local
+    /// remote is refused unless `allowLocalRemotes` (the run's runner allows them).
+    public static func specs(for modules: [Module], base: String, allowLocalRemotes: Bool) throws -> [MirrorSpec] {
         var specs: [MirrorSpec] = []
         var problems: [String] = []
         for module in modules {
@@ -24,7 +26,7 @@ public enum ModuleRemotes {
                 }
                 resolved = url
             }
-            if RemoteURL.isLocal(resolved) && !git.allowLocalRemotes {
+            if RemoteURL.isLocal(resolved) && !allowLocalRemotes {
                 problems.append(
                     "module \(module.name): remote \(RemoteURL.redacted(resolved)) is a local path; "
                         + "allow local remotes with --allow-local-remotes or TENANTCTL_ALLOW_LOCAL_REMOTES=1")
@@ -47,7 +49,7 @@ extension ModuleRemotes {
     /// it — the superproject's remote URL (relative module URLs carry its authority) or an absolute module URL in
     /// the working tree's modules.json. When neither supplies it, the URL keeps its user name without the hidden
     /// part, for a credential helper to answer.
-    public static func reachable(_ recorded: String, workspace: Workspace, git: Git) throws -> String {
+    public static func reachable(_ recorded: String, workspace: Workspace) throws -> String {
         guard recorded.contains("***@") else { return recorded }
         var sources: [String] = []
         if let origin = try SuperprojectRemote.originURL(workspace) { sources.append(origin) }

@@ -103,10 +103,10 @@ public struct Snapshot: Sendable {
     /// The superproject's `cat-file --batch`, started after the fetch, when ``Options/keepBatch`` asked for it;
     /// the caller closes it.
     public var batch: CatFileBatch?
-    /// The configured URL of the superproject's remote, as read by ``load(workspace:git:options:console:)`` (nil
+    /// The configured URL of the superproject's remote, as read by ``load(workspace:options:console:)`` (nil
     /// in a snapshot made from parts).
     public var remoteURL: String?
-    /// Whether ``load(workspace:git:options:console:)`` fetched the remotes (false with `--no-fetch`): what reads
+    /// Whether ``load(workspace:options:console:)`` fetched the remotes (false with `--no-fetch`): what reads
     /// more of a remote later (the forges' review refs) fetches only then.
     public var fetched = false
 
@@ -133,7 +133,7 @@ public struct Snapshot: Sendable {
     /// git processes: one fetch of the superproject, one `for-each-ref` of it, one `ls-tree` and one
     /// `cat-file --batch` for the project files (kept open with ``Options/keepBatch``), and per module one fetch (or
     /// clone) and one `for-each-ref` (none with ``Options/listModuleBranches`` off).
-    public static func load(workspace: Workspace, git: Git, options: Options, console: Console? = nil) throws
+    public static func load(workspace: Workspace, options: Options, console: Console? = nil) throws
         -> Snapshot
     {
         guard let originURL = try SuperprojectRemote.originURL(workspace) else {
@@ -157,18 +157,19 @@ public struct Snapshot: Sendable {
                 "tenantctl has not fetched the superproject's remote \(workspace.remoteName) in this clone yet; run "
                     + "once without --no-fetch")
         }
-        let batch = options.keepBatch ? try CatFileBatch(git: git, repository: workspace.root) : nil
+        let batch = options.keepBatch ? try workspace.superproject.openBatch() : nil
         var handedOn = false
         // On an error the batch is ended here; the error thrown is the one that stopped the load.
         defer { if !handedOn { try? batch?.close() } }
         let project =
             try options.project
             ?? readProject(
-                workspace: workspace, branches: branches, refPrefix: refPrefix, git: git, options: options.validation,
+                workspace: workspace, branches: branches, refPrefix: refPrefix, options: options.validation,
                 batch: batch)
         try options.checkNames?(project)
-        let specList = try ModuleRemotes.specs(for: project.manifest.modules, base: originURL, git: git)
-        let store = ModuleMirrors(workspace: workspace, git: git)
+        let specList = try ModuleRemotes.specs(
+            for: project.manifest.modules, base: originURL, allowLocalRemotes: workspace.git.allowLocalRemotes)
+        let store = ModuleMirrors(workspace: workspace)
         let synced: (mirrors: [String: String], failures: [(module: String, error: String)])
         if options.fetch {
             let count = specList.count
@@ -208,7 +209,7 @@ public struct Snapshot: Sendable {
     /// A working tree without the file (a tenant branch before its first roll) takes the branch that names itself
     /// the general branch in its own file (``GeneralBranchLocator``).
     static func readProject(
-        workspace: Workspace, branches: [String: String], refPrefix: String, git: Git, options: ValidationOptions,
+        workspace: Workspace, branches: [String: String], refPrefix: String, options: ValidationOptions,
         batch: CatFileBatch? = nil
     ) throws -> Project {
         var hint = ProjectReader.generalBranchHint(workspace)

@@ -2,7 +2,7 @@ import Foundation
 
 extension ResolutionStatus {
     /// The resolution under way in `workspace`, nil when there is none (read-only).
-    public static func inspect(workspace: Workspace, git: Git) throws -> ResolutionStatus? {
+    public static func inspect(workspace: Workspace) throws -> ResolutionStatus? {
         guard let state = try ResolveState.read(commonDirectory: workspace.commonDirectory) else { return nil }
         // A resolution started in another worktree is shown as it stands there, with the commands to run there.
         let elsewhere = state.startedElsewhere(than: workspace)
@@ -13,12 +13,12 @@ extension ResolutionStatus {
         var problems: [String] = []
         for merge in [state.superproject] + state.modules {
             let path = merge.path.isEmpty ? root : (root as NSString).appendingPathComponent(merge.path)
-            guard try CheckoutPresence.of(git.repository(at: path)) == .repository else { continue }
-            let inspected = try RepositoryState.inspect(git.repository(at: path), superproject: merge.path.isEmpty)
+            let repository = workspace.superproject.repository(at: path)
+            guard try CheckoutPresence.of(repository) == .repository else { continue }
+            let inspected = try RepositoryState.inspect(repository, superproject: merge.path.isEmpty)
             if state.phase == .resolving {
                 problems += try ResolveContinuer.problems(
-                    of: merge, state: inspected, in: workspace.superproject.repository(at: path),
-                    superproject: merge.path.isEmpty)
+                    of: merge, state: inspected, in: repository, superproject: merge.path.isEmpty)
             }
             let unmerged = inspected.status.entries.filter { $0.kind == .unmerged }.map(\.path)
             let value: String

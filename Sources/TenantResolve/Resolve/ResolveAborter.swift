@@ -10,7 +10,6 @@ import Foundation
 /// started. Idempotent: an interrupted abort is run again.
 public struct ResolveAborter {
     let workspace: Workspace
-    let git: Git
     let console: Console?
     /// The run's journal: its before-state is recorded before the first change.
     let transaction: Transaction?
@@ -18,13 +17,12 @@ public struct ResolveAborter {
     /// resolution proposed them): only the working copy goes back.
     let keepsPublished: Bool
 
-    public init(workspace: Workspace, git: Git, console: Console? = nil, transaction: Transaction? = nil) {
-        self.init(workspace: workspace, git: git, console: console, transaction: transaction, keepsPublished: false)
+    public init(workspace: Workspace, console: Console? = nil, transaction: Transaction? = nil) {
+        self.init(workspace: workspace, console: console, transaction: transaction, keepsPublished: false)
     }
 
-    init(workspace: Workspace, git: Git, console: Console?, transaction: Transaction? = nil, keepsPublished: Bool) {
+    init(workspace: Workspace, console: Console?, transaction: Transaction? = nil, keepsPublished: Bool) {
         self.workspace = workspace
-        self.git = git
         self.console = console
         self.transaction = transaction
         self.keepsPublished = keepsPublished
@@ -71,18 +69,19 @@ public struct ResolveAborter {
         for start in state.startPoints.dropFirst() + state.startPoints.prefix(1) {
             let path = start.path.isEmpty ? workspace.root : workspace.path(start.path)
             guard start.initialised else {
-                if try CheckoutPresence.of(git.repository(at: path)) == .repository {
+                if try CheckoutPresence.of(workspace.superproject.repository(at: path)) == .repository {
                     notes.append("\(start.repository) was set up (cloned) by the resolution and stays set up")
                 }
                 continue
             }
-            guard try CheckoutPresence.of(git.repository(at: path)) == .repository else {
+            guard try CheckoutPresence.of(workspace.superproject.repository(at: path)) == .repository else {
                 notes.append("\(start.repository) at \(start.path) is no longer a repository; not touched")
                 continue
             }
             let inPlace = try keepUserChanges(
                 yours[start.path] ?? [], of: start, at: path, state: state, notes: &notes, steps: &steps)
-            let branches = try GitRefs.branches(under: "refs/heads/", in: path, git: git, what: start.repository)
+            let branches = try workspace.superproject.repository(at: path).branches(
+                under: "refs/heads/", what: start.repository)
             let changed = try restore(
                 start, in: workspace.repository(relative: start.path), superproject: start.path.isEmpty,
                 keeping: Set(kept.filter { $0.path == start.path }.map(\.branch)), dirtyIsTheUsers: inPlace)
@@ -144,7 +143,7 @@ public struct ResolveAborter {
     func recordPutBack(_ start: ResolveState.StartPoint, at path: String, from branches: [String: String]) throws
         -> [RunAbort.Step]
     {
-        let now = try GitRefs.branches(under: "refs/heads/", in: path, git: git, what: start.repository)
+        let now = try workspace.superproject.repository(at: path).branches(under: "refs/heads/", what: start.repository)
         let refs = Set(branches.keys).union(now.keys).filter { branches[$0] != now[$0] }.sorted().map {
             RefUpdate(ref: "refs/heads/" + $0, new: now[$0], old: branches[$0])
         }
@@ -190,7 +189,8 @@ public struct ResolveAborter {
         let name = start.repository
         let location = start.path.isEmpty ? "" : " (\(start.path))"
         let listed = files.prefix(5).joined(separator: ", ") + (files.count > 5 ? " and \(files.count - 5) more" : "")
-        let now = try RepositoryState.inspect(git.repository(at: path), superproject: start.path.isEmpty)
+        let now = try RepositoryState.inspect(
+            workspace.superproject.repository(at: path), superproject: start.path.isEmpty)
         if state.left?[start.path]?.isEmpty == true, now.currentBranch == start.headBranch, now.head == head,
             now.operations.isEmpty
         {
@@ -222,9 +222,9 @@ public struct ResolveAborter {
         for start in state.startPoints where start.initialised {
             let repository = workspace.repository(relative: start.path)
             let path = repository.path
-            guard try CheckoutPresence.of(git.repository(at: path)) == .repository else { continue }
+            guard try CheckoutPresence.of(workspace.superproject.repository(at: path)) == .repository else { continue }
             let name = start.repository
-            let now = try GitRefs.branches(under: "refs/heads/", in: path, git: git, what: name)
+            let now = try workspace.superproject.repository(at: path).branches(under: "refs/heads/", what: name)
             taken[start.path] = Set(now.keys)
             let merges = state.merges.filter { $0.path == start.path }
             // Commits the resolution stands on: the start points, the merged tips, the pins before and after.
@@ -348,14 +348,14 @@ public struct ResolveAborter {
         let path = repository.path
         let message = "tenantctl resolve --abort"
         var changed = false
-        var state = try RepositoryState.inspect(git.repository(at: path), superproject: superproject)
+        var state = try RepositoryState.inspect(workspace.superproject.repository(at: path), superproject: superproject)
         if state.operations.contains("merge") {
             console?.progress("\(name): aborting the merge")
             // `reset --hard` ends the merge like `merge --abort`, and also where the user changed other files since
             // (an abort discards the resolution) or the index only holds stale file times (a copied checkout).
             try repository.resetHard(context: "abort the merge in \(name)")
             changed = true
-            state = try RepositoryState.inspect(git.repository(at: path), superproject: superproject)
+            state = try RepositoryState.inspect(workspace.superproject.repository(at: path), superproject: superproject)
         }
         // Changes the user made where the resolution changed nothing are theirs, left as they are.
         let dirty = !dirtyIsTheUsers && !state.status.blockingEntries.isEmpty
@@ -389,7 +389,7 @@ public struct ResolveAborter {
             changed = true
         }
         // Every other branch: moved ones back, created ones deleted (with their upstream configuration).
-        let branches = try GitRefs.branches(under: "refs/heads/", in: path, git: git, what: name)
+        let branches = try workspace.superproject.repository(at: path).branches(under: "refs/heads/", what: name)
         for (branch, value) in branches.sorted(by: { $0.key < $1.key })
         where branch != start.headBranch && !keeping.contains(branch) {
             if let old = start.branches[branch] {

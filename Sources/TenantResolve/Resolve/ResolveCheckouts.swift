@@ -6,8 +6,6 @@ enum ResolveCheckouts {
     static func startPoint(repository: String, in checkout: GitRepository, relativePath: String) throws
         -> ResolveState.StartPoint
     {
-        let path = checkout.path
-        let git = checkout.git
         guard try CheckoutPresence.of(checkout) == .repository else {
             return ResolveState.StartPoint(
                 repository: repository, path: relativePath, initialised: false, headBranch: nil, head: nil,
@@ -15,7 +13,7 @@ enum ResolveCheckouts {
         }
         let symbolic = try checkout.headBranchRef(context: "read the branch of \(repository)")
         let head = try checkout.objectID(of: "HEAD", context: "read the HEAD of \(repository)")?.hex
-        let branches = try GitRefs.branches(under: "refs/heads/", in: path, git: git, what: repository)
+        let branches = try checkout.branches(under: "refs/heads/", what: repository)
         let branch = symbolic.flatMap { $0.hasPrefix("refs/heads/") ? String($0.dropFirst("refs/heads/".count)) : nil }
         return ResolveState.StartPoint(
             repository: repository, path: relativePath, initialised: true, headBranch: branch, head: head,

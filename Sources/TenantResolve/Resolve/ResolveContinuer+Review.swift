@@ -14,7 +14,7 @@ extension ResolveContinuer {
     func propose(_ state: inout ResolveState) throws -> ResolveReport {
         let common = workspace.commonDirectory
         let project = try ProjectReader.workingTree(
-            workspace, options: ValidationOptions(allowLocalRemotes: git.allowLocalRemotes))
+            workspace, options: ValidationOptions(allowLocalRemotes: workspace.git.allowLocalRemotes))
         let review = ReviewOptions(forge: state.forge.flatMap(ReviewForge.init(rawValue:))).reading(project.manifest)
         let merges = updates(state)
         var reviews = Self.proposals(state, merges: merges, review: review)
@@ -78,7 +78,7 @@ extension ResolveContinuer {
         }
         try ReviewTakeover.takeOver(waiting, by: transaction.runId, reviews: reviews, in: workspace)
         // The working copy goes back to where the resolution started (what was proposed stays proposed).
-        let back = try ResolveAborter(workspace: workspace, git: git, console: console, keepsPublished: true).run()
+        let back = try ResolveAborter(workspace: workspace, console: console, keepsPublished: true).run()
         return ResolveReport(
             action: "continue", tenant: state.tenant, branch: state.branch, repositories: repositories, pins: pins,
             runId: transaction.runId, published: true, pushes: pushes, next: "tenantctl roll --land",
@@ -115,7 +115,7 @@ extension ResolveContinuer {
         -> PushOutcome?
     {
         let from = workspace.repository(relative: merge.path)
-        let remote = try ModuleRemotes.reachable(merge.remote, workspace: workspace, git: git)
+        let remote = try ModuleRemotes.reachable(merge.remote, workspace: workspace)
         let branch = proposal.ref.hasPrefix("refs/heads/")
         var old: String?
         if branch {
@@ -140,7 +140,7 @@ extension ResolveContinuer {
                 update, lease: branch,
                 options: review.proposalOptions(
                     repository: merge.repository, tenant: proposal.tenant, target: proposal.target, title: title),
-                repository: merge.repository, from: from.path, to: remote, git: git)
+                repository: merge.repository, from: from.path, to: remote, git: from.git)
         } catch {
             try transaction.record(repository: merge.repository, refs: [update], published: nil, landed: nil)
             throw error
@@ -205,7 +205,7 @@ extension ResolveContinuer {
     /// proposed into a forge's review namespace is on no branch the mirror fetches), as roll's own proposals are.
     func copyToMirror(_ commit: String, merge: ResolveState.Merge) throws {
         guard !merge.isSuperproject else { return }
-        let path = ModuleMirrors(workspace: workspace, git: git).path(for: merge.repository)
+        let path = ModuleMirrors(workspace: workspace).path(for: merge.repository)
         guard FileManager.default.fileExists(atPath: path) else { return }
         let mirror = workspace.superproject.repository(at: path)
         guard try !mirror.hasCommit(commit) else { return }

@@ -7,14 +7,12 @@ import Foundation
 /// is idempotent, so a run killed anywhere goes on with `--continue`.
 public struct ResolveContinuer {
     let workspace: Workspace
-    let git: Git
     let console: Console?
     /// The run's journal: the before-state, then every ref it publishes with its outcome.
     let transaction: Transaction
 
-    public init(workspace: Workspace, git: Git, console: Console? = nil, transaction: Transaction) {
+    public init(workspace: Workspace, console: Console? = nil, transaction: Transaction) {
         self.workspace = workspace
-        self.git = git
         self.console = console
         self.transaction = transaction
     }
@@ -200,7 +198,7 @@ public struct ResolveContinuer {
     /// the rule's gitlinks are staged and the commit amended (same parents, same message).
     func amendPinsIfNeeded(_ state: inout ResolveState, head: String) throws {
         let expected = pinChanges(state).all
-        let pinned = try PinReader.pins(at: head, paths: expected.map(\.path), in: workspace.root, git: git)
+        let pinned = try workspace.superproject.pins(at: head, paths: expected.map(\.path))
         guard expected.contains(where: { pinned[$0.path] != $0.new }) else { return }
         console?.progress("superproject: setting the pins of the committed merge by the rule")
         let superproject = workspace.superproject
@@ -224,8 +222,9 @@ public struct ResolveContinuer {
     }
 
     func isMerging(_ path: String) throws -> Bool {
-        try RepositoryState.inspect(git.repository(at: path), superproject: path == workspace.root).operations.contains(
-            "merge")
+        try RepositoryState.inspect(workspace.superproject.repository(at: path), superproject: path == workspace.root)
+            .operations.contains(
+                "merge")
     }
 
     // MARK: - Working copy
@@ -275,14 +274,13 @@ public struct ResolveContinuer {
                 try recordRemoteTrackingRef(merge, new: new)
                 continue
             }
-            let from = merge.isSuperproject ? workspace.root : workspace.path(merge.path)
+            let from = merge.isSuperproject ? workspace.superproject : workspace.checkout(at: merge.path)
             console?.progress("pushing \(merge.branch) of \(merge.repository)")
             let outcome: PushOutcome
             do {
-                outcome = try AtomicPush.push(
-                    [update], repository: merge.repository, from: from,
-                    to: try ModuleRemotes.reachable(merge.remote, workspace: workspace, git: git), mode: .leased,
-                    git: git)
+                outcome = try from.push(
+                    [update], as: merge.repository,
+                    to: try ModuleRemotes.reachable(merge.remote, workspace: workspace), mode: .leased)
             } catch {
                 try transaction.record(repository: merge.repository, refs: [update], published: nil, landed: nil)
                 throw error

@@ -57,7 +57,6 @@ enum ResolveLeftFiles {
         _ files: [String], in repository: GitRepository, base: String, branch: String?, tenant: String, what: String
     ) throws -> String {
         let path = repository.path
-        let git = repository.git
         var edits: [PathEdit] = []
         for file in files {
             let full = (path as NSString).appendingPathComponent(file)
@@ -70,23 +69,25 @@ enum ResolveLeftFiles {
                 edits.append(PathEdit(path: file, change: .remove))
             }
         }
-        let batch = try CatFileBatch(git: git, repository: path)
+        let batch = try repository.openBatch()
         let tree: String
         do {
-            tree = try TreeWriter(batch: batch, repository: path, git: git).write(base: base + "^{tree}", edits: edits)
+            tree = try repository.treeWriter(batch: batch).write(base: base + "^{tree}", edits: edits)
             try batch.close()
         } catch {
             try? batch.close()  // the error thrown is the one that stopped the write
             throw error
         }
-        let identity = try CommitIdentity.read(in: path, git: git)
+        let identity = try repository.commitIdentity()
         let label = branch ?? "(no branch)"
-        let index = try CommitWriter.write(
+        let index = try repository.writeCommit(
             CommitSpec(tree: tree, parents: [base], message: "index on \(label): \(ObjectID.short(base))"),
-            in: path, identity: identity, git: git)
+            identity: identity
+        ).hex
         let message = "On \(label): your changes during the resolution of \(tenant), kept by tenantctl resolve --abort"
-        let stash = try CommitWriter.write(
-            CommitSpec(tree: tree, parents: [base, index], message: message), in: path, identity: identity, git: git)
+        let stash = try repository.writeCommit(
+            CommitSpec(tree: tree, parents: [base, index], message: message), identity: identity
+        ).hex
         try repository.storeStash(
             stash, message: message, context: "keep your changes in \(what) in its stash")
         return stash

@@ -34,7 +34,7 @@ public struct ResolveRun: Sendable {
 
     /// Runs the action under the lock, journalled. A continuation whose push was refused is returned (its report
     /// says what landed) and its run stays unfinished when something of it landed.
-    public func run(workspace: Workspace, git: Git, console: Console?) throws -> ResolveReport {
+    public func run(workspace: Workspace, console: Console?) throws -> ResolveReport {
         let lock = try WorkspaceLock(gitDirectory: workspace.commonDirectory, wait: wait)
         defer { lock.release() }
         return try Transaction.journalled(
@@ -51,13 +51,13 @@ public struct ResolveRun: Sendable {
             switch action {
             case .start(let tenant, let acceptMergedBack, let review, let forge):
                 try ResolveStarter(
-                    workspace: workspace, git: git, fetch: fetch, console: console, transaction: transaction,
+                    workspace: workspace, fetch: fetch, console: console, transaction: transaction,
                     acceptMergedBack: acceptMergedBack, review: review, forge: forge
                 ).run(tenant: tenant)
             case .continueResolution:
-                try ResolveContinuer(workspace: workspace, git: git, console: console, transaction: transaction).run()
+                try ResolveContinuer(workspace: workspace, console: console, transaction: transaction).run()
             case .abort:
-                try ResolveAborter(workspace: workspace, git: git, console: console, transaction: transaction).run()
+                try ResolveAborter(workspace: workspace, console: console, transaction: transaction).run()
             }
         }
     }
@@ -70,7 +70,7 @@ extension ResolveRun {
     /// no resolution under way, nothing of the run is left to take back: it only ends aborted. Returns resolve's
     /// report and the steps in the form `runs --abort` reports for every run; nil when it was not a resolve run
     /// (`RunAbort` takes those back).
-    public static func abortRun(runId: String, workspace: Workspace, git: Git, wait: Bool, console: Console?) throws
+    public static func abortRun(runId: String, workspace: Workspace, wait: Bool, console: Console?) throws
         -> (report: ResolveReport, result: RunAbort.Result)?
     {
         let lock = try WorkspaceLock(gitDirectory: workspace.commonDirectory, wait: wait)
@@ -95,7 +95,7 @@ extension ResolveRun {
                 )
             }
             let aborted = try ResolveAborter(
-                workspace: workspace, git: git, console: console, transaction: transaction
+                workspace: workspace, console: console, transaction: transaction
             ).abort()
             var report = aborted.report
             let steps = aborted.steps

@@ -5,7 +5,6 @@ import Foundation
 /// every repository that needs one. Gitlinks are set by the pin rule; content conflicts are left for the user.
 public struct ResolveStarter {
     let workspace: Workspace
-    let git: Git
     let fetch: Bool
     let jobs: Int
     let console: Console?
@@ -20,14 +19,13 @@ public struct ResolveStarter {
     let forge: ReviewForge?
 
     public init(
-        workspace: Workspace, git: Git, fetch: Bool = true, jobs: Int = 4, console: Console? = nil,
+        workspace: Workspace, fetch: Bool = true, jobs: Int = 4, console: Console? = nil,
         transaction: Transaction, acceptMergedBack: [String] = [], review: Bool = false, forge: ReviewForge? = nil
     ) {
         self.acceptMergedBack = acceptMergedBack
         self.review = review
         self.forge = forge
         self.workspace = workspace
-        self.git = git
         self.fetch = fetch
         self.jobs = jobs
         self.console = console
@@ -39,11 +37,11 @@ public struct ResolveStarter {
         let recordedBefore = try putBackStoppedStart(of: tenantName)
         // The merges and --continue commit with git itself: without the identity git commit needs, refuse now
         // (git's hint), not halfway through the repositories.
-        _ = try CommitIdentity.read(in: workspace.root, git: git)
+        _ = try workspace.superproject.commitIdentity()
         var options = Snapshot.Options(
-            purpose: .strict, fetch: fetch, jobs: jobs, allowLocalRemotes: git.allowLocalRemotes)
+            purpose: .strict, fetch: fetch, jobs: jobs, allowLocalRemotes: workspace.git.allowLocalRemotes)
         options.keepBatch = true  // one `cat-file --batch` on the superproject: the project files, then the state
-        let snapshot = try Snapshot.load(workspace: workspace, git: git, options: options, console: console)
+        let snapshot = try Snapshot.load(workspace: workspace, options: options, console: console)
         let project = snapshot.project
         let (tenant, rollState) = try load(tenantName, snapshot: snapshot)
         let plan: RollPlan
@@ -132,7 +130,7 @@ public struct ResolveStarter {
             else { throw state.inProgressError(in: workspace) }
             try transaction.recordBefore(try ResolveCheckouts.before(state, workspace: workspace))
             console?.progress("putting back what the stopped start of the resolution of \(state.tenant) did")
-            _ = try ResolveAborter(workspace: workspace, git: git, console: console).run()
+            _ = try ResolveAborter(workspace: workspace, console: console).run()
             return true
         }
         return false
@@ -140,7 +138,7 @@ public struct ResolveStarter {
 
     /// The tenant named and roll's state of the repositories, read through the snapshot's `cat-file --batch`.
     func load(_ tenantName: String, snapshot: Snapshot) throws -> (Tenant, RollState) {
-        let batch = try snapshot.batch ?? CatFileBatch(git: git, repository: workspace.root)
+        let batch = try snapshot.batch ?? workspace.superproject.openBatch()
         do {
             guard let named = snapshot.project.tenant(id: tenantName) else {
                 let unknown = UnknownNameError(
@@ -148,7 +146,7 @@ public struct ResolveStarter {
                 throw ResolveError(.unknownTenant, unknown.description)
             }
             // The tenant's roll, planned exactly as roll plans it: merges, pins by the rule, what blocks it.
-            let rollState = try RollStateLoader.load(snapshot: snapshot, batch: batch, git: git, jobs: jobs)
+            let rollState = try RollStateLoader.load(snapshot: snapshot, batch: batch, git: workspace.git, jobs: jobs)
             try batch.close()
             return (named, rollState)
         } catch {

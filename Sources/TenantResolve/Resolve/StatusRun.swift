@@ -17,11 +17,11 @@ public enum StatusRun {
     /// every initialised module checkout from its `origin` (pruned, `jobs` at a time), so every line compares with
     /// what the remotes have now; otherwise nothing is fetched.
     public static func run(
-        workspace: Workspace, git: Git, fetch: Bool = false, jobs: Int = 4, console: Console? = nil
+        workspace: Workspace, fetch: Bool = false, jobs: Int = 4, console: Console? = nil
     ) throws -> Result {
-        if fetch { try fetchRemotes(workspace: workspace, git: git, jobs: jobs, console: console) }
+        if fetch { try fetchRemotes(workspace: workspace, jobs: jobs, console: console) }
         var report = try StatusReport.inspect(workspace: workspace)
-        report.resolution = try ResolutionStatus.inspect(workspace: workspace, git: git)
+        report.resolution = try ResolutionStatus.inspect(workspace: workspace)
         return Result(report: report, warnings: unfinishedRunWarnings(workspace) + waitingReviewNotes(workspace))
     }
 
@@ -40,9 +40,9 @@ public enum StatusRun {
     }
 
     /// Fetches the superproject (tenantctl's refs, as switch and roll do) and every initialised module checkout.
-    static func fetchRemotes(workspace: Workspace, git: Git, jobs: Int, console: Console?) throws {
+    static func fetchRemotes(workspace: Workspace, jobs: Int, console: Console?) throws {
         let project = try BranchProject.workingTree(
-            workspace, options: ValidationOptions(allowLocalRemotes: git.allowLocalRemotes))
+            workspace, options: ValidationOptions(allowLocalRemotes: workspace.git.allowLocalRemotes))
         console?.progress("fetching the superproject")
         try SuperprojectRemote.fetch(workspace)
         var checkouts: [(name: String, repository: GitRepository)] = []

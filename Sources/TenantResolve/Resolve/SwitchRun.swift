@@ -32,7 +32,7 @@ public struct SwitchRun: Sendable {
     /// Switches `workspace` under its lock. A stopped switch this one goes on from ends aborted (this run puts back
     /// what it moved); a switch stopped with repositories left stays unfinished for its re-run.
     /// `target` `-` is the tenant this worktree was on before its last switch (``PreviousTenant``).
-    public func run(workspace: Workspace, git: Git, console: Console?) throws -> SwitchReport {
+    public func run(workspace: Workspace, console: Console?) throws -> SwitchReport {
         let target = self.target == PreviousTenant.argument ? try PreviousTenant.read(workspace) : self.target
         let lock = try WorkspaceLock(gitDirectory: workspace.commonDirectory, wait: wait)
         defer { lock.release() }

@@ -5,7 +5,7 @@ extension WorkingCopySwitch {
     /// files are the resolution's, not changes to commit or stash. (For the switch command; resolve itself
     /// switches while its resolution is open.)
     public func refuseDuringResolution(target name: String) throws {
-        guard let resolution = try ResolutionStatus.inspect(workspace: workspace, git: workspace.git) else { return }
+        guard let resolution = try ResolutionStatus.inspect(workspace: workspace) else { return }
         throw WorkingCopyRefusal(
             action: "switch to \(name)",
             problems: [

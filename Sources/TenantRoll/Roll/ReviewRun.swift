@@ -83,7 +83,7 @@ public enum ReviewRun {
         var snapshotOptions = Snapshot.Options(
             purpose: .report, fetch: options.fetch, jobs: options.jobs, allowLocalRemotes: git.allowLocalRemotes)
         snapshotOptions.keepBatch = false
-        let snapshot = try Snapshot.load(workspace: workspace, git: git, options: snapshotOptions, console: console)
+        let snapshot = try Snapshot.load(workspace: workspace, options: snapshotOptions, console: console)
         var reports: [ReviewReport] = []
         for run in runs {
             // A proposal made for an earlier run took over what it replaces: a run it ended is not followed again.
@@ -165,7 +165,7 @@ public enum ReviewRun {
         }
         var reviews = journal.reviews ?? []
         let snapshot = try Snapshot.load(
-            workspace: workspace, git: git,
+            workspace: workspace,
             options: Snapshot.Options(purpose: .report, fetch: false, allowLocalRemotes: git.allowLocalRemotes),
             console: console)
         var removed: [String] = []

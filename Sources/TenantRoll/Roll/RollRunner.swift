@@ -148,7 +148,7 @@ public struct RollRunner: Sendable {
             purpose: .report, fetch: options.fetch, jobs: options.jobs, allowLocalRemotes: git.allowLocalRemotes,
             checkNames: { [filter = options.filter] project in try RollPlanner.check(filter, against: project) })
         snapshotOptions.keepBatch = true  // one `cat-file --batch` on the superproject for the whole roll
-        return try Snapshot.load(workspace: workspace, git: git, options: snapshotOptions, console: console)
+        return try Snapshot.load(workspace: workspace, options: snapshotOptions, console: console)
     }
 
     /// The roll's plan from the snapshot's state, and a line of progress that says how big it is.

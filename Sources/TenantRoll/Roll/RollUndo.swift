@@ -339,9 +339,9 @@ public struct RollUndo {
         let from =
             repository == RollPublication.superproject
             ? workspace.superproject
-            : workspace.superproject.repository(at: ModuleMirrors(workspace: workspace, git: git).path(for: repository))
+            : workspace.superproject.repository(at: ModuleMirrors(workspace: workspace).path(for: repository))
         return try from.push(
-            updates, as: repository, to: try ModuleRemotes.reachable(remote, workspace: workspace, git: git),
+            updates, as: repository, to: try ModuleRemotes.reachable(remote, workspace: workspace),
             mode: .restore,
             tracking: repository == RollPublication.superproject ? try SuperprojectRemote.pushTracking(workspace) : [])
     }
@@ -373,7 +373,7 @@ public struct RollUndo {
     /// The remote's current value of every entry's ref, from one `ls-remote`.
     package func remoteValues(of entries: [RollJournal.Entry], repository: String) throws -> [String: String] {
         guard let recorded = entries.first?.remote else { return [:] }
-        let remote = try ModuleRemotes.reachable(recorded, workspace: workspace, git: git)
+        let remote = try ModuleRemotes.reachable(recorded, workspace: workspace)
         return try workspace.superproject.remoteValues(
             of: entries.map(\.ref), on: remote, context: "read the branches of \(repository) on its remote")
     }

@@ -14,7 +14,7 @@ public enum RunAbort {
     ]
 
     /// Whether `runs --abort` can take `run` back: a run of ``abortable``, or a resolve (taken back as `resolve
-    /// --abort` takes the resolution back, by the resolve feature: ``abort(runId:in:wait:git:)`` leaves it to it).
+    /// --abort` takes the resolution back, by the resolve feature: ``abort(runId:in:wait:)`` leaves it to it).
     public static func canAbort(_ run: RunJournal) -> Bool {
         (abortable.contains(run.commandName) || run.commandName == "resolve") && !run.isUndo
     }
@@ -69,7 +69,7 @@ public enum RunAbort {
     }
 
     /// `runs --abort <run-id>`: under the workspace lock, as a journalled run of its own.
-    public static func abort(runId: String, in workspace: Workspace, wait: Bool, git: Git) throws -> Result {
+    public static func abort(runId: String, in workspace: Workspace, wait: Bool) throws -> Result {
         let lock = try WorkspaceLock(gitDirectory: workspace.commonDirectory, wait: wait)
         defer { lock.release() }
         let run = try unfinishedRun(runId, in: workspace, action: "--abort")
@@ -87,7 +87,7 @@ public enum RunAbort {
         }
         let transaction = try Transaction.begin(workspace, command: "runs", arguments: ["--abort", runId])
         do {
-            let result = try Undoer(run: run, workspace: workspace, git: git, transaction: transaction).undo()
+            let result = try Undoer(run: run, workspace: workspace, transaction: transaction).undo()
             try transaction.finish(settling: [runId: .aborted])
             return result
         } catch {
@@ -98,7 +98,7 @@ public enum RunAbort {
 
     /// `runs --forget <run-id>`: under the workspace lock, as a journalled run of its own. What of the run is still on
     /// the remotes (and on a local branch) is read and returned first; then the run is marked forgotten.
-    public static func forget(runId: String, in workspace: Workspace, wait: Bool, git: Git) throws -> Result {
+    public static func forget(runId: String, in workspace: Workspace, wait: Bool) throws -> Result {
         let lock = try WorkspaceLock(gitDirectory: workspace.commonDirectory, wait: wait)
         defer { lock.release() }
         let run: RunJournal
@@ -113,7 +113,7 @@ public enum RunAbort {
             // First, so that the survey reads such a checkout. Only git's pointers to the checkout change, each to
             // where it is: done again by a re-run, it finds nothing to do, so it is no step of the forget's journal.
             result.repaired = try repairStoppedMoves(of: run, in: workspace)
-            let undoer = Undoer(run: run, workspace: workspace, git: git, transaction: transaction)
+            let undoer = Undoer(run: run, workspace: workspace, transaction: transaction)
             for step in undoer.survey() {
                 if step.now != nil && step.now == step.left || step.note.hasPrefix("cannot read") {
                     result.kept.append(step)
@@ -193,7 +193,6 @@ public enum RunAbort {
     struct Undoer {
         let run: RunJournal
         let workspace: Workspace
-        let git: Git
         let transaction: Transaction
 
         /// A step that may have landed: its index in the journal.
@@ -216,9 +215,9 @@ public enum RunAbort {
         /// Where a repository's remote steps are read and pushed from, and to: the superproject from this worktree
         /// to its remote; a module whose step names a remote (pin's pushes) from its checkout; a module whose step
         /// names a URL (the lifecycle commands') from its mirror, else from the superproject.
-        private func endpoint(_ repository: String, remote: String) throws -> (from: String, to: String) {
+        private func endpoint(_ repository: String, remote: String) throws -> (from: GitRepository, to: String) {
             if repository == "superproject" {
-                return (workspace.root, remote.isEmpty ? workspace.remoteName : remote)
+                return (workspace.superproject, remote.isEmpty ? workspace.remoteName : remote)
             }
             if remote == workspace.remoteName || remote == Workspace.defaultRemoteName {
                 let project = try ProjectReader.workingTree(
@@ -228,11 +227,13 @@ public enum RunAbort {
                         "run \(run.runId) pushed module \(repository), which modules.json no longer names: take its "
                             + "branch back by hand, then run `tenantctl runs --forget \(run.runId)`")
                 }
-                return (workspace.path(module.path), remote)
+                return (workspace.checkout(at: module.path), remote)
             }
-            let mirror = ModuleMirrors(workspace: workspace, git: git).path(for: repository)
+            let mirror = ModuleMirrors(workspace: workspace).path(for: repository)
             let from = FileManager.default.fileExists(atPath: mirror) ? mirror : workspace.root
-            return (from, try ModuleRemotes.reachable(remote, workspace: workspace, git: git))
+            return (
+                workspace.superproject.repository(at: from), try ModuleRemotes.reachable(remote, workspace: workspace)
+            )
         }
 
         /// A step with its value now and `note`.
@@ -251,7 +252,7 @@ public enum RunAbort {
             do {
                 let (from, to) = try endpoint(repository, remote: entries[0].remote)
                 return .success(
-                    try workspace.superproject.repository(at: from).remoteValues(
+                    try from.remoteValues(
                         of: entries.map(\.ref), on: to, context: "read the refs of \(repository) on its remote"))
             } catch {
                 return .failure(WorkspaceError(String(describing: error)))
@@ -419,8 +420,8 @@ public enum RunAbort {
                 let updates = restore.map { RefUpdate(ref: $0.ref, new: $0.old, old: $0.new) }
                 try transaction.record(
                     repository: repository, remote: restore[0].remote, refs: updates, published: nil, landed: nil)
-                let outcome = try AtomicPush.push(
-                    updates, repository: repository, from: from, to: to, mode: .restore, git: git)
+                let outcome = try from.push(
+                    updates, as: repository, to: to, mode: .restore)
                 guard outcome.accepted else {
                     try transaction.record(
                         repository: repository, remote: restore[0].remote, refs: updates, published: false,

@@ -39,7 +39,7 @@ public struct VerifyRun: Sendable {
                 purpose: .report, fetch: fetch, jobs: jobs, allowLocalRemotes: git.allowLocalRemotes, project: project)
             options.superprojectFetched = superprojectFetched
             do {
-                return try Snapshot.load(workspace: workspace, git: git, options: options, console: console)
+                return try Snapshot.load(workspace: workspace, options: options, console: console)
             } catch let error as GitError {
                 throw error  // the fetch itself may have failed: a second snapshot fetches again
             } catch {

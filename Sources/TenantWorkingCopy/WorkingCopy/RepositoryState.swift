@@ -114,7 +114,7 @@ public struct RepositoryState: Sendable, Equatable {
                 "cannot list \(gitDirectory), the git directory of \(path), to look for lock files: "
                     + "\(error.localizedDescription); check that it exists and can be read, then run the command again")
         }
-        let refs = try GitRefs.list(["refs/heads/", "refs/remotes/origin/"], in: path, git: repository.git, what: path)
+        let refs = try repository.refs(["refs/heads/", "refs/remotes/origin/"], what: path)
         var branches: [String: String] = [:]
         var remoteBranches: [String: String] = [:]
         for (ref, id) in refs {

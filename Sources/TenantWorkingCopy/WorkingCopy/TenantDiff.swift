@@ -124,7 +124,7 @@ public struct TenantDiff: Sendable {
         -> GitRepository
     {
         let checkout = workspace.path(module.path)
-        let mirror = ModuleMirrors(workspace: workspace, git: workspace.git).path(for: module.name)
+        let mirror = ModuleMirrors(workspace: workspace).path(for: module.name)
         for candidate in [checkout, mirror] where FileManager.default.fileExists(atPath: candidate) {
             let repository = workspace.superproject.repository(at: candidate)
             guard try CheckoutPresence.of(repository) == .repository || candidate == mirror else { continue }

@@ -115,7 +115,6 @@ public struct WorkingCopyPin: Sendable {
     func observePublication(_ observation: inout PinObservation) throws {
         for candidate in PinPlanner.candidates(observation) {
             let module = candidate.module
-            let path = workspace.path(module.path)
             let checkout = workspace.checkout(at: module.path)
             if fetch {
                 console?.progress("fetching \(module.name)")
@@ -125,9 +124,8 @@ public struct WorkingCopyPin: Sendable {
                 from: candidate.head, context: "look for unpushed commits of \(module.name)")
             var publication = PinObservation.Publication(unpushed: unpushed)
             if unpushed != 0 && push {
-                let remoteBranches = try GitRefs.branches(
-                    under: "refs/remotes/\(Workspace.defaultRemoteName)/", in: path, git: workspace.git,
-                    what: module.name)
+                let remoteBranches = try checkout.branches(
+                    under: "refs/remotes/\(Workspace.defaultRemoteName)/", what: module.name)
                 publication.remoteHasBranch = remoteBranches[candidate.branch] != nil
                 if let remoteTip = remoteBranches[candidate.branch] {
                     // A colleague pushed to the branch: the push would be refused after the earlier module pushes
@@ -189,7 +187,7 @@ public struct WorkingCopyPin: Sendable {
         var changes = plan.changes
         guard push else { return changes }
         // The pin commit comes after the module pushes: an identity git commit would refuse stops it before them.
-        _ = try CommitIdentity.read(in: workspace.root, git: workspace.git)
+        _ = try workspace.superproject.commitIdentity()
         for index in changes.indices {
             guard let moduleBranch = plan.moduleBranches[changes[index].module] else { continue }
             console?.progress("pushing \(changes[index].module) \(moduleBranch)")
@@ -197,9 +195,8 @@ public struct WorkingCopyPin: Sendable {
             let remoteBefore = try workspace.checkout(at: changes[index].path).objectID(
                 of: "refs/remotes/\(Workspace.defaultRemoteName)/\(moduleBranch)",
                 context: "read the remote branch \(moduleBranch) of \(changes[index].module)")?.hex
-            try AtomicPush.push(
-                [update], repository: "module \(changes[index].module)", from: workspace.path(changes[index].path),
-                to: workspace.remoteName, git: workspace.git
+            try workspace.checkout(at: changes[index].path).push(
+                [update], as: "module \(changes[index].module)", to: workspace.remoteName
             ).requireAccepted()
             changes[index].pushed = true
             // What landed is journalled: a run that stops after this (a failed superproject push) stays
@@ -218,16 +215,17 @@ public struct WorkingCopyPin: Sendable {
     /// is fast-forwarded to it. A run stopped before the push left nothing; one stopped after it is finished by the
     /// re-run's catch-up.
     func land(_ changes: [PinReport.Change], on landing: PinLanding, branch: String) throws -> PinReport {
-        let root = workspace.root
-        let batch = try CatFileBatch(git: workspace.git, repository: root)
-        let tree = try TreeWriter(batch: batch, repository: root, git: workspace.git).write(
+        let superproject = workspace.superproject
+        let batch = try superproject.openBatch()
+        let tree = try superproject.treeWriter(batch: batch).write(
             base: landing.remoteTip + "^{tree}",
             edits: changes.map { PathEdit(path: $0.path, change: .gitlink($0.new)) })
         try batch.close()
-        let commit = try CommitWriter.write(
+        let commit = try superproject.writeCommit(
             CommitSpec(
                 tree: tree, parents: [landing.remoteTip], message: Self.message(branch: branch, changes: changes)),
-            in: root, identity: try CommitIdentity.read(in: root, git: workspace.git), git: workspace.git)
+            identity: try superproject.commitIdentity()
+        ).hex
         if push { try publish(commit, branch: branch, local: false, remoteBefore: landing.remoteTip) }
         try moveLocal(branch, to: commit)
         return PinReport(
@@ -274,10 +272,9 @@ public struct WorkingCopyPin: Sendable {
     private func publish(_ commit: String, branch: String, local: Bool = true, remoteBefore: String?) throws {
         console?.progress("pushing superproject \(branch)")
         do {
-            try AtomicPush.push(
-                [RefUpdate(ref: "refs/heads/\(branch)", new: commit, old: nil)], repository: "the superproject",
-                from: workspace.root, to: workspace.remoteName,
-                tracking: try SuperprojectRemote.pushTracking(workspace), git: workspace.git
+            try workspace.superproject.push(
+                [RefUpdate(ref: "refs/heads/\(branch)", new: commit, old: nil)], as: "the superproject",
+                to: workspace.remoteName, tracking: try SuperprojectRemote.pushTracking(workspace)
             ).requireAccepted()
         } catch let error as PushRecordError {
             throw error  // it landed: the re-run finds the pin on the remote
@@ -309,7 +306,6 @@ public struct WorkingCopyPin: Sendable {
         var problems: [WorkingCopyProblem] = []
         for module in modules {
             guard let pin = pins[module.path], pin != remotePins[module.path] else { continue }
-            let path = workspace.path(module.path)
             let checkout = workspace.checkout(at: module.path)
             guard try CheckoutPresence.of(checkout) == .repository, try checkout.hasCommit(pin)
             else { continue }

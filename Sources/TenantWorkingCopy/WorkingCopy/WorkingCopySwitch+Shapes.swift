@@ -83,7 +83,7 @@ extension WorkingCopySwitch {
             specs.append(MirrorSpec(name: item.mirror, url: url))
         }
         guard !specs.isEmpty else { return [] }
-        let mirrors = ModuleMirrors(workspace: workspace, git: workspace.git)
+        let mirrors = ModuleMirrors(workspace: workspace)
         var problems: [WorkingCopyProblem] = []
         let available: [String: String]
         if fetch {
