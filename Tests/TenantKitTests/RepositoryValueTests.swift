@@ -6,8 +6,9 @@ import Testing
 /// The features hold repository values handed out by the workspace and the snapshot (`workspace.superproject`,
 /// `workspace.checkout(at:)`, `snapshot.mirrorRepository(of:)`); they do not pair a path with a runner themselves.
 ///
-/// The scan counts `GitRepository(` constructions per target under `Sources/`, outside the git layer (which defines
-/// the value) and the test support (which builds repository states on purpose).
+/// One scan counts `GitRepository(` constructions per target under `Sources/`, outside the git layer (which defines
+/// the value) and the test support (which builds repository states on purpose); another finds a runner taken beside
+/// the repositories (`git: Git`) or asked for one (`git.repository(at:)`) outside the few places that make them.
 @Suite struct RepositoryValueTests {
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()

@@ -67,25 +67,24 @@ public struct ResolveAborter {
         var repositories: [ResolveReport.Repository] = []
         // Modules first, the superproject last (its checkout never touches the modules' working trees).
         for start in state.startPoints.dropFirst() + state.startPoints.prefix(1) {
-            let path = start.path.isEmpty ? workspace.root : workspace.path(start.path)
+            let checkout = workspace.repository(relative: start.path)
             guard start.initialised else {
-                if try CheckoutPresence.of(workspace.superproject.repository(at: path)) == .repository {
+                if try CheckoutPresence.of(checkout) == .repository {
                     notes.append("\(start.repository) was set up (cloned) by the resolution and stays set up")
                 }
                 continue
             }
-            guard try CheckoutPresence.of(workspace.superproject.repository(at: path)) == .repository else {
+            guard try CheckoutPresence.of(checkout) == .repository else {
                 notes.append("\(start.repository) at \(start.path) is no longer a repository; not touched")
                 continue
             }
             let inPlace = try keepUserChanges(
-                yours[start.path] ?? [], of: start, at: path, state: state, notes: &notes, steps: &steps)
-            let branches = try workspace.superproject.repository(at: path).branches(
-                under: "refs/heads/", what: start.repository)
+                yours[start.path] ?? [], of: start, in: checkout, state: state, notes: &notes, steps: &steps)
+            let branches = try checkout.branches(under: "refs/heads/", what: start.repository)
             let changed = try restore(
-                start, in: workspace.repository(relative: start.path), superproject: start.path.isEmpty,
+                start, in: checkout, superproject: start.path.isEmpty,
                 keeping: Set(kept.filter { $0.path == start.path }.map(\.branch)), dirtyIsTheUsers: inPlace)
-            if changed { steps.undone += try recordPutBack(start, at: path, from: branches) }
+            if changed { steps.undone += try recordPutBack(start, in: checkout, from: branches) }
             repositories.append(
                 ResolveReport.Repository(
                     repository: start.repository, path: start.path, branch: start.headBranch ?? "(detached)",
@@ -140,10 +139,10 @@ public struct ResolveAborter {
 
     /// Records the branches the put-back of one repository moved, created or deleted as steps of this run (each a
     /// step that took one of the resolution's back), and returns them as steps of the abort.
-    func recordPutBack(_ start: ResolveState.StartPoint, at path: String, from branches: [String: String]) throws
-        -> [RunAbort.Step]
+    func recordPutBack(_ start: ResolveState.StartPoint, in checkout: GitRepository, from branches: [String: String])
+        throws -> [RunAbort.Step]
     {
-        let now = try workspace.superproject.repository(at: path).branches(under: "refs/heads/", what: start.repository)
+        let now = try checkout.branches(under: "refs/heads/", what: start.repository)
         let refs = Set(branches.keys).union(now.keys).filter { branches[$0] != now[$0] }.sorted().map {
             RefUpdate(ref: "refs/heads/" + $0, new: now[$0], old: branches[$0])
         }
@@ -182,15 +181,14 @@ public struct ResolveAborter {
     /// repository's stash, on the commit it goes back to. Names them, with what to do, in `notes`. Whether they stay
     /// in place (the put-back then leaves the files alone).
     func keepUserChanges(
-        _ files: [String], of start: ResolveState.StartPoint, at path: String, state: ResolveState,
+        _ files: [String], of start: ResolveState.StartPoint, in checkout: GitRepository, state: ResolveState,
         notes: inout [String], steps: inout Steps
     ) throws -> Bool {
         guard !files.isEmpty, let head = start.head else { return false }
         let name = start.repository
         let location = start.path.isEmpty ? "" : " (\(start.path))"
         let listed = files.prefix(5).joined(separator: ", ") + (files.count > 5 ? " and \(files.count - 5) more" : "")
-        let now = try RepositoryState.inspect(
-            workspace.superproject.repository(at: path), superproject: start.path.isEmpty)
+        let now = try RepositoryState.inspect(checkout, superproject: start.path.isEmpty)
         if state.left?[start.path]?.isEmpty == true, now.currentBranch == start.headBranch, now.head == head,
             now.operations.isEmpty
         {
@@ -199,7 +197,7 @@ public struct ResolveAborter {
         }
         console?.progress("\(name): keeping your changes in its stash")
         let stash = try ResolveLeftFiles.stash(
-            files, in: workspace.repository(relative: start.path), base: head, branch: start.headBranch,
+            files, in: checkout, base: head, branch: start.headBranch,
             tenant: state.tenant, what: name)
         let command = start.path.isEmpty ? "git" : "git -C \(ResolveState.shellWord(start.path))"
         let note =
@@ -221,10 +219,9 @@ public struct ResolveAborter {
         var taken: [String: Set<String>] = [:]
         for start in state.startPoints where start.initialised {
             let repository = workspace.repository(relative: start.path)
-            let path = repository.path
-            guard try CheckoutPresence.of(workspace.superproject.repository(at: path)) == .repository else { continue }
+            guard try CheckoutPresence.of(repository) == .repository else { continue }
             let name = start.repository
-            let now = try workspace.superproject.repository(at: path).branches(under: "refs/heads/", what: name)
+            let now = try repository.branches(under: "refs/heads/", what: name)
             taken[start.path] = Set(now.keys)
             let merges = state.merges.filter { $0.path == start.path }
             // Commits the resolution stands on: the start points, the merged tips, the pins before and after.
@@ -345,17 +342,16 @@ public struct ResolveAborter {
         keeping: Set<String> = [], dirtyIsTheUsers: Bool = false
     ) throws -> Bool {
         let name = start.repository
-        let path = repository.path
         let message = "tenantctl resolve --abort"
         var changed = false
-        var state = try RepositoryState.inspect(workspace.superproject.repository(at: path), superproject: superproject)
+        var state = try RepositoryState.inspect(repository, superproject: superproject)
         if state.operations.contains("merge") {
             console?.progress("\(name): aborting the merge")
             // `reset --hard` ends the merge like `merge --abort`, and also where the user changed other files since
             // (an abort discards the resolution) or the index only holds stale file times (a copied checkout).
             try repository.resetHard(context: "abort the merge in \(name)")
             changed = true
-            state = try RepositoryState.inspect(workspace.superproject.repository(at: path), superproject: superproject)
+            state = try RepositoryState.inspect(repository, superproject: superproject)
         }
         // Changes the user made where the resolution changed nothing are theirs, left as they are.
         let dirty = !dirtyIsTheUsers && !state.status.blockingEntries.isEmpty
@@ -389,7 +385,7 @@ public struct ResolveAborter {
             changed = true
         }
         // Every other branch: moved ones back, created ones deleted (with their upstream configuration).
-        let branches = try workspace.superproject.repository(at: path).branches(under: "refs/heads/", what: name)
+        let branches = try repository.branches(under: "refs/heads/", what: name)
         for (branch, value) in branches.sorted(by: { $0.key < $1.key })
         where branch != start.headBranch && !keeping.contains(branch) {
             if let old = start.branches[branch] {
