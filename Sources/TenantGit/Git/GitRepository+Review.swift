@@ -56,13 +56,13 @@ public enum ReviewPush {
             throw PushError("refusing to propose nothing on \(update.ref) of \(name): a proposal is a commit")
         }
         var arguments = ["push", "--porcelain", "--no-verify"]
-        if lease { arguments.append("--force-with-lease=\(update.ref):\(update.old ?? "")") }
+        if lease { arguments.append("--force-with-lease=\(update.ref):\(update.old?.hex ?? "")") }
         for option in options { arguments.append("--push-option=" + option) }
-        arguments += ["--", remote, new + ":" + update.ref]
+        arguments += ["--", remote, new.hex + ":" + update.ref.name]
         try LFSUpload.upload([update], repository: name, from: repository, to: remote, git: git)
         let context = "propose \(update.ref) of \(name) to \(Redaction.redact(remote))"
         let output = try git.runNetwork(arguments, in: repository, remote: remote, context: context, accepting: [0, 1])
-        let answer = AtomicPush.parsePorcelain(output.text)[update.ref]
+        let answer = AtomicPush.parsePorcelain(output.text)[update.ref.name]
         let messages = AtomicPush.remoteMessages(output.stderr)
         if output.status == 0 && answer?.flag != "!" {
             return PushOutcome(repository: name, accepted: true, detail: "", remoteMessages: messages)

@@ -324,7 +324,8 @@ public struct ResolveStarter {
                 })
             else { continue }
             try transaction.record(
-                repository: start.repository, refs: [RefUpdate(ref: ref, new: now, old: start.branches[branch])],
+                repository: start.repository,
+                refs: [try RefUpdate(checking: ref, new: now, old: start.branches[branch])],
                 published: nil, landed: true)
         }
     }

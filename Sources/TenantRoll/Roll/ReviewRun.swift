@@ -186,7 +186,9 @@ public enum ReviewRun {
         selected = selected.filter { reviews[$0].ref.hasPrefix("refs/heads/") }
         for repository in Set(selected.map { reviews[$0].repository }).sorted() {
             let indices = selected.filter { reviews[$0].repository == repository }
-            let updates = indices.map { RefUpdate(ref: reviews[$0].ref, new: nil, old: reviews[$0].proposed) }
+            let updates = try indices.map {
+                try RefUpdate(checking: reviews[$0].ref, new: nil, old: reviews[$0].proposed)
+            }
             let remote =
                 repository == RollPublication.superproject
                 ? workspace.remoteName : (snapshot.specs[repository]?.url ?? "")
