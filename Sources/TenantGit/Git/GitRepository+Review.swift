@@ -3,6 +3,14 @@ import Foundation
 /// What the review roll reads of a repository to follow a proposal: the target's first-parent line, a commit's
 /// parents and tree, a branch's value.
 extension GitRepository {
+    /// Pushes one proposal from here to `remote`, as `name` in the outcome and in messages
+    /// (``ReviewPush/push(_:lease:options:repository:from:to:git:)``).
+    public func propose(_ update: RefUpdate, lease: Bool, options: [String], as name: String, to remote: String) throws
+        -> PushOutcome
+    {
+        try ReviewPush.push(update, lease: lease, options: options, repository: name, from: path, to: remote, git: git)
+    }
+
     /// The first-parent commits of `tip` after `base`, oldest first (`rev-list --first-parent --reverse`).
     public func firstParentLine(after base: String, to tip: String, context: String) throws(GitError) -> [String] {
         try run(

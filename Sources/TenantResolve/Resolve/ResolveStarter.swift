@@ -148,7 +148,7 @@ public struct ResolveStarter {
                 throw ResolveError(.unknownTenant, unknown.description)
             }
             // The tenant's roll, planned exactly as roll plans it: merges, pins by the rule, what blocks it.
-            let rollState = try RollStateLoader.load(snapshot: snapshot, batch: batch, git: git, jobs: jobs)
+            let rollState = try RollStateLoader.load(snapshot: snapshot, batch: batch, jobs: jobs)
             try batch.close()
             return (named, rollState)
         } catch {

@@ -6,7 +6,6 @@ import Foundation
 /// what is already proposed and update a proposal that a new general change made stale.
 struct ReviewProposer {
     let workspace: Workspace
-    let git: Git
     let console: Console?
 
     /// Proposes the execution's merges; returns the report with every proposal. A dry run pushes nothing.
@@ -216,7 +215,7 @@ struct ReviewProposer {
     func push(
         _ updates: [RefUpdate], options: [String], repository: String, snapshot: Snapshot, transaction: Transaction
     ) throws -> PushOutcome {
-        let source = try self.repository(repository, snapshot: snapshot).path
+        let source = try self.repository(repository, snapshot: snapshot)
         let remote = self.remote(of: repository, snapshot: snapshot)
         console?.progress("proposing \(English.count(updates.count, "proposal")) of \(repository)")
         let refs = updates.map(\.ref.name)
@@ -226,12 +225,10 @@ struct ReviewProposer {
                 !options.isEmpty || update.ref.name.hasPrefix("refs/for/")
             {
                 // A review namespace is no branch: nothing to lease.
-                outcome = try ReviewPush.push(
-                    update, lease: update.ref.isBranch, options: options, repository: repository,
-                    from: source, to: remote, git: git)
+                outcome = try source.propose(
+                    update, lease: update.ref.isBranch, options: options, as: repository, to: remote)
             } else {
-                outcome = try AtomicPush.push(
-                    updates, repository: repository, from: source, to: remote, mode: .restore, git: git)
+                outcome = try source.push(updates, as: repository, to: remote, mode: .restore)
             }
         } catch {
             try transaction.recordAnswer(repository: repository, refs: refs, published: nil)

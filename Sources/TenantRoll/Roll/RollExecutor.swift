@@ -240,8 +240,7 @@ public struct RollExecutor: Sendable {
                 + (merging.count == 1 ? "" : "es"))
         let mergingRepository =
             try commonDirectory.map {
-                let runner = try SubmoduleFreeMerge.git(commonDirectory: $0, objectID: general, git: repository.git)
-                return repository.runBy(runner)
+                try SubmoduleFreeMerge.repository(merging: repository, commonDirectory: $0, objectID: general)
             } ?? repository
         let results = try mergingRepository.mergeTrees(
             try VirtualBase.pairs(merging, general: general, in: repository, identity: identity),

@@ -66,7 +66,7 @@ public struct RollRunner: Sendable {
         let merges = try executor.merge(plan, batch: batch, console: console)
         if let review = options.review {
             let execution = try executor.finish(plan, merges, batch: batch)
-            return try ReviewProposer(workspace: workspace, git: git, console: console).propose(
+            return try ReviewProposer(workspace: workspace, console: console).propose(
                 plan: plan, execution: execution, snapshot: snapshot, options: options, review: review,
                 runId: reviewRun ?? RollJournal.newRunId(), start: start)
         }
@@ -154,7 +154,7 @@ public struct RollRunner: Sendable {
     /// The roll's plan from the snapshot's state, and a line of progress that says how big it is.
     func plan(snapshot: Snapshot, batch: CatFileBatch, options: RollOptions) throws -> RollPlan {
         // A tenant branch that took a general commit by a squash or rebase landing is taken as containing it.
-        let loaded = try RollStateLoader.load(snapshot: snapshot, batch: batch, git: git, jobs: options.jobs)
+        let loaded = try RollStateLoader.load(snapshot: snapshot, batch: batch, jobs: options.jobs)
         let state = try VirtualBase.apply(
             VirtualBase.landings(
                 gitDirectory: workspace.commonDirectory, state: loaded, snapshot: snapshot,
