@@ -85,11 +85,13 @@ struct LifecycleJSON: Encodable {
         }
         var refs: [Ref] = []
         for push in plan.modulesFirst {
-            refs += push.refs.map { Ref(repository: push.module, ref: $0.ref, old: $0.old, new: $0.new) }
+            refs += push.refs.map { Ref(repository: push.module, ref: $0.ref.name, old: $0.old?.hex, new: $0.new?.hex) }
         }
-        refs += plan.superprojectRefs.map { Ref(repository: "superproject", ref: $0.ref, old: $0.old, new: $0.new) }
+        refs += plan.superprojectRefs.map {
+            Ref(repository: "superproject", ref: $0.ref.name, old: $0.old?.hex, new: $0.new?.hex)
+        }
         for push in plan.modulesAfter {
-            refs += push.refs.map { Ref(repository: push.module, ref: $0.ref, old: $0.old, new: $0.new) }
+            refs += push.refs.map { Ref(repository: push.module, ref: $0.ref.name, old: $0.old?.hex, new: $0.new?.hex) }
         }
         self.refs = refs
     }

@@ -214,12 +214,10 @@ extension Tenantctl {
                 let result =
                     try abandon.map {
                         try ReviewRun.abandon(
-                            runId: $0, tenants: tenants, in: workspace, wait: lockOptions.wait, git: context.git,
-                            console: console)
+                            runId: $0, tenants: tenants, in: workspace, wait: lockOptions.wait, console: console)
                     }
                     ?? ReviewRun.land(
-                        runId: runId, options: options, in: workspace, wait: lockOptions.wait, git: context.git,
-                        console: console)
+                        runId: runId, options: options, in: workspace, wait: lockOptions.wait, console: console)
                 if context.options.json {
                     console.data(try JSONOutput.encode(result))
                 } else {

@@ -50,7 +50,7 @@ import Testing
         let head = try sandbox.git(["rev-parse", "HEAD"], in: repository)
         let git = try sandbox.gitRunner()
         let count = 600
-        let updates = (0..<count).map { RefUpdate(ref: "refs/heads/tenant-\($0)", new: head, old: nil) }
+        let updates = try (0..<count).map { try RefUpdate(checking: "refs/heads/tenant-\($0)", new: head, old: nil) }
         try RefTransaction.apply(updates, in: repository, git: git, context: "create \(count) branches")
         #expect(try sandbox.refs(repository).keys.filter { $0.hasPrefix("refs/heads/tenant-") }.count == count)
         let outcome = try AtomicPush.push(updates, repository: "repo", from: repository, to: remote, git: git)

@@ -15,7 +15,7 @@ import Testing
         let run = try Transaction.begin(workspace, command: "tag", arguments: [name])
         try run.record(
             repository: "superproject", remote: workspace.remoteName,
-            refs: [RefUpdate(ref: "refs/tags/\(name)", new: head, old: nil)], published: true, landed: nil)
+            refs: [try RefUpdate(checking: "refs/tags/\(name)", new: head, old: nil)], published: true, landed: nil)
         return run.runId
     }
 

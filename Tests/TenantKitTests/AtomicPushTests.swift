@@ -21,8 +21,8 @@ import Testing
             try sandbox.git(["for-each-ref", "--format=%(refname)"], in: local).split(separator: "\n").map(String.init)
         }
 
-        func updates(_ names: [String]) -> [RefUpdate] {
-            names.map { RefUpdate(ref: "refs/heads/" + $0, new: commits[$0]?.new, old: commits[$0]?.old) }
+        func updates(_ names: [String]) throws -> [RefUpdate] {
+            try names.map { try RefUpdate(checking: "refs/heads/" + $0, new: commits[$0]?.new, old: commits[$0]?.old) }
         }
     }
 
@@ -97,9 +97,9 @@ import Testing
         #expect(forward.accepted)
         let onward = (2..<12).map { String(format: "b%02d", $0) }
         let updates =
-            [
-                RefUpdate(ref: "refs/heads/b00", new: base, old: f.commits["b00"]?.new),
-                RefUpdate(ref: "refs/heads/b01", new: nil, old: base),
+            try [
+                RefUpdate(checking: "refs/heads/b00", new: base, old: f.commits["b00"]?.new),
+                RefUpdate(checking: "refs/heads/b01", new: nil, old: base),
             ] + f.updates(onward)
         let outcome = try AtomicPush.push(
             updates, repository: "remote", from: f.local, to: f.remote, mode: .restore, git: f.git)
@@ -112,8 +112,10 @@ import Testing
         // A stale lease refuses the whole push, staged (9 branches) or named (2 branches).
         for count in [9, 2] {
             // b11's lease expects main's commit, but the remote has b11's new commit; the others would be created.
-            var stale = [RefUpdate(ref: "refs/heads/b11", new: base, old: base)]
-            for index in 1..<count { stale.append(RefUpdate(ref: "refs/heads/c\(index)", new: base, old: nil)) }
+            var stale = [try RefUpdate(checking: "refs/heads/b11", new: base, old: base)]
+            for index in 1..<count {
+                stale.append(try RefUpdate(checking: "refs/heads/c\(index)", new: base, old: nil))
+            }
             let refused = try AtomicPush.push(
                 stale, repository: "remote", from: f.local, to: f.remote, mode: .restore, git: f.git)
             #expect(!refused.accepted, "\(count) branches")
@@ -141,7 +143,8 @@ import Testing
         let refspecs = vectors.map { vector in Array(vector.drop { $0 != "--" }.dropFirst(2)) }
         #expect(refspecs.first?.count == few.count)
         // A few: `<commit>:refs/heads/<branch>` each.
-        #expect(refspecs.first == f.updates(few).map { ($0.new ?? "") + ":" + $0.ref })
+        let fewRefspecs = try f.updates(few).map { ($0.new?.hex ?? "") + ":" + $0.ref.name }
+        #expect(refspecs.first == fewRefspecs)
         #expect(refspecs.last?.count == 1)
         #expect(refspecs.last?.first?.hasPrefix("refs/tenantctl/push/") == true)
         #expect(refspecs.last?.first?.hasSuffix("/*:refs/*") == true)
@@ -175,7 +178,8 @@ import Testing
         }
         func writes(_ calls: [[String]]) -> Int { calls.filter { $0.contains("update-ref") }.count }
         // Weighed: 10 branches × 21 refs: named one by one, nothing staged or removed.
-        #expect(refspecs(weighedCalls) == f.updates(first).map { ($0.new ?? "") + ":" + $0.ref })
+        let firstRefspecs = try f.updates(first).map { ($0.new?.hex ?? "") + ":" + $0.ref.name }
+        #expect(refspecs(weighedCalls) == firstRefspecs)
         #expect(writes(weighedCalls) == 0)
         // Not weighed: staged (one transaction to create, one to remove, in one `update-ref` process), one pattern
         // refspec.
@@ -224,7 +228,7 @@ import Testing
         // A branch that would not fast-forward refuses the whole push: the mirror records nothing and removes what it
         // staged.
         let refused = (23..<30).map { String(format: "b%02d", $0) }
-        let sideways = RefUpdate(ref: "refs/heads/b00", new: f.commits["b01"]?.new, old: f.commits["b00"]?.new)
+        let sideways = try RefUpdate(checking: "refs/heads/b00", new: f.commits["b01"]?.new, old: f.commits["b00"]?.new)
         let pushed = try AtomicPush.push(
             f.updates(refused) + [sideways], repository: "remote", from: f.local, to: f.remote, recordingHere: true,
             git: git)

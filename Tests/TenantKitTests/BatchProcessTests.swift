@@ -56,8 +56,8 @@ import Testing
         var journalWritten = false
         try RefTransaction.apply(
             [
-                RefUpdate(ref: "refs/heads/a", new: first, old: nil),
-                RefUpdate(ref: "refs/heads/main", new: first, old: second),
+                try RefUpdate(checking: "refs/heads/a", new: first, old: nil),
+                try RefUpdate(checking: "refs/heads/main", new: first, old: second),
             ], in: repo, git: git, context: "test transaction", beforeCommit: { journalWritten = true })
         #expect(journalWritten)
         let refs = try sandbox.refs(repo)
@@ -77,8 +77,8 @@ import Testing
         let error = #expect(throws: GitError.self) {
             try RefTransaction.apply(
                 [
-                    RefUpdate(ref: "refs/heads/new", new: second, old: nil),
-                    RefUpdate(ref: "refs/heads/b", new: second, old: second),  // wrong lease: b is at first
+                    try RefUpdate(checking: "refs/heads/new", new: second, old: nil),
+                    try RefUpdate(checking: "refs/heads/b", new: second, old: second),  // wrong lease: b is at first
                 ], in: repo, git: git, context: "roll t2", beforeCommit: { journalWritten = true })
         }
         #expect(!journalWritten)
@@ -96,9 +96,10 @@ import Testing
         let head = try sandbox.git(["rev-parse", "HEAD"], in: repo)
         let before = try sandbox.refs(repo)
         let git = try sandbox.gitRunner()
+        let update = try RefUpdate(checking: "refs/heads/x", new: head, old: nil)
         #expect(throws: JournalFull.self) {
             try RefTransaction.apply(
-                [RefUpdate(ref: "refs/heads/x", new: head, old: nil)], in: repo, git: git, context: "t",
+                [update], in: repo, git: git, context: "t",
                 beforeCommit: { throw JournalFull() })
         }
         #expect(try sandbox.refs(repo) == before)

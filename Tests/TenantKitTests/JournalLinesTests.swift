@@ -33,10 +33,10 @@ import Testing
         for (index, repository) in ["Infrastructure", "Order", "superproject"].enumerated() {
             try run.record(
                 repository: repository, remote: "/remotes/\(repository).git",
-                refs: [RefUpdate(ref: "refs/heads/t4", new: Self.head, old: nil)], published: nil, landed: nil)
+                refs: [try RefUpdate(checking: "refs/heads/t4", new: Self.head, old: nil)], published: nil, landed: nil)
             if index < 2 {
                 try run.record(
-                    repository: repository, refs: [RefUpdate(ref: "refs/heads/t4", new: nil, old: nil)],
+                    repository: repository, refs: [try RefUpdate(checking: "refs/heads/t4", new: nil, old: nil)],
                     published: true, landed: nil)
             }
             seen.append(try Self.bytes(run))
@@ -65,7 +65,7 @@ import Testing
         let stopped = try Transaction.begin(workspace, command: "tag", arguments: ["M1"])
         try stopped.record(
             repository: "superproject", remote: workspace.remoteName,
-            refs: [RefUpdate(ref: "refs/tags/M1", new: Self.head, old: nil)], published: true, landed: nil)
+            refs: [try RefUpdate(checking: "refs/tags/M1", new: Self.head, old: nil)], published: true, landed: nil)
         let left = try Self.bytes(stopped)
         #expect(throws: UnfinishedRunError.self) {
             try Transaction.journalled(workspace, command: "customize", arguments: ["t2", "Order"]) { _ in 0 }
@@ -91,7 +91,7 @@ import Testing
         for ref in ["refs/heads/t4", "refs/heads/t5"] {
             try run.record(
                 repository: "Order", remote: "/remotes/Order.git",
-                refs: [RefUpdate(ref: ref, new: Self.head, old: nil)],
+                refs: [try RefUpdate(checking: ref, new: Self.head, old: nil)],
                 published: true, landed: nil)
         }
         try run.finish()
@@ -205,7 +205,8 @@ import Testing
                 path = transaction.path
                 try breakJournal(transaction)
                 try transaction.record(
-                    repository: "superproject", refs: [RefUpdate(ref: "refs/tags/M1", new: Self.head, old: nil)],
+                    repository: "superproject",
+                    refs: [try RefUpdate(checking: "refs/tags/M1", new: Self.head, old: nil)],
                     published: nil, landed: nil)
                 changed = true
                 return 0

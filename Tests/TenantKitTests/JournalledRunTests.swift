@@ -132,7 +132,7 @@ import Testing
         for ref in ["refs/heads/t4", "refs/heads/t5"] {
             try run.record(
                 repository: "Article", remote: "/remotes/Article.git",
-                refs: [RefUpdate(ref: ref, new: String(repeating: "a", count: 40), old: nil)], published: true,
+                refs: [try RefUpdate(checking: ref, new: String(repeating: "a", count: 40), old: nil)], published: true,
                 landed: nil)
         }
         try run.finish()
@@ -169,7 +169,7 @@ import Testing
             let run = try Transaction.begin(workspace, command: "tag", arguments: [name])
             try run.record(
                 repository: "superproject", remote: workspace.remoteName,
-                refs: [RefUpdate(ref: "refs/tags/\(name)", new: head, old: nil)], published: true, landed: nil)
+                refs: [try RefUpdate(checking: "refs/tags/\(name)", new: head, old: nil)], published: true, landed: nil)
             return run.runId
         }
         let stopped = try stoppedTag("M8")

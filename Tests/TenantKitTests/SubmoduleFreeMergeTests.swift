@@ -34,9 +34,9 @@ import Testing
         let searched = try MergeTree.merge([(ours, theirs)], in: superproject, git: git, what: "the superproject")
         #expect(searched.first?.clean == true)
 
-        let free = try SubmoduleFreeMerge.git(
-            commonDirectory: superproject + "/.git", objectID: ours, git: git)
-        let results = try MergeTree.merge([(ours, theirs)], in: superproject, git: free, what: "the superproject")
+        let free = try SubmoduleFreeMerge.repository(
+            merging: GitRepository(superproject, git: git), commonDirectory: superproject + "/.git", objectID: ours)
+        let results = try free.mergeTrees([(ours, theirs)], what: "the superproject")
         #expect(results.first?.clean == false)
         #expect(results.first?.paths == ["sub"])
         // The merged tree was written to the superproject's own object store.

@@ -68,15 +68,15 @@ public enum AtomicPush {
         if let staging {
             arguments.append(staging.refspec)
         } else {
-            arguments += sets.map { ($0.new ?? "") + ":" + $0.ref }
+            arguments += sets.map { ($0.new?.hex ?? "") + ":" + $0.ref.name }
         }
-        arguments += updates.filter { $0.new == nil }.map { ":" + $0.ref }
+        arguments += updates.filter { $0.new == nil }.map { ":" + $0.ref.name }
         let output = try git.runNetwork(
             arguments, in: repository, remote: remote, context: "push \(name) to \(Redaction.redact(remote))",
             accepting: [0, 1])
         let answers = parsePorcelain(output.text)
         let remoteMessages = Self.remoteMessages(output.stderr)
-        let refused = updates.filter { answers[$0.ref]?.flag == "!" }
+        let refused = updates.filter { answers[$0.ref.name]?.flag == "!" }
         if output.status == 0 && refused.isEmpty {
             var recordFailure: (any Error)?
             if recordingHere {
@@ -102,7 +102,7 @@ public enum AtomicPush {
                 context: "push \(name) to \(Redaction.redact(remote))", kind: .failed(status: output.status),
                 command: git.command(arguments, in: repository), directory: repository, output: output)
         }
-        var detail = refused.map { "\($0.ref): \(answers[$0.ref]?.summary ?? "rejected")" }.joined(separator: "; ")
+        var detail = refused.map { "\($0.ref): \(answers[$0.ref.name]?.summary ?? "rejected")" }.joined(separator: "; ")
         if detail.isEmpty { detail = "rejected" }
         if !remoteMessages.isEmpty { detail += "; the remote said: " + remoteMessages.joined(separator: " / ") }
         return (
@@ -119,7 +119,7 @@ public enum AtomicPush {
         for update in updates {
             switch mode {
             case .restore, .leased:
-                arguments.append("--force-with-lease=\(update.ref):\(update.old ?? "")")
+                arguments.append("--force-with-lease=\(update.ref):\(update.old?.hex ?? "")")
             case .fastForward where update.new == nil:
                 guard let old = update.old else {
                     throw PushError("refusing to delete \(update.ref) of \(name) without knowing its value (a lease)")

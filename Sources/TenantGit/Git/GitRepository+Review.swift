@@ -3,6 +3,14 @@ import Foundation
 /// What the review roll reads of a repository to follow a proposal: the target's first-parent line, a commit's
 /// parents and tree, a branch's value.
 extension GitRepository {
+    /// Pushes one proposal from here to `remote`, as `name` in the outcome and in messages
+    /// (``ReviewPush/push(_:lease:options:repository:from:to:git:)``).
+    public func propose(_ update: RefUpdate, lease: Bool, options: [String], as name: String, to remote: String) throws
+        -> PushOutcome
+    {
+        try ReviewPush.push(update, lease: lease, options: options, repository: name, from: path, to: remote, git: git)
+    }
+
     /// The first-parent commits of `tip` after `base`, oldest first (`rev-list --first-parent --reverse`).
     public func firstParentLine(after base: String, to tip: String, context: String) throws(GitError) -> [String] {
         try run(
@@ -56,13 +64,13 @@ public enum ReviewPush {
             throw PushError("refusing to propose nothing on \(update.ref) of \(name): a proposal is a commit")
         }
         var arguments = ["push", "--porcelain", "--no-verify"]
-        if lease { arguments.append("--force-with-lease=\(update.ref):\(update.old ?? "")") }
+        if lease { arguments.append("--force-with-lease=\(update.ref):\(update.old?.hex ?? "")") }
         for option in options { arguments.append("--push-option=" + option) }
-        arguments += ["--", remote, new + ":" + update.ref]
+        arguments += ["--", remote, new.hex + ":" + update.ref.name]
         try LFSUpload.upload([update], repository: name, from: repository, to: remote, git: git)
         let context = "propose \(update.ref) of \(name) to \(Redaction.redact(remote))"
         let output = try git.runNetwork(arguments, in: repository, remote: remote, context: context, accepting: [0, 1])
-        let answer = AtomicPush.parsePorcelain(output.text)[update.ref]
+        let answer = AtomicPush.parsePorcelain(output.text)[update.ref.name]
         let messages = AtomicPush.remoteMessages(output.stderr)
         if output.status == 0 && answer?.flag != "!" {
             return PushOutcome(repository: name, accepted: true, detail: "", remoteMessages: messages)

@@ -27,7 +27,7 @@ public enum LFSUpload {
         }
         var input = ""
         for update in sets {
-            input += "\(update.ref) \(update.new ?? zeroID) \(update.ref) \(update.old ?? zeroID)\n"
+            input += "\(update.ref) \(update.new?.hex ?? zeroID) \(update.ref) \(update.old?.hex ?? zeroID)\n"
         }
         try git.runNetwork(
             ["lfs", "pre-push"] + arguments(remote: remote), in: repository, remote: remote, input: Data(input.utf8),

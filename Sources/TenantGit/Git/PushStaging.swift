@@ -16,10 +16,10 @@ struct PushStaging {
         let prefix = "refs/tenantctl/push/" + UUID().uuidString.lowercased() + "/"
         var refs: [RefUpdate] = []
         for update in updates {
-            guard let new = update.new, update.ref.hasPrefix("refs/") else {
-                throw PushError("refusing to push \(update.ref) of \(repositoryName): not a full ref name")
+            guard let new = update.new, let staged = RefName(prefix + update.ref.name.dropFirst("refs/".count)) else {
+                throw PushError("refusing to push \(update.ref) of \(repositoryName): nothing to set it to")
             }
-            refs.append(RefUpdate(ref: prefix + update.ref.dropFirst("refs/".count), new: new, old: nil))
+            refs.append(RefUpdate(ref: staged, new: new, old: nil))
         }
         let session = try RefTransactionSession(
             in: repository, git: git, context: "stage the branches to push of \(repositoryName)")

@@ -18,8 +18,8 @@ public struct PushTracking: Sendable, Equatable {
     /// Sets the copy of every branch `updates` changed to what the remote now has (one `update-ref --stdin`).
     func record(_ updates: [RefUpdate], repositoryName: String, git: Git) throws {
         let values = updates.compactMap { update -> (ref: String, commit: String?)? in
-            guard update.ref.hasPrefix("refs/heads/") else { return nil }
-            return (prefix + update.ref.dropFirst("refs/heads/".count), update.new)
+            guard update.ref.isBranch else { return nil }
+            return (prefix + update.ref.shortName, update.new?.hex)
         }
         try GitRepository(repository, git: git).setRefs(
             values, message: "tenantctl: pushed",

@@ -3,16 +3,34 @@ import Foundation
 /// One change of a ref, with the value it must have before (a lease).
 public struct RefUpdate: Sendable, Equatable, Hashable, Codable {
     /// Full ref name (`refs/heads/t2`).
-    public var ref: String
+    public var ref: RefName
     /// New object id; nil deletes the ref.
-    public var new: String?
+    public var new: ObjectID?
     /// Expected old object id; nil means "must not exist yet".
-    public var old: String?
+    public var old: ObjectID?
 
-    public init(ref: String, new: String?, old: String?) {
+    public init(ref: RefName, new: ObjectID?, old: ObjectID?) {
         self.ref = ref
         self.new = new
         self.old = old
+    }
+
+    /// The change of `ref` given by a name and ids still held as text (read from git or a file); throws
+    /// ``RefUpdateError`` naming the value that is not a full ref name or a full object id.
+    public init(checking ref: String, new: String?, old: String?) throws(RefUpdateError) {
+        guard let name = RefName(ref) else { throw RefUpdateError(ref: ref, value: ref, what: "a full ref name") }
+        func id(_ text: String?) throws(RefUpdateError) -> ObjectID? {
+            guard let text else { return nil }
+            guard let id = ObjectID(text) else { throw RefUpdateError(ref: ref, value: text, what: "a full object id") }
+            return id
+        }
+        self.init(ref: name, new: try id(new), old: try id(old))
+    }
+
+    /// The change of the branch `branch` (`refs/heads/<branch>`), from ids still held as text; throws
+    /// ``RefUpdateError`` naming the branch or the id git would refuse.
+    public init(branch: String, new: String?, old: String?) throws(RefUpdateError) {
+        try self.init(checking: "refs/heads/" + branch, new: new, old: old)
     }
 
     /// The `update-ref --stdin` command line for this change.
@@ -23,6 +41,21 @@ public struct RefUpdate: Sendable, Equatable, Hashable, Codable {
         case (nil, let old?): return "delete \(ref) \(old)\n"
         case (nil, nil): return "verify \(ref) \(String(repeating: "0", count: 40))\n"
         }
+    }
+}
+
+/// A ref change that cannot be made: its ref name or one of its ids is not what git accepts (a bug or a damaged
+/// file: tenantctl reads names and ids from git).
+public struct RefUpdateError: Error, Equatable, CustomStringConvertible {
+    /// The ref the change was for.
+    public var ref: String
+    /// The value that is not valid.
+    public var value: String
+    /// What it should have been.
+    public var what: String
+
+    public var description: String {
+        "refusing to change \(ref): \(value.debugDescription) is not \(what)"
     }
 }
 
@@ -37,14 +70,6 @@ public enum RefTransaction {
         beforeCommit: () throws -> Void = {}
     ) throws {
         guard !updates.isEmpty else { return }
-        for update in updates {
-            guard !update.ref.contains(" "), !update.ref.contains("\n"), update.ref.hasPrefix("refs/") else {
-                throw GitError(
-                    context: context, kind: .refusedArgument(detail: "refusing ref name \(update.ref)"),
-                    command: ["git"] + git.argumentVector(["update-ref", "--stdin"], in: repository),
-                    directory: repository, stderr: "")
-            }
-        }
         let process = try git.spawn(["update-ref", "--stdin"], in: repository, context: context)
         try process.write("start\n")
         try expect("start: ok", from: process)

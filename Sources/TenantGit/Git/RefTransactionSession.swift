@@ -22,11 +22,6 @@ final class RefTransactionSession {
     /// ``apply(_:)`` fails too.
     func apply(_ updates: [RefUpdate]) throws(GitError) {
         guard !updates.isEmpty else { return }
-        for update in updates {
-            guard !update.ref.contains(" "), !update.ref.contains("\n"), update.ref.hasPrefix("refs/") else {
-                throw process.refused("refusing ref name \(update.ref)")
-            }
-        }
         try process.write("start\n")
         try expect("start: ok")
         try process.write(updates.map(\.command).joined() + "prepare\n")

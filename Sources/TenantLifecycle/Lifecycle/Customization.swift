@@ -57,7 +57,7 @@ public enum Customization {
         if existing == nil {
             plan.modulesFirst = [
                 ModulePush(
-                    module: module.name, refs: [RefUpdate(ref: "refs/heads/\(moduleBranch)", new: start, old: nil)])
+                    module: module.name, refs: [try RefUpdate(branch: moduleBranch, new: start, old: nil)])
             ]
         }
         plan.commits.append(
@@ -245,7 +245,7 @@ public enum Customization {
             plan.modulesAfter = [
                 ModulePush(
                     module: module.name,
-                    refs: [RefUpdate(ref: "refs/heads/\(moduleBranch)", new: nil, old: branchTip)])
+                    refs: [try RefUpdate(branch: moduleBranch, new: nil, old: branchTip)])
             ]
         }
         return plan
@@ -271,7 +271,7 @@ public enum Customization {
         }
         var plan = LifecyclePlan()
         plan.modulesAfter = [
-            ModulePush(module: module.name, refs: [RefUpdate(ref: "refs/heads/\(moduleBranch)", new: nil, old: tip)])
+            ModulePush(module: module.name, refs: [try RefUpdate(branch: moduleBranch, new: nil, old: tip)])
         ]
         return plan
     }

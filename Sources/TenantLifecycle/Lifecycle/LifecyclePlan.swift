@@ -26,10 +26,10 @@ public struct LifecyclePlan: Sendable, Equatable {
         var lines: [String] = []
         func describe(_ ref: RefUpdate, in repository: String) -> String {
             let name =
-                ref.ref.hasPrefix("refs/heads/")
-                ? "branch " + ref.ref.dropFirst(11)
-                : ref.ref.hasPrefix("refs/tags/") ? "tag " + ref.ref.dropFirst(10) : ref.ref
-            if let source = ref.new { return "\(repository): \(name) → \(ObjectID.short(source))" }
+                ref.ref.isBranch
+                ? "branch " + ref.ref.shortName
+                : ref.ref.name.hasPrefix("refs/tags/") ? "tag " + ref.ref.shortName : ref.ref.name
+            if let source = ref.new { return "\(repository): \(name) → \(source.short)" }
             return "\(repository): delete \(name) (was \(ObjectID.short(ref.old, none: "?")))"
         }
         for push in modulesFirst { lines += push.refs.map { describe($0, in: push.module) } }
@@ -78,10 +78,10 @@ public struct LifecycleExecutor: Sendable {
                 identity: try superproject.commitIdentity())
             for (commit, id) in zip(plan.commits, ids.map(\.hex)) {
                 written[commit.branch] = id
-                superprojectRefs.append(RefUpdate(ref: "refs/heads/\(commit.branch)", new: id, old: nil))
+                superprojectRefs.append(try RefUpdate(branch: commit.branch, new: id, old: nil))
                 for branch in commit.alsoCreates {
                     written[branch] = id
-                    superprojectRefs.append(RefUpdate(ref: "refs/heads/\(branch)", new: id, old: nil))
+                    superprojectRefs.append(try RefUpdate(branch: branch, new: id, old: nil))
                 }
             }
         }
@@ -132,11 +132,11 @@ public struct LifecycleExecutor: Sendable {
             do {
                 try pushModules([ModulePush(module: push.module, refs: created)], console: console)
             } catch {
-                kept.append("module \(push.module): " + created.map(\.ref).joined(separator: ", "))
+                kept.append("module \(push.module): " + created.map(\.ref.name).joined(separator: ", "))
                 continue
             }
             do {
-                try compensated(push.module, created.map(\.ref))
+                try compensated(push.module, created.map(\.ref.name))
             } catch {
                 unrecorded.append("module \(push.module): \(error)")
             }

@@ -168,9 +168,9 @@ public enum LifecycleRun {
             }
         }
         try recordModules(plan.modulesFirst)
-        let commits = plan.commits.flatMap { commit in
-            ([commit.branch] + commit.alsoCreates).map {
-                RefUpdate(ref: "refs/heads/\($0)", new: nil, old: state.branches[$0])
+        let commits = try plan.commits.flatMap { commit in
+            try ([commit.branch] + commit.alsoCreates).map {
+                try RefUpdate(branch: $0, new: nil, old: state.branches[$0])
             }
         }
         if !(commits + plan.superprojectRefs).isEmpty {

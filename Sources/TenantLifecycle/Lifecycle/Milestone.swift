@@ -57,7 +57,7 @@ public enum Milestone {
         }
         var plan = LifecyclePlan()
         plan.superprojectRefs = try targets.filter { existingTags[$0.tag] == nil }.map {
-            RefUpdate(ref: "refs/tags/\($0.tag)", new: try state.branch($0.branch), old: nil)
+            try RefUpdate(checking: "refs/tags/\($0.tag)", new: try state.branch($0.branch), old: nil)
         }
         return plan
     }

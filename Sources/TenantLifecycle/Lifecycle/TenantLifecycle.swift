@@ -86,7 +86,7 @@ public enum TenantLifecycle {
             for name in tenant.customised where state.moduleBranches[name]?[id] == nil {
                 guard let pin = starts[name] else { continue }
                 plan.modulesFirst.append(
-                    ModulePush(module: name, refs: [RefUpdate(ref: "refs/heads/\(id)", new: pin, old: nil)]))
+                    ModulePush(module: name, refs: [try RefUpdate(branch: id, new: pin, old: nil)]))
             }
             plan.commits.append(
                 PlannedCommit(
@@ -186,8 +186,8 @@ public enum TenantLifecycle {
                 tip, branchRef: state.ref(tenant.branch), glob: state.refPrefix + "*",
                 repository: state.superproject)
             if count > 0 { unique.append("superproject branch \(tenant.branch): \(English.count(count, "commit"))") }
-            plan.superprojectRefs.append(RefUpdate(ref: "refs/heads/\(tenant.branch)", new: nil, old: tip))
-            if archive { plan.superprojectRefs.append(RefUpdate(ref: tag, new: tip, old: nil)) }
+            plan.superprojectRefs.append(try RefUpdate(branch: tenant.branch, new: nil, old: tip))
+            if archive { plan.superprojectRefs.append(try RefUpdate(checking: tag, new: tip, old: nil)) }
         }
         // A module branch `branches` maps is the module's own (a release line's): removing the tenant leaves it.
         for name in tenant.customisedModules where tenant.branches[name] == nil {
@@ -200,11 +200,12 @@ public enum TenantLifecycle {
                 tip, branchRef: "refs/heads/\(moduleBranch)", glob: "refs/heads/*", repository: mirror)
             if count > 0 { unique.append("module \(name) branch \(moduleBranch): \(English.count(count, "commit"))") }
             if archive {
-                plan.modulesFirst.append(ModulePush(module: name, refs: [RefUpdate(ref: tag, new: tip, old: nil)]))
+                plan.modulesFirst.append(
+                    ModulePush(module: name, refs: [try RefUpdate(checking: tag, new: tip, old: nil)]))
             }
             plan.modulesAfter.append(
                 ModulePush(
-                    module: name, refs: [RefUpdate(ref: "refs/heads/\(moduleBranch)", new: nil, old: tip)]))
+                    module: name, refs: [try RefUpdate(branch: moduleBranch, new: nil, old: tip)]))
         }
         if !unique.isEmpty && !archive {
             throw LifecycleError(
@@ -238,11 +239,11 @@ public enum TenantLifecycle {
                 plan.modulesFirst.append(
                     ModulePush(
                         module: leftover.module,
-                        refs: [RefUpdate(ref: "refs/tags/archive/\(id)", new: leftover.tip, old: nil)]))
+                        refs: [try RefUpdate(checking: "refs/tags/archive/\(id)", new: leftover.tip, old: nil)]))
             }
             plan.modulesAfter.append(
                 ModulePush(
-                    module: leftover.module, refs: [RefUpdate(ref: "refs/heads/\(id)", new: nil, old: leftover.tip)]))
+                    module: leftover.module, refs: [try RefUpdate(branch: id, new: nil, old: leftover.tip)]))
         }
         if !unique.isEmpty && !archive {
             throw LifecycleError(

@@ -41,14 +41,13 @@ public struct ModuleCheckoutTracking: Sendable {
             else { continue }
             let pairs = push.updates.compactMap { update -> (source: String, destination: String)? in
                 // By commit: the mirror has the commit, but only roll records the pushed branch in it.
-                guard let new = update.new, update.ref.hasPrefix("refs/heads/") else { return nil }
-                let branch = update.ref.dropFirst("refs/heads/".count)
-                return (new, "refs/remotes/\(Workspace.defaultRemoteName)/\(branch)")
+                guard let new = update.new, update.ref.isBranch else { return nil }
+                return (new.hex, "refs/remotes/\(Workspace.defaultRemoteName)/\(update.ref.shortName)")
             }
             // A branch deleted on the remote loses its copy (a push that only deletes: one `update-ref --stdin`).
             let deleted = push.updates.compactMap { update -> (ref: String, commit: String?)? in
-                guard update.new == nil, update.ref.hasPrefix("refs/heads/") else { return nil }
-                return ("refs/remotes/\(Workspace.defaultRemoteName)/" + update.ref.dropFirst("refs/heads/".count), nil)
+                guard update.new == nil, update.ref.isBranch else { return nil }
+                return ("refs/remotes/\(Workspace.defaultRemoteName)/" + update.ref.shortName, nil)
             }
             do {
                 let repository = workspace.checkout(at: relative)

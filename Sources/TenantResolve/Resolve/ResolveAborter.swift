@@ -143,14 +143,15 @@ public struct ResolveAborter {
         throws -> [RunAbort.Step]
     {
         let now = try checkout.branches(under: "refs/heads/", what: start.repository)
-        let refs = Set(branches.keys).union(now.keys).filter { branches[$0] != now[$0] }.sorted().map {
-            RefUpdate(ref: "refs/heads/" + $0, new: now[$0], old: branches[$0])
+        let refs = try Set(branches.keys).union(now.keys).filter { branches[$0] != now[$0] }.sorted().map {
+            try RefUpdate(branch: $0, new: now[$0], old: branches[$0])
         }
         guard !refs.isEmpty else { return [] }
         try transaction?.record(repository: start.repository, refs: refs, published: nil, landed: true)
         return refs.map { ref in
             RunAbort.Step.make(
-                repository: start.repository, ref: ref.ref, local: true, left: ref.old, before: ref.new, now: ref.new,
+                repository: start.repository, ref: ref.ref.name, local: true, left: ref.old?.hex, before: ref.new?.hex,
+                now: ref.new?.hex,
                 note: ref.new == nil
                     ? "deleted: the resolution created it at \(ObjectID.short(ref.old, none: "?"))"
                     : ref.old == nil

@@ -129,7 +129,7 @@ extension ResolveContinuer {
         } else if try adoptHeldReview(&proposal, from: from, remote: remote, review: review) {
             return nil
         }
-        let update = RefUpdate(ref: proposal.ref, new: proposal.proposed, old: old)
+        let update = try RefUpdate(checking: proposal.ref, new: proposal.proposed, old: old)
         try transaction.record(
             repository: merge.repository, remote: merge.remote, refs: [update], published: nil, landed: nil)
         let title = try from.subject(of: proposal.proposed, context: "read the subject of the proposal")

@@ -258,7 +258,7 @@ public struct ResolveContinuer {
             guard let new = merge.commit else { continue }
             try transaction.record(
                 repository: merge.repository, remote: merge.remote,
-                refs: [RefUpdate(ref: "refs/heads/" + merge.branch, new: new, old: merge.ours)],
+                refs: [try RefUpdate(branch: merge.branch, new: new, old: merge.ours)],
                 published: landed.contains(merge.repository) ? true : nil, landed: nil)
         }
         state.runId = transaction.runId
@@ -269,7 +269,7 @@ public struct ResolveContinuer {
         for merge in merges {
             guard let new = merge.commit else { continue }
             let ref = "refs/heads/" + merge.branch
-            let update = RefUpdate(ref: ref, new: new, old: merge.ours)
+            let update = try RefUpdate(checking: ref, new: new, old: merge.ours)
             if landed.contains(merge.repository) {
                 try recordRemoteTrackingRef(merge, new: new)
                 continue

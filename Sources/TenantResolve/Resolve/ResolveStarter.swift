@@ -146,7 +146,7 @@ public struct ResolveStarter {
                 throw ResolveError(.unknownTenant, unknown.description)
             }
             // The tenant's roll, planned exactly as roll plans it: merges, pins by the rule, what blocks it.
-            let rollState = try RollStateLoader.load(snapshot: snapshot, batch: batch, git: workspace.git, jobs: jobs)
+            let rollState = try RollStateLoader.load(snapshot: snapshot, batch: batch, jobs: jobs)
             try batch.close()
             return (named, rollState)
         } catch {
@@ -322,7 +322,8 @@ public struct ResolveStarter {
                 })
             else { continue }
             try transaction.record(
-                repository: start.repository, refs: [RefUpdate(ref: ref, new: now, old: start.branches[branch])],
+                repository: start.repository,
+                refs: [try RefUpdate(checking: ref, new: now, old: start.branches[branch])],
                 published: nil, landed: true)
         }
     }

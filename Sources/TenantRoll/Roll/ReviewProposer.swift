@@ -6,7 +6,6 @@ import Foundation
 /// what is already proposed and update a proposal that a new general change made stale.
 struct ReviewProposer {
     let workspace: Workspace
-    let git: Git
     let console: Console?
 
     /// Proposes the execution's merges; returns the report with every proposal. A dry run pushes nothing.
@@ -86,14 +85,14 @@ struct ReviewProposer {
         var pushes: [PushOutcome] = []
         // Modules first, then the superproject: a superproject proposal pins only commits on module branches.
         for repository in plan.modules.map(\.name) + [RollPublication.superproject] {
-            let updates = entries.filter { $0.repository == repository }.map {
-                RefUpdate(ref: $0.ref, new: $0.new, old: $0.old)
+            let updates = try entries.filter { $0.repository == repository }.map {
+                try RefUpdate(checking: $0.ref, new: $0.new, old: $0.old)
             }
             guard !updates.isEmpty else { continue }
             // Branches go in one atomic push per repository; push options and `refs/for` one proposal a push.
             let groups = review.forge(of: repository) == .branch ? [updates] : updates.map { [$0] }
             for group in groups {
-                let refs = Set(group.map(\.ref))
+                let refs = Set(group.map(\.ref.name))
                 let answered = reviews.indices.filter {
                     reviews[$0].repository == repository && refs.contains(reviews[$0].ref)
                 }
@@ -145,20 +144,20 @@ struct ReviewProposer {
             uniquingKeysWith: { first, _ in first })
         for update in execution.superprojectUpdates {
             guard let new = update.new else { continue }
-            let tenant = owners[update.ref] ?? plan.generalBranch
+            let tenant = owners[update.ref.name] ?? plan.generalBranch
             // A tenant waits for its module proposals, and for the general branch's re-pin, which its merge
             // must take from the general branch as it landed.
             let waits =
-                owners[update.ref] != nil
+                owners[update.ref.name] != nil
                 && (!(execution.tenantNeeds[tenant] ?? []).isEmpty || execution.generalCommit != nil)
             reviews.append(
                 .init(
                     repository: RollPublication.superproject, tenant: tenant,
-                    target: String(update.ref.dropFirst("refs/heads/".count)),
+                    target: String(update.ref.name.dropFirst("refs/heads/".count)),
                     ref: review.proposalRef(
                         repository: RollPublication.superproject, tenant: tenant,
-                        target: String(update.ref.dropFirst("refs/heads/".count))),
-                    base: update.old, general: execution.generalCommit ?? plan.generalTip, proposed: new,
+                        target: String(update.ref.name.dropFirst("refs/heads/".count))),
+                    base: update.old?.hex, general: execution.generalCommit ?? plan.generalTip, proposed: new.hex,
                     state: waits ? "waiting" : "proposed"))
         }
         return reviews
@@ -216,20 +215,20 @@ struct ReviewProposer {
     func push(
         _ updates: [RefUpdate], options: [String], repository: String, snapshot: Snapshot, transaction: Transaction
     ) throws -> PushOutcome {
-        let source = try self.repository(repository, snapshot: snapshot).path
+        let source = try self.repository(repository, snapshot: snapshot)
         let remote = self.remote(of: repository, snapshot: snapshot)
         console?.progress("proposing \(English.count(updates.count, "proposal")) of \(repository)")
-        let refs = updates.map(\.ref)
+        let refs = updates.map(\.ref.name)
         let outcome: PushOutcome
         do {
-            if let update = updates.first, updates.count == 1, !options.isEmpty || update.ref.hasPrefix("refs/for/") {
+            if let update = updates.first, updates.count == 1,
+                !options.isEmpty || update.ref.name.hasPrefix("refs/for/")
+            {
                 // A review namespace is no branch: nothing to lease.
-                outcome = try ReviewPush.push(
-                    update, lease: update.ref.hasPrefix("refs/heads/"), options: options, repository: repository,
-                    from: source, to: remote, git: git)
+                outcome = try source.propose(
+                    update, lease: update.ref.isBranch, options: options, as: repository, to: remote)
             } else {
-                outcome = try AtomicPush.push(
-                    updates, repository: repository, from: source, to: remote, mode: .restore, git: git)
+                outcome = try source.push(updates, as: repository, to: remote, mode: .restore)
             }
         } catch {
             try transaction.recordAnswer(repository: repository, refs: refs, published: nil)

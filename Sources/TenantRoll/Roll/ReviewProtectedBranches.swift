@@ -57,7 +57,7 @@ public enum ReviewProtectedBranches {
         var result = Outcome(pushes: [], protected: [])
         var pending = updates
         while !pending.isEmpty {
-            let refs = pending.map(\.ref)
+            let refs = pending.map(\.ref.name)
             let outcome: PushOutcome
             do {
                 outcome = try push(pending)
@@ -72,7 +72,7 @@ public enum ReviewProtectedBranches {
             }
             result.protected = protectedRefs(outcome, among: refs)
             try record(refs.filter { result.protected.contains($0) }, false)
-            pending = pending.filter { !result.protected.contains($0.ref) }
+            pending = pending.filter { !result.protected.contains($0.ref.name) }
         }
         return result
     }

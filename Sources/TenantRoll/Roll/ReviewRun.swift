@@ -70,7 +70,7 @@ public enum ReviewRun {
     /// to every open proposal, and when a tenant's module proposals all landed, proposes its superproject pin of what
     /// landed (a new review run that takes over the open proposals). A run is finished once every proposal landed.
     public static func land(
-        runId: String?, options: RollOptions, in workspace: Workspace, wait: Bool, git: Git, console: Console? = nil
+        runId: String?, options: RollOptions, in workspace: Workspace, wait: Bool, console: Console? = nil
     ) throws -> ReviewReport {
         let lock = try WorkspaceLock(gitDirectory: workspace.commonDirectory, wait: wait)
         defer { lock.release() }
@@ -81,7 +81,8 @@ public enum ReviewRun {
         try ReviewTakeover.settle(in: workspace)
         let runs = try waitingRuns(runId, in: workspace)
         var snapshotOptions = Snapshot.Options(
-            purpose: .report, fetch: options.fetch, jobs: options.jobs, allowLocalRemotes: git.allowLocalRemotes)
+            purpose: .report, fetch: options.fetch, jobs: options.jobs,
+            allowLocalRemotes: workspace.git.allowLocalRemotes)
         snapshotOptions.keepBatch = false
         let snapshot = try Snapshot.load(workspace: workspace, options: snapshotOptions, console: console)
         var reports: [ReviewReport] = []
@@ -91,8 +92,7 @@ public enum ReviewRun {
             guard runId != nil || journal.state == .waiting else { continue }
             reports.append(
                 try land(
-                    journal, snapshot: snapshot, resumed: &resumed, options: options, in: workspace, git: git,
-                    console: console))
+                    journal, snapshot: snapshot, resumed: &resumed, options: options, in: workspace, console: console))
         }
         guard var report = reports.last else {
             throw RollError("no review roll is waiting: propose one with `tenantctl roll --review`")
@@ -105,11 +105,11 @@ public enum ReviewRun {
         return report
     }
 
-    /// Follows one review run (see ``land(runId:options:in:wait:git:console:)``); `resumed`: the killed review runs
+    /// Follows one review run (see ``land(runId:options:in:wait:console:)``); `resumed`: the killed review runs
     /// that a proposal made now finishes (emptied once one did).
     static func land(
         _ journal: RunJournal, snapshot: Snapshot, resumed: inout [RunJournal], options: RollOptions,
-        in workspace: Workspace, git: Git, console: Console?
+        in workspace: Workspace, console: Console?
     ) throws -> ReviewReport {
         let before = journal.reviews ?? []
         var reviews = before
@@ -155,7 +155,7 @@ public enum ReviewRun {
     /// pushed (a leased delete); a proposal never pushed (waiting on its module proposals), closed or rejected is
     /// marked abandoned. The run ends aborted once none of its proposals is followed any more.
     public static func abandon(
-        runId: String, tenants: [String], in workspace: Workspace, wait: Bool, git: Git, console: Console? = nil
+        runId: String, tenants: [String], in workspace: Workspace, wait: Bool, console: Console? = nil
     ) throws -> ReviewReport {
         let lock = try WorkspaceLock(gitDirectory: workspace.commonDirectory, wait: wait)
         defer { lock.release() }
@@ -166,7 +166,8 @@ public enum ReviewRun {
         var reviews = journal.reviews ?? []
         let snapshot = try Snapshot.load(
             workspace: workspace,
-            options: Snapshot.Options(purpose: .report, fetch: false, allowLocalRemotes: git.allowLocalRemotes),
+            options: Snapshot.Options(
+                purpose: .report, fetch: false, allowLocalRemotes: workspace.git.allowLocalRemotes),
             console: console)
         var removed: [String] = []
         let chosen = reviews.indices.filter {
@@ -186,13 +187,16 @@ public enum ReviewRun {
         selected = selected.filter { reviews[$0].ref.hasPrefix("refs/heads/") }
         for repository in Set(selected.map { reviews[$0].repository }).sorted() {
             let indices = selected.filter { reviews[$0].repository == repository }
-            let updates = indices.map { RefUpdate(ref: reviews[$0].ref, new: nil, old: reviews[$0].proposed) }
+            let updates = try indices.map {
+                try RefUpdate(checking: reviews[$0].ref, new: nil, old: reviews[$0].proposed)
+            }
             let remote =
                 repository == RollPublication.superproject
                 ? workspace.remoteName : (snapshot.specs[repository]?.url ?? "")
-            let source = repository == RollPublication.superproject ? workspace.root : snapshot.mirrors[repository]
-            let outcome = try AtomicPush.push(
-                updates, repository: repository, from: source ?? workspace.root, to: remote, mode: .restore, git: git)
+            let source =
+                repository == RollPublication.superproject
+                ? workspace.superproject : (snapshot.existingMirror(of: repository) ?? workspace.superproject)
+            let outcome = try source.push(updates, as: repository, to: remote, mode: .restore)
             for index in indices {
                 reviews[index].state = outcome.accepted ? "abandoned" : reviews[index].state
             }

@@ -96,7 +96,7 @@ public struct RollExecutor: Sendable {
         for outcome in outcomes {
             guard let commit = outcome.commit, rolling.contains(outcome.merge.tenant) else { continue }
             moduleUpdates[outcome.merge.module, default: []].append(
-                RefUpdate(ref: "refs/heads/" + outcome.merge.branch, new: commit, old: outcome.merge.ours))
+                try RefUpdate(branch: outcome.merge.branch, new: commit, old: outcome.merge.ours))
         }
         return Merges(
             outcomes: outcomes, generalCommit: superprojectMerges.generalCommit, merged: merged, newTips: newTips,
@@ -120,7 +120,7 @@ public struct RollExecutor: Sendable {
         var superUpdates: [RefUpdate] = []
         if let generalCommit {
             superUpdates.append(
-                RefUpdate(ref: "refs/heads/" + plan.generalBranch, new: generalCommit.hex, old: plan.generalTip))
+                try RefUpdate(branch: plan.generalBranch, new: generalCommit.hex, old: plan.generalTip))
         }
         superUpdates += rolled.updates
         return RollExecution(
@@ -240,8 +240,7 @@ public struct RollExecutor: Sendable {
                 + (merging.count == 1 ? "" : "es"))
         let mergingRepository =
             try commonDirectory.map {
-                let runner = try SubmoduleFreeMerge.git(commonDirectory: $0, objectID: general, git: repository.git)
-                return repository.runBy(runner)
+                try SubmoduleFreeMerge.repository(merging: repository, commonDirectory: $0, objectID: general)
             } ?? repository
         let results = try mergingRepository.mergeTrees(
             try VirtualBase.pairs(merging, general: general, in: repository, identity: identity),
@@ -343,7 +342,7 @@ public struct RollExecutor: Sendable {
         var updates: [RefUpdate] = []
         for (job, id) in zip(specTenants, ids) {
             outcomes[job.plan.tenant.id] = .rolled(commit: id.hex, pins: job.changes)
-            updates.append(RefUpdate(ref: "refs/heads/" + job.plan.tenant.branch, new: id.hex, old: job.tip))
+            updates.append(try RefUpdate(branch: job.plan.tenant.branch, new: id.hex, old: job.tip))
         }
         return (outcomes, updates, needs)
     }

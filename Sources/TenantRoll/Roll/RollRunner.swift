@@ -66,7 +66,7 @@ public struct RollRunner: Sendable {
         let merges = try executor.merge(plan, batch: batch, console: console)
         if let review = options.review {
             let execution = try executor.finish(plan, merges, batch: batch)
-            return try ReviewProposer(workspace: workspace, git: git, console: console).propose(
+            return try ReviewProposer(workspace: workspace, console: console).propose(
                 plan: plan, execution: execution, snapshot: snapshot, options: options, review: review,
                 runId: reviewRun ?? RollJournal.newRunId(), start: start)
         }
@@ -154,7 +154,7 @@ public struct RollRunner: Sendable {
     /// The roll's plan from the snapshot's state, and a line of progress that says how big it is.
     func plan(snapshot: Snapshot, batch: CatFileBatch, options: RollOptions) throws -> RollPlan {
         // A tenant branch that took a general commit by a squash or rebase landing is taken as containing it.
-        let loaded = try RollStateLoader.load(snapshot: snapshot, batch: batch, git: git, jobs: options.jobs)
+        let loaded = try RollStateLoader.load(snapshot: snapshot, batch: batch, jobs: options.jobs)
         let state = try VirtualBase.apply(
             VirtualBase.landings(
                 gitDirectory: workspace.commonDirectory, state: loaded, snapshot: snapshot,
@@ -322,8 +322,8 @@ public struct RollRunner: Sendable {
         for update in execution.superprojectUpdates {
             journal.entries.append(
                 .init(
-                    repository: RollPublication.superproject, remote: snapshot.workspace.remoteName, ref: update.ref,
-                    old: update.old, new: update.new ?? ""))
+                    repository: RollPublication.superproject, remote: snapshot.workspace.remoteName,
+                    ref: update.ref.name, old: update.old?.hex, new: update.new?.hex ?? ""))
         }
         return journal
     }
@@ -338,8 +338,8 @@ public struct RollRunner: Sendable {
                 entries.append(
                     .init(
                         repository: module.name, remote: RemoteURL.redacted(snapshot.specs[module.name]?.url ?? ""),
-                        ref: update.ref,
-                        old: update.old, new: update.new ?? ""))
+                        ref: update.ref.name,
+                        old: update.old?.hex, new: update.new?.hex ?? ""))
             }
         }
         return entries
@@ -362,8 +362,8 @@ public struct RollRunner: Sendable {
             let context = "record the pushed branches of \(name) in its mirror"
             var updates = self.updates
             if tolerating {
-                let current = try mirror.refs(updates.map(\.ref), what: "the mirror of \(name)")
-                updates.removeAll { current[$0.ref] == $0.new }
+                let current = try mirror.refs(updates.map(\.ref.name), what: "the mirror of \(name)")
+                updates.removeAll { current[$0.ref.name] == $0.new?.hex }
             }
             try mirror.applyRefUpdates(updates, context: context)
         }
@@ -421,7 +421,7 @@ public struct RollRunner: Sendable {
             if outcome.accepted {
                 result.publication.pushedModules.insert(job.name)
                 // The mirror is a cache of the remote: it records what the remote now has.
-                let updates = job.updates.filter { !outcome.protected.contains($0.ref) }
+                let updates = job.updates.filter { !outcome.protected.contains($0.ref.name) }
                 if !updates.isEmpty {
                     result.landed.append(
                         LandedPush(
@@ -446,7 +446,7 @@ public struct RollRunner: Sendable {
             uniquingKeysWith: { first, _ in first })
         var updates: [RefUpdate] = []
         for update in execution.superprojectUpdates {
-            if let tenant = branchOwner[update.ref] {
+            if let tenant = branchOwner[update.ref.name] {
                 if let reason = publication.protectedTenants[tenant] {
                     publication.rejected[tenant] = reason
                     continue
@@ -469,7 +469,7 @@ public struct RollRunner: Sendable {
         let held = execution.superprojectUpdates.filter { !pushing.contains($0.ref) }
         if !held.isEmpty {
             try recorder.record(
-                repository: RollPublication.superproject, refs: held.map(\.ref), published: false)
+                repository: RollPublication.superproject, refs: held.map(\.ref.name), published: false)
         }
         guard !updates.isEmpty else { return }
         let count = updates.count
@@ -485,12 +485,12 @@ public struct RollRunner: Sendable {
         }
         publication.pushes += outcome.pushes
         for update in updates {
-            let refused = outcome.protected.contains(update.ref)
+            let refused = outcome.protected.contains(update.ref.name)
             guard refused || !outcome.accepted else { continue }
             let detail =
                 refused
                 ? ReviewProtectedBranches.refusal(outcome.pushes.first) : (outcome.last?.detail ?? "rejected")
-            if let tenant = branchOwner[update.ref] {
+            if let tenant = branchOwner[update.ref.name] {
                 publication.rejected[tenant] = detail
                 if refused { publication.protectedTenants[tenant] = detail }
             } else {

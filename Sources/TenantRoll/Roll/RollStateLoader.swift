@@ -4,12 +4,13 @@ import Foundation
 /// each tenant branch's own `modules.json` and without the changed files, orphan branches and `.gitmodules`), on
 /// the snapshot's `cat-file --batch`; the state is then built from the observation without git.
 public enum RollStateLoader {
-    /// Loads the state of every repository in the snapshot.
-    public static func load(snapshot: Snapshot, batch: CatFileBatch, git: Git, jobs: Int) throws -> RollState {
+    /// Loads the state of every repository in the snapshot, read with the snapshot's workspace's runner.
+    public static func load(snapshot: Snapshot, batch: CatFileBatch, jobs: Int) throws -> RollState {
         let project = snapshot.project
         _ = try snapshot.branch(project.manifest.generalBranch)
         let observation = try ObservationReader.read(
-            snapshot: snapshot, tenants: project.tenants, git: git, options: .roll(jobs: jobs), batch: batch)
+            snapshot: snapshot, tenants: project.tenants, git: snapshot.workspace.git, options: .roll(jobs: jobs),
+            batch: batch)
         return state(project: project, observation: observation, branches: snapshot.branches)
     }
 

@@ -289,14 +289,15 @@ public struct RollUndo {
     /// Journals every restore this undo is about to push as its steps, in one write before the first push.
     func recordPlannedRestores(_ toRestore: [Int], order: [String], journal: RollJournal) throws {
         try transaction?.record(
-            order.compactMap { repository in
+            try order.compactMap { repository in
                 let group = toRestore.filter { journal.entries[$0].repository == repository }
                 guard let first = group.first else { return nil }
                 return (
                     repository, journal.entries[first].remote,
-                    group.map {
-                        RefUpdate(
-                            ref: journal.entries[$0].ref, new: journal.entries[$0].old, old: journal.entries[$0].new)
+                    try group.map {
+                        try RefUpdate(
+                            checking: journal.entries[$0].ref, new: journal.entries[$0].old,
+                            old: journal.entries[$0].new)
                     }
                 )
             }, published: nil, landed: nil)
@@ -315,7 +316,7 @@ public struct RollUndo {
             let group = toRestore.filter { journal.entries[$0].repository == repository }
             guard !group.isEmpty else { continue }
             let entries = group.map { journal.entries[$0] }
-            let updates = entries.map { RefUpdate(ref: $0.ref, new: $0.old, old: $0.new) }
+            let updates = try entries.map { try RefUpdate(checking: $0.ref, new: $0.old, old: $0.new) }
             let outcome = try push(updates, repository: repository, remote: entries[0].remote)
             try transaction?.record(
                 repository: repository, remote: entries[0].remote, refs: updates, published: outcome.accepted,

@@ -11,10 +11,13 @@ import Foundation
 /// needed that search; in a git directory with no submodules (and no work tree) git finds none, and the merges give
 /// what they give in a fresh clone. The objects (and the trees the merges write) stay in the superproject's store.
 enum SubmoduleFreeMerge {
-    /// `git` with `GIT_DIR` set to `<commonDirectory>/tenantctl/merge-directory` (created when missing; HEAD, an
-    /// empty refs directory, a config with the object format of `objectID`) and `GIT_OBJECT_DIRECTORY` to the
-    /// superproject's objects. A shallow superproject's `shallow` file is copied, so the merge bases stay the same.
-    static func git(commonDirectory: String, objectID: String, git: Git) throws -> Git {
+    /// `superproject` run with `GIT_DIR` set to `<commonDirectory>/tenantctl/merge-directory` (created when missing;
+    /// HEAD, an empty refs directory, a config with the object format of `objectID`) and `GIT_OBJECT_DIRECTORY` to
+    /// the superproject's objects. A shallow superproject's `shallow` file is copied, so the merge bases stay the
+    /// same.
+    static func repository(merging superproject: GitRepository, commonDirectory: String, objectID: String) throws
+        -> GitRepository
+    {
         let directory = commonDirectory + "/tenantctl/merge-directory"
         let manager = FileManager.default
         try manager.createDirectory(atPath: directory + "/refs", withIntermediateDirectories: true)
@@ -30,6 +33,8 @@ enum SubmoduleFreeMerge {
         if manager.fileExists(atPath: commonDirectory + "/shallow") {
             try manager.copyItem(atPath: commonDirectory + "/shallow", toPath: shallow)
         }
-        return git.with(environment: ["GIT_DIR": directory, "GIT_OBJECT_DIRECTORY": commonDirectory + "/objects"])
+        return superproject.runBy(
+            superproject.git.with(
+                environment: ["GIT_DIR": directory, "GIT_OBJECT_DIRECTORY": commonDirectory + "/objects"]))
     }
 }

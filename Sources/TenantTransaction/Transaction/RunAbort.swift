@@ -308,7 +308,7 @@ public enum RunAbort {
 
         /// The step a switch records when it moves a module's checkout (old path to new path, relative to the
         /// worktree), as it stands: a working-copy step, read from where the checkout is now, not a ref.
-        static let checkoutMoveStep = "checkout-path"
+        static let checkoutMoveStep = JournalStep.checkoutMoveName
 
         /// A checkout move of a switch, read in the run's worktree: at the path the run moved it to, back at the path
         /// it had before, or at neither.
@@ -417,7 +417,7 @@ public enum RunAbort {
                 }
                 guard !restore.isEmpty else { continue }
                 let (from, to) = try endpoint(repository, remote: restore[0].remote)
-                let updates = restore.map { RefUpdate(ref: $0.ref, new: $0.old, old: $0.new) }
+                let updates = try restore.map { try RefUpdate(checking: $0.ref, new: $0.old, old: $0.new) }
                 try transaction.record(
                     repository: repository, remote: restore[0].remote, refs: updates, published: nil, landed: nil)
                 let outcome = try from.push(
@@ -501,7 +501,7 @@ public enum RunAbort {
             }
             try transaction.record(
                 repository: entry.repository, remote: entry.remote,
-                refs: [RefUpdate(ref: entry.ref, new: old, old: entry.new)], published: nil, landed: true)
+                steps: [try JournalStep(ref: entry.ref, new: old, old: entry.new)], published: nil, landed: true)
             try markUndone(entry.repository, [entry.ref])
             result.undone.append(
                 step(

@@ -57,15 +57,15 @@ extension RunJournal {
         }
     }
 
-    /// Refs recorded as changed in one repository.
+    /// Steps recorded in one repository (refs that changed, a checkout's HEAD, a checkout's move).
     package struct Record: Codable, Equatable, Sendable {
         var repository: String
         var remote: String
-        var refs: [RefUpdate]
+        var refs: [JournalStep]
         var published: Bool?
         var landed: Bool?
 
-        package init(repository: String, remote: String, refs: [RefUpdate], published: Bool?, landed: Bool?) {
+        package init(repository: String, remote: String, refs: [JournalStep], published: Bool?, landed: Bool?) {
             self.repository = repository
             self.remote = remote
             self.refs = refs
@@ -168,17 +168,17 @@ extension RunJournal {
         for (index, entry) in entries.enumerated() where entry.repository == record.repository {
             indices[entry.ref] = index
         }
-        for ref in record.refs {
-            if let index = indices[ref.ref] {
+        for step in record.refs {
+            if let index = indices[step.name] {
                 if let published = record.published { entries[index].published = published }
                 if let landed = record.landed { entries[index].landed = landed }
-                if let new = ref.new { entries[index].new = new }
+                if let new = step.newValue { entries[index].new = new }
             } else {
                 var entry = Entry(
-                    repository: record.repository, remote: record.remote, ref: ref.ref, old: ref.old,
-                    new: ref.new ?? "", published: record.published)
+                    repository: record.repository, remote: record.remote, ref: step.name, old: step.oldValue,
+                    new: step.newValue ?? "", published: record.published)
                 entry.landed = record.landed
-                indices[ref.ref] = entries.count
+                indices[step.name] = entries.count
                 entries.append(entry)
             }
         }

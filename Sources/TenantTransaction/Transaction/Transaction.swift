@@ -158,6 +158,18 @@ public final class Transaction: Sendable {
         try record([(repository, remote, refs)], published: published, landed: landed)
     }
 
+    /// Records steps of one repository that landed or were planned, working-copy steps among them (a checkout's HEAD,
+    /// a checkout's move), as ``record(repository:remote:refs:published:landed:)`` records refs.
+    public func record(
+        repository: String, remote: String = "", steps: [JournalStep], published: Bool?, landed: Bool?
+    ) throws {
+        try write([
+            RunJournal.Line(
+                record: .init(
+                    repository: repository, remote: remote, refs: steps, published: published, landed: landed))
+        ])
+    }
+
     /// Records the refs of several repositories at once (one write to the journal): an undo's planned pushes.
     public func record(
         _ steps: [(repository: String, remote: String, refs: [RefUpdate])], published: Bool?, landed: Bool?
@@ -166,8 +178,8 @@ public final class Transaction: Sendable {
             steps.map {
                 RunJournal.Line(
                     record: .init(
-                        repository: $0.repository, remote: $0.remote, refs: $0.refs, published: published,
-                        landed: landed))
+                        repository: $0.repository, remote: $0.remote, refs: $0.refs.map(JournalStep.ref),
+                        published: published, landed: landed))
             })
     }
 
@@ -207,7 +219,9 @@ public final class Transaction: Sendable {
     package func recordPlanned(repository: String, remote: String, refs: [RefUpdate]) throws(DurableFileError) {
         try append([
             RunJournal.Line(
-                record: .init(repository: repository, remote: remote, refs: refs, published: nil, landed: nil))
+                record: .init(
+                    repository: repository, remote: remote, refs: refs.map(JournalStep.ref), published: nil,
+                    landed: nil))
         ])
     }
 

@@ -91,7 +91,7 @@ struct StoppedSwitch: Sendable {
 
     /// The step a switch records when it moves a module's checkout to where the target branch has it: `old` is the
     /// path it was at, `new` the path it moved to (a step of the journal, not a ref).
-    static let checkoutMoveStep = "checkout-path"
+    static let checkoutMoveStep = JournalStep.checkoutMoveName
 
     /// The stopped switches to put back, newest first: every unfinished switch run but `excluding` (the run under
     /// way). A record that cannot be read is an error naming the file: a stopped switch is never taken for a

@@ -191,7 +191,7 @@ public struct WorkingCopyPin: Sendable {
         for index in changes.indices {
             guard let moduleBranch = plan.moduleBranches[changes[index].module] else { continue }
             console?.progress("pushing \(changes[index].module) \(moduleBranch)")
-            let update = RefUpdate(ref: "refs/heads/\(moduleBranch)", new: changes[index].new, old: nil)
+            let update = try RefUpdate(branch: moduleBranch, new: changes[index].new, old: nil)
             let remoteBefore = try workspace.checkout(at: changes[index].path).objectID(
                 of: "refs/remotes/\(Workspace.defaultRemoteName)/\(moduleBranch)",
                 context: "read the remote branch \(moduleBranch) of \(changes[index].module)")?.hex
@@ -204,7 +204,8 @@ public struct WorkingCopyPin: Sendable {
             // `runs --abort` takes the push back to the value the branch had (as last fetched).
             try transaction?.record(
                 repository: changes[index].module, remote: workspace.remoteName,
-                refs: [RefUpdate(ref: update.ref, new: update.new, old: remoteBefore)], published: true,
+                refs: [try RefUpdate(checking: update.ref.name, new: update.new?.hex, old: remoteBefore)],
+                published: true,
                 landed: nil)
         }
         return changes
@@ -247,7 +248,7 @@ public struct WorkingCopyPin: Sendable {
         let commit = try superproject.resolve("HEAD", context: "read the new pin commit").hex
         try transaction?.record(
             repository: "superproject", remote: workspace.remoteName,
-            refs: [RefUpdate(ref: "refs/heads/\(branch)", new: commit, old: head)], published: nil,
+            refs: [try RefUpdate(branch: branch, new: commit, old: head)], published: nil,
             landed: true)
         if push { try publish(commit, branch: branch, remoteBefore: remoteBefore) }
         return PinReport(branch: branch, commit: commit, pushed: push, changes: changes)
@@ -273,7 +274,7 @@ public struct WorkingCopyPin: Sendable {
         console?.progress("pushing superproject \(branch)")
         do {
             try workspace.superproject.push(
-                [RefUpdate(ref: "refs/heads/\(branch)", new: commit, old: nil)], as: "the superproject",
+                [try RefUpdate(branch: branch, new: commit, old: nil)], as: "the superproject",
                 to: workspace.remoteName, tracking: try SuperprojectRemote.pushTracking(workspace)
             ).requireAccepted()
         } catch let error as PushRecordError {
@@ -293,7 +294,7 @@ public struct WorkingCopyPin: Sendable {
         }
         try transaction?.record(
             repository: "superproject", remote: workspace.remoteName,
-            refs: [RefUpdate(ref: "refs/heads/\(branch)", new: commit, old: remoteBefore)], published: true,
+            refs: [try RefUpdate(branch: branch, new: commit, old: remoteBefore)], published: true,
             landed: nil)
     }
 

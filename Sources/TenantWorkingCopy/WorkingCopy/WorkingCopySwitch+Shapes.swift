@@ -198,7 +198,8 @@ extension WorkingCopySwitch {
             try workspace.superproject.initialiseSubmodule(
                 submodule.path, remoteName: Workspace.defaultRemoteName, module: label)
             try transaction?.record(
-                repository: label, refs: [RefUpdate(ref: "HEAD", new: submodule.pin, old: submodule.from)],
+                repository: label,
+                steps: [try JournalStep(ref: JournalStep.headName, new: submodule.pin, old: submodule.from)],
                 published: nil, landed: true)
             if recursive {
                 try updateNested(
@@ -233,7 +234,8 @@ extension WorkingCopySwitch {
         for submodule in changing {
             try transaction?.record(
                 repository: "submodule \(submodule.path)",
-                refs: [RefUpdate(ref: "HEAD", new: submodule.recorded, old: submodule.head)], published: nil,
+                steps: [try JournalStep(ref: JournalStep.headName, new: submodule.recorded, old: submodule.head)],
+                published: nil,
                 landed: true)
         }
         return true

@@ -730,17 +730,16 @@ public struct WorkingCopySwitch: Sendable {
     /// initialises): HEAD and the branch the switch wrote, each from its value before to the one the switch left.
     private func recordLanded(_ plan: RepositoryPlan, headBefore: String?, cloned: Bool = false) throws {
         guard let transaction, plan.changes else { return }
-        var refs = [RefUpdate(ref: "HEAD", new: plan.finalCommit, old: headBefore)]
-        let branch = "refs/heads/\(plan.branch)"
+        var steps = [try JournalStep(ref: JournalStep.headName, new: plan.finalCommit, old: headBefore)]
         switch plan.action {
         case .fastForward(let from), .moveBack(let from, _, _):
-            refs.append(RefUpdate(ref: branch, new: plan.finalCommit, old: from))
+            steps.append(.ref(try RefUpdate(branch: plan.branch, new: plan.finalCommit, old: from)))
         case .create, .initialise:
-            if !cloned { refs.append(RefUpdate(ref: branch, new: plan.finalCommit, old: nil)) }
+            if !cloned { steps.append(.ref(try RefUpdate(branch: plan.branch, new: plan.finalCommit, old: nil))) }
         case .checkout, .none:
             break
         }
-        try transaction.record(repository: plan.repository, refs: refs, published: nil, landed: true)
+        try transaction.record(repository: plan.repository, steps: steps, published: nil, landed: true)
     }
 
     /// The steps of ``execute(_:)``; `start` records in the journal that a repository is about to change.
@@ -772,7 +771,7 @@ public struct WorkingCopySwitch: Sendable {
                 try ModuleCheckoutMove.move(gitRepository(at: workspace.path(from)), to: path)
                 try transaction?.record(
                     repository: module.repository,
-                    refs: [RefUpdate(ref: StoppedSwitch.checkoutMoveStep, new: module.path, old: from)],
+                    steps: [.checkoutMove(to: module.path, from: from)],
                     published: nil, landed: true)
             }
             let change = try apply(module, in: path, superproject: false) {
