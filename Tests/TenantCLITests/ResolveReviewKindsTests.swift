@@ -141,6 +141,84 @@ import Testing
         try ReviewRollTests.expectNoUnlandedPin(sandbox, example)
     }
 
+    /// Gerrit: the forge merged the resolution's change, nobody ran `roll --land` yet, and general_dev moves on to the
+    /// lines t2 translated, so t2 is resolved again. That resolution is a new change: the merged one's `Change-Id`
+    /// would make Gerrit add a patch set to a merged change (or refuse it). Positive control: resolved once more while
+    /// that new change is open and unlanded, the resolution is a new patch set of it, its `Change-Id` kept.
+    @Test(.tags(.slow), .notInTheFastSet)
+    func aResolutionAfterTheForgeMergedTheChangeIsANewChange() throws {
+        let (sandbox, example, forge) = try Self.example(.gerrit)
+        let infrastructure = example.remotes + "/Infrastructure.git"
+        let proposed = sandbox.tenantctl(["roll", "--review", "--json"], in: example.workspace)
+        #expect(proposed.status == 2, "\(proposed.stdout)\(proposed.stderr)")
+        _ = try ResolveReviewTests.resolve(sandbox, example, content: ExampleScenario.conflictResolution.content)
+        let merged = try #require(try forge.reviews(in: infrastructure).first, "no change opened")
+        let mergedId = try #require(
+            Self.changeId(try sandbox.git(["log", "-1", "--format=%B", merged.commit], in: infrastructure)))
+
+        // The forge merges the change; `roll --land` does not run. general_dev rewords the loading message again,
+        // and its re-pin lands as someone else's change: t2 conflicts again.
+        try forge.land(merged.ref, into: "t2", method: .merge, in: infrastructure)
+        try Self.rewordTheLoadingMessage(sandbox, example, forge, to: "Loading all your data…")
+        let again = Self.resolution(english: "Loading all your data…", german: "Alle Ihre Daten werden geladen…")
+        _ = try ResolveReviewTests.resolve(sandbox, example, content: again)
+        let changes = try forge.reviews(in: infrastructure)
+        #expect(changes.map(\.number) == [1, 2], "a new change, not a patch set of the merged one: \(changes)")
+        let opened = try #require(changes.last)
+        let newId = Self.changeId(try sandbox.git(["log", "-1", "--format=%B", opened.commit], in: infrastructure))
+        #expect(newId != nil && newId != mergedId, "\(newId ?? "none") after the merged \(mergedId)")
+
+        // Positive control: the new change is open and unlanded; resolved otherwise, it gets a new patch set.
+        _ = try ResolveReviewTests.resolve(sandbox, example, content: again + "infrastructure.extra,Extra,Extra\n")
+        let updated = try forge.reviews(in: infrastructure)
+        #expect(updated.map(\.number) == [1, 2], "\(updated)")
+        let patchSet = try #require(updated.last)
+        #expect(patchSet.ref == "refs/changes/02/2/2" && patchSet.commit != opened.commit, "\(patchSet)")
+        let keptId = Self.changeId(try sandbox.git(["log", "-1", "--format=%B", patchSet.commit], in: infrastructure))
+        #expect(keptId == newId, "the open change keeps its Change-Id")
+        try ReviewRollTests.expectNoUnlandedPin(sandbox, example)
+    }
+
+    /// The conflict's resolution with the loading message `english` and its translation `german`.
+    static func resolution(english: String, german: String) -> String {
+        """
+        key,en,de
+        infrastructure.start.title,Modules,Module
+        infrastructure.loading,\(english),\(german)
+        infrastructure.error.network,The server cannot be reached.,Der Server ist nicht erreichbar.
+
+        """
+    }
+
+    /// A general change of Infrastructure rewording the loading message (the row t2 translated) to `english`, and
+    /// general_dev's re-pin of it landed on the superproject as a change someone else got through review.
+    static func rewordTheLoadingMessage(
+        _ sandbox: GitSandbox, _ example: ExampleResult, _ forge: EmulatedForge, to english: String
+    ) throws {
+        let infrastructure = example.remotes + "/Infrastructure.git"
+        let developer = sandbox.path("reword-\(UUID().uuidString.prefix(6))")
+        try sandbox.git(["clone", "-q", "--branch", "general_dev", infrastructure, developer])
+        try """
+        key,en
+        infrastructure.start.title,Modules
+        infrastructure.loading,\(english)
+        infrastructure.error.network,The server cannot be reached.
+
+        """.write(toFile: developer + "/Strings.csv", atomically: true, encoding: .utf8)
+        try sandbox.git(["commit", "-q", "-am", "Strings: the loading message reworded again"], in: developer)
+        try sandbox.git(["push", "-q", "origin", "general_dev"], in: developer)
+        let general = try sandbox.git(["rev-parse", "HEAD"], in: developer)
+
+        let superproject = example.remotes + "/" + ExampleBuilder.superprojectName + ".git"
+        let repin = sandbox.path("repin-\(UUID().uuidString.prefix(6))")
+        try sandbox.git(["clone", "-q", "--branch", "general_dev", superproject, repin])
+        try sandbox.git(
+            ["update-index", "--cacheinfo", "160000,\(general),Modules/Infrastructure"], in: repin)
+        try sandbox.git(["commit", "-q", "-m", "Re-pin Infrastructure"], in: repin)
+        try sandbox.git(["push", "-q", "origin", "HEAD:refs/heads/repin"], in: repin)
+        try forge.land("refs/heads/repin", into: "general_dev", method: .fastForward, in: superproject)
+    }
+
     /// The `branch` kind: a resolved tenant's proposal carries the trailer; squashed by the forge, `roll --land`
     /// recognises it and pins what landed, and the next general change to the lines the squash brought rolls cleanly
     /// (the virtual base), where git's own merge of it conflicts.
