@@ -16,23 +16,12 @@ import Testing
     /// roll (general_dev re-pinned, t1 and t3 rolled, t2 in conflict); then every tenant branch and the superproject's
     /// general_dev protected (the modules' general_dev stays open to developers), every remote served as a forge of
     /// `kind`.
-    static func example(_ kind: EmulatedForge.Kind?) throws -> (GitSandbox, ExampleResult, EmulatedForge) {
-        let sandbox = try GitSandbox()
-        let example = try ExampleBuilder(git: try sandbox.gitRunner()).build(
-            in: sandbox.path("erp"), stage: .conflict)
-        if let kind {
-            try ReviewForgeKindsTests.configure(sandbox, example, review: "{\"forge\": \"\(kind.rawValue)\"}")
-        }
-        let rolled = sandbox.tenantctl(["roll"], in: example.workspace)
+    static func example(_ kind: EmulatedForge.Kind?) throws -> ReviewForgeFixture {
+        let fixture = try ReviewForgeFixture(stage: .conflict, review: kind.map { "{\"forge\": \"\($0.rawValue)\"}" })
+        let rolled = fixture.sandbox.tenantctl(["roll"], in: fixture.example.workspace)
         #expect(rolled.status == 2, "\(rolled.stdout)\(rolled.stderr)")
-        let forge = EmulatedForge(sandbox: sandbox)
-        for name in Self.repositories {
-            let bare = example.remotes + "/\(name).git"
-            if let kind { try forge.serve(kind, in: bare) }
-            try forge.protect(
-                ["t1", "t2", "t3"] + (name == ExampleBuilder.superprojectName ? ["general_dev"] : []), in: bare)
-        }
-        return (sandbox, example, forge)
+        try fixture.serve(kind, protectingGeneral: true)
+        return fixture
     }
 
     /// Where each kind's forge keeps a review, and the part of its address before the number.
@@ -56,8 +45,10 @@ import Testing
 
     @Test(.tags(.slow), .notInTheFastSet, arguments: [EmulatedForge.Kind.agit, .gitlab, .gerrit])
     func aResolutionIsProposedAsItsForgeExpectsAndUpdatesItsOneReview(kind: EmulatedForge.Kind) throws {
-        let (sandbox, example, forge) = try Self.example(kind)
-        let infrastructure = example.remotes + "/Infrastructure.git"
+        let fixture = try Self.example(kind)
+        let (sandbox, example, forge, infrastructure) = (
+            fixture.sandbox, fixture.example, fixture.forge, fixture.infrastructure
+        )
         let protected = try ReviewForgeKindsTests.protectedBranches(sandbox, example)
         let proposed = sandbox.tenantctl(["roll", "--review", "--json"], in: example.workspace)
         let next = try ReviewRollTests.tenants(proposed.stdout)["t2"]?["next"] as? String
@@ -147,8 +138,10 @@ import Testing
     /// that new change is open and unlanded, the resolution is a new patch set of it, its `Change-Id` kept.
     @Test(.tags(.slow), .notInTheFastSet)
     func aResolutionAfterTheForgeMergedTheChangeIsANewChange() throws {
-        let (sandbox, example, forge) = try Self.example(.gerrit)
-        let infrastructure = example.remotes + "/Infrastructure.git"
+        let fixture = try Self.example(.gerrit)
+        let (sandbox, example, forge, infrastructure) = (
+            fixture.sandbox, fixture.example, fixture.forge, fixture.infrastructure
+        )
         let proposed = sandbox.tenantctl(["roll", "--review", "--json"], in: example.workspace)
         #expect(proposed.status == 2, "\(proposed.stdout)\(proposed.stderr)")
         _ = try ResolveReviewTests.resolve(sandbox, example, content: ExampleScenario.conflictResolution.content)
@@ -159,7 +152,7 @@ import Testing
         // The forge merges the change; `roll --land` does not run. general_dev rewords the loading message again,
         // and its re-pin lands as someone else's change: t2 conflicts again.
         try forge.land(merged.ref, into: "t2", method: .merge, in: infrastructure)
-        try Self.rewordTheLoadingMessage(sandbox, example, forge, to: "Loading all your data…")
+        try Self.rewordTheLoadingMessage(fixture, to: "Loading all your data…")
         let again = Self.resolution(english: "Loading all your data…", german: "Alle Ihre Daten werden geladen…")
         _ = try ResolveReviewTests.resolve(sandbox, example, content: again)
         let changes = try forge.reviews(in: infrastructure)
@@ -192,10 +185,8 @@ import Testing
 
     /// A general change of Infrastructure rewording the loading message (the row t2 translated) to `english`, and
     /// general_dev's re-pin of it landed on the superproject as a change someone else got through review.
-    static func rewordTheLoadingMessage(
-        _ sandbox: GitSandbox, _ example: ExampleResult, _ forge: EmulatedForge, to english: String
-    ) throws {
-        let infrastructure = example.remotes + "/Infrastructure.git"
+    static func rewordTheLoadingMessage(_ fixture: ReviewForgeFixture, to english: String) throws {
+        let (sandbox, infrastructure, superproject) = (fixture.sandbox, fixture.infrastructure, fixture.superproject)
         let developer = sandbox.path("reword-\(UUID().uuidString.prefix(6))")
         try sandbox.git(["clone", "-q", "--branch", "general_dev", infrastructure, developer])
         try """
@@ -209,14 +200,13 @@ import Testing
         try sandbox.git(["push", "-q", "origin", "general_dev"], in: developer)
         let general = try sandbox.git(["rev-parse", "HEAD"], in: developer)
 
-        let superproject = example.remotes + "/" + ExampleBuilder.superprojectName + ".git"
         let repin = sandbox.path("repin-\(UUID().uuidString.prefix(6))")
         try sandbox.git(["clone", "-q", "--branch", "general_dev", superproject, repin])
         try sandbox.git(
             ["update-index", "--cacheinfo", "160000,\(general),Modules/Infrastructure"], in: repin)
         try sandbox.git(["commit", "-q", "-m", "Re-pin Infrastructure"], in: repin)
         try sandbox.git(["push", "-q", "origin", "HEAD:refs/heads/repin"], in: repin)
-        try forge.land("refs/heads/repin", into: "general_dev", method: .fastForward, in: superproject)
+        try fixture.forge.land("refs/heads/repin", into: "general_dev", method: .fastForward, in: superproject)
     }
 
     /// The `branch` kind: a resolved tenant's proposal carries the trailer; squashed by the forge, `roll --land`
@@ -224,9 +214,9 @@ import Testing
     /// (the virtual base), where git's own merge of it conflicts.
     @Test(.tags(.slow), .notInTheFastSet)
     func aSquashedResolutionIsRecognisedAndTheSameLinesRollCleanlyNext() throws {
-        let (sandbox, example, forge) = try Self.example(nil)
-        let infrastructure = example.remotes + "/Infrastructure.git"
-        let superproject = example.remotes + "/" + ExampleBuilder.superprojectName + ".git"
+        let fixture = try Self.example(nil)
+        let (sandbox, example, forge) = (fixture.sandbox, fixture.example, fixture.forge)
+        let (infrastructure, superproject) = (fixture.infrastructure, fixture.superproject)
         let prefix = "refs/heads/\(ReviewOptions.defaultPrefix)/"
         _ = try ResolveReviewTests.resolve(sandbox, example, content: ExampleScenario.conflictResolution.content)
         let proposal = try sandbox.git(["rev-parse", prefix + "t2"], in: infrastructure)
@@ -245,18 +235,9 @@ import Testing
         let done = sandbox.tenantctl(["roll", "--land", "--json"], in: example.workspace)
         #expect(done.status == 0, "\(done.stdout)\(done.stderr)")
 
-        // A new general change to the lines the squash brought (the start screen's tile border).
-        let developer = sandbox.path("infrastructure-clone")
-        try sandbox.git(["clone", "-q", "--branch", "general_dev", infrastructure, developer])
-        let newGeneral = try sandbox.commit(
-            in: "infrastructure-clone", file: ReviewLandingMethodTests.sameLines.file,
-            content: ReviewLandingMethodTests.sameLines.content, message: "Start screen: wider tile borders")
-        try sandbox.git(["push", "-q", "origin", "general_dev"], in: developer)
-        // Positive control: git's own merge of it into t2 conflicts (t2 does not contain the squashed commits).
-        try sandbox.git(["checkout", "-q", "-B", "t2", "origin/t2"], in: developer)
-        let naive = try sandbox.gitResult(["merge", "--no-edit", newGeneral], in: developer)
-        #expect(naive.status != 0, "plain git merge: \(naive.stdout)\(naive.stderr)")
-
+        // A new general change to the lines the squash brought (the start screen's tile border); git's own merge of it
+        // into t2 conflicts, the positive control (t2 does not contain the squashed commits).
+        let newGeneral = try fixture.changeTheSameLines()
         let next = sandbox.tenantctl(["roll", "--review", "--json"], in: example.workspace)
         #expect(next.status == 75, "\(next.stdout)\(next.stderr)")
         #expect(try ReviewRollTests.tenants(next.stdout)["t2"]?["status"] as? String == "waiting", "\(next.stdout)")
