@@ -6,6 +6,6 @@ struct LockOptions: ParsableArguments, Sendable {
     @Flag(
         help: ArgumentHelp(
             "Wait for another tenantctl run on this superproject to finish, however long it takes (without it a "
-                + "writing command fails at once; audit, verify and compose wait up to 2 minutes)."))
+                + "writing command fails at once; audit, verify, compose and status --fetch wait up to 2 minutes)."))
     var wait = false
 }

@@ -3,7 +3,7 @@ import TenantKit
 
 extension Tenantctl {
     /// `tenantctl status`: which tenant the working copy is, and where every module stands.
-    struct Status: TenantctlCommand {
+    struct Status: LockingCommand {
         static let configuration = CommandConfiguration(
             commandName: "status",
             abstract:
@@ -25,7 +25,10 @@ extension Tenantctl {
                 modules from tenantctl's own mirrors, then set origin/<branch> of each branch that landed in \
                 every module checkout (roll --undo does not: the next switch, or --fetch, brings the checkout's \
                 remote branches up to date). --fetch fetches \
-                the superproject and every module checkout first, for the view of the remotes as they are now. --short (-s) prints, in the style of `git status -sb`, a line for the superproject \
+                the superproject and every module checkout first, for the view of the remotes as they are now; \
+                it fetches under the workspace lock, as audit and compose do, so it never fetches while roll or \
+                switch works: it waits up to 2 minutes for another tenantctl run on this superproject (--wait: as \
+                long as it takes). Without --fetch status takes no lock. --short (-s) prints, in the style of `git status -sb`, a line for the superproject \
                 (## branch...upstream [ahead n, behind n]  tenant: t) and one line per module that is not clean, \
                 not at its pin, not on the tenant's branch or has unpushed commits: two letters (HEAD against the \
                 pin: space at pin, > ahead, < behind, X diverged, - not initialised, ? no pin; then M for changed \
@@ -49,6 +52,8 @@ extension Tenantctl {
         @Flag(help: "Fetch the superproject and every module checkout first, then report.")
         var fetch = false
 
+        @OptionGroup var lockOptions: LockOptions
+
         @OptionGroup(title: "Global Options") var global: GlobalOptions
 
         var pagesOutput: Bool { true }
@@ -56,7 +61,7 @@ extension Tenantctl {
         func run(context: CommandContext) throws -> ExitStatus {
             let workspace = try context.workspace()
             let status = try StatusRun.run(
-                workspace: workspace, fetch: fetch, console: context.console)
+                workspace: workspace, fetch: fetch, wait: lockOptions.wait, console: context.console)
             for warning in status.warnings { context.console.warn(warning) }
             var report = status.report
             // The review rolls that wait: a journal that cannot be read is already one of the warnings.

@@ -110,17 +110,22 @@ extension EmulatedForge {
             printf '%s\\t%s\\t%s\\t%s\\t%s\\n' "$1" "$2" "$3" "$4" "$5" >> "$reviews.new"
             mv "$reviews.new" "$reviews"
         }
+        # A review of a refs/for push opened or updated: review $1 at ref $2 into $3 with topic $4, holding the
+        # pushed commit; no refs/for ref left behind; the answer names it ($5) and its address (kind $6).
+        opened() {
+            git update-ref "$2" "$new"
+            git update-ref -d "$ref"
+            record "$1" "$2" "$3" "$4" "$new"
+            echo "$5: $2" >&2
+            echo "  https://forge.invalid/$name/$6/$1" >&2
+        }
         while read -r old new ref; do
             case "$kind:$ref" in
             agit:refs/for/*)
                 branch="${ref#refs/for/}"
                 n=$(find "$branch" "$topic")
                 [ -n "$n" ] || n=$(($(wc -l < "$reviews") + 1))
-                git update-ref "refs/pull/$n/head" "$new"
-                git update-ref -d "$ref"
-                record "$n" "refs/pull/$n/head" "$branch" "$topic" "$new"
-                echo "pull request #$n: refs/pull/$n/head" >&2
-                echo "  https://forge.invalid/$name/pulls/$n" >&2
+                opened "$n" "refs/pull/$n/head" "$branch" "$topic" "pull request #$n" pulls
                 ;;
             gerrit:refs/for/*)
                 rest="${ref#refs/for/}"
@@ -131,11 +136,7 @@ extension EmulatedForge {
                 [ -n "$n" ] || n=$(($(wc -l < "$reviews") + 1))
                 set=$(git for-each-ref --format='%(refname)' "refs/changes/$(printf '%02d' $((n % 100)))/$n/" | wc -l)
                 changeRef="refs/changes/$(printf '%02d' $((n % 100)))/$n/$((set + 1))"
-                git update-ref "$changeRef" "$new"
-                git update-ref -d "$ref"
-                record "$n" "$changeRef" "$branch" "$change" "$new"
-                echo "change $n ($topic): $changeRef" >&2
-                echo "  https://forge.invalid/$name/changes/$n" >&2
+                opened "$n" "$changeRef" "$branch" "$change" "change $n ($topic)" changes
                 ;;
             gitlab:refs/heads/*)
                 source="${ref#refs/heads/}"

@@ -98,15 +98,13 @@ public struct EmulatedForge: Sendable {
         return new
     }
 
-    /// The messages of the commits of `tip` that `base` lacks, oldest first, each a list item after a blank line.
+    /// The messages of the commits of `tip` that `base` lacks, oldest first, each a list item after a blank line: one
+    /// `git log`, each message ended by a NUL (which no commit message holds).
     func squashedMessages(_ tip: String, excluding base: String, in bare: String) throws -> String {
-        let commits = try sandbox.git(["rev-list", "--reverse", tip, "^" + base], in: bare).split(separator: "\n")
-        var text = ""
-        for commit in commits {
-            let message = try sandbox.git(["log", "-1", "--format=%B", String(commit)], in: bare)
-            text += "\n\n* " + message.trimmingCharacters(in: .whitespacesAndNewlines)
-        }
-        return text
+        let listing = try sandbox.git(["log", "--reverse", "--format=%B%x00", tip, "^" + base, "--"], in: bare)
+        return listing.split(separator: "\0", omittingEmptySubsequences: false).dropLast().map {
+            "\n\n* " + $0.trimmingCharacters(in: .whitespacesAndNewlines)
+        }.joined()
     }
 
     /// The tree of merging `theirs` into `ours` (`merge-tree --write-tree`); a conflict is an error.

@@ -12,7 +12,7 @@ import Testing
     /// One valid command line per command that takes the lock.
     static let lockingCommands: [[String]] = [
         ["switch", "t2"], ["pin"], ["roll"], ["roll", "--undo", "20260101-120000-ab12cd"], ["verify"], ["audit"],
-        ["compose", "t2"],
+        ["compose", "t2"], ["status"],
         ["init"], ["customize", "t3", "Order"], ["uncustomize", "t3", "Order"], ["tag", "M1"],
         ["tenant", "add", "t4"], ["tenant", "remove", "t4"], ["module", "add", "X", "--url", "../X.git"],
         ["module", "remove", "X"], ["resolve", "t2"], ["resolve", "--continue"], ["resolve", "--abort"],
@@ -20,7 +20,7 @@ import Testing
 
     /// The commands that never take the lock.
     static let lockFreeCommands: Set<String> = [
-        "tenantctl status", "tenantctl tenant list", "tenantctl example", "tenantctl demo", "tenantctl runs",
+        "tenantctl tenant list", "tenantctl example", "tenantctl demo", "tenantctl runs",
         "tenantctl diff",
     ]
 
@@ -53,7 +53,7 @@ import Testing
         }
         #expect(Set(listed) == locking)
         // The lock-free commands do not accept --wait (so the two lists really differ).
-        #expect(throws: (any Error).self) { try Tenantctl.parseAsRoot(["status", "--wait"]) }
+        #expect(throws: (any Error).self) { try Tenantctl.parseAsRoot(["tenant", "list", "--wait"]) }
     }
 
     @Test func waitWaitsForTheHolderAndWithoutItTheRunFailsAtOnceNamingTheHolder() throws {

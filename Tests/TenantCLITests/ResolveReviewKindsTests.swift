@@ -16,23 +16,12 @@ import Testing
     /// roll (general_dev re-pinned, t1 and t3 rolled, t2 in conflict); then every tenant branch and the superproject's
     /// general_dev protected (the modules' general_dev stays open to developers), every remote served as a forge of
     /// `kind`.
-    static func example(_ kind: EmulatedForge.Kind?) throws -> (GitSandbox, ExampleResult, EmulatedForge) {
-        let sandbox = try GitSandbox()
-        let example = try ExampleBuilder(git: try sandbox.gitRunner()).build(
-            in: sandbox.path("erp"), stage: .conflict)
-        if let kind {
-            try ReviewForgeKindsTests.configure(sandbox, example, review: "{\"forge\": \"\(kind.rawValue)\"}")
-        }
-        let rolled = sandbox.tenantctl(["roll"], in: example.workspace)
+    static func example(_ kind: EmulatedForge.Kind?) throws -> ReviewForgeFixture {
+        let fixture = try ReviewForgeFixture(stage: .conflict, review: kind.map { "{\"forge\": \"\($0.rawValue)\"}" })
+        let rolled = fixture.sandbox.tenantctl(["roll"], in: fixture.example.workspace)
         #expect(rolled.status == 2, "\(rolled.stdout)\(rolled.stderr)")
-        let forge = EmulatedForge(sandbox: sandbox)
-        for name in Self.repositories {
-            let bare = example.remotes + "/\(name).git"
-            if let kind { try forge.serve(kind, in: bare) }
-            try forge.protect(
-                ["t1", "t2", "t3"] + (name == ExampleBuilder.superprojectName ? ["general_dev"] : []), in: bare)
-        }
-        return (sandbox, example, forge)
+        try fixture.serve(kind, protectingGeneral: true)
+        return fixture
     }
 
     /// Where each kind's forge keeps a review, and the part of its address before the number.
@@ -56,8 +45,10 @@ import Testing
 
     @Test(.tags(.slow), .notInTheFastSet, arguments: [EmulatedForge.Kind.agit, .gitlab, .gerrit])
     func aResolutionIsProposedAsItsForgeExpectsAndUpdatesItsOneReview(kind: EmulatedForge.Kind) throws {
-        let (sandbox, example, forge) = try Self.example(kind)
-        let infrastructure = example.remotes + "/Infrastructure.git"
+        let fixture = try Self.example(kind)
+        let (sandbox, example, forge, infrastructure) = (
+            fixture.sandbox, fixture.example, fixture.forge, fixture.infrastructure
+        )
         let protected = try ReviewForgeKindsTests.protectedBranches(sandbox, example)
         let proposed = sandbox.tenantctl(["roll", "--review", "--json"], in: example.workspace)
         let next = try ReviewRollTests.tenants(proposed.stdout)["t2"]?["next"] as? String
@@ -141,14 +132,91 @@ import Testing
         try ReviewRollTests.expectNoUnlandedPin(sandbox, example)
     }
 
+    /// Gerrit: the forge merged the resolution's change, nobody ran `roll --land` yet, and general_dev moves on to the
+    /// lines t2 translated, so t2 is resolved again. That resolution is a new change: the merged one's `Change-Id`
+    /// would make Gerrit add a patch set to a merged change (or refuse it). Positive control: resolved once more while
+    /// that new change is open and unlanded, the resolution is a new patch set of it, its `Change-Id` kept.
+    @Test(.tags(.slow), .notInTheFastSet)
+    func aResolutionAfterTheForgeMergedTheChangeIsANewChange() throws {
+        let fixture = try Self.example(.gerrit)
+        let (sandbox, example, forge, infrastructure) = (
+            fixture.sandbox, fixture.example, fixture.forge, fixture.infrastructure
+        )
+        let proposed = sandbox.tenantctl(["roll", "--review", "--json"], in: example.workspace)
+        #expect(proposed.status == 2, "\(proposed.stdout)\(proposed.stderr)")
+        _ = try ResolveReviewTests.resolve(sandbox, example, content: ExampleScenario.conflictResolution.content)
+        let merged = try #require(try forge.reviews(in: infrastructure).first, "no change opened")
+        let mergedId = try #require(
+            Self.changeId(try sandbox.git(["log", "-1", "--format=%B", merged.commit], in: infrastructure)))
+
+        // The forge merges the change; `roll --land` does not run. general_dev rewords the loading message again,
+        // and its re-pin lands as someone else's change: t2 conflicts again.
+        try forge.land(merged.ref, into: "t2", method: .merge, in: infrastructure)
+        try Self.rewordTheLoadingMessage(fixture, to: "Loading all your data…")
+        let again = Self.resolution(english: "Loading all your data…", german: "Alle Ihre Daten werden geladen…")
+        _ = try ResolveReviewTests.resolve(sandbox, example, content: again)
+        let changes = try forge.reviews(in: infrastructure)
+        #expect(changes.map(\.number) == [1, 2], "a new change, not a patch set of the merged one: \(changes)")
+        let opened = try #require(changes.last)
+        let newId = Self.changeId(try sandbox.git(["log", "-1", "--format=%B", opened.commit], in: infrastructure))
+        #expect(newId != nil && newId != mergedId, "\(newId ?? "none") after the merged \(mergedId)")
+
+        // Positive control: the new change is open and unlanded; resolved otherwise, it gets a new patch set.
+        _ = try ResolveReviewTests.resolve(sandbox, example, content: again + "infrastructure.extra,Extra,Extra\n")
+        let updated = try forge.reviews(in: infrastructure)
+        #expect(updated.map(\.number) == [1, 2], "\(updated)")
+        let patchSet = try #require(updated.last)
+        #expect(patchSet.ref == "refs/changes/02/2/2" && patchSet.commit != opened.commit, "\(patchSet)")
+        let keptId = Self.changeId(try sandbox.git(["log", "-1", "--format=%B", patchSet.commit], in: infrastructure))
+        #expect(keptId == newId, "the open change keeps its Change-Id")
+        try ReviewRollTests.expectNoUnlandedPin(sandbox, example)
+    }
+
+    /// The conflict's resolution with the loading message `english` and its translation `german`.
+    static func resolution(english: String, german: String) -> String {
+        """
+        key,en,de
+        infrastructure.start.title,Modules,Module
+        infrastructure.loading,\(english),\(german)
+        infrastructure.error.network,The server cannot be reached.,Der Server ist nicht erreichbar.
+
+        """
+    }
+
+    /// A general change of Infrastructure rewording the loading message (the row t2 translated) to `english`, and
+    /// general_dev's re-pin of it landed on the superproject as a change someone else got through review.
+    static func rewordTheLoadingMessage(_ fixture: ReviewForgeFixture, to english: String) throws {
+        let (sandbox, infrastructure, superproject) = (fixture.sandbox, fixture.infrastructure, fixture.superproject)
+        let developer = sandbox.path("reword-\(UUID().uuidString.prefix(6))")
+        try sandbox.git(["clone", "-q", "--branch", "general_dev", infrastructure, developer])
+        try """
+        key,en
+        infrastructure.start.title,Modules
+        infrastructure.loading,\(english)
+        infrastructure.error.network,The server cannot be reached.
+
+        """.write(toFile: developer + "/Strings.csv", atomically: true, encoding: .utf8)
+        try sandbox.git(["commit", "-q", "-am", "Strings: the loading message reworded again"], in: developer)
+        try sandbox.git(["push", "-q", "origin", "general_dev"], in: developer)
+        let general = try sandbox.git(["rev-parse", "HEAD"], in: developer)
+
+        let repin = sandbox.path("repin-\(UUID().uuidString.prefix(6))")
+        try sandbox.git(["clone", "-q", "--branch", "general_dev", superproject, repin])
+        try sandbox.git(
+            ["update-index", "--cacheinfo", "160000,\(general),Modules/Infrastructure"], in: repin)
+        try sandbox.git(["commit", "-q", "-m", "Re-pin Infrastructure"], in: repin)
+        try sandbox.git(["push", "-q", "origin", "HEAD:refs/heads/repin"], in: repin)
+        try fixture.forge.land("refs/heads/repin", into: "general_dev", method: .fastForward, in: superproject)
+    }
+
     /// The `branch` kind: a resolved tenant's proposal carries the trailer; squashed by the forge, `roll --land`
     /// recognises it and pins what landed, and the next general change to the lines the squash brought rolls cleanly
     /// (the virtual base), where git's own merge of it conflicts.
     @Test(.tags(.slow), .notInTheFastSet)
     func aSquashedResolutionIsRecognisedAndTheSameLinesRollCleanlyNext() throws {
-        let (sandbox, example, forge) = try Self.example(nil)
-        let infrastructure = example.remotes + "/Infrastructure.git"
-        let superproject = example.remotes + "/" + ExampleBuilder.superprojectName + ".git"
+        let fixture = try Self.example(nil)
+        let (sandbox, example, forge) = (fixture.sandbox, fixture.example, fixture.forge)
+        let (infrastructure, superproject) = (fixture.infrastructure, fixture.superproject)
         let prefix = "refs/heads/\(ReviewOptions.defaultPrefix)/"
         _ = try ResolveReviewTests.resolve(sandbox, example, content: ExampleScenario.conflictResolution.content)
         let proposal = try sandbox.git(["rev-parse", prefix + "t2"], in: infrastructure)
@@ -167,18 +235,9 @@ import Testing
         let done = sandbox.tenantctl(["roll", "--land", "--json"], in: example.workspace)
         #expect(done.status == 0, "\(done.stdout)\(done.stderr)")
 
-        // A new general change to the lines the squash brought (the start screen's tile border).
-        let developer = sandbox.path("infrastructure-clone")
-        try sandbox.git(["clone", "-q", "--branch", "general_dev", infrastructure, developer])
-        let newGeneral = try sandbox.commit(
-            in: "infrastructure-clone", file: ReviewLandingMethodTests.sameLines.file,
-            content: ReviewLandingMethodTests.sameLines.content, message: "Start screen: wider tile borders")
-        try sandbox.git(["push", "-q", "origin", "general_dev"], in: developer)
-        // Positive control: git's own merge of it into t2 conflicts (t2 does not contain the squashed commits).
-        try sandbox.git(["checkout", "-q", "-B", "t2", "origin/t2"], in: developer)
-        let naive = try sandbox.gitResult(["merge", "--no-edit", newGeneral], in: developer)
-        #expect(naive.status != 0, "plain git merge: \(naive.stdout)\(naive.stderr)")
-
+        // A new general change to the lines the squash brought (the start screen's tile border); git's own merge of it
+        // into t2 conflicts, the positive control (t2 does not contain the squashed commits).
+        let newGeneral = try fixture.changeTheSameLines()
         let next = sandbox.tenantctl(["roll", "--review", "--json"], in: example.workspace)
         #expect(next.status == 75, "\(next.stdout)\(next.stderr)")
         #expect(try ReviewRollTests.tenants(next.stdout)["t2"]?["status"] as? String == "waiting", "\(next.stdout)")

@@ -11,14 +11,9 @@ import Testing
     /// The example after the general updates, every repository served as a Gerrit whose tenant branches are
     /// protected.
     static func example() throws -> (GitSandbox, ExampleResult, EmulatedForge) {
-        let (sandbox, example, forge) = try ReviewRollTests.example()
-        try ReviewForgeKindsTests.configure(sandbox, example, review: "{\"forge\": \"gerrit\"}")
-        for name in ReviewForgeKindsTests.repositories {
-            let bare = example.remotes + "/\(name).git"
-            try forge.serve(.gerrit, in: bare)
-            try forge.protect(["t1", "t2", "t3"], in: bare)
-        }
-        return (sandbox, example, forge)
+        let fixture = try ReviewForgeFixture(review: "{\"forge\": \"gerrit\"}")
+        try fixture.serve(.gerrit)
+        return (fixture.sandbox, fixture.example, fixture.forge)
     }
 
     /// A commit of `file` on `branch` of `bare`, pushed to `branch` (or, when `landing` is given, to a branch of its

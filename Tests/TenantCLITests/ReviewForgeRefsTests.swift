@@ -13,52 +13,27 @@ import Testing
     /// The example with `kind` named in modules.json, every repository served as that forge with t1–t3 protected,
     /// a `roll --review`, and the forge's review of Infrastructure's proposal into t2 (GitHub's pull request opened
     /// for the proposal branch, as `gh pr create` would).
-    static func proposed(_ kind: EmulatedForge.Kind) throws -> (
-        GitSandbox, ExampleResult, EmulatedForge, EmulatedForge.Review
-    ) {
-        let (sandbox, example, forge) = try ReviewRollTests.example()
-        try ReviewForgeKindsTests.configure(sandbox, example, review: "{\"forge\": \"\(kind.rawValue)\"}")
-        for name in ReviewForgeKindsTests.repositories {
-            let bare = example.remotes + "/\(name).git"
-            if kind != .branch { try forge.serve(kind, in: bare) }
-            try forge.protect(["t1", "t2", "t3"], in: bare)
-        }
-        let proposed = sandbox.tenantctl(["roll", "--review", "--json"], in: example.workspace)
-        #expect(proposed.status == 75, "\(proposed.stdout)\(proposed.stderr)")
-        let infrastructure = example.remotes + "/Infrastructure.git"
+    static func proposed(_ kind: EmulatedForge.Kind) throws -> (ReviewForgeFixture, EmulatedForge.Review) {
+        let fixture = try ReviewForgeFixture(review: "{\"forge\": \"\(kind.rawValue)\"}")
+        try fixture.serve(kind)
+        fixture.proposeReviews()
         let review: EmulatedForge.Review
         if kind == .branch {
-            review = try forge.openPullRequest(
-                from: "\(ReviewOptions.defaultPrefix)/t2", into: "t2", in: infrastructure)
+            review = try fixture.forge.openPullRequest(
+                from: "\(ReviewOptions.defaultPrefix)/t2", into: "t2", in: fixture.infrastructure)
         } else {
-            review = try #require(try forge.newestReview(into: "t2", in: infrastructure), "no review into t2")
+            review = try #require(
+                try fixture.forge.newestReview(into: "t2", in: fixture.infrastructure), "no review into t2")
         }
-        return (sandbox, example, forge, review)
+        return (fixture, review)
     }
 
-    /// A new general change of Infrastructure to the lines the landed review changed, pushed; returns the commit.
-    /// Positive control: git's own merge of it into t2 conflicts (t2 lacks the landed general commit by ancestry).
-    static func changeTheSameLines(_ sandbox: GitSandbox, _ example: ExampleResult) throws -> String {
-        let infrastructure = example.remotes + "/Infrastructure.git"
-        let developer = sandbox.path("infrastructure-clone")
-        try sandbox.git(["clone", "-q", "--branch", "general_dev", infrastructure, developer])
-        let newGeneral = try sandbox.commit(
-            in: "infrastructure-clone", file: ReviewLandingMethodTests.sameLines.file,
-            content: ReviewLandingMethodTests.sameLines.content, message: "Start screen: wider tile borders")
-        try sandbox.git(["push", "-q", "origin", "general_dev"], in: developer)
-        try sandbox.git(["checkout", "-q", "-B", "t2", "origin/t2"], in: developer)
-        let naive = try sandbox.gitResult(["merge", "--no-edit", newGeneral], in: developer)
-        #expect(naive.status != 0, "plain git merge: \(naive.stdout)\(naive.stderr)")
-        return newGeneral
-    }
-
-    /// A fresh clone of the superproject: no journal of the review run.
-    static func freshClone(_ sandbox: GitSandbox, _ example: ExampleResult) throws -> String {
-        let superproject = example.remotes + "/" + ExampleBuilder.superprojectName + ".git"
-        let fresh = sandbox.path("fresh")
-        try sandbox.git(["clone", "-q", "--recurse-submodules", "--branch", "general_dev", superproject, fresh])
-        #expect(try RollJournal.all(gitDirectory: fresh + "/.git").runs.isEmpty)
-        return fresh
+    /// The example with review settings that name no forge kind (only the branch prefix), t1–t3 protected, after
+    /// a `roll --review`; its output.
+    static func proposedWithoutAForgeKind() throws -> (ReviewForgeFixture, CLIResult) {
+        let fixture = try ReviewForgeFixture(review: #"{"branchPrefix": "tenantctl/roll"}"#)
+        try fixture.serve(nil)
+        return (fixture, fixture.proposeReviews())
     }
 
     /// The audit's `reviews` and its findings on t2's Infrastructure cell, from `audit --json` in `directory`.
@@ -78,8 +53,8 @@ import Testing
 
     @Test(.tags(.slow), .notInTheFastSet, arguments: EmulatedForge.Kind.allCases)
     func aFreshCloneFindsASquashOnlyTheForgesReviewRefShow(kind: EmulatedForge.Kind) throws {
-        let (sandbox, example, forge, review) = try Self.proposed(kind)
-        let infrastructure = example.remotes + "/Infrastructure.git"
+        let (fixture, review) = try Self.proposed(kind)
+        let (sandbox, forge, infrastructure) = (fixture.sandbox, fixture.forge, fixture.infrastructure)
         let branch = "\(ReviewOptions.defaultPrefix)/t2"
         // Squashed with a message of its own, the proposal branch (where there is one) deleted.
         let landed = try forge.landReview(
@@ -88,8 +63,8 @@ import Testing
         #expect(try sandbox.branches(infrastructure)[branch] == nil)
         #expect(
             try sandbox.git(["log", "-1", "--format=%B", landed], in: infrastructure).contains("Rolled-by") == false)
-        let newGeneral = try Self.changeTheSameLines(sandbox, example)
-        let fresh = try Self.freshClone(sandbox, example)
+        let newGeneral = try fixture.changeTheSameLines()
+        let fresh = try fixture.freshClone()
 
         // audit shows the landing, learnt from the review ref.
         let (reviews, findings) = try Self.audited(sandbox, in: fresh)
@@ -100,34 +75,21 @@ import Testing
         #expect(seen?["ref"] as? String == review.ref && seen?["proposed"] as? String == review.commit)
 
         // roll takes t2 as containing what landed: the same lines merge cleanly, on the tenant branch as it landed.
-        let dryRun = sandbox.tenantctl(["roll", "--dry-run", "--json"], in: fresh)
-        let t2 = try ReviewRollTests.tenants(dryRun.stdout)["t2"]
-        #expect(t2?["status"] as? String == "would-roll", "t2 merges cleanly: \(t2 ?? [:])\(dryRun.stderr)")
-        let next = sandbox.tenantctl(["roll", "--review", "--json"], in: fresh)
-        #expect(next.status == 75, "\(next.stdout)\(next.stderr)")
-        let proposal = ReviewRollTests.review(try ReviewRollTests.reviews(next.stdout), "Infrastructure", "t2")
-        let commit = try #require(proposal?["proposed"] as? String, "\(next.stdout)")
-        #expect(try sandbox.git(["log", "-1", "--format=%P", commit], in: infrastructure) == "\(landed) \(newGeneral)")
+        try fixture.rollsTheSameLinesCleanly(from: fresh, landed: landed, newGeneral: newGeneral)
     }
 
     /// Without a forge kind in the review settings the review refs are not read: the same squash stays unknown to a
     /// fresh clone, whose roll then conflicts (the negative control of the case above, on the GitHub kind).
     @Test(.tags(.slow), .notInTheFastSet)
     func withoutAForgeKindTheReviewRefsAreNotRead() throws {
-        let (sandbox, example, forge) = try ReviewRollTests.example()
-        try ReviewForgeKindsTests.configure(sandbox, example, review: #"{"branchPrefix": "tenantctl/roll"}"#)
-        for name in ReviewForgeKindsTests.repositories {
-            try forge.protect(["t1", "t2", "t3"], in: example.remotes + "/\(name).git")
-        }
-        let proposed = sandbox.tenantctl(["roll", "--review", "--json"], in: example.workspace)
-        #expect(proposed.status == 75, "\(proposed.stdout)\(proposed.stderr)")
-        let infrastructure = example.remotes + "/Infrastructure.git"
+        let (fixture, _) = try Self.proposedWithoutAForgeKind()
+        let (sandbox, forge, infrastructure) = (fixture.sandbox, fixture.forge, fixture.infrastructure)
         let branch = "\(ReviewOptions.defaultPrefix)/t2"
         let review = try forge.openPullRequest(from: branch, into: "t2", in: infrastructure)
         try forge.landReview(
             review, method: .squash, in: infrastructure, keepingMessages: false, deletingBranch: branch)
-        _ = try Self.changeTheSameLines(sandbox, example)
-        let fresh = try Self.freshClone(sandbox, example)
+        _ = try fixture.changeTheSameLines()
+        let fresh = try fixture.freshClone()
         let dryRun = sandbox.tenantctl(["roll", "--dry-run", "--json"], in: fresh)
         let t2 = try ReviewRollTests.tenants(dryRun.stdout)["t2"]
         #expect(t2?["status"] as? String == "conflict", "\(t2 ?? [:])\(dryRun.stderr)")
@@ -142,19 +104,13 @@ import Testing
 @Suite struct AuditRemoteLandingsTests {
     @Test(arguments: [EmulatedForge.Method.squash, .merge])
     func aFreshClonesAuditShowsTheSquashTheRemotesShow(method: EmulatedForge.Method) throws {
-        let (sandbox, example, forge) = try ReviewRollTests.example()
-        try ReviewForgeKindsTests.configure(sandbox, example, review: #"{"branchPrefix": "tenantctl/roll"}"#)
-        for name in ReviewForgeKindsTests.repositories {
-            try forge.protect(["t1", "t2", "t3"], in: example.remotes + "/\(name).git")
-        }
-        let proposed = sandbox.tenantctl(["roll", "--review", "--json"], in: example.workspace)
-        #expect(proposed.status == 75, "\(proposed.stdout)\(proposed.stderr)")
+        let (fixture, proposed) = try ReviewForgeRefsTests.proposedWithoutAForgeKind()
+        let (sandbox, forge, infrastructure) = (fixture.sandbox, fixture.forge, fixture.infrastructure)
         let run = try #require(try JSONSerialization.jsonObject(with: Data(proposed.stdout.utf8)) as? [String: Any])
-        let infrastructure = example.remotes + "/Infrastructure.git"
         let branch = "\(ReviewOptions.defaultPrefix)/t2"
         let landed = try forge.land("refs/heads/" + branch, into: "t2", method: method, in: infrastructure)
         try sandbox.git(["update-ref", "-d", "refs/heads/" + branch], in: infrastructure)
-        let fresh = try ReviewForgeRefsTests.freshClone(sandbox, example)
+        let fresh = try fixture.freshClone()
 
         let (reviews, findings) = try ReviewForgeRefsTests.audited(sandbox, in: fresh)
         let formats = [["audit"], ["audit", "--format", "markdown"], ["audit", "--format", "html"]].map {

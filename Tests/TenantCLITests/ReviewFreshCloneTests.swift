@@ -23,14 +23,10 @@ import Testing
 
     @Test(.tags(.slow), .notInTheFastSet, arguments: Landing.allCases)
     func aFreshCloneMergesTheSameLinesCleanlyAfterASquashOrRebaseOnTheForge(landing: Landing) throws {
-        let (sandbox, example, forge) = try ReviewRollTests.example()
-        let superproject = example.remotes + "/" + ExampleBuilder.superprojectName + ".git"
-        let infrastructure = example.remotes + "/Infrastructure.git"
-        for name in ReviewForgeKindsTests.repositories {
-            try forge.protect(["t1", "t2", "t3"], in: example.remotes + "/\(name).git")
-        }
-        let proposed = sandbox.tenantctl(["roll", "--review", "--json"], in: example.workspace)
-        #expect(proposed.status == 75, "\(proposed.stdout)\(proposed.stderr)")
+        let fixture = try ReviewForgeFixture()
+        let (sandbox, forge, infrastructure) = (fixture.sandbox, fixture.forge, fixture.infrastructure)
+        try fixture.serve(nil)
+        fixture.proposeReviews()
 
         // The forge lands Infrastructure's t2 proposal; nobody runs `roll --land` anywhere.
         let proposal = "refs/heads/\(ReviewOptions.defaultPrefix)/t2"
@@ -39,33 +35,15 @@ import Testing
             keepingMessages: landing == .squashBranchDeleted)
         if landing == .squashBranchDeleted { try sandbox.git(["update-ref", "-d", proposal], in: infrastructure) }
 
-        // A new general change of Infrastructure to the lines the landed one changed.
-        let developer = sandbox.path("infrastructure-clone")
-        try sandbox.git(["clone", "-q", "--branch", "general_dev", infrastructure, developer])
-        let newGeneral = try sandbox.commit(
-            in: "infrastructure-clone", file: ReviewLandingMethodTests.sameLines.file,
-            content: ReviewLandingMethodTests.sameLines.content, message: "Start screen: wider tile borders")
-        try sandbox.git(["push", "-q", "origin", "general_dev"], in: developer)
-        // Positive control: git's own merge of the same commits conflicts (t2 lacks the landed commit by ancestry).
-        try sandbox.git(["checkout", "-q", "-B", "t2", "origin/t2"], in: developer)
-        let naive = try sandbox.gitResult(["merge", "--no-edit", newGeneral], in: developer)
-        #expect(naive.status != 0, "plain git merge: \(naive.stdout)\(naive.stderr)")
+        // A new general change of Infrastructure to the lines the landed one changed; git's own merge of it
+        // conflicts (the positive control). Then a fresh clone of the superproject: no journal of the review run.
+        let newGeneral = try fixture.changeTheSameLines()
+        let fresh = try fixture.freshClone()
 
-        // A fresh clone of the superproject: no journal of the review run.
-        let fresh = sandbox.path("fresh")
-        try sandbox.git(["clone", "-q", "--recurse-submodules", "--branch", "general_dev", superproject, fresh])
-        #expect(try RollJournal.all(gitDirectory: fresh + "/.git").runs.isEmpty)
-        let dryRun = sandbox.tenantctl(["roll", "--dry-run", "--json"], in: fresh)
-        let t2 = try ReviewRollTests.tenants(dryRun.stdout)["t2"]
-        #expect(t2?["status"] as? String == "would-roll", "t2 merges cleanly: \(t2 ?? [:])\(dryRun.stderr)")
-
-        // The clone proposes the merge on the tenant branch as it landed (the virtual base stays local).
-        let next = sandbox.tenantctl(["roll", "--review", "--json"], in: fresh)
-        #expect(next.status == 75, "\(next.stdout)\(next.stderr)")
-        let review = ReviewRollTests.review(try ReviewRollTests.reviews(next.stdout), "Infrastructure", "t2")
-        let commit = try #require(review?["proposed"] as? String, "\(next.stdout)")
+        // t2 merges cleanly, and the clone proposes the merge on the tenant branch as it landed (the virtual base
+        // stays local), on the proposal branch.
+        let commit = try fixture.rollsTheSameLinesCleanly(from: fresh, landed: landed, newGeneral: newGeneral)
         #expect(try sandbox.git(["rev-parse", proposal], in: infrastructure) == commit)
-        #expect(try sandbox.git(["log", "-1", "--format=%P", commit], in: infrastructure) == "\(landed) \(newGeneral)")
         let merged = try sandbox.git(
             ["show", "\(commit):\(ReviewLandingMethodTests.sameLines.file)"], in: infrastructure)
         #expect(merged.contains("width: 4"), "\(merged)")

@@ -55,6 +55,9 @@ import Testing
         case .squash:
             #expect(parents == [main])
             #expect(count == "1")
+            // Its message lists the proposal's messages, oldest first, as GitHub's default does.
+            let message = try sandbox.git(["log", "-1", "--format=%B", landed], in: bare)
+            #expect(message == "Squash topic into main\n\n* add b\n\n* add c", "\(message)")
         case .rebase:
             #expect(landed != topic)
             #expect(count == "2", "both commits replayed")

@@ -12,13 +12,19 @@ extension GitRepository {
 
     /// Initialises and clones the submodule at `path` (relative to this superproject) and checks out its recorded
     /// commit: `--checkout` overrides `update = none` (and any other update mode); the clone's remote is
-    /// `remoteName` whatever `clone.defaultRemoteName` says.
-    public func initialiseSubmodule(_ path: String, remoteName: String, module: String) throws(GitError) {
+    /// `remoteName` whatever `clone.defaultRemoteName` says. `reference`: a repository that holds the module's objects
+    /// already (tenantctl's mirror of it, just fetched): the clone copies them from there and downloads only what it
+    /// lacks, and keeps no link to it (`--reference … --dissociate`); ignored when the submodule's git directory
+    /// exists already (nothing is cloned then).
+    public func initialiseSubmodule(_ path: String, remoteName: String, module: String, reference: String? = nil)
+        throws(GitError)
+    {
         try runNetwork(
             [
                 "-c", "clone.defaultRemoteName=\(remoteName)", "submodule", "--quiet", "update", "--init",
-                "--checkout", "--", path,
-            ], remote: "the remote of module \(module)", context: "initialise and clone module \(module)")
+                "--checkout",
+            ] + (reference.map { ["--reference", $0, "--dissociate"] } ?? []) + ["--", path],
+            remote: "the remote of module \(module)", context: "initialise and clone module \(module)")
     }
 
     /// Initialises and updates every nested submodule, recursively, to the commit its repository records.

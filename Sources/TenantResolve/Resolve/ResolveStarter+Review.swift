@@ -3,9 +3,10 @@ import Foundation
 /// `resolve <tenant> --review`: its merges are commits of a review roll. Each message ends with the trailer `roll
 /// --review` writes (`Rolled-by: tenantctl <run-id> <general branch> <general commit>`, naming this resolve run), so
 /// that a landing is recognised and the virtual base is built for a resolved tenant as for a rolled one; where a
-/// repository is proposed to Gerrit, with a `Change-Id`: the one of the tenant's review that is open in that
-/// repository, so that the resolution updates it (a new patch set), else the one `roll --review` gives a proposal
-/// made on the same tip.
+/// repository is proposed to Gerrit, with the `Change-Id` `roll --review` would give the proposal
+/// (``ReviewChangeId/open(_:snapshot:workspace:)``): the one of the review open in that repository and target, so that
+/// the resolution updates it (a new patch set), unless the forge landed it since (by the landing rule on the target
+/// as last fetched, even before `roll --land` saw it); else a new change's, made on the same tip.
 extension ResolveStarter {
     /// With `--review`, marks the resolution as a review one and appends the review trailer to every merge's message
     /// (`generalTip`: the general branch's commit the superproject rolls in).
@@ -14,55 +15,21 @@ extension ResolveStarter {
         state.review = true
         state.forge = forge?.rawValue
         let options = ReviewOptions(forge: forge).reading(snapshot.project.manifest)
-        let open = try Self.openReviews(of: state.tenant, in: workspace)
+        let gerrit = options.changeIdRepositories(state.modules.map(\.repository) + [state.superproject.repository])
+        let open = try ReviewChangeId.open(gerrit, snapshot: snapshot, workspace: workspace)
         for index in state.modules.indices {
             let merge = state.modules[index]
             guard let theirs = merge.theirs else { continue }
             state.modules[index].message += RolledByTrailer.text(
                 run: transaction.runId, general: state.generalBranch, commit: theirs,
-                changeId: try changeId(of: merge, review: options, open: open, snapshot: snapshot))
+                changeId: options.changeId(
+                    repository: merge.repository, target: merge.branch, base: merge.ours, open: open))
         }
         let superproject = state.superproject
         state.superproject.message += RolledByTrailer.text(
             run: transaction.runId, general: state.generalBranch, commit: superproject.theirs ?? generalTip,
-            changeId: try changeId(of: superproject, review: options, open: open, snapshot: snapshot))
-    }
-
-    /// The `Change-Id` of `merge`'s proposal: nil unless its repository is proposed to Gerrit; the one the tenant's
-    /// open review there carries when its commit is here (roll's in the module's mirror or the superproject,
-    /// resolve's in the checkout); else the one for the tenant's tip.
-    func changeId(
-        of merge: ResolveState.Merge, review: ReviewOptions, open: [RunJournal.Review], snapshot: Snapshot
-    ) throws -> String? {
-        guard let fresh = review.changeId(repository: merge.repository, target: merge.branch, base: merge.ours) else {
-            return nil
-        }
-        let mine = open.filter { $0.repository == merge.repository && $0.target == merge.branch }
-        guard !mine.isEmpty else { return fresh }
-        var repositories = [workspace.superproject]
-        if !merge.isSuperproject {
-            let checkout = workspace.checkout(at: merge.path)
-            repositories = try CheckoutPresence.of(checkout) == .repository ? [checkout] : []
-            if let mirror = snapshot.existingMirror(of: merge.repository) { repositories.insert(mirror, at: 0) }
-        }
-        let context = "read the Change-Id of the open review of \(merge.repository)"
-        for proposal in mine {
-            for repository in repositories where try repository.hasCommit(proposal.proposed) {
-                if let id = RolledByTrailer.changeId(in: try repository.body(of: proposal.proposed, context: context)) {
-                    return id
-                }
-            }
-        }
-        return fresh
-    }
-
-    /// The tenant's reviews still open in the review runs that wait, the newest run's first.
-    static func openReviews(of tenant: String, in workspace: Workspace) throws -> [RunJournal.Review] {
-        let waiting = try RunJournal.all(gitDirectory: workspace.commonDirectory).runs
-            .filter { $0.state == .waiting }.sorted { $0.runId > $1.runId }
-        return waiting.flatMap { $0.reviews ?? [] }.filter {
-            $0.tenant == tenant && ["proposed", "open", "conflict"].contains($0.state)
-        }
+            changeId: options.changeId(
+                repository: superproject.repository, target: superproject.branch, base: superproject.ours, open: open))
     }
 
     /// What to do when the general branch's pins are behind its modules: its re-pin goes first. In a review

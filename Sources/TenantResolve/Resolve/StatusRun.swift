@@ -15,11 +15,18 @@ public enum StatusRun {
     /// Inspects `workspace`. A journal that cannot be read is a warning, not an error: status goes on without it.
     /// `fetch` (`status --fetch`): first fetches the superproject into tenantctl's copy of its remote branches and
     /// every initialised module checkout from its `origin` (pruned, `jobs` at a time), so every line compares with
-    /// what the remotes have now; otherwise nothing is fetched.
+    /// what the remotes have now; otherwise nothing is fetched. The fetch runs under the workspace lock, as audit's
+    /// and compose's do (`roll` and `switch` fetch into the same refs): it waits for another run up to the bound of a
+    /// read-only command, or as long as it takes with `wait`. Without `fetch` no lock is taken: reading needs none.
     public static func run(
-        workspace: Workspace, fetch: Bool = false, jobs: Int = 4, console: Console? = nil
+        workspace: Workspace, fetch: Bool = false, jobs: Int = 4, wait: Bool = false, console: Console? = nil
     ) throws -> Result {
-        if fetch { try fetchRemotes(workspace: workspace, jobs: jobs, console: console) }
+        if fetch {
+            let lock = try WorkspaceLock(
+                gitDirectory: workspace.commonDirectory, waiting: .readOnly(wait: wait), console: console)
+            defer { lock.release() }
+            try fetchRemotes(workspace: workspace, jobs: jobs, console: console)
+        }
         var report = try StatusReport.inspect(workspace: workspace)
         report.resolution = try ResolutionStatus.inspect(workspace: workspace)
         return Result(report: report, warnings: unfinishedRunWarnings(workspace) + waitingReviewNotes(workspace))

@@ -5,7 +5,9 @@ import Foundation
 /// general change, or the target moving under the open change, uploads a new patch set of it, never a second change.
 /// Otherwise (no review yet, or the last one landed, was closed or abandoned) it is made from the repository, the
 /// target and the target's tip the proposal was made on (``make(repository:target:base:)``): a new change.
-enum ReviewChangeId {
+/// `roll --review` and `resolve <t> --review` both ask ``open(_:snapshot:workspace:)``, so a resolution made after the
+/// forge merged the change (before `roll --land` saw it) opens a new change, as a roll does.
+package enum ReviewChangeId {
     static func make(repository: String, target: String, base: String) -> String {
         let text = Array("tenantctl roll\n\(repository)\n\(target)\n\(base)".utf8)
         var digits = ""
@@ -22,14 +24,16 @@ enum ReviewChangeId {
     }
 
     /// The key of a repository's target in ``open(_:snapshot:workspace:)``'s answer.
-    static func key(_ repository: String, _ target: String) -> String { repository + " " + target }
+    package static func key(_ repository: String, _ target: String) -> String { repository + " " + target }
 
     /// The `Change-Id` of the review that is open for each target of `repositories` (those proposed to Gerrit), by
     /// ``key(_:_:)``: the one its latest proposal in the run journals carries (a proposal a later run replaced is
     /// skipped), unless that proposal landed, was closed or abandoned — in the journal, or by the landing rule on
     /// the target as last fetched (a landing `roll --land` has not seen yet). A proposal whose commit is not here
     /// gives none.
-    static func open(_ repositories: Set<String>, snapshot: Snapshot, workspace: Workspace) throws -> [String: String] {
+    package static func open(_ repositories: Set<String>, snapshot: Snapshot, workspace: Workspace) throws
+        -> [String: String]
+    {
         guard !repositories.isEmpty else { return [:] }
         let runs = try RunJournal.all(gitDirectory: workspace.commonDirectory).runs.filter { $0.reviews != nil }
             .sorted { $0.runId > $1.runId }

@@ -74,7 +74,7 @@ public struct ReviewOptions: Sendable, Equatable {
     }
 
     /// The repositories whose commits carry a Gerrit `Change-Id`.
-    func changeIdRepositories(_ names: [String]) -> Set<String> {
+    package func changeIdRepositories(_ names: [String]) -> Set<String> {
         Set(names.filter { forge(of: $0) == .gerrit })
     }
 }

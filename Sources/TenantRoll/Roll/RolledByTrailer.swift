@@ -34,6 +34,14 @@ extension ReviewOptions {
         forge(of: repository) == .gerrit ? ReviewChangeId.make(repository: repository, target: target, base: base) : nil
     }
 
+    /// The `Change-Id` of a proposal of `repository` into `target` made on `base`, where `open` is
+    /// ``ReviewChangeId/open(_:snapshot:workspace:)``'s answer: the one of the review open there (a new patch set),
+    /// else the one for `base` (a new change); nil when `repository` is not proposed to Gerrit.
+    package func changeId(repository: String, target: String, base: String, open: [String: String]) -> String? {
+        guard let fresh = changeId(repository: repository, target: target, base: base) else { return nil }
+        return open[ReviewChangeId.key(repository, target)] ?? fresh
+    }
+
     /// Where the forge of `repository` keeps the reviews pushed to `refs/for/…` (`refs/pull/`, `refs/changes/`);
     /// nil for the kinds that propose on branches.
     package func reviewNamespace(of repository: String) -> String? {

@@ -72,8 +72,10 @@ extension WorkingCopySwitch {
     /// private mirrors audit, verify and roll keep (`.git/tenantctl/mirrors`), fetched first (a module never
     /// fetched is fetched there now) unless `--no-fetch`, which checks the mirrors there are. Per repository one
     /// fetch and at most two git calls; a remote that cannot be fetched is a problem too (its clone would fail).
+    /// Also returns the mirror of each repository by its path, for its clone to copy from (``Plan/cloneSources``):
+    /// its objects are downloaded once, here.
     func missingPinProblems(_ cloning: [CloneToCheck], superOrigin: String, target: String) throws
-        -> [WorkingCopyProblem]
+        -> (problems: [WorkingCopyProblem], mirrors: [String: String])
     {
         var specs: [MirrorSpec] = []
         for item in cloning {
@@ -82,7 +84,7 @@ extension WorkingCopySwitch {
             }
             specs.append(MirrorSpec(name: item.mirror, url: url))
         }
-        guard !specs.isEmpty else { return [] }
+        guard !specs.isEmpty else { return ([], [:]) }
         let mirrors = ModuleMirrors(workspace: workspace)
         var problems: [WorkingCopyProblem] = []
         let available: [String: String]
@@ -101,8 +103,11 @@ extension WorkingCopySwitch {
         } else {
             available = mirrors.existingEach(specs).mirrors
         }
+        var sources: [String: String] = [:]
         for item in cloning {
-            guard let mirror = available[item.mirror], ObjectID.isValid(item.pin) else { continue }
+            guard let mirror = available[item.mirror] else { continue }
+            sources[item.path] = mirror
+            guard ObjectID.isValid(item.pin) else { continue }
             let repository = gitRepository(at: mirror)
             let context = "look for the pin \(ObjectID.short(item.pin)) of \(item.what) in its mirror"
             if let commit = try repository.objectID(of: item.pin, peeledTo: .commit, context: context)?.hex,
@@ -117,7 +122,7 @@ extension WorkingCopySwitch {
                         + "remote (not pushed?), so it cannot be cloned; push it from the clone that has it (git push "
                         + "origin \(item.pin):refs/heads/<branch>), or pin a pushed commit"))
         }
-        return problems
+        return (problems, sources)
     }
 
     /// The gitlinks of the superproject commit `target` at paths no module of `modules` has (`modules.json` does
@@ -181,7 +186,7 @@ extension WorkingCopySwitch {
     /// checkout is recorded as a step once it landed (HEAD from where it was to the pin). `add` records the nested
     /// submodules the update changes (``updateNested(at:prefix:name:tenant:add:)``).
     func checkOutUnnamed(
-        _ submodules: [UnnamedSubmodule], tenant: String, start: (String) throws -> Void,
+        _ submodules: [UnnamedSubmodule], sources: [String: String], tenant: String, start: (String) throws -> Void,
         add: ([RunJournal.Before]) throws -> Void
     ) throws -> [UnnamedSubmodule] {
         var done: [UnnamedSubmodule] = []
@@ -196,7 +201,8 @@ extension WorkingCopySwitch {
                 "\(submodule.path): \(submodule.from == nil ? "cloning" : "checking out") \(ObjectID.short(submodule.pin)) "
                     + "(not in modules.json)")
             try workspace.superproject.initialiseSubmodule(
-                submodule.path, remoteName: Workspace.defaultRemoteName, module: label)
+                submodule.path, remoteName: Workspace.defaultRemoteName, module: label,
+                reference: sources[submodule.path])
             try transaction?.record(
                 repository: label,
                 steps: [try JournalStep(ref: JournalStep.headName, new: submodule.pin, old: submodule.from)],

@@ -108,6 +108,9 @@ public struct WorkingCopySwitch: Sendable {
         public var before: [String: Before] = [:]
         /// The target's submodules `modules.json` does not name, as they will be checked out.
         public var unnamed: [UnnamedSubmodule] = []
+        /// Per path of a repository the switch clones: tenantctl's mirror of it, fetched by the pin check, which the
+        /// clone copies its objects from instead of downloading them a second time.
+        public var cloneSources: [String: String] = [:]
     }
 
     /// Where a repository was before the switch.
@@ -281,10 +284,11 @@ public struct WorkingCopySwitch: Sendable {
         problems += unnamed.problems
         modules.before.merge(unnamed.before) { $1 }
         // A clone that cannot reach its pin would stop the switch half-way: found now, before any change.
-        problems += try missingPinProblems(
+        let pinCheck = try missingPinProblems(
             modules.cloning + unnamed.cloning, superOrigin: local.superOrigin, target: branch)
+        problems += pinCheck.problems
         guard problems.isEmpty else { throw WorkingCopyRefusal(action: action, problems: problems) }
-        return Plan(
+        var plan = Plan(
             tenant: tenant?.id ?? branch, superproject: plannedSuper, modules: modules.plans,
             unpinned: modules.unpinned, heads: modules.heads, leftUnpushed: modules.leftUnpushed, urlDrift: urlDrift,
             urls: target.manifest.modules.reduce(into: [:]) { urls, module in
@@ -292,6 +296,8 @@ public struct WorkingCopySwitch: Sendable {
                     urls[module.name] = Self.resolved(module.url, superOrigin: local.superOrigin)
                 }
             }, before: modules.before, unnamed: unnamed.submodules)
+        plan.cloneSources = pinCheck.mirrors
+        return plan
     }
 
     /// What the local pre-flight found: the superproject's state, each module of the working tree's manifest where
@@ -774,7 +780,7 @@ public struct WorkingCopySwitch: Sendable {
                     steps: [.checkoutMove(to: module.path, from: from)],
                     published: nil, landed: true)
             }
-            let change = try apply(module, in: path, superproject: false) {
+            let change = try apply(module, in: path, superproject: false, source: plan.cloneSources[module.path]) {
                 try recordLanded(module, headBefore: nil, cloned: true)
             }
             try recordLanded(module, headBefore: plan.heads[module.repository])
@@ -796,7 +802,8 @@ public struct WorkingCopySwitch: Sendable {
         var report = SwitchReport(
             tenant: plan.tenant, branch: plan.superproject.branch, dryRun: false, repositories: entries,
             unpinned: plan.unpinned)
-        report.unnamed = try checkOutUnnamed(plan.unnamed, tenant: plan.tenant, start: start, add: add)
+        report.unnamed = try checkOutUnnamed(
+            plan.unnamed, sources: plan.cloneSources, tenant: plan.tenant, start: start, add: add)
         return report
     }
 
@@ -882,13 +889,14 @@ public struct WorkingCopySwitch: Sendable {
         try repository.resetKeep(to: plan.target, recurseSubmodules: false, context: context)
     }
 
-    /// Carries out one repository's plan; `cloned` runs once a module the switch initialises is cloned, before its
-    /// branch is created. No checkout here moves a submodule (`--no-recurse-submodules`, whatever `submodule.recurse`
+    /// Carries out one repository's plan; `cloned` runs once a module the switch initialises is cloned (from `source`,
+    /// its mirror, where there is one: ``Plan/cloneSources``), before its branch is created. No checkout here moves a submodule (`--no-recurse-submodules`, whatever `submodule.recurse`
     /// says): the superproject's module checkouts move one by one after it, and a module's nested submodules only in
     /// ``updateNested(at:prefix:name:tenant:add:)``, which records each of them in the journal before it moves, so
     /// that a put-back finds every one.
     private func apply(
-        _ plan: RepositoryPlan, in path: String, superproject: Bool, cloned: () throws -> Void = {}
+        _ plan: RepositoryPlan, in path: String, superproject: Bool, source: String? = nil,
+        cloned: () throws -> Void = {}
     ) throws -> String {
         let name = plan.repository
         let repository = gitRepository(at: path)
@@ -934,7 +942,7 @@ public struct WorkingCopySwitch: Sendable {
             // The clone's remote is `origin`, the name every module checkout uses, whatever
             // `clone.defaultRemoteName` says.
             try workspace.superproject.initialiseSubmodule(
-                plan.path, remoteName: Workspace.defaultRemoteName, module: name)
+                plan.path, remoteName: Workspace.defaultRemoteName, module: name, reference: source)
             guard case .repository = try CheckoutPresence.of(gitRepository(at: path)) else {
                 throw WorkspaceError(
                     "module \(name) at \(plan.path) is still not a repository of its own after "
