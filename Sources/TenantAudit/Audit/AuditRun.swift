@@ -77,6 +77,7 @@ public struct AuditRun: Sendable {
     public func run(workspace: Workspace, git: Git, fetch: Bool, wait: Bool, console: Console?) throws -> (
         report: AuditReport, page: AuditPage?
     ) {
+        AuditMemory.limitArenas()
         let lock =
             fetch
             ? try WorkspaceLock(
