@@ -169,7 +169,7 @@ extension Tenantctl {
                     try RemoteReviewLandings.observed(snapshot: snapshot, observation: observation, jobs: jobs)
                 })
             let (report, page) = try audit.run(
-                workspace: workspace, git: context.git, fetch: fetchOptions.fetch, wait: lockOptions.wait,
+                workspace: workspace, fetch: fetchOptions.fetch, wait: lockOptions.wait,
                 console: context.console)
             let view: AuditTableView? = matrix ? .matrix : nil
             if let output {

@@ -117,8 +117,7 @@ import Testing
         for (limit, computed) in [(2, false), (3, true)] {
             var run = AuditRun(generatedAt: Date(timeIntervalSince1970: 0))
             run.changedFiles = .upToTenants(limit)
-            let (report, _) = try run.run(
-                workspace: workspace, git: try sandbox.gitRunner(), fetch: false, wait: false, console: nil)
+            let (report, _) = try run.run(workspace: workspace, fetch: false, wait: false, console: nil)
             let cells = report.tenants.flatMap { [$0.superproject.changedFiles] + $0.modules.map(\.changedFiles) }
             #expect(cells.count == 15 && cells.allSatisfy { ($0 != nil) == computed }, "limit \(limit)")
         }

@@ -203,7 +203,9 @@ import Testing
     @Test func commitListsAreSharedAndPlannedFindingsFirstWithinTheLimit() throws {
         let report = Self.commitsReport()
         let general = String(repeating: "9", count: 40)
-        let sources = ["M": AuditPageCommits.Source(generalCommit: general, repository: "/nowhere")]
+        let sources = [
+            "M": AuditPageCommits.Source(generalCommit: general, repository: GitRepository("/nowhere", git: try Git()))
+        ]
         // Room for every range: t1 and t3 share one "behind" range; t2 needs two.
         let all = AuditPageCommits.plan(report, sources: sources, limit: 10)
         #expect(all.ranges.count == 3 && all.leftOut == 0)

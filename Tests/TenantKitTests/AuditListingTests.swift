@@ -99,7 +99,7 @@ import Testing
         let workspace = try Workspace.locate(from: example.workspace, git: plain)
         let when = Date(timeIntervalSince1970: 0)
         _ = try AuditRun(generatedAt: when).run(
-            workspace: workspace, git: plain, fetch: true, wait: false, console: nil)
+            workspace: workspace, fetch: true, wait: false, console: nil)
         // An orphan (Article has a branch t1, t1 does not customise it) and a module branch ahead of its pin.
         try sandbox.git(["branch", "t1", "general_dev"], in: example.remotes + "/Article.git")
         let clone = sandbox.path("push")
@@ -107,7 +107,7 @@ import Testing
         try sandbox.git(["commit", "-q", "--allow-empty", "-m", "unpinned"], in: clone)
         try sandbox.git(["push", "-q", "origin", "t2"], in: clone)
         _ = try AuditRun(generatedAt: when).run(
-            workspace: workspace, git: plain, fetch: true, wait: false, console: nil)
+            workspace: workspace, fetch: true, wait: false, console: nil)
 
         func report(_ tenants: [String], listed: Bool, git: Git) throws -> [UInt8] {
             let located = try Workspace.locate(from: example.workspace, git: git)
@@ -116,8 +116,7 @@ import Testing
             let snapshot = try Snapshot.load(workspace: located, options: options)
             #expect(snapshot.moduleBranchesListed == listed)
             return AuditJSONRenderer.renderBytes(
-                try AuditRun(tenants: tenants, generatedAt: when).report(
-                    snapshot: snapshot, git: git))
+                try AuditRun(tenants: tenants, generatedAt: when).report(snapshot: snapshot))
         }
         for tenants in [[], ["t2"], ["t3"]] {
             let before = try report(tenants, listed: true, git: plain)
@@ -135,7 +134,7 @@ import Testing
         let located = try Workspace.locate(from: example.workspace, git: traced)
         calls.withLock { $0 = [] }
         _ = try AuditRun(generatedAt: when).run(
-            workspace: located, git: traced, fetch: false, wait: false, console: nil)
+            workspace: located, fetch: false, wait: false, console: nil)
         let mirrors = ["Infrastructure", "Article", "Customer", "Order"].map {
             "\(located.commonDirectory)/tenantctl/mirrors/\($0).git"
         }

@@ -355,6 +355,31 @@ struct ManifestLoaderTests {
                     dropped: [DroppedModule(module: "B", missing: ["C"]), DroppedModule(module: "A", missing: ["B"])]))
     }
 
+    /// The loader's active-set rule (flags by module position, made once per manifest) gives what the rule by
+    /// names gives, for every subset of a manifest with chains, a missing dependency, a self-dependency, and for a
+    /// manifest whose names repeat.
+    @Test func activeSetRuleMatchesTheRuleByNames() throws {
+        let modules = [
+            Module(name: "C", path: "C", url: "https://x/C.git"),
+            Module(name: "B", path: "B", url: "https://x/B.git", dependsOn: ["C"]),
+            Module(name: "A", path: "A", url: "https://x/A.git", dependsOn: ["B", "Ghost", "C"]),
+            Module(name: "D", path: "D", url: "https://x/D.git", dependsOn: ["D"]),
+            Module(name: "E", path: "E", url: "https://x/E.git", dependsOn: ["A"]),
+        ]
+        let names = modules.map(\.name) + ["Ghost"]
+        for manifest in [modules, modules + [Module(name: "B", path: "B2", url: "https://x/B2.git")]] {
+            let rule = ActiveSetRule(modules: manifest)
+            let project = Project(
+                manifest: ModuleManifest(version: 1, generalBranch: "general_dev", modules: manifest), tenants: [],
+                graph: try DependencyGraph(modules: []))  // the active set reads the manifest only
+            for mask in 0..<(1 << names.count) {
+                let declared = names.indices.filter { mask & (1 << $0) != 0 }.map { names[$0] }.reversed()
+                let tenant = Tenant(id: "t", modules: Array(declared), customised: [], file: "Tenants/t.json")
+                #expect(rule.activeSet(declared: tenant.modules) == project.activeSet(for: tenant), "\(declared)")
+            }
+        }
+    }
+
     @Test func allProblemsAreCollectedAndSortedByFile() {
         let found = problems(
             manifest: erpManifest(extra: [moduleJSON("-bad", path: "../x", url: "ext::sh")]),

@@ -19,11 +19,12 @@ public struct AuditPageCommits: Sendable, Equatable {
     }
 
     /// Where one module's commits are read: its general branch's tip and its repository (the module mirror).
-    public struct Source: Sendable, Equatable {
+    public struct Source: Sendable {
         public var generalCommit: String
-        public var repository: String
+        /// The module's mirror.
+        public var repository: GitRepository
 
-        public init(generalCommit: String, repository: String) {
+        public init(generalCommit: String, repository: GitRepository) {
             self.generalCommit = generalCommit
             self.repository = repository
         }
@@ -109,12 +110,12 @@ public struct AuditPageCommits: Sendable, Equatable {
     /// Reads the lists of `report`'s cells from the modules' repositories (`sources`: module name → where), at
     /// most `jobs` git processes at a time.
     public static func load(
-        _ report: AuditReport, sources: [String: Source], git: Git, jobs: Int, limit: Int = rangeLimit
+        _ report: AuditReport, sources: [String: Source], jobs: Int, limit: Int = rangeLimit
     ) throws -> AuditPageCommits {
         let plan = plan(report, sources: sources, limit: limit)
         let read = try Concurrent.map(plan.ranges, jobs: max(1, jobs)) { range -> [AuditCellCommits.Commit] in
             guard let repository = sources[range.module]?.repository else { return [] }
-            return try git.repository(at: repository).log(
+            return try repository.log(
                 range: "\(range.from)..\(range.to)", limit: perCell, merges: range.merges,
                 context: "read the commits of \(range.module) for the audit page")
         }

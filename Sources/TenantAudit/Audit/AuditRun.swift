@@ -73,10 +73,11 @@ public struct AuditRun: Sendable {
     /// The whole audit of `workspace`: the remotes fetched into the mirrors under the workspace lock (waiting for it
     /// with `wait`; no lock without `fetch`: reading the mirrors needs none), unknown names refused before any module
     /// is fetched, then the facts read and judged. Returns the report and, with ``page``, what the HTML page shows
-    /// beyond it.
-    public func run(workspace: Workspace, git: Git, fetch: Bool, wait: Bool, console: Console?) throws -> (
+    /// beyond it. Every repository read is the workspace's or its snapshot's.
+    public func run(workspace: Workspace, fetch: Bool, wait: Bool, console: Console?) throws -> (
         report: AuditReport, page: AuditPage?
     ) {
+        AuditMemory.limitArenas()
         let lock =
             fetch
             ? try WorkspaceLock(
@@ -85,7 +86,7 @@ public struct AuditRun: Sendable {
         do {
             defer { lock?.release() }
             var options = Snapshot.Options(
-                purpose: .report, fetch: fetch, jobs: jobs, allowLocalRemotes: git.allowLocalRemotes,
+                purpose: .report, fetch: fetch, jobs: jobs, allowLocalRemotes: workspace.git.allowLocalRemotes,
                 checkNames: { [self] project in try checkNames(project) })
             // The modules' branches are read with their graphs (ObservationReader): one listing per repository.
             options.listModuleBranches = false
@@ -103,7 +104,7 @@ public struct AuditRun: Sendable {
         }
         let observed: (report: AuditReport, observation: ProjectObservation)
         do {
-            observed = try observedReport(snapshot: snapshot, git: git)
+            observed = try observedReport(snapshot: snapshot)
         } catch {
             try? snapshot.batch?.close()  // the error thrown is the one that stopped the read
             throw error
@@ -111,19 +112,19 @@ public struct AuditRun: Sendable {
         try snapshot.batch?.close()
         let (report, observation) = observed
         guard page else { return (report, nil) }
-        return (report, try pageFacts(report, observation: observation, snapshot: snapshot, git: git))
+        return (report, try pageFacts(report, observation: observation, snapshot: snapshot))
     }
 
     /// The report.
     ///
     /// git processes: those of ``ObservationReader``; `rev-parse HEAD` and the remote's URL; four more for one
     /// cell's commits; those of ``remoteLandings`` (none for a project without review settings).
-    public func report(snapshot: Snapshot, git: Git) throws -> AuditReport {
-        try observedReport(snapshot: snapshot, git: git).report
+    public func report(snapshot: Snapshot) throws -> AuditReport {
+        try observedReport(snapshot: snapshot).report
     }
 
     /// The report and the observation it was judged from (the HTML page reads the modules' general branches there).
-    public func observedReport(snapshot: Snapshot, git: Git) throws -> (
+    public func observedReport(snapshot: Snapshot) throws -> (
         report: AuditReport, observation: ProjectObservation
     ) {
         let project = snapshot.project
@@ -132,9 +133,9 @@ public struct AuditRun: Sendable {
         let invalid = project.invalidTenants.filter { tenants.isEmpty || invalidNamed.contains($0.id) }
         let listsChangedFiles = changedFiles.computed(tenants: selected.count + invalid.count)
         let observation = try ObservationReader.read(
-            snapshot: snapshot, tenants: selected, git: git,
+            snapshot: snapshot, tenants: selected,
             options: ObservationReader.Options(jobs: jobs, changedFiles: listsChangedFiles), batch: snapshot.batch)
-        var findings = try checkedOutFindings(snapshot, git: git)
+        var findings = try checkedOutFindings(snapshot)
         if check {
             findings += FindingJudge.gitmodulesFindings(project: project, observation: observation)
                 .map(AuditFinding.init)
@@ -154,7 +155,7 @@ public struct AuditRun: Sendable {
         }
         if let module {
             report.cell = try cellCommits(
-                module, report: report, snapshot: snapshot, observation: observation, git: git)
+                module, report: report, snapshot: snapshot, observation: observation)
         }
         return (report, observation)
     }
@@ -162,7 +163,7 @@ public struct AuditRun: Sendable {
     /// What the HTML page shows that the report does not carry: the tenants' display names, the modules' paths and
     /// the cells' commits (bounded: ``AuditPageCommits``), read from the modules' mirrors.
     func pageFacts(
-        _ report: AuditReport, observation: ProjectObservation, snapshot: Snapshot, git: Git
+        _ report: AuditReport, observation: ProjectObservation, snapshot: Snapshot
     ) throws -> AuditPage {
         let project = snapshot.project
         var names: [String: String] = [:]
@@ -173,19 +174,19 @@ public struct AuditRun: Sendable {
             paths[module.name] = module.path
             // A module whose mirror is missing (an unreachable remote) has `?` cells with a finding: no commits.
             if let general = observation.modules[module.name]?.branches[project.generalBranch(of: module)],
-                let mirror = try? snapshot.mirror(module.name)
+                let mirror = try? snapshot.mirrorRepository(of: module.name)
             {
                 sources[module.name] = AuditPageCommits.Source(generalCommit: general, repository: mirror)
             }
         }
-        let commits = try AuditPageCommits.load(report, sources: sources, git: git, jobs: jobs)
+        let commits = try AuditPageCommits.load(report, sources: sources, jobs: jobs)
         return AuditPage(tenantNames: names, modulePaths: paths, commits: commits)
     }
 
     /// The commits of the one tenant's `module` cell, or nil when there is no pin or general branch to compare (the
     /// report's findings say why).
     func cellCommits(
-        _ module: String, report: AuditReport, snapshot: Snapshot, observation: ProjectObservation, git: Git
+        _ module: String, report: AuditReport, snapshot: Snapshot, observation: ProjectObservation
     ) throws -> AuditCellCommits? {
         guard let tenant = report.tenants.first,
             let entry = tenant.modules.first(where: { $0.module == module }), let pin = entry.pin,
@@ -200,7 +201,7 @@ public struct AuditRun: Sendable {
 
     /// On a pull request (HEAD is not the fetched general branch) the checked-out `modules.json` and `Tenants/` are
     /// validated too, so that a change that breaks them fails the gate.
-    func checkedOutFindings(_ snapshot: Snapshot, git: Git) throws -> [AuditFinding] {
+    func checkedOutFindings(_ snapshot: Snapshot) throws -> [AuditFinding] {
         let workspace = snapshot.workspace
         guard FileManager.default.fileExists(atPath: workspace.path(ProjectReader.manifestPath)) else { return [] }
         guard

@@ -37,12 +37,21 @@ public enum Auditor {
             last = (tenant.modules, active)
         }
         let actives = activeSets
+        // Column by module name: each tenant's declared modules become one flag per column (read once per tenant,
+        // not scanned by every rule of every cell).
+        var columnIndex: [String: Int] = [:]
+        for (index, column) in columns.enumerated() { columnIndex[column.module.name] = index }
+        let indexOf = columnIndex
         // Every tenant's row is independent of the others': the rows are shared out over the cores (50,000 cells at
         // 1000 × 50) and taken in the given order.
         var audits = Concurrent.chunkedMap(Array(tenants.indices)) { index in
-            audit(
-                tenants[index], project: project, observation: observation, columns: columns, active: actives[index],
-                none: none)
+            let tenant = tenants[index]
+            var declared = [Bool](repeating: false, count: columns.count)
+            for name in tenant.customised { if let column = indexOf[name] { declared[column] = true } }
+            for name in tenant.branches.keys { if let column = indexOf[name] { declared[column] = true } }
+            return audit(
+                tenant, project: project, observation: observation, columns: columns, active: actives[index],
+                declared: declared, none: none)
         }
         for (invalid, finding) in zip(
             invalidTenants, FindingJudge.invalidTenantFindings(invalidTenants, generalBranch: general))
@@ -74,7 +83,11 @@ public enum Auditor {
         let repository: ModuleObservation?
         let unreachable: Bool
         let general: String
-        /// Pin → what the cells pinning it show, for every pin the module's facts know.
+        /// The head of the module's general branch on its remote (what the cells of the tenants that do not
+        /// customise the module track).
+        let generalTip: String?
+        /// Pin → what the cells pinning it show and what the finding rules know of it, for every pin the module's
+        /// facts know: looked up once per distinct pin, not once per cell and rule.
         let pins: [String: PinFacts]
         /// The cells' list when there is nothing to list: empty, or nil when the changed files were not computed.
         let none: [String]?
@@ -84,6 +97,7 @@ public enum Auditor {
             self.repository = repository
             self.unreachable = unreachable
             self.general = general
+            self.generalTip = repository?.branches[general]
             self.none = changedFiles ? [] : nil
             var pins: [String: PinFacts] = [:]
             if let repository {
@@ -93,7 +107,8 @@ public enum Auditor {
                 for pin in known {
                     pins[pin] = PinFacts(
                         commit: repository.commit(pin), comparison: repository.comparisons[pin],
-                        changedFiles: changedFiles ? (repository.changedFiles[pin] ?? []).sorted() : nil)
+                        changedFiles: changedFiles ? (repository.changedFiles[pin] ?? []).sorted() : nil,
+                        judged: FindingJudge.PinFacts(pin, facts: repository))
                 }
             }
             self.pins = pins
@@ -101,22 +116,27 @@ public enum Auditor {
 
         /// The facts of `pin`; for a pin the module's facts do not know, what their lookups give for it.
         func facts(_ pin: String) -> PinFacts {
-            pins[pin] ?? PinFacts(commit: pin, comparison: nil, changedFiles: none)
+            pins[pin]
+                ?? PinFacts(
+                    commit: pin, comparison: nil, changedFiles: none,
+                    judged: repository.map { FindingJudge.PinFacts(pin, facts: $0) })
         }
     }
 
-    /// What a module's facts say about one pin, for the cell's fields.
+    /// What a module's facts say about one pin, for the cell's fields and its findings.
     struct PinFacts: Sendable {
         /// The commit the pin names (annotated tags peeled).
         var commit: String
         var comparison: Comparison?
         /// Sorted; nil when not computed.
         var changedFiles: [String]?
+        /// What the finding rules know of the pin; nil when the module has no facts.
+        var judged: FindingJudge.PinFacts?
     }
 
     static func audit(
         _ tenant: Tenant, project: Project, observation: ProjectObservation, columns: [Column], active: [Bool],
-        none: [String]?
+        declared: [Bool], none: [String]?
     ) -> TenantAudit {
         let superproject = observation.superproject
         let superFindings = FindingJudge.superprojectFindings(tenant, observation: observation).map(AuditFinding.init)
@@ -137,18 +157,20 @@ public enum Auditor {
         let modules = columns.indices.map { index in
             let column = columns[index]
             return audit(
-                column: column, tenant: tenant, project: project, pin: pins?[column.module.path],
-                movedTo: moved?[column.module.name], active: active[index])
+                column: column, tenant: tenant, superprojectGeneral: project.manifest.generalBranch,
+                pin: pins?[column.module.path], movedTo: moved?[column.module.name], active: active[index],
+                declared: declared[index])
         }
         return TenantAudit(id: tenant.id, branch: tenant.branch, superproject: superAudit, modules: modules)
     }
 
+    /// One cell: `declared` whether the tenant declares the module customised (from its file).
     static func audit(
-        column: Column, tenant: Tenant, project: Project, pin: String?, movedTo: String?, active: Bool
+        column: Column, tenant: Tenant, superprojectGeneral: String, pin: String?, movedTo: String?, active: Bool,
+        declared: Bool
     ) -> ModuleAudit {
         let module = column.module
-        let declared = tenant.customises(module.name)
-        let branch = project.branch(of: module, for: tenant)
+        let branch = declared ? tenant.moduleBranch(for: module.name) : column.general
         var result = ModuleAudit(
             module: module.name, pin: pin, branch: branch, customised: declared, ahead: nil, behind: nil,
             pinIsTip: false, active: active, changedFiles: column.none, findings: [])
@@ -158,13 +180,17 @@ public enum Auditor {
                     .unreachableRemote, "module \(module.name)'s remote could not be fetched: this cell is unknown"))
             return result
         }
-        result.findings = FindingJudge.moduleFindings(
-            module, of: .tenant(tenant, active: active), project: project, pin: pin, movedTo: movedTo,
-            facts: column.repository, unreachable: false
-        ).map(AuditFinding.init)
-        guard let pin, let repository = column.repository else { return result }
-        let facts = column.facts(pin)
-        let branchTip = repository.branches[branch]
+        let facts = pin.map { column.facts($0) }
+        // The head of the branch the cell tracks: one lookup, for the rules and for `pinIsTip`.
+        let branchTip = declared ? column.repository?.branches[branch] : column.generalTip
+        let findings = FindingJudge.moduleFindings(
+            module, of: .tenant(tenant, active: active),
+            cell: FindingJudge.Cell(
+                declared: declared, tracked: branch, trackedTip: branchTip, general: column.general,
+                superprojectGeneral: superprojectGeneral),
+            pin: pin.map { ($0, facts?.judged) }, movedTo: movedTo, facts: column.repository)
+        if !findings.isEmpty { result.findings = findings.map(AuditFinding.init) }
+        guard let pin, column.repository != nil, let facts else { return result }
         result.pinIsTip = branchTip == pin || branchTip == facts.commit
         result.ahead = facts.comparison?.ahead
         result.behind = facts.comparison?.behind

@@ -222,7 +222,7 @@ public enum TenantLifecycle {
     /// of those module branches, with the same refusal of unique commits without `archive`. Nil when `id` never was
     /// a tenant that left such branches.
     static func planRemoveLeftovers(id: String, archive: Bool, state: Snapshot) throws -> LifecyclePlan? {
-        let leftovers = try OrphanBranches.ofRemovedTenants(state: state, git: state.workspace.git).filter {
+        let leftovers = try OrphanBranches.ofRemovedTenants(state: state).filter {
             $0.branch == id
         }
         guard !leftovers.isEmpty, state.branches[id] == nil else { return nil }

@@ -18,12 +18,12 @@ public struct ModulePins: Sendable, Equatable {
     /// The commit a pin names, or the pin when unknown.
     public func commit(_ pin: String) -> String { commits[pin] ?? pin }
 
-    /// Resolves `pins` against a mirror whose `graph` was loaded with its branch tips and the pins.
+    /// Resolves `pins` against a mirror (`repository`) whose `graph` was loaded with its branch tips and the pins.
     ///
     /// git processes: none when every pin is on a branch (the usual case); otherwise one `cat-file --batch`, one
     /// `for-each-ref` of the tags and one `rev-list` of what the tags reach.
     public static func resolve(
-        _ pins: Set<String>, graph: CommitGraph, branchTips: Set<String>, repository: String, git: Git, what: String
+        _ pins: Set<String>, graph: CommitGraph, branchTips: Set<String>, repository: GitRepository, what: String
     ) throws -> ModulePins {
         var result = ModulePins()
         // By position in the graph: no set of every commit the branches reach (thousands of ids per module).
@@ -34,9 +34,9 @@ public struct ModulePins: Sendable, Equatable {
         }
         let open = pins.subtracting(result.onRemote).sorted()
         guard !open.isEmpty else { return result }
-        let tags = try GitRefs.list(["refs/tags/"], in: repository, git: git, what: what)
+        let tags = try repository.refs(["refs/tags/"], what: what)
         let tagNames = tags.keys.sorted()
-        let batch = try CatFileBatch(git: git, repository: repository)
+        let batch = try repository.openBatch()
         let peeled = try batch.objects(open.map { $0 + "^{commit}" } + tagNames.map { $0 + "^{commit}" })
         try batch.close()
         var tagCommits: Set<String> = []
@@ -51,8 +51,7 @@ public struct ModulePins: Sendable, Equatable {
         var fromTags: CommitGraph.Reachability?
         let candidates = open.compactMap { result.commits[$0] }
         if !tagCommits.isEmpty && !candidates.isEmpty {
-            let tagGraph = try CommitGraph.load(
-                tips: tagCommits.sorted(), repository: repository, git: git, what: what + " (tags)")
+            let tagGraph = try repository.commitGraph(tips: tagCommits.sorted(), what: what + " (tags)")
             fromTags = tagGraph.reachability(from: tagCommits)
         }
         for pin in open {

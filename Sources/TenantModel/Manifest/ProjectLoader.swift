@@ -13,11 +13,16 @@ public enum ProjectLoader {
         // Each file is decoded and validated on its own, so the files are shared out over the cores (1000 tenant
         // files took a fifth of `audit --no-fetch`); the results are taken in file order.
         let sorted = tenantFiles.sorted(by: { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) })
+        // The manifest's module names and its active-set rule, once for every tenant file (not made per file).
+        let known = decodedManifest.map { Set($0.modules.map(\.name)) } ?? []
+        let rule = ActiveSetRule(modules: decodedManifest?.modules ?? [])
         let decoded = Concurrent.chunkedMap(sorted) { file -> DecodedTenantFile in
             var decoder = FieldDecoder(file: file.path)
             let tenant = decodeTenant(file, decoder: &decoder)
             let positions = decoder.positions
-            if let tenant { validateTenant(tenant, manifest: decodedManifest, decoder: &decoder) }
+            if let tenant {
+                validateTenant(tenant, manifest: decodedManifest, known: known, rule: rule, decoder: &decoder)
+            }
             return DecodedTenantFile(tenant: tenant, positions: positions, problems: decoder.problems)
         }
         for (file, result) in zip(sorted, decoded) {
@@ -276,7 +281,11 @@ public enum ProjectLoader {
         return String(name)
     }
 
-    static func validateTenant(_ tenant: Tenant, manifest: ModuleManifest?, decoder: inout FieldDecoder) {
+    /// `known`: the names of the manifest's modules; `rule`: its active-set rule.
+    static func validateTenant(
+        _ tenant: Tenant, manifest: ModuleManifest?, known: Set<String>, rule: ActiveSetRule,
+        decoder: inout FieldDecoder
+    ) {
         let who = "tenant \"\(tenant.id)\""
         let idReason = RefName.validateBranch(tenant.id)
         if let idReason {
@@ -321,15 +330,15 @@ public enum ProjectLoader {
             decoder.report(
                 "branch", "\(who) uses the general branch \"\(manifest.generalBranch)\" as its tenant branch")
         }
-        let known = Set(manifest.modules.map(\.name))
         for (offset, module) in tenant.modules.enumerated() where !known.contains(module) {
             decoder.report("modules[\(offset)]", "\(who) names unknown module \"\(module)\"")
         }
-        let declared = Set(tenant.modules)
-        let active = Project.activeSet(declared: tenant.modules, modules: manifest.modules)
         let customisedFields =
             tenant.customised.enumerated().map { ("customised[\($0.offset)]", $0.element) }
             + tenant.branches.keys.sorted().filter { !tenant.customised.contains($0) }.map { ("branches.\($0)", $0) }
+        guard !customisedFields.isEmpty else { return }  // (the active set is for the customised modules' checks)
+        let declared = Set(tenant.modules)
+        let active = rule.activeSet(declared: tenant.modules)
         for (field, module) in customisedFields {
             let moduleBranch = tenant.moduleBranch(for: module)
             if !known.contains(module) {

@@ -237,12 +237,65 @@ public enum FindingJudge {
         facts: ModuleObservation?, unreachable: Bool
     ) -> [Finding] {
         guard !unreachable else { return [] }
+        let declared = subject.tenant?.customises(module.name) ?? false
+        let tracked = project.branch(of: module, for: subject.tenant)
+        return moduleFindings(
+            module, of: subject,
+            cell: Cell(
+                declared: declared, tracked: tracked, trackedTip: facts?.branches[tracked],
+                general: project.generalBranch(of: module), superprojectGeneral: project.manifest.generalBranch),
+            pin: pin.map { pin in (pin, facts.map { PinFacts(pin, facts: $0) }) }, movedTo: movedTo, facts: facts)
+    }
+
+    /// What ``moduleFindings(_:of:project:pin:movedTo:facts:unreachable:)`` knows of a cell besides its pin: whether
+    /// the subject declares the module customised, the module branch it tracks and that branch's head on the remote,
+    /// the module's and the superproject's general branches. A caller judging many cells of one module (audit's
+    /// report) works these out once per tenant or column instead of once per rule.
+    package struct Cell: Sendable {
+        package var declared: Bool
+        package var tracked: String
+        package var trackedTip: String?
+        package var general: String
+        package var superprojectGeneral: String
+
+        package init(declared: Bool, tracked: String, trackedTip: String?, general: String, superprojectGeneral: String)
+        {
+            self.declared = declared
+            self.tracked = tracked
+            self.trackedTip = trackedTip
+            self.general = general
+            self.superprojectGeneral = superprojectGeneral
+        }
+    }
+
+    /// What a module's facts say about one pin, whichever branch pins it: the commit it names, whether the remote
+    /// has it on a branch or tag, whether it is off the general branch, whether the graph has it. The same for every
+    /// cell pinning it: audit's report looks it up once per distinct pin of a module.
+    package struct PinFacts: Sendable {
+        package var commit: String
+        package var onRemote: Bool
+        package var customisedInFact: Bool
+        package var inGraph: Bool
+
+        package init(_ pin: String, facts: ModuleObservation) {
+            commit = facts.commit(pin)
+            onRemote = facts.pinsOnRemote.contains(pin)
+            customisedInFact = onRemote && FindingJudge.isCustomisedInFact(pin, facts: facts)
+            inGraph = facts.graph.contains(commit)
+        }
+    }
+
+    /// The rule of ``moduleFindings(_:of:project:pin:movedTo:facts:unreachable:)`` for a cell of a fetched module,
+    /// with what it looks up given: `cell`, and the pin with its ``PinFacts`` (nil facts: the module has no
+    /// repository facts).
+    package static func moduleFindings(
+        _ module: Module, of subject: Subject, cell: Cell, pin: (id: String, facts: PinFacts?)?, movedTo: String?,
+        facts: ModuleObservation?
+    ) -> [Finding] {
         let tenant = subject.tenant
-        let superprojectGeneral = project.manifest.generalBranch
+        let superprojectGeneral = cell.superprojectGeneral
         let branch = tenant?.branch ?? superprojectGeneral
-        let declared = tenant?.customises(module.name) ?? false
-        let general = project.generalBranch(of: module)
-        let tracked = project.branch(of: module, for: tenant)
+        let (declared, general, tracked) = (cell.declared, cell.general, cell.tracked)
         var findings: [Finding] = []
         func add(_ code: FindingCode, _ message: String, repository: String, branch: String) {
             // The general branch's findings name it: no tenant does.
@@ -251,21 +304,21 @@ public enum FindingJudge {
                     code: code, message: tenant == nil ? "\(superprojectGeneral): " + message : message,
                     tenant: tenant?.id, module: module.name, repository: repository, branch: branch))
         }
-        let trackedTip = facts?.branches[tracked]
-        if trackedTip == nil {
+        if cell.trackedTip == nil {
             add(
                 .missingBranch, "module \(module.name) has no branch \(tracked) on its remote", repository: module.name,
                 branch: tracked)
         }
-        if let pin, let facts {
-            let commit = facts.commit(pin)
-            if !facts.pinsOnRemote.contains(pin) {
+        if let pinned = pin, let pinFacts = pinned.facts, let facts {
+            let pin = pinned.id
+            let commit = pinFacts.commit
+            if !pinFacts.onRemote {
                 add(
                     .missingCommit,
                     "pinned commit \(ObjectID.short(pin)) is on no branch or tag of the remote of \(module.name)",
                     repository: module.name, branch: tracked)
             } else {
-                let customisedInFact = isCustomisedInFact(pin, facts: facts)
+                let customisedInFact = pinFacts.customisedInFact
                 if customisedInFact && !declared {
                     add(
                         .undeclaredCustomisation,
@@ -274,7 +327,7 @@ public enum FindingJudge {
                                 ?? " (the general branch pins no customisation)"),
                         repository: module.name, branch: general)
                 }
-                if declared, let trackedTip, trackedTip != commit, facts.graph.contains(commit) {
+                if declared, let trackedTip = cell.trackedTip, trackedTip != commit, pinFacts.inGraph {
                     let relation =
                         facts.graph.isAncestor(commit, of: trackedTip)
                         ? "\(tracked) is ahead of it" : "it is not on \(tracked)"
@@ -295,7 +348,9 @@ public enum FindingJudge {
                 .notPinned, "branch \(branch) has no gitlink at \(module.path)", repository: Finding.superproject,
                 branch: branch)
         }
-        if let tenant, let taken = facts?.mergedBack[tenant.moduleBranch(for: module.name)], !taken.isEmpty {
+        if let tenant, let takenBack = facts?.mergedBack, !takenBack.isEmpty,
+            let taken = takenBack[tenant.moduleBranch(for: module.name)], !taken.isEmpty
+        {
             findings.append(
                 mergedBack(
                     taken, tenant: tenant, module: module.name, repository: module.name,

@@ -44,9 +44,10 @@ public enum ObservationReader {
 
     /// The observation of the general branch and `tenants`' branches. Merged-back commits are looked for on every
     /// tenant's module branch (invalid tenant files included), orphan branches in every module. `batch`: the
-    /// superproject's open `cat-file --batch` to read with (one is opened when nil).
+    /// superproject's open `cat-file --batch` to read with (one is opened when nil). Every repository is the
+    /// snapshot's: its superproject and its modules' mirrors.
     public static func read(
-        snapshot: Snapshot, tenants: [Tenant], git: Git, options: Options = Options(), batch: CatFileBatch? = nil
+        snapshot: Snapshot, tenants: [Tenant], options: Options = Options(), batch: CatFileBatch? = nil
     ) throws -> ProjectObservation {
         let project = snapshot.project
         let general = project.manifest.generalBranch
@@ -63,14 +64,14 @@ public enum ObservationReader {
         pinnedTips[general] = generalTip
         var pinned = try readPins(
             snapshot: snapshot, generalTip: generalTip, tips: pinnedTips, tenantTips: tenantTips, options: options,
-            batch: batch, git: git)
+            batch: batch)
         var base = SuperprojectObservation(
             generalBranch: general, generalTip: generalTip, tenantTips: tenantTips, pins: pinned.pins,
             movedPaths: pinned.moved)
         base.unnamed = pinned.unnamed
         base.gitmodules = pinned.gitmodules
         base.manifests = pinned.manifests
-        let read = try readRepositories(base, snapshot: snapshot, options: options, git: git)
+        let read = try readRepositories(base, snapshot: snapshot, options: options)
         // The module branches as the listings read them, when the snapshot did not list them (audit).
         var complete = snapshot
         if !snapshot.moduleBranchesListed {
@@ -93,20 +94,20 @@ public enum ObservationReader {
             pinsOnly.branchManifests = false
             let more = try readPins(
                 snapshot: snapshot, generalTip: generalTip, tips: orphanTips, tenantTips: [:], options: pinsOnly,
-                batch: batch, git: git)
+                batch: batch)
             pinned.pins.merge(more.pins) { judged, _ in judged }
         }
-        let orphans = try observe(orphanBranches, pins: pinned.pins, snapshot: complete, git: git)
+        let orphans = try observe(orphanBranches, pins: pinned.pins, snapshot: complete)
         return ProjectObservation(
             superproject: read.superproject, modules: read.modules, unreachable: snapshot.unreachable,
             orphans: orphans, caseCollisions: BranchCaseCollision.all(in: complete))
     }
 
-    /// What ``readRepositories(_:snapshot:options:git:)`` read.
+    /// What ``readRepositories(_:snapshot:options:)`` read.
     struct Repositories {
         var superproject: SuperprojectObservation
         var modules: [String: ModuleObservation]
-        /// The ids of removed tenants (``OrphanBranches/removedTenantIDs(state:git:)``); nil without
+        /// The ids of removed tenants (``OrphanBranches/removedTenantIDs(state:)``); nil without
         /// ``Options/orphans``.
         var removedTenants: Set<String>?
     }
@@ -114,7 +115,7 @@ public enum ObservationReader {
     /// The superproject's graph and every fetched module's facts (with their branches when the snapshot did not
     /// list them), and with ``Options/orphans`` the removed tenants, `options.jobs` repositories at a time.
     static func readRepositories(
-        _ base: SuperprojectObservation, snapshot: Snapshot, options: Options, git: Git
+        _ base: SuperprojectObservation, snapshot: Snapshot, options: Options
     ) throws -> Repositories {
         let project = snapshot.project
         let fetched = project.manifest.modules.filter { snapshot.unreachable[$0.name] == nil }
@@ -146,17 +147,17 @@ public enum ObservationReader {
             switch job {
             case .superproject:
                 return .superproject(
-                    try readSuperproject(base, repository: snapshot.workspace.root, options: options, git: git))
+                    try readSuperproject(base, repository: snapshot.superproject, options: options))
             case .module(let module):
                 return .module(
                     module.name,
                     try readModule(
-                        module.name, repository: try snapshot.mirror(module.name),
+                        module.name, repository: try snapshot.mirrorRepository(of: module.name),
                         branches: snapshot.moduleBranchesListed ? snapshot.moduleBranches[module.name] ?? [:] : nil,
                         general: project.generalBranch(of: module), pins: pinsByModule[module.name] ?? [],
-                        tenantBranches: project.tenantModuleBranches(of: module), options: options, git: git))
+                        tenantBranches: project.tenantModuleBranches(of: module), options: options))
             case .removedTenants:
-                return .removedTenants(try OrphanBranches.removedTenantIDs(state: snapshot, git: git))
+                return .removedTenants(try OrphanBranches.removedTenantIDs(state: snapshot))
             }
         }
         var superproject: SuperprojectObservation?
@@ -186,7 +187,7 @@ public enum ObservationReader {
     /// The orphan branches with what their findings need: the pin of the tenant one is named after, else the commits
     /// only it has.
     static func observe(
-        _ orphanBranches: [OrphanBranch], pins: [String: [String: String]], snapshot: Snapshot, git: Git
+        _ orphanBranches: [OrphanBranch], pins: [String: [String: String]], snapshot: Snapshot
     ) throws -> [ObservedOrphan] {
         let project = snapshot.project
         var orphans: [ObservedOrphan] = []
@@ -225,11 +226,10 @@ public enum ObservationReader {
     /// read there, not looked for by its identity.
     static func readPins(
         snapshot: Snapshot, generalTip: String, tips: [String: String], tenantTips: [String: String],
-        options: Options, batch given: CatFileBatch?, git: Git
+        options: Options, batch given: CatFileBatch?
     ) throws -> Pinned {
         let modules = snapshot.project.manifest.modules
-        let root = snapshot.workspace.root
-        let batch = try given ?? CatFileBatch(git: git, repository: root)
+        let batch = try given ?? snapshot.superproject.openBatch()
         defer { if given == nil { try? batch.close() } }
         let manifests =
             options.branchManifests
@@ -327,14 +327,13 @@ public enum ObservationReader {
     /// general branch, the files it changes, and its commits the general branch took. Nothing is read when no
     /// tenant branch exists.
     static func readSuperproject(
-        _ base: SuperprojectObservation, repository: String, options: Options, git: Git
+        _ base: SuperprojectObservation, repository: GitRepository, options: Options
     ) throws -> SuperprojectObservation {
         var result = base
         guard !base.tenantTips.isEmpty else { return result }
         let generalTip = base.generalTip
-        let graph = try CommitGraph.load(
-            tips: [generalTip] + base.tenantTips.values.sorted(), repository: repository, git: git,
-            what: "the superproject")
+        let graph = try repository.commitGraph(
+            tips: [generalTip] + base.tenantTips.values.sorted(), what: "the superproject")
         result.graph = graph
         for (branch, tip) in base.tenantTips {
             guard let comparison = graph.compare(tip, with: generalTip) else {
@@ -350,7 +349,7 @@ public enum ObservationReader {
                 }
             }
             let changed = try ChangedPaths.between(
-                pairs, repository: repository, what: "the superproject", gitlinks: false, git: git)
+                pairs, repository: repository.path, what: "the superproject", gitlinks: false, git: repository.git)
             for (branch, tip) in base.tenantTips { result.changedFiles[branch] = changed[tip] ?? [] }
         }
         let generalHistory = graph.history(of: generalTip)
@@ -364,10 +363,10 @@ public enum ObservationReader {
     /// One module: the graph of its branches and `pins`, where each pin is (on the remote, compared with the
     /// general branch, the files it changes) and which tenant commits the general branch took. `listed`: the
     /// branches as the snapshot listed them; nil: read with the graph, in the same listing
-    /// (``CommitGraph/loadBranches(more:repository:git:what:)``).
+    /// (``CommitGraph/loadBranches(more:repository:git:what:)``). `repository`: the module's mirror.
     package static func readModule(
-        _ name: String, repository: String, branches listed: [String: String]?, general: String, pins: Set<String>,
-        tenantBranches: [String], options: Options, git: Git
+        _ name: String, repository: GitRepository, branches listed: [String: String]?, general: String,
+        pins: Set<String>, tenantBranches: [String], options: Options
     ) throws -> ModuleObservation {
         let what = "module \(name)"
         let branches: [String: String]
@@ -375,16 +374,16 @@ public enum ObservationReader {
         if let listed {
             let tips = Set(listed.values)
             branches = listed
-            graph = try CommitGraph.load(
-                tips: tips.sorted() + pins.subtracting(tips).sorted(), repository: repository, git: git, what: what)
+            graph = try repository.commitGraph(tips: tips.sorted() + pins.subtracting(tips).sorted(), what: what)
         } else {
-            let read = try CommitGraph.loadBranches(more: pins.sorted(), repository: repository, git: git, what: what)
+            let read = try CommitGraph.loadBranches(
+                more: pins.sorted(), repository: repository.path, git: repository.git, what: what)
             branches = read.branches
             graph = read.graph
         }
         let tips = Set(branches.values)
         let resolved = try ModulePins.resolve(
-            pins, graph: graph, branchTips: tips, repository: repository, git: git, what: what)
+            pins, graph: graph, branchTips: tips, repository: repository, what: what)
         var result = ModuleObservation(
             generalBranch: general, branches: branches, graph: graph, pinCommits: resolved.commits,
             pinsOnRemote: resolved.onRemote)
@@ -405,7 +404,8 @@ public enum ObservationReader {
         }
         guard options.changedFiles else { return result }
         // A module's own submodules (nested gitlinks) are part of what a customisation changes.
-        let changed = try ChangedPaths.between(pairs, repository: repository, what: what, gitlinks: true, git: git)
+        let changed = try ChangedPaths.between(
+            pairs, repository: repository.path, what: what, gitlinks: true, git: repository.git)
         let diffed = Set(pairs.map(\.commit))  // a set: one lookup per pin, not a scan of the pairs
         for pin in pins where result.comparisons[pin] != nil {
             let commit = resolved.commit(pin)

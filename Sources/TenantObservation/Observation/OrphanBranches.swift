@@ -25,11 +25,11 @@ public enum OrphanBranches {
     }
 
     /// Every orphan branch: of current tenants (undeclared), then of removed tenants; modules in manifest order.
-    public static func all(state: Snapshot, git: Git) throws -> [OrphanBranch] {
-        all(state: state, removed: try removedTenantIDs(state: state, git: git))
+    public static func all(state: Snapshot) throws -> [OrphanBranch] {
+        all(state: state, removed: try removedTenantIDs(state: state))
     }
 
-    /// ``all(state:git:)`` with the removed tenants' ids read before (``removedTenantIDs(state:git:)``).
+    /// ``all(state:)`` with the removed tenants' ids read before (``removedTenantIDs(state:)``).
     static func all(state: Snapshot, removed: Set<String>) -> [OrphanBranch] {
         undeclared(state: state) + ofRemovedTenants(state: state, removed: removed)
     }
@@ -52,11 +52,11 @@ public enum OrphanBranches {
 
     /// Module branches named after a tenant whose file the general branch's history deleted and that is no tenant
     /// now.
-    public static func ofRemovedTenants(state: Snapshot, git: Git) throws -> [OrphanBranch] {
-        ofRemovedTenants(state: state, removed: try removedTenantIDs(state: state, git: git))
+    public static func ofRemovedTenants(state: Snapshot) throws -> [OrphanBranch] {
+        ofRemovedTenants(state: state, removed: try removedTenantIDs(state: state))
     }
 
-    /// ``ofRemovedTenants(state:git:)`` with the removed tenants' ids read before.
+    /// ``ofRemovedTenants(state:)`` with the removed tenants' ids read before.
     static func ofRemovedTenants(state: Snapshot, removed: Set<String>) -> [OrphanBranch] {
         guard !removed.isEmpty else { return [] }
         var found: [OrphanBranch] = []
@@ -72,7 +72,7 @@ public enum OrphanBranches {
     }
 
     /// Ids of tenant files that a commit of the general branch deleted and that no tenant uses now (one `git log`).
-    static func removedTenantIDs(state: Snapshot, git: Git) throws -> Set<String> {
+    static func removedTenantIDs(state: Snapshot) throws -> Set<String> {
         let tip = try state.branch(state.generalBranch)
         let deleted = try state.superproject.deletedPaths(
             from: tip, under: "Tenants/", context: "look for removed tenants on \(state.generalBranch)")

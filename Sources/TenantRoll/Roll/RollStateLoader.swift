@@ -9,8 +9,7 @@ public enum RollStateLoader {
         let project = snapshot.project
         _ = try snapshot.branch(project.manifest.generalBranch)
         let observation = try ObservationReader.read(
-            snapshot: snapshot, tenants: project.tenants, git: snapshot.workspace.git, options: .roll(jobs: jobs),
-            batch: batch)
+            snapshot: snapshot, tenants: project.tenants, options: .roll(jobs: jobs), batch: batch)
         return state(project: project, observation: observation, branches: snapshot.branches)
     }
 

@@ -13,9 +13,6 @@ public struct RollUndo {
         self.transaction = transaction
     }
 
-    /// The runner of the run: the workspace's.
-    var git: Git { workspace.git }
-
     /// Restores every ref of the run that landed. Refuses, changing nothing, when one moved since. The superproject
     /// is restored first (so it never pins a module commit that is gone from the module's remote), then the modules;
     /// each repository's outcome is recorded in the journal as it lands, so a rejected or interrupted undo can be

@@ -94,6 +94,10 @@ package struct JSONBytes {
         return taken
     }
 
+    /// A value whose bytes `write` appends itself, at this writer's level and in its layout (a template of fixed
+    /// bytes with the values between them, for a value written many times); the writer's nesting is unchanged.
+    package mutating func written(_ write: (inout [UInt8]) -> Void) { write(&bytes) }
+
     // MARK: Members
 
     /// `"name" : ` on a new line (after a `,` unless it is the object's first member): the value follows.

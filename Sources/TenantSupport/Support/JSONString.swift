@@ -46,7 +46,7 @@ package enum JSONString {
 
     /// Appends `value` as a JSON string literal in `format`. Without extra escapes, the runs between the bytes that
     /// need escaping are copied whole (ids, names and paths have none).
-    static func append(_ value: String, _ format: Format, to bytes: inout [UInt8]) {
+    package static func append(_ value: String, _ format: Format, to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
         if let extra = format.extra {
             for scalar in value.unicodeScalars {

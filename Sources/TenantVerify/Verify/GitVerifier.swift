@@ -10,11 +10,11 @@ public enum GitVerifier {
     /// The repository name used for the superproject in findings.
     public static let superproject = Finding.superproject
 
-    /// Gathers the observation of every tenant (with the snapshot's workspace's runner), then runs every check;
+    /// Gathers the observation of every tenant (from the snapshot's repositories), then runs every check;
     /// returns the findings in a stable order.
     public static func findings(snapshot: Snapshot, jobs: Int = 4) throws -> [Finding] {
         let observation = try ObservationReader.read(
-            snapshot: snapshot, tenants: snapshot.project.tenants, git: snapshot.workspace.git,
+            snapshot: snapshot, tenants: snapshot.project.tenants,
             options: ObservationReader.Options(jobs: jobs, changedFiles: false))
         return FindingJudge.findings(
             project: snapshot.project, observation: observation, tenants: snapshot.project.tenants)
