@@ -44,6 +44,21 @@ public enum AtomicPush {
         mode: PushMode = .fastForward, weighStaging: Bool = false, tracking: [PushTracking] = [],
         recordingHere: Bool, git: Git
     ) throws -> (outcome: PushOutcome, recordFailure: (any Error)?) {
+        let pushed = try push(
+            updates, repository: name, from: repository, to: remote, mode: mode, weighStaging: weighStaging,
+            tracking: tracking, leavingRecord: recordingHere, git: git)
+        return (pushed.outcome, pushed.record?.complete())
+    }
+
+    /// ``push(_:repository:from:to:mode:weighStaging:tracking:recordingHere:git:)`` that returns the record of a
+    /// landed push in the pushing repository instead of making it (`leavingRecord`): the caller completes it
+    /// (``PendingPushRecord/complete()``, exactly once) while it pushes another repository, so that the next push
+    /// does not wait for this one's bookkeeping. Until then the staged branches stay, with their `update-ref` process.
+    public static func push(
+        _ updates: [RefUpdate], repository name: String, from repository: String, to remote: String,
+        mode: PushMode = .fastForward, weighStaging: Bool = false, tracking: [PushTracking] = [],
+        leavingRecord: Bool, git: Git
+    ) throws -> (outcome: PushOutcome, record: PendingPushRecord?) {
         guard !updates.isEmpty else { return (PushOutcome(repository: name, accepted: true, detail: ""), nil) }
         var arguments = ["push", "--atomic", "--porcelain", "--no-verify"]
         arguments += try leases(updates, mode: mode, repository: name)
@@ -78,11 +93,6 @@ public enum AtomicPush {
         let remoteMessages = Self.remoteMessages(output.stderr)
         let refused = updates.filter { answers[$0.ref.name]?.flag == "!" }
         if output.status == 0 && refused.isEmpty {
-            var recordFailure: (any Error)?
-            if recordingHere {
-                removed = true
-                recordFailure = record(updates, staging: staging, in: repository, name: name, git: git)
-            }
             for copy in tracking {
                 do {
                     try copy.record(updates, repositoryName: name, git: git)
@@ -92,9 +102,14 @@ public enum AtomicPush {
                             + "tenantctl status --fetch reads the remote afresh")
                 }
             }
+            var record: PendingPushRecord?
+            if leavingRecord {
+                removed = true
+                record = PendingPushRecord(
+                    updates: updates, staging: staging, repository: repository, name: name, git: git)
+            }
             return (
-                PushOutcome(repository: name, accepted: true, detail: "", remoteMessages: remoteMessages),
-                recordFailure
+                PushOutcome(repository: name, accepted: true, detail: "", remoteMessages: remoteMessages), record
             )
         }
         guard !answers.isEmpty else {
@@ -130,24 +145,6 @@ public enum AtomicPush {
             }
         }
         return arguments
-    }
-
-    /// Records a landed push in the pushing repository itself: with the removal of the staged branches when there
-    /// are some, else in a ref transaction of its own. Returns the failure, if any: the push landed all the same.
-    static func record(
-        _ updates: [RefUpdate], staging: PushStaging?, in repository: String, name: String, git: Git
-    ) -> (any Error)? {
-        do {
-            if let staging {
-                try staging.remove(recording: updates)
-            } else {
-                try RefTransaction.apply(
-                    updates, in: repository, git: git, context: "record the pushed branches of \(name)")
-            }
-            return nil
-        } catch {
-            return error
-        }
     }
 
     /// Whether a push of `branches` branches to set stages them (``stagingThreshold``; with the count of the refs

@@ -60,6 +60,16 @@ extension GitRepository {
             git: git)
     }
 
+    /// ``pushRecordingHere(_:as:to:weighStaging:)`` that leaves the record of a landed push to the caller
+    /// (``PendingPushRecord``): it completes it while another repository pushes.
+    public func pushLeavingRecord(
+        _ updates: [RefUpdate], as name: String, to remote: String, weighStaging: Bool = false
+    ) throws -> (outcome: PushOutcome, record: PendingPushRecord?) {
+        try AtomicPush.push(
+            updates, repository: name, from: path, to: remote, weighStaging: weighStaging, leavingRecord: true,
+            git: git)
+    }
+
     /// The identity `git commit` would use here (``CommitIdentity/read(in:git:)``).
     public func commitIdentity() throws -> CommitIdentity {
         try CommitIdentity.read(in: path, git: git)

@@ -206,14 +206,13 @@ public struct RollRunner: Sendable {
 
     /// The pipelined roll: the module pushes (`jobs` at a time) run while the superproject's tenant commits are
     /// written; the superproject's refs are journalled once written, before its push, which waits for both. Each
-    /// module mirror records its landed push as part of it (in the `update-ref` process that staged it,
-    /// ``publishModules(_:plan:snapshot:mirrors:recorder:jobs:stopped:)``), and the module checkouts learn them once
-    /// the module pushes are done, while the commits may still be written: after the superproject's push nothing
-    /// is left to do. What a mirror could not record is tried again beside the superproject's push, and a failure to
-    /// record is reported only there: never on the path to a push, and the same outcome whichever finished first.
-    /// With `jobs` 1, one git process at a time in a fixed order: the commits, the module pushes (each with its
-    /// mirror's record), the checkouts, the superproject's push, a mirror's second try. A module push does not start
-    /// once writing the commits failed.
+    /// module mirror records its landed push in the `update-ref` process that staged it, handed to a lane of its own
+    /// (``publishModules(_:plan:snapshot:mirrors:recorder:jobs:lane:stopped:)``) as soon as the push answered: the
+    /// next module push does not wait for it. The lane is waited for beside the superproject's push, with the module
+    /// checkouts and a second try of what a mirror could not record (a failure to record is reported only there): no
+    /// mirror bookkeeping is on the path to a push. With `jobs` 1, one git process at a time in a fixed order: the
+    /// commits, the module pushes (each with its mirror's record), the superproject's push, the checkouts and a
+    /// mirror's second try. A module push does not start once writing the commits failed.
     func publishPipelined(
         _ merges: RollExecutor.Merges, executor: RollExecutor, plan: RollPlan, snapshot: Snapshot,
         batch: CatFileBatch, recorder: RollJournalRecorder, jobs: Int
@@ -223,11 +222,13 @@ public struct RollRunner: Sendable {
         let stopped = Locked(false)
         let modules = Locked<ModulePushes?>(nil)
         let remote = snapshot.workspace.remoteName
+        let lane = ConcurrentLane(jobs: jobs)
+        // Whatever stops the roll, the records handed to the lane end before it returns.
+        defer { lane.wait() }
         let pushModules: @Sendable () throws -> Void = { [self] in
             let pushes = try publishModules(
                 merges.moduleUpdates, plan: plan, snapshot: snapshot, mirrors: executor.mirrors, recorder: recorder,
-                jobs: jobs, stopped: stopped)
-            Self.recordInCheckouts(pushes.landed.filter(\.recorded), checkouts: checkouts, console: console)
+                jobs: jobs, lane: lane, stopped: stopped)
             modules.withLock { $0 = pushes }
         }
         let writeCommits = { () throws -> RollExecution in
@@ -255,10 +256,9 @@ public struct RollRunner: Sendable {
         for (module, refs) in pushes.protected {
             publication.noteProtected(refs, module: module, execution: execution, plan: plan)
         }
-        let unrecorded = pushes.landed.filter { !$0.recorded }
         try Concurrent.alongside(
             jobs: jobs,
-            { try Self.recordLanded(unrecorded, checkouts: checkouts, jobs: jobs, console: console) }
+            { try Self.recordLanded(pushes.landed, lane: lane, checkouts: checkouts, jobs: jobs, console: console) }
         ) {
             try publishSuperproject(
                 execution, plan: plan, recorder: recorder, tracking: SuperprojectRemote.pushTracking(snapshot),
@@ -272,8 +272,11 @@ public struct RollRunner: Sendable {
         _ execution: RollExecution, plan: RollPlan, snapshot: Snapshot, mirrors: [String: GitRepository],
         recorder: RollJournalRecorder, jobs: Int
     ) throws -> RollPublication {
+        let lane = ConcurrentLane(jobs: jobs)
+        defer { lane.wait() }
         let pushes = try publishModules(
-            execution.moduleUpdates, plan: plan, snapshot: snapshot, mirrors: mirrors, recorder: recorder, jobs: jobs)
+            execution.moduleUpdates, plan: plan, snapshot: snapshot, mirrors: mirrors, recorder: recorder, jobs: jobs,
+            lane: lane)
         var publication = pushes.publication
         for (module, refs) in pushes.protected {
             publication.noteProtected(refs, module: module, execution: execution, plan: plan)
@@ -283,11 +286,9 @@ public struct RollRunner: Sendable {
         // order.)
         let console = self.console
         let checkouts = moduleCheckouts(snapshot)
-        Self.recordInCheckouts(pushes.landed.filter(\.recorded), checkouts: checkouts, console: console)
-        let unrecorded = pushes.landed.filter { !$0.recorded }
         try Concurrent.alongside(
             jobs: jobs,
-            { try Self.recordLanded(unrecorded, checkouts: checkouts, jobs: jobs, console: console) }
+            { try Self.recordLanded(pushes.landed, lane: lane, checkouts: checkouts, jobs: jobs, console: console) }
         ) {
             try publishSuperproject(
                 execution, plan: plan, recorder: recorder, tracking: SuperprojectRemote.pushTracking(snapshot),
@@ -304,6 +305,28 @@ public struct RollRunner: Sendable {
     ) throws {
         _ = try Concurrent.map(landed, jobs: jobs) { job in try job.recordInMirror(tolerating: job.triedEarly) }
         recordInCheckouts(landed, checkouts: checkouts, console: console)
+    }
+
+    /// Waits for the mirrors' records handed to `lane` (``publishModules(_:plan:snapshot:mirrors:recorder:jobs:lane:stopped:)``);
+    /// the module checkouts of the mirrors that recorded learn what landed, and the pushes a mirror could not record
+    /// are recorded again (``recordLanded(_:checkouts:jobs:console:)``, which reports a failure).
+    static func recordLanded(
+        _ landed: [LandedPush], lane: ConcurrentLane, checkouts: ModuleCheckoutTracking, jobs: Int, console: Console?
+    ) throws {
+        let failures = lane.wait()
+        var recorded: [LandedPush] = []
+        var again: [LandedPush] = []
+        for push in landed {
+            guard failures[push.name] != nil else {
+                recorded.append(push)
+                continue
+            }
+            var retry = push
+            retry.triedEarly = true
+            again.append(retry)
+        }
+        recordInCheckouts(recorded, checkouts: checkouts, console: console)
+        try recordLanded(again, checkouts: checkouts, jobs: jobs, console: console)
     }
 
     /// The module checkouts learn what their remote now has, as `git push` would have told them; a checkout that
@@ -350,9 +373,6 @@ public struct RollRunner: Sendable {
         var name: String
         var updates: [RefUpdate]
         var mirror: GitRepository
-        /// The mirror recorded them as the push landed, with the removal of the staged branches
-        /// (``GitRepository/pushRecordingHere(_:as:to:weighStaging:)``).
-        var recorded = false
         /// The mirror tried to record them as the push landed and failed: some may be recorded already.
         var triedEarly = false
 
@@ -378,11 +398,12 @@ public struct RollRunner: Sendable {
     }
 
     /// Pushes every module repository that has updates from its mirror (`mirrors`, the executor's), `jobs` at a
-    /// time, each in one atomic push; records each outcome in the journal as it lands. No push starts once `stopped`
-    /// is set (the superproject's commits could not be written).
+    /// time, each in one atomic push; records each outcome in the journal as it lands. The mirror's record of a
+    /// landed push is handed to `lane` (keyed by the module's name) as soon as the push answered, so the next push
+    /// does not wait for it. No push starts once `stopped` is set (the superproject's commits could not be written).
     func publishModules(
         _ moduleUpdates: [String: [RefUpdate]], plan: RollPlan, snapshot: Snapshot, mirrors: [String: GitRepository],
-        recorder: RollJournalRecorder, jobs: Int, stopped: Locked<Bool> = Locked(false)
+        recorder: RollJournalRecorder, jobs: Int, lane: ConcurrentLane, stopped: Locked<Bool> = Locked(false)
     ) throws -> ModulePushes {
         let work: [(name: String, updates: [RefUpdate], mirror: GitRepository, url: String)] = plan.modules.compactMap {
             module in
@@ -392,8 +413,7 @@ public struct RollRunner: Sendable {
             return (module.name, updates, mirror, url)
         }
         let console = self.console
-        let outcomes = try Concurrent.map(work, jobs: jobs) {
-            job -> (pushed: ReviewProtectedBranches.Outcome, recorded: Bool) in
+        let outcomes = try Concurrent.map(work, jobs: jobs) { job -> ReviewProtectedBranches.Outcome in
             try recorder.requireWritable()
             if stopped.current {
                 throw RollError("\(job.name) was not pushed: the superproject's commits could not be written")
@@ -401,21 +421,19 @@ public struct RollRunner: Sendable {
             let count = job.updates.count
             console?.progress("pushing \(count) branch\(count == 1 ? "" : "es") of \(job.name)")
             // Branches refused as protected are left out and the others pushed again: only their tenants wait. The
-            // mirror is a cache of the remote: it records what landed as part of the push (a failure is tried again
-            // beside the superproject's push, and reported there).
-            var recorded = true
-            let pushed = try ReviewProtectedBranches.push(
+            // mirror is a cache of the remote: it records what landed in the lane, beside the next pushes (a failure
+            // is tried again beside the superproject's push, and reported there).
+            return try ReviewProtectedBranches.push(
                 job.updates, record: { try recorder.record(repository: job.name, refs: $0, published: $1) }
             ) { updates in
                 // A mirror of a few hundred refs names its branches in the push rather than staging them.
-                let push = try job.mirror.pushRecordingHere(updates, as: job.name, to: job.url, weighStaging: true)
-                if push.recordFailure != nil { recorded = false }
+                let push = try job.mirror.pushLeavingRecord(updates, as: job.name, to: job.url, weighStaging: true)
+                if let record = push.record { lane.run(job.name) { record.complete() } }
                 return push.outcome
             }
-            return (pushed, recorded)
         }
         var result = ModulePushes()
-        for (job, (outcome, recorded)) in zip(work, outcomes) {
+        for (job, outcome) in zip(work, outcomes) {
             result.publication.pushes += outcome.pushes
             if !outcome.protected.isEmpty { result.protected.append((job.name, outcome.protected)) }
             if outcome.accepted {
@@ -423,10 +441,7 @@ public struct RollRunner: Sendable {
                 // The mirror is a cache of the remote: it records what the remote now has.
                 let updates = job.updates.filter { !outcome.protected.contains($0.ref.name) }
                 if !updates.isEmpty {
-                    result.landed.append(
-                        LandedPush(
-                            name: job.name, updates: updates, mirror: job.mirror, recorded: recorded,
-                            triedEarly: !recorded))
+                    result.landed.append(LandedPush(name: job.name, updates: updates, mirror: job.mirror))
                 }
             } else {
                 result.publication.failedModules[job.name] = outcome.last?.detail ?? "rejected"
