@@ -96,12 +96,6 @@ import Testing
         "TenantCLI/CommandContext.swift", "TenantModel/Workspace/Workspace.swift", "TenantExample/ExampleBuilder.swift",
     ]
 
-    /// Files that still take a runner beside the repositories and move next; a file that no longer does is taken off
-    /// the list (the test says so).
-    static let stillTakingARunner: Set<String> = [
-        "TenantRoll/Roll/RollRunner.swift"
-    ]
-
     @Test func theRunnerScanFindsARunnerBesideTheRepositoriesAndLeavesDerivedOnesAlone() {
         // Positive control: a runner taken, held or asked for a repository is found.
         #expect(Self.runnerUses(in: "static func load(workspace: Workspace, git: Git) throws").count == 1)
@@ -123,7 +117,6 @@ import Testing
             return
         }
         var found: [String] = []
-        var listed: Set<String> = []
         var scanned = 0
         for case let relative as String in enumerator where relative.hasSuffix(".swift") {
             guard !Self.exempt.contains(where: { relative.hasPrefix($0 + "/") }), !Self.makers.contains(relative)
@@ -131,10 +124,6 @@ import Testing
             let text = try String(contentsOf: sources.appendingPathComponent(relative), encoding: .utf8)
             scanned += 1
             let uses = Self.runnerUses(in: text)
-            if Self.stillTakingARunner.contains(relative) {
-                if !uses.isEmpty { listed.insert(relative) }
-                continue
-            }
             found += uses.map { "\(relative):\($0)" }
         }
         #expect(scanned > 100, "scanned only \(scanned) files; is the package root right?")
@@ -142,8 +131,6 @@ import Testing
             found.isEmpty,
             "a runner beside the repositories, or a repository made from one: \(found); take the workspace, the snapshot or the repository value instead (workspace.superproject, workspace.checkout(at:), snapshot.mirrorRepository(of:), repository.repository(at:))"
         )
-        let cleared = Self.stillTakingARunner.subtracting(listed).sorted()
-        #expect(cleared.isEmpty, "these files take no runner any more: take them off stillTakingARunner: \(cleared)")
     }
 
     /// The lookups that returned or took a plain `String` in place of the resolver's typed answer, as declared on

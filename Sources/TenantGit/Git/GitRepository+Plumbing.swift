@@ -49,18 +49,8 @@ extension GitRepository {
             tracking: tracking, git: git)
     }
 
-    /// ``push(_:as:to:mode:weighStaging:tracking:)`` from a mirror of `remote`, which records what landed itself: in
-    /// the same ref transaction that removes the staged branches (one `update-ref` process for the push,
-    /// ``AtomicPush``). A record that failed is returned, not thrown: the push landed all the same.
-    public func pushRecordingHere(
-        _ updates: [RefUpdate], as name: String, to remote: String, weighStaging: Bool = false
-    ) throws -> (outcome: PushOutcome, recordFailure: (any Error)?) {
-        try AtomicPush.push(
-            updates, repository: name, from: path, to: remote, weighStaging: weighStaging, recordingHere: true,
-            git: git)
-    }
-
-    /// ``pushRecordingHere(_:as:to:weighStaging:)`` that leaves the record of a landed push to the caller
+    /// ``push(_:as:to:mode:weighStaging:tracking:)`` from a mirror of `remote` that leaves the record of a landed push
+    /// (in the same ref transaction that removes the staged branches, ``AtomicPush``) to the caller
     /// (``PendingPushRecord``): it completes it while another repository pushes.
     public func pushLeavingRecord(
         _ updates: [RefUpdate], as name: String, to remote: String, weighStaging: Bool = false

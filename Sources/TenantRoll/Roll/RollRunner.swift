@@ -38,9 +38,6 @@ public struct RollRunner: Sendable {
         self.console = console
     }
 
-    /// The runner of the run: the workspace's.
-    var git: Git { workspace.git }
-
     /// Runs the roll.
     public func run(_ options: RollOptions) throws -> RollReport {
         let start = Date()
@@ -145,7 +142,8 @@ public struct RollRunner: Sendable {
     /// for the whole roll.
     func loadSnapshot(_ options: RollOptions) throws -> Snapshot {
         var snapshotOptions = Snapshot.Options(
-            purpose: .report, fetch: options.fetch, jobs: options.jobs, allowLocalRemotes: git.allowLocalRemotes,
+            purpose: .report, fetch: options.fetch, jobs: options.jobs,
+            allowLocalRemotes: workspace.git.allowLocalRemotes,
             checkNames: { [filter = options.filter] project in try RollPlanner.check(filter, against: project) })
         snapshotOptions.keepBatch = true  // one `cat-file --batch` on the superproject for the whole roll
         return try Snapshot.load(workspace: workspace, options: snapshotOptions, console: console)
