@@ -61,7 +61,9 @@ import Testing
         let plan = try RollPlanner.plan(try Self.state())
         #expect(
             plan.repin?.changes == [
-                PinChange(module: "Infrastructure", path: "Modules/Infrastructure", old: Self.a, new: Self.b)
+                PinChange(
+                    module: "Infrastructure", path: "Modules/Infrastructure", old: ObjectID(Self.a),
+                    new: try #require(ObjectID(Self.b)))
             ])
         #expect(
             plan.moduleMerges.map { "\($0.module) \($0.branch) \($0.ours) \($0.theirs)" } == [
@@ -94,6 +96,19 @@ import Testing
             #expect(plan.tenants.map(\.tenant.id) == ["t2"], "\(name)")
         }
         #expect(throws: UnknownNameError.self) { try RollPlanner.plan(state, filter: RollFilter(tenants: ["acm"])) }
+    }
+
+    @Test func anIdThatIsNoneFailsThePlanNamingItsRepository() throws {
+        // Positive control: the same state with full ids plans t2's merge.
+        #expect(try RollPlanner.plan(try Self.state()).moduleMerges.map(\.tenant) == ["t2"])
+        var state = try Self.state()
+        state.repositories["Infrastructure"] = try Self.repository(
+            branches: ["general_dev": Self.b, "t2": "ddddddd"],
+            graph: "\(Self.b) \(Self.a)\n\(Self.d) \(Self.a)\n\(Self.a)\n",
+            containGeneral: ["general_dev"])
+        let error = try #require(throws: RollError.self) { try RollPlanner.plan(state) }
+        #expect(error.description.contains("Infrastructure") && error.description.contains("t2"), "\(error)")
+        #expect(error.description.contains("'ddddddd'"), "\(error)")
     }
 
     @Test func nothingToDoWhenEverythingIsCurrent() throws {

@@ -178,11 +178,11 @@ public struct ResolveStarter {
             guard let pin = modulePlans[merge.module]?.finalCommit else {
                 throw ResolveError(.refused, "module \(merge.module) is not pinned on \(tenant.branch)")
             }
-            if pin != merge.ours, try !snapshot.isAncestor(pin, of: merge.ours, module: merge.module) {
+            if pin != merge.ours.hex, try !snapshot.isAncestor(pin, of: merge.ours.hex, module: merge.module) {
                 throw ResolveError(
                     .refused,
                     "cannot resolve \(tenant.id): \(tenant.branch) pins \(merge.module) \(ObjectID.short(pin)), which is not "
-                        + "in the module's \(merge.branch) (\(ObjectID.short(merge.ours))) on its remote; pin the branch's "
+                        + "in the module's \(merge.branch) (\(merge.ours.short)) on its remote; pin the branch's "
                         + "tip first (tenantctl switch \(tenant.id), then tenantctl pin --push)")
             }
         }
@@ -236,9 +236,9 @@ public struct ResolveStarter {
             let checkout = workspace.checkout(at: module.path)
             guard try CheckoutPresence.of(checkout) == .repository else { continue }
             try ResolveCheckouts.ensureCommits(
-                [merge.ours, merge.theirs], in: checkout, module: merge.module, console: console)
+                [merge.ours.hex, merge.theirs.hex], in: checkout, module: merge.module, console: console)
             var found: Set<String> = []
-            for commit in [merge.ours, merge.theirs] {
+            for commit in [merge.ours.hex, merge.theirs.hex] {
                 found.formUnion(try checkout.untrackedOverwrites(to: commit))
             }
             files += found.sorted().map { "\(module.path)/\($0)" }
@@ -387,9 +387,10 @@ public struct ResolveStarter {
             guard let module = snapshot.project.module(named: merge.module) else { return nil }
             return ResolveState.Merge(
                 repository: merge.module, path: module.path, branch: merge.branch,
-                generalBranch: snapshot.project.generalBranch(of: module), ours: merge.ours, theirs: merge.theirs,
+                generalBranch: snapshot.project.generalBranch(of: module), ours: merge.ours.hex,
+                theirs: merge.theirs.hex,
                 message: RollExecutor.moduleMergeMessage(
-                    general: general, branch: merge.branch, module: merge.module, theirs: merge.theirs),
+                    general: general, branch: merge.branch, module: merge.module, theirs: merge.theirs.hex),
                 remote: RemoteURL.redacted(snapshot.specs[merge.module]?.url ?? ""))
         }
         let merged = Set(modules.map(\.repository))

@@ -136,8 +136,8 @@ struct ReviewProposer {
                     repository: outcome.merge.module, tenant: outcome.merge.tenant, target: outcome.merge.branch,
                     ref: review.proposalRef(
                         repository: outcome.merge.module, tenant: outcome.merge.tenant, target: outcome.merge.branch),
-                    base: outcome.merge.ours,
-                    general: outcome.merge.theirs, proposed: commit, state: "proposed"))
+                    base: outcome.merge.ours.hex,
+                    general: outcome.merge.theirs.hex, proposed: commit, state: "proposed"))
         }
         let owners = Dictionary(
             plan.tenants.map { ("refs/heads/" + $0.tenant.branch, $0.tenant.id) },

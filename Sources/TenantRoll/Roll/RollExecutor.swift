@@ -96,7 +96,7 @@ public struct RollExecutor: Sendable {
         for outcome in outcomes {
             guard let commit = outcome.commit, rolling.contains(outcome.merge.tenant) else { continue }
             moduleUpdates[outcome.merge.module, default: []].append(
-                try RefUpdate(branch: outcome.merge.branch, new: commit, old: outcome.merge.ours))
+                try RefUpdate(branch: outcome.merge.branch, new: commit, old: outcome.merge.ours.hex))
         }
         return Merges(
             outcomes: outcomes, generalCommit: superprojectMerges.generalCommit, merged: merged, newTips: newTips,
@@ -199,10 +199,10 @@ public struct RollExecutor: Sendable {
             for (index, (merge, result)) in zip(job.merges, results).enumerated() where result.clean {
                 specs.append(
                     CommitSpec(
-                        tree: result.tree, parents: [merge.ours, merge.theirs],
+                        tree: result.tree, parents: [merge.ours.hex, merge.theirs.hex],
                         message: Self.moduleMergeMessage(
-                            general: generalBranch, branch: merge.branch, module: job.name, theirs: merge.theirs)
-                            + trailer(generalBranch, merge.theirs, job.name, merge.branch, merge.ours)))
+                            general: generalBranch, branch: merge.branch, module: job.name, theirs: merge.theirs.hex)
+                            + trailer(generalBranch, merge.theirs.hex, job.name, merge.branch, merge.ours.hex)))
                 cleanIndices.append(index)
             }
             let ids = try job.mirror.writeCommits(specs, identity: identity)
@@ -219,7 +219,7 @@ public struct RollExecutor: Sendable {
         guard let repin = plan.repin else { return nil }
         let tree = try writer.write(
             base: plan.generalTip + "^{tree}",
-            edits: repin.changes.map { PathEdit(path: $0.path, change: .gitlink($0.new)) })
+            edits: repin.changes.map { PathEdit(path: $0.path, change: .gitlink($0.new.hex)) })
         return try repository.writeCommit(
             CommitSpec(
                 tree: tree, parents: [plan.generalTip],
@@ -307,10 +307,14 @@ public struct RollExecutor: Sendable {
                 }
                 edits.append(PathEdit(path: path, change: .gitlink(commit)))
                 if tenant.oldPins[path] != commit {
+                    let what = "tenant \(tenant.tenant.id)'s pin of \(path)"
                     changes.append(
                         PinChange(
-                            module: tenant.moduleNames[path] ?? path, path: path, old: tenant.oldPins[path],
-                            new: commit))
+                            module: tenant.moduleNames[path] ?? path, path: path,
+                            old: try tenant.oldPins[path].map {
+                                try RollPlanner.commitID($0, "\(what) before the roll")
+                            },
+                            new: try RollPlanner.commitID(commit, what)))
                 }
             }
             edits += (tenant.removedPaths + tenant.renamedPaths).map { PathEdit(path: $0, change: .remove) }

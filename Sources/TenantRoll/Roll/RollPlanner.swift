@@ -23,7 +23,7 @@ public enum RollPlanner {
         let generalBlocked = generalBlockReasons(state, moving: repinning)
         let repin =
             generalBlocked.isEmpty
-            ? generalRepin(state, moving: repinning, generalTips: generalTips, generalTip: generalTip) : nil
+            ? try generalRepin(state, moving: repinning, generalTips: generalTips, generalTip: generalTip) : nil
 
         var merges: [ModuleMerge] = []
         var tenants: [TenantPlan] = []
@@ -35,7 +35,7 @@ public enum RollPlanner {
             moduleNames: Dictionary(
                 project.manifest.modules.map { ($0.path, $0.name) }, uniquingKeysWith: { _, last in last }))
         for tenant in selected {
-            let planned = planTenant(tenant, context)
+            let planned = try planTenant(tenant, context)
             tenants.append(planned.plan)
             merges += planned.merges
         }
@@ -76,7 +76,7 @@ public enum RollPlanner {
         var state: RollState
         /// Modules whose pins move.
         var moving: Set<String>
-        var generalTips: [String: String]
+        var generalTips: [String: ObjectID]
         var generalMoves: Bool
         /// `--accept-merged-back` modules (and `superproject`).
         var accepted: Set<String>
@@ -124,26 +124,36 @@ public enum RollPlanner {
     }
 
     /// Module name → the tip of the module's general branch.
-    static func moduleGeneralTips(_ state: RollState) throws -> [String: String] {
-        var tips: [String: String] = [:]
+    static func moduleGeneralTips(_ state: RollState) throws -> [String: ObjectID] {
+        var tips: [String: ObjectID] = [:]
         for module in state.project.manifest.modules where state.unreachable[module.name] == nil {
             let branch = state.project.generalBranch(of: module)
             guard let tip = state.repositories[module.name]?.branches[branch] else {
                 throw RollError("module \(module.name) has no branch \(branch) on its remote")
             }
-            tips[module.name] = tip
+            tips[module.name] = try commitID(tip, "the tip of module \(module.name)'s branch \(branch)")
         }
         return tips
     }
 
+    /// `text` as an object id; a value that is none (the observed state is damaged) throws naming `what` holds it.
+    static func commitID(_ text: String, _ what: @autoclosure () -> String) throws -> ObjectID {
+        guard let id = ObjectID(text) else {
+            throw RollError("\(what()) is '\(text)', not a full commit id: run tenantctl roll again to observe it anew")
+        }
+        return id
+    }
+
     /// The general branch's gitlinks that move to their module's general tip (nil when all are current).
     static func generalRepin(
-        _ state: RollState, moving: [Module], generalTips: [String: String], generalTip: String
-    ) -> GeneralRepin? {
+        _ state: RollState, moving: [Module], generalTips: [String: ObjectID], generalTip: String
+    ) throws -> GeneralRepin? {
         let generalPins = state.superproject.pins[state.generalBranch] ?? [:]
-        let changes = moving.compactMap { module -> PinChange? in
+        let changes = try moving.compactMap { module -> PinChange? in
             guard let new = generalTips[module.name] else { return nil }
-            let old = generalPins[module.path]
+            let old = try generalPins[module.path].map {
+                try commitID($0, "the pin of \(module.path) on the superproject's \(state.generalBranch)")
+            }
             return old == new ? nil : PinChange(module: module.name, path: module.path, old: old, new: new)
         }
         return changes.isEmpty ? nil : GeneralRepin(base: generalTip, changes: changes)
@@ -151,7 +161,9 @@ public enum RollPlanner {
 
     /// One tenant: the pin rule for every module, the module merges it needs, what keeps it from rolling (problems)
     /// and what would drop or spread a customisation (blocked).
-    static func planTenant(_ tenant: Tenant, _ context: TenantContext) -> (plan: TenantPlan, merges: [ModuleMerge]) {
+    static func planTenant(_ tenant: Tenant, _ context: TenantContext) throws -> (
+        plan: TenantPlan, merges: [ModuleMerge]
+    ) {
         let state = context.state
         let project = state.project
         let tip = state.superproject.branches[tenant.branch]
@@ -161,7 +173,7 @@ public enum RollPlanner {
                 reason: "module \(name) is customised by \(tenant.id) but removed on \(state.generalBranch)")
         }
         let renamed = state.superproject.renamedPaths[tenant.branch] ?? [:]
-        var modules = planModules(tenant, context, renamed: renamed)
+        var modules = try planModules(tenant, context, renamed: renamed)
         if tip == nil {
             // Missing, not a conflict: there is nothing to resolve, only a branch to restore or a tenant to remove.
             modules.blocked.insert(
@@ -208,7 +220,9 @@ public enum RollPlanner {
 
     /// Every module of the general manifest for `tenant`: its pin rule, the merge of its general branch into the
     /// tenant's module branch, and what blocks it (`renamed`: old path → module name on the tenant's branch).
-    static func planModules(_ tenant: Tenant, _ context: TenantContext, renamed: [String: String]) -> ModulesPlan {
+    static func planModules(_ tenant: Tenant, _ context: TenantContext, renamed: [String: String]) throws
+        -> ModulesPlan
+    {
         let state = context.state
         let project = state.project
         var result = ModulesPlan(names: context.moduleNames, oldPins: state.superproject.pins[tenant.branch] ?? [:])
@@ -241,16 +255,22 @@ public enum RollPlanner {
                 tenant, module: module, pin: oldPin, repository: repository, context: context)
             let branch = project.branch(of: module, for: tenant)
             guard tenant.customises(module.name) else {
-                if let generalTip = context.generalTips[module.name] { result.pins[module.path] = .commit(generalTip) }
+                if let generalTip = context.generalTips[module.name] {
+                    result.pins[module.path] = .commit(generalTip.hex)
+                }
                 continue
             }
             // A tenant branch the remote lacks is the judge's `missing-branch`, which blocks the tenant (above).
             guard let branchTip = repository.branches[branch] else { continue }
             result.pins[module.path] = .tenantBranch(module: module.name, tip: branchTip)
             if !repository.containGeneral.contains(branch), let generalTip = context.generalTips[module.name] {
+                let what = "module \(module.name)'s branch \(branch) of tenant \(tenant.id)"
                 var merge = ModuleMerge(
-                    module: module.name, tenant: tenant.id, branch: branch, ours: branchTip, theirs: generalTip)
-                merge.virtualGeneral = repository.squashed[branch]
+                    module: module.name, tenant: tenant.id, branch: branch,
+                    ours: try commitID(branchTip, "the tip of \(what)"), theirs: generalTip)
+                merge.virtualGeneral = try repository.squashed[branch].map {
+                    try commitID($0, "the general commit \(what) took by squash or rebase")
+                }
                 result.merges.append(merge)
             }
         }

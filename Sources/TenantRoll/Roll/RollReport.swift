@@ -142,7 +142,7 @@ public struct RollReport: Sendable, Equatable, Codable {
         } else if compact && !general.pins.isEmpty {
             generalDetail = "\(English.count(general.pins.count, "pin")) moved"
         } else {
-            generalDetail = general.pins.map { "\($0.module) \(short($0.old)) → \(short($0.new))" }
+            generalDetail = general.pins.map { "\($0.module) \(short($0.old?.hex)) → \(short($0.new.hex))" }
                 .joined(separator: ", ")
         }
         return [
@@ -178,7 +178,7 @@ public struct RollReport: Sendable, Equatable, Codable {
             detail.append("\(English.count(tenant.pins.count, "pin")) moved")
         } else if !tenant.pins.isEmpty {
             detail.append(
-                tenant.pins.map { "\($0.module) \(short($0.old)) → \(short($0.new))" }.joined(separator: ", "))
+                tenant.pins.map { "\($0.module) \(short($0.old?.hex)) → \(short($0.new.hex))" }.joined(separator: ", "))
         }
         for conflict in tenant.conflicts {
             let paths = conflict.paths.isEmpty ? "" : ": " + conflict.paths.joined(separator: ", ")
@@ -269,7 +269,7 @@ extension RollReport {
         for tenant in plan.tenants {
             let merges = execution.moduleMerges.filter { $0.merge.tenant == tenant.tenant.id }.map {
                 RollReport.Merge(
-                    module: $0.merge.module, branch: $0.merge.branch, from: $0.merge.ours, to: $0.commit,
+                    module: $0.merge.module, branch: $0.merge.branch, from: $0.merge.ours.hex, to: $0.commit,
                     status: $0.commit == nil ? "conflict" : "merged", conflicts: $0.conflicts)
             }
             var entry = RollReport.TenantEntry(
