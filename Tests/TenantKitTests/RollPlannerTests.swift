@@ -10,6 +10,9 @@ import Testing
     static let g = String(repeating: "1", count: 40)
     static let t = String(repeating: "2", count: 40)
 
+    /// `text` as an id (the fixtures' ids are all full).
+    static func id(_ text: String) throws -> ObjectID { try #require(ObjectID(text)) }
+
     static let modules = [
         Module(name: "Infrastructure", path: "Modules/Infrastructure", url: "../Infrastructure.git"),
         Module(name: "Article", path: "Modules/Article", url: "../Article.git"),
@@ -72,9 +75,9 @@ import Testing
         let t1 = try #require(plan.tenants.first { $0.tenant.id == "t1" })
         let t2 = try #require(plan.tenants.first { $0.tenant.id == "t2" })
         #expect(t1.mergeGeneral && t2.mergeGeneral)  // general_dev gets a new commit
-        #expect(t1.pins["Modules/Infrastructure"] == .commit(Self.b))
-        #expect(t2.pins["Modules/Infrastructure"] == .tenantBranch(module: "Infrastructure", tip: Self.d))
-        #expect(t2.pins["Modules/Article"] == .commit(Self.c))
+        #expect(try t1.pins["Modules/Infrastructure"] == .commit(Self.id(Self.b)))
+        #expect(try t2.pins["Modules/Infrastructure"] == .tenantBranch(module: "Infrastructure", tip: Self.id(Self.d)))
+        #expect(try t2.pins["Modules/Article"] == .commit(Self.id(Self.c)))
     }
 
     /// `--tenant` names a tenant by its id or by its branch, as in audit and verify; an unknown name is refused.
@@ -109,6 +112,11 @@ import Testing
         let error = try #require(throws: RollError.self) { try RollPlanner.plan(state) }
         #expect(error.description.contains("Infrastructure") && error.description.contains("t2"), "\(error)")
         #expect(error.description.contains("'ddddddd'"), "\(error)")
+        // A tenant's superproject pin that is no id fails it naming the tenant and the path.
+        var pins = try Self.state()
+        pins.superproject.pins["t1"]?["Modules/Article"] = "HEAD"
+        let pinError = try #require(throws: RollError.self) { try RollPlanner.plan(pins) }
+        #expect(pinError.description.contains("t1") && pinError.description.contains("Modules/Article"), "\(pinError)")
     }
 
     @Test func nothingToDoWhenEverythingIsCurrent() throws {
@@ -123,9 +131,9 @@ import Testing
         #expect(plan.tenants.allSatisfy { !$0.mergeGeneral && $0.problems.isEmpty })
         let t1 = try #require(plan.tenants.first { $0.tenant.id == "t1" })
         let t2 = try #require(plan.tenants.first { $0.tenant.id == "t2" })
-        #expect(t1.pins["Modules/Infrastructure"] == .commit(Self.a))
-        #expect(t1.pins["Modules/Article"] == .commit(Self.c))
-        #expect(t2.pins["Modules/Infrastructure"] == .tenantBranch(module: "Infrastructure", tip: Self.d))
+        #expect(try t1.pins["Modules/Infrastructure"] == .commit(Self.id(Self.a)))
+        #expect(try t1.pins["Modules/Article"] == .commit(Self.id(Self.c)))
+        #expect(try t2.pins["Modules/Infrastructure"] == .tenantBranch(module: "Infrastructure", tip: Self.id(Self.d)))
     }
 
     @Test func moduleFilterKeepsTheOtherPins() throws {
@@ -133,7 +141,7 @@ import Testing
         #expect(plan.repin == nil)
         #expect(plan.moduleMerges.isEmpty)
         let t2 = try #require(plan.tenants.first { $0.tenant.id == "t2" })
-        #expect(t2.pins["Modules/Infrastructure"] == .commit(Self.d))
+        #expect(try t2.pins["Modules/Infrastructure"] == .commit(Self.id(Self.d)))
     }
 
     @Test func tenantFilterSelectsTenantsAndRejectsUnknownNames() throws {

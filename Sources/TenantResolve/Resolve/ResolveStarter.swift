@@ -55,7 +55,7 @@ public struct ResolveStarter {
             throw ResolveError(.refused, "roll has no plan for \(tenant.id)")
         }
         try Self.checkPlan(plan, tenantPlan, repinStep: try repinNextStep(plan, tenant: tenant.id))
-        guard let superOurs = tenantPlan.tip else {
+        guard let superOurs = tenantPlan.tip?.hex else {
             throw ResolveError(.refused, "branch \(tenant.branch) is missing on the superproject's remote")
         }
         if Self.isUpToDate(plan, tenantPlan) { return Self.upToDate(tenant, at: superOurs) }
@@ -87,7 +87,7 @@ public struct ResolveStarter {
             startPoints: startPoints)
         state.worktree = workspace.root
         state.gitDirectory = workspace.gitDirectory
-        try markForReview(&state, snapshot: snapshot, generalTip: plan.generalTip)
+        try markForReview(&state, snapshot: snapshot, generalTip: plan.generalTip.hex)
         // Clean before the start (switch's pre-flight): each step's result is recorded as it lands, so that a later
         // abort tells what the user changed since from what the resolution left.
         state.left = Dictionary(startPoints.map { ($0.path, [:]) }, uniquingKeysWith: { first, _ in first })
@@ -244,7 +244,7 @@ public struct ResolveStarter {
             files += found.sorted().map { "\(module.path)/\($0)" }
         }
         if tenantPlan.mergeGeneral {
-            files += try workspace.superproject.untrackedOverwrites(to: plan.generalTip)
+            files += try workspace.superproject.untrackedOverwrites(to: plan.generalTip.hex)
         }
         guard !files.isEmpty else { return }
         throw ResolveError(
@@ -398,15 +398,15 @@ public struct ResolveStarter {
             guard let target = tenantPlan.pins[module.path] else { return nil }
             let commit: String?
             switch target {
-            case .commit(let id): commit = id
-            case .tenantBranch(let name, let tip): commit = merged.contains(name) ? nil : tip
+            case .commit(let id): commit = id.hex
+            case .tenantBranch(let name, let tip): commit = merged.contains(name) ? nil : tip.hex
             }
             return ResolveState.Pin(
-                module: module.name, path: module.path, old: tenantPlan.oldPins[module.path], commit: commit)
+                module: module.name, path: module.path, old: tenantPlan.oldPins[module.path]?.hex, commit: commit)
         }
         let superproject = ResolveState.Merge(
             repository: ResolveState.superproject, path: "", branch: tenant.branch, generalBranch: general,
-            ours: superOurs, theirs: tenantPlan.mergeGeneral ? plan.generalTip : nil,
+            ours: superOurs, theirs: tenantPlan.mergeGeneral ? plan.generalTip.hex : nil,
             message: "Roll \(general) into \(tenant.branch)", remote: snapshot.workspace.remoteName)
         return ResolveState(
             tenant: tenant.id, branch: tenant.branch, generalBranch: general,

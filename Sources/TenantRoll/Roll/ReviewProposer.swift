@@ -157,7 +157,7 @@ struct ReviewProposer {
                     ref: review.proposalRef(
                         repository: RollPublication.superproject, tenant: tenant,
                         target: String(update.ref.name.dropFirst("refs/heads/".count))),
-                    base: update.old?.hex, general: execution.generalCommit ?? plan.generalTip, proposed: new.hex,
+                    base: update.old?.hex, general: execution.generalCommit ?? plan.generalTip.hex, proposed: new.hex,
                     state: waits ? "waiting" : "proposed"))
         }
         return reviews

@@ -257,7 +257,7 @@ extension RollReport {
         let rolledWord = dryRun ? "would-roll" : "rolled"
         var totals = RollReport.Totals()
         var general = RollReport.General(
-            from: plan.generalTip, to: execution.generalCommit, pins: plan.repin?.changes ?? [],
+            from: plan.generalTip.hex, to: execution.generalCommit, pins: plan.repin?.changes ?? [],
             status: publication.generalRejected
                 ? "rejected" : (execution.generalCommit == nil ? "up-to-date" : rolledWord))
         if !plan.generalBlocked.isEmpty {
@@ -273,7 +273,8 @@ extension RollReport {
                     status: $0.commit == nil ? "conflict" : "merged", conflicts: $0.conflicts)
             }
             var entry = RollReport.TenantEntry(
-                id: tenant.tenant.id, branch: tenant.tenant.branch, status: "up-to-date", from: tenant.tip, to: nil,
+                id: tenant.tenant.id, branch: tenant.tenant.branch, status: "up-to-date", from: tenant.tip?.hex,
+                to: nil,
                 pins: [], merges: merges, conflicts: [], rejected: nil)
             switch execution.tenants[tenant.tenant.id] ?? .upToDate {
             case .upToDate:

@@ -159,15 +159,12 @@ enum VirtualBase {
         _ tenants: [TenantPlan], general: String, in superproject: GitRepository, identity: CommitIdentity
     ) throws -> [(ours: String, theirs: String)] {
         let theirs = try RollPlanner.commitID(general, "the superproject's general tip")
-        let merges = try tenants.compactMap { tenant -> ModuleMerge? in
+        let merges = tenants.compactMap { tenant -> ModuleMerge? in
             guard let tip = tenant.tip else { return nil }
-            let what = "tenant \(tenant.tenant.id)'s superproject branch \(tenant.tenant.branch)"
             var merge = ModuleMerge(
                 module: RollPublication.superproject, tenant: tenant.tenant.id, branch: tenant.tenant.branch,
-                ours: try RollPlanner.commitID(tip, "the tip of \(what)"), theirs: theirs)
-            merge.virtualGeneral = try tenant.virtualGeneral.map {
-                try RollPlanner.commitID($0, "the general commit \(what) took by squash or rebase")
-            }
+                ours: tip, theirs: theirs)
+            merge.virtualGeneral = tenant.virtualGeneral
             return merge
         }
         return try pairs(merges, in: superproject, identity: identity)
