@@ -10,6 +10,9 @@ import Testing
     static let g = String(repeating: "1", count: 40)
     static let t = String(repeating: "2", count: 40)
 
+    /// `text` as an id (the fixtures' ids are all full).
+    static func id(_ text: String) throws -> ObjectID { try #require(ObjectID(text)) }
+
     static let modules = [
         Module(name: "Infrastructure", path: "Modules/Infrastructure", url: "../Infrastructure.git"),
         Module(name: "Article", path: "Modules/Article", url: "../Article.git"),
@@ -61,7 +64,9 @@ import Testing
         let plan = try RollPlanner.plan(try Self.state())
         #expect(
             plan.repin?.changes == [
-                PinChange(module: "Infrastructure", path: "Modules/Infrastructure", old: Self.a, new: Self.b)
+                PinChange(
+                    module: "Infrastructure", path: "Modules/Infrastructure", old: ObjectID(Self.a),
+                    new: try #require(ObjectID(Self.b)))
             ])
         #expect(
             plan.moduleMerges.map { "\($0.module) \($0.branch) \($0.ours) \($0.theirs)" } == [
@@ -70,9 +75,9 @@ import Testing
         let t1 = try #require(plan.tenants.first { $0.tenant.id == "t1" })
         let t2 = try #require(plan.tenants.first { $0.tenant.id == "t2" })
         #expect(t1.mergeGeneral && t2.mergeGeneral)  // general_dev gets a new commit
-        #expect(t1.pins["Modules/Infrastructure"] == .commit(Self.b))
-        #expect(t2.pins["Modules/Infrastructure"] == .tenantBranch(module: "Infrastructure", tip: Self.d))
-        #expect(t2.pins["Modules/Article"] == .commit(Self.c))
+        #expect(try t1.pins["Modules/Infrastructure"] == .commit(Self.id(Self.b)))
+        #expect(try t2.pins["Modules/Infrastructure"] == .tenantBranch(module: "Infrastructure", tip: Self.id(Self.d)))
+        #expect(try t2.pins["Modules/Article"] == .commit(Self.id(Self.c)))
     }
 
     /// `--tenant` names a tenant by its id or by its branch, as in audit and verify; an unknown name is refused.
@@ -96,6 +101,24 @@ import Testing
         #expect(throws: UnknownNameError.self) { try RollPlanner.plan(state, filter: RollFilter(tenants: ["acm"])) }
     }
 
+    @Test func anIdThatIsNoneFailsThePlanNamingItsRepository() throws {
+        // Positive control: the same state with full ids plans t2's merge.
+        #expect(try RollPlanner.plan(try Self.state()).moduleMerges.map(\.tenant) == ["t2"])
+        var state = try Self.state()
+        state.repositories["Infrastructure"] = try Self.repository(
+            branches: ["general_dev": Self.b, "t2": "ddddddd"],
+            graph: "\(Self.b) \(Self.a)\n\(Self.d) \(Self.a)\n\(Self.a)\n",
+            containGeneral: ["general_dev"])
+        let error = try #require(throws: RollError.self) { try RollPlanner.plan(state) }
+        #expect(error.description.contains("Infrastructure") && error.description.contains("t2"), "\(error)")
+        #expect(error.description.contains("'ddddddd'"), "\(error)")
+        // A tenant's superproject pin that is no id fails it naming the tenant and the path.
+        var pins = try Self.state()
+        pins.superproject.pins["t1"]?["Modules/Article"] = "HEAD"
+        let pinError = try #require(throws: RollError.self) { try RollPlanner.plan(pins) }
+        #expect(pinError.description.contains("t1") && pinError.description.contains("Modules/Article"), "\(pinError)")
+    }
+
     @Test func nothingToDoWhenEverythingIsCurrent() throws {
         var state = try Self.state(infrastructureGeneral: Self.a, t2ContainsModuleGeneral: true)
         state.superproject.pins["t1"] = ["Modules/Infrastructure": Self.a, "Modules/Article": Self.c]
@@ -108,9 +131,9 @@ import Testing
         #expect(plan.tenants.allSatisfy { !$0.mergeGeneral && $0.problems.isEmpty })
         let t1 = try #require(plan.tenants.first { $0.tenant.id == "t1" })
         let t2 = try #require(plan.tenants.first { $0.tenant.id == "t2" })
-        #expect(t1.pins["Modules/Infrastructure"] == .commit(Self.a))
-        #expect(t1.pins["Modules/Article"] == .commit(Self.c))
-        #expect(t2.pins["Modules/Infrastructure"] == .tenantBranch(module: "Infrastructure", tip: Self.d))
+        #expect(try t1.pins["Modules/Infrastructure"] == .commit(Self.id(Self.a)))
+        #expect(try t1.pins["Modules/Article"] == .commit(Self.id(Self.c)))
+        #expect(try t2.pins["Modules/Infrastructure"] == .tenantBranch(module: "Infrastructure", tip: Self.id(Self.d)))
     }
 
     @Test func moduleFilterKeepsTheOtherPins() throws {
@@ -118,7 +141,7 @@ import Testing
         #expect(plan.repin == nil)
         #expect(plan.moduleMerges.isEmpty)
         let t2 = try #require(plan.tenants.first { $0.tenant.id == "t2" })
-        #expect(t2.pins["Modules/Infrastructure"] == .commit(Self.d))
+        #expect(try t2.pins["Modules/Infrastructure"] == .commit(Self.id(Self.d)))
     }
 
     @Test func tenantFilterSelectsTenantsAndRejectsUnknownNames() throws {

@@ -22,6 +22,16 @@ import Testing
         Field(file: "Sources/TenantGit/Git/RefTransaction.swift", name: "ref", type: "RefName"),
         Field(file: "Sources/TenantGit/Git/RefTransaction.swift", name: "new", type: "ObjectID?"),
         Field(file: "Sources/TenantGit/Git/RefTransaction.swift", name: "old", type: "ObjectID?"),
+        Field(file: "Sources/TenantRoll/Roll/ModuleMerge.swift", name: "ours", type: "ObjectID"),
+        Field(file: "Sources/TenantRoll/Roll/ModuleMerge.swift", name: "theirs", type: "ObjectID"),
+        Field(file: "Sources/TenantRoll/Roll/ModuleMerge.swift", name: "virtualGeneral", type: "ObjectID?"),
+        Field(file: "Sources/TenantRoll/Roll/PinChange.swift", name: "old", type: "ObjectID?"),
+        Field(file: "Sources/TenantRoll/Roll/PinChange.swift", name: "new", type: "ObjectID"),
+        Field(file: "Sources/TenantRoll/Roll/TenantPlan.swift", name: "tip", type: "ObjectID?"),
+        Field(file: "Sources/TenantRoll/Roll/TenantPlan.swift", name: "oldPins", type: "[String: ObjectID]"),
+        Field(file: "Sources/TenantRoll/Roll/TenantPlan.swift", name: "virtualGeneral", type: "ObjectID?"),
+        Field(file: "Sources/TenantRoll/Roll/RollPlan.swift", name: "generalTip", type: "ObjectID"),
+        Field(file: "Sources/TenantRoll/Roll/GeneralRepin.swift", name: "base", type: "ObjectID"),
     ]
 
     /// The type `text` declares the stored field `name` with (`var name: Type`), or nil when it declares none.

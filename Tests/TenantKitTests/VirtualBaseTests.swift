@@ -33,8 +33,10 @@ import Testing
         let naive = try MergeTree.merge([(commits.squashed, commits.next)], in: repo, git: git, what: "control")
         #expect(naive.first?.clean == false, "\(naive)")
 
-        var merge = ModuleMerge(module: "M", tenant: "t", branch: "t", ours: commits.squashed, theirs: commits.next)
-        merge.virtualGeneral = commits.general
+        var merge = ModuleMerge(
+            module: "M", tenant: "t", branch: "t", ours: try #require(ObjectID(commits.squashed)),
+            theirs: try #require(ObjectID(commits.next)))
+        merge.virtualGeneral = ObjectID(commits.general)
         let identity = CommitIdentity(author: "A <a@example.com> 0 +0000", committer: "A <a@example.com> 0 +0000")
         let pairs = try VirtualBase.pairs([merge], in: GitRepository(repo, git: git), identity: identity)
         let base = try #require(pairs.first?.ours)

@@ -48,7 +48,7 @@ extension ResolveContinuer {
                 record: { try transaction.recordReviews($0) })
         }
         let repositories = Self.repositories(state, reviews: reviews)
-        let pins = pinChanges(state).moved
+        let pins = try pinChanges(state).moved
         if rejected {
             state.phase = .committed
             try state.record(in: transaction, commonDirectory: common)

@@ -174,9 +174,9 @@ public struct ResolveContinuer {
             try amendPinsIfNeeded(&state, head: head)
             return
         }
-        let changes = pinChanges(state)
+        let changes = try pinChanges(state)
         try superproject.stageGitlinks(
-            changes.all.map { ($0.path, $0.new) }, removing: state.removedPaths,
+            changes.all.map { ($0.path, $0.new.hex) }, removing: state.removedPaths,
             context: "set the superproject's pins by the rule")
         // A review resolution's trailer (started with it) ends the message as it ends a review roll's.
         let message =
@@ -197,13 +197,13 @@ public struct ResolveContinuer {
     /// A superproject merge committed outside tenantctl (`git commit` by the user) with pins other than the rule's:
     /// the rule's gitlinks are staged and the commit amended (same parents, same message).
     func amendPinsIfNeeded(_ state: inout ResolveState, head: String) throws {
-        let expected = pinChanges(state).all
+        let expected = try pinChanges(state).all
         let pinned = try workspace.superproject.pins(at: head, paths: expected.map(\.path))
-        guard expected.contains(where: { pinned[$0.path] != $0.new }) else { return }
+        guard expected.contains(where: { pinned[$0.path] != $0.new.hex }) else { return }
         console?.progress("superproject: setting the pins of the committed merge by the rule")
         let superproject = workspace.superproject
         try superproject.stageGitlinks(
-            expected.map { ($0.path, $0.new) }, removing: state.removedPaths,
+            expected.map { ($0.path, $0.new.hex) }, removing: state.removedPaths,
             context: "set the superproject's pins by the rule")
         try superproject.amend(context: "set the pins of the superproject's merge by the rule")
         state.superproject.commit = try superproject.resolve("HEAD", context: "read the superproject's commit").hex
@@ -211,14 +211,28 @@ public struct ResolveContinuer {
     }
 
     /// Every pin by the rule (`all`) and the ones that moved (`moved`), in manifest order.
-    func pinChanges(_ state: ResolveState) -> (all: [PinChange], moved: [PinChange]) {
+    func pinChanges(_ state: ResolveState) throws -> (all: [PinChange], moved: [PinChange]) {
         var all: [PinChange] = []
         for pin in state.pins {
             let merge = state.modules.first { $0.repository == pin.module }
             guard let commit = pin.commit ?? merge?.commit ?? merge?.ours else { continue }
-            all.append(PinChange(module: pin.module, path: pin.path, old: pin.old, new: commit))
+            all.append(
+                PinChange(
+                    module: pin.module, path: pin.path, old: try pin.old.map { try Self.commitID($0, pin.path, state) },
+                    new: try Self.commitID(commit, pin.path, state)))
         }
         return (all, all.filter { $0.old != $0.new })
+    }
+
+    /// `text`, a pin of `path` the resolution's journal records, as an object id; a damaged record throws naming it.
+    static func commitID(_ text: String, _ path: String, _ state: ResolveState) throws -> ObjectID {
+        guard let id = ObjectID(text) else {
+            throw ResolveError(
+                .refused,
+                "the resolution of \(state.tenant) records '\(text)' as a pin of \(path), not a full commit id: run "
+                    + "`tenantctl resolve --abort` and start again")
+        }
+        return id
     }
 
     func isMerging(_ path: String) throws -> Bool {
@@ -231,10 +245,10 @@ public struct ResolveContinuer {
 
     /// Puts every module on its branch at its new pin (switch, from the local result; objects fetched as needed).
     func alignWorkingCopy(_ state: ResolveState) throws {
-        for change in pinChanges(state).all {
+        for change in try pinChanges(state).all {
             let checkout = workspace.checkout(at: change.path)
             guard try CheckoutPresence.of(checkout) == .repository else { continue }
-            try ResolveCheckouts.ensureCommits([change.new], in: checkout, module: change.module, console: console)
+            try ResolveCheckouts.ensureCommits([change.new.hex], in: checkout, module: change.module, console: console)
         }
         _ = try WorkingCopySwitch(workspace: workspace, fetch: false, console: console).run(
             target: state.tenant)
@@ -295,7 +309,7 @@ public struct ResolveContinuer {
             try recordRemoteTrackingRef(merge, new: new)
         }
         let ordered = Self.repositories(state, pushes: pushes, rejected: rejected)
-        let pins = pinChanges(state).moved
+        let pins = try pinChanges(state).moved
         if rejected {
             state.phase = .committed
             try state.record(in: transaction, commonDirectory: common)

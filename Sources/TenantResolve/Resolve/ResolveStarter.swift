@@ -55,7 +55,7 @@ public struct ResolveStarter {
             throw ResolveError(.refused, "roll has no plan for \(tenant.id)")
         }
         try Self.checkPlan(plan, tenantPlan, repinStep: try repinNextStep(plan, tenant: tenant.id))
-        guard let superOurs = tenantPlan.tip else {
+        guard let superOurs = tenantPlan.tip?.hex else {
             throw ResolveError(.refused, "branch \(tenant.branch) is missing on the superproject's remote")
         }
         if Self.isUpToDate(plan, tenantPlan) { return Self.upToDate(tenant, at: superOurs) }
@@ -87,7 +87,7 @@ public struct ResolveStarter {
             startPoints: startPoints)
         state.worktree = workspace.root
         state.gitDirectory = workspace.gitDirectory
-        try markForReview(&state, snapshot: snapshot, generalTip: plan.generalTip)
+        try markForReview(&state, snapshot: snapshot, generalTip: plan.generalTip.hex)
         // Clean before the start (switch's pre-flight): each step's result is recorded as it lands, so that a later
         // abort tells what the user changed since from what the resolution left.
         state.left = Dictionary(startPoints.map { ($0.path, [:]) }, uniquingKeysWith: { first, _ in first })
@@ -178,11 +178,11 @@ public struct ResolveStarter {
             guard let pin = modulePlans[merge.module]?.finalCommit else {
                 throw ResolveError(.refused, "module \(merge.module) is not pinned on \(tenant.branch)")
             }
-            if pin != merge.ours, try !snapshot.isAncestor(pin, of: merge.ours, module: merge.module) {
+            if pin != merge.ours.hex, try !snapshot.isAncestor(pin, of: merge.ours.hex, module: merge.module) {
                 throw ResolveError(
                     .refused,
                     "cannot resolve \(tenant.id): \(tenant.branch) pins \(merge.module) \(ObjectID.short(pin)), which is not "
-                        + "in the module's \(merge.branch) (\(ObjectID.short(merge.ours))) on its remote; pin the branch's "
+                        + "in the module's \(merge.branch) (\(merge.ours.short)) on its remote; pin the branch's "
                         + "tip first (tenantctl switch \(tenant.id), then tenantctl pin --push)")
             }
         }
@@ -236,15 +236,15 @@ public struct ResolveStarter {
             let checkout = workspace.checkout(at: module.path)
             guard try CheckoutPresence.of(checkout) == .repository else { continue }
             try ResolveCheckouts.ensureCommits(
-                [merge.ours, merge.theirs], in: checkout, module: merge.module, console: console)
+                [merge.ours.hex, merge.theirs.hex], in: checkout, module: merge.module, console: console)
             var found: Set<String> = []
-            for commit in [merge.ours, merge.theirs] {
+            for commit in [merge.ours.hex, merge.theirs.hex] {
                 found.formUnion(try checkout.untrackedOverwrites(to: commit))
             }
             files += found.sorted().map { "\(module.path)/\($0)" }
         }
         if tenantPlan.mergeGeneral {
-            files += try workspace.superproject.untrackedOverwrites(to: plan.generalTip)
+            files += try workspace.superproject.untrackedOverwrites(to: plan.generalTip.hex)
         }
         guard !files.isEmpty else { return }
         throw ResolveError(
@@ -387,9 +387,10 @@ public struct ResolveStarter {
             guard let module = snapshot.project.module(named: merge.module) else { return nil }
             return ResolveState.Merge(
                 repository: merge.module, path: module.path, branch: merge.branch,
-                generalBranch: snapshot.project.generalBranch(of: module), ours: merge.ours, theirs: merge.theirs,
+                generalBranch: snapshot.project.generalBranch(of: module), ours: merge.ours.hex,
+                theirs: merge.theirs.hex,
                 message: RollExecutor.moduleMergeMessage(
-                    general: general, branch: merge.branch, module: merge.module, theirs: merge.theirs),
+                    general: general, branch: merge.branch, module: merge.module, theirs: merge.theirs.hex),
                 remote: RemoteURL.redacted(snapshot.specs[merge.module]?.url ?? ""))
         }
         let merged = Set(modules.map(\.repository))
@@ -397,15 +398,15 @@ public struct ResolveStarter {
             guard let target = tenantPlan.pins[module.path] else { return nil }
             let commit: String?
             switch target {
-            case .commit(let id): commit = id
-            case .tenantBranch(let name, let tip): commit = merged.contains(name) ? nil : tip
+            case .commit(let id): commit = id.hex
+            case .tenantBranch(let name, let tip): commit = merged.contains(name) ? nil : tip.hex
             }
             return ResolveState.Pin(
-                module: module.name, path: module.path, old: tenantPlan.oldPins[module.path], commit: commit)
+                module: module.name, path: module.path, old: tenantPlan.oldPins[module.path]?.hex, commit: commit)
         }
         let superproject = ResolveState.Merge(
             repository: ResolveState.superproject, path: "", branch: tenant.branch, generalBranch: general,
-            ours: superOurs, theirs: tenantPlan.mergeGeneral ? plan.generalTip : nil,
+            ours: superOurs, theirs: tenantPlan.mergeGeneral ? plan.generalTip.hex : nil,
             message: "Roll \(general) into \(tenant.branch)", remote: snapshot.workspace.remoteName)
         return ResolveState(
             tenant: tenant.id, branch: tenant.branch, generalBranch: general,

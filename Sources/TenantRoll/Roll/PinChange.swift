@@ -7,11 +7,11 @@ public struct PinChange: Sendable, Equatable, Codable {
     /// Gitlink path.
     public var path: String
     /// The pin before (nil: the module was not pinned).
-    public var old: String?
+    public var old: ObjectID?
     /// The pin after.
-    public var new: String
+    public var new: ObjectID
 
-    public init(module: String, path: String, old: String?, new: String) {
+    public init(module: String, path: String, old: ObjectID?, new: ObjectID) {
         self.module = module
         self.path = path
         self.old = old

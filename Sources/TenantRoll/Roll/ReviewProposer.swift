@@ -136,8 +136,8 @@ struct ReviewProposer {
                     repository: outcome.merge.module, tenant: outcome.merge.tenant, target: outcome.merge.branch,
                     ref: review.proposalRef(
                         repository: outcome.merge.module, tenant: outcome.merge.tenant, target: outcome.merge.branch),
-                    base: outcome.merge.ours,
-                    general: outcome.merge.theirs, proposed: commit, state: "proposed"))
+                    base: outcome.merge.ours.hex,
+                    general: outcome.merge.theirs.hex, proposed: commit, state: "proposed"))
         }
         let owners = Dictionary(
             plan.tenants.map { ("refs/heads/" + $0.tenant.branch, $0.tenant.id) },
@@ -157,7 +157,7 @@ struct ReviewProposer {
                     ref: review.proposalRef(
                         repository: RollPublication.superproject, tenant: tenant,
                         target: String(update.ref.name.dropFirst("refs/heads/".count))),
-                    base: update.old?.hex, general: execution.generalCommit ?? plan.generalTip, proposed: new.hex,
+                    base: update.old?.hex, general: execution.generalCommit ?? plan.generalTip.hex, proposed: new.hex,
                     state: waits ? "waiting" : "proposed"))
         }
         return reviews

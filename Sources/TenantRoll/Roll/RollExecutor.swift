@@ -96,7 +96,7 @@ public struct RollExecutor: Sendable {
         for outcome in outcomes {
             guard let commit = outcome.commit, rolling.contains(outcome.merge.tenant) else { continue }
             moduleUpdates[outcome.merge.module, default: []].append(
-                try RefUpdate(branch: outcome.merge.branch, new: commit, old: outcome.merge.ours))
+                try RefUpdate(branch: outcome.merge.branch, new: commit, old: outcome.merge.ours.hex))
         }
         return Merges(
             outcomes: outcomes, generalCommit: superprojectMerges.generalCommit, merged: merged, newTips: newTips,
@@ -108,7 +108,7 @@ public struct RollExecutor: Sendable {
     public func finish(_ plan: RollPlan, _ merges: Merges, batch: CatFileBatch) throws -> RollExecution {
         let writer = repository.treeWriter(batch: batch)
         let generalCommit = merges.generalCommit
-        let general = generalCommit?.hex ?? plan.generalTip
+        let general = generalCommit?.hex ?? plan.generalTip.hex
         let rolled = try writeTenantCommits(
             plan, tenants: merges.writing, general: general, merged: merges.merged, newTips: merges.newTips,
             writer: writer, batch: batch)
@@ -120,7 +120,7 @@ public struct RollExecutor: Sendable {
         var superUpdates: [RefUpdate] = []
         if let generalCommit {
             superUpdates.append(
-                try RefUpdate(branch: plan.generalBranch, new: generalCommit.hex, old: plan.generalTip))
+                try RefUpdate(branch: plan.generalBranch, new: generalCommit.hex, old: plan.generalTip.hex))
         }
         superUpdates += rolled.updates
         return RollExecution(
@@ -163,7 +163,8 @@ public struct RollExecutor: Sendable {
             switch job {
             case .superproject:
                 let generalCommit = try repinGeneral(plan, writer: writer)
-                let merged = try mergeSuperproject(plan, into: generalCommit?.hex ?? plan.generalTip, console: console)
+                let merged = try mergeSuperproject(
+                    plan, into: generalCommit?.hex ?? plan.generalTip.hex, console: console)
                 return .superproject(SuperprojectMerges(generalCommit: generalCommit, merged: merged))
             case .module(let name, let merges, let mirror):
                 return .module(try mergeModule(name, merges: merges, in: mirror, plan: plan, console: console))
@@ -199,10 +200,10 @@ public struct RollExecutor: Sendable {
             for (index, (merge, result)) in zip(job.merges, results).enumerated() where result.clean {
                 specs.append(
                     CommitSpec(
-                        tree: result.tree, parents: [merge.ours, merge.theirs],
+                        tree: result.tree, parents: [merge.ours.hex, merge.theirs.hex],
                         message: Self.moduleMergeMessage(
-                            general: generalBranch, branch: merge.branch, module: job.name, theirs: merge.theirs)
-                            + trailer(generalBranch, merge.theirs, job.name, merge.branch, merge.ours)))
+                            general: generalBranch, branch: merge.branch, module: job.name, theirs: merge.theirs.hex)
+                            + trailer(generalBranch, merge.theirs.hex, job.name, merge.branch, merge.ours.hex)))
                 cleanIndices.append(index)
             }
             let ids = try job.mirror.writeCommits(specs, identity: identity)
@@ -218,14 +219,15 @@ public struct RollExecutor: Sendable {
     func repinGeneral(_ plan: RollPlan, writer: TreeWriter) throws -> ObjectID? {
         guard let repin = plan.repin else { return nil }
         let tree = try writer.write(
-            base: plan.generalTip + "^{tree}",
-            edits: repin.changes.map { PathEdit(path: $0.path, change: .gitlink($0.new)) })
+            base: plan.generalTip.hex + "^{tree}",
+            edits: repin.changes.map { PathEdit(path: $0.path, change: .gitlink($0.new.hex)) })
         return try repository.writeCommit(
             CommitSpec(
-                tree: tree, parents: [plan.generalTip],
+                tree: tree, parents: [plan.generalTip.hex],
                 message: "Roll \(plan.generalBranch): " + Self.describe(repin.changes)
                     + trailer(
-                        plan.generalBranch, plan.generalTip, "superproject", plan.generalBranch, plan.generalTip)),
+                        plan.generalBranch, plan.generalTip.hex, "superproject", plan.generalBranch, plan.generalTip.hex
+                    )),
             identity: identity)
     }
 
@@ -288,7 +290,7 @@ public struct RollExecutor: Sendable {
         var needs: [String: Set<String>] = [:]
         let order = Dictionary(plan.modules.enumerated().map { ($1.path, $0) }, uniquingKeysWith: { first, _ in first })
         for tenant in tenants {
-            guard let tip = tenant.tip else { continue }
+            guard let tip = tenant.tip?.hex else { continue }
             let result = merged[tenant.tenant.id]
             var edits: [PathEdit] = []
             var changes: [PinChange] = []
@@ -297,15 +299,18 @@ public struct RollExecutor: Sendable {
             let ordered = tenant.pins.map { (rank: order[$0.key] ?? 0, path: $0.key, target: $0.value) }
                 .sorted { ($0.rank, $0.path) < ($1.rank, $1.path) }
             for (_, path, target) in ordered {
-                let commit: String
+                let commit: ObjectID
                 switch target {
                 case .commit(let id): commit = id
                 case .tenantBranch(let module, let tip):
                     let merge = newTips[MergeKey(module: module, tenant: tenant.tenant.id)]
-                    commit = merge ?? tip
+                    commit =
+                        try merge.map {
+                            try RollPlanner.commitID($0, "the merge commit of \(module) for \(tenant.tenant.id)")
+                        } ?? tip
                     if merge != nil { needed.insert(module) }
                 }
-                edits.append(PathEdit(path: path, change: .gitlink(commit)))
+                edits.append(PathEdit(path: path, change: .gitlink(commit.hex)))
                 if tenant.oldPins[path] != commit {
                     changes.append(
                         PinChange(
@@ -356,7 +361,7 @@ public struct RollExecutor: Sendable {
     {
         let tenants = plan.tenants.filter { !$0.renamedModules.isEmpty && $0.tip != nil && $0.blocked.isEmpty }
         guard !tenants.isEmpty else { return [:] }
-        let trees = tenants.map { merged[$0.tenant.id]?.tree ?? ($0.tip ?? "") + "^{tree}" }
+        let trees = tenants.map { merged[$0.tenant.id]?.tree ?? ($0.tip?.hex ?? "") + "^{tree}" }
         let files = try repository.gitmodules(at: trees, batch: batch)
         var staying: [String: [String: String]] = [:]
         for (tenant, file) in zip(tenants, files) {

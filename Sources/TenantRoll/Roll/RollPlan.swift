@@ -5,7 +5,7 @@ public struct RollPlan: Sendable, Equatable {
     /// The superproject's general branch.
     public var generalBranch: String
     /// Superproject general tip before the roll.
-    public var generalTip: String
+    public var generalTip: ObjectID
     /// Modules of the general manifest.
     public var modules: [Module]
     /// The general branch re-pin (nil when the pins are current, or when the general branch is blocked).

@@ -6,9 +6,10 @@ public enum RollPlanner {
     public static func plan(_ state: RollState, filter: RollFilter = RollFilter()) throws -> RollPlan {
         let project = state.project
         let general = state.generalBranch
-        guard let generalTip = state.superproject.branches[general] else {
+        guard let generalTipText = state.superproject.branches[general] else {
             throw RollError("the superproject has no branch \(general) on its remote")
         }
+        let generalTip = try commitID(generalTipText, "the tip of the superproject's \(general)")
         try check(filter, against: project)
         let fetched = project.manifest.modules.filter { state.unreachable[$0.name] == nil }
         let moving = fetched.filter { filter.modules.isEmpty || filter.modules.contains($0.name) }
@@ -23,7 +24,7 @@ public enum RollPlanner {
         let generalBlocked = generalBlockReasons(state, moving: repinning)
         let repin =
             generalBlocked.isEmpty
-            ? generalRepin(state, moving: repinning, generalTips: generalTips, generalTip: generalTip) : nil
+            ? try generalRepin(state, moving: repinning, generalTips: generalTips, generalTip: generalTip) : nil
 
         var merges: [ModuleMerge] = []
         var tenants: [TenantPlan] = []
@@ -35,12 +36,12 @@ public enum RollPlanner {
             moduleNames: Dictionary(
                 project.manifest.modules.map { ($0.path, $0.name) }, uniquingKeysWith: { _, last in last }))
         for tenant in selected {
-            let planned = planTenant(tenant, context)
+            let planned = try planTenant(tenant, context)
             tenants.append(planned.plan)
             merges += planned.merges
         }
         for invalid in project.invalidTenants where filter.tenants.isEmpty || named.contains(invalid.id) {
-            tenants.append(invalidTenantPlan(invalid, state: state))
+            tenants.append(try invalidTenantPlan(invalid, state: state))
         }
         tenants.sort { $0.tenant.id < $1.tenant.id }
         let order = Dictionary(uniqueKeysWithValues: project.manifest.modules.enumerated().map { ($1.name, $0) })
@@ -76,7 +77,7 @@ public enum RollPlanner {
         var state: RollState
         /// Modules whose pins move.
         var moving: Set<String>
-        var generalTips: [String: String]
+        var generalTips: [String: ObjectID]
         var generalMoves: Bool
         /// `--accept-merged-back` modules (and `superproject`).
         var accepted: Set<String>
@@ -88,15 +89,15 @@ public enum RollPlanner {
     }
 
     /// A tenant whose file is invalid: blocked, nothing of it changes.
-    static func invalidTenantPlan(_ invalid: InvalidTenant, state: RollState) -> TenantPlan {
+    static func invalidTenantPlan(_ invalid: InvalidTenant, state: RollState) throws -> TenantPlan {
         let tenant = invalid.asTenant
         let reasons = FindingJudge.invalidTenantFindings([invalid], generalBranch: state.generalBranch).map {
             BlockReason($0, rolling: "nothing of \(invalid.id) changes until the file loads", fix: "tenantctl verify")
         }
         return TenantPlan(
-            tenant: tenant, tip: state.superproject.branches[invalid.branch], problems: [], blocked: reasons,
+            tenant: tenant, tip: try tipID(invalid.branch, of: invalid.id, state), problems: [], blocked: reasons,
             mergeGeneral: false, pins: [:], moduleNames: [:], removedPaths: [],
-            oldPins: state.superproject.pins[invalid.branch] ?? [:])
+            oldPins: try pinIDs(invalid.branch, of: invalid.id, state))
     }
 
     /// Refuses a filter naming a tenant or module the project does not have.
@@ -124,26 +125,52 @@ public enum RollPlanner {
     }
 
     /// Module name → the tip of the module's general branch.
-    static func moduleGeneralTips(_ state: RollState) throws -> [String: String] {
-        var tips: [String: String] = [:]
+    static func moduleGeneralTips(_ state: RollState) throws -> [String: ObjectID] {
+        var tips: [String: ObjectID] = [:]
         for module in state.project.manifest.modules where state.unreachable[module.name] == nil {
             let branch = state.project.generalBranch(of: module)
             guard let tip = state.repositories[module.name]?.branches[branch] else {
                 throw RollError("module \(module.name) has no branch \(branch) on its remote")
             }
-            tips[module.name] = tip
+            tips[module.name] = try commitID(tip, "the tip of module \(module.name)'s branch \(branch)")
         }
         return tips
     }
 
+    /// `text` as an object id; a value that is none (the observed state is damaged) throws naming `what` holds it.
+    static func commitID(_ text: String, _ what: @autoclosure () -> String) throws -> ObjectID {
+        guard let id = ObjectID(text) else {
+            throw RollError("\(what()) is '\(text)', not a full commit id: run tenantctl roll again to observe it anew")
+        }
+        return id
+    }
+
+    /// The tip of tenant `id`'s superproject branch `branch` as an id (nil: the branch is missing).
+    static func tipID(_ branch: String, of id: String, _ state: RollState) throws -> ObjectID? {
+        try state.superproject.branches[branch].map {
+            try commitID($0, "the tip of tenant \(id)'s superproject branch \(branch)")
+        }
+    }
+
+    /// The pins (path → commit) of tenant `id`'s superproject branch `branch` as ids.
+    static func pinIDs(_ branch: String, of id: String, _ state: RollState) throws -> [String: ObjectID] {
+        var pins: [String: ObjectID] = [:]
+        for (path, pin) in state.superproject.pins[branch] ?? [:] {
+            pins[path] = try commitID(pin, "tenant \(id)'s pin of \(path) on the superproject's \(branch)")
+        }
+        return pins
+    }
+
     /// The general branch's gitlinks that move to their module's general tip (nil when all are current).
     static func generalRepin(
-        _ state: RollState, moving: [Module], generalTips: [String: String], generalTip: String
-    ) -> GeneralRepin? {
+        _ state: RollState, moving: [Module], generalTips: [String: ObjectID], generalTip: ObjectID
+    ) throws -> GeneralRepin? {
         let generalPins = state.superproject.pins[state.generalBranch] ?? [:]
-        let changes = moving.compactMap { module -> PinChange? in
+        let changes = try moving.compactMap { module -> PinChange? in
             guard let new = generalTips[module.name] else { return nil }
-            let old = generalPins[module.path]
+            let old = try generalPins[module.path].map {
+                try commitID($0, "the pin of \(module.path) on the superproject's \(state.generalBranch)")
+            }
             return old == new ? nil : PinChange(module: module.name, path: module.path, old: old, new: new)
         }
         return changes.isEmpty ? nil : GeneralRepin(base: generalTip, changes: changes)
@@ -151,17 +178,19 @@ public enum RollPlanner {
 
     /// One tenant: the pin rule for every module, the module merges it needs, what keeps it from rolling (problems)
     /// and what would drop or spread a customisation (blocked).
-    static func planTenant(_ tenant: Tenant, _ context: TenantContext) -> (plan: TenantPlan, merges: [ModuleMerge]) {
+    static func planTenant(_ tenant: Tenant, _ context: TenantContext) throws -> (
+        plan: TenantPlan, merges: [ModuleMerge]
+    ) {
         let state = context.state
         let project = state.project
-        let tip = state.superproject.branches[tenant.branch]
+        let tip = try tipID(tenant.branch, of: tenant.id, state)
         let problems = tenant.customisedModules.filter { project.module(named: $0) == nil }.map { name in
             RollConflict(
                 repository: name, paths: [],
                 reason: "module \(name) is customised by \(tenant.id) but removed on \(state.generalBranch)")
         }
         let renamed = state.superproject.renamedPaths[tenant.branch] ?? [:]
-        var modules = planModules(tenant, context, renamed: renamed)
+        var modules = try planModules(tenant, context, renamed: renamed)
         if tip == nil {
             // Missing, not a conflict: there is nothing to resolve, only a branch to restore or a tenant to remove.
             modules.blocked.insert(
@@ -190,7 +219,11 @@ public enum RollPlanner {
             moduleNames: modules.names, removedPaths: removed,
             renamedPaths: renamed.keys.filter { !currentPaths.contains($0) }.sorted(), oldPins: modules.oldPins)
         plan.renamedModules = renamed.filter { !currentPaths.contains($0.key) }
-        plan.virtualGeneral = merge ? state.superproject.squashed[tenant.branch] : nil
+        plan.virtualGeneral =
+            merge
+            ? try state.superproject.squashed[tenant.branch].map {
+                try commitID($0, "the general commit tenant \(tenant.id)'s \(tenant.branch) took by squash or rebase")
+            } : nil
         return (plan, modules.merges)
     }
 
@@ -203,15 +236,18 @@ public enum RollPlanner {
         var merges: [ModuleMerge] = []
         var blocked: [BlockReason] = []
         /// The tenant's pins before the roll, a module at an old path (`renamed`) also under its path.
-        var oldPins: [String: String] = [:]
+        var oldPins: [String: ObjectID] = [:]
     }
 
     /// Every module of the general manifest for `tenant`: its pin rule, the merge of its general branch into the
     /// tenant's module branch, and what blocks it (`renamed`: old path → module name on the tenant's branch).
-    static func planModules(_ tenant: Tenant, _ context: TenantContext, renamed: [String: String]) -> ModulesPlan {
+    static func planModules(_ tenant: Tenant, _ context: TenantContext, renamed: [String: String]) throws
+        -> ModulesPlan
+    {
         let state = context.state
         let project = state.project
-        var result = ModulesPlan(names: context.moduleNames, oldPins: state.superproject.pins[tenant.branch] ?? [:])
+        var result = ModulesPlan(
+            names: context.moduleNames, oldPins: try pinIDs(tenant.branch, of: tenant.id, state))
         for module in project.manifest.modules {
             if result.oldPins[module.path] == nil,
                 let oldPath = renamed.first(where: { $0.value == module.name })?.key
@@ -238,19 +274,25 @@ public enum RollPlanner {
             // Not reached without a state: ``moduleGeneralTips(_:)`` has thrown for a fetched module without one.
             guard let repository = state.repositories[module.name] else { continue }
             result.blocked += blockReasons(
-                tenant, module: module, pin: oldPin, repository: repository, context: context)
+                tenant, module: module, pin: oldPin?.hex, repository: repository, context: context)
             let branch = project.branch(of: module, for: tenant)
             guard tenant.customises(module.name) else {
-                if let generalTip = context.generalTips[module.name] { result.pins[module.path] = .commit(generalTip) }
+                if let generalTip = context.generalTips[module.name] {
+                    result.pins[module.path] = .commit(generalTip)
+                }
                 continue
             }
             // A tenant branch the remote lacks is the judge's `missing-branch`, which blocks the tenant (above).
-            guard let branchTip = repository.branches[branch] else { continue }
+            guard let branchTipText = repository.branches[branch] else { continue }
+            let what = "module \(module.name)'s branch \(branch) of tenant \(tenant.id)"
+            let branchTip = try commitID(branchTipText, "the tip of \(what)")
             result.pins[module.path] = .tenantBranch(module: module.name, tip: branchTip)
             if !repository.containGeneral.contains(branch), let generalTip = context.generalTips[module.name] {
                 var merge = ModuleMerge(
                     module: module.name, tenant: tenant.id, branch: branch, ours: branchTip, theirs: generalTip)
-                merge.virtualGeneral = repository.squashed[branch]
+                merge.virtualGeneral = try repository.squashed[branch].map {
+                    try commitID($0, "the general commit \(what) took by squash or rebase")
+                }
                 result.merges.append(merge)
             }
         }

@@ -142,7 +142,7 @@ public struct RollReport: Sendable, Equatable, Codable {
         } else if compact && !general.pins.isEmpty {
             generalDetail = "\(English.count(general.pins.count, "pin")) moved"
         } else {
-            generalDetail = general.pins.map { "\($0.module) \(short($0.old)) → \(short($0.new))" }
+            generalDetail = general.pins.map { "\($0.module) \(short($0.old?.hex)) → \(short($0.new.hex))" }
                 .joined(separator: ", ")
         }
         return [
@@ -178,7 +178,7 @@ public struct RollReport: Sendable, Equatable, Codable {
             detail.append("\(English.count(tenant.pins.count, "pin")) moved")
         } else if !tenant.pins.isEmpty {
             detail.append(
-                tenant.pins.map { "\($0.module) \(short($0.old)) → \(short($0.new))" }.joined(separator: ", "))
+                tenant.pins.map { "\($0.module) \(short($0.old?.hex)) → \(short($0.new.hex))" }.joined(separator: ", "))
         }
         for conflict in tenant.conflicts {
             let paths = conflict.paths.isEmpty ? "" : ": " + conflict.paths.joined(separator: ", ")
@@ -257,7 +257,7 @@ extension RollReport {
         let rolledWord = dryRun ? "would-roll" : "rolled"
         var totals = RollReport.Totals()
         var general = RollReport.General(
-            from: plan.generalTip, to: execution.generalCommit, pins: plan.repin?.changes ?? [],
+            from: plan.generalTip.hex, to: execution.generalCommit, pins: plan.repin?.changes ?? [],
             status: publication.generalRejected
                 ? "rejected" : (execution.generalCommit == nil ? "up-to-date" : rolledWord))
         if !plan.generalBlocked.isEmpty {
@@ -269,11 +269,12 @@ extension RollReport {
         for tenant in plan.tenants {
             let merges = execution.moduleMerges.filter { $0.merge.tenant == tenant.tenant.id }.map {
                 RollReport.Merge(
-                    module: $0.merge.module, branch: $0.merge.branch, from: $0.merge.ours, to: $0.commit,
+                    module: $0.merge.module, branch: $0.merge.branch, from: $0.merge.ours.hex, to: $0.commit,
                     status: $0.commit == nil ? "conflict" : "merged", conflicts: $0.conflicts)
             }
             var entry = RollReport.TenantEntry(
-                id: tenant.tenant.id, branch: tenant.tenant.branch, status: "up-to-date", from: tenant.tip, to: nil,
+                id: tenant.tenant.id, branch: tenant.tenant.branch, status: "up-to-date", from: tenant.tip?.hex,
+                to: nil,
                 pins: [], merges: merges, conflicts: [], rejected: nil)
             switch execution.tenants[tenant.tenant.id] ?? .upToDate {
             case .upToDate:

@@ -5,7 +5,7 @@ public struct TenantPlan: Sendable, Equatable {
     /// The tenant.
     public var tenant: Tenant
     /// Tip of the tenant's superproject branch (nil when it is missing).
-    public var tip: String?
+    public var tip: ObjectID?
     /// Reasons the tenant cannot roll, known before any merge.
     public var problems: [RollConflict]
     /// Why rolling the tenant would drop or spread a customisation; non-empty: nothing of the tenant changes.
@@ -25,8 +25,8 @@ public struct TenantPlan: Sendable, Equatable {
     /// module there (the tenant branch moved it itself), the module stays and is pinned there.
     public var renamedModules: [String: String] = [:]
     /// The tenant's pins before the roll.
-    public var oldPins: [String: String]
+    public var oldPins: [String: ObjectID]
     /// The general commit the tenant's superproject branch took by a squash or rebase landing (nil: none): its merge
     /// of the general branch runs on a local virtual base (``VirtualBase``).
-    public var virtualGeneral: String? = nil
+    public var virtualGeneral: ObjectID? = nil
 }

@@ -131,25 +131,25 @@ enum VirtualBase {
         -> [(ours: String, theirs: String)]
     {
         let virtual = merges.indices.filter { merges[$0].virtualGeneral != nil }
-        guard !virtual.isEmpty else { return merges.map { ($0.ours, $0.theirs) } }
+        guard !virtual.isEmpty else { return merges.map { ($0.ours.hex, $0.theirs.hex) } }
         var specs: [CommitSpec] = []
         for index in virtual {
             let merge = merges[index]
             guard let general = merge.virtualGeneral else { continue }
             let tree = try repository.tree(
-                of: merge.ours, context: "read the tree of \(merge.module)'s \(merge.branch) for its virtual base")
+                of: merge.ours.hex, context: "read the tree of \(merge.module)'s \(merge.branch) for its virtual base")
             specs.append(
                 CommitSpec(
-                    tree: tree, parents: [merge.ours, general],
-                    message: "Virtual base: \(merge.branch) took \(ObjectID.short(general)) by squash or rebase "
+                    tree: tree, parents: [merge.ours.hex, general.hex],
+                    message: "Virtual base: \(merge.branch) took \(general.short) by squash or rebase "
                         + "(local only, never pushed)"))
         }
         var unsigned = identity
         unsigned.signs = false
         let bases = try CommitWriter.write(specs, in: repository.path, identity: unsigned, git: repository.git)
-        var ours = merges.map(\.ours)
+        var ours = merges.map(\.ours.hex)
         for (index, base) in zip(virtual, bases) { ours[index] = base }
-        return zip(ours, merges).map { ($0, $1.theirs) }
+        return zip(ours, merges).map { ($0, $1.theirs.hex) }
     }
 
     /// The (ours, theirs) pairs of the superproject's merges of `general` into the tenant branches of `tenants` (each
@@ -158,11 +158,12 @@ enum VirtualBase {
     static func pairs(
         _ tenants: [TenantPlan], general: String, in superproject: GitRepository, identity: CommitIdentity
     ) throws -> [(ours: String, theirs: String)] {
+        let theirs = try RollPlanner.commitID(general, "the superproject's general tip")
         let merges = tenants.compactMap { tenant -> ModuleMerge? in
             guard let tip = tenant.tip else { return nil }
             var merge = ModuleMerge(
                 module: RollPublication.superproject, tenant: tenant.tenant.id, branch: tenant.tenant.branch,
-                ours: tip, theirs: general)
+                ours: tip, theirs: theirs)
             merge.virtualGeneral = tenant.virtualGeneral
             return merge
         }
