@@ -18,6 +18,17 @@ public struct GitShim: Sendable {
     /// One line per call.
     public let log: String
 
+    /// Shell lines for a hand-written stand-in for git: sets `here` to the directory of the call's `-C` (empty
+    /// without one), for scripts that act on calls in one repository and pass the others on.
+    public static let directoryOfTheCall = """
+        here=''
+        previous=''
+        for argument in "$@"; do
+            if [ "$previous" = -C ]; then here=$argument; fi
+            previous=$argument
+        done
+        """
+
     /// Writes the shim into the sandbox.
     public init(in sandbox: GitSandbox, name: String = "git-shim", realGit: String? = nil) throws {
         let real = realGit ?? GitShim.findGit(sandbox.environment["PATH"] ?? "/usr/bin:/bin")

@@ -162,12 +162,7 @@ import Testing
         try FileManager.default.createDirectory(atPath: marks, withIntermediateDirectories: true)
         let script = """
             #!/bin/sh
-            here=''
-            previous=''
-            for argument in "$@"; do
-                if [ "$previous" = -C ]; then here=$argument; fi
-                previous=$argument
-            done
+            \(GitShim.directoryOfTheCall)
             case " $* " in
             *" merge-tree "*)
                 if [ "$here" = '\(workspace)' ]; then touch '\(marks)/merged'; fi ;;

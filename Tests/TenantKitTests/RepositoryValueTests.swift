@@ -110,23 +110,27 @@ import Testing
         #expect(Self.runnerUses(in: "func f(_ repository: GitRepository, gitDirectory: String)").isEmpty)
     }
 
-    @Test func noFeatureTakesARunnerBesideItsRepositoriesOrMakesOneFromARunner() throws {
-        let sources = Self.packageRoot.appendingPathComponent("Sources")
+    /// Every Swift file under `Sources` (path relative to it, text) for which `include` holds; records an issue when
+    /// the directory cannot be listed or holds suspiciously few files (the package root would be wrong).
+    static func sourceFiles(where include: (String) -> Bool = { _ in true }) throws -> [(String, String)] {
+        let sources = packageRoot.appendingPathComponent("Sources")
         guard let enumerator = FileManager.default.enumerator(atPath: sources.path) else {
             Issue.record("cannot list \(sources.path)")
-            return
+            return []
         }
-        var found: [String] = []
-        var scanned = 0
-        for case let relative as String in enumerator where relative.hasSuffix(".swift") {
-            guard !Self.exempt.contains(where: { relative.hasPrefix($0 + "/") }), !Self.makers.contains(relative)
-            else { continue }
-            let text = try String(contentsOf: sources.appendingPathComponent(relative), encoding: .utf8)
-            scanned += 1
-            let uses = Self.runnerUses(in: text)
-            found += uses.map { "\(relative):\($0)" }
+        var files: [(String, String)] = []
+        for case let relative as String in enumerator where relative.hasSuffix(".swift") && include(relative) {
+            files.append((relative, try String(contentsOf: sources.appendingPathComponent(relative), encoding: .utf8)))
         }
-        #expect(scanned > 100, "scanned only \(scanned) files; is the package root right?")
+        #expect(files.count > 100, "scanned only \(files.count) files; is the package root right?")
+        return files
+    }
+
+    @Test func noFeatureTakesARunnerBesideItsRepositoriesOrMakesOneFromARunner() throws {
+        let files = try Self.sourceFiles(where: { relative in
+            !Self.exempt.contains(where: { relative.hasPrefix($0 + "/") }) && !Self.makers.contains(relative)
+        })
+        let found = files.flatMap { relative, text in Self.runnerUses(in: text).map { "\(relative):\($0)" } }
         #expect(
             found.isEmpty,
             "a runner beside the repositories, or a repository made from one: \(found); take the workspace, the snapshot or the repository value instead (workspace.superproject, workspace.checkout(at:), snapshot.mirrorRepository(of:), repository.repository(at:))"
@@ -165,19 +169,9 @@ import Testing
     }
 
     @Test func theStringLookupsThatForwardedToTheResolverStayRemoved() throws {
-        let sources = Self.packageRoot.appendingPathComponent("Sources")
-        guard let enumerator = FileManager.default.enumerator(atPath: sources.path) else {
-            Issue.record("cannot list \(sources.path)")
-            return
+        let found = try Self.sourceFiles().flatMap { relative, text in
+            Self.removedLookupUses(in: text).map { "\(relative): \($0)" }
         }
-        var found: [String] = []
-        var scanned = 0
-        for case let relative as String in enumerator where relative.hasSuffix(".swift") {
-            let text = try String(contentsOf: sources.appendingPathComponent(relative), encoding: .utf8)
-            scanned += 1
-            found += Self.removedLookupUses(in: text).map { "\(relative): \($0)" }
-        }
-        #expect(scanned > 100, "scanned only \(scanned) files; is the package root right?")
         #expect(
             found.isEmpty,
             "lookups that give a String in place of an ObjectID are back: \(found); use objectID(of:peeledTo:context:), resolve(_:peeledTo:context:) or value(of:context:)"
