@@ -71,10 +71,15 @@ import Testing
         #expect(unplaced.isEmpty, "targets that build repositories and are in no list: \(unplaced)")
     }
 
-    /// A runner handed beside the repositories, or a repository made from one: a `git: Git` parameter or property, or
+    /// A runner handed beside the repositories, or a repository made from one: a `git: Git` parameter or property,
     /// `.repository(at:)` called on a runner (`git.repository(at:)`, `workspace.git.repository(at:)`,
-    /// `Git(…).repository(at:)`). Deriving one from a repository value held (`superproject.repository(at:)`) is none.
-    static let runnerPatterns = [#"\bgit: Git\b"#, #"\bgit\??\.repository\(at:"#, #"\bGit\([^)]*\)\.repository\(at:"#]
+    /// `Git(…).repository(at:)`), or a value's runner taken out to pair it with a path again
+    /// (`in: repository.path, git: repository.git`; the example builder, a maker, is given the context's).
+    /// Deriving one from a repository value held (`superproject.repository(at:)`) is none.
+    static let runnerPatterns = [
+        #"\bgit: Git\b"#, #"\bgit\??\.repository\(at:"#, #"\bGit\([^)]*\)\.repository\(at:"#,
+        #"(?<!ExampleBuilder\()\bgit: \w+(\.\w+)*\.git\b"#,
+    ]
 
     /// The lines of `text` (comments left out) where a feature takes a runner or makes a repository from one.
     static func runnerUses(in text: String) -> [String] {
@@ -103,11 +108,15 @@ import Testing
         #expect(Self.runnerUses(in: "try git.repository(at: path).stage(file, context: c)").count == 1)
         #expect(Self.runnerUses(in: "let r = workspace.git.repository(at: root)").count == 1)
         #expect(Self.runnerUses(in: "try Git(environment: e).repository(at: p).topLevel(context: c)").count == 1)
+        #expect(
+            Self.runnerUses(in: "try MergeTree.merge(p, in: repository.path, git: repository.git, what: w)").count == 1)
+        #expect(Self.runnerUses(in: "IgnoreRules.ignored(paths, in: workspace.root, git: workspace.git)").count == 1)
         // Repositories derived from one held, the runner's settings read, comments and other names: none.
         #expect(Self.runnerUses(in: "let mirror = workspace.superproject.repository(at: path)").isEmpty)
         #expect(Self.runnerUses(in: "checkout.repository(at: inner)\nworkspace.git.allowLocalRemotes").isEmpty)
         #expect(Self.runnerUses(in: "/// Takes `git: Git` no more\n// git.repository(at: p)").isEmpty)
         #expect(Self.runnerUses(in: "func f(_ repository: GitRepository, gitDirectory: String)").isEmpty)
+        #expect(Self.runnerUses(in: "let builder = ExampleBuilder(git: context.git.allowingLocalRemotes())").isEmpty)
     }
 
     /// Every Swift file under `Sources` (path relative to it, text) for which `include` holds; records an issue when

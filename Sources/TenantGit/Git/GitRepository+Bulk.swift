@@ -34,6 +34,35 @@ extension GitRepository {
         try IndexGitlinks.any(in: path, git: git)
     }
 
+    /// The branches and the graph in one listing, with `more` commits (``CommitGraph/loadBranches(more:repository:git:what:)``).
+    public func branchesAndGraph(more: [String], what: String) throws -> (
+        branches: [String: String], graph: CommitGraph
+    ) {
+        let read = try CommitGraph.loadBranches(more: more, repository: path, git: git, what: what)
+        return (read.branches, read.graph)
+    }
+
+    /// Commit → paths changed against its base for many pairs with one `diff-tree --stdin`
+    /// (``ChangedPaths/between(_:repository:what:gitlinks:git:)``).
+    public func changedPaths(between pairs: [(commit: String, base: String)], what: String, gitlinks: Bool) throws
+        -> [String: [String]]
+    {
+        try ChangedPaths.between(pairs, repository: path, what: what, gitlinks: gitlinks, git: git)
+    }
+
+    /// Which of `paths` (relative to this working tree) git ignores, with the rule that does
+    /// (``IgnoreRules/ignored(_:in:git:)``).
+    public func ignored(_ paths: [String]) throws -> [IgnoreRules.Match] {
+        try IgnoreRules.ignored(paths, in: path, git: git)
+    }
+
+    /// Creates an empty bare repository at `path`, run by this repository's runner
+    /// (``GitRepository/initBare(at:git:objectFormat:initialBranch:context:)``).
+    @discardableResult
+    public func initBare(at path: String, context: String) throws(GitError) -> GitRepository {
+        try GitRepository.initBare(at: path, git: git, context: context)
+    }
+
     /// The graph of everything reachable from `tips` (``CommitGraph/load(tips:repository:git:what:)``).
     public func commitGraph(tips: [String], what: String) throws -> CommitGraph {
         try CommitGraph.load(tips: tips, repository: path, git: git, what: what)

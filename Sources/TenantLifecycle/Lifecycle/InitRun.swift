@@ -156,7 +156,7 @@ public enum InitRun {
             moduleNames: options.moduleNames, branches: branches, moduleBranches: moduleBranches,
             moduleDefaults: moduleDefaults, proposals: proposals)
         let written = try Adoption.write(plan)
-        let ignored = try IgnoreRules.ignored(plan.files.map(\.path), in: workspace.root, git: workspace.git)
+        let ignored = try workspace.superproject.ignored(plan.files.map(\.path))
         return Result(
             generalBranch: general, generalBranchSource: source, plan: plan, written: written, ignored: ignored)
     }

@@ -348,8 +348,7 @@ public enum ObservationReader {
                     pairs.append((tip, mergeBase))
                 }
             }
-            let changed = try ChangedPaths.between(
-                pairs, repository: repository.path, what: "the superproject", gitlinks: false, git: repository.git)
+            let changed = try repository.changedPaths(between: pairs, what: "the superproject", gitlinks: false)
             for (branch, tip) in base.tenantTips { result.changedFiles[branch] = changed[tip] ?? [] }
         }
         let generalHistory = graph.history(of: generalTip)
@@ -376,8 +375,7 @@ public enum ObservationReader {
             branches = listed
             graph = try repository.commitGraph(tips: tips.sorted() + pins.subtracting(tips).sorted(), what: what)
         } else {
-            let read = try CommitGraph.loadBranches(
-                more: pins.sorted(), repository: repository.path, git: repository.git, what: what)
+            let read = try repository.branchesAndGraph(more: pins.sorted(), what: what)
             branches = read.branches
             graph = read.graph
         }
@@ -404,8 +402,7 @@ public enum ObservationReader {
         }
         guard options.changedFiles else { return result }
         // A module's own submodules (nested gitlinks) are part of what a customisation changes.
-        let changed = try ChangedPaths.between(
-            pairs, repository: repository.path, what: what, gitlinks: true, git: repository.git)
+        let changed = try repository.changedPaths(between: pairs, what: what, gitlinks: true)
         let diffed = Set(pairs.map(\.commit))  // a set: one lookup per pin, not a scan of the pairs
         for pin in pins where result.comparisons[pin] != nil {
             let commit = resolved.commit(pin)

@@ -135,10 +135,8 @@ public struct ModuleMirrors: Sendable {
             // written by roll are only reachable from refs after a push; gc.pruneExpire keeps git from pruning them.
             let partial = mirror + ".partial-" + UUID().uuidString.prefix(8).lowercased()
             do {
-                try GitRepository.initBare(
-                    at: partial, git: superproject.git, context: "create the mirror of \(spec.name)"
-                )
-                .setConfig("gc.pruneExpire", to: "2.weeks.ago", context: "configure the mirror of \(spec.name)")
+                try superproject.initBare(at: partial, context: "create the mirror of \(spec.name)")
+                    .setConfig("gc.pruneExpire", to: "2.weeks.ago", context: "configure the mirror of \(spec.name)")
                 try fetchAll(spec, into: partial, context: context)
                 try FileManager.default.moveItem(atPath: partial, toPath: mirror)
             } catch {

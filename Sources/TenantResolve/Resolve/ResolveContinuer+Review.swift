@@ -136,11 +136,11 @@ extension ResolveContinuer {
         console?.progress("proposing \(merge.branch) of \(merge.repository)")
         let outcome: PushOutcome
         do {
-            outcome = try ReviewPush.push(
+            outcome = try from.propose(
                 update, lease: branch,
                 options: review.proposalOptions(
                     repository: merge.repository, tenant: proposal.tenant, target: proposal.target, title: title),
-                repository: merge.repository, from: from.path, to: remote, git: from.git)
+                as: merge.repository, to: remote)
         } catch {
             try transaction.record(repository: merge.repository, refs: [update], published: nil, landed: nil)
             throw error

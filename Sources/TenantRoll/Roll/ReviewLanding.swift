@@ -24,8 +24,7 @@ struct ReviewLanding {
             if try repository.isAncestor(proposed, of: commit, context: what) {
                 return landed(review, at: commit, method: commit == proposed ? "fast-forward" : "merge")
             }
-            let merged = try MergeTree.merge(
-                [(commit, proposed)], in: repository.path, git: repository.git, what: review.repository)
+            let merged = try repository.mergeTrees([(commit, proposed)], what: review.repository)
             guard let result = merged.first, result.clean,
                 try result.tree == repository.tree(of: commit, context: what)
             else { continue }
@@ -38,9 +37,7 @@ struct ReviewLanding {
         if let proposal, try repository.refValue(proposal, context: what) == nil {
             review.state = "closed"
         } else if tip != base,
-            let result = try MergeTree.merge(
-                [(tip, proposed)], in: repository.path, git: repository.git, what: review.repository
-            ).first, !result.clean
+            let result = try repository.mergeTrees([(tip, proposed)], what: review.repository).first, !result.clean
         {
             review.state = "conflict"
         } else {

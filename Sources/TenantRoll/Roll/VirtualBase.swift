@@ -146,9 +146,9 @@ enum VirtualBase {
         }
         var unsigned = identity
         unsigned.signs = false
-        let bases = try CommitWriter.write(specs, in: repository.path, identity: unsigned, git: repository.git)
+        let bases = try repository.writeCommits(specs, identity: unsigned)
         var ours = merges.map(\.ours.hex)
-        for (index, base) in zip(virtual, bases) { ours[index] = base }
+        for (index, base) in zip(virtual, bases) { ours[index] = base.hex }
         return zip(ours, merges).map { ($0, $1.theirs.hex) }
     }
 
