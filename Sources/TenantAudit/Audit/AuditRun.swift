@@ -174,7 +174,7 @@ public struct AuditRun: Sendable {
             paths[module.name] = module.path
             // A module whose mirror is missing (an unreachable remote) has `?` cells with a finding: no commits.
             if let general = observation.modules[module.name]?.branches[project.generalBranch(of: module)],
-                let mirror = try? snapshot.mirrorRepository(of: module.name)
+                let mirror = snapshot.existingMirror(of: module.name)
             {
                 sources[module.name] = AuditPageCommits.Source(generalCommit: general, repository: mirror)
             }
