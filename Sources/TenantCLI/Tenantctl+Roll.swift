@@ -202,9 +202,10 @@ extension Tenantctl {
                         console.print(
                             TerminalText.escaped("\(left.repository) \(left.ref): not taken back: \(left.next)"))
                     }
+                    for landed in result.landedLeft { console.print(TerminalText.escaped(landed.line)) }
                 }
                 guard result.outcomes.allSatisfy(\.accepted) else { return .failure }
-                return result.kept.isEmpty ? .success : .findings
+                return result.kept.isEmpty && result.landedLeft.isEmpty ? .success : .findings
             }
             var options = RollOptions(
                 filter: RollFilter(tenants: tenants, modules: modules, acceptMergedBack: acceptMergedBack),
@@ -237,7 +238,8 @@ extension Tenantctl {
             } else {
                 console.print(report.renderTable(console: console, compact: details ? false : nil))
             }
-            if let reviews = report.reviews, report.isComplete {
+            // A dry run proposed nothing, so no review is open to wait for.
+            if let reviews = report.reviews, report.isComplete, !report.dryRun {
                 return ExitStatus(rawValue: ReviewReport.exitCode(reviews)) ?? .failure
             }
             return report.isComplete ? .success : .findings

@@ -158,7 +158,10 @@ extension Tenantctl {
                     run.reviews.map { "proposals: \($0.summary)" }
                         ?? (run.refs.isEmpty
                             ? "-"
-                            : "\(English.count(run.refs.count, "ref")) in \(run.repositories.joined(separator: ", "))"),
+                            // Every push refused: the run changed nothing on any remote.
+                            : run.refs.allSatisfy({ $0.published == false })
+                                ? "nothing changed (\(English.count(run.refs.count, "ref")) refused)"
+                                : "\(English.count(run.refs.count, "ref")) in \(run.repositories.joined(separator: ", "))"),
                 ]
             }
             context.console.print(
@@ -169,6 +172,10 @@ extension Tenantctl {
                 guard let reviews = run.reviews, let next = reviews.next else { continue }
                 context.console.print(
                     "\(run.runId) is waiting on reviews (\(reviews.summary)); the way on: \(next)")
+                // A proposal closed without landing waits for the user's decision: both ways on.
+                for line in reviews.lines().dropFirst() where line.contains("; propose it again: ") {
+                    context.console.print(TerminalText.escaped(line))
+                }
             }
             for run in listing.unfinished {
                 context.console.print(

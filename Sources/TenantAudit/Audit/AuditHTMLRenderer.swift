@@ -65,12 +65,24 @@ public enum AuditHTMLRenderer {
             """
     }
 
-    /// The reviews of review rolls (``AuditReport/reviews``) as a list under the header, each line escaped; nothing
-    /// when there are none.
+    /// The reviews of review rolls (``AuditReport/reviews``) as a list under the header, each line escaped and its
+    /// review's web address a link (``reviewLine(_:)``); nothing when there are none.
     static func reviewList(_ report: AuditReport) -> String {
         guard !report.reviews.isEmpty else { return "" }
         return "\n<section id=\"rv\"><h2>Reviews</h2><ul>"
-            + report.reviews.map { "<li>\(htmlText($0.line))</li>" }.joined() + "</ul></section>"
+            + report.reviews.map { "<li>\(reviewLine($0))</li>" }.joined() + "</ul></section>"
+    }
+
+    /// One review's line, escaped, with its address (an `https://` or `http://` one: no other scheme becomes a link)
+    /// as a link that opens the review.
+    static func reviewLine(_ review: AuditReview) -> String {
+        let line = review.line
+        guard let url = review.url, url.hasPrefix("https://") || url.hasPrefix("http://"),
+            let range = line.range(of: " " + url)
+        else { return htmlText(line) }
+        let link = htmlText(url)
+        return htmlText(String(line[..<range.lowerBound])) + " <a href=\"\(link)\">\(link)</a>"
+            + htmlText(String(line[range.upperBound...]))
     }
 
     /// The policy: nothing may load; the one inline script runs by its hash; inline styles are allowed.

@@ -94,6 +94,7 @@ extension JSONBytes {
                 json.field("ahead", tenant.superproject.ahead)
                 json.field("behind", tenant.superproject.behind)
                 json.field("changedFiles", tenant.superproject.changedFiles)
+                if let contained = tenant.superproject.contained { json.field("contained", contained) }
                 json.findings(tenant.superproject.findings)
             }
         }
@@ -201,7 +202,8 @@ struct CellTemplate {
     /// How the strings are escaped: the writer's.
     let format: JSONString.Format
     /// `{` or `,`, a new line and the members' indentation, the key and ` : `, in key order.
-    private let active, ahead, behind, branch, changedFiles, customised, findings, module, pin, pinIsTip: [UInt8]
+    private let active, ahead, behind, branch, changedFiles, contained, customised, findings, module, pin,
+        pinIsTip: [UInt8]
     /// A new line and the members' indentation (an empty array's closing line, a list's elements one deeper).
     private let memberLine: [UInt8]
     /// A new line, the object's indentation and `}`.
@@ -220,6 +222,7 @@ struct CellTemplate {
         behind = key("behind")
         branch = key("branch")
         changedFiles = key("changedFiles")
+        contained = key("contained")
         customised = key("customised")
         findings = key("findings")
         module = key("module")
@@ -240,6 +243,11 @@ struct CellTemplate {
         JSONString.append(cell.branch, format, to: &bytes)
         bytes.append(contentsOf: changedFiles)
         if let files = cell.changedFiles { strings(files, to: &bytes) } else { Self.null(to: &bytes) }
+        // Only a cell a squash or rebase landing left has it (``ModuleAudit/contained``).
+        if let value = cell.contained {
+            bytes.append(contentsOf: contained)
+            JSONString.append(value, format, to: &bytes)
+        }
         bytes.append(contentsOf: customised)
         Self.bool(cell.customised, to: &bytes)
         bytes.append(contentsOf: findings)

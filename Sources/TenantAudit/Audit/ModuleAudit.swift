@@ -23,6 +23,10 @@ public struct ModuleAudit: Sendable, Equatable, Encodable {
     public var changedFiles: [String]?
     /// What is wrong, if anything.
     public var findings: [AuditFinding]
+    /// How the pin contains the general branch's changes that it lacks by ancestry: `squash` or `rebase`, when a
+    /// review roll's proposal landed so (the landing tenantctl found: the run journal, the trailer of the landed
+    /// commit); ``behind`` then counts only the general commits it lacks by content too. Nil otherwise.
+    public var contained: String?
 
     /// Creates a module audit.
     public init(
@@ -42,7 +46,7 @@ public struct ModuleAudit: Sendable, Equatable, Encodable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case module, pin, branch, customised, ahead, behind, pinIsTip, active, changedFiles, findings
+        case module, pin, branch, customised, ahead, behind, pinIsTip, active, changedFiles, findings, contained
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -57,5 +61,6 @@ public struct ModuleAudit: Sendable, Equatable, Encodable {
         try container.encode(active, forKey: .active)
         try container.encode(changedFiles, forKey: .changedFiles)
         try container.encode(findings, forKey: .findings)
+        try container.encodeIfPresent(contained, forKey: .contained)
     }
 }

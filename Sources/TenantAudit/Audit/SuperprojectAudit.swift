@@ -11,6 +11,9 @@ public struct SuperprojectAudit: Sendable, Equatable, Encodable {
     public var changedFiles: [String]?
     /// Problems with the tenant branch itself (`missing-branch`).
     public var findings: [AuditFinding]
+    /// How the branch contains the general branch's changes that it lacks by ancestry: `squash` or `rebase`, when a
+    /// review roll's proposal landed so; ``behind`` then counts only the general commits it lacks by content too.
+    public var contained: String?
 
     /// Creates a superproject audit.
     public init(ahead: Int?, behind: Int?, changedFiles: [String]?, findings: [AuditFinding]) {
@@ -20,7 +23,7 @@ public struct SuperprojectAudit: Sendable, Equatable, Encodable {
         self.findings = findings
     }
 
-    enum CodingKeys: String, CodingKey { case ahead, behind, changedFiles, findings }
+    enum CodingKeys: String, CodingKey { case ahead, behind, changedFiles, findings, contained }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -28,5 +31,6 @@ public struct SuperprojectAudit: Sendable, Equatable, Encodable {
         try container.encode(behind, forKey: .behind)
         try container.encode(changedFiles, forKey: .changedFiles)
         try container.encode(findings, forKey: .findings)
+        try container.encodeIfPresent(contained, forKey: .contained)
     }
 }

@@ -37,8 +37,9 @@ extension FindingJudge {
     /// - `stale-review`: open, but the general branch moved on since it was proposed (`tenantctl roll --review`
     ///   updates it), or closed without landing (`tenantctl roll --review` proposes it again);
     /// - `review-conflict`: its target moved so that it no longer merges (`tenantctl resolve <t> --review`);
-    /// - `squashed-roll` (information): landed by squash or rebase, so the target lacks the general commit by
-    ///   ancestry and counts as behind by it although it has its changes.
+    /// - `squashed-roll` (information): landed by squash or rebase, so the target has the general commit's changes
+    ///   but not the commit: contained by content, not behind by it (``behindByContent(_:tip:observation:)``);
+    ///   `tenantctl roll --review` only once the general branch moved on.
     public static func reviewFindings(_ review: ObservedReview, observation: ProjectObservation) -> [Finding] {
         let place = "\(review.repository) \(review.target)"
         let general = ObjectID.short(review.general)
@@ -71,12 +72,15 @@ extension FindingJudge {
                     + "landed it: tenantctl roll --land"
             return [finding(.pendingReview, message)]
         case "closed":
+            // The general branch's re-pin is no tenant's: plain `roll --review` proposes it again.
+            let tenantOption =
+                review.tenant == observation.superproject.generalBranch ? "" : " --tenant \(review.tenant)"
             return [
                 finding(
                     .staleReview,
                     "the proposal \(review.proposal) into \(place) was closed without landing (\(followed)); "
-                        + "propose it again: tenantctl roll --review, or stop following it: tenantctl roll --abandon "
-                        + "\(review.runId)")
+                        + "propose it again: tenantctl roll --review\(tenantOption), or stop following it: tenantctl "
+                        + "roll --abandon \(review.runId)\(tenantOption)")
             ]
         case "conflict":
             let next =
@@ -89,17 +93,39 @@ extension FindingJudge {
                         + "longer merges cleanly (\(followed)); resolve it: \(next)")
             ]
         case "landed" where review.landedWithoutAncestry && !targetContainsGeneral(review, observation: observation):
+            let method = review.method ?? "squash"
+            let tip = generalTip(of: review, observation: observation)
+            // Nothing to do while the general branch is where the landing left it: a roll would propose nothing.
+            let movedOn = tip.map { $0 != review.general && $0 != review.landed } ?? false
             return [
                 finding(
                     .squashedRoll,
-                    "the proposal into \(place) landed by \(review.method ?? "squash") as "
-                        + "\(ObjectID.short(review.landed ?? "")): \(review.target) has the changes of \(general) but "
-                        + "not the commit, so it counts as behind by it; the next roll takes it as contained: "
-                        + "tenantctl roll --review")
+                    "the proposal into \(place) landed by \(method) as \(ObjectID.short(review.landed ?? "")): "
+                        + "\(review.target) has the changes of \(general) by content, not the commit (contained by "
+                        + "\(method)), so it is not behind by them; the next roll merges from a virtual base"
+                        + (movedOn
+                            ? "; the general branch moved on since: tenantctl roll --review"
+                            : "; nothing to do"))
             ]
         default:
             return []
         }
+    }
+
+    /// How many commits of the general branch `tip` lacks (a tenant's pin of the review's module, or its superproject
+    /// branch's tip), counting the general commit the review rolled in as contained by content: the commits of the
+    /// general tip that neither `tip` nor that general commit reaches. Nil unless the review landed by squash or
+    /// rebase and `tip` contains the commit that landed it (the graph knowing them all).
+    public static func behindByContent(_ review: ObservedReview, tip: String, observation: ProjectObservation) -> Int? {
+        let graph =
+            review.repository == Finding.superproject
+            ? observation.superproject.graph : observation.modules[review.repository]?.graph
+        guard review.landedWithoutAncestry, let landed = review.landed, let graph,
+            let generalTip = generalTip(of: review, observation: observation),
+            [tip, landed, review.general, generalTip].allSatisfy(graph.contains), graph.isAncestor(landed, of: tip)
+        else { return nil }
+        let contained = graph.reachability(from: [tip, review.general])
+        return graph.reachable(from: [generalTip]).filter { !contained.contains($0) }.count
     }
 
     /// The general branch's tip of the review's repository, as observed.

@@ -239,9 +239,11 @@ extension ResolveContinuer {
             case "open": status = "proposed"
             default: status = "committed"
             }
-            return ResolveReport.Repository(
+            var entry = ResolveReport.Repository(
                 repository: merge.repository, path: merge.path, branch: merge.branch, status: status,
                 from: merge.ours, to: merge.commit ?? merge.ours)
+            entry.url = proposal?.url
+            return entry
         }
         return repositories.filter { $0.path.isEmpty } + repositories.filter { !$0.path.isEmpty }
     }

@@ -19,6 +19,8 @@ public struct ResolveReport: Sendable, Equatable, Codable {
         public var from: String?
         /// The commit after (full id).
         public var to: String?
+        /// The address of the review its proposal opened (continue with `--review`), when known.
+        public var url: String?
 
         public init(
             repository: String, path: String, branch: String, status: String, conflicts: [String] = [],
@@ -131,6 +133,7 @@ public struct ResolveReport: Sendable, Equatable, Codable {
             } else if let from = entry.from, let to = entry.to, from != to {
                 detail = "\(ObjectID.short(from)) → \(ObjectID.short(to))"
             }
+            if let url = entry.url { detail += (detail.isEmpty ? "" : " ") + TerminalText.escaped(url) }
             return [entry.repository, entry.branch, entry.status, detail]
         }
         lines.append(TextTable(header: ["REPOSITORY", "BRANCH", "STATUS", "DETAIL"], rows: rows).render())

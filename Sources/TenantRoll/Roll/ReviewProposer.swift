@@ -72,7 +72,7 @@ struct ReviewProposer {
         }
         try ReviewTakeover.takeOver(earlier, by: runId, reviews: reviews, in: workspace)
         report.pushes = pushes
-        report.reviews = reviews
+        report.reviews = ReviewCompare.marking(reviews, review: review) { webRemote(of: $0, snapshot: snapshot) }
         return review.namingResolveForReview(Self.marked(report, reviews: reviews))
     }
 
@@ -205,6 +205,12 @@ struct ReviewProposer {
         return mirror
     }
 
+    /// A repository's remote URL, for the host's address that opens a review (``ReviewCompare``); nil when unknown.
+    func webRemote(of name: String, snapshot: Snapshot) -> String? {
+        name == RollPublication.superproject
+            ? (try? SuperprojectRemote.originURL(workspace)) ?? nil : snapshot.specs[name]?.url
+    }
+
     /// Where a repository is pushed: the superproject's remote name, or the module's URL.
     func remote(of name: String, snapshot: Snapshot) -> String {
         name == RollPublication.superproject ? workspace.remoteName : (snapshot.specs[name]?.url ?? "")
@@ -277,6 +283,16 @@ struct ReviewProposer {
                 report.tenants[index].status = "proposed"
             }
             report.totals.rolled -= 1
+        }
+        // general_dev's re-pin, when it goes through a review, is proposed (or refused), not rolled.
+        if let repin = reviews.first(where: \.isGeneralRepin), ["rolled", "would-roll"].contains(report.general.status)
+        {
+            report.general.status = repin.state == "rejected" ? "rejected" : "proposed"
+            // A conflicting tenant's resolve merges the general branch as it landed: it waits for the re-pin.
+            for index in report.tenants.indices where report.tenants[index].status == "conflict" {
+                report.tenants[index].after =
+                    "once \(report.generalBranch)'s re-pin landed (tenantctl roll --land)"
+            }
         }
         return report
     }

@@ -16,6 +16,9 @@ public struct ReviewReport: Sendable, Equatable, Codable {
     /// Every review run followed, oldest first, when `--land` followed more than one (each waits for its own
     /// tenants' proposals); `runId` is the last of them and `reviews` holds the proposals of all.
     public var runs: [String]?
+    /// Each proposal closed on the forge without landing, with its two ways on (propose it again, or stop following
+    /// it): the run waits on that decision.
+    public var closed: [String] = []
 
     /// 2 when a proposal needs attention (conflict, closed, rejected), 75 while some are open, 0 when all landed.
     public var exitCode: Int32 { ReviewReport.exitCode(reviews) }
@@ -30,10 +33,10 @@ public struct ReviewReport: Sendable, Equatable, Codable {
     /// One line per proposal: `Infrastructure t2: landed (merge 8c1e2aa) tenantctl/roll/t2 1f2e3d4`, and the review's
     /// address when it is known.
     static func line(_ review: RunJournal.Review) -> String {
-        var state = review.state
+        var state = review.reviewOpened == false ? "pushed, no review opened" : review.state
         if let landed = review.landed { state += " (\(review.method ?? "") \(ObjectID.short(landed)))" }
         let branch = review.ref.hasPrefix("refs/heads/") ? String(review.ref.dropFirst(11)) : review.ref
-        let address = review.url.map { " " + $0 } ?? ""
+        let address = review.url.map { " " + $0 } ?? review.compare.map { " (open it: \($0))" } ?? ""
         return
             "  \(review.repository) \(review.target): \(state) \(branch) \(ObjectID.short(review.proposed))\(address)"
     }
@@ -42,6 +45,7 @@ public struct ReviewReport: Sendable, Equatable, Codable {
     static func proposalLines(_ reviews: [RunJournal.Review], runId: String?) -> String {
         guard !reviews.isEmpty else { return "\nnothing to propose" }
         var text = "\nproposals:\n" + reviews.map { TerminalText.escaped(line($0)) }.joined(separator: "\n")
+        if reviews.contains(where: { $0.reviewOpened == false }) { text += "\n" + ReviewCompare.advice }
         if let runId {
             text +=
                 "\nreview run: \(runId) (follow with `tenantctl roll --land`, stop with `tenantctl roll --abandon \(runId)`)"
@@ -53,11 +57,14 @@ public struct ReviewReport: Sendable, Equatable, Codable {
     public func renderText() -> String {
         var lines = [runs.map { "review runs " + $0.joined(separator: ", ") } ?? "review run \(runId)"]
         lines += reviews.map(Self.line)
+        if reviews.contains(where: { $0.reviewOpened == false }) { lines.append(ReviewCompare.advice) }
         if !removed.isEmpty { lines.append("removed: " + removed.joined(separator: ", ")) }
-        if let followedBy { lines.append("proposed on in run \(followedBy)") }
+        if let followedBy { lines.append("proposals made now are followed by review run \(followedBy)") }
         switch exitCode {
         case 75: lines.append("reviews are still open: run `tenantctl roll --land` again once they landed")
-        case 2: lines.append("a proposal needs attention (conflict, closed or rejected)")
+        case 2:
+            lines.append("a proposal needs attention (conflict, closed or rejected)")
+            lines += closed
         default: break
         }
         return lines.map { TerminalText.escaped($0) }.joined(separator: "\n")
@@ -99,8 +106,9 @@ public enum ReviewRun {
         }
         if reports.count > 1 {
             report.runs = reports.map(\.runId)
-            report.reviews = reports.flatMap(\.reviews)
+            report.reviews = Self.once(reports.flatMap(\.reviews))
             report.followedBy = reports.compactMap(\.followedBy).last
+            report.closed = reports.flatMap(\.closed)
         }
         return report
     }
@@ -117,6 +125,7 @@ public enum ReviewRun {
             reviews[index] = try follow(reviews[index], snapshot: snapshot, workspace: workspace)
         }
         var report = ReviewReport(runId: journal.runId, followedBy: nil, reviews: reviews)
+        report.closed = reviews.compactMap { $0.closedSentence(runId: journal.runId) }
         // A tenant whose module proposals all landed gets its superproject proposal now (pinning what landed).
         let ready = Set(
             reviews.filter { $0.state == "waiting" }.map(\.tenant).filter { tenant in
@@ -125,9 +134,10 @@ public enum ReviewRun {
                 }
                 .allSatisfy { $0.state == "landed" }
             })
-        // What the forge did is recorded first: a proposal that follows may stop, and what landed stays known.
-        let open = reviews.contains { ReviewState.open.contains($0.state) }
-        let state: RunJournal.State = open ? .waiting : .finished
+        // What the forge did is recorded first: a proposal that follows may stop, and what landed stays known. A
+        // proposal that needs a person (closed, in conflict, refused) keeps the run waiting on their decision.
+        let followed = reviews.contains { !ReviewState.ended.contains($0.state) }
+        let state: RunJournal.State = followed ? .waiting : .finished
         try record(
             changed(before, reviews), end: state == journal.state ? nil : .init(state: state), toRun: journal.runId,
             in: workspace)
@@ -136,6 +146,11 @@ public enum ReviewRun {
             propose.review = options.review ?? ReviewOptions()
             propose.fetch = false
             propose.arguments = ["--review"]
+            // A proposal closed on the forge waits for the user's decision: it is not proposed again on the way.
+            if reviews.contains(where: { $0.state == "closed" }) {
+                propose.filter.tenants = ready.sorted()
+                propose.arguments += ready.sorted().flatMap { ["--tenant", $0] }
+            }
             // The new run takes the open proposals over and ends this one finished, by it.
             let next = try RollRunner(workspace: workspace, console: console).run(propose)
             let landed = reviews.filter { $0.state == "landed" }
@@ -146,6 +161,11 @@ public enum ReviewRun {
                 try Transaction.markFinished(resumed, by: runId, in: workspace)
                 resumed = []
             }
+        }
+        let settings = (options.review ?? ReviewOptions()).reading(snapshot.project.manifest)
+        report.reviews = ReviewCompare.marking(report.reviews, review: settings) { name in
+            name == RollPublication.superproject
+                ? (try? SuperprojectRemote.originURL(workspace)) ?? nil : snapshot.specs[name]?.url
         }
         return report
     }
@@ -216,6 +236,14 @@ public enum ReviewRun {
         var report = ReviewReport(runId: runId, followedBy: nil, reviews: reviews)
         report.removed = removed
         return report
+    }
+
+    /// `reviews` with each proposal once (the same repository, ref, target and commit): two runs followed together
+    /// may both list one (general_dev's re-pin that both proposed); the later run's entry is kept, in its place.
+    static func once(_ reviews: [RunJournal.Review]) -> [RunJournal.Review] {
+        var seen: Set<[String]> = []
+        let kept = reviews.reversed().filter { seen.insert([$0.repository, $0.ref, $0.target, $0.proposed]).inserted }
+        return kept.reversed()
     }
 
     /// The proposals of `after` that differ from the same one in `before`.

@@ -47,6 +47,9 @@ public struct RollReport: Sendable, Equatable, Codable {
         /// True when `status` is `rejected` because a branch of the tenant is protected (changes go through a
         /// review).
         public var protected: Bool?
+        /// What must happen before ``next`` can run: a review roll's conflicting tenant is resolved once the general
+        /// branch's re-pin it proposed landed (`once general_dev's re-pin landed (tenantctl roll --land)`).
+        public var after: String?
     }
 
     /// The general branch re-pin.
@@ -57,7 +60,8 @@ public struct RollReport: Sendable, Equatable, Codable {
         public var to: String?
         /// Pins that change.
         public var pins: [PinChange]
-        /// `rolled`, `up-to-date`, `rejected`, `blocked`, `would-roll`.
+        /// `rolled`, `up-to-date`, `rejected`, `blocked`, `would-roll`; `proposed` when a review roll proposes the
+        /// re-pin (it lands once the forge lands it).
         public var status: String
         /// Why the general branch is blocked (a pin its module's remote lacks), each with the command that fixes
         /// it, when `status` is `blocked`: none of its pins moved.
@@ -97,6 +101,9 @@ public struct RollReport: Sendable, Equatable, Codable {
     public var unreachable: [String: String] = [:]
     /// A review roll's proposals (`roll --review`, `roll --land`); nil for a plain roll.
     public var reviews: [RunJournal.Review]?
+    /// True when a branch was refused as protected and modules.json has no `review` object naming the forge kind:
+    /// the next steps name the kinds `--forge` takes. Nil otherwise.
+    public var forgeKindUnnamed: Bool?
 
     /// True when every tenant rolled or was up to date and no push was rejected.
     public var isComplete: Bool {
@@ -225,8 +232,17 @@ public struct RollReport: Sendable, Equatable, Codable {
     func nextSteps() -> [String] {
         var next: [String] = []
         for fix in Array(Set(general.reasons.map(\.fix))).sorted() { next.append("\(generalBranch): \(fix)") }
+        if forgeKindUnnamed == true {
+            next.append(
+                "modules.json names no forge kind (no `review` object), so name yours: tenantctl roll --review --forge "
+                    + "gitlab (GitLab), --forge agit (Gitea, Forgejo), --forge gerrit, or --forge branch (GitHub, "
+                    + "Bitbucket, any host: proposal branches; `create` in a `review` object opens their pull requests)"
+            )
+        }
         for tenant in tenants {
-            if let command = tenant.next { next.append("\(tenant.id): \(command)") }
+            if let command = tenant.next {
+                next.append("\(tenant.id): \(tenant.after.map { $0 + ": " } ?? "")\(command)")
+            }
             for fix in Array(Set(tenant.reasons.map(\.fix))).sorted() { next.append("\(tenant.id): \(fix)") }
         }
         for (module, error) in unreachable.sorted(by: { $0.key < $1.key }) {

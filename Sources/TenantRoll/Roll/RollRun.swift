@@ -40,6 +40,10 @@ public enum RollRun {
     ) throws -> RollUndo.Result {
         let lock = try WorkspaceLock(gitDirectory: workspace.commonDirectory, wait: wait)
         defer { lock.release() }
+        // A review roll's proposals as the forge has them now: what landed stays, and is named.
+        // (A run id that names no journal is refused by the undo itself, in its words.)
+        let undone = try? RunJournal.read(gitDirectory: workspace.commonDirectory, runId: runId)
+        let reviews = try undone.map { try followedNow($0, in: workspace) } ?? []
         // The undo is a run of its own: stopped between its pushes it stays unfinished, and only its re-run (which
         // goes on where it stopped) or `runs --forget` lets the other writing commands run again. The re-run puts
         // back what is still where the roll left it and keeps what someone moved since, so it can always end.
@@ -51,8 +55,14 @@ public enum RollRun {
                 }
             }
         ) { transaction in
-            try RollUndo(workspace: workspace, transaction: transaction).undo(
+            var result = try RollUndo(workspace: workspace, transaction: transaction).undo(
                 runId: runId, keepingMoved: true)
+            guard undone?.reviews != nil, result.outcomes.allSatisfy(\.accepted) else { return result }
+            result.landedLeft = reviews.filter { $0.state == "landed" }.map(RollUndo.LandedLeft.init)
+            var deleted: [String: String] = [:]
+            for move in result.moved where move.to == nil { deleted[move.repository + " " + move.ref] = move.from }
+            try endReviewRun(runId, reviews: reviews, deleted: deleted, in: workspace)
+            return result
         }
     }
 }

@@ -75,9 +75,13 @@ public struct RollRunner: Sendable {
         }
         let published = try publish(
             merges, executor: executor, plan: plan, snapshot: snapshot, batch: batch, options: options, start: start)
-        return RollReport.make(
+        var report = RollReport.make(
             plan: plan, execution: published.execution, publication: published.publication ?? RollPublication(),
             runId: published.runId, dryRun: false, start: start)
+        if snapshot.project.manifest.review == nil, report.tenants.contains(where: { $0.protected == true }) {
+            report.forgeKindUnnamed = true
+        }
+        return report
     }
 
     /// What publishing left: the execution, what the pushes did, the run id (both nil when nothing was to publish).

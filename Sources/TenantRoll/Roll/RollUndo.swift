@@ -46,6 +46,8 @@ public struct RollUndo {
         public var kept: [Kept] = []
         /// The proposals in a forge's review namespace, which no push takes back (``ReviewLeft``).
         public var reviewsLeft: [ReviewLeft] = []
+        /// The proposals of a review roll that the forge landed: not undone (``LandedLeft``).
+        public var landedLeft: [LandedLeft] = []
     }
 
     /// A ref the undo leaves as it is.

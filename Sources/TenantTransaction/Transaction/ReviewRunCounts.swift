@@ -15,6 +15,9 @@ public struct ReviewRunCounts: Sendable, Codable, Equatable {
         public var ref: String
         /// `proposed`, `open`, `waiting`, `conflict`, `closed`, `rejected`.
         public var state: String
+        /// For one closed without landing: the commands that go on (propose it again, or stop following it); nil
+        /// otherwise.
+        public var next: [String]?
     }
 
     /// The review run.
@@ -27,9 +30,12 @@ public struct ReviewRunCounts: Sendable, Codable, Equatable {
     public var landed: Int
     /// Proposals that need a person: in conflict, closed without landing, or refused.
     public var attention: Int
+    /// Proposals no longer followed because `roll --abandon` (or an undo) ended them.
+    public var abandoned = 0
     /// The proposals still followed, in the journal's order.
     public var proposals: [Proposal]
-    /// The command that follows the run on while it waits (`tenantctl roll --land`); nil once it ended.
+    /// The command that follows the run on while it waits (`tenantctl roll --land`; with nothing open, the first way
+    /// on of a proposal closed without landing, each of which ``proposals`` names); nil once it ended.
     public var next: String?
 
     /// The counts of `journal`'s proposals; nil for a run that is no review roll. `latest`: whether it is the newest
@@ -42,19 +48,29 @@ public struct ReviewRunCounts: Sendable, Codable, Equatable {
         landed = reviews.filter { $0.state == "landed" }.count
         attention = reviews.filter { ["conflict", "closed", "rejected"].contains($0.state) }.count
         proposals = reviews.filter { !["landed", "superseded", "abandoned"].contains($0.state) }.map {
-            Proposal(repository: $0.repository, tenant: $0.tenant, target: $0.target, ref: $0.ref, state: $0.state)
+            let ways = $0.waysOn(runId: journal.runId)
+            return Proposal(
+                repository: $0.repository, tenant: $0.tenant, target: $0.target, ref: $0.ref, state: $0.state,
+                next: ways.isEmpty ? nil : ways)
         }
+        abandoned = reviews.filter { $0.state == "abandoned" }.count
+        let following = reviews.contains { ["proposed", "open", "waiting", "conflict"].contains($0.state) }
         next =
-            journal.state == .waiting
-            ? (latest ? "tenantctl roll --land" : "tenantctl roll --land \(journal.runId)") : nil
+            journal.state != .waiting
+            ? nil
+            : following || proposals.allSatisfy({ $0.next == nil })
+                ? (latest ? "tenantctl roll --land" : "tenantctl roll --land \(journal.runId)")
+                : proposals.compactMap(\.next?.first).first
     }
 
-    /// `3 open, 2 waiting, 1 landed, 1 needs attention` (the counts that are not 0; `no proposals` when all are).
+    /// `3 open, 2 waiting, 1 landed, 1 needs attention, 2 abandoned` (the counts that are not 0; `no proposals` when
+    /// all are).
     public var summary: String {
         let parts = [
             open > 0 ? "\(open) open" : nil, waiting > 0 ? "\(waiting) waiting" : nil,
             landed > 0 ? "\(landed) landed" : nil,
             attention > 0 ? "\(attention) need\(attention == 1 ? "s" : "") attention" : nil,
+            abandoned > 0 ? "\(abandoned) abandoned" : nil,
         ].compactMap { $0 }
         return parts.isEmpty ? "no proposals" : parts.joined(separator: ", ")
     }
@@ -76,7 +92,10 @@ public struct ReviewRunCounts: Sendable, Codable, Equatable {
                 let place =
                     proposal.ref.hasPrefix("refs/heads/")
                     ? String(proposal.ref.dropFirst("refs/heads/".count)) : proposal.ref
-                return "  \(cell): \(proposal.state), \(place) into \(proposal.target)"
+                let ways = proposal.next.map { ways in
+                    "; propose it again: \(ways[0])" + (ways.count > 1 ? ", or stop following it: \(ways[1])" : "")
+                }
+                return "  \(cell): \(proposal.state), \(place) into \(proposal.target)" + (ways ?? "")
             }
     }
 }

@@ -35,6 +35,12 @@ extension RunJournal {
         /// between (killed, or the command stopped at its time limit), nobody knows whether the forge opened the
         /// review, so the command is not run again for this proposal branch (it would open a second one).
         public var createStarted: Bool?
+        /// False for a proposal branch pushed with nothing that opens its review (kind `branch` without a `create`
+        /// command): the report says `pushed, no review opened`. Reports only; the journal does not keep it.
+        public var reviewOpened: Bool?
+        /// For such a proposal branch: the host's web address that opens its review (a compare page), where the
+        /// remote is a known host. Reports only.
+        public var compare: String?
 
         /// Whether this is the general branch's re-pin (a superproject proposal of the general branch's own
         /// commit: it rolls in what it proposes).
