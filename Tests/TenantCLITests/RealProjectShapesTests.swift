@@ -127,7 +127,8 @@ import Testing
                 as? [[String: Any]])
         let unnamedFindings = findings.filter { $0["code"] as? String == "unnamed-submodule" }
         #expect(unnamedFindings.map { $0["tenant"] as? String } == ["t1"], "\(findings)")
-        #expect((unnamedFindings.first?["message"] as? String ?? "").contains("Vendor/Extra"))
+        let unnamedMessage = unnamedFindings.first?["message"] as? String
+        #expect(unnamedMessage?.contains("Vendor/Extra") == true, "\(findings)")
         #expect(
             !findings.contains {
                 $0["code"] as? String == "gitmodules-drift" && $0["branch"] as? String == "t1"

@@ -140,7 +140,7 @@ struct StatusSpeedTests {
         let switched = sandbox.tenantctl(["switch", "t0001"], in: workspace)
         #expect(switched.status == 0, "\(switched.stderr)")
         let log = sandbox.path("git-calls")
-        try sandbox.writeExecutable(
+        _ = try sandbox.writeExecutable(
             "bin/git",
             """
             #!/bin/sh
