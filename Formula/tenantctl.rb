@@ -4,8 +4,9 @@
 #   brew install tenantctl                               # the tagged release below
 #   brew install --HEAD tenantctl                        # main
 #
-# On a release: set `url` to the new tag's archive and `sha256` to its checksum
-# (`curl -sL <url> | shasum -a 256`).
+# Not usable yet: there is no release, and OWNER stands for the repository's owner. On the first release set `url`
+# to the tag's archive, `sha256` to its checksum (`curl -sL <url> | shasum -a 256`) and OWNER everywhere, then list
+# Homebrew in the README's install section.
 class Tenantctl < Formula
   desc "Tenant branches across a git superproject and its submodules: switch, roll, audit"
   homepage "https://github.com/OWNER/tenantctl"
@@ -22,6 +23,7 @@ class Tenantctl < Formula
   def install
     system "swift", "build", "-c", "release", "--disable-sandbox", "--product", "tenantctl"
     bin.install ".build/release/tenantctl"
+    man1.install "docs/tenantctl.1"
     generate_completions_from_executable(bin/"tenantctl", "--generate-completion-script", shells: [:bash, :zsh, :fish])
   end
 

@@ -114,7 +114,25 @@ public struct CommandContext: Sendable {
     /// The repository whose working tree ``directory`` is in, as a workspace, whether or not it has `modules.json`
     /// yet: the superproject `init` adopts.
     public func enclosingWorkspace() throws -> Workspace {
-        try Workspace.enclosing(directory, git: git, remote: options.remote)
+        if environment.variables["GIT_DIR"] == nil, !Self.hasRepository(atOrAbove: directory) {
+            throw WorkspaceError(
+                "no git repository at or above \(directory): init adopts an existing submodule superproject; run "
+                    + "it in the superproject's clone or pass -C <dir>, or make an example to explore with "
+                    + "`tenantctl example <dir>`")
+        }
+        return try Workspace.enclosing(directory, git: git, remote: options.remote)
+    }
+
+    /// Whether `directory` or a directory above it has a `.git` (a directory, or the file of a worktree or submodule
+    /// checkout): file checks only, as ``Workspace/findRoot(from:)``.
+    static func hasRepository(atOrAbove directory: String) -> Bool {
+        var candidate = URL(fileURLWithPath: directory).standardizedFileURL
+        while true {
+            if FileManager.default.fileExists(atPath: candidate.appendingPathComponent(".git").path) { return true }
+            let parent = candidate.deletingLastPathComponent()
+            if parent.path == candidate.path || candidate.path == "/" { return false }
+            candidate = parent
+        }
     }
 
     /// The repository at ``directory``, whatever it is (or none): where the pager's `core.pager` is read.

@@ -46,6 +46,9 @@ extension Tenantctl {
 
                 Table legend: · up to date, ✎n customised by n commits, ✎0 customised but no commit of its own \
                 yet, ↓n behind general_dev by n, ! finding, (…) module not in the tenant's effective active set. \
+                Without a UTF-8 locale (the first of LC_ALL, LC_CTYPE and LANG set: C, POSIX, or none) the \
+                glyphs are ASCII, in the legend too: . up to date, +n customised, -n behind, x in "3 tenants x 4 \
+                modules". \
                 --summary prints the table and its summary line alone. On a terminal a report taller than the \
                 window goes through the pager (see tenantctl --help; --no-pager prints it directly).
 

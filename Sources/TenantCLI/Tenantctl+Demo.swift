@@ -173,7 +173,7 @@ struct DemoStory {
             console.styled("Done", .bold) + " in \(String(format: "%.1f", Date().timeIntervalSince(started))) s.")
         if keep {
             console.print("The example is kept in \(directory). Next:")
-            console.print("  cd \(workspace) && tenantctl status")
+            console.print("  cd \(ShellWord.quote(workspace)) && tenantctl status")
         } else {
             console.print("Next: `tenantctl demo --keep <dir>` keeps the repositories to explore;")
         }
@@ -321,9 +321,15 @@ struct DemoStory {
         self.title = title
         console.print("")
         console.print(console.styled("\(step). \(title)", .bold))
-        for line in Self.wrap(text.replacingOccurrences(of: "\n", with: " "), width: 100) {
+        for line in Self.wrap(text.replacingOccurrences(of: "\n", with: " "), width: Self.proseWidth(console.width)) {
             console.print(console.styled(line, .dim))
         }
+    }
+
+    /// The width the story's prose is wrapped to: the terminal's, else (off a terminal, where tables are not cut)
+    /// ``TerminalWidth/fallback``, 80, so that no line breaks mid-word on a terminal of the usual width.
+    static func proseWidth(_ width: Int) -> Int {
+        width == TerminalWidth.unlimited ? TerminalWidth.fallback : max(width, 20)
     }
 
     /// Words of `text` in lines of at most `width` columns.
@@ -331,7 +337,7 @@ struct DemoStory {
         var lines: [String] = []
         var line = ""
         for word in text.split(separator: " ") {
-            if !line.isEmpty && line.count + 1 + word.count > width {
+            if !line.isEmpty && TextWidth.of(line) + 1 + TextWidth.of(String(word)) > width {
                 lines.append(line)
                 line = ""
             }

@@ -73,7 +73,7 @@ extension Tenantctl {
                 width: context.console.width - 2)
             for line in table.split(separator: "\n") { context.console.print("  " + line) }
             context.console.print("")
-            context.console.print("Next: cd \(result.workspace) && tenantctl switch t2")
+            context.console.print("Next: cd \(ShellWord.quote(result.workspace)) && tenantctl switch t2")
             return .success
         }
 

@@ -47,8 +47,11 @@ extension Tenantctl {
                     + "branch).", valueName: "branch"))
         var generalBranch: String?
 
-        @Option(help: ArgumentHelp("Branches that are tenants (a shell glob).", valueName: "glob"))
-        var tenants = "*"
+        @Option(
+            help: ArgumentHelp(
+                "Branches that are tenants (a shell glob; default: every branch but the general one, and init "
+                    + "says how many it took).", valueName: "glob"))
+        var tenants: String?
 
         @Option(
             name: .customLong("module-name"),
@@ -102,6 +105,39 @@ extension Tenantctl {
             console.print("  !/Tenants/*.json")
         }
 
+        /// Without `--tenants` every branch but the general one is a tenant: says how many, and how to take only some
+        /// (a glob from the names' own prefix), removing the tenant files first when init wrote them all now.
+        func printEveryBranch(_ plan: Adoption.Plan, root: String, general: String, _ context: CommandContext) {
+            let tenantFiles = plan.files.filter { $0.path.hasPrefix("Tenants/") }
+            guard !tenantFiles.isEmpty else { return }
+            // The glob matches branch names: a tenant file's `branch` (release/31.0 for the tenant release-31.0).
+            let branches = tenantFiles.map { file in
+                ((try? JSONSerialization.jsonObject(with: file.data)) as? [String: Any])?["branch"] as? String
+                    ?? String(file.path.dropFirst("Tenants/".count).dropLast(".json".count))
+            }
+            context.console.print(
+                "\(English.count(branches.count, "tenant", "tenants")): every branch but \(general); to take only "
+                    + "some, give --tenants a glob:")
+            let narrowed = rerun(naming: []) + " --tenants " + ShellWord.quote(Self.exampleGlob(branches))
+            // Files init kept were there before: only files it wrote now are removed for the run again.
+            let allNew = !tenantFiles.contains(where: \.exists)
+            let remove = allNew ? ShellWord.line(["rm", "-r", root + "/Tenants"]) + " && " : ""
+            context.console.print("  " + remove + narrowed)
+        }
+
+        /// A glob for some of `branches`: the prefix most of them share up to a `/` or `-` (`release/*`), else the
+        /// first branch.
+        static func exampleGlob(_ branches: [String]) -> String {
+            var counts: [String: Int] = [:]
+            for branch in branches {
+                if let end = branch.firstIndex(where: { $0 == "/" || $0 == "-" }) {
+                    counts[String(branch[...end]), default: 0] += 1
+                }
+            }
+            let shared = counts.filter { $0.value >= 2 }.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.first
+            return shared.map { $0.key + "*" } ?? branches.sorted().first ?? "*"
+        }
+
         /// `path=name` split at its last `=` (a module name has no `=`; a path may).
         static func moduleName(_ value: String) -> (path: String, name: String)? {
             guard let equals = value.lastIndex(of: "=") else { return nil }
@@ -118,7 +154,7 @@ extension Tenantctl {
             if let git = global.git { words += ["--git", git] }
             if global.allowLocalRemotes { words.append("--allow-local-remotes") }
             if let generalBranch { words += ["--general-branch", generalBranch] }
-            if tenants != "*" { words += ["--tenants", tenants] }
+            if let tenants { words += ["--tenants", tenants] }
             let renamed = Set(names.map(\.path))
             let kept = moduleNames.filter { Self.moduleName($0).map { !renamed.contains($0.path) } ?? true }
             for value in kept + names.map({ "\($0.path)=\($0.name)" }) { words += ["--module-name", value] }
@@ -128,7 +164,7 @@ extension Tenantctl {
         func run(context: CommandContext) throws -> ExitStatus {
             let workspace = try Adoption.adoptable(context.enclosingWorkspace())
             let options = InitRun.Options(
-                generalBranch: generalBranch, tenants: tenants,
+                generalBranch: generalBranch, tenants: tenants ?? "*",
                 moduleNames: Dictionary(
                     moduleNames.compactMap(Self.moduleName).map { ($0.path, $0.name) },
                     uniquingKeysWith: { _, last in last }),
@@ -173,6 +209,7 @@ extension Tenantctl {
             }
             for note in plan.unmapped { context.console.warn("not mapped: " + note) }
             if !result.ignored.isEmpty { printIgnored(result.ignored, root: workspace.root, console: context.console) }
+            if tenants == nil { printEveryBranch(plan, root: workspace.root, general: result.generalBranch, context) }
             if !written.isEmpty {
                 context.console.print(
                     "next: review, run `tenantctl verify`, commit the files on \(result.generalBranch), push")

@@ -30,7 +30,9 @@ extension Tenantctl {
                 branch pins a submodule modules.json does not name: a renamed or added repository), \
                 branch-case-collision (branches of one remote whose names differ only in case, as T1 and t1: one \
                 file on macOS). Every finding names \
-                repository, branch and, where it applies, module and tenant.
+                repository, branch and, where it applies, module and tenant; a finding told the same way on \
+                several branches is one line naming them all. Information (moved-path, squashed-roll) is marked \
+                i, not ✗, and each kind found is followed by a line saying what to do about it (next (<kind>): …).
 
                 Exit status: 0 no findings (or only moved-path, which informs: roll moves the gitlink), 2 \
                 findings, 1 verify itself could not run.
@@ -67,17 +69,11 @@ extension Tenantctl {
             if context.options.json {
                 context.console.data(try JSONOutput.encode(report))
             } else {
-                for finding in findings {
-                    let location = [
-                        finding.repository.map { "repository \($0)" }, finding.branch.map { "branch \($0)" },
-                        finding.module.map { "module \($0)" }, finding.tenant.map { "tenant \($0)" },
-                    ].compactMap { $0 }
-                    context.console.print(
-                        context.console.styled("✗ ", .red)
-                            + TerminalText.escaped(
-                                finding.message
-                                    + (location.isEmpty
-                                        ? "" : " [\(finding.code.rawValue): \(location.joined(separator: ", "))]")))
+                // One line per finding (told the same way on several branches: once, naming them), information
+                // marked `i`, then what to do about each kind.
+                let marks = (failure: context.console.styled("✗ ", .red), information: "i ")
+                for line in VerifyTextReport.lines(findings, mark: { $0 ? marks.information : marks.failure }) {
+                    context.console.print(line)
                 }
                 for note in notes { context.console.print("note: " + TerminalText.escaped(note)) }
                 for tenant in tenants {

@@ -22,7 +22,11 @@ public struct Tenantctl: ParsableCommand {
             On a terminal, a report taller than the window (audit, status, runs, tenant list) goes through a \
             pager, as git's does: $TENANTCTL_PAGER, else $GIT_PAGER, core.pager, $PAGER, else less (with \
             LESS=FRX unless LESS is set); an empty pager or cat, --no-pager, --json or output that is not a \
-            terminal prints it directly.
+            terminal prints it directly. A pager that cannot start is a warning naming it, and the report is \
+            printed directly.
+
+            Reports use the glyphs ✎ · ↓ × under a UTF-8 locale (the first of $LC_ALL, $LC_CTYPE and $LANG \
+            that is set), else their ASCII stand-ins + . - x.
 
             Exit codes: 0 success, 1 failure, 2 completed with conflicts or findings, 64 usage error, \
             130 interrupted.
@@ -210,6 +214,7 @@ public struct Tenantctl: ParsableCommand {
                 ? TerminalWidth.unlimited
                 : TerminalWidth.columns(variables: environment.variables, isTerminal: environment.stdoutIsTerminal))
         console.errorLog = failure.log
+        console.ascii = !TerminalLocale.isUTF8(environment.variables)
         let paged = PagedOutput.begin(command, environment: environment)
         if let paged { console.out = paged.buffer }
         var repository: GitRepository?

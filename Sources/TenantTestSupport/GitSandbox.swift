@@ -50,7 +50,9 @@ public final class GitSandbox: Sendable {
         env["GIT_CONFIG_GLOBAL"] = home + "/gitconfig"
         env["GIT_CONFIG_NOSYSTEM"] = "1"
         env["TMPDIR"] = TestDirectories.base
-        env["LC_ALL"] = "C"
+        // git's messages in English, as with C; UTF-8 so that tenantctl's reports show their glyphs (under C they are
+        // ASCII: TerminalLocaleTests).
+        env["LC_ALL"] = "C.UTF-8"
         env["TENANTCTL_ALLOW_LOCAL_REMOTES"] = "1"
         environment = env
         keep = process["TENANTCTL_KEEP_SANDBOX"] == "1"

@@ -44,10 +44,12 @@ import Testing
         for tenant in try #require(json["tenants"] as? [[String: Any]]) {
             let id = try #require(tenant["id"] as? String)
             let superproject = try #require(tenant["superproject"] as? [String: Any])
-            result[id, default: [:]]["superproject"] = try #require(superproject["changedFiles"])
+            let changed = try #require(superproject["changedFiles"])
+            result[id, default: [:]]["superproject"] = changed
             for module in try #require(tenant["modules"] as? [[String: Any]]) {
-                result[id, default: [:]][try #require(module["module"] as? String)] = try #require(
-                    module["changedFiles"])
+                let name = try #require(module["module"] as? String)
+                let files = try #require(module["changedFiles"])
+                result[id, default: [:]][name] = files
             }
         }
         return result

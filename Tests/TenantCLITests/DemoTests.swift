@@ -47,6 +47,19 @@ import Testing
         #expect(out.contains("the forge merged: Order t3, Superproject general_dev"), "\(out)")
         #expect(out.contains("the forge merged: Superproject t1, Superproject t2, Superproject t3"), "\(out)")
         #expect(out.contains("review run "), "\(out)")
+        // The story's prose is wrapped at 80 columns off a terminal (a terminal's own width on one), so no line of it
+        // breaks mid-word on a terminal of the usual width: the lines after a step's title, up to its first command
+        // or an indented listing (a table of commits, which is not wrapped).
+        var inProse = false
+        for line in out.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.first?.isNumber == true && line.contains(". ") {
+                inProse = true
+            } else if line.isEmpty || line.hasPrefix("$ ") || line.hasPrefix("  ") {
+                inProse = false
+            } else if inProse {
+                #expect(TextWidth.of(String(line)) <= 80, "wider than 80: \(line)")
+            }
+        }
         // The temporary directory is gone.
         // The prose is wrapped: a long temporary directory (macOS's /var/folders/…) starts on the next line.
         let marker = "local bare remotes in"

@@ -88,4 +88,49 @@ import Testing
         #expect(run.stderr.contains("has no .gitmodules"))
         #expect(try sandbox.git(["status", "--porcelain", "-uall"], in: dir).isEmpty)
     }
+
+    /// Without --tenants every branch but the general one is a tenant: init says how many it took and how to take
+    /// only some, with a glob from the branches' own names that runs as printed; with --tenants it says nothing.
+    @Test func initSaysHowManyBranchesItTookAndHowToNarrowThem() throws {
+        let sandbox = try GitSandbox()
+        let work = try Self.plainProject(sandbox)
+        for branch in ["release-30", "release-31"] {
+            try sandbox.git(["push", "-q", "origin", "general_dev:refs/heads/\(branch)"], in: work)
+        }
+        let run = sandbox.tenantctl(["init", "-C", work])
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        let lines = run.stdout.split(separator: "\n").map(String.init)
+        let said = try #require(lines.firstIndex { $0.hasPrefix("4 tenants:") }, "\(run.stdout)")
+        #expect(lines[said].contains("every branch but general_dev"), "\(run.stdout)")
+        let command = lines[said + 1].trimmingCharacters(in: .whitespaces)
+        #expect(
+            command == "rm -r \(work)/Tenants && tenantctl init -C \(work) --tenants 'release-*'", "\(run.stdout)")
+        // It runs as printed (tenantctl here in-process): only the matching branches are tenants then.
+        try FileManager.default.removeItem(atPath: work + "/Tenants")
+        let narrowed = sandbox.tenantctl(["init", "-C", work, "--tenants", "release-*"])
+        #expect(narrowed.status == 0, "\(narrowed.stderr)")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: work + "/Tenants").sorted() == [
+                "release-30.json", "release-31.json",
+            ])
+        #expect(!narrowed.stdout.contains("tenants:"), "\(narrowed.stdout)")
+    }
+
+    /// Outside any repository init says so as every other command does, not git's raw `fatal:`.
+    @Test func initOutsideARepositoryIsRefusedInWords() throws {
+        let sandbox = try GitSandbox()
+        let directory = sandbox.path("not-a-repository")
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        // The positive control: another command there.
+        let status = sandbox.tenantctl(["status"], in: directory)
+        #expect(status.status == 1 && status.stderr.contains("no tenantctl superproject at or above"))
+        let run = sandbox.tenantctl(["init"], in: directory)
+        #expect(run.status == 1, "\(run.stderr)")
+        #expect(!run.stderr.contains("fatal:"), "\(run.stderr)")
+        #expect(
+            run.stderr.hasPrefix(
+                "error: no git repository at or above \(directory): init adopts an existing submodule superproject"),
+            "\(run.stderr)")
+        #expect(run.stderr.contains("tenantctl example <dir>"), "\(run.stderr)")
+    }
 }

@@ -51,6 +51,7 @@ import Testing
         let sandbox = try GitSandbox()
         let example = try LifecycleExample(sandbox, stage: .afterUpdates)
         var covered: Set<String> = []
+        @discardableResult
         func check(_ arguments: [String], _ command: String, schema: String? = nil, status: Int32 = 0) throws
             -> [String: Any]
         {

@@ -127,7 +127,8 @@ import Testing
                 as? [[String: Any]])
         let unnamedFindings = findings.filter { $0["code"] as? String == "unnamed-submodule" }
         #expect(unnamedFindings.map { $0["tenant"] as? String } == ["t1"], "\(findings)")
-        #expect((unnamedFindings.first?["message"] as? String ?? "").contains("Vendor/Extra"))
+        let unnamedMessage = unnamedFindings.first?["message"] as? String
+        #expect(unnamedMessage?.contains("Vendor/Extra") == true, "\(findings)")
         #expect(
             !findings.contains {
                 $0["code"] as? String == "gitmodules-drift" && $0["branch"] as? String == "t1"
@@ -241,6 +242,10 @@ import Testing
         let text = sandbox.tenantctl(["verify"], in: app.work)
         #expect(text.status == 0)
         #expect(text.stdout.contains("moved-path"), "\(text.stdout)")
+        // Information is not marked as a failure, and each kind comes with what to do about it.
+        let moved = text.stdout.split(separator: "\n").filter { $0.contains("[moved-path") }
+        #expect(moved.count == 1 && moved.allSatisfy { !$0.hasPrefix("✗") }, "\(text.stdout)")
+        #expect(text.stdout.contains("next (moved-path): nothing to fix"), "\(text.stdout)")
         let gate = sandbox.tenantctl(["audit", "--check"], in: app.work)
         #expect(gate.status == 0, "\(gate.stdout)\(gate.stderr)")
         #expect(gate.stdout.contains("moved-path") || gate.stdout.contains("!"), "\(gate.stdout)")

@@ -113,6 +113,52 @@ struct TerminalViewTests {
         #expect(try sandbox.read("pager-calls") == "called LESS=FRX\ncalled LESS=S\n")
     }
 
+    /// A pager that cannot start (not installed, or misspelt) is no reason to lose the report: a warning names it,
+    /// the report is printed as it is, and the exit status is the command's (as git's `cannot run <pager>`).
+    @Test func aPagerThatCannotStartWarnsAndPrintsTheReport() throws {
+        let sandbox = try GitSandbox()
+        let example = try LifecycleExample(sandbox)
+        #expect(example.tenantctl(["audit"]).status == 0)  // fills the mirrors: the runs below read them
+        let binary = try Self.binary()
+        let arguments = ["audit", "--matrix", "--no-fetch"]
+        // The positive control: the same run without a pager prints the report.
+        let direct = try PseudoTerminal.run(
+            binary, ["--no-pager"] + arguments, in: example.workspace, columns: 100, rows: 10, sandbox: sandbox)
+        #expect(direct.status == 0 && direct.output.contains("Customisations:"), "\(direct.output)")
+        let checked = try PseudoTerminal.run(
+            binary, ["--no-pager", "audit", "--check", "--matrix", "--no-fetch"], in: example.workspace,
+            columns: 100, rows: 10, sandbox: sandbox)
+        #expect(checked.output.contains("Customisations:"), "\(checked.output)")
+
+        // A pager that is not there, named or git's fallback `less` missing from PATH (only git and stty on it).
+        let bin = sandbox.path("only-git")
+        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+        for program in ["git", "stty"] {
+            let found = try #require(TestDaemon.find([program]), "\(program) not found")
+            try FileManager.default.createSymbolicLink(atPath: bin + "/" + program, withDestinationPath: found)
+        }
+        let cases: [(pager: String, environment: [String: String])] = [
+            ("nosuchpager", ["TENANTCTL_PAGER": "nosuchpager"]),
+            ("nosuchpager -R", ["TENANTCTL_PAGER": "nosuchpager -R"]),
+            ("nosuchpager -x 'a b'", ["TENANTCTL_PAGER": "nosuchpager -x 'a b'"]),
+            ("less", ["PATH": bin]),
+        ]
+        for (pager, environment) in cases {
+            let variables = environment
+            let run = try PseudoTerminal.run(
+                binary, arguments, in: example.workspace, columns: 100, rows: 10, environment: variables,
+                sandbox: sandbox)
+            #expect(run.status == direct.status, "\(pager): \(run.output)")
+            #expect(run.output.contains("Customisations:"), "\(pager): the report is lost: \(run.output)")
+            #expect(run.output.contains("warning: cannot run the pager (\(pager))"), "\(pager): \(run.output)")
+            let check = try PseudoTerminal.run(
+                binary, ["audit", "--check", "--matrix", "--no-fetch"], in: example.workspace, columns: 100,
+                rows: 10, environment: variables, sandbox: sandbox)
+            #expect(check.status == checked.status, "\(pager): \(check.output)")
+            #expect(check.output.contains("Customisations:"), "\(pager): the report is lost: \(check.output)")
+        }
+    }
+
     @Test func thePagerComesFromGitsSourcesInGitsOrder() {
         let none: () -> String? = { nil }
         #expect(Pager.command(variables: [:], corePager: none) == "less")
@@ -140,7 +186,7 @@ struct StatusSpeedTests {
         let switched = sandbox.tenantctl(["switch", "t0001"], in: workspace)
         #expect(switched.status == 0, "\(switched.stderr)")
         let log = sandbox.path("git-calls")
-        try sandbox.writeExecutable(
+        _ = try sandbox.writeExecutable(
             "bin/git",
             """
             #!/bin/sh

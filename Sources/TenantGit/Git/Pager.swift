@@ -57,10 +57,42 @@ public enum Pager {
         return Int(size.ws_row)
     }
 
+    /// A pager that could not be started: not found, not executable, or the shell could not run it (exit 126 or
+    /// 127). Nothing was shown; the caller prints the text itself, as git does after `cannot run <pager>`.
+    public struct CannotRun: Error, Sendable, CustomStringConvertible {
+        public var command: String
+        public var reason: String
+        public var description: String { "cannot run the pager (\(command)): \(reason)" }
+    }
+
+    /// Whether `command` is a plain program with arguments (`less -S`), no shell syntax: it then replaces the shell.
+    static func isPlain(_ command: String) -> Bool {
+        command.allSatisfy { !"|&;<>()$`\\\"'*?[]#~={}!\n".contains($0) }
+    }
+
+    /// Why the program a plain `command` starts cannot run (not on `PATH`, or not executable), or nil when it can;
+    /// a pager with shell syntax is left to the shell (its exit status 126 or 127 says it could not run it).
+    static func unrunnable(_ command: String, path: String?) -> String? {
+        guard isPlain(command), let program = command.split(whereSeparator: { $0 == " " || $0 == "\t" }).first
+        else { return nil }
+        let name = String(program)
+        if name.contains("/") {
+            return FileManager.default.isExecutableFile(atPath: name) ? nil : "\(name) is no executable file"
+        }
+        let directories = (path ?? "/usr/bin:/bin").split(separator: ":", omittingEmptySubsequences: false)
+        let found = directories.contains { directory in
+            FileManager.default.isExecutableFile(atPath: (directory.isEmpty ? "." : String(directory)) + "/" + name)
+        }
+        return found ? nil : "\(name) is not found on PATH"
+    }
+
     /// Shows `text` through `command` (its standard input a pipe, its output this process's terminal) and waits
     /// until the person quits it. A pager quit before reading everything is no error; one that cannot be started
-    /// is (the caller prints the text itself then).
+    /// is (``CannotRun``: the caller prints the text itself then).
     public static func show(_ text: String, command: String, environment: [String: String]) throws {
+        if let reason = unrunnable(command, path: environment["PATH"]) {
+            throw CannotRun(command: command, reason: reason)
+        }
         _ = SpawnedProcess.ignoreSigpipe
         let input = try SpawnedProcess.pipePair()
         var flags: Int32 = 0
@@ -69,7 +101,7 @@ public enum Pager {
         #endif
         // A plain command (`less -S`) replaces the shell, as git runs it without one: the pager alone then gets the
         // terminal's signals.
-        let plain = command.allSatisfy { !"|&;<>()$`\\\"'*?[]#~={}!\n".contains($0) }
+        let plain = isPlain(command)
         var shellArguments = [plain ? "exec " + command : command]
         shellArguments.insert("-c", at: 0)  // sh's own option (not git's -c)
         let started = PosixSpawn.prepared(
@@ -90,7 +122,7 @@ public enum Pager {
         case .success(let started): pid = started
         case .failure(let failure):
             close(input.write)
-            throw SpawnError.failed("the pager (\(command)): \(failure.reason)")
+            throw CannotRun(command: command, reason: failure.reason)
         }
         var bytes = Array(text.utf8)
         bytes.withUnsafeMutableBytes { buffer in
@@ -109,5 +141,11 @@ public enum Pager {
         close(input.write)
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        // The shell's own codes for a command it could not find (127) or not execute (126): nothing was shown.
+        let exited = status & 0x7f == 0
+        let code = (status >> 8) & 0xff
+        if exited && (code == 126 || code == 127) {
+            throw CannotRun(command: command, reason: "the shell could not start it (exit \(code))")
+        }
     }
 }

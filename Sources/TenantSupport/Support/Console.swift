@@ -16,6 +16,9 @@ public struct Console: Sendable {
     public var width: Int
     /// Where the errors printed are kept too (for `--json`'s error object), or nil.
     public var errorLog: ErrorLog?
+    /// The locale shows no UTF-8 (``TerminalLocale``): report lines, progress and diagnostics get the ASCII stand-ins
+    /// of the glyphs; ``data(_:)`` (JSON, HTML) is written as it is.
+    public var ascii = false
 
     public init(
         out: any OutputSink, err: any OutputSink, quiet: Bool = false, verbose: Bool = false, color: Bool = false,
@@ -34,8 +37,11 @@ public struct Console: Sendable {
 
     /// A report line on stdout (silent with `--quiet`: the exit status then says everything).
     public func print(_ line: String = "") {
-        if !quiet { out.write(line + "\n") }
+        if !quiet { out.write(shown(line) + "\n") }
     }
+
+    /// `text` as the terminal shows it: with ASCII stand-ins for the glyphs when ``ascii``.
+    public func shown(_ text: String) -> String { ascii ? TerminalLocale.ascii(text) : text }
 
     /// Data the user asked for explicitly (`--json`) on stdout: printed even with `--quiet`.
     public func data(_ text: String) { out.write(text + "\n") }
@@ -55,23 +61,23 @@ public struct Console: Sendable {
 
     /// A progress line on stderr (silent with `--quiet`).
     public func progress(_ line: String) {
-        if !quiet { err.write(TerminalText.escaped(line, keepingLayout: true) + "\n") }
+        if !quiet { err.write(shown(TerminalText.escaped(line, keepingLayout: true)) + "\n") }
     }
 
     /// A warning on stderr (silent with `--quiet`); control characters (from repositories) escaped.
     public func warn(_ line: String) {
-        if !quiet { err.write("warning: " + TerminalText.escaped(line, keepingLayout: true) + "\n") }
+        if !quiet { err.write("warning: " + shown(TerminalText.escaped(line, keepingLayout: true)) + "\n") }
     }
 
     /// An error on stderr (always shown); control characters (from repositories, git, a remote) escaped.
     public func error(_ line: String) {
         errorLog?.append(line)
-        err.write("error: " + TerminalText.escaped(line, keepingLayout: true) + "\n")
+        err.write("error: " + shown(TerminalText.escaped(line, keepingLayout: true)) + "\n")
     }
 
     /// Detail on stderr, only with `--verbose`; control characters escaped.
     public func debug(_ line: String) {
-        if verbose && !quiet { err.write(TerminalText.escaped(line, keepingLayout: true) + "\n") }
+        if verbose && !quiet { err.write(shown(TerminalText.escaped(line, keepingLayout: true)) + "\n") }
     }
 
     /// Text wrapped in an ANSI style when colour is on.

@@ -169,27 +169,70 @@ public struct RepositoryState: Sendable, Equatable {
                         + "commit\(orphanCommits == 1 ? "" : "s") that no branch or remote contains; "
                         + "create a branch for them (git branch <name>) first"))
         }
-        for entry in status.blockingEntries {
-            let what: String
-            switch entry.kind {
-            case .unmerged: what = "conflicted"
-            case .renamed: what = "renamed (staged)"
-            default:
-                if entry.submodule?.modified == true && entry.indexStatus == "." {
-                    what = "submodule with modified content"
-                } else if entry.indexStatus != "." && entry.worktreeStatus != "." {
-                    what = "staged and modified"
-                } else if entry.indexStatus != "." {
-                    what = entry.submodule != nil ? "staged submodule commit" : "staged"
-                } else {
-                    what = "modified"
-                }
-            }
-            problems.append(
+        return problems + entryProblems(repository: repository, relativePath: relativePath)
+    }
+
+    /// At most this many changed files of one repository are listed one line each; more are one line per kind.
+    static let filesListed = 5
+
+    /// The changed files that block a change of the working copy: one problem per file when they are few, one per
+    /// kind (`staged`, `modified`, …) with the count and the first names when there are more; a clone that was never
+    /// checked out (every file of HEAD staged for deletion, none in the working tree, as `git clone --no-checkout`
+    /// leaves it: the working tree holds nothing but `.git`) is one problem saying so, with the command that checks
+    /// it out.
+    func entryProblems(repository: String, relativePath: String) -> [WorkingCopyProblem] {
+        let entries = status.blockingEntries
+        guard !entries.isEmpty else { return [] }
+        let root = relativePath.isEmpty ? "." : relativePath
+        if entries.allSatisfy({ $0.indexStatus == "D" && $0.worktreeStatus == "." }),
+            (try? FileManager.default.contentsOfDirectory(atPath: path)) == [".git"]
+        {
+            let command = "git -C \(ShellWord.quote(path)) checkout -f HEAD"
+            return [
                 WorkingCopyProblem(
-                    repository: repository, path: join(entry.path),
-                    reason: "\(what) file; commit or stash it first"))
+                    repository: repository, path: root,
+                    reason: "\(entries.count) files staged for deletion and none of them in the working tree: "
+                        + "a clone that was never checked out, it seems; check it out with: \(command)")
+            ]
         }
-        return problems
+        func join(_ file: String) -> String { relativePath.isEmpty ? file : relativePath + "/" + file }
+        let described = entries.map { (path: join($0.path), what: Self.what($0)) }
+        if described.count <= Self.filesListed {
+            return described.map {
+                WorkingCopyProblem(
+                    repository: repository, path: $0.path, reason: "\($0.what) file; commit or stash it first")
+            }
+        }
+        var kinds: [String] = []
+        var files: [String: [String]] = [:]
+        for entry in described {
+            if files[entry.what] == nil { kinds.append(entry.what) }
+            files[entry.what, default: []].append(entry.path)
+        }
+        return kinds.map { what in
+            let paths = files[what] ?? []
+            let shown = paths.prefix(3).joined(separator: ", ") + (paths.count > 3 ? ", …" : "")
+            return WorkingCopyProblem(
+                repository: repository, path: root,
+                reason: "\(English.count(paths.count, "\(what) file")) (\(shown)); commit or stash them first "
+                    + "(git -C \(ShellWord.quote(path)) status lists them)")
+        }
+    }
+
+    /// What a changed file is, in a problem's words.
+    static func what(_ entry: PorcelainStatus.Entry) -> String {
+        switch entry.kind {
+        case .unmerged: return "conflicted"
+        case .renamed: return "renamed (staged)"
+        default:
+            if entry.submodule?.modified == true && entry.indexStatus == "." {
+                return "submodule with modified content"
+            } else if entry.indexStatus != "." && entry.worktreeStatus != "." {
+                return "staged and modified"
+            } else if entry.indexStatus != "." {
+                return entry.submodule != nil ? "staged submodule commit" : "staged"
+            }
+            return "modified"
+        }
     }
 }

@@ -94,11 +94,18 @@ extension WorkingCopySwitch {
             available = fetched.mirrors
             for failure in fetched.failures {
                 guard let item = cloning.first(where: { $0.mirror == failure.module }) else { continue }
+                // git's lines kept, indented under the problem; the mirror's internal name (`unnamed-<path>`, percent-
+                // encoded) replaced by what it is.
+                let error =
+                    item.mirror == item.repository
+                    ? failure.error
+                    : failure.error.replacingOccurrences(of: "module \(item.mirror)", with: item.what)
+                        .replacingOccurrences(of: item.mirror, with: item.path)
                 problems.append(
                     WorkingCopyProblem(
                         repository: item.repository, path: item.path,
-                        reason: "its remote could not be fetched, so it cannot be cloned: "
-                            + failure.error.replacingOccurrences(of: "\n", with: " ")))
+                        reason: "its remote could not be fetched, so it cannot be cloned:\n    "
+                            + error.replacingOccurrences(of: "\n", with: "\n    ")))
             }
         } else {
             available = mirrors.existingEach(specs).mirrors
