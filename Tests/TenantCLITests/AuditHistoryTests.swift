@@ -242,4 +242,46 @@ import Testing
         let plain = try sandbox.tenantctlProcess(["audit", "--format", "html"], in: example.workspace)
         #expect(plain.status == 0 && plain.stdout.contains("id=\"x\"") && !plain.stdout.contains("id=\"dr\""))
     }
+
+    @Test func aSecondRunReadsTheCacheInsteadOfTheTreesTheGraphsAndTheDiffs() throws {
+        let (sandbox, example) = try Self.workspace()
+        let shim = try GitShim(in: sandbox)
+        let arguments = [
+            "audit", "--history", "--since", "2012-12-15", "--until", "2013-05-15", "--format", "csv", "--git",
+            shim.path,
+        ]
+        /// The dated listings of whole histories (not first-parent lines), the trees' and the diffs' calls.
+        func expensive(_ calls: [String]) -> [String] {
+            calls.filter { call in
+                (call.contains(" log ") && call.contains("%ct") && !call.contains("--first-parent"))
+                    || call.contains("diff-tree") || call.contains("cat-file --batch")
+            }
+        }
+        let first = try sandbox.tenantctlProcess(arguments, in: example.workspace)
+        #expect(first.status == 0, "\(first.stderr)")
+        // Positive control: the first run reads the trees, every module's history and the diffs.
+        let firstCalls = try shim.calls()
+        #expect(expensive(firstCalls).count >= 1 + 4 + 1 + 1, "\(firstCalls)")
+        let cache = example.workspace + "/.git/tenantctl/history"
+        #expect(FileManager.default.fileExists(atPath: cache + "/superproject.pins"))
+        try shim.reset()
+        let second = try sandbox.tenantctlProcess(arguments + ["--no-fetch"], in: example.workspace)
+        #expect(second.status == 0, "\(second.stderr)")
+        #expect(second.stdout == first.stdout)
+        // The second run: the superproject's dated listing and the project files' batch only, no module history
+        // walked again, no diff.
+        let again = expensive(try shim.calls())
+        #expect(again.filter { $0.contains("diff-tree") }.isEmpty, "\(again)")
+        #expect(again.filter { $0.contains(" log ") }.count == 1, "\(again)")
+        // A damaged cache is computed again, to the same figures.
+        let files = try FileManager.default.contentsOfDirectory(atPath: cache).filter { $0.hasSuffix(".pairs") }
+        #expect(!files.isEmpty)
+        for file in files {
+            try "tenantctl-history-cache 1\nnot\ta\tpair\n".write(
+                toFile: cache + "/" + file, atomically: true, encoding: .utf8)
+        }
+        try "damaged".write(toFile: cache + "/superproject.pins", atomically: true, encoding: .utf8)
+        let third = try sandbox.tenantctlProcess(arguments + ["--no-fetch"], in: example.workspace)
+        #expect(third.status == 0 && third.stdout == first.stdout, "\(third.stderr)")
+    }
 }

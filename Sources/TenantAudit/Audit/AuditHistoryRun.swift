@@ -55,11 +55,11 @@ public struct AuditHistoryRun: Sendable {
                 checkNames: { [self] project in try checkNames(project) })
             snapshot = try Snapshot.load(workspace: workspace, options: options, console: console)
         }
-        return try history(snapshot: snapshot)
+        return try history(snapshot: snapshot, console: console)
     }
 
     /// The history of the snapshot's repositories.
-    public func history(snapshot: Snapshot) throws -> AuditHistory {
+    public func history(snapshot: Snapshot, console: Console? = nil) throws -> AuditHistory {
         let project = snapshot.project
         let selected = try AuditRun.selectTenants(tenants, in: project)
         let columns = try selectModules(project)
@@ -92,13 +92,7 @@ public struct AuditHistoryRun: Sendable {
                 firstOwn.date <= point ? DatedHistory.commit(at: point, on: line) : nil
             }
         }
-        let pins = try readPins(Set(commits.flatMap { $0.compactMap { $0 } }), columns: columns, snapshot: snapshot)
-        let read = try Concurrent.map(columns, jobs: jobs) { module in
-            let cellPins = commits.map { row in row.map { commit in commit.flatMap { pins[$0]?[module.path] } } }
-            return try HistoryColumn.read(
-                module, general: project.generalBranch(of: module), pins: cellPins, points: points,
-                snapshot: snapshot)
-        }
+        let read = try readColumns(columns, commits: commits, points: points, snapshot: snapshot, console: console)
         let series = selected.indices.map { row in
             HistoryTenant(
                 id: selected[row].id, branch: selected[row].branch,
@@ -117,18 +111,59 @@ public struct AuditHistoryRun: Sendable {
                 url: try snapshot.remoteURL ?? SuperprojectRemote.originURL(snapshot.workspace)))
     }
 
-    /// The pins of the modules' paths on every commit, through one `cat-file --batch`.
-    func readPins(_ commits: Set<String>, columns: [Module], snapshot: Snapshot) throws -> [String: [String: String]] {
-        guard !commits.isEmpty, !columns.isEmpty else { return [:] }
-        let batch = try snapshot.superproject.openBatch()
+    /// Every module's cells (`commits`: tenant × point, the tenant's superproject commit), with the cache under the
+    /// superproject's git directory (``HistoryCache``): what it holds is not read again, what was read is added.
+    func readColumns(
+        _ columns: [Module], commits: [[String?]], points: [Int], snapshot: Snapshot, console: Console?
+    ) throws -> [HistoryColumn] {
+        let directory = HistoryCache.directory(snapshot.workspace)
+        var cache = HistoryCache.loadPins(directory)
+        try readPins(Set(commits.flatMap { $0.compactMap { $0 } }), columns: columns, snapshot: snapshot, into: &cache)
+        let pins = cache.pins
+        let project = snapshot.project
+        let read = try Concurrent.map(columns, jobs: jobs) { module in
+            let cellPins = commits.map { row in
+                row.map { commit in commit.flatMap { pins[$0]?[module.path] }.flatMap { $0.isEmpty ? nil : $0 } }
+            }
+            return try HistoryColumn.read(
+                module, general: project.generalBranch(of: module), pins: cellPins, points: points,
+                snapshot: snapshot, cache: HistoryCache.loadModule(module.name, directory: directory))
+        }
         do {
-            let pins = try PinReader.pins(of: commits.sorted(), paths: columns.map(\.path), batch: batch)
+            try cache.savePins(directory)
+            for (module, column) in zip(columns, read) {
+                try HistoryCache.saveModule(module.name, column.cache, directory: directory)
+            }
+        } catch {
+            // The history is complete; only the next run's time is lost.
+            console?.warn("could not keep what --history computed for the next run: \(error)")
+        }
+        return read
+    }
+
+    /// The pins of the modules' paths on the commits the cache lacks, through one `cat-file --batch`.
+    func readPins(_ commits: Set<String>, columns: [Module], snapshot: Snapshot, into cache: inout HistoryCache)
+        throws
+    {
+        let paths = columns.map(\.path)
+        let missing = commits.filter { commit in
+            guard let known = cache.pins[commit] else { return true }
+            return paths.contains { known[$0] == nil }
+        }
+        guard !missing.isEmpty, !columns.isEmpty else { return }
+        let batch = try snapshot.superproject.openBatch()
+        let read: [String: [String: String]]
+        do {
+            read = try PinReader.pins(of: missing.sorted(), paths: paths, batch: batch)
             try batch.close()
-            return pins
         } catch {
             try? batch.close()  // the error thrown is the one that stopped the read
             throw error
         }
+        for commit in missing {
+            for path in paths { cache.pins[commit, default: [:]][path] = read[commit]?[path] ?? "" }
+        }
+        cache.pinsChanged = true
     }
 
     /// The time of a bound: a date as given, a revision's committer date (a superproject revision as git names it,

@@ -1,60 +1,50 @@
 import Foundation
 
-/// One module's cells at every point, for every tenant: one dated walk of the module's history, each distinct
-/// (pin, general commit) pair compared once, the lines of each distinct (pin, merge base) pair counted once.
+/// One module's cells at every point, for every tenant: the general branch's first-parent line read once for all
+/// points, each distinct (pin, general commit) pair compared once (in one dated walk of the module's history, only
+/// for the pairs the cache does not hold), the lines of each distinct (pin, merge base) pair counted once.
 struct HistoryColumn: Sendable {
     /// Tenant × point.
     var cells: [[HistoryCell]]
     /// Tenant × point: the committer date of the oldest general commit the pin lacks (nil: none, or unknown).
     var oldestBehind: [[Int?]]
+    /// The module's cache with what this read added.
+    var cache = HistoryCache.Module()
 
     private struct Pair: Hashable {
         var pin: String
         var general: String
+        var key: String { HistoryCache.Module.key(pin, general) }
     }
 
     /// `pins`: tenant × point, the pin of the module's path (nil: absent, or no gitlink there).
     static func read(
-        _ module: Module, general: String, pins: [[String?]], points: [Int], snapshot: Snapshot
+        _ module: Module, general: String, pins: [[String?]], points: [Int], snapshot: Snapshot,
+        cache: HistoryCache.Module
     ) throws -> HistoryColumn {
         var result = HistoryColumn(
             cells: pins.map { row in row.map { HistoryCell(pin: $0) } },
-            oldestBehind: pins.map { row in row.map { _ in nil } })
+            oldestBehind: pins.map { row in row.map { _ in nil } }, cache: cache)
         let distinctPins = Set(pins.flatMap { $0.compactMap { $0 } })
         guard !distinctPins.isEmpty, let mirror = snapshot.existingMirror(of: module.name),
             let generalTip = snapshot.moduleBranches[module.name]?[general]
         else { return result }
-        let history = try mirror.datedHistory(
-            tips: [generalTip] + distinctPins.subtracting([generalTip]).sorted(), what: "module \(module.name)")
-        let line = history.firstParentLine(from: generalTip)
+        let what = "module \(module.name)"
+        let line = try mirror.datedHistory(tips: [generalTip], what: what, firstParent: true)
+            .firstParentLine(from: generalTip)
         let generalAt = points.map { DatedHistory.commit(at: $0, on: line) }
-        var compared: [Pair: DatedComparison] = [:]
+        var wanted = Set<Pair>()
         for row in pins.indices {
             for column in points.indices {
                 guard let pin = pins[row][column], let base = generalAt[column] else { continue }
-                let pair = Pair(pin: pin, general: base)
-                if compared[pair] == nil, let comparison = history.compare(pin, with: base) {
-                    compared[pair] = comparison
-                }
+                wanted.insert(Pair(pin: pin, general: base))
             }
         }
-        // The customisation's lines: from each distinct merge base to its pin, one `diff-tree` for all.
-        var lineKeys: [Pair] = []
-        var seen = Set<Pair>()
-        for (pair, comparison) in compared {
-            guard let base = comparison.comparison.mergeBase, base != pair.pin else { continue }
-            let key = Pair(pin: pair.pin, general: base)
-            if seen.insert(key).inserted { lineKeys.append(key) }
-        }
-        lineKeys.sort { ($0.pin, $0.general) < ($1.pin, $1.general) }
-        let counts = try mirror.lineCounts(
-            between: lineKeys.map { ($0.pin, $0.general) }, what: "module \(module.name)")
-        var lines: [Pair: LineCount] = [:]
-        for (key, count) in zip(lineKeys, counts) { lines[key] = count }
+        try compare(wanted.filter { cache.comparisons[$0.key] == nil }, into: &result.cache, mirror: mirror, what: what)
         for row in pins.indices {
             for column in points.indices {
                 guard let pin = pins[row][column], let base = generalAt[column],
-                    let comparison = compared[Pair(pin: pin, general: base)]
+                    let comparison = result.cache.comparisons[Pair(pin: pin, general: base).key]
                 else { continue }
                 result.cells[row][column].behind = comparison.comparison.behind
                 result.cells[row][column].ahead = comparison.comparison.ahead
@@ -62,11 +52,35 @@ struct HistoryColumn: Sendable {
                 guard let mergeBase = comparison.comparison.mergeBase else { continue }
                 let count =
                     mergeBase == pin
-                    ? LineCount(added: 0, removed: 0) : lines[Pair(pin: pin, general: mergeBase)]
+                    ? LineCount(added: 0, removed: 0) : result.cache.lines[HistoryCache.Module.key(pin, mergeBase)]
                 result.cells[row][column].added = count?.added
                 result.cells[row][column].removed = count?.removed
             }
         }
         return result
+    }
+
+    /// Compares the `missing` pairs in one dated walk of the module's history (the general branch and their pins),
+    /// then counts the lines of the (pin, merge base) pairs the cache lacks with one `diff-tree`.
+    private static func compare(
+        _ missing: Set<Pair>, into cache: inout HistoryCache.Module, mirror: GitRepository, what: String
+    ) throws {
+        guard !missing.isEmpty else { return }
+        let tips = Set(missing.map(\.general)).sorted() + Set(missing.map(\.pin)).sorted()
+        let history = try mirror.datedHistory(tips: tips, what: what)
+        var lineKeys = Set<Pair>()
+        for pair in missing {
+            guard let comparison = history.compare(pair.pin, with: pair.general) else { continue }
+            cache.comparisons[pair.key] = comparison
+            cache.changed = true
+            if let base = comparison.comparison.mergeBase, base != pair.pin,
+                cache.lines[HistoryCache.Module.key(pair.pin, base)] == nil
+            {
+                lineKeys.insert(Pair(pin: pair.pin, general: base))
+            }
+        }
+        let ordered = lineKeys.sorted { ($0.pin, $0.general) < ($1.pin, $1.general) }
+        let counts = try mirror.lineCounts(between: ordered.map { ($0.pin, $0.general) }, what: what)
+        for (key, count) in zip(ordered, counts) { cache.lines[key.key] = count }
     }
 }

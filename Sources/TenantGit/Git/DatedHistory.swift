@@ -128,12 +128,15 @@ public struct DatedHistory: Sendable {
 
     /// Loads the history of everything reachable from `tips` (tips not in the repository are skipped) with one
     /// `git log --topo-order` (git lists nothing for no tip: `--stdin` leaves `HEAD` out).
-    static func load(tips: [String], repository: GitRepository, what: String) throws -> DatedHistory {
+    /// With `firstParent`, only the first-parent lines (`--first-parent`: what a branch was at each moment, without
+    /// the history its merges brought in).
+    static func load(tips: [String], repository: GitRepository, what: String, firstParent: Bool = false) throws
+        -> DatedHistory
+    {
         let context = "read the dated history of \(what)"
-        let arguments = [
-            "log", "--topo-order", "--ignore-missing", "--no-color", "--no-show-signature",
-            "--format=tformat:%H %ct %P", "--stdin",
-        ]
+        let arguments =
+            ["log", "--topo-order", "--ignore-missing", "--no-color", "--no-show-signature"]
+            + (firstParent ? ["--first-parent"] : []) + ["--format=tformat:%H %ct %P", "--stdin"]
         let input = Data(tips.map { $0 + "\n" }.joined().utf8)
         let output = try repository.run(arguments, context: context, input: input)
         guard let history = DatedHistory(listing: output.stdout) else {
@@ -160,11 +163,16 @@ public struct DatedCommit: Sendable, Equatable {
 public struct DatedComparison: Sendable, Equatable {
     public var comparison: Comparison
     public var oldestBehind: Int?
+
+    public init(comparison: Comparison, oldestBehind: Int?) {
+        self.comparison = comparison
+        self.oldestBehind = oldestBehind
+    }
 }
 
 extension GitRepository {
     /// The dated history of everything reachable from `tips` (``DatedHistory/load(tips:repository:what:)``).
-    public func datedHistory(tips: [String], what: String) throws -> DatedHistory {
-        try DatedHistory.load(tips: tips, repository: self, what: what)
+    public func datedHistory(tips: [String], what: String, firstParent: Bool = false) throws -> DatedHistory {
+        try DatedHistory.load(tips: tips, repository: self, what: what, firstParent: firstParent)
     }
 }
