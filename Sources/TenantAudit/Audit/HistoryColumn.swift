@@ -41,6 +41,7 @@ struct HistoryColumn: Sendable {
             }
         }
         try compare(wanted.filter { cache.comparisons[$0.key] == nil }, into: &result.cache, mirror: mirror, what: what)
+        try countLines(wanted, into: &result.cache, mirror: mirror, what: what)
         for row in pins.indices {
             for column in points.indices {
                 guard let pin = pins[row][column], let base = generalAt[column],
@@ -60,25 +61,34 @@ struct HistoryColumn: Sendable {
         return result
     }
 
-    /// Compares the `missing` pairs in one dated walk of the module's history (the general branch and their pins),
-    /// then counts the lines of the (pin, merge base) pairs the cache lacks with one `diff-tree`.
+    /// Compares the `missing` pairs in one dated walk of the module's history (the general branch and their pins).
     private static func compare(
         _ missing: Set<Pair>, into cache: inout HistoryCache.Module, mirror: GitRepository, what: String
     ) throws {
         guard !missing.isEmpty else { return }
         let tips = Set(missing.map(\.general)).sorted() + Set(missing.map(\.pin)).sorted()
         let history = try mirror.datedHistory(tips: tips, what: what)
-        var lineKeys = Set<Pair>()
         for pair in missing {
             guard let comparison = history.compare(pair.pin, with: pair.general) else { continue }
             cache.comparisons[pair.key] = comparison
             cache.changed = true
-            if let base = comparison.comparison.mergeBase, base != pair.pin,
-                cache.lines[HistoryCache.Module.key(pair.pin, base)] == nil
-            {
-                lineKeys.insert(Pair(pin: pair.pin, general: base))
-            }
         }
+    }
+
+    /// Counts, with one `diff-tree`, the lines of the (pin, merge base) pairs of `pairs` the cache lacks (also where
+    /// the comparison came from the cache and its lines did not).
+    private static func countLines(
+        _ pairs: Set<Pair>, into cache: inout HistoryCache.Module, mirror: GitRepository, what: String
+    ) throws {
+        var lineKeys = Set<Pair>()
+        for pair in pairs {
+            guard let base = cache.comparisons[pair.key]?.comparison.mergeBase, base != pair.pin,
+                cache.lines[HistoryCache.Module.key(pair.pin, base)] == nil
+            else { continue }
+            lineKeys.insert(Pair(pin: pair.pin, general: base))
+        }
+        guard !lineKeys.isEmpty else { return }
+        cache.changed = true
         let ordered = lineKeys.sorted { ($0.pin, $0.general) < ($1.pin, $1.general) }
         let counts = try mirror.lineCounts(between: ordered.map { ($0.pin, $0.general) }, what: what)
         for (key, count) in zip(ordered, counts) { cache.lines[key.key] = count }
