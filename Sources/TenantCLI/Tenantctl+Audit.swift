@@ -109,7 +109,7 @@ extension Tenantctl {
         @OptionGroup(title: "Global Options") var global: GlobalOptions
 
         /// The table and Markdown on a terminal are paged; a file, JSON and HTML never.
-        var pagesOutput: Bool { output == nil && (format ?? .table) != .json && format != .html }
+        var pagesOutput: Bool { output == nil && (format ?? .table) != .json && format != .html && format != .csv }
 
         @Option(
             name: .customLong("tenant"), help: ArgumentHelp("Audit only this tenant (repeatable).", valueName: "id"),

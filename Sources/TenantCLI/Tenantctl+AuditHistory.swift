@@ -48,30 +48,39 @@ extension Tenantctl.Audit {
         run.jobs = jobsOptions.jobs
         run.generatedAt = now
         let chosen = format ?? (global.json ? .json : .table)
-        let text: String
+        // The report in parts (the JSON and the CSV a tenant at a time: never whole in memory).
+        let parts: (_ sink: ([UInt8]) -> Void) throws -> Void
         if chosen == .html {
-            text = try historyPage(run, workspace: workspace, context: context, now: now)
+            let page = try historyPage(run, workspace: workspace, context: context, now: now)
+            parts = { $0(Array(page.utf8)) }
         } else {
             let result = try run.run(
                 workspace: workspace, fetch: fetchOptions.fetch, wait: lockOptions.wait, console: context.console)
             switch chosen {
-            case .json: text = try HistoryJSONRenderer.render(result)
-            case .csv: text = HistoryCSVRenderer.render(result)
-            case .markdown: text = HistoryTableRenderer.markdown(result)
+            case .json: parts = { try HistoryJSONRenderer.render(result, to: $0) }
+            case .csv: parts = { HistoryCSVRenderer.render(result, to: $0) }
+            case .markdown: parts = { $0(Array(HistoryTableRenderer.markdown(result).utf8)) }
             case .table, .html:
                 // A file is no terminal: it keeps the block characters only where the locale is UTF-8.
-                text = HistoryTableRenderer.render(
-                    result, unicode: HistoryTableRenderer.unicode(environment: environment))
+                let unicode = HistoryTableRenderer.unicode(environment: environment)
+                parts = { $0(Array(HistoryTableRenderer.render(result, unicode: unicode).utf8)) }
             }
         }
         if let output {
+            var failure: (any Error)?
             let path = try ReportFile.write(
-                parts: { $0(Array((text + "\n").utf8)) }, to: output, relativeTo: context.directory)
+                parts: { sink in
+                    do { try parts(sink) } catch { failure = error }
+                    sink(Array("\n".utf8))
+                }, to: output, relativeTo: context.directory)
+            if let failure { throw failure }
             context.console.print("wrote \(path)")
-        } else if chosen == .table || chosen == .markdown {
-            context.console.print(text)
         } else {
-            context.console.data(text)
+            var failure: (any Error)?
+            context.console.data(parts: { sink in
+                do { try parts(sink) } catch { failure = error }
+            })
+            if let failure { throw failure }
         }
         return .success
     }

@@ -287,4 +287,40 @@ import Testing
             #expect(again.status == 0 && again.stdout == first.stdout, "\(suffix): \(again.stderr)")
         }
     }
+
+    @Test func filtersRevisionBoundsEveryNCommitsAndUsageErrors() throws {
+        let (sandbox, example) = try Self.workspace()
+        let superproject = "\(example.remotes)/Superproject.git"
+        // --every 1 from t3's tip (a revision: its committer date) to now: one point per general commit since, then
+        // the last; only t3's Order.
+        let run = try sandbox.tenantctlProcess(
+            ["audit", "--history", "--since", "t3", "--every", "1", "--tenant", "t3", "--module", "Order", "--json"],
+            in: example.workspace, environment: ["SOURCE_DATE_EPOCH": "1400000000"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        #expect(json["modules"] as? [String] == ["Order"])
+        let tenants = try #require(json["tenants"] as? [[String: Any]])
+        #expect(tenants.map { $0["id"] as? String } == ["t3"])
+        let since = try #require(Int(try sandbox.git(["log", "-1", "--format=%ct", "t3"], in: superproject)))
+        let general = try sandbox.git(
+            ["log", "--first-parent", "--format=%ct", "--since=\(since)", "general_dev"], in: superproject)
+        let dates = Set(general.split(separator: "\n").compactMap { Int($0) }.filter { $0 >= since }).sorted()
+        let expected = (dates + [1_400_000_000]).map(AuditHistory.timestamp)
+        #expect(json["points"] as? [String] == expected)
+        // Unknown names and values are usage errors that name what is known.
+        let module = try sandbox.tenantctlProcess(
+            ["audit", "--history", "--module", "Nope"], in: example.workspace)
+        #expect(module.status == 64 && module.stderr.contains("Order"), "\(module.stderr)")
+        let every = try sandbox.tenantctlProcess(["audit", "--history", "--every", "fortnight"], in: example.workspace)
+        #expect(every.status == 64 && every.stderr.contains("day, week, month"), "\(every.stderr)")
+        let bound = try sandbox.tenantctlProcess(
+            ["audit", "--history", "--since", "no-such-rev"], in: example.workspace)
+        #expect(bound.status != 0 && bound.stderr.contains("no-such-rev"), "\(bound.stderr)")
+        let csv = try sandbox.tenantctlProcess(["audit", "--format", "csv"], in: example.workspace)
+        #expect(csv.status == 64 && csv.stderr.contains("--history"), "\(csv.stderr)")
+        // Positive control: the same options that are refused alone run with --history.
+        let plain = try sandbox.tenantctlProcess(
+            ["audit", "--history", "--format", "csv", "--module", "Order"], in: example.workspace)
+        #expect(plain.status == 0 && plain.stdout.hasPrefix(HistoryCSVRenderer.header), "\(plain.stderr)")
+    }
 }

@@ -8,21 +8,30 @@ public enum HistoryCSVRenderer {
     /// The rows under ``header``: points oldest first, tenants in file order, modules in manifest order; `pin` empty
     /// where the tenant or the module was absent, a number empty where it is unknown.
     public static func render(_ history: AuditHistory) -> String {
-        var lines = [header]
+        var bytes: [UInt8] = []
+        render(history) { bytes += $0 }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The same, a point and tenant at a time into `sink` (at 1000 tenants × 50 modules × 25 points a million rows:
+    /// never whole in memory), without the last line break.
+    public static func render(_ history: AuditHistory, to sink: ([UInt8]) -> Void) {
+        sink(Array(header.utf8))
+        let modules = history.modules.map(field)
         for (column, point) in history.points.enumerated() {
             let date = AuditHistory.timestamp(point)
             for tenant in history.tenants {
                 let sample = tenant.points[column]
-                for (module, cell) in zip(history.modules, sample.cells) {
-                    let fields = [
-                        date, tenant.id, module, cell.pin ?? "", number(cell.behind), number(cell.ahead),
-                        number(cell.added), number(cell.removed),
-                    ]
-                    lines.append(fields.map(field).joined(separator: ","))
+                let prefix = date + "," + field(tenant.id) + ","
+                var chunk = ""
+                for (module, cell) in zip(modules, sample.cells) {
+                    chunk +=
+                        "\n" + prefix + module + "," + (cell.pin ?? "") + "," + number(cell.behind) + ","
+                        + number(cell.ahead) + "," + number(cell.added) + "," + number(cell.removed)
                 }
+                sink(Array(chunk.utf8))
             }
         }
-        return lines.joined(separator: "\n")
     }
 
     static func number(_ value: Int?) -> String { value.map(String.init) ?? "" }
@@ -38,82 +47,97 @@ public enum HistoryCSVRenderer {
 /// as null.
 public enum HistoryJSONRenderer {
     public static func render(_ history: AuditHistory) throws -> String {
-        try JSONOutput.encode(Document(history))
+        var bytes: [UInt8] = []
+        try render(history) { bytes += $0 }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
+    /// The document a tenant at a time into `sink` (at 1000 × 50 × 25 points it is hundreds of megabytes: never
+    /// whole in memory): keys sorted, one tenant per line, without the last line break.
+    public static func render(_ history: AuditHistory, to sink: ([UInt8]) -> Void) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let document = Document(history)
+        func value(_ key: String, _ encoded: Data, last: Bool = false) {
+            sink(Array("  \"\(key)\" : ".utf8) + Array(encoded) + Array((last ? "\n" : ",\n").utf8))
+        }
+        sink(Array("{\n".utf8))
+        value("generalBranch", try encoder.encode(document.generalBranch))
+        value("modules", try encoder.encode(document.modules))
+        value("points", try encoder.encode(document.points))
+        value("schemaVersion", try encoder.encode(document.schemaVersion))
+        value("source", try document.source.map { try encoder.encode($0) } ?? Data("null".utf8))
+        sink(Array("  \"tenants\" : [".utf8))
+        let dates = history.points.map(AuditHistory.timestamp)
+        for (index, tenant) in history.tenants.enumerated() {
+            var bytes = Array((index == 0 ? "\n    " : ",\n    ").utf8)
+            write(tenant, modules: history.modules, dates: dates, to: &bytes)
+            sink(bytes)
+        }
+        sink(Array((history.tenants.isEmpty ? "]\n}" : "\n  ]\n}").utf8))
+    }
+
+    /// One tenant as the encoder would write it (keys sorted, compact), by hand: a million cells through
+    /// `JSONEncoder` took most of the run.
+    static func write(_ tenant: HistoryTenant, modules: [String], dates: [String], to bytes: inout [UInt8]) {
+        func text(_ value: String) { bytes += Array(value.utf8) }
+        func string(_ value: String?) {
+            guard let value else { return text("null") }
+            JSONString.append(value, .file, to: &bytes)
+        }
+        func number(_ value: Int?) { text(value.map(String.init) ?? "null") }
+        text("{\"branch\":")
+        string(tenant.branch)
+        text(",\"id\":")
+        string(tenant.id)
+        text(",\"series\":[")
+        for (offset, point) in tenant.points.enumerated() {
+            text(offset == 0 ? "{\"added\":" : ",{\"added\":")
+            number(point.added)
+            text(",\"ahead\":")
+            number(point.ahead)
+            text(",\"behind\":")
+            number(point.behind)
+            text(",\"behindDays\":")
+            number(point.behindDays)
+            text(",\"date\":")
+            string(dates[offset])
+            text(",\"modules\":[")
+            for (column, cell) in point.cells.enumerated() {
+                text(column == 0 ? "{\"added\":" : ",{\"added\":")
+                number(cell.added)
+                text(",\"ahead\":")
+                number(cell.ahead)
+                text(",\"behind\":")
+                number(cell.behind)
+                text(",\"module\":")
+                string(modules[column])
+                text(",\"pin\":")
+                string(cell.pin)
+                text(",\"removed\":")
+                number(cell.removed)
+                text("}")
+            }
+            text("],\"present\":" + (point.present ? "true" : "false") + ",\"removed\":")
+            number(point.removed)
+            text("}")
+        }
+        text("]}")
+    }
+
+    /// The document's fields before its tenants.
     struct Document: Encodable {
         var schemaVersion = AuditHistory.schemaVersion
         var generalBranch: String
         var modules: [String]
         var points: [String]
         var source: AuditSource?
-        var tenants: [Tenant]
 
         init(_ history: AuditHistory) {
             generalBranch = history.generalBranch
             modules = history.modules
             points = history.points.map(AuditHistory.timestamp)
             source = history.source
-            tenants = history.tenants.map { tenant in
-                Tenant(
-                    id: tenant.id, branch: tenant.branch,
-                    series: zip(history.points, tenant.points).map { time, point in
-                        Sample(
-                            date: AuditHistory.timestamp(time), present: point.present, behind: point.behind,
-                            ahead: point.ahead, added: point.added, removed: point.removed,
-                            behindDays: point.behindDays,
-                            modules: zip(history.modules, point.cells).map { module, cell in
-                                Cell(
-                                    module: module, pin: cell.pin, behind: cell.behind, ahead: cell.ahead,
-                                    added: cell.added, removed: cell.removed)
-                            })
-                    })
-            }
-        }
-    }
-
-    struct Tenant: Encodable {
-        var id: String
-        var branch: String
-        var series: [Sample]
-    }
-
-    struct Sample: Encodable {
-        var date: String
-        var present: Bool
-        var behind, ahead, added, removed, behindDays: Int?
-        var modules: [Cell]
-
-        enum CodingKeys: String, CodingKey { case date, present, behind, ahead, added, removed, behindDays, modules }
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(date, forKey: .date)
-            try container.encode(present, forKey: .present)
-            try container.encode(behind, forKey: .behind)
-            try container.encode(ahead, forKey: .ahead)
-            try container.encode(added, forKey: .added)
-            try container.encode(removed, forKey: .removed)
-            try container.encode(behindDays, forKey: .behindDays)
-            try container.encode(modules, forKey: .modules)
-        }
-    }
-
-    struct Cell: Encodable {
-        var module: String
-        var pin: String?
-        var behind, ahead, added, removed: Int?
-
-        enum CodingKeys: String, CodingKey { case module, pin, behind, ahead, added, removed }
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(module, forKey: .module)
-            try container.encode(pin, forKey: .pin)
-            try container.encode(behind, forKey: .behind)
-            try container.encode(ahead, forKey: .ahead)
-            try container.encode(added, forKey: .added)
-            try container.encode(removed, forKey: .removed)
         }
     }
 }
