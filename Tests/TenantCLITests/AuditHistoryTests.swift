@@ -262,6 +262,7 @@ import Testing
         // Positive control: the first run reads the trees, every module's history and the diffs.
         let firstCalls = try shim.calls()
         #expect(expensive(firstCalls).count >= 1 + 4 + 1 + 1, "\(firstCalls)")
+        #expect(firstCalls.contains { $0.contains(" fetch") }, "the first run fetches: the filter below sees it")
         let cache = example.workspace + "/.git/tenantctl/history"
         #expect(FileManager.default.fileExists(atPath: cache + "/superproject.pins"))
         try shim.reset()
@@ -270,7 +271,17 @@ import Testing
         #expect(second.stdout == first.stdout)
         // The second run: the superproject's dated listing and the project files' batch only, no module history
         // walked again, no diff.
-        let again = expensive(try shim.calls())
+        let secondCalls = try shim.calls()
+        // --no-fetch: no network; the object store only: no checkout, no working tree, no index.
+        let touching = secondCalls.filter { call in
+            [
+                " fetch", " ls-remote", " clone", " checkout", " switch ", " read-tree", " worktree", " submodule",
+                " reset",
+            ]
+            .contains { call.contains($0) }
+        }
+        #expect(touching.isEmpty && !secondCalls.isEmpty, "\(touching)")
+        let again = expensive(secondCalls)
         #expect(again.filter { $0.contains("diff-tree") }.isEmpty, "\(again)")
         #expect(again.filter { $0.contains(" log ") }.count == 1, "\(again)")
         // A damaged cache is computed again, to the same figures: the lines and the pins (the comparisons kept),
