@@ -4,7 +4,7 @@ import TenantKit
 
 /// Output formats of `tenantctl audit`.
 enum AuditFormat: String, ExpressibleByArgument, CaseIterable, Sendable {
-    case table, json, markdown, html
+    case table, json, markdown, html, csv
 }
 
 extension Tenantctl {
@@ -71,8 +71,24 @@ extension Tenantctl {
                 The JSON, Markdown and HTML reports name what they describe: the general branch's commit, the \
                 remote (credentials redacted), the time (SOURCE_DATE_EPOCH when set) and the tenantctl version.
 
-                Exit status: 0 report printed; with --check, 2 when any tenant is behind or has a finding; \
-                1 when the audit could not run or a module remote could not be fetched.
+                --history shows the same cells at points in time: which tenants drift, since when, how fast. \
+                Points from --since (a date, 2026-01-31, or a superproject revision; default twelve months before \
+                --until) to --until (default now), one per --every (day, week, month, or N: every N-th \
+                first-parent commit of general_dev), the last one at --until. At a point each branch is taken at \
+                its last first-parent commit whose committer date is at or before it; a tenant is absent before \
+                its first own commit. Per tenant and module: the pin, behind and ahead (audit's rules, against the \
+                module's general branch then), the lines added and removed by the customisation (from the merge \
+                base to the pin), and per tenant behindDays, the age of the oldest general commit it lacked. As \
+                a table with trend lines (the tenants that drifted most first), csv (one row per point, tenant and \
+                module), json, markdown, or html: the audit page with a "Drift over time" section (a chart per \
+                tenant, no script). --tenant and --module (repeatable) narrow it.
+
+                With --check --max-behind-days N, being behind fails the gate only where a tenant has lacked a \
+                general commit for more than N days (finding stale-tenant, with the roll that fixes it).
+
+                Exit status: 0 report printed; with --check, 2 when any tenant is behind (or, with \
+                --max-behind-days, stale) or has a finding; 1 when the audit could not run or a module remote \
+                could not be fetched.
 
                 Examples:
                   tenantctl audit
@@ -86,12 +102,17 @@ extension Tenantctl {
                   tenantctl audit --json --changed-files   # with every cell's changed files
                   tenantctl audit --check        # CI gate
                   tenantctl audit --json | jq '.reviews[] | select(.state == "open")'
+                  tenantctl audit --history --since 2013-01-01 --every week
+                  tenantctl audit --history --since 2013-01-01 --format csv -o drift.csv
+                  tenantctl audit --history --every 1 --tenant t3 --module Order --json
+                  tenantctl audit --history --since 2013-01-01 --format html -o audit.html
+                  tenantctl audit --check --max-behind-days 30   # no month-old lag
                 """)
 
         @OptionGroup(title: "Global Options") var global: GlobalOptions
 
         /// The table and Markdown on a terminal are paged; a file, JSON and HTML never.
-        var pagesOutput: Bool { output == nil && (format ?? .table) != .json && format != .html }
+        var pagesOutput: Bool { output == nil && (format ?? .table) != .json && format != .html && format != .csv }
 
         @Option(
             name: .customLong("tenant"), help: ArgumentHelp("Audit only this tenant (repeatable).", valueName: "id"),
@@ -99,14 +120,46 @@ extension Tenantctl {
         var tenants: [String] = []
 
         @Option(
+            name: .customLong("module"),
             help: ArgumentHelp(
-                "With one --tenant: list that cell's commits (behind and customised: ids, authors, subjects).",
+                "With one --tenant: list that cell's commits (behind and customised: ids, authors, subjects). "
+                    + "With --history: show only this module (repeatable).",
                 valueName: "name"),
             completion: NameCompletion.modules)
-        var module: String?
+        var modules: [String] = []
 
-        @Option(help: "Output format: table, json, markdown, html (--json is --format json).")
+        /// The one cell's module (without `--history`).
+        var module: String? { history ? nil : modules.first }
+
+        @Option(help: "Output format: table, json, markdown, html, csv (--json is --format json; csv with --history).")
         var format: AuditFormat?
+
+        @Flag(help: "Show the divergence over time: the cells at points from --since to --until.")
+        var history = false
+
+        @Option(
+            help: ArgumentHelp(
+                "With --history: the first point, a date (2026-01-31) or a superproject revision (default: "
+                    + "twelve months before --until).", valueName: "date|rev"))
+        var since: String?
+
+        @Option(
+            help: ArgumentHelp(
+                "With --history: the last point, a date or a superproject revision (default: now).",
+                valueName: "date|rev"))
+        var until: String?
+
+        @Option(
+            help: ArgumentHelp(
+                "With --history: a point every day, week, month (default), or N first-parent commits of "
+                    + "general_dev.", valueName: "day|week|month|N"))
+        var every: String?
+
+        @Option(
+            help: ArgumentHelp(
+                "With --check: fail only where a tenant has lacked a general commit for more than this many days "
+                    + "(finding stale-tenant), not for being behind at all.", valueName: "days"))
+        var maxBehindDays: Int?
 
         @Option(
             name: .shortAndLong,
@@ -143,6 +196,10 @@ extension Tenantctl {
             if global.json, let format, format != .json {
                 throw ValidationError("--json conflicts with --format \(format.rawValue)")
             }
+            try validateHistory()
+            if modules.count > 1 && !history {
+                throw ValidationError("--module is given more than once: repeat it with --history only")
+            }
             if let module, tenants.count != 1 {
                 throw ValidationError(
                     "--module \(module) lists one cell's commits: give exactly one --tenant too "
@@ -151,6 +208,7 @@ extension Tenantctl {
         }
 
         func run(context: CommandContext) throws -> ExitStatus {
+            if history { return try runHistory(context: context) }
             let workspace = try context.workspace()
             let epoch = context.environment.variables["SOURCE_DATE_EPOCH"].flatMap { TimeInterval($0) }
             let chosen = format ?? (global.json ? .json : .table)
@@ -171,9 +229,14 @@ extension Tenantctl {
                 read: { snapshot, observation in
                     try RemoteReviewLandings.observed(snapshot: snapshot, observation: observation, jobs: jobs)
                 })
-            let (report, page) = try audit.run(
+            let audited = try audit.run(
                 workspace: workspace, fetch: fetchOptions.fetch, wait: lockOptions.wait,
                 console: context.console)
+            var report = audited.report
+            let page = audited.page
+            if let maxBehindDays {
+                report = try staleJudged(report, maxDays: maxBehindDays, workspace: workspace, now: audit.generatedAt)
+            }
             let view: AuditTableView? = matrix ? .matrix : nil
             if let output {
                 // A file is no terminal: nothing is wrapped or cut.
@@ -183,7 +246,7 @@ extension Tenantctl {
                 // The report in parts, in order (the JSON tenants a part at a time: never whole in memory).
                 let parts: (_ sink: ([UInt8]) -> Void) -> Void
                 switch chosen {
-                case .table:
+                case .table, .csv:  // csv: with --history only (validate)
                     let text = AuditTableRenderer.render(report, console: plain, view: view, summary: summary)
                     parts = { $0(Array((text + "\n").utf8)) }
                 case .json:
@@ -202,7 +265,7 @@ extension Tenantctl {
                 context.console.print("wrote \(path)")
             } else {
                 switch chosen {
-                case .table:
+                case .table, .csv:
                     context.console.print(
                         AuditTableRenderer.render(report, console: context.console, view: view, summary: summary))
                 case .json: context.console.data(parts: { AuditJSONRenderer.render(report, to: $0) })
@@ -221,7 +284,7 @@ extension Tenantctl {
             switch format {
             case .markdown, .html: return .computed
             case .json: return .notComputed
-            case .table:
+            case .table, .csv:
                 if summary { return .notComputed }
                 return matrix ? .computed : .upToTenants(AuditTableRenderer.compactAbove)
             }

@@ -13,7 +13,8 @@ extension Tenantctl {
                 Builds the ERP example (four modules, three tenants) in a temporary directory and runs the real \
                 commands on it, printing each command and its output: the tenants, the audit matrix, switching \
                 the working copy to t2, general changes landing on the modules' general_dev (the thesis' AF.5 \
-                and AF.6), the audit showing every tenant behind, roll --dry-run, roll, a clean audit, \
+                and AF.6), the audit showing every tenant behind and since when (audit --history: the example's \
+                commits are dated a month apart), roll --dry-run, roll, a clean audit, \
                 compose for t1 and t2 (t2's German strings, t1's QR code library), and at the end a general change \
                 that conflicts with t2's strings: roll leaves t2 conflicted, resolve t2, a scripted resolution, \
                 resolve --continue, a clean audit; then a review round as on protected branches: one more general \
@@ -156,6 +157,8 @@ struct DemoStory {
         guard try command(["audit", "--check", "--summary"], in: workspace, expect: [.findings]) == .findings else {
             return .failure
         }
+
+        guard try tellDrift(workspace: workspace) == .success else { return .failure }
 
         guard try tellRoll(example, builder: builder, before: before) == .success else { return .failure }
 
@@ -368,6 +371,18 @@ struct DemoStory {
         console.error("`tenantctl \(arguments.joined(separator: " "))` exited with \(code):")
         context.console.err.write(progress.text)
         return status
+    }
+
+    /// The drift over time on the example's dated history: every tenant behind since the general change of
+    /// 2013-01-31, week by week.
+    private mutating func tellDrift(workspace: String) throws -> ExitStatus {
+        narrate(
+            "Drift over time: since when",
+            "The example's commits are dated 2013-01-01, the general change 2013-01-31. `tenantctl audit --history` "
+                + "shows the same cells at points in the past, week by week: each tenant's trend of commits behind and "
+                + "of lines its customisations change, the tenants that drifted most first.")
+        let drift = ["audit", "--history", "--since", "2012-12-15", "--until", "2013-03-15", "--every", "week"]
+        return try command(drift, in: workspace) ?? .failure
     }
 
     /// The number of merge commits on the branches of every module remote.

@@ -21,6 +21,10 @@ import Testing
         // The thesis' evaluation: merges only where a customised module's general_dev moved.
         #expect(out.contains("Module merges this roll needed: Infrastructure 1, Article 0, Customer 0, Order 1"))
         #expect(out.contains("3 tenants × 4 modules: 3 behind, 0 findings."))
+        // The drift over time: the example's dated history, week by week, every tenant behind since 2013-01-31.
+        #expect(out.contains("$ tenantctl audit --history --since 2012-12-15 --until 2013-03-15 --every week"))
+        #expect(
+            out.contains("Drift from general_dev, 2012-12-15 to 2013-03-15 (14 points), most grown first"), "\(out)")
         #expect(out.hasSuffix("docs/adopting.md brings your own superproject.\n"))
         // compose: t1 has Order's QR code library, t2 does not and speaks German with its own messages.
         #expect(

@@ -12,14 +12,16 @@ import Foundation
 public enum AuditHTMLRenderer {
     /// Renders `report` with what `page` adds to it (gathered by ``AuditRun``). Runs no git.
     public static func render(_ report: AuditReport, page: AuditPage) -> String {
-        render(report, tenantNames: page.tenantNames, modulePaths: page.modulePaths, commits: page.commits)
+        render(
+            report, tenantNames: page.tenantNames, modulePaths: page.modulePaths, commits: page.commits,
+            drift: page.drift)
     }
 
     /// Renders `report`. `tenantNames` (tenant id → display name) and `modulePaths` (module name → path) add
     /// what the report does not carry; both are optional.
     public static func render(
         _ report: AuditReport, tenantNames: [String: String] = [:], modulePaths: [String: String] = [:],
-        commits: AuditPageCommits? = nil
+        commits: AuditPageCommits? = nil, drift: AuditHistory? = nil
     ) -> String {
         let data = dataBlock(report, tenantNames: tenantNames, modulePaths: modulePaths, commits: commits)
         let summary = AuditTableRenderer.summary(report)
@@ -34,7 +36,7 @@ public enum AuditHTMLRenderer {
             <meta name="viewport" content="width=device-width, initial-scale=1">
             <meta name="generator" content="tenantctl \(TenantKitInfo.version)">
             <title>\(htmlText(title))</title>
-            <style>\(style)</style>
+            <style>\(style)\(drift == nil ? "" : HistoryHTMLSection.style)</style>
             </head>
             <body>
             <header>
@@ -50,7 +52,7 @@ public enum AuditHTMLRenderer {
             <span class="m b0 c">✎n</span> customised by n commits <span class="m b0 c">✎0</span> customised, no own \
             commits yet <span class="m b0 f">!</span> finding \
             <span class="m u">?</span> unknown <span class="m b0 i">·</span> inactive</p>
-            <ul id="tf"></ul>\(reviewList(report))
+            <ul id="tf"></ul>\(reviewList(report))\(HistoryHTMLSection.render(drift))
             <noscript><p>This page builds its table with JavaScript. Without it: <code>tenantctl audit \
             --format markdown</code> or <code>--json</code>.</p></noscript>
             </header>
@@ -114,7 +116,7 @@ public enum AuditHTMLRenderer {
     /// ```
     static func dataBlock(
         _ report: AuditReport, tenantNames: [String: String], modulePaths: [String: String],
-        commits: AuditPageCommits? = nil
+        commits: AuditPageCommits? = nil, drift: AuditHistory? = nil
     ) -> String {
         var strings: [String] = []
         var stringIndex: [String: Int] = [:]

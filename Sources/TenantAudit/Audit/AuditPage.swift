@@ -10,6 +10,8 @@ public struct AuditPage: Sendable, Equatable {
     public var modulePaths: [String: String]
     /// The commits of the cells' detail panels.
     public var commits: AuditPageCommits
+    /// The divergence over time (`audit --history --format html`): the "Drift over time" section; nil: none.
+    public var drift: AuditHistory?
 
     public init(
         tenantNames: [String: String] = [:], modulePaths: [String: String] = [:],

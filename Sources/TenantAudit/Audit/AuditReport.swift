@@ -21,6 +21,9 @@ public struct AuditReport: Sendable, Equatable, Encodable {
     /// The reviews of review rolls, each naming its cell (tenant and repository): the open ones, and those that
     /// landed by squash or rebase while the target lacks the general commit by ancestry.
     public var reviews: [AuditReview] = []
+    /// Whether being behind fails the gate (`audit --check`); false with `--max-behind-days`, where only a tenant that
+    /// lacked a general commit for too long (`stale-tenant`) does. Not part of the JSON.
+    public var behindFailsGate = true
 
     /// Creates a report.
     public init(
@@ -37,7 +40,8 @@ public struct AuditReport: Sendable, Equatable, Encodable {
     /// Whether any tenant is behind or has a finding, or the report has a finding of its own (`--check` fails);
     /// findings that only inform (``FindingCode/isInformation``) do not count.
     public var needsAttention: Bool {
-        FindingCode.failsGate(findings.map(\.code)) || tenants.contains { $0.needsAttention }
+        FindingCode.failsGate(findings.map(\.code))
+            || tenants.contains { $0.needsAttention(behindFailsGate: behindFailsGate) }
     }
 
     /// Whether a module remote could not be fetched (the report is partial: audit exits 1).

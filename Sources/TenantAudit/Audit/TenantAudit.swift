@@ -20,8 +20,12 @@ public struct TenantAudit: Sendable, Equatable, Encodable {
     }
 
     /// Behind anywhere, or any finding that is more than information (``FindingCode/isInformation``).
-    public var needsAttention: Bool {
-        (superproject.behind ?? 0) > 0 || FindingCode.failsGate(superproject.findings.map(\.code))
-            || modules.contains { ($0.behind ?? 0) > 0 || FindingCode.failsGate($0.findings.map(\.code)) }
+    public var needsAttention: Bool { needsAttention(behindFailsGate: true) }
+
+    /// ``needsAttention``; without `behindFailsGate` being behind alone does not count (`--max-behind-days`).
+    public func needsAttention(behindFailsGate: Bool) -> Bool {
+        let behind = behindFailsGate && ((superproject.behind ?? 0) > 0 || modules.contains { ($0.behind ?? 0) > 0 })
+        return behind || FindingCode.failsGate(superproject.findings.map(\.code))
+            || modules.contains { FindingCode.failsGate($0.findings.map(\.code)) }
     }
 }

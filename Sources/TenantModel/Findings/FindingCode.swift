@@ -48,6 +48,9 @@ public enum FindingCode: String, Sendable, Equatable, Hashable, Codable, CaseIte
     /// A review landed by a squash or a rebase: the target has the general branch's changes but not its commit by
     /// ancestry, so it counts as behind until the next roll.
     case squashedRoll = "squashed-roll"
+    /// A tenant has lacked a commit of a general branch for longer than `audit --check --max-behind-days` allows:
+    /// rolling it fixes it.
+    case staleTenant = "stale-tenant"
 
     /// Whether a finding of this kind only informs: it is reported, but fails neither `verify` nor `audit --check`.
     /// A module path that moved is such a case: roll moves the gitlink, nothing needs fixing before it (a CI gate
