@@ -175,11 +175,17 @@ struct MovedNestedModuleTests {
         }
     }
 
-    /// A switch killed between the nested checkout's two links, or right after the move: the next switch (back to
-    /// master) sets the nested links right, puts everything back, and plain git works everywhere.
-    @Test func aSwitchKilledInsideTheNestedMoveIsPutBackByTheNextSwitch() throws {
+    /// A switch killed between the nested checkout's two links (its `core.worktree` written, its `.git` file not:
+    /// at the shallower path that file leads nowhere), or right after the move: the next switch (back to master)
+    /// sets the nested links right, puts everything back, and plain git works everywhere; `runs --forget` instead
+    /// leaves the checkouts where they are with their links set right and says so, and plain git works too.
+    @Test(arguments: ["plugins/win-dshow/libdshowcapture", "plugins/dshow"])
+    func aSwitchKilledInsideTheNestedMoveIsSetRight(releasePath: String) throws {
         let sandbox = try GitSandbox()
-        let reference = try MovedNestedModuleSuperproject(sandbox: sandbox, name: "reference")
+        let reference = try MovedNestedModuleSuperproject(
+            sandbox: sandbox, name: "reference", releasePath: releasePath)
+        // As each run below starts: the module on its branch (the calls of the switch then are the same).
+        #expect(sandbox.tenantctl(["switch", "master"], in: reference.dev).status == 0)
         let logged = try GitShim(in: sandbox, name: "shim-reference")
         let run = try sandbox.tenantctlProcess(["switch", "release-30.0", "--git", logged.path], in: reference.dev)
         try #require(run.status == 0, "\(run.stderr)")
@@ -190,19 +196,39 @@ struct MovedNestedModuleTests {
                     && !calls[$0].contains(" --get ")
             }, "\(calls)")
         // SHIM_KILL_AFTER: the nested core.worktree written, its .git file not (the module's own moved already).
-        for (variable, index) in [("SHIM_KILL_AFTER", write + 1), ("SHIM_KILL_AT", write + 2)] {
-            let label = "\(variable)=\(index): \(calls[index - 1])"
-            let app = try MovedNestedModuleSuperproject(sandbox: sandbox, name: "kill-\(index)")
+        let kills = [
+            ("SHIM_KILL_AFTER", write + 1, "switch"), ("SHIM_KILL_AFTER", write + 1, "forget"),
+            ("SHIM_KILL_AT", write + 2, "switch"),
+        ]
+        for (variable, index, wayOut) in kills {
+            let label = "\(releasePath), \(variable)=\(index) (\(calls[index - 1])), then \(wayOut)"
+            let app = try MovedNestedModuleSuperproject(
+                sandbox: sandbox, name: "kill-\(index)-\(wayOut)", releasePath: releasePath)
             #expect(sandbox.tenantctl(["switch", "master"], in: app.dev).status == 0)
             let before = try app.snapshot()
-            let shim = try GitShim(in: sandbox, name: "shim-kill-\(index)")
+            let shim = try GitShim(in: sandbox, name: "shim-kill-\(index)-\(wayOut)")
             let killed = try sandbox.tenantctlProcess(
                 ["switch", "release-30.0", "--git", shim.path], in: app.dev, environment: [variable: "\(index)"])
             #expect(killed.status == -SIGKILL, "\(label): \(killed.stderr)")
-            let back = sandbox.tenantctl(["switch", "master"], in: app.dev)
-            #expect(back.status == 0, "\(label): \(back.stderr)")
-            #expect(try app.snapshot() == before, "\(label)")
-            #expect(PlainGitAfterSwitch.failures(in: app.dev, sandbox: sandbox) == [], "\(label)")
+            if wayOut == "forget" {
+                let stopped = try #require(try SwitchStepRecoveryTests.unfinishedSwitch(app.dev), "\(label)")
+                let forget = try sandbox.tenantctlProcess(["runs", "--forget", stopped.runId], in: app.dev)
+                #expect(forget.status == 0, "\(label): \(forget.stderr)")
+                // At the shallower path the nested .git file led nowhere: the forget says it set it right.
+                #expect(
+                    (releasePath == "plugins/dshow") == forget.stdout.contains("nested checkout at"),
+                    "\(label): \(forget.stdout)")
+                #expect(PlainGitAfterSwitch.failures(in: app.dev, sandbox: sandbox) == [], "\(label)")
+                let nested = app.dev + "/" + releasePath + "/" + MovedNestedModuleSuperproject.nested
+                #expect(try sandbox.git(["rev-parse", "--show-toplevel"], in: nested) == nested, "\(label)")
+                let status = try sandbox.tenantctlProcess(["status"], in: app.dev)
+                #expect(status.status == 0, "\(label): \(status.stderr)")
+            } else {
+                let back = sandbox.tenantctl(["switch", "master"], in: app.dev)
+                #expect(back.status == 0, "\(label): \(back.stderr)")
+                #expect(try app.snapshot() == before, "\(label)")
+                #expect(PlainGitAfterSwitch.failures(in: app.dev, sandbox: sandbox) == [], "\(label)")
+            }
             let again = sandbox.tenantctl(["switch", "release-30.0"], in: app.dev)
             #expect(again.status == 0, "\(label): \(again.stderr)")
             try app.expectCheckedOut(at: app.releasePath, notAt: MovedNestedModuleSuperproject.master, label)
