@@ -22,7 +22,8 @@ extension Tenantctl {
                 record (--no-recursive skips them). Only repositories whose state differs are touched. A tenant \
                 branch without modules.json (an adopted superproject before its first roll) is planned from the \
                 general branch's files and its own gitlinks; a module whose path moved between the branches is \
-                found by its submodule name or URL, and its checkout is moved to where the branch has it. A \
+                found by its submodule name or URL, and its checkout is moved to where the branch has it, \
+                with the links of its nested checkouts (.git files and core.worktree) as git mv keeps them. A \
                 submodule the branch pins that modules.json does not name (a repository renamed or added with \
                 plain git) is checked out at its pin too, as `git submodule update --init` would, and reported.
 
@@ -69,6 +70,14 @@ extension Tenantctl {
                 """)
 
         @OptionGroup(title: "Global Options") var global: GlobalOptions
+
+        /// `, with its nested checkout external/x (its links moved too)` for the nested checkouts a move takes along.
+        static func nestedMoved(_ paths: [String]) -> String {
+            guard !paths.isEmpty else { return "" }
+            let listed = paths.map { TerminalText.escaped($0) }.joined(separator: ", ")
+            return ", with its nested checkout\(paths.count == 1 ? "" : "s") \(listed) (.git file"
+                + "\(paths.count == 1 ? "" : "s") and core.worktree pointed at the new place)"
+        }
 
         @Argument(
             help: "The tenant (id or branch), general_dev for the development view, or - for the previous one.",
@@ -138,7 +147,7 @@ extension Tenantctl {
                         context.console.print(
                             "\(entry.repository): \(report.dryRun ? "will move" : "moved") its checkout from "
                                 + "\(TerminalText.escaped(from)) to \(TerminalText.escaped(entry.path)), where "
-                                + "\(report.branch) has it")
+                                + "\(report.branch) has it" + Self.nestedMoved(entry.nestedMoved))
                     }
                     if let url = entry.gitmodulesURL {
                         context.console.print(

@@ -18,7 +18,9 @@ extension GitSandbox {
     static let wideTerminal = ["COLUMNS": "250"]
 
     /// Runs `tenantctl <arguments>` in-process (through `Tenantctl.run(arguments:environment:)`). With `terminal`
-    /// stdout counts as a terminal (of `COLUMNS` columns, without colour unless the test asks for it).
+    /// stdout counts as a terminal (of `COLUMNS` columns, without colour unless the test asks for it). After a
+    /// switch that exits 0, plain `git status` must work in every repository it can have touched
+    /// (``PlainGitAfterSwitch``).
     func tenantctl(
         _ arguments: [String], in directory: String? = nil, environment extra: [String: String] = [:],
         terminal: Bool = false
@@ -34,6 +36,7 @@ extension GitSandbox {
             stderr: err, stdoutIsTerminal: terminal)
         let status = Tenantctl.run(arguments: arguments, environment: environment)
         CommandLog.record(arguments, status: status)
+        PlainGitAfterSwitch.check(arguments, status: status, in: directory ?? root, sandbox: self)
         return CLIResult(status: status, stdout: out.text, stderr: err.text)
     }
 
@@ -63,6 +66,7 @@ extension GitSandbox {
             ["sh", "-c", "cd \"$1\" && shift && exec \"$@\"", "sh", directory ?? root, binary] + arguments,
             extraEnvironment: Self.wideTerminal.merging(extra) { $1 })
         CommandLog.record(arguments, status: result.status)
+        PlainGitAfterSwitch.check(arguments, status: result.status, in: directory ?? root, sandbox: self)
         return CLIResult(status: result.status, stdout: result.stdout, stderr: result.stderr)
     }
 }

@@ -170,6 +170,37 @@ import Testing
     }
 }
 
+/// `audit` right after `init`, before the files are pushed, reads the working tree's files as verify does and says
+/// so; once they are pushed it reads the remote's, and says nothing of the kind.
+@Suite(.tags(.slow), .notInTheFastSet) struct AuditBeforeTheFirstPushTests {
+    @Test func auditRightAfterInitReadsTheWorkingTreesFiles() throws {
+        let sandbox = try GitSandbox()
+        let app = try RealSuperproject(sandbox: sandbox)
+        #expect(sandbox.tenantctl(["init"], in: app.work).status == 0)
+        let audit = sandbox.tenantctl(["audit"], in: app.work)
+        #expect(audit.status == 0, "\(audit.stderr)")
+        #expect(!audit.stderr.contains("is this a tenantctl superproject"), "\(audit.stderr)")
+        #expect(audit.stderr.contains("has no modules.json yet"), "\(audit.stderr)")
+        #expect(audit.stderr.contains("audit reads modules.json and Tenants/ from the working tree"), "\(audit.stderr)")
+        let said = audit.stderr.components(separatedBy: "fetching the superproject").count - 1
+        #expect(said == 1, "\(audit.stderr)")
+        let json = sandbox.tenantctl(["audit", "--json"], in: app.work)
+        #expect(json.status == 0, "\(json.stderr)")
+        let report = try #require(
+            try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any], "\(json.stdout)")
+        let tenants = try #require(report["tenants"] as? [[String: Any]])
+        #expect(!tenants.isEmpty, "\(report)")
+
+        // Positive control: once the files are pushed, audit reads the remote's and says nothing of the kind.
+        try sandbox.git(["add", "modules.json", "Tenants"], in: app.work)
+        try sandbox.git(["commit", "-q", "-m", "Describe modules and tenants"], in: app.work)
+        try sandbox.git(["push", "-q", "origin", "HEAD"], in: app.work)
+        let pushed = sandbox.tenantctl(["audit"], in: app.work)
+        #expect(pushed.status == 0, "\(pushed.stderr)")
+        #expect(!pushed.stderr.contains("has no modules.json yet"), "\(pushed.stderr)")
+    }
+}
+
 /// A read-only command waits for the workspace lock (a bounded wait, said on stderr) instead of failing: a second
 /// audit in the same clone runs once the first has fetched. A writing command still fails fast.
 @Suite(.tags(.slow), .notInTheFastSet) struct ReadOnlyLockWaitTests {
@@ -226,37 +257,84 @@ import Testing
         #expect(try branch(sandbox, example.workspace) == "t2")
     }
 
-    @Test func diffPrintsEachCustomisedModuleAsGitDoes() throws {
+    /// diff is the tenant's customisation from the merge base, as `git diff general_dev...t2` and audit's ✎ count:
+    /// per module the tenant customised, git's three-dot diff of the pins; general_dev's newer work never shows. The
+    /// general updates are rolled to general_dev and t3 only: t1 and t2 are behind general_dev in every module they
+    /// did not customise, and t1 says it customised nothing there; t2's own superproject files (its
+    /// ColourScheme.conf) come first.
+    @Test func diffPrintsEachCustomisedModuleFromTheMergeBaseAsGitDoes() throws {
         let sandbox = try GitSandbox()
-        let example = try sandbox.exampleCopy(in: sandbox.path("erp"), stage: .beforeUpdates)
+        let example = try sandbox.exampleCopy(in: sandbox.path("erp"), stage: .afterUpdates)
+        let rolled = sandbox.tenantctl(["roll", "--tenant", "t3"], in: example.workspace)
+        try #require(rolled.status == 0, "\(rolled.stdout)\(rolled.stderr)")
+        #expect(sandbox.tenantctl(["audit"], in: example.workspace).status == 0)
         let superproject = "\(example.remotes)/Superproject.git"
         func pin(_ branch: String, _ module: String) throws -> String {
             let line = try sandbox.git(["ls-tree", branch, "--", "Modules/\(module)"], in: superproject)
             return String(line.split(separator: " ")[2].prefix(40))
         }
+        func behind(_ module: String, _ from: String, _ to: String) throws -> Bool {
+            try sandbox.gitResult(
+                ["merge-base", "--is-ancestor", to, from], in: "\(example.remotes)/\(module).git"
+            ).status == 0
+        }
+        // t1 customised nothing: general_dev is ahead of it in some module, and that is not shown as its work.
+        var t1Behind: [String] = []
+        for module in ["Infrastructure", "Article", "Customer", "Order"] {
+            let from = try pin("general_dev", module)
+            let to = try pin("t1", module)
+            if from != to, try behind(module, from, to) { t1Behind.append(module) }
+        }
+        #expect(!t1Behind.isEmpty, "the example has general_dev ahead of t1")
+        let t1 = sandbox.tenantctl(["diff", "t1"], in: example.workspace)
+        #expect(t1.status == 0, "\(t1.stderr)")
+        #expect(!t1.stdout.contains("Submodule "), "\(t1.stdout)")
+        // Its own superproject files (its AppName) are its customisation.
+        #expect(t1.stdout.hasPrefix("Superproject ") && t1.stdout.contains("AppName"), "\(t1.stdout)")
+        for module in t1Behind {
+            let one = sandbox.tenantctl(["diff", "t1", module], in: example.workspace)
+            #expect(one.status == 0, "\(one.stderr)")
+            #expect(
+                one.stdout == "t1 customised nothing in \(module) since it forked off general_dev: its pins are "
+                    + "general_dev's or behind them\n", "\(one.stdout)")
+        }
+        let t1JSON = sandbox.tenantctl(["diff", "t1", "--json"], in: example.workspace)
+        let t1Report = try #require(
+            try JSONSerialization.jsonObject(with: Data(t1JSON.stdout.utf8)) as? [String: Any], "\(t1JSON.stdout)")
+        #expect((t1Report["modules"] as? [Any])?.isEmpty == true, "\(t1Report)")
+
         let result = sandbox.tenantctl(["diff", "t2"], in: example.workspace)
         #expect(result.status == 0, "\(result.stderr)")
         var differing: [String] = []
         for module in ["Infrastructure", "Article", "Customer", "Order"] {
             let from = try pin("general_dev", module)
             let to = try pin("t2", module)
-            let header = "Submodule Modules/\(module) \(from.prefix(7))..\(to.prefix(7)):"
-            if from == to {
+            let header = "Submodule Modules/\(module) \(from.prefix(7))...\(to.prefix(7)):"
+            let onlyBehind = try from != to && behind(module, from, to)
+            if from == to || onlyBehind {
                 #expect(!result.stdout.contains("Submodule Modules/\(module) "), "\(module)")
                 continue
             }
             differing.append(module)
             let expected = try sandbox.git(
                 [
-                    "diff", "--src-prefix=a/Modules/\(module)/", "--dst-prefix=b/Modules/\(module)/", from, to,
+                    "diff", "--src-prefix=a/Modules/\(module)/", "--dst-prefix=b/Modules/\(module)/",
+                    "\(from)...\(to)",
                 ], in: "\(example.remotes)/\(module).git")
             #expect(result.stdout.contains(header + "\n" + expected), "\(module): \(result.stdout)")
         }
         #expect(!differing.isEmpty)
+        // The superproject's own customisation, as audit lists its files: t2's ColourScheme.conf.
+        let own = try sandbox.git(
+            ["diff", "--ignore-submodules=all", "general_dev...t2"], in: superproject)
+        #expect(own.contains("ColourScheme.conf"), "\(own)")
+        #expect(result.stdout.hasPrefix("Superproject "), "\(result.stdout)")
+        #expect(result.stdout.contains(own), "\(result.stdout)")
         let stat = sandbox.tenantctl(["diff", "t2", differing[0], "--stat"], in: example.workspace)
         #expect(stat.status == 0, "\(stat.stderr)")
         #expect(stat.stdout.contains("changed"), "\(stat.stdout)")
         #expect(stat.stdout.components(separatedBy: "Submodule ").count == 2, "only the module named: \(stat.stdout)")
+        #expect(!stat.stdout.contains("Superproject "), "only the module named: \(stat.stdout)")
         let unknown = sandbox.tenantctl(["diff", "t9999"], in: example.workspace)
         #expect(unknown.status == 64 && unknown.stderr.contains("see: tenantctl tenant list"), "\(unknown.stderr)")
     }

@@ -107,6 +107,25 @@ import Testing
         // As plain git sees it: no submodule of the branch is left uninitialised or off its pin.
         let status = try sandbox.git(["submodule", "status"], in: fixture.workspace)
         #expect(!status.split(separator: "\n").contains { $0.hasPrefix("-") || $0.hasPrefix("+") }, "\(status)")
+        // status shows it where it stands, in its JSON, its table and (once off its pin) its short view.
+        let shown = try #require(
+            try JSONSerialization.jsonObject(with: Data(fixture.tenantctl(["status", "--json"]).stdout.utf8))
+                as? [String: Any])
+        let listed = try #require(shown["unnamed"] as? [[String: Any]], "\(shown)")
+        #expect(listed.map { $0["path"] as? String } == ["Vendor/Extra"], "\(listed)")
+        #expect(listed.first?["pin"] as? String == pushedPin && listed.first?["head"] as? String == pushedPin)
+        #expect(listed.first?["relation"] as? String == "at-pin", "\(listed)")
+        let table = fixture.tenantctl(["status"])
+        #expect(
+            table.stdout.contains("Vendor/Extra: a submodule modules.json does not name (")
+                && table.stdout.contains(
+                    "), at its pin \(ObjectID.short(pushedPin))"),
+            "\(table.stdout)")
+        try sandbox.git(["checkout", "-q", "--detach", pin], in: fixture.workspace + "/Vendor/Extra")
+        let short = fixture.tenantctl(["status", "--short"])
+        #expect(short.stdout.contains("<  Vendor/Extra [not in modules.json]"), "\(short.stdout)")
+        #expect(fixture.tenantctl(["status"]).stdout.contains("behind 1 of its pin"))
+        #expect(fixture.tenantctl(["switch", "t1"]).status == 0)
         // Switching again changes nothing.
         let again = fixture.tenantctl(["switch", "t1", "--json"])
         #expect(try unnamed(again).first?["change"] as? String == "unchanged")

@@ -92,7 +92,7 @@ public struct AuditRun: Sendable {
             options.listModuleBranches = false
             // The pins are read through the `cat-file --batch` that read the project files.
             options.keepBatch = true
-            snapshot = try Snapshot.load(workspace: workspace, options: options, console: console)
+            snapshot = try Self.load(workspace: workspace, options: options, console: console)
             if fetch, let remoteLandings {
                 do {
                     try remoteLandings.fetch(snapshot)
@@ -113,6 +113,39 @@ public struct AuditRun: Sendable {
         let (report, observation) = observed
         guard page else { return (report, nil) }
         return (report, try pageFacts(report, observation: observation, snapshot: snapshot))
+    }
+
+    /// The snapshot of the remotes; before the files' first push (right after `tenantctl init`, while the remote's
+    /// general branch has no `modules.json` yet), taken with the working tree's files, as verify does, and that is
+    /// said. The error of the first load stands when the remote has the files, or the fetch itself failed; invalid
+    /// working-tree files are refused naming each problem.
+    static func load(workspace: Workspace, options: Snapshot.Options, console: Console?) throws -> Snapshot {
+        do {
+            return try Snapshot.load(workspace: workspace, options: options, console: console)
+        } catch let error as GitError {
+            throw error
+        } catch let error as ManifestError {
+            throw error
+        } catch {
+            let hint = ProjectReader.generalBranchHint(workspace).branch ?? ModuleManifest.defaultGeneralBranch
+            guard FileManager.default.fileExists(atPath: workspace.path(ProjectReader.manifestPath)),
+                try SuperprojectRemote.originURL(workspace) != nil,
+                try !Snapshot.remoteHasProjectFiles(workspace, branch: hint)
+            else { throw error }
+            let project = try ProjectReader.workingTree(workspace, options: options.validation)
+            let general = project.manifest.generalBranch
+            guard try SuperprojectRemote.branches(workspace)[general] != nil,
+                try !Snapshot.remoteHasProjectFiles(workspace, branch: general)
+            else { throw error }
+            console?.progress(
+                "note: \(workspace.remoteName)/\(general) has no modules.json yet (not pushed since tenantctl init): "
+                    + "audit reads modules.json and Tenants/ from the working tree, as verify does, and the "
+                    + "branches and modules from the remote")
+            var retry = options
+            retry.project = project
+            retry.superprojectFetched = options.fetch
+            return try Snapshot.load(workspace: workspace, options: retry, console: console)
+        }
     }
 
     /// The report.

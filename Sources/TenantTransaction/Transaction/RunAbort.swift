@@ -146,9 +146,9 @@ public enum RunAbort {
             guard let from = record.movedFrom, let path = record.path, !path.isEmpty else { continue }
             let old = (root as NSString).appendingPathComponent(from)
             let new = (root as NSString).appendingPathComponent(path)
-            guard let repair = try StoppedCheckoutMove.repair(between: old, and: new, outside: outside) else {
-                continue
-            }
+            let repair = try StoppedCheckoutMove.repair(between: old, and: new, outside: outside)
+            steps += try nestedRepair(record.repository, between: old, and: new, outside: outside, relative: relative)
+            guard let repair else { continue }
             let now = relative(repair.checkout)
             steps.append(
                 Step(
@@ -158,6 +158,26 @@ public enum RunAbort {
                         + repair.description(relative: relative)))
         }
         return steps
+    }
+
+    /// The nested checkouts of a module checkout a stopped switch was moving between `old` and `new` (absolute),
+    /// wherever it is now: their links are pointed at where they are (``NestedCheckoutLinks``), one step each.
+    static func nestedRepair(
+        _ repository: String, between old: String, and new: String, outside: GitRepository,
+        relative: (String) -> String
+    ) throws -> [Step] {
+        let atNew = FileManager.default.fileExists(atPath: (new as NSString).appendingPathComponent(".git"))
+        let (checkout, other) = atNew ? (new, old) : (old, new)
+        guard FileManager.default.fileExists(atPath: (checkout as NSString).appendingPathComponent(".git")),
+            (try? outside.repository(at: checkout).absoluteGitDirectory()) != nil
+        else { return [] }
+        return try NestedCheckoutLinks.reconnect(in: checkout, movedFrom: other, outside: outside).map { nested in
+            let now = relative((checkout as NSString).appendingPathComponent(nested.path))
+            return Step(
+                repository: repository, ref: Undoer.checkoutMoveStep, local: true, left: now, before: nil, now: now,
+                note: "nested checkout at \(now): its links still named where its module's checkout was moved from; "
+                    + "they name it again (git directory \(nested.gitDirectory))")
+        }
     }
 
     /// Forgets a journal cut off before its first step: nothing of it can be read, so it is moved aside

@@ -2,12 +2,16 @@ import Foundation
 
 /// Moves a module's checkout to another path of the superproject, as `git mv` does for a submodule but without
 /// touching the superproject's index: the directory is renamed, its `.git` file and the git directory's
-/// `core.worktree` are pointed at the new place. For a module whose path differs between two branches (same
-/// submodule, moved): the checkout follows the branch switched to, with its branches, files and git directory.
+/// `core.worktree` are pointed at the new place, and so are both links of every nested checkout it holds whose git
+/// directory stays where it is (``NestedCheckoutLinks``), as `git mv` keeps them. For a module whose path differs
+/// between two branches (same submodule, moved): the checkout follows the branch switched to, with its branches,
+/// files, nested checkouts and git directory.
 enum ModuleCheckoutMove {
     /// Moves `checkout` (at its path) to `destination` (an absolute path). `destination` must be absent or an empty
-    /// directory (what the superproject's checkout leaves for a gitlink); throws, moving nothing, otherwise.
-    static func move(_ checkout: GitRepository, to destination: String) throws {
+    /// directory (what the superproject's checkout leaves for a gitlink); throws, moving nothing, otherwise. Returns
+    /// the nested checkouts whose links were pointed at the new place (paths inside the checkout).
+    @discardableResult
+    static func move(_ checkout: GitRepository, to destination: String) throws -> [String] {
         let source = checkout.path
         let fileManager = FileManager.default
         let gitDirectory = try checkout.absoluteGitDirectory()
@@ -54,7 +58,17 @@ enum ModuleCheckoutMove {
             try Data("gitdir: \(relativePath(from: destination, to: gitDirectory))\n".utf8).write(
                 to: URL(fileURLWithPath: dotGit), options: .atomic)
         }
+        // The nested checkouts last: their links are read and written from the module's checkout, whole again.
+        let nested = try NestedCheckoutLinks.reconnect(in: destination, movedFrom: source, outside: outside)
         removeEmptyParents(of: source, below: (destination as NSString).deletingLastPathComponent)
+        return nested.map(\.path)
+    }
+
+    /// The nested checkouts of the module checkout at `checkout` (absolute) whose links a move rewrites: each one, at
+    /// any depth, whose `.git` file names a git directory outside the module's checkout (paths inside the checkout,
+    /// parents first). What `--dry-run` says a move takes along.
+    static func linkedNestedCheckouts(in checkout: String, outside: GitRepository) throws -> [String] {
+        try NestedCheckoutLinks.linked(in: checkout, outside: outside)
     }
 
     /// The path of `target` relative to the directory `base` (both absolute; symbolic links resolved).

@@ -135,6 +135,8 @@ public struct StatusReport: Sendable, Codable, Equatable {
     public var superproject: Superproject
     /// Every module in manifest order.
     public var modules: [ModuleStatus]
+    /// The submodules the superproject's HEAD pins that `modules.json` does not name, by path.
+    public var unnamed: [UnnamedStatus] = []
     /// An unfinished `tenantctl resolve`, if any.
     public var resolution: ResolutionStatus? = nil
     /// The review rolls waiting for reviews (their counts, open proposals and way on); nil when none waits.
@@ -179,10 +181,12 @@ public struct StatusReport: Sendable, Codable, Equatable {
                 superproject.upstreamGone = remote.gone
             }
         }
-        return StatusReport(
-            tenant: tenantName,
-            superproject: superproject,
-            modules: modules)
+        var report = StatusReport(tenant: tenantName, superproject: superproject, modules: modules)
+        if state.head != nil {
+            report.unnamed = try UnnamedStatus.inspect(
+                named: Set(project.manifest.modules.map(\.path)), workspace: workspace)
+        }
+        return report
     }
 
     /// One module's checkout against its pin and the branch the tenant takes it from.
@@ -317,6 +321,7 @@ public struct StatusReport: Sendable, Codable, Equatable {
                 )
             }
         }
+        after += unnamed.map { $0.line(console: console) }
         return
             ([TextTable.fit(lines.joined(separator: "\n"), width: console.width), table]
             + (after.isEmpty ? [] : [TextTable.fit(after.joined(separator: "\n"), width: console.width)]))
@@ -411,6 +416,9 @@ extension StatusReport {
             lines.append(
                 "\(styledCode) \(TerminalText.escaped(module.path))"
                     + details.map { " [\($0)]" }.joined())
+        }
+        for submodule in unnamed where submodule.needsAttention {
+            lines.append(submodule.shortLine)
         }
         return lines.joined(separator: "\n")
     }

@@ -1,12 +1,17 @@
 import Foundation
 
-/// `tenantctl diff <tenant> [module]`: what a tenant customised, against the general branch. Per module, the diff
-/// between the general branch's pin and the tenant branch's pin, as `git diff` prints it (or its `--stat`), the
-/// paths named from the superproject. Reads the superproject's branches as last fetched and the modules' commits from
-/// their checkouts or tenantctl's mirrors; fetches and changes nothing. The command parses and renders.
+/// `tenantctl diff <tenant> [module]`: what a tenant customised, against the general branch, as `git diff A...B`
+/// and audit's customisation count see it: from where the tenant forked off the general branch (the merge base),
+/// never the general branch's newer work shown reversed. First the superproject's own files the tenant branch changed
+/// (gitlinks left out: the files audit lists), then, per module whose tenant pin has commits the general branch's
+/// pin lacks, `git diff <general pin>...<tenant pin>` as git prints it (or its `--stat`), the paths named from the
+/// superproject. A tenant only behind the general branch customised nothing. Reads the superproject's branches as
+/// last fetched and the modules' commits from their checkouts or tenantctl's mirrors; fetches and changes nothing.
+/// The command parses and renders.
 ///
-/// git processes: one `for-each-ref`, one `cat-file --batch` for both pins, then one `diff` per module whose pins
-/// differ (and a `cat-file -e` per commit to find a repository that has it).
+/// git processes: one `for-each-ref`, one `cat-file --batch` for both pins, one `merge-base --is-ancestor` and one
+/// `diff` for the superproject, then per module whose pins differ one `merge-base --is-ancestor` and one `diff` (and
+/// a `cat-file -e` per commit to find a repository that has it).
 public struct TenantDiff: Sendable {
     /// One module whose pins differ.
     public struct ModuleDiff: Sendable, Equatable, Encodable {
@@ -18,7 +23,17 @@ public struct TenantDiff: Sendable {
         public var from: String?
         /// The tenant branch's pin (nil: the tenant branch does not pin it).
         public var to: String?
-        /// git's output (patch or stat); empty when one side has no pin.
+        /// git's output (patch or stat) from the merge base of the two pins to the tenant's; empty when one side
+        /// has no pin.
+        public var diff: String
+    }
+
+    /// The superproject's own files the tenant branch changed since it forked off the general branch.
+    public struct SuperprojectDiff: Sendable, Equatable, Encodable {
+        /// The general branch's commit and the tenant branch's (as last fetched).
+        public var from: String
+        public var to: String
+        /// git's output (patch or stat) of `git diff <from>...<to>`, gitlinks left out.
         public var diff: String
     }
 
@@ -34,7 +49,10 @@ public struct TenantDiff: Sendable {
         /// The superproject commits compared (as last fetched).
         public var generalCommit: String
         public var tenantCommit: String
-        /// The modules whose pins differ, in manifest order.
+        /// The superproject's own customisation (its files, not its gitlinks); nil when the tenant changed none of
+        /// them, or when one module was asked for.
+        public var superproject: SuperprojectDiff?
+        /// The modules the tenant customised (its pin has commits the general branch's lacks), in manifest order.
         public var modules: [ModuleDiff]
         /// `stat` or `patch`.
         public var format: String
@@ -90,7 +108,11 @@ public struct TenantDiff: Sendable {
         }
         var report = Report(
             tenant: found.id, branch: found.branch, generalBranch: general, generalCommit: generalCommit,
-            tenantCommit: tenantCommit, modules: [], format: format == .stat ? "stat" : "patch")
+            tenantCommit: tenantCommit, superproject: nil, modules: [], format: format == .stat ? "stat" : "patch")
+        if module == nil {
+            report.superproject = try superprojectDiff(
+                workspace, from: generalCommit, to: tenantCommit, general: general, branch: found.branch)
+        }
         for module in modules {
             let from = pins[generalCommit]?[module.path]
             let to = pins[tenantCommit]?[module.path]
@@ -99,14 +121,38 @@ public struct TenantDiff: Sendable {
             if let from, let to {
                 let repository = try Self.repository(
                     having: [from, to], module: module, workspace: workspace)
+                // Only behind: the general branch's pin has everything of the tenant's, nothing customised.
+                if try repository.isAncestor(
+                    to, of: from, context: "compare the pins of \(general) and \(found.branch) in \(module.name)")
+                {
+                    continue
+                }
                 let output = try repository.diff(
-                    from: from, to: to, format: format, prefix: module.path + "/", color: color,
+                    from: from, to: to, format: format, prefix: module.path + "/", color: color, sinceMergeBase: true,
                     context: "diff \(module.name) between the pins of \(general) and \(found.branch)")
                 entry.diff = String(decoding: output, as: UTF8.self)
             }
             report.modules.append(entry)
         }
         return report
+    }
+
+    /// The superproject's files the tenant branch changed since its merge base with the general branch (gitlinks
+    /// left out); nil when it changed none (or is only behind).
+    private func superprojectDiff(
+        _ workspace: Workspace, from: String, to: String, general: String, branch: String
+    ) throws -> SuperprojectDiff? {
+        let superproject = workspace.superproject
+        guard
+            from != to,
+            try !superproject.isAncestor(
+                to, of: from, context: "compare \(general) and \(branch) in the superproject")
+        else { return nil }
+        let output = try superproject.diff(
+            from: from, to: to, format: format, prefix: "", color: color, sinceMergeBase: true,
+            ignoringSubmodules: true, context: "diff the superproject's files between \(general) and \(branch)")
+        guard !output.isEmpty else { return nil }
+        return SuperprojectDiff(from: from, to: to, diff: String(decoding: output, as: UTF8.self))
     }
 
     /// The superproject's remote branches as tenantctl last fetched them, else as the clone's remote-tracking refs

@@ -136,6 +136,7 @@ extension WorkingCopySwitch {
         let old = workspace.path(from)
         let new = workspace.path(repository.path)
         let outside = gitRepository(at: workspace.root)
+        defer { reconnectNested(repository, between: old, and: new, outside: outside) }
         guard let repair = try StoppedCheckoutMove.repair(between: old, and: new, outside: outside) else { return }
         if case .gitFileRewritten(let checkout, _) = repair {
             // What the move does last: the directories the old path leaves empty go.
@@ -147,6 +148,30 @@ extension WorkingCopySwitch {
         console?.warn(
             "\(repository.repository): the move of its checkout between \(from) and \(repository.path) had stopped "
                 + "half-way: \(repair.description(relative: relative))")
+    }
+
+    /// The nested checkouts of a module whose checkout a stopped switch was moving (or had moved, the move's last
+    /// step, pointing the nested checkouts' links at the new place, not finished): wherever the module's checkout is
+    /// now, whole, each nested checkout's links are pointed at where it is (``NestedCheckoutLinks``), and that is
+    /// said. What cannot be read is said and left: the put-back then names what git cannot work in.
+    private func reconnectNested(
+        _ repository: StoppedSwitch.Repository, between old: String, and new: String, outside: GitRepository
+    ) {
+        let (checkout, other) =
+            FileManager.default.fileExists(atPath: (new as NSString).appendingPathComponent(".git"))
+            ? (new, old) : (old, new)
+        do {
+            guard try CheckoutPresence.of(gitRepository(at: checkout)) == .repository else { return }
+            let reconnected = try NestedCheckoutLinks.reconnect(in: checkout, movedFrom: other, outside: outside)
+            guard !reconnected.isEmpty else { return }
+            console?.warn(
+                "\(repository.repository): the links of its nested checkouts "
+                    + "(\(reconnected.map(\.path).joined(separator: ", "))) still named where the stopped switch had "
+                    + "moved its checkout from; they name where they are again")
+        } catch {
+            console?.warn(
+                "\(repository.repository): the links of its nested checkouts could not be set right: \(error)")
+        }
     }
 
     /// What putting one repository back does, decided before anything moves.

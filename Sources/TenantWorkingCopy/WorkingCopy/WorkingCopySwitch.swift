@@ -38,6 +38,9 @@ public struct SwitchReport: Sendable, Equatable, Codable {
         public var gitmodulesURL: String? = nil
         /// The path the module's checkout was moved from: the target branch has the module at `path`.
         public var movedFrom: String? = nil
+        /// The nested checkouts the move took along, their links (`.git` file, `core.worktree`) pointed at the new
+        /// place (paths inside the module's checkout; empty when it did not move or holds none).
+        public var nestedMoved: [String] = []
     }
 
     /// Report format version.
@@ -104,6 +107,8 @@ public struct WorkingCopySwitch: Sendable {
         public var urlDrift: [String: String] = [:]
         /// Per module: the URL switch gives it (`modules.json`'s, relative URLs resolved).
         public var urls: [String: String] = [:]
+        /// Per module whose checkout moves: its nested checkouts whose links move with it.
+        public var movedNested: [String: [String]] = [:]
         /// Per repository name: the branch checked out before (for putting it back).
         public var before: [String: Before] = [:]
         /// The target's submodules `modules.json` does not name, as they will be checked out.
@@ -192,6 +197,7 @@ public struct WorkingCopySwitch: Sendable {
                     }
                     planned.gitmodulesURL = plan.urlDrift[$0.repository]
                     planned.movedFrom = $0.movedFrom
+                    planned.nestedMoved = plan.movedNested[$0.repository] ?? []
                     return planned
                 }, unpinned: plan.unpinned)
             report.unnamed = plan.unnamed.map {
@@ -297,6 +303,7 @@ public struct WorkingCopySwitch: Sendable {
                 }
             }, before: modules.before, unnamed: unnamed.submodules)
         plan.cloneSources = pinCheck.mirrors
+        plan.movedNested = modules.movedNested
         return plan
     }
 
@@ -319,6 +326,8 @@ public struct WorkingCopySwitch: Sendable {
         var problems: [WorkingCopyProblem] = []
         /// The working tree's submodule names by path, once read (``checkoutElsewhere(of:in:)``).
         var submoduleNames: [String: String]?
+        /// Per module whose checkout moves: its nested checkouts whose links move with it.
+        var movedNested: [String: [String]] = [:]
     }
 
     /// Step 0. A name the working tree's tenant files do not know: one fetch of the superproject (a colleague may
@@ -431,6 +440,11 @@ public struct WorkingCopySwitch: Sendable {
             try planModule(
                 module, context: found.context, branch: target.branch(of: module, for: tenant), pin: pin,
                 movedFrom: found.movedFrom, into: &modules)
+            if found.movedFrom != nil {
+                let nested = try ModuleCheckoutMove.linkedNestedCheckouts(
+                    in: found.context.absolutePath, outside: workspace.superproject)
+                if !nested.isEmpty { modules.movedNested[module.name] = nested }
+            }
         }
     }
 
@@ -764,6 +778,7 @@ public struct WorkingCopySwitch: Sendable {
         for module in plan.modules {
             let path = workspace.path(module.path)
             let checkout = module.movedFrom ?? module.path
+            var nestedMoved: [String] = []
             if module.changes, !module.initialises,
                 try CheckoutPresence.of(gitRepository(at: workspace.path(checkout))) != .repository
             {
@@ -774,7 +789,7 @@ public struct WorkingCopySwitch: Sendable {
             if module.changes { try start(module.repository) }
             if let from = module.movedFrom {
                 console?.progress("\(module.repository): moving its checkout from \(from) to \(module.path)")
-                try ModuleCheckoutMove.move(gitRepository(at: workspace.path(from)), to: path)
+                nestedMoved = try ModuleCheckoutMove.move(gitRepository(at: workspace.path(from)), to: path)
                 try transaction?.record(
                     repository: module.repository,
                     steps: [.checkoutMove(to: module.path, from: from)],
@@ -797,6 +812,7 @@ public struct WorkingCopySwitch: Sendable {
             }
             reported.gitmodulesURL = plan.urlDrift[module.repository]
             reported.movedFrom = module.movedFrom
+            reported.nestedMoved = nestedMoved
             entries.append(reported)
         }
         var report = SwitchReport(
