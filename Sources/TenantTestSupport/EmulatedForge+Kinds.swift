@@ -38,6 +38,9 @@ extension EmulatedForge {
     static let kindFile = "forge-kind"
     static let receivedFile = "forge-received"
     static let reviewsFile = "forge-reviews"
+    /// The numbers of the pull requests the merge button landed (``land(_:into:method:in:keepingMessages:)`` of a
+    /// `refs/pull/<n>/head`), one a line.
+    static let mergedFile = "forge-merged"
 
     /// The `pre-receive` hook: records every update with its push options, refuses protected branches (as
     /// ``preReceiveHook``), for AGit an update of a pull request that is no fast-forward of its head unless pushed with
@@ -78,8 +81,13 @@ extension EmulatedForge {
                         esac
                         i=$((i + 1))
                     done
-                    head=$(awk -F '\\t' -v t="${ref#refs/for/}" -v p="$topic" \\
-                        '$3 == t && $4 == p { c = $5 } END { print c }' "$dir/\(reviewsFile)" 2>/dev/null)
+                    # Only an open pull request: a merged one is no longer updated (a new one is opened).
+                    open=$(awk -F '\\t' -v t="${ref#refs/for/}" -v p="$topic" \\
+                        '$3 == t && $4 == p { c = $1 " " $5 } END { print c }' "$dir/\(reviewsFile)" 2>/dev/null)
+                    head="${open#* }"
+                    if [ -n "$open" ] && grep -qxF -- "${open%% *}" "$dir/\(mergedFile)" 2>/dev/null; then
+                        head=""
+                    fi
                     if [ -n "$head" ] && [ -z "$force" ] && ! git merge-base --is-ancestor "$head" "$new"; then
                         echo "error: not a fast-forward of the pull request's head $head: use -o force-push=true" >&2
                         status=1

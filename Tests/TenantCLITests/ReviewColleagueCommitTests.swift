@@ -38,8 +38,11 @@ import Testing
         let clone = sandbox.path("colleague-\(UUID().uuidString.prefix(6))")
         try sandbox.git(["clone", "-q", bare, clone])
         try sandbox.git(
-            ["fetch", "-q", "origin", "+refs/pull/*:refs/colleague/pull/*", "+refs/changes/*:refs/colleague/changes/*",
-             "+refs/merge-requests/*:refs/colleague/mr/*"], in: clone)
+            [
+                "fetch", "-q", "origin", "+refs/pull/*:refs/colleague/pull/*",
+                "+refs/changes/*:refs/colleague/changes/*",
+                "+refs/merge-requests/*:refs/colleague/mr/*",
+            ], in: clone)
         try sandbox.git(["checkout", "-q", "--detach", commit], in: clone)
         try "the colleague's fix\n".write(toFile: clone + "/colleague.txt", atomically: true, encoding: .utf8)
         try sandbox.git(["add", "--", "colleague.txt"], in: clone)
@@ -126,7 +129,8 @@ import Testing
         let updated = try #require(try forge.reviews(in: bare).last { $0.target == "t2" })
         #expect(updated.number == opened.number, "the same pull request")
         #expect(updated.commit == review?["proposed"] as? String, "\(updated) \(review ?? [:])")
-        #expect(try sandbox.git(["log", "-1", "--format=%P", updated.commit], in: bare) == "\(opened.commit) \(general)")
+        #expect(
+            try sandbox.git(["log", "-1", "--format=%P", updated.commit], in: bare) == "\(opened.commit) \(general)")
         #expect(try sandbox.git(["show", "\(updated.commit):news.txt"], in: bare) == "news")
         // The next run adopts it: nothing pushed again.
         let received = try forge.received(in: bare).count

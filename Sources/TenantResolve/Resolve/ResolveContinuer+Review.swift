@@ -13,14 +13,7 @@ extension ResolveContinuer {
     /// Proposes the resolution; its report (`published`: every proposal is open).
     func propose(_ state: inout ResolveState) throws -> ResolveReport {
         let common = workspace.commonDirectory
-        let project = try ProjectReader.workingTree(
-            workspace, options: ValidationOptions(allowLocalRemotes: workspace.git.allowLocalRemotes))
-        // The kinds the waiting review runs recorded win (their proposals are updated the same way); the `create`
-        // command of git config over the review object's.
-        var review = try ReviewOptions(forge: state.forge.flatMap(ReviewForge.init(rawValue:))).reading(
-            project.manifest
-        ).recordingKinds(in: workspace)
-        review.userCreate = try ReviewOptions.configuredCreate(workspace)
+        let review = try reviewOptions(state)
         let merges = updates(state)
         var reviews = review.recordingForge(Self.proposals(state, merges: merges, review: review))
         state.runId = transaction.runId
@@ -94,6 +87,18 @@ extension ResolveContinuer {
                 "the working copy is back where the resolution started; follow the reviews with `tenantctl roll "
                     + "--land`",
             ] + back.notes)
+    }
+
+    /// How the resolution is proposed: the working tree's review settings, the kinds the waiting review runs recorded
+    /// (their proposals are updated the same way), and the `create` command of git config over the review object's.
+    func reviewOptions(_ state: ResolveState) throws -> ReviewOptions {
+        let project = try ProjectReader.workingTree(
+            workspace, options: ValidationOptions(allowLocalRemotes: workspace.git.allowLocalRemotes))
+        var review = try ReviewOptions(forge: state.forge.flatMap(ReviewForge.init(rawValue:))).reading(
+            project.manifest
+        ).recordingKinds(in: workspace)
+        review.userCreate = try ReviewOptions.configuredCreate(workspace)
+        return review
     }
 
     /// The tenant's proposals: every module merge, then the superproject commit, which waits while module

@@ -18,7 +18,8 @@ extension ReviewProposer {
     /// was refused was never on the forge).
     func lastPushed() throws -> [String: RunJournal.Review] {
         var last: [String: RunJournal.Review] = [:]
-        for run in try RunJournal.all(gitDirectory: workspace.commonDirectory).runs.sorted(by: { $0.runId < $1.runId }) {
+        for run in try RunJournal.all(gitDirectory: workspace.commonDirectory).runs.sorted(by: { $0.runId < $1.runId })
+        {
             for review in run.reviews ?? [] where !["waiting", "rejected"].contains(review.state) {
                 last[Self.key(review)] = review
             }
@@ -49,7 +50,16 @@ extension ReviewProposer {
             guard
                 let current = Self.forgeValue(
                     of: proposal, earlier: earlier, previous: previous, held: held[proposal.repository] ?? [:])
-            else { continue }
+            else {
+                // No journal names its pull request (a fresh clone): an AGit update may be forced only where every
+                // review the forge holds is tenantctl's own, so that no one else's commit can be pushed over.
+                if proposal.state == "proposed", review.forge(of: proposal.repository) == .agit,
+                    try onlyTenantctls(held[proposal.repository] ?? [:], of: proposal.repository, snapshot: snapshot)
+                {
+                    forcing.insert(Self.key(proposal))
+                }
+                continue
+            }
             let repository = try self.repository(proposal.repository, snapshot: snapshot)
             let mine = Set([earlier?.proposed, proposal.state == "open" ? proposal.proposed : nil].compactMap { $0 })
             let tenantctls = try mine.contains(current) || (earlier == nil && isTenantctls(current, in: repository))
@@ -96,6 +106,14 @@ extension ReviewProposer {
         return ReviewOptions.newestReview(sets).flatMap { held[$0] }
     }
 
+    /// Whether every review head of `held` is a commit tenantctl made (and there is one at least).
+    func onlyTenantctls(_ held: [String: String], of name: String, snapshot: Snapshot) throws -> Bool {
+        let repository = try self.repository(name, snapshot: snapshot)
+        guard !held.isEmpty else { return false }
+        for commit in Set(held.values) where !(try isTenantctls(commit, in: repository)) { return false }
+        return true
+    }
+
     /// Whether `commit` is one tenantctl made (its message carries the `Rolled-by: tenantctl` trailer), for a clone
     /// whose journals do not know the proposal; false when the commit is not here.
     func isTenantctls(_ commit: String, in repository: GitRepository) throws -> Bool {
@@ -111,7 +129,8 @@ extension ReviewProposer {
     {
         let context = "compare the proposal \(proposal.ref) of \(proposal.repository) with the forge's"
         guard try repository.hasCommit(current),
-            try repository.tree(of: current, context: context) == repository.tree(of: proposal.proposed, context: context)
+            try repository.tree(of: current, context: context)
+                == repository.tree(of: proposal.proposed, context: context)
         else { return nil }
         for parent in try repository.parents(of: proposal.proposed, context: context) {
             guard try repository.isAncestor(parent, of: current, context: context) else { return nil }

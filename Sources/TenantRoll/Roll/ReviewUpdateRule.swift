@@ -12,7 +12,8 @@ extension ReviewOptions {
     ) throws -> (teams: String?, options: [String]) {
         guard let current, current != proposal.proposed else { return (nil, []) }
         var last: RunJournal.Review?
-        for run in try RunJournal.all(gitDirectory: workspace.commonDirectory).runs.sorted(by: { $0.runId < $1.runId }) {
+        for run in try RunJournal.all(gitDirectory: workspace.commonDirectory).runs.sorted(by: { $0.runId < $1.runId })
+        {
             for review in run.reviews ?? [] where ReviewProposer.key(review) == ReviewProposer.key(proposal) {
                 if !["waiting", "rejected"].contains(review.state) { last = review }
             }
@@ -32,7 +33,8 @@ extension ReviewOptions {
     /// The review ref tenantctl last recorded for `proposal` (its repository, target and ref), in any run journal.
     package static func lastReviewRef(_ proposal: RunJournal.Review, in workspace: Workspace) throws -> String? {
         var ref: String?
-        for run in try RunJournal.all(gitDirectory: workspace.commonDirectory).runs.sorted(by: { $0.runId < $1.runId }) {
+        for run in try RunJournal.all(gitDirectory: workspace.commonDirectory).runs.sorted(by: { $0.runId < $1.runId })
+        {
             for review in run.reviews ?? [] where ReviewProposer.key(review) == ReviewProposer.key(proposal) {
                 ref = review.reviewRef ?? ref
             }
