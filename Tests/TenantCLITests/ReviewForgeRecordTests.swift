@@ -48,8 +48,8 @@ import Testing
         }
         let pushedBefore = try forge.received(in: superproject).count
 
-        // --land --forge gitlab agrees with the run: the tenants' superproject proposals open merge requests.
-        let land = sandbox.tenantctl(["roll", "--land", "--forge", "gitlab", "--json"], in: example.workspace)
+        // `roll --land` (no flag) goes on as the run proposed: the tenants' superproject proposals open merge requests.
+        let land = sandbox.tenantctl(["roll", "--land", "--json"], in: example.workspace)
         #expect(land.status == 75, "\(land.stdout)\(land.stderr)")
         let pushed = try forge.received(in: superproject).dropFirst(pushedBefore)
         #expect(!pushed.isEmpty, "the superproject proposals were pushed")
@@ -65,8 +65,13 @@ import Testing
             let url = review?["url"] as? String ?? ""
             #expect(url.hasPrefix("https://forge.invalid/Superproject/merge_requests/"), "\(tenant): \(review ?? [:])")
         }
-        // Each proposal shows its review address where it is listed.
-        let text = sandbox.tenantctl(["roll", "--land"], in: example.workspace)
+        // --land --forge gitlab agrees with the run and is taken; each proposal shows its review address.
+        let text = sandbox.tenantctl(["roll", "--land", "--forge", "gitlab"], in: example.workspace)
+        #expect(text.status == 75, "\(text.stdout)\(text.stderr)")
         #expect(text.stdout.contains("https://forge.invalid/Superproject/merge_requests/"), "\(text.stdout)")
+
+        // A re-run with another kind than the run recorded is refused as well, naming both.
+        let rerun = sandbox.tenantctl(["roll", "--review", "--forge", "gerrit"], in: example.workspace)
+        #expect(rerun.status == 1 && rerun.stderr.contains("--forge gerrit"), "\(rerun.stdout)\(rerun.stderr)")
     }
 }
