@@ -40,13 +40,16 @@ extension Tenantctl {
                 branches that still point where tenantctl left them and marks every proposal of the run that did \
                 not land abandoned (also those waiting for their module proposals, closed or rejected), and the \
                 run ends. The forge kind (branch, agit for Gitea and Forgejo, gitlab, gerrit) and \
-                the proposal branch prefix come from the review object of modules.json ({"forge": "gitlab", \
-                "branchPrefix": "tenantctl/roll"}, also per module), or --forge. With the kind branch, the \
-                review object's create command (an argument vector such as ["gh", "pr", "create", "--base", \
-                "{target}", "--head", "{branch}", "--title", "{title}", "--body", "{body}"]) opens each new \
-                review; the address it prints (or the one the forge prints for agit, gitlab, gerrit) is recorded \
-                and shown. A re-run reads back what the forge holds and pushes only changed proposals. --undo of a \
-                review run deletes its proposal branches (each only while where the run left it) and names the \
+                the proposal branch prefix come from the review object of the checked-out modules.json \
+                ({"forge": "gitlab", "branchPrefix": "tenantctl/roll"}, also per module), or --forge; the run \
+                records the kind and every later push of it (--land, a re-run, resolve --review) uses it. A review \
+                object on the fetched general branch that differs from the checked-out one is refused. With the \
+                kind branch, the create command (an argument vector such as ["gh", "pr", "create", "--base", \
+                "{target}", "--head", "{branch}", "--title", "{title}", "--body", "{body}"], from the review \
+                object or git config tenantctl.review.create) opens each new review; the address it prints (or \
+                the one the forge prints for agit, gitlab, gerrit) is recorded and shown. A re-run reads back what \
+                the forge holds and pushes only changed proposals, never over a commit tenantctl did not make (a \
+                colleague's on the proposal is left and named). --undo of a review run deletes its proposal branches (each only while where the run left it) and names the \
                 refs/for reviews it cannot take back, to close on the forge. After a landing by squash or rebase \
                 every roll (any clone) takes the tenant branch as containing what landed, found in the run \
                 journal, the Rolled-by trailer, the proposal branch and, where the review object names a forge \
@@ -119,10 +122,11 @@ extension Tenantctl {
 
         @Option(
             help: ArgumentHelp(
-                "How reviews are proposed with --review (default: the review object of modules.json, else branch): "
-                    + "branch (a proposal branch per repository and tenant), agit (refs/for/<tenant> with a topic: "
-                    + "Gitea, Forgejo), gitlab (a proposal branch with merge-request push options), gerrit "
-                    + "(refs/for/<tenant>%topic=…, commits with a Change-Id).",
+                "How reviews are proposed with --review (default: the review object of the checked-out modules.json, "
+                    + "else branch): branch (a proposal branch per repository and tenant), agit (refs/for/<tenant> with "
+                    + "a topic: Gitea, Forgejo), gitlab (a proposal branch with merge-request push options), gerrit "
+                    + "(refs/for/<tenant>%topic=…, commits with a Change-Id). A review run keeps the kind it recorded "
+                    + "for every later push; with --land (or a re-run) only that kind is taken.",
                 valueName: "kind"))
         var forge: String?
 
@@ -159,7 +163,7 @@ extension Tenantctl {
                     "unknown forge kind \(forge): "
                         + ReviewOptions.Forge.allCases.map(\.rawValue).joined(separator: ", "))
             }
-            if forge != nil && !review { throw ValidationError("--forge goes with --review") }
+            if forge != nil && !review && !land { throw ValidationError("--forge goes with --review or --land") }
             if land && !tenants.isEmpty {
                 throw ValidationError(
                     "--land follows every proposal of the run; --tenant goes with --review or --abandon")
@@ -211,6 +215,9 @@ extension Tenantctl {
                 filter: RollFilter(tenants: tenants, modules: modules, acceptMergedBack: acceptMergedBack),
                 dryRun: writeOptions.dryRun, jobs: jobsOptions.jobs, fetch: fetchOptions.fetch,
                 arguments: arguments)
+            // Without --forge, the `review` object of modules.json says how (else proposal branches); a review
+            // run's recorded kind wins, and --land takes --forge only where it agrees with it.
+            if review || land { options.review = ReviewOptions(forge: forge.flatMap(ReviewOptions.Forge.init)) }
             if land || abandon != nil {
                 let result =
                     try abandon.map {
@@ -226,8 +233,6 @@ extension Tenantctl {
                 }
                 return abandon != nil ? .success : (ExitStatus(rawValue: result.exitCode) ?? .failure)
             }
-            // Without --forge, the `review` object of modules.json says how (else proposal branches).
-            if review { options.review = ReviewOptions(forge: forge.flatMap(ReviewOptions.Forge.init)) }
             let report = try RollRun.run(
                 options, in: workspace, wait: lockOptions.wait, console: console)
             if context.options.json {

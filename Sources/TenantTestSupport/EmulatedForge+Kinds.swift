@@ -38,9 +38,13 @@ extension EmulatedForge {
     static let kindFile = "forge-kind"
     static let receivedFile = "forge-received"
     static let reviewsFile = "forge-reviews"
+    /// The numbers of the pull requests the merge button landed (``land(_:into:method:in:keepingMessages:)`` of a
+    /// `refs/pull/<n>/head`), one a line.
+    static let mergedFile = "forge-merged"
 
     /// The `pre-receive` hook: records every update with its push options, refuses protected branches (as
-    /// ``preReceiveHook``), and for Gerrit a commit without `Change-Id` or one that is a patch set already.
+    /// ``preReceiveHook``), for AGit an update of a pull request that is no fast-forward of its head unless pushed with
+    /// `-o force-push=true` (as Gitea), and for Gerrit a commit without `Change-Id` or one that is a patch set already.
     public static let recordingPreReceiveHook = """
         #!/bin/sh
         dir="${GIT_DIR:-.}"
@@ -64,6 +68,31 @@ extension EmulatedForge {
                 fi
                 ;;
             refs/for/*)
+                if [ "$kind" = agit ]; then
+                    # Gitea updates a pull request only by a fast-forward of its head, or with -o force-push.
+                    topic=""
+                    force=""
+                    i=0
+                    while [ "$i" -lt "${GIT_PUSH_OPTION_COUNT:-0}" ]; do
+                        eval "option=\\${GIT_PUSH_OPTION_$i}"
+                        case "$option" in
+                        topic=*) topic="${option#topic=}" ;;
+                        force-push | force-push=true) force=yes ;;
+                        esac
+                        i=$((i + 1))
+                    done
+                    # Only an open pull request: a merged one is no longer updated (a new one is opened).
+                    open=$(awk -F '\\t' -v t="${ref#refs/for/}" -v p="$topic" \\
+                        '$3 == t && $4 == p { c = $1 " " $5 } END { print c }' "$dir/\(reviewsFile)" 2>/dev/null)
+                    head="${open#* }"
+                    if [ -n "$open" ] && grep -qxF -- "${open%% *}" "$dir/\(mergedFile)" 2>/dev/null; then
+                        head=""
+                    fi
+                    if [ -n "$head" ] && [ -z "$force" ] && ! git merge-base --is-ancestor "$head" "$new"; then
+                        echo "error: not a fast-forward of the pull request's head $head: use -o force-push=true" >&2
+                        status=1
+                    fi
+                fi
                 if [ "$kind" = gerrit ]; then
                     change=$(git log -1 --format='%(trailers:key=Change-Id,valueonly)' "$new")
                     if [ -z "$change" ]; then

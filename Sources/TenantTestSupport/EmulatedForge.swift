@@ -95,6 +95,13 @@ public struct EmulatedForge: Sendable {
             new = try rebase(tip, onto: old, in: bare)
         }
         try sandbox.git(["update-ref", "refs/heads/\(target)", new, old], in: bare)
+        // A pull request landed from its ref is merged: an AGit push of its topic no longer updates it.
+        let parts = proposal.split(separator: "/")
+        if parts.count == 4, parts[0] == "refs", parts[1] == "pull", let number = Int(parts[2]) {
+            let file = bare + "/" + Self.mergedFile
+            let merged = (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
+            try (merged + "\(number)\n").write(toFile: file, atomically: true, encoding: .utf8)
+        }
         return new
     }
 

@@ -10,9 +10,11 @@ import Testing
     static let repositories = ["Infrastructure", "Article", "Customer", "Order", ExampleBuilder.superprojectName]
 
     /// Pushes a `modules.json` with `review` (a JSON object, or nil for none) and `moduleReview` (module name →
-    /// JSON object) to the superproject's general branch, as a maintainer would.
+    /// JSON object) to the superproject's general branch, as a maintainer would, and (`checkOut`) pulls it into the
+    /// example's workspace: tenantctl takes review settings only from the checked-out `modules.json`.
     static func configure(
-        _ sandbox: GitSandbox, _ example: ExampleResult, review: String?, moduleReview: [String: String] = [:]
+        _ sandbox: GitSandbox, _ example: ExampleResult, review: String?, moduleReview: [String: String] = [:],
+        checkOut: Bool = true
     ) throws {
         let name = "config-\(UUID().uuidString.prefix(6))"
         let superproject = example.remotes + "/" + ExampleBuilder.superprojectName + ".git"
@@ -28,6 +30,7 @@ import Testing
         }
         try sandbox.commit(in: name, file: "modules.json", content: text, message: "review settings")
         try sandbox.git(["push", "-q", "origin", "general_dev"], in: sandbox.path(name))
+        if checkOut { try sandbox.git(["pull", "-q", "--ff-only", "origin", "general_dev"], in: example.workspace) }
     }
 
     /// Every protected branch's value in every repository of the example.

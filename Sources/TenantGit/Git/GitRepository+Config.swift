@@ -8,6 +8,15 @@ extension GitRepository {
         return output.status == 0 ? output.text : nil
     }
 
+    /// Every value of the multi-valued `key`, in the order git reads them; empty when it is not set.
+    public func configValues(_ key: String, context: String) throws(GitError) -> [String] {
+        let output = try run(["config", "--get-all", "-z", key], context: context, accepting: [0, 1])
+        guard output.status == 0 else { return [] }
+        var values = output.text.split(separator: "\0", omittingEmptySubsequences: false).map(String.init)
+        if values.last == "" { values.removeLast() }
+        return values
+    }
+
     /// Whether `key` is set to true in the repository's own configuration (`--local`, git's boolean rules); a
     /// directory that is no repository answers false.
     public func isLocallyTrue(_ key: String, context: String) throws(GitError) -> Bool {

@@ -87,7 +87,7 @@ public struct ReviewSettings: Sendable, Equatable, Hashable {
     }
 
     /// Why `words` cannot be the `create` command, or nil.
-    static func problem(create words: [String]) -> String? {
+    package static func problem(create words: [String]) -> String? {
         guard let program = words.first, !program.isEmpty else {
             return "the command is empty: give the program and its arguments, like [\"gh\", \"pr\", \"create\"]"
         }

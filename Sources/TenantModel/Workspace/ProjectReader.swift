@@ -108,6 +108,18 @@ public enum ProjectReader {
         return (name, nil)
     }
 
+    /// The `review` objects of the working tree's `modules.json` (the manifest's and each module's): what the user has
+    /// checked out, which says how reviews are proposed and which command opens them. Nil when the working tree has
+    /// no `modules.json`; a file whose objects have problems is refused, naming the file and the field.
+    public static func checkedOutReview(_ workspace: Workspace) throws -> CheckedOutReview? {
+        let path = workspace.path(manifestPath)
+        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        var decoder = FieldDecoder(file: manifestPath)
+        guard let manifest = ProjectLoader.decodeManifest(SourceFile(path: manifestPath, data: data), decoder: &decoder)
+        else { throw ManifestError(problems: decoder.problems) }
+        return CheckedOutReview(manifest: manifest)
+    }
+
     /// `Tenants/<id>.json`.
     public static func tenantPath(_ id: String) -> String { "\(tenantsDirectory)/\(id).json" }
 

@@ -13,11 +13,9 @@ extension ResolveContinuer {
     /// Proposes the resolution; its report (`published`: every proposal is open).
     func propose(_ state: inout ResolveState) throws -> ResolveReport {
         let common = workspace.commonDirectory
-        let project = try ProjectReader.workingTree(
-            workspace, options: ValidationOptions(allowLocalRemotes: workspace.git.allowLocalRemotes))
-        let review = ReviewOptions(forge: state.forge.flatMap(ReviewForge.init(rawValue:))).reading(project.manifest)
+        let review = try reviewOptions(state)
         let merges = updates(state)
-        var reviews = Self.proposals(state, merges: merges, review: review)
+        var reviews = review.recordingForge(Self.proposals(state, merges: merges, review: review))
         state.runId = transaction.runId
         state.phase = .publishing
         try state.record(in: transaction, commonDirectory: common)
@@ -91,6 +89,18 @@ extension ResolveContinuer {
             ] + back.notes)
     }
 
+    /// How the resolution is proposed: the working tree's review settings, the kinds the waiting review runs recorded
+    /// (their proposals are updated the same way), and the `create` command of git config over the review object's.
+    func reviewOptions(_ state: ResolveState) throws -> ReviewOptions {
+        let project = try ProjectReader.workingTree(
+            workspace, options: ValidationOptions(allowLocalRemotes: workspace.git.allowLocalRemotes))
+        var review = try ReviewOptions(forge: state.forge.flatMap(ReviewForge.init(rawValue:))).reading(
+            project.manifest
+        ).recordingKinds(in: workspace)
+        review.userCreate = try ReviewOptions.configuredCreate(workspace)
+        return review
+    }
+
     /// The tenant's proposals: every module merge, then the superproject commit, which waits while module
     /// proposals have to land first.
     static func proposals(_ state: ResolveState, merges: [ResolveState.Merge], review: ReviewOptions)
@@ -129,6 +139,19 @@ extension ResolveContinuer {
         } else if try adoptHeldReview(&proposal, from: from, remote: remote, review: review) {
             return nil
         }
+        // Never backwards: a proposal that moved past tenantctl's last push is the team's.
+        let rule = try review.updateRule(
+            proposal, current: branch ? old : try heldHead(of: proposal, from: from, remote: remote, review: review),
+            in: from, workspace: workspace)
+        if let teams = rule.teams {
+            proposal.state = "rejected"
+            let detail =
+                "\(Self.shortRef(proposal.ref)) moved past tenantctl's last push to \(ObjectID.short(teams)), a commit "
+                + "tenantctl did not make: it is the team's, and the resolution is not pushed over it; merge it into "
+                + "the proposal yourself, or land it and resolve again"
+            console?.warn(TerminalText.escaped("\(merge.repository) \(proposal.target): " + detail))
+            return PushOutcome(repository: merge.repository, accepted: false, detail: detail, remoteMessages: [])
+        }
         let update = try RefUpdate(checking: proposal.ref, new: proposal.proposed, old: old)
         try transaction.record(
             repository: merge.repository, remote: merge.remote, refs: [update], published: nil, landed: nil)
@@ -139,7 +162,8 @@ extension ResolveContinuer {
             outcome = try from.propose(
                 update, lease: branch,
                 options: review.proposalOptions(
-                    repository: merge.repository, tenant: proposal.tenant, target: proposal.target, title: title),
+                    repository: merge.repository, tenant: proposal.tenant, target: proposal.target, title: title)
+                    + rule.options,
                 as: merge.repository, to: remote)
         } catch {
             try transaction.record(repository: merge.repository, refs: [update], published: nil, landed: nil)
@@ -177,6 +201,20 @@ extension ResolveContinuer {
             return true
         }
         return false
+    }
+
+    /// The head of the review tenantctl last pushed `proposal` to (its pull request's, or its Gerrit change's newest
+    /// patch set), as the forge holds it now; nil when no journal names that review.
+    func heldHead(of proposal: RunJournal.Review, from: GitRepository, remote: String, review: ReviewOptions) throws
+        -> String?
+    {
+        guard let reviewRef = try ReviewOptions.lastReviewRef(proposal, in: workspace) else { return nil }
+        let held = try heldReviews(of: proposal.repository, from: from, remote: remote, review: review)
+        guard reviewRef.hasPrefix("refs/changes/"), let slash = reviewRef.lastIndex(of: "/") else {
+            return held[reviewRef]
+        }
+        let change = String(reviewRef[...slash])
+        return ReviewOptions.newestReview(held.keys.filter { $0.hasPrefix(change) }).flatMap { held[$0] }
     }
 
     /// The review refs the forge of `repository` holds (ref → commit), from one `ls-remote` of its review namespace;

@@ -14,7 +14,8 @@ extension ResolveStarter {
         guard review else { return }
         state.review = true
         state.forge = forge?.rawValue
-        let options = ReviewOptions(forge: forge).reading(snapshot.project.manifest)
+        // The kinds the waiting review runs recorded win: the resolution updates their proposals the same way.
+        let options = try ReviewOptions(forge: forge).reading(snapshot.project.manifest).recordingKinds(in: workspace)
         let gerrit = options.changeIdRepositories(state.modules.map(\.repository) + [state.superproject.repository])
         let open = try ReviewChangeId.open(gerrit, snapshot: snapshot, workspace: workspace)
         for index in state.modules.indices {

@@ -17,6 +17,17 @@ public struct ReviewOptions: Sendable, Equatable {
     public var settings = ReviewSettings()
     /// Each module's own `review` object.
     public var modules: [String: ReviewSettings] = [:]
+    /// The `create` command of git config (``createConfigKey``): the user's own, over every `review` object's.
+    public var userCreate: [String]?
+    /// The kind a waiting review run proposed each repository with (repository → kind and run): every later push of
+    /// the run's proposals uses it (``recordingKinds(of:forge:)``).
+    public var recorded: [String: RecordedKind] = [:]
+
+    /// The forge kind a review run recorded for a repository, and the run.
+    public struct RecordedKind: Sendable, Equatable {
+        public var forge: Forge
+        public var runId: String
+    }
 
     public init(forge: Forge? = nil, branchPrefix: String? = nil) {
         self.forge = forge
@@ -34,10 +45,16 @@ public struct ReviewOptions: Sendable, Equatable {
     }
 
     /// The settings of `repository` (`superproject` or a module): the module's over the manifest's.
-    func settings(of repository: String) -> ReviewSettings { settings.overridden(by: modules[repository]) }
+    func settings(of repository: String) -> ReviewSettings {
+        var settings = settings.overridden(by: modules[repository])
+        if let userCreate { settings.create = userCreate }
+        return settings
+    }
 
     /// The forge kind of `repository`.
-    public func forge(of repository: String) -> Forge { forge ?? settings(of: repository).forge ?? .branch }
+    public func forge(of repository: String) -> Forge {
+        recorded[repository]?.forge ?? forge ?? settings(of: repository).forge ?? .branch
+    }
 
     /// The proposal branch prefix of `repository`.
     public func prefix(of repository: String) -> String {

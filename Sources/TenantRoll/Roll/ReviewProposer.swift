@@ -13,10 +13,13 @@ struct ReviewProposer {
         plan: RollPlan, execution: RollExecution, snapshot: Snapshot, options: RollOptions, review: ReviewOptions,
         runId newRun: String, start: Date
     ) throws -> RollReport {
-        let review = review.reading(snapshot.project.manifest)
         let (adopted, previous) = try adopt(
-            proposals(plan: plan, execution: execution, review: review), snapshot: snapshot)
-        var reviews = try withKnownAddresses(try adoptReviews(adopted, snapshot: snapshot, review: review))
+            review.recordingForge(proposals(plan: plan, execution: execution, review: review)), snapshot: snapshot)
+        // Never backwards: a proposal that moved past tenantctl's last push is the team's, and stays as it is.
+        let (kept, forcing) = try keepingTheTeams(
+            try adoptReviews(adopted, snapshot: snapshot, review: review), previous: previous, snapshot: snapshot,
+            review: review)
+        var reviews = try withKnownAddresses(kept)
         let runId = options.dryRun ? nil : newRun
         var report = RollReport.make(
             plan: plan, execution: execution, publication: RollPublication(), runId: runId, dryRun: options.dryRun,
@@ -51,7 +54,7 @@ struct ReviewProposer {
         do {
             pushes = try pushAll(
                 journal.entries, reviews: &reviews, plan: plan, snapshot: snapshot, review: review,
-                transaction: transaction)
+                forcing: forcing, transaction: transaction)
             try openReviews(&reviews, snapshot: snapshot, review: review, transaction: transaction)
             ended = Self.endState(reviews, pushes: pushes)
             try transaction.end(ended, error: Self.refusal(reviews, pushes: pushes))
@@ -77,10 +80,11 @@ struct ReviewProposer {
     }
 
     /// Pushes the proposals of `entries`, modules first, and records each answer and each proposal's new state
-    /// (`open`, or `rejected` when refused) in the journal as it lands; returns every push's outcome.
+    /// (`open`, or `rejected` when refused) in the journal as it lands; returns every push's outcome. `forcing`: the
+    /// keys (``key(_:)``) of the AGit updates pushed with `-o force-push=true`.
     func pushAll(
         _ entries: [RunJournal.Entry], reviews: inout [RunJournal.Review], plan: RollPlan, snapshot: Snapshot,
-        review: ReviewOptions, transaction: Transaction
+        review: ReviewOptions, forcing: Set<String> = [], transaction: Transaction
     ) throws -> [PushOutcome] {
         var pushes: [PushOutcome] = []
         // Modules first, then the superproject: a superproject proposal pins only commits on module branches.
@@ -102,6 +106,7 @@ struct ReviewProposer {
                         of: proposal.proposed, context: "read the subject of the proposal \(proposal.ref)")
                     return review.pushOptions(
                         repository: repository, tenant: proposal.tenant, target: proposal.target, title: title)
+                        + (forcing.contains(Self.key(proposal)) ? [Self.agitForcePush] : [])
                 }
                 let outcome = try push(
                     group, options: options ?? [], repository: repository, snapshot: snapshot,

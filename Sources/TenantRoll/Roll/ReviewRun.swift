@@ -87,6 +87,12 @@ public enum ReviewRun {
         // A review run killed right after its end leaves what it took over waiting: that ends now.
         try ReviewTakeover.settle(in: workspace)
         let runs = try waitingRuns(runId, in: workspace)
+        // `--forge` is taken where it agrees with the kind each followed run recorded, refused where it differs.
+        if let requested = options.review?.forge {
+            var check = ReviewOptions(forge: requested)
+            check.recorded = ReviewOptions.recordedKinds(of: runs)
+            try check.refusingOtherKind()
+        }
         var snapshotOptions = Snapshot.Options(
             purpose: .report, fetch: options.fetch, jobs: options.jobs,
             allowLocalRemotes: workspace.git.allowLocalRemotes)
@@ -143,7 +149,10 @@ public enum ReviewRun {
             in: workspace)
         if !ready.isEmpty {
             var propose = options
-            propose.review = options.review ?? ReviewOptions()
+            // The run's proposals go on as the run proposed them: its forge kind, per repository.
+            var review = options.review ?? ReviewOptions()
+            review.recorded = ReviewOptions.recordedKinds(of: [journal])
+            propose.review = review
             propose.fetch = false
             propose.arguments = ["--review"]
             // A proposal closed on the forge waits for the user's decision: it is not proposed again on the way.

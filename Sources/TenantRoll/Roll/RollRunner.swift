@@ -47,6 +47,7 @@ public struct RollRunner: Sendable {
         var identity = try workspace.superproject.commitIdentity()
         if options.dryRun { identity.signs = false }
         let snapshot = try loadSnapshot(options)
+        let options = try Self.userReview(options, snapshot: snapshot, workspace: workspace)
         let batch = try snapshot.batch ?? workspace.superproject.openBatch()
         defer { try? batch.close() }
         let plan = try self.plan(snapshot: snapshot, batch: batch, options: options)
@@ -57,8 +58,7 @@ public struct RollRunner: Sendable {
         let reviewRun = options.review == nil ? nil : RollJournal.newRunId()
         executor.reviewRun = reviewRun
         executor.changeIds =
-            options.review?.reading(snapshot.project.manifest).changeIdRepositories(
-                plan.modules.map(\.name) + [RollPublication.superproject]) ?? []
+            options.review?.changeIdRepositories(plan.modules.map(\.name) + [RollPublication.superproject]) ?? []
         executor.openChangeIds = try ReviewChangeId.open(executor.changeIds, snapshot: snapshot, workspace: workspace)
         let merges = try executor.merge(plan, batch: batch, console: console)
         if let review = options.review {
@@ -82,6 +82,19 @@ public struct RollRunner: Sendable {
             report.forgeKindUnnamed = true
         }
         return report
+    }
+
+    /// A review roll's options with the user's review settings (the checked-out `modules.json`, git config's
+    /// `create`; refused when the fetched general branch's differ) and the forge kinds the waiting review runs
+    /// recorded; other rolls' as they are.
+    static func userReview(_ options: RollOptions, snapshot: Snapshot, workspace: Workspace) throws -> RollOptions {
+        guard let review = options.review else { return options }
+        var options = options
+        options.review = try review.readingUser(
+            workspace, fetched: snapshot.project.manifest,
+            fetchedName: "\(workspace.remoteName)/\(snapshot.generalBranch)"
+        ).recordingKinds(in: workspace, also: review.recorded)
+        return options
     }
 
     /// What publishing left: the execution, what the pushes did, the run id (both nil when nothing was to publish).

@@ -41,10 +41,22 @@ extension RunJournal {
         /// For such a proposal branch: the host's web address that opens its review (a compare page), where the
         /// remote is a known host. Reports only.
         public var compare: String?
+        /// The forge kind it was proposed with (`branch`, `agit`, `gitlab`, `gerrit`): every later push of its
+        /// repository in the run (`roll --land`, `resolve --review`, a re-run) proposes the same way. Nil in a
+        /// journal written before the kind was recorded (``inferredForge``).
+        public var forge: String?
 
         /// Whether this is the general branch's re-pin (a superproject proposal of the general branch's own
         /// commit: it rolls in what it proposes).
         public var isGeneralRepin: Bool { repository == "superproject" && general == proposed }
+
+        /// The forge kind: the recorded one, else what the proposal ref says (`refs/for/<t>%topic=` Gerrit,
+        /// `refs/for/<t>` AGit); nil for a proposal branch of a journal that did not record it (branch or GitLab).
+        public var inferredForge: String? {
+            if let forge { return forge }
+            guard ref.hasPrefix("refs/for/") else { return nil }
+            return ref.contains("%") ? "gerrit" : "agit"
+        }
 
         public init(
             repository: String, tenant: String, target: String, ref: String, base: String?, general: String,
