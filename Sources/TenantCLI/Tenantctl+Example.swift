@@ -70,7 +70,7 @@ extension Tenantctl {
                 return [name, branches.map { "\($0.key) \(ObjectID.short($0.value))" }.joined(separator: "  ")]
             }
             let table = TextTable(header: ["REPOSITORY", "BRANCHES"], rows: rows).render(
-                width: context.console.width - 2)
+                width: context.console.width - 2, ascii: context.console.ascii)
             for line in table.split(separator: "\n") { context.console.print("  " + line) }
             context.console.print("")
             context.console.print("Next: cd \(ShellWord.quote(result.workspace)) && tenantctl switch t2")

@@ -72,7 +72,10 @@ extension Tenantctl {
                 // One line per finding (told the same way on several branches: once, naming them), information
                 // marked `i`, then what to do about each kind.
                 let marks = (failure: context.console.styled("✗ ", .red), information: "i ")
-                for line in VerifyTextReport.lines(findings, mark: { $0 ? marks.information : marks.failure }) {
+                let general = result.project?.manifest.generalBranch ?? ModuleManifest.defaultGeneralBranch
+                let lines = VerifyTextReport.lines(
+                    findings, general: general, mark: { $0 ? marks.information : marks.failure })
+                for line in lines {
                     context.console.print(line)
                 }
                 for note in notes { context.console.print("note: " + TerminalText.escaped(note)) }

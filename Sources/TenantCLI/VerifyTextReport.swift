@@ -63,49 +63,26 @@ struct VerifyTextReport {
     }
 
     /// The lines of `findings`: each group's (`✗ ` or `i ` before it, through `mark`), then one `next` line per kind.
-    static func lines(_ findings: [Finding], mark: (Bool) -> String) -> [String] {
+    static func lines(
+        _ findings: [Finding], general: String = ModuleManifest.defaultGeneralBranch, mark: (Bool) -> String
+    ) -> [String] {
         let groups = groups(findings)
         var lines = groups.map { mark($0.finding.code.isInformation) + line($0) }
         var kinds: [FindingCode] = []
         for group in groups where !kinds.contains(group.finding.code) { kinds.append(group.finding.code) }
         for kind in kinds {
-            // The first finding of the kind fills in the tenant and the module where it names them.
-            let first = groups.first { $0.finding.code == kind }?.finding
-            var text = next(kind)
-            if let tenant = first?.tenant { text = text.replacingOccurrences(of: "<tenant>", with: tenant) }
-            if let module = first?.module { text = text.replacingOccurrences(of: "<module>", with: module) }
-            lines.append("next (\(kind.rawValue)): " + text)
+            // The first finding of the kind fills in its command (tenant, module, branch); the others of the kind
+            // take the same step with their own names, which their lines give.
+            let ofKind = groups.filter { $0.finding.code == kind }
+            guard let first = ofKind.first?.finding else { continue }
+            let others = ofKind.dropFirst().contains {
+                $0.finding.tenant != first.tenant || $0.finding.module != first.module
+                    || $0.finding.repository != first.repository
+            }
+            lines.append(
+                "next (\(kind.rawValue)): " + TerminalText.escaped(VerifyNextStep.text(first, general: general))
+                    + (others ? " (and the same for the other findings of the kind, with their names)" : ""))
         }
         return lines
-    }
-
-    /// What to do about a finding of `kind`.
-    static func next(_ kind: FindingCode) -> String {
-        switch kind {
-        case .undeclaredCustomisation:
-            "declare it with `tenantctl customize <tenant> <module>`, or pin general_dev's commit (`tenantctl switch "
-                + "<tenant>`, then `tenantctl pin <module> --push`)"
-        case .missingBranch: "push the branch, or remove the tenant with `tenantctl tenant remove <tenant>`"
-        case .missingCommit: "push the pinned commit to the module's remote, or pin one that is there (`tenantctl pin`)"
-        case .stalePin: "pin the branch's head: `tenantctl switch <tenant>`, then `tenantctl pin <module> --push`"
-        case .inactiveButCustomised:
-            "activate the module in Tenants/<tenant>.json, or undo the customisation with `tenantctl uncustomize "
-                + "<tenant> <module>`"
-        case .notPinned: "`tenantctl roll` adds the gitlink from general_dev"
-        case .movedPath: "nothing to fix: `tenantctl roll` moves the gitlink"
-        case .squashedRoll: "nothing to fix: the proposal's changes are in"
-        case .tenantMergedBack: "see docs/audit.md (tenant-merged-back): revert the commits on general_dev or roll them"
-        case .invalidTenantFile, .invalidFile: "fix the file as the message says, then `tenantctl verify` again"
-        case .unreachableRemote: "check the URL and your access (`git ls-remote <url>`), then `tenantctl verify` again"
-        case .gitmodulesDrift: "`tenantctl roll` brings general_dev's .gitmodules to the tenant branches"
-        case .orphanBranch: "run the command the finding names"
-        case .branchCaseCollision: "rename or delete one of the branches on the remote"
-        case .unnamedSubmodule:
-            "nothing to fix before a switch (it checks the submodule out at its pin); to follow it, name it in "
-                + "modules.json with `tenantctl module add <name> --url <url>`"
-        case .pendingReview: "`tenantctl roll --land` once the proposals are merged"
-        case .staleReview: "`tenantctl roll --review` updates the proposal"
-        case .reviewConflict: "`tenantctl resolve <tenant> --review`"
-        }
     }
 }

@@ -106,6 +106,10 @@ import Testing
         #expect(text.stdout.contains("repository \(breakage.repository), branch \(breakage.branch)"), "\(text.stdout)")
         // In the same words as the JSON, the audit and the docs: `[missing-branch: …]`, never `[missingBranch: …]`.
         #expect(text.stdout.contains("[\(breakage.code): repository \(breakage.repository)"), "\(text.stdout)")
+        // What to do about it, runnable as printed: no `<tenant>` or `<url>` to fill in.
+        let next = VerifyNextStepTests.nextLines(text.stdout)
+        #expect(next.contains { $0.hasPrefix("next (\(breakage.code)): ") }, "\(text.stdout)")
+        for line in next { #expect(VerifyNextStepTests.placeholders(line).isEmpty, "\(line)") }
         // verify changes nothing (after its own fetch).
         try sandbox.git(["fetch", "-q", "--prune", "origin"], in: example.workspace)
         var after = try example.snapshot()

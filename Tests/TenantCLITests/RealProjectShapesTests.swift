@@ -152,6 +152,16 @@ import Testing
             !findings.contains {
                 $0["code"] as? String == "gitmodules-drift" && $0["branch"] as? String == "t1"
             }, "\(findings)")
+        // What to do about it is said in words, with a command that runs as printed: no `<name> --url <url>`.
+        let verifyText = fixture.tenantctl(["verify"])
+        let next = try #require(
+            VerifyNextStepTests.nextLines(verifyText.stdout).first { $0.hasPrefix("next (unnamed-submodule): ") },
+            "\(verifyText.stdout)")
+        #expect(VerifyNextStepTests.placeholders(next).isEmpty, "\(next)")
+        for command in VerifyNextStepTests.commands(next) {
+            let ran = try ResolveTransactionTests.runAsPrinted(command, in: fixture.workspace, sandbox: fixture.sandbox)
+            #expect(ran.status == 0, "\(command): \(ran.stdout)\(ran.stderr)")
+        }
     }
 
     /// t3 pins Order at a commit its remote does not have, and Order is not cloned yet (a plain clone): switch

@@ -42,6 +42,51 @@ import Testing
         #expect((try? JSONSerialization.jsonObject(with: Data(json.stdout.utf8))) != nil, "\(json.stdout)")
     }
 
+    /// The column of `title` in a table's header line (found by `header`), and whether each of the `count` rows
+    /// after it has its cell starting there (or ends before it): a column shifted by a wider stand-in starts a
+    /// column later.
+    static func columnAligned(_ output: String, header: String, title: String, count: Int) throws -> Bool {
+        let lines = output.split(separator: "\n", omittingEmptySubsequences: false).map { Array($0) }
+        let start = try #require(lines.firstIndex { String($0).hasPrefix(header) }, "\(output)")
+        let column = try #require(String(lines[start]).range(of: title)).lowerBound.utf16Offset(
+            in: String(lines[start]))
+        let rows = lines[(start + 1)...].prefix(count)
+        #expect(rows.count == count, "\(output)")
+        return rows.allSatisfy { row in row.count <= column || (row[column - 1] == " " && row[column] != " ") }
+    }
+
+    /// A cell whose glyph has a wider ASCII stand-in (`…` three dots, `→` two characters) keeps the columns after it
+    /// aligned: the table is measured as the terminal shows it.
+    @Test func aWiderStandInInACellKeepsTheColumnsAfterItAligned() throws {
+        let table = TextTable(
+            header: ["BRANCH", "COMMIT", "DETAILS"],
+            rows: [["t1", "abc1234 → def5678", "rolled"], ["t2", "1, 2, …", "listed"], ["general_dev", "-", "up"]])
+        let ascii = table.render(ascii: true)
+        #expect(!ascii.contains("…") && !ascii.contains("→"), "\(ascii)")
+        #expect(try Self.columnAligned(ascii, header: "BRANCH", title: "DETAILS", count: 3), "\(ascii)")
+        // The positive control: the UTF-8 table, shown as ASCII afterwards, was not.
+        let late = TerminalLocale.ascii(table.render())
+        #expect(try !Self.columnAligned(late, header: "BRANCH", title: "DETAILS", count: 3), "\(late)")
+        // A console without UTF-8 measures its tables so.
+        var console = Console(out: BufferOutputSink(), err: BufferOutputSink())
+        console.ascii = true
+        #expect(console.table(table) == ascii)
+    }
+
+    /// roll's report under `LC_ALL=C`: its COMMIT column's `→` is `->`, and DETAILS stays aligned.
+    @Test func rollsTableStaysAlignedWithoutAUTF8Locale() throws {
+        let sandbox = try GitSandbox()
+        let example = try sandbox.exampleCopy(in: sandbox.path("erp"), stage: .afterUpdates)
+        let utf8 = sandbox.tenantctl(["roll", "--dry-run"], in: example.workspace, environment: ["LC_ALL": "C.UTF-8"])
+        #expect(utf8.status == 0, "\(utf8.stdout)\(utf8.stderr)")
+        #expect(utf8.stdout.contains(" → "), "the positive control has the glyph: \(utf8.stdout)")
+        #expect(try Self.columnAligned(utf8.stdout, header: "BRANCH", title: "DETAILS", count: 4), "\(utf8.stdout)")
+        let ascii = sandbox.tenantctl(["roll", "--dry-run"], in: example.workspace, environment: ["LC_ALL": "C"])
+        #expect(ascii.status == 0, "\(ascii.stdout)\(ascii.stderr)")
+        #expect(ascii.stdout.contains(" -> ") && !ascii.stdout.contains("→"), "\(ascii.stdout)")
+        #expect(try Self.columnAligned(ascii.stdout, header: "BRANCH", title: "DETAILS", count: 4), "\(ascii.stdout)")
+    }
+
     @Test func examplesNextLineQuotesAPathWithSpaces() throws {
         let sandbox = try GitSandbox()
         let directory = sandbox.path("my erp")

@@ -83,6 +83,28 @@ import Testing
         #expect(
             lines.contains { $0.hasPrefix("      ") && $0.hasSuffix("fatal: Could not read from remote repository.") })
         #expect(!lines.contains { $0.contains("git said:") && $0.contains("fatal:") }, "\(refused.stderr)")
+        // What a person can act on: the submodule's path and URL and the command that checks the remote; never the
+        // mirror's directory (internal, and not on disk after the failed fetch) or the command that fetched into it.
+        let url = fixture.example.remotes + "/Extra.git"
+        #expect(
+            lines.contains {
+                $0.hasSuffix("fetch the submodule at Vendor/Deps/Extra from \(url) failed (git exited with status 128)")
+            },
+            "\(refused.stderr)")
+        #expect(!refused.stderr.contains("command:"), "\(refused.stderr)")
+        #expect(!refused.stderr.contains("tenantctl/mirrors") && !refused.stderr.contains(".partial"))
+        let check = try #require(lines.first { $0.contains("`git ls-remote -- ") }, "\(refused.stderr)")
+        let command = try #require(VerifyNextStepTests.commands(String(check)).first, "\(check)")
+        #expect(command == "git ls-remote -- \(url)", "\(check)")
+        // It runs as printed: it fails while the remote is gone, and once the remote is back it passes, and so
+        // does the switch.
+        #expect(try ResolveTransactionTests.runAsPrinted(command, in: fixture.workspace, sandbox: sandbox).status != 0)
+        try sandbox.git(["init", "-q", "--bare", url])
+        try sandbox.git(["push", "-q", url, "master"], in: seed)
+        let checked = try ResolveTransactionTests.runAsPrinted(command, in: fixture.workspace, sandbox: sandbox)
+        #expect(checked.status == 0, "\(checked.stderr)")
+        let switched = fixture.tenantctl(["switch", "t1"])
+        #expect(switched.status == 0, "\(switched.stdout)\(switched.stderr)")
     }
 
     /// verify on a project with many release lines: the same finding on eight branches is one line naming them,

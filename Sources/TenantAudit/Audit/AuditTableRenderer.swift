@@ -124,7 +124,7 @@ public enum AuditTableRenderer {
                         "\(row.customised)", row.cells.isEmpty ? "-" : row.cells.joined(separator: ", "),
                     ]
                 })
-            lines.append(table.render(width: width))
+            lines.append(table.render(width: width, ascii: console.ascii))
             if alone { return lines }
             lines += wrap(
                 "FINDINGS and CUSTOMISED count cells, BEHIND the cells behind \(report.generalBranch), MOST the most "
@@ -153,7 +153,8 @@ public enum AuditTableRenderer {
             }
             return row
         }
-        return TextTable(header: header, rows: rows, text: []).render(width: width, overflow: .columnBlocks)
+        return TextTable(header: header, rows: rows, text: []).render(
+            width: width, overflow: .columnBlocks, ascii: console.ascii)
     }
 
     /// The matrix, its legend and the customisations.

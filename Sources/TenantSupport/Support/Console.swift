@@ -32,8 +32,11 @@ public struct Console: Sendable {
         self.width = width
     }
 
-    /// `table` rendered to fit ``width``.
-    public func table(_ table: TextTable) -> String { table.render(width: width) }
+    /// `table` rendered to fit ``width``, its columns measured as the terminal shows them (ASCII stand-ins when
+    /// ``ascii``).
+    public func table(_ table: TextTable, overflow: TextTable.Overflow = .records) -> String {
+        table.render(width: width, overflow: overflow, ascii: ascii)
+    }
 
     /// A report line on stdout (silent with `--quiet`: the exit status then says everything).
     public func print(_ line: String = "") {

@@ -32,8 +32,16 @@ public struct TextTable: Sendable {
     }
 
     /// The table as lines of text (no trailing newline), at most `width` columns wide where nothing has to be cut
-    /// for it (a single id wider than `width` makes its line wider).
-    public func render(width: Int = Int.max, overflow: Overflow = .records) -> String {
+    /// for it (a single id wider than `width` makes its line wider). With `ascii` (a terminal without UTF-8) the
+    /// cells get their ASCII stand-ins before the columns are measured: `…` is three columns then, `→` two, and the
+    /// columns after them stay aligned.
+    public func render(width: Int = Int.max, overflow: Overflow = .records, ascii: Bool = false) -> String {
+        if ascii {
+            var shown = self
+            shown.header = header.map(TerminalLocale.ascii)
+            shown.rows = rows.map { $0.map(TerminalLocale.ascii) }
+            return shown.render(width: width, overflow: overflow)
+        }
         let all = [header] + rows
         let columns = all.map(\.count).max() ?? 0
         guard columns > 0 else { return "" }

@@ -67,6 +67,26 @@ extension WorkingCopySwitch {
         }
     }
 
+    /// Why a repository to clone whose remote could not be fetched (`error`, from its mirror's fetch) stops the switch,
+    /// in words a person can act on: what it is and its URL (the error's first line names them), git's own lines
+    /// kept, indented, and the command that checks the remote. Never the mirror: not its internal name (`unnamed-<path>`, percent-encoded), not the
+    /// command that fetched it into a directory of its own (which a person neither ran nor can find).
+    static func unfetchedReason(_ error: String, of item: CloneToCheck, url: String) -> String {
+        var lines = error.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            .filter { !$0.hasPrefix("  command: ") }
+        if item.mirror != item.repository {
+            lines = lines.map {
+                $0.replacingOccurrences(of: "module \(item.mirror)", with: item.what)
+                    .replacingOccurrences(of: item.mirror, with: item.path)
+            }
+        }
+        let shown = RemoteURL.redacted(url)
+        lines.append(
+            "  check the URL and your access with `git ls-remote -- \(ShellWord.quote(shown))`, then switch again")
+        return "its remote could not be fetched, so it cannot be cloned:\n    "
+            + lines.joined(separator: "\n    ")
+    }
+
     /// The repositories to clone whose pin their remote does not have (on no branch and no tag): git's clone would
     /// stop half-way through the switch, after the modules before it were cloned. Checked before any change in the
     /// private mirrors audit, verify and roll keep (`.git/tenantctl/mirrors`), fetched first (a module never
@@ -93,19 +113,13 @@ extension WorkingCopySwitch {
             let fetched = mirrors.syncEach(specs, console: console)
             available = fetched.mirrors
             for failure in fetched.failures {
-                guard let item = cloning.first(where: { $0.mirror == failure.module }) else { continue }
-                // git's lines kept, indented under the problem; the mirror's internal name (`unnamed-<path>`, percent-
-                // encoded) replaced by what it is.
-                let error =
-                    item.mirror == item.repository
-                    ? failure.error
-                    : failure.error.replacingOccurrences(of: "module \(item.mirror)", with: item.what)
-                        .replacingOccurrences(of: item.mirror, with: item.path)
+                guard let item = cloning.first(where: { $0.mirror == failure.module }),
+                    let url = specs.first(where: { $0.name == failure.module })?.url
+                else { continue }
                 problems.append(
                     WorkingCopyProblem(
                         repository: item.repository, path: item.path,
-                        reason: "its remote could not be fetched, so it cannot be cloned:\n    "
-                            + error.replacingOccurrences(of: "\n", with: "\n    ")))
+                        reason: Self.unfetchedReason(failure.error, of: item, url: url)))
             }
         } else {
             available = mirrors.existingEach(specs).mirrors
