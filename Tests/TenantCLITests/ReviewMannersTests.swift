@@ -88,6 +88,10 @@ import Testing
         let runs = try sandbox.runs(in: example.workspace)
         let slots = runs.compactMap { ($0["reviews"] as? [String: Any])?["slot"] as? Int }.reduce(0, +)
         #expect(slots == queued.count, "\(runs)")
+        for (command, schema) in [(["runs", "--json"], "runs"), (["status", "--json"], "status")] {
+            let answer = sandbox.tenantctl(command, in: example.workspace)
+            #expect(try ReviewRollTests.violations(answer.stdout, schema: schema).isEmpty, "\(answer.stdout)")
+        }
 
         // The open one lands: the next `--land` proposes one that waited, still one at a time.
         try Self.landOpen(result.stdout, forge, example)
