@@ -151,7 +151,12 @@ struct ReviewManners {
             console?.warn(
                 "\(proposal.repository) \(proposal.target): the forge is throttling (\(said)); asking again in "
                     + "\(Int(pause.rounded(.up))) s")
-            if pause > 0 { usleep(useconds_t(min(pause, 3600) * 1_000_000)) }
+            // In steps, so that an interrupt does not wait out the pause: the proposal then waits for a slot.
+            let end = Date().addingTimeInterval(min(pause, 3600))
+            while Date() < end {
+                if Cancellator.shared.isCancelled { return answer }
+                usleep(100_000)
+            }
             waited += pause
             pause *= 2
             attempt += 1
