@@ -28,7 +28,16 @@ public struct FakeCreateCommand: Sendable {
             """
             #!/bin/sh
             calls='\(calls)'
+            echo x >> "$calls/attempts"
             if [ -f "$calls/fail" ]; then cat "$calls/fail" >&2; exit 3; fi
+            if [ -f "$calls/fail-times" ]; then
+                left=$(cat "$calls/fail-times")
+                if [ "$left" -gt 0 ]; then
+                    echo $((left - 1)) > "$calls/fail-times"
+                    cat "$calls/fail-words" >&2
+                    exit 1
+                fi
+            fi
             if [ -f "$calls/hang" ]; then sleep 60; fi
             n=$(($(ls "$calls" | grep -c '\\.args$') + 1))
             printf '%s\\0' "$@" > "$calls/$n.args"
@@ -52,6 +61,19 @@ public struct FakeCreateCommand: Sendable {
         try words.write(toFile: calls + "/fail", atomically: true, encoding: .utf8)
     }
 
+    /// The next `times` calls fail with `words` on stderr and exit status 1 (as `gh` does when the forge throttles);
+    /// the calls after them work.
+    public func fail(times: Int, with words: String) throws {
+        try words.write(toFile: calls + "/fail-words", atomically: true, encoding: .utf8)
+        try "\(times)\n".write(toFile: calls + "/fail-times", atomically: true, encoding: .utf8)
+    }
+
+    /// How often the command was started, whether it answered or failed.
+    public func attempts() -> Int {
+        let text = (try? String(contentsOfFile: calls + "/attempts", encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").count
+    }
+
     /// The next calls sleep a minute before they answer.
     public func hang() throws {
         try "".write(toFile: calls + "/hang", atomically: true, encoding: .utf8)
@@ -67,6 +89,7 @@ public struct FakeCreateCommand: Sendable {
     public func heal() {
         try? FileManager.default.removeItem(atPath: calls + "/fail")
         try? FileManager.default.removeItem(atPath: calls + "/hang")
+        try? FileManager.default.removeItem(atPath: calls + "/fail-times")
     }
 
     /// One call that answered: its arguments and its variables (``variables`` → value).

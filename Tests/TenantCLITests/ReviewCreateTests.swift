@@ -10,7 +10,7 @@ import Testing
 /// proposal stays, and the re-run adopts it and runs the command for it again.
 @Suite struct ReviewCreateTests {
     /// The example with a fake `gh pr create` as the `create` command of its `review` object.
-    static func example() throws -> (GitSandbox, ExampleResult, FakeCreateCommand) {
+    static func example(perHour: Int? = nil) throws -> (GitSandbox, ExampleResult, FakeCreateCommand) {
         let (sandbox, example, _) = try ReviewRollTests.example()
         let create = try FakeCreateCommand(in: sandbox)
         let words = [
@@ -18,7 +18,8 @@ import Testing
             "--body", "{body}",
         ]
         let array = "[" + words.map { "\"\($0)\"" }.joined(separator: ", ") + "]"
-        try ReviewForgeKindsTests.configure(sandbox, example, review: "{\"create\": \(array)}")
+        let limit = perHour.map { ", \"perHour\": \($0)" } ?? ""
+        try ReviewForgeKindsTests.configure(sandbox, example, review: "{\"create\": \(array)\(limit)}")
         return (sandbox, example, create)
     }
 

@@ -60,3 +60,33 @@ import Testing
         }
     }
 }
+
+/// The limits of the `review` object (`maxOpen`, `perHour`): whole numbers of at least 1, per module too.
+@Suite struct ReviewLimitSettingsTests {
+    @Test func theLimitsAreReadCheckedAndWrittenBack() throws {
+        let manifest = try ProjectLoader.loadManifest(
+            ReviewSettingsTests.manifest(#"{"maxOpen": 5, "perHour": 40}"#, module: #", "review": {"maxOpen": 2}"#))
+        #expect(manifest.review == ReviewSettings(maxOpen: 5, perHour: 40))
+        let again = try ProjectLoader.loadManifest(SourceFile(path: "modules.json", data: manifest.encoded()))
+        #expect(again == manifest, "\(String(decoding: manifest.encoded(), as: UTF8.self))")
+        let options = ReviewOptions().reading(manifest)
+        #expect(options.settings.overridden(by: manifest.modules.first?.review).maxOpen == 2, "the module's wins")
+        #expect(options.settings.overridden(by: manifest.modules.first?.review).perHour == 40)
+        let cases: [(String, String, String)] = [
+            (#"{"maxOpen": 0}"#, "", "review.maxOpen: must be at least 1 (got 0)"),
+            (#"{"perHour": -3}"#, "", "review.perHour: must be at least 1 (got -3)"),
+            (#"{"perHour": "ten"}"#, "", "review.perHour: expected an integer"),
+            (#"{"maxOpen": 1.5}"#, "", "review.maxOpen: expected an integer"),
+            ("{}", #", "review": {"maxOpen": 0}"#, "modules[0].review.maxOpen: must be at least 1"),
+        ]
+        for (review, module, expected) in cases {
+            do {
+                _ = try ProjectLoader.loadManifest(ReviewSettingsTests.manifest(review, module: module))
+                Issue.record("accepted: \(review) \(module)")
+            } catch {
+                let text = String(describing: error)
+                #expect(text.hasPrefix("modules.json:") && text.contains(expected), "\(expected)\n\(text)")
+            }
+        }
+    }
+}

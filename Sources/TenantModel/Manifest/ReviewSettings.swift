@@ -26,14 +26,24 @@ public struct ReviewSettings: Sendable, Equatable, Hashable {
     /// The command that opens a review for a proposal branch (an argument vector, run without a shell), with the
     /// placeholders ``placeholders``; its standard output is the review's address. Nil: none.
     public var create: [String]?
+    /// At most this many of tenantctl's proposals open at a time in one repository; the rest wait in the run for a
+    /// slot (a later `roll --land` proposes them). Nil: no limit.
+    public var maxOpen: Int?
+    /// At most this many runs of the `create` command in an hour; the rest wait in the run for a slot. Nil: no limit.
+    public var perHour: Int?
 
     /// The words `create` may contain in braces.
     public static let placeholders = ["{repo}", "{target}", "{branch}", "{title}", "{body}"]
 
-    public init(forge: ReviewForge? = nil, branchPrefix: String? = nil, create: [String]? = nil) {
+    public init(
+        forge: ReviewForge? = nil, branchPrefix: String? = nil, create: [String]? = nil, maxOpen: Int? = nil,
+        perHour: Int? = nil
+    ) {
         self.forge = forge
         self.branchPrefix = branchPrefix
         self.create = create
+        self.maxOpen = maxOpen
+        self.perHour = perHour
     }
 
     /// These settings with `other`'s where it sets them (a module's over the manifest's).
@@ -41,11 +51,11 @@ public struct ReviewSettings: Sendable, Equatable, Hashable {
         guard let other else { return self }
         return ReviewSettings(
             forge: other.forge ?? forge, branchPrefix: other.branchPrefix ?? branchPrefix,
-            create: other.create ?? create)
+            create: other.create ?? create, maxOpen: other.maxOpen ?? maxOpen, perHour: other.perHour ?? perHour)
     }
 
     /// The keys of the object.
-    static let keys = ["forge", "branchPrefix", "create"]
+    static let keys = ["forge", "branchPrefix", "create", "maxOpen", "perHour"]
 
     /// Decodes and checks a `review` object at `field` (`review`, `modules[2].review`); nil after a problem,
     /// reported with the field that has it.
@@ -77,7 +87,19 @@ public struct ReviewSettings: Sendable, Equatable, Hashable {
                 settings.create = words
             }
         }
+        settings.maxOpen = limit(members["maxOpen"], at: field + ".maxOpen", decoder: &decoder)
+        settings.perHour = limit(members["perHour"], at: field + ".perHour", decoder: &decoder)
         return decoder.problems.count == before ? settings : nil
+    }
+
+    /// A limit (`maxOpen`, `perHour`): a whole number of at least 1, or nil when absent or after a problem.
+    static func limit(_ value: JSONValue?, at field: String, decoder: inout FieldDecoder) -> Int? {
+        guard let value, let number = decoder.integer(value, at: field) else { return nil }
+        guard number >= 1 else {
+            decoder.report(field, "must be at least 1 (got \(number)); leave it out for no limit")
+            return nil
+        }
+        return number
     }
 
     /// Why `prefix` cannot start proposal branch names, or nil.
@@ -112,6 +134,8 @@ public struct ReviewSettings: Sendable, Equatable, Hashable {
         if let forge { members.append("\"forge\": \(JSONText.quoted(forge.rawValue))") }
         if let branchPrefix { members.append("\"branchPrefix\": \(JSONText.quoted(branchPrefix))") }
         if let create { members.append("\"create\": \(JSONText.inlineArray(create))") }
+        if let maxOpen { members.append("\"maxOpen\": \(maxOpen)") }
+        if let perHour { members.append("\"perHour\": \(perHour)") }
         return "{" + members.joined(separator: ", ") + "}"
     }
 }

@@ -91,6 +91,8 @@ struct ReviewCreate {
         case address(String)
         /// It was stopped at the time limit: it may have opened the review. The error says so.
         case stopped(RollError)
+        /// It failed with a rate limit's answer (what it said): it opened nothing, and may be asked again later.
+        case rateLimited(String)
     }
 
     /// Runs the command for `proposal`; returns the review's address (the last line of its standard output), or that
@@ -125,6 +127,9 @@ struct ReviewCreate {
                         + "run the command for this proposal branch again"))
         }
         let said = result.output.stderr.split(separator: "\n").suffix(5).joined(separator: " / ")
+        if result.output.status != 0, ReviewManners.isRateLimit(result.output.stderr + "\n" + result.output.text) {
+            return .rateLimited(said.isEmpty ? "exit \(result.output.status)" : said)
+        }
         guard result.output.status == 0 else {
             throw RollError(
                 "\(what) exited \(result.output.status) (\(shown))" + (said.isEmpty ? "" : ": \(said)") + next)

@@ -62,7 +62,8 @@ extension ReviewProposer {
                     : self.remote(of: proposal.repository, snapshot: snapshot)
                 return (try self.repository(proposal.repository, snapshot: snapshot), remote)
             },
-            record: { try transaction.recordReviews($0) })
+            record: { try transaction.recordReviews($0) },
+            manners: ReviewManners(gitDirectory: workspace.commonDirectory))
     }
 
     /// Runs the `create` command for every open proposal branch of `reviews` that needs one (see
@@ -72,7 +73,7 @@ extension ReviewProposer {
     static func openReviews(
         _ reviews: inout [RunJournal.Review], review: ReviewOptions, console: Console?, again: String,
         source: (RunJournal.Review) throws -> (repository: GitRepository, remote: String),
-        record: ([RunJournal.Review]) throws -> Void
+        record: ([RunJournal.Review]) throws -> Void, manners: ReviewManners? = nil
     ) throws {
         for index in reviews.indices {
             let proposal = reviews[index]
@@ -97,13 +98,18 @@ extension ReviewProposer {
                         + "command for it again (that could open a second review) and follows the proposal branch")
                 continue
             }
+            if let manners, !manners.mayRunCreate(perHour: review.settings(of: proposal.repository).perHour) {
+                reviews[index].state = ReviewManners.queued
+                try record([reviews[index]])
+                continue
+            }
             console?.progress("opening the review of \(proposal.repository) \(proposal.target)")
             // Before the command: a run that stops while it runs leaves this mark, and no run repeats it.
             reviews[index].createStarted = true
             try record([reviews[index]])
             let answer: ReviewCreate.Answer
             do {
-                answer = try create.run(for: asked)
+                answer = try manners?.run(create, for: asked, console: console) ?? create.run(for: asked)
             } catch {
                 // It failed (or never started): it opened nothing, and the next run may run it again.
                 reviews[index].createStarted = nil
@@ -115,6 +121,12 @@ extension ReviewProposer {
                 reviews[index].url = address
                 reviews[index].createStarted = nil
                 try record([reviews[index]])
+            case .rateLimited(let said):
+                // Throttled still after the pauses: it opened nothing, and waits for a slot (a later `--land`).
+                reviews[index].createStarted = nil
+                reviews[index].state = ReviewManners.queued
+                try record([reviews[index]])
+                console?.warn(ReviewManners.leftForLater(proposal, said: said))
             case .stopped(let error):
                 // Stopped at its time limit, it may have opened the review: the mark stays.
                 throw error

@@ -20,6 +20,7 @@ struct ReviewProposer {
             try adoptReviews(adopted, snapshot: snapshot, review: review), previous: previous, snapshot: snapshot,
             review: review)
         var reviews = try withKnownAddresses(kept)
+        try ReviewManners(gitDirectory: workspace.commonDirectory).limit(&reviews, previous: previous, review: review)
         let runId = options.dryRun ? nil : newRun
         var report = RollReport.make(
             plan: plan, execution: execution, publication: RollPublication(), runId: runId, dryRun: options.dryRun,
@@ -116,7 +117,7 @@ struct ReviewProposer {
                 let open = outcome.accepted || Self.hasItAlready(outcome)
                 let address = ReviewCreate.address(inServerMessages: outcome.remoteMessages)
                 for index in answered {
-                    reviews[index].state = open ? "open" : "rejected"
+                    reviews[index].state = open ? "open" : ReviewManners.refusedState(outcome)
                     if open, review.forge(of: repository) != .branch, let address { reviews[index].url = address }
                     if open, reviews[index].ref.hasPrefix("refs/for/") {
                         reviews[index].reviewRef = try reviewRef(
@@ -260,7 +261,7 @@ struct ReviewProposer {
     static func endState(_ reviews: [RunJournal.Review], pushes: [PushOutcome]) -> RunJournal.State {
         let proposedNothing =
             !pushes.isEmpty && pushes.allSatisfy { !$0.accepted && !hasItAlready($0) }
-            && !reviews.contains { $0.state == "open" }
+            && !reviews.contains { $0.state == "open" || $0.state == ReviewManners.queued }
         if proposedNothing { return .failed }
         if reviews.contains(where: { ReviewState.open.contains($0.state) }) { return .waiting }
         return .finished
@@ -282,7 +283,7 @@ struct ReviewProposer {
             if mine.contains(where: { $0.state == "rejected" }) {
                 report.tenants[index].status = "rejected"
                 report.totals.rejected += 1
-            } else if mine.contains(where: { $0.state == "waiting" }) {
+            } else if mine.contains(where: { $0.state == "waiting" || $0.state == ReviewManners.queued }) {
                 report.tenants[index].status = "waiting"
             } else {
                 report.tenants[index].status = "proposed"

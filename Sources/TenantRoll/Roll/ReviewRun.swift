@@ -33,7 +33,9 @@ public struct ReviewReport: Sendable, Equatable, Codable {
     /// One line per proposal: `Infrastructure t2: landed (merge 8c1e2aa) tenantctl/roll/t2 1f2e3d4`, and the review's
     /// address when it is known.
     static func line(_ review: RunJournal.Review) -> String {
-        var state = review.reviewOpened == false ? "pushed, no review opened" : review.state
+        var state =
+            review.reviewOpened == false
+            ? "pushed, no review opened" : review.state == ReviewManners.queued ? "waiting for a slot" : review.state
         if let landed = review.landed { state += " (\(review.method ?? "") \(ObjectID.short(landed)))" }
         let branch = review.ref.hasPrefix("refs/heads/") ? String(review.ref.dropFirst(11)) : review.ref
         let address = review.url.map { " " + $0 } ?? review.compare.map { " (open it: \($0))" } ?? ""
@@ -46,6 +48,7 @@ public struct ReviewReport: Sendable, Equatable, Codable {
         guard !reviews.isEmpty else { return "\nnothing to propose" }
         var text = "\nproposals:\n" + reviews.map { TerminalText.escaped(line($0)) }.joined(separator: "\n")
         if reviews.contains(where: { $0.reviewOpened == false }) { text += "\n" + ReviewCompare.advice }
+        if let slot = ReviewManners.slotLine(reviews) { text += "\n" + slot }
         if let runId {
             text +=
                 "\nreview run: \(runId) (follow with `tenantctl roll --land`, stop with `tenantctl roll --abandon \(runId)`)"
@@ -61,7 +64,9 @@ public struct ReviewReport: Sendable, Equatable, Codable {
         if !removed.isEmpty { lines.append("removed: " + removed.joined(separator: ", ")) }
         if let followedBy { lines.append("proposals made now are followed by review run \(followedBy)") }
         switch exitCode {
-        case 75: lines.append("reviews are still open: run `tenantctl roll --land` again once they landed")
+        case 75:
+            lines.append("reviews are still open: run `tenantctl roll --land` again once they landed")
+            if let slot = ReviewManners.slotLine(reviews) { lines.append(slot) }
         case 2:
             lines.append("a proposal needs attention (conflict, closed or rejected)")
             lines += closed
@@ -142,12 +147,16 @@ public enum ReviewRun {
             })
         // What the forge did is recorded first: a proposal that follows may stop, and what landed stays known. A
         // proposal that needs a person (closed, in conflict, refused) keeps the run waiting on their decision.
+        let settings = (options.review ?? ReviewOptions()).reading(snapshot.project.manifest)
         let followed = reviews.contains { !ReviewState.ended.contains($0.state) }
         let state: RunJournal.State = followed ? .waiting : .finished
         try record(
             changed(before, reviews), end: state == journal.state ? nil : .init(state: state), toRun: journal.runId,
             in: workspace)
-        if !ready.isEmpty {
+        // A proposal waiting for a slot goes out once one is free (a new proposal run, as for a ready tenant), seen
+        // once what landed is recorded.
+        let slotted = ReviewManners.slotted(reviews, review: settings, in: workspace)
+        if !ready.isEmpty || !slotted.isEmpty {
             var propose = options
             // The run's proposals go on as the run proposed them: its forge kind, per repository.
             var review = options.review ?? ReviewOptions()
@@ -157,8 +166,8 @@ public enum ReviewRun {
             propose.arguments = ["--review"]
             // A proposal closed on the forge waits for the user's decision: it is not proposed again on the way.
             if reviews.contains(where: { $0.state == "closed" }) {
-                propose.filter.tenants = ready.sorted()
-                propose.arguments += ready.sorted().flatMap { ["--tenant", $0] }
+                propose.filter.tenants = ready.union(slotted).sorted()
+                propose.arguments += ready.union(slotted).sorted().flatMap { ["--tenant", $0] }
             }
             // The new run takes the open proposals over and ends this one finished, by it.
             let next = try RollRunner(workspace: workspace, console: console).run(propose)
@@ -171,7 +180,6 @@ public enum ReviewRun {
                 resumed = []
             }
         }
-        let settings = (options.review ?? ReviewOptions()).reading(snapshot.project.manifest)
         report.reviews = ReviewCompare.marking(report.reviews, review: settings) { name in
             name == RollPublication.superproject
                 ? (try? SuperprojectRemote.originURL(workspace)) ?? nil : snapshot.specs[name]?.url

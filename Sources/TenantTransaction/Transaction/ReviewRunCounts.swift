@@ -13,7 +13,7 @@ public struct ReviewRunCounts: Sendable, Codable, Equatable {
         public var target: String
         /// Where it was pushed.
         public var ref: String
-        /// `proposed`, `open`, `waiting`, `conflict`, `closed`, `rejected`.
+        /// `proposed`, `open`, `waiting`, `queued` (waiting for a slot), `conflict`, `closed`, `rejected`.
         public var state: String
         /// For one closed without landing: the commands that go on (propose it again, or stop following it); nil
         /// otherwise.
@@ -26,6 +26,9 @@ public struct ReviewRunCounts: Sendable, Codable, Equatable {
     public var open: Int
     /// Superproject proposals waiting for their module proposals to land.
     public var waiting: Int
+    /// Proposals waiting for a slot (`queued`): held back by the `review` object's `maxOpen` or `perHour`, or by a
+    /// forge's rate limit, until a later `roll --land`.
+    public var slot = 0
     /// Proposals the forge landed.
     public var landed: Int
     /// Proposals that need a person: in conflict, closed without landing, or refused.
@@ -46,6 +49,7 @@ public struct ReviewRunCounts: Sendable, Codable, Equatable {
         open = reviews.filter { ["proposed", "open"].contains($0.state) }.count
         waiting = reviews.filter { $0.state == "waiting" }.count
         landed = reviews.filter { $0.state == "landed" }.count
+        slot = reviews.filter { $0.state == "queued" }.count
         attention = reviews.filter { ["conflict", "closed", "rejected"].contains($0.state) }.count
         proposals = reviews.filter { !["landed", "superseded", "abandoned"].contains($0.state) }.map {
             let ways = $0.waysOn(runId: journal.runId)
@@ -54,7 +58,7 @@ public struct ReviewRunCounts: Sendable, Codable, Equatable {
                 next: ways.isEmpty ? nil : ways)
         }
         abandoned = reviews.filter { $0.state == "abandoned" }.count
-        let following = reviews.contains { ["proposed", "open", "waiting", "conflict"].contains($0.state) }
+        let following = reviews.contains { ["proposed", "open", "waiting", "queued", "conflict"].contains($0.state) }
         next =
             journal.state != .waiting
             ? nil
@@ -63,11 +67,12 @@ public struct ReviewRunCounts: Sendable, Codable, Equatable {
                 : proposals.compactMap(\.next?.first).first
     }
 
-    /// `3 open, 2 waiting, 1 landed, 1 needs attention, 2 abandoned` (the counts that are not 0; `no proposals` when
+    /// `3 open, 2 waiting, 4 waiting for a slot, 1 landed, 1 needs attention, 2 abandoned` (the counts that are not 0; `no proposals` when
     /// all are).
     public var summary: String {
         let parts = [
             open > 0 ? "\(open) open" : nil, waiting > 0 ? "\(waiting) waiting" : nil,
+            slot > 0 ? "\(slot) waiting for a slot" : nil,
             landed > 0 ? "\(landed) landed" : nil,
             attention > 0 ? "\(attention) need\(attention == 1 ? "s" : "") attention" : nil,
             abandoned > 0 ? "\(abandoned) abandoned" : nil,
