@@ -31,6 +31,9 @@ enum VerifyNextStep {
         case .reviewConflict:
             finding.tenant.map { "`tenantctl resolve \(quoted($0)) --review`" }
                 ?? "`tenantctl roll --review` proposes again"
+        case .staleTenant:
+            finding.tenant.map { "`tenantctl roll --tenant \(quoted($0))` rolls the general branch in" }
+                ?? "`tenantctl roll` rolls the general branch in"
         }
     }
 
