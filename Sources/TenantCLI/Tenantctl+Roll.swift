@@ -76,8 +76,8 @@ extension Tenantctl {
                   tenantctl roll --accept-merged-back Order  # general_dev took t3's
                   tenantctl runs                             # the journalled runs
                   tenantctl roll --undo <run-id>             # put a run back
-                  tenantctl roll --review                    # propose on protected branches
-                  tenantctl roll --review --forge gerrit     # as Gerrit changes (refs/for)
+                  tenantctl roll --review --forge gerrit     # propose as Gerrit changes (refs/for)
+                  tenantctl roll --review                    # again: updates them, as Gerrit changes
                   tenantctl roll --land                      # follow the waiting review runs
                   tenantctl roll --abandon <run-id>          # stop following it
                 """)
