@@ -76,10 +76,10 @@ extension Tenantctl {
                   tenantctl roll --accept-merged-back Order  # general_dev took t3's
                   tenantctl runs                             # the journalled runs
                   tenantctl roll --undo <run-id>             # put a run back
-                  tenantctl roll --review --forge gerrit     # propose as Gerrit changes (refs/for)
-                  tenantctl roll --review                    # again: updates them, as Gerrit changes
+                  tenantctl roll --review                    # propose on protected branches
                   tenantctl roll --land                      # follow the waiting review runs
                   tenantctl roll --abandon <run-id>          # stop following it
+                  tenantctl roll --review --forge gerrit     # as Gerrit changes (refs/for)
                 """)
 
         @OptionGroup(title: "Global Options") var global: GlobalOptions
