@@ -19,7 +19,10 @@ struct ExampleCopyTests {
         for name in repositories.dropLast() {
             state["module \(name)"] = try sandbox.refs("\(root)/workspace/Modules/\(name)")
         }
-        state["status"] = ["": try sandbox.git(["status", "--porcelain=v2", "-uall"], in: "\(root)/workspace")]
+        // Without the optional index lock: another test may be copying this template at the same moment.
+        state["status"] = [
+            "": try sandbox.git(["--no-optional-locks", "status", "--porcelain=v2", "-uall"], in: "\(root)/workspace")
+        ]
         return state
     }
 

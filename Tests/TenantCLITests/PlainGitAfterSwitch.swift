@@ -3,7 +3,7 @@ import TenantTestSupport
 import Testing
 
 /// No switch exits 0 leaving plain git broken: after every `tenantctl switch` of the tests that exits 0 (not a dry
-/// run), plain `git status` runs in every repository of the working copy the switch can have touched (the
+/// run), plain `git status` (without its optional index lock: a check writes nothing) runs in every repository of the working copy the switch can have touched (the
 /// superproject, each module checkout and each nested checkout, found through the gitlinks of each index) and must
 /// succeed; a failure is recorded against the test, naming the repository and git's words. ``GitSandbox/tenantctl``
 /// and ``GitSandbox/tenantctlProcess`` call it, so every switch scenario of the suites is checked.
@@ -47,7 +47,7 @@ enum PlainGitAfterSwitch {
         var pending = [top]
         while let repository = pending.popLast() {
             do {
-                let status = try sandbox.gitResult(["status"], in: repository)
+                let status = try sandbox.gitResult(["--no-optional-locks", "status"], in: repository)
                 guard status.status == 0 else {
                     failures.append("git status in \(repository) exited \(status.status): \(status.stderr)")
                     continue
